@@ -1,0 +1,157 @@
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+
+/** Asks the person at the terminal. Every prompt writes to stderr, never stdout. */
+export interface Prompter {
+  /** A masked prompt: what is typed is never echoed. */
+  password(message: string): Promise<string>;
+  input(message: string, defaultValue?: string): Promise<string>;
+  confirm(message: string, defaultValue?: boolean): Promise<boolean>;
+}
+
+/**
+ * Everything a command reads from or writes to the outside world, so that a test can run a
+ * command in-process and read what it printed (the GitHub CLI's IOStreams).
+ */
+export interface IO {
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  stdinIsTTY: boolean;
+  /** Width of the terminal, when stdout is one. */
+  columns?: number;
+  env: Record<string, string | undefined>;
+  prompter: Prompter;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  /** Registers a handler for Ctrl-C / SIGTERM; returns a function that removes it. */
+  onSignal(handler: (signal: 'SIGINT' | 'SIGTERM') => void): () => void;
+  cwd: string;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The real terminal of this process. */
+export function nodeIO(): IO {
+  const prompter: Prompter = {
+    async password(message) {
+      const { password } = await import('@inquirer/prompts');
+      return password({ message, mask: '*' }, { output: process.stderr });
+    },
+    async input(message, defaultValue) {
+      const { input } = await import('@inquirer/prompts');
+      return input({ message, default: defaultValue }, { output: process.stderr });
+    },
+    async confirm(message, defaultValue = false) {
+      const { confirm } = await import('@inquirer/prompts');
+      return confirm({ message, default: defaultValue }, { output: process.stderr });
+    },
+  };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
+    stdinIsTTY: process.stdin.isTTY === true,
+    columns: process.stdout.columns,
+    env: process.env,
+    prompter,
+    now: () => Date.now(),
+    sleep,
+    onSignal(handler) {
+      const onInt = () => handler('SIGINT');
+      const onTerm = () => handler('SIGTERM');
+      process.on('SIGINT', onInt);
+      process.on('SIGTERM', onTerm);
+      return () => {
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
+      };
+    },
+    cwd: process.cwd(),
+  };
+}
+
+/** An IO whose output is collected in memory, for tests. */
+export interface TestIO extends IO {
+  out(): string;
+  err(): string;
+  /** Answers given to prompts, in order; an answer that is an Error is thrown. */
+  answers: Array<string | boolean | Error>;
+  /** The prompt messages asked so far. */
+  asked: string[];
+  /** Sleeps requested through io.sleep, in milliseconds. */
+  slept: number[];
+  /** Feeds stdin and ends it. */
+  setStdin(text: string | Buffer): void;
+}
+
+export interface TestIOOptions {
+  env?: Record<string, string | undefined>;
+  tty?: boolean;
+  stdin?: string;
+  /** When true, io.sleep really waits; otherwise it only records the delay. */
+  realSleep?: boolean;
+  cwd?: string;
+}
+
+export function testIO(options: TestIOOptions = {}): TestIO {
+  const collect = () => {
+    const chunks: Buffer[] = [];
+    const stream = new PassThrough();
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+  };
+  const out = collect();
+  const err = collect();
+  const stdin = new PassThrough();
+  if (options.stdin !== undefined) stdin.end(options.stdin);
+  const tty = options.tty ?? false;
+  const answers: Array<string | boolean | Error> = [];
+  const asked: string[] = [];
+  const slept: number[] = [];
+  const next = (message: string) => {
+    asked.push(message);
+    const answer = answers.shift();
+    if (answer === undefined) throw new Error(`test prompter: no answer for "${message}"`);
+    if (answer instanceof Error) throw answer;
+    return answer;
+  };
+  const signalHandlers = new Set<(s: 'SIGINT' | 'SIGTERM') => void>();
+  const io: TestIO = {
+    stdout: out.stream,
+    stderr: err.stream,
+    stdin,
+    stdoutIsTTY: tty,
+    stderrIsTTY: tty,
+    stdinIsTTY: tty,
+    columns: tty ? 120 : undefined,
+    env: options.env ?? {},
+    prompter: {
+      password: async (m) => String(next(m)),
+      input: async (m) => String(next(m)),
+      confirm: async (m) => Boolean(next(m)),
+    },
+    now: () => Date.now(),
+    sleep: async (ms) => {
+      slept.push(ms);
+      if (options.realSleep) await sleep(ms);
+    },
+    onSignal(handler) {
+      signalHandlers.add(handler);
+      return () => signalHandlers.delete(handler);
+    },
+    cwd: options.cwd ?? process.cwd(),
+    out: out.text,
+    err: err.text,
+    answers,
+    asked,
+    slept,
+    setStdin(text) {
+      stdin.end(text);
+    },
+  };
+  return io;
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/** `YYYY-MM-DDTHH:MM:SSZ`, the spec's time format for most fields. */
+export const ISO_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+export const isoTime = z.string().regex(ISO_TIME_RE, 'expected YYYY-MM-DDTHH:MM:SSZ');
+
+/** `YYYY-MM-DD HH:MM:SS`, used by the workflow call-task detail's call times. */
+export const SPACE_TIME_RE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+export const RING_TYPES = [
+  'busy',
+  'cantuse',
+  'holdline',
+  'switchoff',
+  'outofarea',
+  'unregister',
+  'wrongnum',
+  'notmatch',
+  'normal',
+  'null',
+] as const;
+export const ringTypeSchema = z.enum(RING_TYPES);
+export type RingType = z.infer<typeof ringTypeSchema>;
+
+export const HANGUP_TYPES = ['ByCallee', 'ByRobot', 'Canceled'] as const;
+export const hangupTypeSchema = z.enum(HANGUP_TYPES);
+export type HangupType = z.infer<typeof hangupTypeSchema>;
+
+/**
+ * A value the spec lists known values for, read from the service leniently: the service may add
+ * values, and an operator's read must not fail on one. Senders (the sandbox) use the strict enum.
+ */
+export const known = <T extends readonly [string, ...string[]]>(_values: T) => z.string();
+
+export const stringMap = z.record(z.string(), z.string());
+
+/** The envelope every `/service/cloud/` endpoint answers with. Unknown fields pass through. */
+export const envelopeSchema = <T extends z.ZodType>(data: T) =>
+  z.looseObject({ data, status: z.string(), code: z.number().int() });
+
+/** The loose envelope used to read errors: only `code` and whatever message the service gives. */
+export const errorEnvelopeSchema = z.looseObject({
+  code: z.number().int().optional(),
+  status: z.string().optional(),
+  message: z.string().optional(),
+  msg: z.string().optional(),
+  data: z.unknown().optional(),
+});
+
+/** Success, as the spec defines it for cloud endpoints. */
+export const ENVELOPE_OK = { status: 'OK', code: 200 } as const;

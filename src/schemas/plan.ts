@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+export const PLAN_STATUSES = ['planned', 'calling', 'finished', 'canceled'] as const;
+export const planStatusSchema = z.enum(PLAN_STATUSES);
+export type PlanStatus = z.infer<typeof planStatusSchema>;
+
+/** One round of a plan: a task named by the plan name plus a round suffix. */
+export const planRoundSchema = z.looseObject({
+  Rounds: z.string(),
+  TaskName: z.string(),
+  TaskID: z.string(),
+  Status: z.string(),
+});
+export type PlanRound = z.infer<typeof planRoundSchema>;
+
+/** `data` of GET /service/cloud/planstatus. */
+export const planStatusDataSchema = z.looseObject({
+  PlanName: z.string(),
+  PlanStatus: planStatusSchema,
+});
+export type PlanStatusData = z.infer<typeof planStatusDataSchema>;
+
+/** `data` of GET /service/cloud/plandetail. */
+export const planDetailDataSchema = z.looseObject({
+  PlanName: z.string(),
+  PlanDetails: z.array(planRoundSchema),
+});
+export type PlanDetailData = z.infer<typeof planDetailDataSchema>;
