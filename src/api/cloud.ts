@@ -1,0 +1,53 @@
+import { robotListSchema } from '../schemas/robot.js';
+import { callingTaskSchema } from '../schemas/task.js';
+import { planDetailDataSchema, planStatusDataSchema } from '../schemas/plan.js';
+import {
+  updateDetailsDataSchema,
+  workflowListDataSchema,
+  workflowTaskDetailSchema,
+  type ListEntry,
+  type VerifyPushRequest,
+  type WorkflowListQuery,
+} from '../schemas/workflow.js';
+import { verifyPushDataSchema } from '../schemas/api-push.js';
+import type { CloudClient } from './client.js';
+
+/** One function per cloud endpoint of the spec. */
+
+/** GET /service/cloud/robot */
+export const listRobots = (c: CloudClient) =>
+  c.call({ method: 'GET', path: '/service/cloud/robot', data: robotListSchema });
+
+/** GET /service/cloud/detail?TaskID= */
+export const getTask = (c: CloudClient, taskId: string) =>
+  c.call({ method: 'GET', path: '/service/cloud/detail', query: { TaskID: taskId }, data: callingTaskSchema });
+
+/** GET /service/cloud/planstatus?PlanName= */
+export const getPlanStatus = (c: CloudClient, planName: string) =>
+  c.call({ method: 'GET', path: '/service/cloud/planstatus', query: { PlanName: planName }, data: planStatusDataSchema });
+
+/** GET /service/cloud/plandetail?PlanName= */
+export const getPlanDetail = (c: CloudClient, planName: string) =>
+  c.call({ method: 'GET', path: '/service/cloud/plandetail', query: { PlanName: planName }, data: planDetailDataSchema });
+
+/** GET /service/cloud/workflow/instancelist */
+export const listWorkflows = (c: CloudClient, query: WorkflowListQuery) =>
+  c.call({ method: 'GET', path: '/service/cloud/workflow/instancelist', query, data: workflowListDataSchema });
+
+/** POST /service/cloud/workflow/updatedetails: one batch; retried like a read (it sets, it does not add). */
+export const updateDetails = (c: CloudClient, workflowId: string, details: ListEntry[]) =>
+  c.call({
+    method: 'POST',
+    path: '/service/cloud/workflow/updatedetails',
+    body: { workflow_id: workflowId, details },
+    data: updateDetailsDataSchema,
+  });
+
+/** POST /service/cloud/workflow/apinoticeinfo */
+export const verifyPush = (c: CloudClient, body: VerifyPushRequest) =>
+  c.call({ method: 'POST', path: '/service/cloud/workflow/apinoticeinfo', body, data: verifyPushDataSchema });
+
+/** POST /service/cloud/workflow/taskdetail */
+export const getWorkflowTask = (c: CloudClient, taskId: string) =>
+  c.call({ method: 'POST', path: '/service/cloud/workflow/taskdetail', body: { task_id: taskId }, data: workflowTaskDetailSchema });
+

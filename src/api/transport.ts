@@ -1,0 +1,186 @@
+import type { Dispatcher } from 'undici';
+import { NetworkError } from '../errors.js';
+import { MAX_RETRIES, RETRY_AFTER_MAX_MS, RETRY_BASE_MS, RETRY_MAX_MS } from '../limits.js';
+import { redact, redactHeader } from './redact.js';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  /** Absolute URL. */
+  url: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /**
+   * `idempotent`: retried on network errors, 429 and 5xx. `never`: a request that places a call
+   * or sends a message; retried only when the connection was refused, before any byte was sent.
+   */
+  retry: 'idempotent' | 'never';
+  /** A label for messages, free of secrets, such as `GET /service/cloud/robot`. */
+  endpoint: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** How many attempts were made (1 when the first one answered). */
+  attempts: number;
+}
+
+export interface TransportOptions {
+  userAgent: string;
+  timeoutMs: number;
+  maxRetries?: number;
+  sleep: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Verbose sink: each exchange, every secret already redacted. */
+  log?: (line: string) => void;
+  /** Values that must never be printed (tokens, secrets, push tokens). */
+  secrets: () => readonly (string | undefined)[];
+  dispatcher?: Dispatcher;
+}
+
+/** Errors where the connection was never made, so no byte of the request reached the service. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * The one transport: keep-alive pool per origin (undici's Agent, honouring HTTPS_PROXY /
+ * HTTP_PROXY / NO_PROXY), explicit timeouts, retries with back-off and jitter honouring
+ * Retry-After for requests that may be repeated, and verbose logging with secrets redacted.
+ */
+export class Transport {
+  private dispatcher: Dispatcher | undefined;
+
+  constructor(private readonly options: TransportOptions) {
+    this.dispatcher = options.dispatcher;
+  }
+
+  private async agent(): Promise<Dispatcher> {
+    if (!this.dispatcher) {
+      const { EnvHttpProxyAgent } = await import('undici');
+      this.dispatcher = new EnvHttpProxyAgent({
+        keepAliveTimeout: 10_000,
+        connect: { timeout: this.options.timeoutMs },
+      });
+    }
+    return this.dispatcher;
+  }
+
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    const maxRetries = this.options.maxRetries ?? MAX_RETRIES;
+    for (let attempt = 1; ; attempt++) {
+      let outcome: { response: HttpResponse } | { error: unknown; connected: boolean };
+      try {
+        outcome = { response: await this.once(req, attempt) };
+      } catch (error) {
+        outcome = { error, connected: !NOT_CONNECTED.has(errorCode(error)) };
+      }
+      const canRetry =
+        attempt <= maxRetries &&
+        ('response' in outcome
+          ? req.retry === 'idempotent' && retryableStatus(outcome.response.status)
+          : req.retry === 'idempotent' || !outcome.connected);
+      if (!canRetry) {
+        if ('response' in outcome) return outcome.response;
+        throw this.networkError(req, outcome.error, outcome.connected, attempt);
+      }
+      const wait = 'response' in outcome ? this.delay(attempt, outcome.response) : this.delay(attempt);
+      if (wait === undefined) {
+        if ('response' in outcome) return outcome.response;
+      }
+      const why = 'response' in outcome ? `HTTP ${outcome.response.status}` : describe(outcome.error);
+      this.log(`! ${req.endpoint}: ${why}; retry ${attempt} of ${maxRetries} in ${wait} ms`);
+      await this.options.sleep(wait ?? 0);
+    }
+  }
+
+  private async once(req: HttpRequest, attempt: number): Promise<HttpResponse> {
+    const secrets = this.options.secrets();
+    const headers: Record<string, string> = {
+      'user-agent': this.options.userAgent,
+      accept: 'application/json',
+      ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...req.headers,
+    };
+    if (this.options.log) {
+      this.log(`> ${req.method} ${redact(req.url, secrets)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+      for (const [k, v] of Object.entries(headers)) this.log(`> ${k}: ${redactHeader(k, v, secrets)}`);
+      if (req.body !== undefined) this.log(`> ${redact(req.body.toString(), secrets)}`);
+    }
+    const started = Date.now();
+    const { request } = await import('undici');
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const res = await request(req.url, {
+      method: req.method,
+      headers,
+      body: req.body,
+      dispatcher: await this.agent(),
+      signal,
+      headersTimeout: this.options.timeoutMs,
+      bodyTimeout: this.options.timeoutMs,
+    });
+    const text = await res.body.text();
+    if (this.options.log) {
+      this.log(`< ${res.statusCode} ${req.endpoint} (${Date.now() - started} ms)`);
+      this.log(`< ${redact(text.length > 4000 ? `${text.slice(0, 4000)}...` : text, secrets)}`);
+    }
+    return { status: res.statusCode, headers: res.headers, text, attempts: attempt };
+  }
+
+  /** Back-off: 0.5 s doubling to 8 s with up to 25% jitter; Retry-After wins when given. */
+  private delay(attempt: number, response?: HttpResponse): number | undefined {
+    const retryAfter = response ? retryAfterMs(response.headers['retry-after']) : undefined;
+    if (retryAfter !== undefined) return retryAfter > RETRY_AFTER_MAX_MS ? undefined : retryAfter;
+    const base = Math.min(RETRY_BASE_MS * 2 ** (attempt - 1), RETRY_MAX_MS);
+    return Math.round(base * (1 - 0.25 * (this.options.random ?? Math.random)()));
+  }
+
+  private networkError(req: HttpRequest, error: unknown, connected: boolean, attempts: number): NetworkError {
+    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+    const why = redact(describe(error, this.options.timeoutMs), this.options.secrets());
+    return new NetworkError(`${req.endpoint}: ${why}${tries}`, {
+      endpoint: req.endpoint,
+      attempts,
+      // For a request that places a call or sends a message: did the body possibly reach the service?
+      mayHaveBeenSent: connected,
+    });
+  }
+
+  private log(line: string): void {
+    this.options.log?.(line);
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher?.close();
+  }
+}
+
+function retryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** Retry-After as seconds or as an HTTP date, in milliseconds. */
+export function retryAfterMs(value: string | string[] | undefined, now = Date.now()): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  const seconds = Number(text);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function errorCode(error: unknown): string {
+  const e = error as { code?: string; cause?: { code?: string }; name?: string };
+  return e?.code ?? e?.cause?.code ?? e?.name ?? '';
+}
+
+function describe(error: unknown, timeoutMs?: number): string {
+  const code = errorCode(error);
+  if (code === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return timeoutMs ? `timed out after ${timeoutMs / 1000} s` : 'timed out';
+  }
+  if (code === 'ECONNREFUSED') return 'connection refused (is the service running and the base URL right?)';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return 'connection closed by the server before it answered';
+  const message = (error as Error)?.message ?? String(error);
+  return code ? `${message} (${code})` : message;
+}

@@ -1,0 +1,76 @@
+import { InvalidArgumentError, type Command } from 'commander';
+import { Context, type GlobalOptions } from '../context.js';
+import type { IO } from '../io.js';
+
+/** What a verb module exports: `run(ctx, options, ...positional arguments)`. */
+export interface VerbModule {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  run(ctx: Context, options: any, ...args: any[]): Promise<number | void>;
+}
+
+/** Shared by main and the commands: the exit code and the context of the command that ran. */
+export interface RunState {
+  exitCode: number;
+  ctx?: Context;
+}
+
+export interface Deps {
+  io: IO;
+  state: RunState;
+  /** An action that imports its verb module only when the command runs. */
+  action(load: () => Promise<VerbModule>): (...args: unknown[]) => Promise<void>;
+}
+
+export function makeDeps(io: IO, state: RunState): Deps {
+  return {
+    io,
+    state,
+    action: (load) => async (...args) => {
+      // commander calls an action with (...positional, options, command).
+      const command = args.at(-1) as Command;
+      const positional = args.slice(0, -2);
+      const ctx = new Context(io, globalsOf(command));
+      state.ctx = ctx;
+      const verb = await load();
+      state.exitCode = (await verb.run(ctx, command.opts(), ...positional)) ?? 0;
+    },
+  };
+}
+
+function globalsOf(command: Command): GlobalOptions {
+  const o = command.optsWithGlobals() as Record<string, unknown>;
+  return {
+    profile: o.profile as string | undefined,
+    baseUrl: o.baseUrl as string | undefined,
+    configDir: o.configDir as string | undefined,
+    json: o.json === true,
+    color: o.color !== false,
+    verbose: o.verbose === true,
+    timeout: o.timeout as number | undefined,
+    input: o.input !== false,
+  };
+}
+
+/** Option parsers that turn a bad value into a usage error (exit 2) naming the flag. */
+export function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
+  return n;
+}
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive whole number');
+  return n;
+}
+
+export function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number, 0 or more');
+  return n;
+}
+
+/** For repeatable options such as `--var k=v`. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}

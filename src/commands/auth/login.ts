@@ -1,0 +1,55 @@
+import { AuthError, UsageError } from '../../errors.js';
+import type { Context } from '../../context.js';
+import { readAll } from '../../io-read.js';
+
+export interface LoginOptions {
+  appKey?: string;
+  appSecretStdin?: boolean;
+}
+
+export async function run(ctx: Context, opts: LoginOptions): Promise<number> {
+  const settings = await ctx.settings();
+  const prompter = ctx.io.prompter;
+
+  let baseUrl = settings.get('base-url');
+  if (!baseUrl && ctx.canPrompt()) baseUrl = (await prompter.input("Service base URL")).trim();
+  if (!baseUrl) throw new UsageError('missing base URL: give it with --base-url, CALLCTL_BASE_URL or `callctl config set base-url ...`');
+  if (!/^https?:\/\//.test(baseUrl)) throw new UsageError(`base URL must start with http:// or https://: ${baseUrl}`);
+
+  let appKey = opts.appKey || settings.get('app-key');
+  if (!appKey && ctx.canPrompt()) appKey = (await prompter.input('APPKey')).trim();
+  if (!appKey) throw new UsageError('missing APPKey: give it with --app-key or CALLCTL_APP_KEY');
+
+  let appSecret: string | undefined;
+  if (opts.appSecretStdin) {
+    appSecret = (await readAll(ctx.io.stdin)).toString('utf8').replace(/\r?\n$/, '');
+    if (!appSecret) throw new UsageError('--app-secret-stdin: stdin was empty');
+  } else {
+    const { secretFromEnv } = await import('../../config/settings.js');
+    appSecret = secretFromEnv(ctx.io.env, 'CALLCTL_APP_SECRET', 'CALLCTL_APP_SECRET_FILE');
+  }
+  if (!appSecret && ctx.canPrompt()) appSecret = await prompter.password('APPSecret');
+  if (!appSecret) {
+    throw new UsageError('missing APPSecret: give it with --app-secret-stdin, CALLCTL_APP_SECRET or CALLCTL_APP_SECRET_FILE (or run on a terminal to be prompted)');
+  }
+  ctx.addSecret(appSecret);
+
+  const { CloudClient } = await import('../../api/client.js');
+  const client = new CloudClient(await ctx.transport(), { baseUrl });
+  const token = await client.authenticate({ appKey, appSecret });
+  ctx.addSecret(token);
+  if (!token) throw new AuthError('the service returned no token');
+  const obtainedAt = new Date(ctx.io.now()).toISOString();
+  const { updateProfile } = await import('../../config/store.js');
+  await updateProfile(await ctx.configDir(), ctx.profile, (p) => ({
+    ...p,
+    'base-url': baseUrl,
+    'app-key': appKey,
+    token,
+    'token-obtained-at': obtainedAt,
+  }));
+  const out = await ctx.output();
+  if (out.json) out.writeJson({ profile: ctx.profile, baseUrl, tokenObtainedAt: obtainedAt });
+  else out.success(`logged in to ${baseUrl} (profile ${ctx.profile}); token stored`);
+  return 0;
+}

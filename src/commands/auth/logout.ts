@@ -1,0 +1,15 @@
+import type { Context } from '../../context.js';
+
+export async function run(ctx: Context): Promise<number> {
+  const { updateProfile } = await import('../../config/store.js');
+  let had = false;
+  await updateProfile(await ctx.configDir(), ctx.profile, (p) => {
+    had = p.token !== undefined;
+    const { token: _t, 'token-obtained-at': _at, ...rest } = p;
+    return rest;
+  });
+  const out = await ctx.output();
+  if (out.json) out.writeJson({ profile: ctx.profile, removed: had });
+  else out.success(had ? `token of profile ${ctx.profile} removed` : `profile ${ctx.profile} had no stored token`);
+  return 0;
+}

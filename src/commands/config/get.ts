@@ -1,0 +1,15 @@
+import { UsageError } from '../../errors.js';
+import type { Context } from '../../context.js';
+import { SETTINGS, isSettingKey } from '../../config/keys.js';
+import { mask } from '../../config/mask.js';
+
+export async function run(ctx: Context, opts: { reveal?: boolean }, key: string): Promise<number> {
+  if (!isSettingKey(key)) throw new UsageError(`unknown setting ${key}; see \`callctl config list\``);
+  const { value, source } = (await ctx.settings()).resolve(key);
+  const secret = 'secret' in SETTINGS[key] && SETTINGS[key].secret;
+  const shown = secret && !opts.reveal ? mask(value) : value;
+  const out = await ctx.output();
+  if (out.json) out.writeJson({ key, value: shown ?? null, source: source ?? null });
+  else if (value !== undefined) ctx.io.stdout.write(`${shown}\n`);
+  return value === undefined ? 1 : 0;
+}

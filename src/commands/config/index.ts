@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import type { Deps } from '../action.js';
+import { SETTINGS } from '../../config/keys.js';
+
+const keyHelp = Object.entries(SETTINGS)
+  .filter(([, s]) => !('internal' in s && s.internal))
+  .map(([k, s]) => `  ${k.padEnd(16)} ${s.description}${'env' in s ? ` (env ${s.env})` : ''}${'secret' in s && s.secret ? ' [secret]' : ''}`)
+  .join('\n');
+
+export function register(parent: Command, { action }: Deps): void {
+  const config = parent.command('config').description('read and change profile settings');
+  config
+    .command('get <key>')
+    .description('print the value a setting resolves to (flag, environment, profile)')
+    .option('--reveal', 'print a secret setting in clear instead of masked')
+    .addHelpText('after', `\nKeys:\n${keyHelp}\n\nJSON (--json): {"key", "value", "source"}`)
+    .action(action(() => import('./get.js')));
+  config
+    .command('set <key> [value]')
+    .description('store a setting in the profile; secret settings are read from stdin or a masked prompt, never the command line')
+    .option('--stdin', 'read the value from stdin')
+    .addHelpText(
+      'after',
+      `\nKeys:\n${keyHelp}\n\nExamples:\n  callctl config set base-url https://service.example\n  callctl -p test config set flex-url https://flex.example\n  printf %s "$PUSH_TOKEN" | callctl config set push-token --stdin`,
+    )
+    .action(action(() => import('./set.js')));
+  config
+    .command('unset <key>')
+    .description('remove a setting from the profile')
+    .action(action(() => import('./unset.js')));
+  config
+    .command('list')
+    .description("list the profile's settings with their sources; secrets masked")
+    .addHelpText('after', '\nJSON (--json): {"profile", "settings": {key: {"value", "source"}}, "profiles": [names]}')
+    .action(action(() => import('./list.js')));
+}

@@ -1,0 +1,28 @@
+import type { Context } from '../../context.js';
+import { SETTINGS, SETTING_KEYS } from '../../config/keys.js';
+import { mask } from '../../config/mask.js';
+import { readStore } from '../../config/store.js';
+
+export async function run(ctx: Context): Promise<number> {
+  const settings = await ctx.settings();
+  const rows = SETTING_KEYS.map((key) => {
+    const { value, source } = settings.resolve(key);
+    const secret = 'secret' in SETTINGS[key] && SETTINGS[key].secret;
+    return { key, value: secret ? mask(value) : value, source };
+  });
+  const out = await ctx.output();
+  if (out.json) {
+    out.writeJson({
+      profile: ctx.profile,
+      settings: Object.fromEntries(rows.map((r) => [r.key, { value: r.value ?? null, source: r.source ?? null }])),
+      profiles: Object.keys(readStore(settings.dir).profiles ?? {}),
+    });
+    return 0;
+  }
+  await out.list(rows, [
+    { header: 'KEY', value: (r) => r.key },
+    { header: 'VALUE', value: (r) => r.value ?? '' },
+    { header: 'SOURCE', value: (r) => r.source ?? '' },
+  ]);
+  return 0;
+}

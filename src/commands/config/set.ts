@@ -1,0 +1,29 @@
+import { UsageError } from '../../errors.js';
+import type { Context } from '../../context.js';
+import { SETTINGS, isSettingKey } from '../../config/keys.js';
+import { readAll } from '../../io-read.js';
+
+export async function run(ctx: Context, opts: { stdin?: boolean }, key: string, value?: string): Promise<number> {
+  if (!isSettingKey(key)) throw new UsageError(`unknown setting ${key}; see \`callctl config set --help\``);
+  const spec = SETTINGS[key];
+  if ('internal' in spec && spec.internal) throw new UsageError(`${key} is set by \`callctl auth login\`, not by config set`);
+  const secret = 'secret' in spec && spec.secret;
+  if (secret && value !== undefined) {
+    throw new UsageError(`${key} is a secret: give it on stdin (--stdin) or at the prompt, not on the command line`);
+  }
+  if (opts.stdin) value = (await readAll(ctx.io.stdin)).toString('utf8').replace(/\r?\n$/, '');
+  else if (value === undefined && ctx.canPrompt()) {
+    value = secret ? await ctx.io.prompter.password(key) : await ctx.io.prompter.input(key);
+  }
+  if (value === undefined || value === '') throw new UsageError(`missing value for ${key}${secret ? ' (use --stdin)' : ''}`);
+  if ((key === 'base-url' || key === 'flex-url' || key === 'flex-test-url') && !/^https?:\/\//.test(value)) {
+    throw new UsageError(`${key} must start with http:// or https://`);
+  }
+  ctx.addSecret(secret ? value : undefined);
+  const { updateProfile } = await import('../../config/store.js');
+  await updateProfile(await ctx.configDir(), ctx.profile, (p) => ({ ...p, [key]: value }));
+  const out = await ctx.output();
+  if (out.json) out.writeJson({ profile: ctx.profile, key, set: true });
+  else out.success(`${key} set in profile ${ctx.profile}`);
+  return 0;
+}

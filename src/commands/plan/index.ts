@@ -1,0 +1,34 @@
+import type { Command } from 'commander';
+import type { Deps } from '../action.js';
+
+export function register(parent: Command, { action }: Deps): void {
+  const plan = parent.command('plan').description('calling plans');
+  plan
+    .command('status <PlanName>')
+    .description("show a plan's status (GET /service/cloud/planstatus)")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  callctl plan status SPRING-PLAN
+  callctl plan status SPRING-PLAN --json | jq -r .PlanStatus
+
+JSON (--json): the envelope's data: {"PlanName", "PlanStatus"}.`,
+    )
+    .action(action(() => import('./status.js')));
+  plan
+    .command('detail <PlanName>')
+    .description("show a plan's rounds and their tasks (GET /service/cloud/plandetail)")
+    .addHelpText(
+      'after',
+      `
+Columns: ROUND, TASK NAME, TASK ID, STATUS.
+
+Examples:
+  callctl plan detail SPRING-PLAN
+  callctl plan detail SPRING-PLAN | cut -f3 | xargs -n1 callctl task detail
+
+JSON (--json): the envelope's data: {"PlanName", "PlanDetails": [{"Rounds", "TaskName", "TaskID", "Status"}]}.`,
+    )
+    .action(action(() => import('./detail.js')));
+}

@@ -1,0 +1,20 @@
+import type { Command } from 'commander';
+import type { Deps } from '../action.js';
+
+export function register(parent: Command, { action }: Deps): void {
+  parent
+    .command('robots')
+    .description('list the robots of the account (GET /service/cloud/robot)')
+    .addHelpText(
+      'after',
+      `
+Columns: ID, NAME, METHOD, VOICE, TONE, DESCRIPTION (tab-separated, no header, when piped).
+
+Examples:
+  callctl robots
+  callctl robots --json | jq -r '.[].RobotID'
+
+JSON (--json): the envelope's data, an array of Robot objects as the service sends them.`,
+    )
+    .action(action(() => import('./list.js')));
+}

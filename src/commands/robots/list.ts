@@ -1,0 +1,16 @@
+import type { Context } from '../../context.js';
+import { listRobots } from '../../api/cloud.js';
+
+export async function run(ctx: Context): Promise<number> {
+  const robots = await listRobots(await ctx.client());
+  const out = await ctx.output();
+  await out.list(robots, [
+    { header: 'ID', value: (r) => r.RobotID },
+    { header: 'NAME', value: (r) => r.RobotName },
+    { header: 'METHOD', value: (r) => r.RobotMethod },
+    { header: 'VOICE', value: (r) => r.Voice },
+    { header: 'TONE', value: (r) => r.Tone },
+    { header: 'DESCRIPTION', value: (r) => r.RobotDescription },
+  ]);
+  return 0;
+}

@@ -1,0 +1,52 @@
+import type { Context } from '../../context.js';
+import { listWorkflows } from '../../api/cloud.js';
+import type { WorkflowInstance } from '../../schemas/workflow.js';
+
+export interface ListOptions {
+  page?: number;
+  size?: number;
+  from?: string;
+  to?: string;
+  all?: boolean;
+}
+
+/** Page size used by --all when --size is not given. */
+const ALL_PAGE_SIZE = 100;
+
+export async function run(ctx: Context, opts: ListOptions): Promise<number> {
+  const client = await ctx.client();
+  const filter = { start_time: opts.from, end_time: opts.to };
+  let lists: WorkflowInstance[];
+  let count: number;
+  if (opts.all) {
+    const size = opts.size ?? ALL_PAGE_SIZE;
+    lists = [];
+    count = 0;
+    for (let page = opts.page ?? 1; ; page++) {
+      const data = await listWorkflows(client, { ...filter, page, size });
+      count = data.count;
+      lists.push(...data.lists);
+      // count is the overall number; an empty or short page also ends the walk.
+      if (data.lists.length < size || lists.length >= count) break;
+    }
+  } else {
+    ({ lists, count } = await listWorkflows(client, { ...filter, page: opts.page, size: opts.size }));
+  }
+  const out = await ctx.output();
+  await out.list(
+    lists,
+    [
+      { header: 'ID', value: (w) => w.workflow_id },
+      { header: 'NAME', value: (w) => w.name },
+      { header: 'TEMPLATE', value: (w) => w.template_name },
+      { header: 'STATUS', value: (w) => w.status },
+      { header: 'TOTAL', value: (w) => w.total },
+      { header: 'START', value: (w) => w.start_time },
+      { header: 'END', value: (w) => w.end_time },
+      { header: 'CREATED', value: (w) => w.create_time },
+    ],
+    { lists, count },
+  );
+  if (out.tty) out.info(`${lists.length} shown of ${count}`);
+  return 0;
+}

@@ -1,0 +1,42 @@
+/**
+ * The settings a profile holds, with the environment variable that overrides each
+ * (design.md, "Options, environment, storage"). Precedence: flag, environment, profile, default.
+ */
+export interface SettingSpec {
+  env?: string;
+  /** Masked by `config list`, redacted everywhere else. */
+  secret?: boolean;
+  /** Written by callctl itself (auth login), not by `config set`. */
+  internal?: boolean;
+  description: string;
+}
+
+export const SETTINGS = {
+  'base-url': { env: 'CALLCTL_BASE_URL', description: "the service's base URL" },
+  'app-key': { env: 'CALLCTL_APP_KEY', description: 'APPKey for the token endpoint' },
+  token: { env: 'CALLCTL_TOKEN', secret: true, internal: true, description: 'token from auth login' },
+  'token-obtained-at': { internal: true, description: 'when the token was obtained (ISO time)' },
+  'flex-url': { env: 'CALLCTL_FLEX_URL', description: 'direct call-push address (live)' },
+  'flex-test-url': { env: 'CALLCTL_FLEX_TEST_URL', description: 'direct call-push address (test)' },
+  'push-token': { env: 'CALLCTL_PUSH_TOKEN', secret: true, description: 'push token (live)' },
+  'push-test-token': { env: 'CALLCTL_PUSH_TEST_TOKEN', secret: true, description: 'push token (test)' },
+  'sign-key': { env: 'CALLCTL_SIGN_KEY', secret: true, description: 'X-Service-Sign-Key (template API key)' },
+  'hook-keys': { env: 'CALLCTL_HOOK_KEYS', secret: true, description: 'comma-separated KEYs for plan/task Sign' },
+} as const satisfies Record<string, SettingSpec>;
+
+export type SettingKey = keyof typeof SETTINGS;
+
+export const SETTING_KEYS = Object.keys(SETTINGS) as SettingKey[];
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.hasOwn(SETTINGS, key);
+}
+
+/** Secrets that come only from the environment (or a file it names), never from the store. */
+export const SECRET_ENV = {
+  appSecret: 'CALLCTL_APP_SECRET',
+  appSecretFile: 'CALLCTL_APP_SECRET_FILE',
+  signSecret: 'CALLCTL_SIGN_SECRET',
+  signSecretFile: 'CALLCTL_SIGN_SECRET_FILE',
+  chatbotSecret: 'CALLCTL_CHATBOT_SECRET',
+} as const;

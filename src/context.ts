@@ -1,0 +1,136 @@
+import type { IO } from './io.js';
+import type { Settings } from './config/settings.js';
+import type { CloudClient, Credentials } from './api/client.js';
+import type { Transport } from './api/transport.js';
+import type { Output } from './output/output.js';
+import { UsageError } from './errors.js';
+import { VERSION } from './version.js';
+
+/** Options every command accepts (design.md, "Options, environment, storage"). */
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  configDir?: string;
+  json: boolean;
+  /** false with `--no-color`. */
+  color: boolean;
+  verbose: boolean;
+  /** Seconds. */
+  timeout?: number;
+  /** false with `--no-input`. */
+  input: boolean;
+}
+
+/**
+ * What a command is given (the GitHub CLI's Factory): IO, global options, and lazily built
+ * settings, transport, API client and output, so that a command pays only for what it uses.
+ */
+export class Context {
+  /** Every secret value this run has seen; redacted from all output and errors. */
+  readonly secrets = new Set<string>();
+  private settingsCache: Settings | undefined;
+  private outputCache: Output | undefined;
+  private transportCache: Transport | undefined;
+  private clientCache: CloudClient | undefined;
+
+  constructor(
+    readonly io: IO,
+    readonly globals: GlobalOptions,
+  ) {}
+
+  get profile(): string {
+    return this.globals.profile || this.io.env.CALLCTL_PROFILE || 'default';
+  }
+
+  async configDir(): Promise<string> {
+    const { configDir } = await import('./config/paths.js');
+    return configDir(this.globals.configDir, this.io.env);
+  }
+
+  async settings(): Promise<Settings> {
+    if (!this.settingsCache) {
+      const { Settings } = await import('./config/settings.js');
+      this.settingsCache = new Settings(await this.configDir(), this.profile, this.io.env, { 'base-url': this.globals.baseUrl });
+      for (const key of ['token', 'push-token', 'push-test-token', 'sign-key', 'hook-keys'] as const) {
+        const value = this.settingsCache.get(key);
+        if (value) this.addSecret(value);
+      }
+    }
+    return this.settingsCache;
+  }
+
+  addSecret(value: string | undefined): void {
+    if (value) this.secrets.add(value);
+  }
+
+  /** Prompts only when stdin and stderr are terminals and `--no-input` is not set. */
+  canPrompt(): boolean {
+    return this.globals.input && this.io.stdinIsTTY && this.io.stderrIsTTY;
+  }
+
+  async output(): Promise<Output> {
+    if (!this.outputCache) {
+      const { Output } = await import('./output/output.js');
+      this.outputCache = new Output(this.io, { json: this.globals.json, color: this.globals.color });
+    }
+    return this.outputCache;
+  }
+
+  timeoutMs(): number {
+    return (this.globals.timeout ?? 30) * 1000;
+  }
+
+  /** The one transport of this run. */
+  async transport(): Promise<Transport> {
+    if (!this.transportCache) {
+      const { Transport } = await import('./api/transport.js');
+      this.transportCache = new Transport({
+        userAgent: `callctl/${VERSION}`,
+        timeoutMs: this.timeoutMs(),
+        sleep: (ms) => this.io.sleep(ms),
+        log: this.globals.verbose ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
+        secrets: () => [...this.secrets],
+      });
+    }
+    return this.transportCache;
+  }
+
+  /** Credentials for the token endpoint from the environment, when a cron job gives them. */
+  async envCredentials(): Promise<Credentials | undefined> {
+    const { secretFromEnv } = await import('./config/settings.js');
+    const { SECRET_ENV } = await import('./config/keys.js');
+    const appSecret = secretFromEnv(this.io.env, SECRET_ENV.appSecret, SECRET_ENV.appSecretFile);
+    this.addSecret(appSecret);
+    const appKey = (await this.settings()).get('app-key');
+    return appKey && appSecret ? { appKey, appSecret } : undefined;
+  }
+
+  async baseUrl(): Promise<string> {
+    const url = (await this.settings()).require('base-url', '--base-url');
+    if (!/^https?:\/\//.test(url)) throw new UsageError(`base URL must start with http:// or https://: ${url}`);
+    return url;
+  }
+
+  /**
+   * The client of the cloud endpoints. Token: CALLCTL_TOKEN, else the profile's. With app key and
+   * secret in the environment, a missing or rejected token is renewed in memory (no config write).
+   */
+  async client(): Promise<CloudClient> {
+    if (!this.clientCache) {
+      const { CloudClient } = await import('./api/client.js');
+      const settings = await this.settings();
+      const token = settings.get('token');
+      this.clientCache = new CloudClient(await this.transport(), {
+        baseUrl: await this.baseUrl(),
+        token,
+        credentials: await this.envCredentials(),
+        onToken: (t) => this.addSecret(t),
+      });
+    }
+    return this.clientCache;
+  }
+
+  async close(): Promise<void> {
+    await this.transportCache?.close();
+  }
+}

@@ -1,0 +1,76 @@
+import { CliError, ExitCode } from './errors.js';
+import type { IO } from './io.js';
+import type { RunState } from './commands/action.js';
+
+export { nodeIO } from './io.js';
+
+/**
+ * Runs callctl with `argv` (without node and the script) and returns the exit code. Every error
+ * becomes one line on stderr (and `{"error": {...}}` with `--json`); no stack trace unless
+ * `--verbose`.
+ */
+export async function main(argv: string[], io: IO): Promise<number> {
+  const state: RunState = { exitCode: ExitCode.OK };
+  const wantsJson = argv.includes('--json');
+  const verbose = argv.includes('--verbose') || argv.includes('-v');
+  try {
+    const { buildProgram } = await import('./program.js');
+    const program = buildProgram(io, state);
+    if (argv.length === 0) {
+      program.outputHelp({ error: true });
+      return ExitCode.USAGE;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return state.exitCode;
+  } catch (error) {
+    return report(io, error, { wantsJson, verbose, secrets: state.ctx?.secrets ?? new Set() });
+  } finally {
+    await state.ctx?.close().catch(() => undefined);
+  }
+}
+
+interface ReportOptions {
+  wantsJson: boolean;
+  verbose: boolean;
+  secrets: ReadonlySet<string>;
+}
+
+function report(io: IO, error: unknown, options: ReportOptions): number {
+  const e = error as { code?: string; exitCode?: number; name?: string; message?: string };
+  // commander has already printed its own one-line message for these.
+  if (typeof e?.code === 'string' && e.code.startsWith('commander.')) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return ExitCode.OK;
+    if (options.wantsJson) writeJsonError(io, { kind: 'usage', message: clean(e.message ?? ''), exitCode: ExitCode.USAGE });
+    return ExitCode.USAGE;
+  }
+  // @inquirer/prompts throws this on Ctrl-C at a prompt.
+  if (e?.name === 'ExitPromptError' || e?.name === 'AbortPromptError') {
+    io.stderr.write('cancelled\n');
+    return ExitCode.INTERRUPTED;
+  }
+  const scrub = (text: string) => {
+    let out = text;
+    for (const s of options.secrets) if (s.length >= 4) out = out.split(s).join('***');
+    return out;
+  };
+  if (error instanceof CliError) {
+    const message = scrub(error.message);
+    io.stderr.write(`error: ${message}\n`);
+    if (options.verbose && error.stack) io.stderr.write(`${scrub(error.stack)}\n`);
+    if (options.wantsJson) writeJsonError(io, { kind: error.kind, message, exitCode: error.exitCode, ...error.details });
+    return error.exitCode;
+  }
+  const message = scrub(e?.message ?? String(error));
+  io.stderr.write(`error: ${message}${options.verbose ? '' : ' (run with --verbose for details)'}\n`);
+  if (options.verbose && (error as Error)?.stack) io.stderr.write(`${scrub((error as Error).stack!)}\n`);
+  if (options.wantsJson) writeJsonError(io, { kind: 'internal', message, exitCode: ExitCode.SERVICE });
+  return ExitCode.SERVICE;
+}
+
+function clean(message: string): string {
+  return message.replace(/^error: /, '');
+}
+
+function writeJsonError(io: IO, error: Record<string, unknown>): void {
+  io.stderr.write(`${JSON.stringify({ error })}\n`);
+}

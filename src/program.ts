@@ -1,0 +1,55 @@
+import { Command, Option } from 'commander';
+import { makeDeps, positiveNumber, type RunState } from './commands/action.js';
+import type { IO } from './io.js';
+import { VERSION } from './version.js';
+import { register as auth } from './commands/auth/index.js';
+import { register as config } from './commands/config/index.js';
+import { register as robots } from './commands/robots/index.js';
+import { register as task } from './commands/task/index.js';
+import { register as plan } from './commands/plan/index.js';
+import { register as workflow } from './commands/workflow/index.js';
+import { register as push } from './commands/push/index.js';
+import { register as template } from './commands/template/index.js';
+import { register as serveHooks } from './commands/serve-hooks/index.js';
+import { register as hooks } from './commands/hooks/index.js';
+import { register as sandbox } from './commands/sandbox/index.js';
+
+/**
+ * The commander tree. Declaring commands costs little; each command's module (and its
+ * dependencies: undici, zod, conf...) is imported only when that command runs.
+ */
+export function buildProgram(io: IO, state: RunState): Command {
+  const program = new Command('callctl')
+    .description('Drive robot outbound-calling campaigns: robots, tasks, plans, workflows, contact uploads, call pushes, template messages and webhook notifications.')
+    .version(VERSION, '--version', 'print the version')
+    .option('-p, --profile <name>', 'profile to use (env CALLCTL_PROFILE)', undefined)
+    .option('--base-url <url>', "the service's base URL (env CALLCTL_BASE_URL)")
+    .option('--config-dir <dir>', 'config folder (env CALLCTL_CONFIG_DIR)')
+    .option('--json', 'print JSON only on stdout')
+    .option('--no-color', 'no colour (also NO_COLOR, CLICOLOR=0, TERM=dumb)')
+    .option('-v, --verbose', 'show each HTTP exchange on stderr, secrets redacted')
+    .addOption(new Option('--timeout <seconds>', 'request timeout in seconds').default(30).argParser(positiveNumber))
+    .option('--no-input', 'never prompt; a missing value is a usage error')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    })
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 success, 1 service error, 2 usage, 3 invalid input data, 4 authentication,
+5 network or timeout, 130 interrupted.
+
+Start here:
+  callctl sandbox                 # a local simulator of the service
+  callctl auth login --base-url http://127.0.0.1:8780
+  callctl robots`,
+    );
+  const deps = makeDeps(io, state);
+  for (const register of [auth, config, robots, task, plan, workflow, push, template, serveHooks, hooks, sandbox]) {
+    register(program, deps);
+  }
+  return program;
+}

@@ -1,0 +1,30 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../src/main.js';
+import { testIO, type TestIO, type TestIOOptions } from '../../src/io.js';
+
+export interface CliResult {
+  code: number;
+  out: string;
+  err: string;
+  io: TestIO;
+}
+
+export interface RunOptions extends TestIOOptions {
+  /** Answers for prompts, in order. */
+  answers?: Array<string | boolean | Error>;
+}
+
+/** Runs callctl in-process with a test IO and returns what it printed and its exit code. */
+export async function runCli(argv: string[], options: RunOptions = {}): Promise<CliResult> {
+  const io = testIO(options);
+  io.answers.push(...(options.answers ?? []));
+  const code = await main(argv, io);
+  return { code, out: io.out(), err: io.err(), io };
+}
+
+/** A fresh, empty config folder. */
+export function tempConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'callctl-test-'));
+}
