@@ -1,0 +1,30 @@
+/**
+ * The listener's own choices (not the spec's, which live in src/limits.ts), one place each.
+ */
+
+export const DEFAULT_HOOK_HOST = '127.0.0.1';
+export const DEFAULT_HOOK_PORT = 8787;
+
+/** Bodies above this are answered 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** A client must send its headers within this time, and the whole request within the next. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+
+/**
+ * How long a seen event is remembered as a possible retry. The service retries task end up to 5
+ * times a minute apart; 15 minutes covers that with room to spare.
+ */
+export const DEDUP_WINDOW_MS = 15 * 60_000;
+/** The dedup store forgets its oldest keys beyond this many, so a flood cannot exhaust memory. */
+export const DEDUP_MAX_KEYS = 500_000;
+
+/** `--forward-to`: retries after a failed attempt, back-off doubling from the base. */
+export const FORWARD_RETRIES = 3;
+export const FORWARD_BACKOFF_MS = 500;
+export const FORWARD_TIMEOUT_MS = 10_000;
+
+/** On SIGINT/SIGTERM, in-flight requests and forwards get this long to finish. */
+export const SHUTDOWN_GRACE_MS = 10_000;

@@ -1,0 +1,190 @@
+import { closeSync, fdatasync, fstatSync, openSync, readSync, write, writeSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { EventType } from '../schemas/events.js';
+import type { VerdictState } from './verify.js';
+
+/**
+ * One line of the `--log` NDJSON file: one request as it arrived and the answer it got. The body
+ * is the exact bytes (`encoding: 'base64'` when they are not UTF-8), so replay is byte for byte.
+ * Secret headers are redacted before the record is made.
+ */
+export interface HookRecord {
+  v: 1;
+  /** Receive time, ISO 8601 with milliseconds. */
+  time: string;
+  remote?: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  encoding?: 'base64';
+  bytes: number;
+  /** `null` for a request refused before its type could be known (not JSON, wrong type...). */
+  type: EventType | null;
+  verdict?: VerdictState;
+  by?: string;
+  reason?: string;
+  warnings?: string[];
+  /** The event's identity across retries (see dedupKey). */
+  key?: string;
+  duplicate: boolean;
+  /** 0 for the first arrival, n for the service's retry n. */
+  retry: number;
+  /** The HTTP status answered. */
+  answer: number;
+  /** Why a request was refused (4xx other than a bad signature). */
+  error?: string;
+}
+
+/** The exact bytes of a recorded body. */
+export function recordBody(record: HookRecord): Buffer {
+  if (record.body === undefined) return Buffer.alloc(0);
+  return Buffer.from(record.body, record.encoding === 'base64' ? 'base64' : 'utf8');
+}
+
+/**
+ * The append-only record. Without `fsync` each record is one write(2) before the answer leaves:
+ * once the kernel has it, a killed process has lost nothing it acknowledged. With `fsync`, records
+ * that arrive while a flush is under way wait and go together in the next write and fdatasync
+ * (group commit), which also survives power loss.
+ */
+export class EventLog {
+  private queue: Array<{ line: string; done: (error?: Error) => void }> = [];
+  private flushing: Promise<void> | undefined;
+  private closed = false;
+
+  private constructor(
+    private readonly fd: number,
+    readonly path: string,
+    private readonly fsync: boolean,
+  ) {}
+
+  /** Opens (creating it 0600) for appending. A last line cut short by a crash is ended first. */
+  static open(path: string, options: { fsync?: boolean } = {}): EventLog {
+    const fd = openSync(path, 'a+', 0o600);
+    const size = fstatSync(fd).size;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) writeSync(fd, '\n');
+    }
+    return new EventLog(fd, path, options.fsync === true);
+  }
+
+  /** Appends one record; resolved (or, without fsync, returned) once it is in the file. */
+  append(record: HookRecord): void | Promise<void> {
+    if (this.closed) throw new Error('event log is closed');
+    const line = JSON.stringify(record) + '\n';
+    if (!this.fsync) {
+      writeAll(this.fd, Buffer.from(line, 'utf8'));
+      return;
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ line, done: (error) => (error ? reject(error) : resolve()) });
+      this.flushing ??= this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0);
+      try {
+        await writeAsync(this.fd, Buffer.from(batch.map((b) => b.line).join(''), 'utf8'));
+        await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
+        for (const b of batch) b.done();
+      } catch (error) {
+        for (const b of batch) b.done(error as Error);
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  /** Waits for queued records, then closes the file. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.flushing;
+    closeSync(this.fd);
+  }
+}
+
+function writeAll(fd: number, buf: Buffer): void {
+  let off = 0;
+  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+}
+
+async function writeAsync(fd: number, buf: Buffer): Promise<void> {
+  let off = 0;
+  while (off < buf.length) {
+    off += await new Promise<number>((resolve, reject) =>
+      write(fd, buf, off, buf.length - off, null, (e, n) => (e ? reject(e) : resolve(n))),
+    );
+  }
+}
+
+function parse(line: string): HookRecord | undefined {
+  if (!line.trim()) return undefined;
+  try {
+    const r = JSON.parse(line) as HookRecord;
+    return r && typeof r === 'object' && typeof r.time === 'string' ? r : undefined;
+  } catch {
+    return undefined; // a line cut short by a crash
+  }
+}
+
+/** Every record of a log, in order; lines that do not parse are skipped. */
+export async function* readLog(path: string): AsyncGenerator<HookRecord> {
+  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  for await (const line of lines) {
+    const record = parse(line);
+    if (record) yield record;
+  }
+}
+
+/**
+ * The records received at or after `since` (ms), read backwards from the end of the file so that a
+ * restart does not read a long history.
+ */
+export function readRecentRecords(path: string, since: number, chunkSize = 1 << 20): HookRecord[] {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return [];
+  }
+  const found: HookRecord[] = [];
+  try {
+    let pos = fstatSync(fd).size;
+    let carry = Buffer.alloc(0);
+    let done = false;
+    while (pos > 0 && !done) {
+      const n = Math.min(chunkSize, pos);
+      pos -= n;
+      const buf = Buffer.alloc(n);
+      readSync(fd, buf, 0, n, pos);
+      let data = Buffer.concat([buf, carry]);
+      // The text before the first newline may continue in the previous chunk: keep it for later.
+      const cut = pos > 0 ? data.indexOf(0x0a) : -1;
+      if (pos > 0 && cut < 0) {
+        carry = data;
+        continue;
+      }
+      carry = cut >= 0 ? data.subarray(0, cut) : Buffer.alloc(0);
+      data = data.subarray(cut + 1);
+      const lines = data.toString('utf8').split('\n');
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const record = parse(lines[i]!);
+        if (!record) continue;
+        if (Date.parse(record.time) < since) {
+          done = true;
+          break;
+        }
+        found.push(record);
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return found.reverse();
+}

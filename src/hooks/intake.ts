@@ -1,0 +1,164 @@
+import { isUtf8 } from 'node:buffer';
+import type { EventType } from '../schemas/events.js';
+import { DedupStore, dedupKey } from './dedup.js';
+import { detectType, schemaWarnings, summarize, type EventSummary } from './detect.js';
+import type { EventLog, HookRecord } from './event-log.js';
+import { createVerifier, type Verdict, type VerifyOptions } from './verify.js';
+
+/** Header names whose values never reach the log or the screen. */
+const SECRET_HEADERS = new Set([
+  'x-service-sign',
+  'x-service-sign-key',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+]);
+export const REDACTED = '***';
+
+/** The headers as they are recorded: secret values replaced, repeated headers joined. */
+export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/** What the listener knows of a request before its body is judged. */
+export interface RequestMeta {
+  method: string;
+  /** The path as it may be shown: a secret `--path` is never shown. */
+  path: string;
+  remote?: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface IntakeOptions extends VerifyOptions {
+  /** `ack`: a bad or missing Sign is answered 200 (still recorded as rejected). Default `reject` (401). */
+  onBadSign?: 'reject' | 'ack';
+  /** A schema problem is answered 400 instead of a warning. */
+  strict?: boolean;
+  log?: EventLog;
+  dedup?: DedupStore;
+  now?: () => number;
+  /** Records of a previous run (readRecentRecords of the log), so its events count as seen. */
+  history?: Iterable<HookRecord>;
+}
+
+/** One judged request: what to answer, and what to record and show. */
+export interface Outcome {
+  answer: number;
+  /** The answer's body: `{}` for an accepted event, else `{"error": "..."}`. */
+  reply: string;
+  record: HookRecord;
+  summary: EventSummary;
+  /** The identity of the event across retries, as remembered (bad events apart from good ones). */
+  key?: string;
+}
+
+/** The log could not be written: the request must not be acknowledged. */
+export class LogWriteError extends Error {}
+
+/**
+ * Judges requests: parse, detect, validate, verify, recognise retries, record. Silent: it returns
+ * outcomes and the listener answers and emits them.
+ */
+export class Intake {
+  private readonly verify;
+  private readonly dedup: DedupStore;
+  private readonly now: () => number;
+
+  constructor(private readonly options: IntakeOptions) {
+    this.verify = createVerifier(options);
+    this.dedup = options.dedup ?? new DedupStore();
+    this.now = options.now ?? Date.now;
+    if (options.history) this.remember(options.history);
+  }
+
+  /** Remembers events recorded earlier (from the log of a previous run) as seen. */
+  remember(records: Iterable<HookRecord>): void {
+    for (const r of records) if (r.key) this.dedup.hit(namespaced(r.key, r.answer, r.verdict), Date.parse(r.time));
+  }
+
+  /** A request refused before its body could be judged (405, 404, 413, 415, 400). */
+  async refuse(meta: RequestMeta, status: number, error: string, raw?: Buffer): Promise<Outcome> {
+    const record = this.baseRecord(meta, raw, null);
+    Object.assign(record, { answer: status, error });
+    await this.write(record);
+    return { answer: status, reply: JSON.stringify({ error }), record, summary: {} };
+  }
+
+  /** A POST with an acceptable content type and size. */
+  async accept(meta: RequestMeta, raw: Buffer): Promise<Outcome> {
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return this.refuse(meta, 400, 'body is not JSON', raw);
+    }
+    const type = detectType(body);
+    const warnings = schemaWarnings(type, body);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) warnings.push('body is not a JSON object');
+    const sign = meta.headers['x-service-sign'];
+    const pending = this.verify(type, body, Array.isArray(sign) ? sign[0] : sign, raw);
+    const verdict: Verdict = pending instanceof Promise ? await pending : pending;
+
+    const rejected = verdict.state === 'rejected';
+    const answer = rejected && this.options.onBadSign !== 'ack' ? 401 : this.options.strict && warnings.length ? 400 : 200;
+    const plainKey = dedupKey(type, body, raw);
+    const key = namespaced(plainKey, answer, verdict.state);
+    // Check and record in one synchronous step, so two copies arriving together are told apart.
+    const retry = this.dedup.hit(key, this.now());
+
+    const record = this.baseRecord(meta, raw, type);
+    Object.assign(record, {
+      verdict: verdict.state,
+      ...(verdict.by ? { by: verdict.by } : {}),
+      ...(verdict.reason ? { reason: verdict.reason } : {}),
+      ...(warnings.length ? { warnings } : {}),
+      key: plainKey,
+      duplicate: retry > 0,
+      retry,
+      answer,
+    });
+    await this.write(record);
+    const error = rejected ? verdict.reason : warnings[0];
+    return { answer, reply: answer === 200 ? '{}' : JSON.stringify({ error }), record, summary: summarize(type, body), key };
+  }
+
+  private baseRecord(meta: RequestMeta, raw: Buffer | undefined, type: EventType | null): HookRecord {
+    const record: HookRecord = {
+      v: 1,
+      time: new Date(this.now()).toISOString(),
+      ...(meta.remote ? { remote: meta.remote } : {}),
+      method: meta.method,
+      path: meta.path,
+      headers: redactHeaders(meta.headers),
+      bytes: raw?.length ?? 0,
+      type,
+      duplicate: false,
+      retry: 0,
+      answer: 0,
+    };
+    if (raw && raw.length > 0) {
+      if (isUtf8(raw)) record.body = raw.toString('utf8');
+      else Object.assign(record, { body: raw.toString('base64'), encoding: 'base64' });
+    }
+    return record;
+  }
+
+  private async write(record: HookRecord): Promise<void> {
+    if (!this.options.log) return;
+    try {
+      await this.options.log.append(record);
+    } catch (error) {
+      throw new LogWriteError(`cannot write the event log: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+  }
+}
+
+/** Good events are remembered apart from refused or rejected ones, so a forgery never hides a genuine event. */
+function namespaced(key: string, answer: number, verdict: string | undefined): string {
+  return answer === 200 && verdict !== 'rejected' ? key : `${answer}|${verdict ?? ''}|${key}`;
+}

@@ -1,0 +1,200 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import {
+  DEFAULT_HOOK_HOST,
+  DEFAULT_HOOK_PORT,
+  HEADERS_TIMEOUT_MS,
+  KEEP_ALIVE_TIMEOUT_MS,
+  MAX_BODY_BYTES,
+  REQUEST_TIMEOUT_MS,
+  SHUTDOWN_GRACE_MS,
+} from './defaults.js';
+import type { EventSummary } from './detect.js';
+import type { HookRecord } from './event-log.js';
+import { Intake, LogWriteError, type IntakeOptions, type Outcome, type RequestMeta } from './intake.js';
+import { passOnHeaders, postWithRetry, type RetryOptions } from './send.js';
+
+export interface ListenerOptions extends IntakeOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** When set, POSTs are accepted on this path only; it may carry a secret segment and is never shown. */
+  path?: string;
+  /** Accepted events are sent on, bytes and headers as received, to this URL. */
+  forwardTo?: string;
+  forward?: Omit<RetryOptions, 'onAttempt'>;
+  maxBodyBytes?: number;
+}
+
+/** What the listener tells whoever renders it; it never prints. */
+export type ListenerEvent =
+  | { kind: 'event'; seq: number; record: HookRecord; summary: EventSummary; forwarding: boolean }
+  | { kind: 'refused'; seq: number; record: HookRecord }
+  | { kind: 'forward'; seq: number; attempt: number; final: boolean; status?: number; ms?: number; error?: string }
+  | { kind: 'error'; message: string };
+
+export interface Listener {
+  /** Base URL, e.g. `http://127.0.0.1:8787`. */
+  url: string;
+  port: number;
+  on(handler: (event: ListenerEvent) => void): () => void;
+  /** Stops accepting, lets in-flight requests and forwards finish (within a grace period). */
+  close(): Promise<void>;
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
+const MALFORMED_BODY = '{"error":"malformed request"}';
+const MALFORMED =
+  'HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: application/json\r\n' +
+  `content-length: ${MALFORMED_BODY.length}\r\n\r\n${MALFORMED_BODY}`;
+
+/**
+ * Starts the notification listener: node:http on loopback by default; POST on any path (or only
+ * on `path`); `GET /healthz`; 405 for other methods, 413 over the size cap, 415 for a content type
+ * that is not JSON, 400 for a body that is not JSON; header and request timeouts.
+ */
+export async function startListener(options: ListenerOptions): Promise<Listener> {
+  const intake = new Intake(options);
+  const handlers = new Set<(e: ListenerEvent) => void>();
+  const emit = (e: ListenerEvent) => handlers.forEach((h) => h(e));
+  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const forwards = new Set<Promise<void>>();
+  /** Keys whose forward finally failed: their next retry from the service is sent on again. */
+  const forwardFailed = new Set<string>();
+  let seq = 0;
+  let inflight = 0;
+  let closing = false;
+  let drained: (() => void) | undefined;
+
+  const shownPath = (path: string) => (options.path ? (path === options.path ? '(--path)' : '(other path)') : path);
+
+  function send(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}) {
+    if (closing) extra.connection = 'close';
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...extra });
+    res.end(body);
+  }
+
+  function deliver(res: ServerResponse, outcome: Outcome, n: number, raw?: Buffer) {
+    send(res, outcome.answer, outcome.reply, outcome.answer === 413 || outcome.answer === 405 ? closeHeaders(outcome.answer) : {});
+    if (raw === undefined) return emit({ kind: 'refused', seq: n, record: outcome.record });
+    const key = outcome.key;
+    const ok = outcome.answer === 200 && outcome.record.verdict !== 'rejected';
+    const forwarding = !!options.forwardTo && ok && (!outcome.record.duplicate || (key !== undefined && forwardFailed.delete(key)));
+    emit({ kind: 'event', seq: n, record: outcome.record, summary: outcome.summary, forwarding });
+    if (forwarding) forward(n, key, raw, res.req.headers);
+  }
+
+  function forward(n: number, key: string | undefined, raw: Buffer, headers: IncomingMessage['headers']) {
+    const job = postWithRetry(options.forwardTo!, raw, passOnHeaders(headers), {
+      ...options.forward,
+      onAttempt: (attempt, o) =>
+        emit({ kind: 'forward', seq: n, attempt, final: false, ...(o instanceof Error ? { error: o.message } : { status: o.status, ms: o.ms }) }),
+    }).then((o) => {
+      const okay = o.answer !== undefined && o.answer.status < 300;
+      if (!okay && key) forwardFailed.add(key);
+      emit({ kind: 'forward', seq: n, attempt: o.attempts, final: true, ...(o.answer ? { status: o.answer.status, ms: o.answer.ms } : { error: o.error }) });
+    });
+    forwards.add(job);
+    void job.finally(() => forwards.delete(job));
+  }
+
+  function closeHeaders(status: number): Record<string, string> {
+    return status === 405 ? { allow: 'POST', connection: 'close' } : { connection: 'close' };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const [pathname = '/'] = (req.url ?? '/').split('?');
+    if (req.method === 'GET' && pathname === '/healthz') return send(res, 200, '{"ok":true}');
+    const meta: RequestMeta = { method: req.method ?? '?', path: shownPath(pathname), remote: req.socket.remoteAddress, headers: req.headers };
+    const n = ++seq;
+    const refuse = async (status: number, error: string, raw?: Buffer) => deliver(res, await intake.refuse(meta, status, error, raw), n);
+    if (req.method !== 'POST') return discard(req, () => refuse(405, `method ${req.method} not allowed`));
+    if (options.path && pathname !== options.path) return discard(req, () => refuse(404, 'no such path'));
+    const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!JSON_TYPE.test(mediaType)) return discard(req, () => refuse(415, 'content type must be application/json'));
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > maxBody) return discard(req, () => refuse(413, `body over ${maxBody} bytes`));
+    const raw = await readBody(req, maxBody);
+    if (raw === undefined) return refuse(413, `body over ${maxBody} bytes`);
+    const outcome = await intake.accept(meta, raw);
+    if (outcome.record.type === null) return deliver(res, outcome, n); // refused: not JSON
+    deliver(res, outcome, n, raw);
+  }
+
+  const server: Server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, (req, res) => {
+    inflight++;
+    res.on('close', () => {
+      inflight--;
+      if (inflight === 0) drained?.();
+    });
+    handle(req, res).catch((error: unknown) => {
+      // Only a log that cannot be written gets here: the request is not acknowledged, so the
+      // service will send it again.
+      const message = error instanceof LogWriteError ? error.message : 'internal error';
+      emit({ kind: 'error', message });
+      if (!res.headersSent) send(res, 503, JSON.stringify({ error: message }), { connection: 'close' });
+      else res.destroy();
+    });
+  });
+  // Requests the HTTP parser cannot read (garbage, headers over Node's cap) get a plain 400.
+  server.on('clientError', (_error: Error, socket: Socket) => {
+    if (socket.writable && !socket.destroyed) {
+      socket.end(MALFORMED);
+    } else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_HOOK_PORT, options.host ?? DEFAULT_HOOK_HOST, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    on(handler) {
+      handlers.add(handler);
+      return () => handlers.delete(handler);
+    },
+    async close() {
+      closing = true;
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+      if (inflight > 0) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), grace]);
+      server.closeAllConnections();
+      await Promise.race([Promise.all([...forwards]), grace]);
+      await stopped;
+    },
+  };
+}
+
+/** Reads a body up to `max` bytes; undefined when it is bigger (the rest is not read). */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.off('data', onData);
+        req.resume();
+        return resolve(undefined);
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+}
+
+/** Answers without reading a body: it is drained (bounded by the request timeout) and the connection closed. */
+function discard(req: IncomingMessage, answer: () => Promise<void>): Promise<void> {
+  req.resume();
+  return answer();
+}

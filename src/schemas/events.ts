@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { apiPushSchema } from './api-push.js';
+import { HANGUP_TYPES, RING_TYPES, isoTime, known, stringMap } from './common.js';
+import { planRoundSchema } from './plan.js';
+import { questionAnswerSchema } from './workflow.js';
+
+/**
+ * The notification types callctl tells apart (design.md, "Reading the spec's gaps"), in the order
+ * they are listed there. `unknown` is anything else: still recorded, never dropped.
+ */
+export const EVENT_TYPES = [
+  'plan.end',
+  'task.end',
+  'workflow.api_push',
+  'template.status',
+  'chatbot.session_closed',
+  'chatbot.transfer',
+  'unknown',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** The chatbot callbacks' `event` values. */
+export const CHATBOT_EVENTS = { closed: 'session.closed', transfer: 'session.transfer' } as const;
+
+/** Template message states, as the status callback carries them. */
+export const TEMPLATE_STATUSES = ['wait', 'send', 'delivery', 'read', 'replied', 'failed'] as const;
+
+/** An entry of `details` in the plan-end variant that carries task-level fields. */
+export const planEndCallSchema = z.looseObject({
+  id: z.number().int().nullish(),
+  callee: z.string().nullish(),
+  result: z.string().nullish(),
+  result_label: z.string().nullish(),
+  duration: z.number().int().nullish(),
+  hangup_type: known(HANGUP_TYPES).nullish(),
+  ring_type: known(RING_TYPES).nullish(),
+  question_answer: z.array(questionAnswerSchema).nullish(),
+  robot_hash: z.string().nullish(),
+  call_id: z.string().nullish(),
+  call_times: z.number().int().nullish(),
+  call_start_time: z.string().nullish(),
+  call_end_time: z.string().nullish(),
+});
+
+/**
+ * Plan end status notification. `Timestamp` is a string, or an integer in one variant; that
+ * variant also carries the task-level fields (all optional here, since the plain form has none).
+ */
+export const planEndSchema = z.looseObject({
+  PlanName: z.string(),
+  Timestamp: z.union([z.string(), z.number().int()]),
+  Sign: z.string(),
+  PlanDetails: z.array(planRoundSchema),
+  task_id: z.string().optional(),
+  task_name: z.string().optional(),
+  status: z.string().optional(),
+  created_at: z.string().nullish(),
+  repeat_interval: z.number().int().nullish(),
+  repeat_number: z.number().int().nullish(),
+  robot_hash: z.string().nullish(),
+  robot_method: z.string().nullish(),
+  sip_line: z.string().nullish(),
+  schedule_start_time: z.string().nullish(),
+  schedule_end_time: z.string().nullish(),
+  details: z.array(planEndCallSchema).optional(),
+});
+export type PlanEnd = z.infer<typeof planEndSchema>;
+
+/** Task end status notification. */
+export const taskEndSchema = z.looseObject({
+  TaskID: z.string(),
+  TaskName: z.string().optional(),
+  Sign: z.string(),
+  PlanName: z.string().optional(),
+});
+export type TaskEnd = z.infer<typeof taskEndSchema>;
+
+/** Custom API node data push (workflow): the shape lives with the verify-push endpoint's. */
+export { apiPushSchema };
+
+/** Template message status change (workflow): every field required. */
+export const templateStatusSchema = z.looseObject({
+  workflow_id: z.string(),
+  workflow_name: z.string(),
+  nodetask_id: z.string(),
+  nodetask_name: z.string(),
+  waba_task_id: z.string(),
+  wfdetail_uuid: z.string(),
+  timestamp: z.number().int(),
+  status: z.enum(TEMPLATE_STATUSES),
+  msg_id: z.string(),
+  send_time: isoTime,
+  waba_template_name: z.string(),
+  waba_template_id: z.number().int(),
+  channel_id: z.string(),
+  callee: z.string(),
+  variables: stringMap,
+});
+export type TemplateStatus = z.infer<typeof templateStatusSchema>;
+
+const chatUserSchema = z.looseObject({ id: z.string(), name: z.string().nullish() });
+
+export const chatMessageSchema = z.looseObject({
+  msg_id: z.string(),
+  timestamp: z.number().int(),
+  sender: z.enum(['robot', 'user']),
+  content: z.looseObject({
+    type: z.string(),
+    text: z.string().nullish(),
+    media: z.looseObject({ origin_url: z.string().nullish(), name: z.string().nullish() }).nullish(),
+  }),
+});
+
+/** Chatbot session closed (labelled as in development by the spec). */
+export const chatbotSessionClosedSchema = z.looseObject({
+  event: z.literal(CHATBOT_EVENTS.closed),
+  call_id: z.string().optional(),
+  channel: z.string(),
+  channel_id: z.string().optional(),
+  user: chatUserSchema.optional(),
+  messages: z.array(chatMessageSchema),
+});
+export type ChatbotSessionClosed = z.infer<typeof chatbotSessionClosedSchema>;
+
+/** Chatbot transfer to agent request (labelled as in development by the spec): all required. */
+export const chatbotTransferSchema = z.looseObject({
+  event: z.literal(CHATBOT_EVENTS.transfer),
+  channel: z.string(),
+  channel_id: z.string(),
+  user: chatUserSchema,
+  call_id: z.string(),
+  company: z.string(),
+  conclusion: z.looseObject({ record_slots: z.record(z.string(), z.unknown()), output_label: z.string() }),
+});
+export type ChatbotTransfer = z.infer<typeof chatbotTransferSchema>;
+
+/** The schema of each known type; `unknown` has none. */
+export const EVENT_SCHEMAS = {
+  'plan.end': planEndSchema,
+  'task.end': taskEndSchema,
+  'workflow.api_push': apiPushSchema,
+  'template.status': templateStatusSchema,
+  'chatbot.session_closed': chatbotSessionClosedSchema,
+  'chatbot.transfer': chatbotTransferSchema,
+} as const satisfies Record<Exclude<EventType, 'unknown'>, z.ZodType>;
