@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { makeDeps, positiveNumber, type RunState } from './commands/action.js';
+import { makeDeps, positiveNumber, type Deps, type RunState } from './commands/action.js';
 import type { IO } from './io.js';
 import { VERSION } from './version.js';
 import { register as auth } from './commands/auth/index.js';
@@ -18,7 +18,7 @@ import { register as sandbox } from './commands/sandbox/index.js';
  * The commander tree. Declaring commands costs little; each command's module (and its
  * dependencies: undici, zod, conf...) is imported only when that command runs.
  */
-export function buildProgram(io: IO, state: RunState): Command {
+export function buildProgram(io: IO, state: RunState, deps: Deps = makeDeps(io, state)): Command {
   const program = new Command('callctl')
     .description('Drive robot outbound-calling campaigns: robots, tasks, plans, workflows, contact uploads, call pushes, template messages and webhook notifications.')
     .version(VERSION, '--version', 'print the version')
@@ -47,7 +47,6 @@ Start here:
   callctl auth login --base-url http://127.0.0.1:8780
   callctl robots`,
     );
-  const deps = makeDeps(io, state);
   for (const register of [auth, config, robots, task, plan, workflow, push, template, serveHooks, hooks, sandbox]) {
     register(program, deps);
   }

@@ -169,8 +169,11 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
 }
 
 function errorCode(error: unknown): string {
-  const e = error as { code?: string; cause?: { code?: string }; name?: string };
-  return e?.code ?? e?.cause?.code ?? e?.name ?? '';
+  const e = error as { code?: unknown; cause?: { code?: unknown }; name?: string };
+  // A DOMException (the timeout signal's reason) has a numeric code; its name tells what it is.
+  if (typeof e?.code === 'string') return e.code;
+  if (typeof e?.cause?.code === 'string') return e.cause.code;
+  return e?.name ?? '';
 }
 
 function describe(error: unknown, timeoutMs?: number): string {
