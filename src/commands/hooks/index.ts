@@ -1,5 +1,65 @@
-import type { Command } from 'commander';
-import type { Deps } from '../action.js';
+import { Option, type Command } from 'commander';
+import { collect, type Deps } from '../action.js';
 
-/** Placeholder: the engineer who owns this command replaces this file. */
-export function register(_parent: Command, _deps: Deps): void {}
+export function register(parent: Command, deps: Deps): void {
+  const hooks = parent.command('hooks').description('send notifications: signed samples, and recorded events again');
+  hooks
+    .command('trigger <type>')
+    .description('send a realistic, schema-valid, correctly signed sample notification')
+    .option('--url <url>', 'where to send it (e.g. the URL serve-hooks prints)')
+    .option('--key <KEY>', 'KEY for plan/task Sign (else --key-file, CALLCTL_HOOK_KEYS, profile hook-keys)', collect)
+    .option('--key-file <file>', 'KEYs, one per line; the first signs')
+    .option('--set <field=value>', 'change a field (dotted path; field:=json for raw JSON); repeatable', collect)
+    .addOption(new Option('--tamper <what>', 'for negative tests: a wrong signature, or the signed value changed after signing').choices(['sign', 'body']))
+    .option('--chatbot-secret-file <file>', 'secret for chatbot X-Service-Sign (or CALLCTL_CHATBOT_SECRET)')
+    .option('--sign-command <cmd>', 'command that reads the body on stdin and prints its X-Service-Sign')
+    .option('--service-sign <signature>', 'use this X-Service-Sign as is')
+    .option('--dry-run', 'print the body instead of sending it')
+    .addHelpText(
+      'after',
+      `
+Types: plan.end, task.end, workflow.api_push, template.status, chatbot.session_closed, chatbot.transfer.
+
+Signing: plan/task Sign = lowercase hex MD5 of Timestamp+KEY / TaskID+KEY, made after --set
+(a Sign given with --set is kept). Chatbot X-Service-Sign: --service-sign, else --sign-command,
+else callctl's ASSUMED default (the spec does not give it): HMAC-SHA256 of the body with the
+secret, hex; with none of them the header is not sent.
+
+Exit: 0 when the receiver answers 2xx, 1 for another HTTP status (a tampered sample answered
+401 included), 5 network error.
+
+Examples:
+  callctl hooks trigger task.end --url http://127.0.0.1:8787/ --key k1
+  callctl hooks trigger plan.end --url http://127.0.0.1:8787/ --set Timestamp:=1764000000
+  callctl hooks trigger task.end --url http://127.0.0.1:8787/ --tamper sign   # expect 401
+  CALLCTL_CHATBOT_SECRET=s callctl hooks trigger chatbot.transfer --url http://127.0.0.1:8787/
+
+JSON (--json): {"type","status","body","ms","tamper"}.`,
+    )
+    .action(deps.action(() => import('./trigger.js')));
+  hooks
+    .command('replay')
+    .description('send events recorded by serve-hooks --log again, byte for byte, in order')
+    .option('--log <file>', 'the NDJSON log written by serve-hooks --log')
+    .option('--to <url>', 'where to send them')
+    .option('--events <types>', 'only these types, comma-separated')
+    .option('--since <when>', 'only events received since a time (2026-11-22T14:00:00Z) or a duration ago (15m, 2h, 1d)')
+    .option('--chatbot-secret-file <file>', 'secret to sign chatbot events again (or CALLCTL_CHATBOT_SECRET)')
+    .option('--sign-command <cmd>', 'command that prints X-Service-Sign for a body on stdin')
+    .addHelpText(
+      'after',
+      `
+Sent: accepted events, each once (retries from the service, rejected and refused requests are
+skipped), with their recorded Content-Type and User-Agent. The log never keeps X-Service-Sign:
+chatbot events are signed again when a secret or --sign-command is given. Failed sends are
+retried on network errors, 408, 429 and 5xx with back-off.
+
+Output: one line per event (time, type, answer); piped or --json one JSON object per event:
+{"time","type","status","error","attempts"}. Exit 1 when a receiver answered an error, 5 when
+one could not be reached.
+
+Examples:
+  callctl hooks replay --log events.ndjson --to http://127.0.0.1:3000/hooks --events task.end --since 2h`,
+    )
+    .action(deps.action(() => import('./replay.js')));
+}

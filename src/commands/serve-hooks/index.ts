@@ -1,5 +1,65 @@
-import type { Command } from 'commander';
-import type { Deps } from '../action.js';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { collect, nonNegativeInt, type Deps } from '../action.js';
 
-/** Placeholder: the engineer who owns this command replaces this file. */
-export function register(_parent: Command, _deps: Deps): void {}
+function port(value: string): number {
+  const n = nonNegativeInt(value);
+  if (n > 65535) throw new InvalidArgumentError('expected a port, 0 to 65535');
+  return n;
+}
+
+export function register(parent: Command, deps: Deps): void {
+  parent
+    .command('serve-hooks')
+    .description("receive the service's notifications: verify, record and show every event")
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', port, 8787)
+    .option('--path <path>', 'accept POST on this path only (it may carry a secret segment; never shown)')
+    .option('--key <KEY>', 'KEY for plan/task Sign; repeat for rotation (visible in ps: prefer the file or env)', collect)
+    .option('--key-file <file>', 'KEYs for plan/task Sign, one per line or comma-separated')
+    .option('--skip-verify', 'start without any KEY: plan/task Sign is not checked, and every event says so')
+    .addOption(new Option('--on-bad-sign <mode>', 'answer to a bad or missing signature').choices(['reject', 'ack']).default('reject'))
+    .option('--chatbot-secret-file <file>', 'secret for chatbot X-Service-Sign (or CALLCTL_CHATBOT_SECRET)')
+    .option('--sign-command <cmd>', 'command that reads a body on stdin and prints its X-Service-Sign')
+    .option('--strict', 'answer 400 to an event with a schema problem (default: warn, record, answer 200)')
+    .option('--log <file>', 'append every request to this NDJSON file before answering it')
+    .option('--fsync', 'with --log: flush each record to disk before answering (group commit)')
+    .option('--events <types>', 'show only these types, comma-separated (all are still recorded)')
+    .option('--show-numbers', 'show callee numbers in full (masked by default)')
+    .option('--forward-to <url>', 'send each new accepted event on, same bytes and headers, to a local app')
+    .addHelpText(
+      'after',
+      `
+Types: plan.end, task.end, workflow.api_push, template.status, chatbot.session_closed,
+chatbot.transfer, unknown (told apart by the body's shape).
+
+Answers: 200 {} for an accepted event (a retry included; a schema problem is a warning unless
+--strict); 401 for a bad or missing signature (unless --on-bad-sign ack); 400 not JSON;
+405 not POST; 413 over 1 MiB; 415 not application/json. GET /healthz answers 200.
+
+Verification:
+  plan.end, task.end   Sign = lowercase hex MD5 of Timestamp+KEY (plan) or TaskID+KEY (task);
+                       KEYs from --key/--key-file, else CALLCTL_HOOK_KEYS, else profile hook-keys.
+                       The output names the key that matched (key 1, key 2...).
+  chatbot.*            X-Service-Sign, checked with --sign-command, else with the secret by
+                       callctl's ASSUMPTION (the spec does not give the computation):
+                       HMAC-SHA256 of the raw body, hex. Neither given: recorded as unverified.
+  others               unsigned by the spec.
+
+Retries: the same event again (task: TaskID+Sign; plan: PlanName+Timestamp; template:
+msg_id+status+timestamp; API push: workflow+node+call id; chatbot: call_id+event) within
+15 minutes, across restarts with --log, is answered 200, shown as "retry n", not forwarded again.
+
+Output: on a terminal one line per event; piped or --json one JSON object per event:
+  {"seq","time","type", ids (plan, task, name, workflow, node, call, msg, channel, callee,
+   status, rounds), "verdict","by","reason","warnings","duplicate","retry","answer"}
+Messages (listening, refused requests, forward results) go to stderr.
+
+Examples:
+  CALLCTL_HOOK_KEYS=k1,k2 callctl serve-hooks --log events.ndjson
+  callctl serve-hooks --key-file keys.txt --forward-to http://127.0.0.1:3000/hooks --events task.end
+  callctl serve-hooks --skip-verify --json | jq 'select(.type=="plan.end")'
+
+SIGINT/SIGTERM: stop accepting, finish requests in flight, flush the log, exit 0.`,
+    )
+    .action(deps.action(() => import('./serve.js')));
+}

@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import type { Context } from '../../context.js';
+import { NetworkError, ServiceError, UsageError } from '../../errors.js';
+import { readLog, recordBody, type HookRecord } from '../../hooks/event-log.js';
+import { runSignCommand } from '../../hooks/sign-command.js';
+import { defaultServiceSign } from '../../hooks/sign.js';
+import { postWithRetry } from '../../hooks/send.js';
+import { chatbotSigning, httpUrl, parseEventTypes } from './secrets.js';
+
+export interface ReplayOptions {
+  log?: string;
+  to?: string;
+  events?: string;
+  since?: string;
+  chatbotSecretFile?: string;
+  signCommand?: string;
+}
+
+/** `--since`: an ISO time, or a duration back from now such as 30s, 15m, 2h, 1d. */
+export function parseSince(value: string, now: number): number {
+  const d = /^(\d+)(s|m|h|d)$/.exec(value);
+  if (d) return now - Number(d[1]) * { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[d[2] as 's' | 'm' | 'h' | 'd'];
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) throw new UsageError('--since: expected a time such as 2026-11-22T14:00:00Z or a duration such as 15m');
+  return t;
+}
+
+/**
+ * Whether a record is an event to send again: a JSON body that was not refused or rejected, and
+ * the first arrival (retries of the same event are not sent twice).
+ */
+export function replayable(r: HookRecord): boolean {
+  return r.type !== null && r.body !== undefined && !r.duplicate && r.verdict !== 'rejected' && r.answer === 200;
+}
+
+/** Sends recorded events again, byte for byte, in the order they arrived. */
+export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
+  if (!opts.log) throw new UsageError('missing --log FILE');
+  if (!existsSync(opts.log)) throw new UsageError(`--log: no such file ${opts.log}`);
+  const to = httpUrl(opts.to, '--to');
+  const types = parseEventTypes(opts.events);
+  const since = opts.since === undefined ? undefined : parseSince(opts.since, ctx.io.now());
+  const chatbot = chatbotSigning(ctx, opts);
+  const out = await ctx.output();
+  const json = out.json || !ctx.io.stdoutIsTTY;
+  let sent = 0;
+  let failed = 0;
+  let unsignedWarned = false;
+  let lastError: string | undefined;
+  for await (const r of readLog(opts.log)) {
+    if (!replayable(r) || (types && !types.has(r.type!)) || (since !== undefined && Date.parse(r.time) < since)) continue;
+    const body = recordBody(r);
+    const headers: Record<string, string> = { 'content-type': r.headers['content-type'] ?? 'application/json' };
+    if (r.headers['user-agent']) headers['user-agent'] = r.headers['user-agent'];
+    if ('x-service-sign' in r.headers) {
+      // The log never keeps X-Service-Sign; it is made again from the same bytes when possible.
+      if (chatbot.command) headers['x-service-sign'] = await runSignCommand(chatbot.command, body).catch(() => '');
+      else if (chatbot.secret) headers['x-service-sign'] = defaultServiceSign(body, chatbot.secret);
+      else if (!unsignedWarned) {
+        unsignedWarned = true;
+        out.warn('X-Service-Sign is not kept in the log and no chatbot secret or --sign-command is given: chatbot events go unsigned');
+      }
+      if (headers['x-service-sign'] === '') delete headers['x-service-sign'];
+    }
+    const outcome = await postWithRetry(to, body, headers, { sleep: (ms) => ctx.io.sleep(ms), timeoutMs: ctx.timeoutMs() });
+    const status = outcome.answer?.status;
+    const ok = status !== undefined && status >= 200 && status < 300;
+    if (ok) sent += 1;
+    else {
+      failed += 1;
+      lastError = outcome.error ?? `HTTP ${status}`;
+    }
+    const row = { time: r.time, type: r.type, status: status ?? null, ...(outcome.error ? { error: outcome.error } : {}), attempts: outcome.attempts };
+    if (json) ctx.io.stdout.write(`${JSON.stringify(row)}\n`);
+    else ctx.io.stdout.write(`${out.out.dim(r.time)}  ${out.out.cyan(String(r.type).padEnd(22))}  ${ok ? out.out.green(String(status)) : out.out.red(lastError ?? '')}\n`);
+  }
+  out.info(`replayed ${sent} event${sent === 1 ? '' : 's'}${failed ? `, ${failed} failed` : ''} to ${new URL(to).origin}`);
+  if (sent === 0 && failed === 0) return 0;
+  if (failed > 0 && lastError && !/^HTTP /.test(lastError)) throw new NetworkError(`hooks replay: ${failed} not delivered (${lastError})`);
+  if (failed > 0) throw new ServiceError(`hooks replay: ${failed} answered with an error (${lastError})`, 'replay', 0, undefined);
+  return 0;
+}

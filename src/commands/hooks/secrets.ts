@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { isEventType, type EventType } from '../../schemas/events.js';
+
+/** Comma- or line-separated keys; `#` starts a comment line. */
+export function splitKeys(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .filter((line) => !line.trim().startsWith('#'))
+    .flatMap((line) => line.split(','))
+    .map((k) => k.trim())
+    .filter(Boolean);
+}
+
+function readFile(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+}
+
+export interface KeyFlags {
+  key?: string[];
+  keyFile?: string;
+}
+
+/**
+ * The KEYs for plan and task `Sign`, in order (the order names them in the output: key 1, key 2).
+ * Precedence: `--key` and `--key-file`, then CALLCTL_HOOK_KEYS, then the profile's `hook-keys`.
+ * Each becomes a secret of the run, redacted from any output.
+ */
+export async function hookKeys(ctx: Context, flags: KeyFlags): Promise<string[]> {
+  let keys = [...(flags.key ?? []).flatMap(splitKeys), ...(flags.keyFile ? splitKeys(readFile(flags.keyFile, '--key-file')) : [])];
+  if (flags.keyFile && keys.length === 0) throw new UsageError(`--key-file ${flags.keyFile} holds no key`);
+  if (keys.length === 0) {
+    const stored = (await ctx.settings()).get('hook-keys');
+    keys = stored ? splitKeys(stored) : [];
+  }
+  for (const k of keys) ctx.addSecret(k);
+  return keys;
+}
+
+export interface ChatbotFlags {
+  chatbotSecretFile?: string;
+  signCommand?: string;
+}
+
+/** The chatbot secret (`--chatbot-secret-file`, else CALLCTL_CHATBOT_SECRET) and sign command. */
+export function chatbotSigning(ctx: Context, flags: ChatbotFlags): { secret?: string; command?: string } {
+  const fromFile = flags.chatbotSecretFile ? readFile(flags.chatbotSecretFile, '--chatbot-secret-file').replace(/\r?\n$/, '') : undefined;
+  if (flags.chatbotSecretFile && !fromFile) throw new UsageError(`--chatbot-secret-file ${flags.chatbotSecretFile} is empty`);
+  const secret = fromFile ?? (ctx.io.env.CALLCTL_CHATBOT_SECRET || undefined);
+  ctx.addSecret(secret);
+  return { ...(secret ? { secret } : {}), ...(flags.signCommand ? { command: flags.signCommand } : {}) };
+}
+
+/** `--events task.end,plan.end`: each must be a known type (or `unknown`). */
+export function parseEventTypes(value: string | undefined): Set<EventType> | undefined {
+  if (value === undefined) return undefined;
+  const types = value.split(',').map((t) => t.trim()).filter(Boolean);
+  const bad = types.filter((t) => !isEventType(t));
+  if (bad.length || types.length === 0) {
+    throw new UsageError(`--events: unknown type ${bad.join(', ') || '(none)'}; expected some of plan.end, task.end, workflow.api_push, template.status, chatbot.session_closed, chatbot.transfer, unknown`);
+  }
+  return new Set(types as EventType[]);
+}
+
+/** A URL given to send to: http or https, else a usage error naming the flag. */
+export function httpUrl(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`missing ${flag} URL`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${flag}: not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag}: expected an http:// or https:// URL`);
+  return value;
+}

@@ -1,0 +1,82 @@
+import type { Context } from '../../context.js';
+import { NetworkError, ServiceError, UsageError } from '../../errors.js';
+import { signNotification } from '../../hooks/outgoing.js';
+import { applySet, sampleBody, type SampleType } from '../../hooks/samples.js';
+import { describeError, postRaw } from '../../hooks/send.js';
+import { VERSION } from '../../version.js';
+import { chatbotSigning, hookKeys, httpUrl } from './secrets.js';
+
+export const SAMPLE_TYPES: readonly SampleType[] = [
+  'plan.end',
+  'task.end',
+  'workflow.api_push',
+  'template.status',
+  'chatbot.session_closed',
+  'chatbot.transfer',
+];
+
+export interface TriggerOptions {
+  url?: string;
+  key?: string[];
+  keyFile?: string;
+  set?: string[];
+  tamper?: 'sign' | 'body';
+  chatbotSecretFile?: string;
+  signCommand?: string;
+  serviceSign?: string;
+  dryRun?: boolean;
+}
+
+/** Sends one realistic, schema-valid, correctly signed sample notification (or a tampered one). */
+export async function run(ctx: Context, opts: TriggerOptions, type: string): Promise<number> {
+  if (!(SAMPLE_TYPES as readonly string[]).includes(type)) {
+    throw new UsageError(`unknown type ${type}; expected one of ${SAMPLE_TYPES.join(', ')}`);
+  }
+  const sampleType = type as SampleType;
+  const url = opts.dryRun ? undefined : httpUrl(opts.url, '--url');
+  const body = sampleBody(sampleType, ctx.io.now());
+  for (const assignment of opts.set ?? []) {
+    try {
+      applySet(body, assignment);
+    } catch (error) {
+      throw new UsageError(`--set: ${(error as Error).message}`);
+    }
+  }
+  const needsKey = (sampleType === 'plan.end' || sampleType === 'task.end') && !body.Sign;
+  const [key] = needsKey ? await hookKeys(ctx, opts) : [];
+  if (needsKey && !key) throw new UsageError(`${type} is signed with a KEY: give --key, --key-file or CALLCTL_HOOK_KEYS`);
+  const chatbot = chatbotSigning(ctx, opts);
+  let request;
+  try {
+    request = await signNotification(sampleType, body, {
+      key,
+      chatbot: { ...chatbot, ...(opts.serviceSign ? { signature: opts.serviceSign } : {}) },
+      tamper: opts.tamper,
+      userAgent: `callctl/${VERSION}`,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const out = await ctx.output();
+  if (!request.headers['x-service-sign'] && sampleType.startsWith('chatbot.')) {
+    out.warn('no chatbot secret, --sign-command or --service-sign: sent without X-Service-Sign');
+  }
+  if (opts.dryRun) {
+    ctx.io.stdout.write(`${request.body.toString('utf8')}\n`);
+    return 0;
+  }
+  let answer;
+  try {
+    answer = await postRaw(url!, request.body, request.headers, { timeoutMs: ctx.timeoutMs() });
+  } catch (error) {
+    throw new NetworkError(`hooks trigger: ${describeError(error)} sending to ${new URL(url!).origin}`);
+  }
+  const result = { type, status: answer.status, body: answer.body, ms: answer.ms, tamper: opts.tamper ?? null };
+  if (out.json) out.writeJson(result);
+  else if (out.tty) out.record([['type', type], ['status', answer.status], ['answer', answer.body], ['time', `${answer.ms} ms`], ...(opts.tamper ? [['tamper', opts.tamper] as const] : [])]);
+  else ctx.io.stdout.write(`${type}\t${answer.status}\t${answer.body.replace(/[\t\r\n]+/g, ' ')}\t${answer.ms}\n`);
+  if (answer.status < 200 || answer.status >= 300) {
+    throw new ServiceError(`hooks trigger: the receiver answered HTTP ${answer.status}`, 'notification', answer.status, undefined);
+  }
+  return 0;
+}

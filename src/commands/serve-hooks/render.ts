@@ -1,0 +1,123 @@
+import type { ChalkInstance } from 'chalk';
+import type { EventSummary } from '../../hooks/detect.js';
+import type { HookRecord } from '../../hooks/event-log.js';
+import type { ListenerEvent } from '../../hooks/listener.js';
+
+export interface RenderOptions {
+  /** One NDJSON object per event (piped or `--json`) instead of a coloured line. */
+  json: boolean;
+  showNumbers: boolean;
+  skipVerify: boolean;
+  /** Types shown on stdout; everything is still recorded. Undefined shows all. */
+  events?: ReadonlySet<string>;
+}
+
+/** A phone number with its middle hidden: `+62*******7001`. */
+export function maskNumber(value: string): string {
+  if (value.length <= 7) return '*'.repeat(value.length);
+  return value.slice(0, 3) + '*'.repeat(value.length - 7) + value.slice(-4);
+}
+
+/**
+ * The JSON object of one event (`--json` or piped): what a person watching needs, without the
+ * body (the log keeps it). The callee is masked unless `--show-numbers`.
+ */
+export function eventObject(seq: number, record: HookRecord, summary: EventSummary, options: RenderOptions, forwarding = false) {
+  const ids: EventSummary = { ...summary };
+  if (ids.callee && !options.showNumbers) ids.callee = maskNumber(ids.callee);
+  return {
+    seq,
+    time: record.time,
+    type: record.type,
+    ...ids,
+    verdict: record.verdict,
+    ...(record.by ? { by: record.by } : {}),
+    ...(record.reason ? { reason: record.reason } : {}),
+    ...(record.warnings ? { warnings: record.warnings } : {}),
+    duplicate: record.duplicate,
+    retry: record.retry,
+    answer: record.answer,
+    ...(forwarding ? { forwarding } : {}),
+    ...(options.skipVerify ? { skipVerify: true } : {}),
+  };
+}
+
+const ID_FIELDS: Array<[keyof EventSummary, string]> = [
+  ['plan', 'plan'],
+  ['task', 'task'],
+  ['workflow', 'wf'],
+  ['node', 'node'],
+  ['call', 'call'],
+  ['msg', 'msg'],
+  ['channel', 'channel'],
+  ['callee', 'callee'],
+];
+
+/** One coloured line for a terminal: time, type, ids, status, verdict, retry. */
+export function eventLine(seq: number, record: HookRecord, summary: EventSummary, options: RenderOptions, c: ChalkInstance): string {
+  const time = record.time.slice(11, 19);
+  const ids = ID_FIELDS.flatMap(([field, label]) => {
+    const value = summary[field];
+    if (value === undefined || value === '') return [];
+    const shown = field === 'callee' && !options.showNumbers ? maskNumber(String(value)) : String(value);
+    return [`${c.dim(label)} ${shown}`];
+  });
+  if (summary.rounds !== undefined) ids.push(`${c.dim('rounds')} ${summary.rounds}`);
+  const parts = [c.dim(time), c.bold(c.cyan((record.type ?? '?').padEnd(22))), ...ids];
+  if (summary.status) parts.push(c.magenta(summary.status));
+  parts.push(verdictText(record, c));
+  if (options.skipVerify) parts.push(c.yellow('[--skip-verify]'));
+  if (record.duplicate) parts.push(c.yellow(`retry ${record.retry}`));
+  if (record.answer !== 200) parts.push(c.red(`answered ${record.answer}`));
+  if (record.warnings?.length) parts.push(c.yellow(`⚠ ${record.warnings[0]}${record.warnings.length > 1 ? ` (+${record.warnings.length - 1})` : ''}`));
+  parts.push(c.dim(`#${seq}`));
+  return parts.join('  ');
+}
+
+function verdictText(record: HookRecord, c: ChalkInstance): string {
+  switch (record.verdict) {
+    case 'verified':
+      return c.green(`✓ verified${record.by ? ` (${record.by})` : ''}`);
+    case 'rejected':
+      return c.red(`✗ REJECTED: ${record.reason ?? 'bad signature'}`);
+    case 'unverified':
+      return c.yellow(`? unverified${record.reason ? ` (${record.reason})` : ''}`);
+    case 'skipped':
+      return c.yellow('? not verified');
+    default:
+      return c.dim('unsigned');
+  }
+}
+
+/** Where each listener event goes: `out` for stdout (events), `err` for stderr (messages). */
+export interface Rendered {
+  out?: string;
+  err?: string;
+}
+
+/** Turns a listener event into text; the command writes it. */
+export function render(event: ListenerEvent, options: RenderOptions, c: { out: ChalkInstance; err: ChalkInstance }): Rendered {
+  switch (event.kind) {
+    case 'event': {
+      if (options.events && !options.events.has(event.record.type ?? '')) return {};
+      const { seq, record, summary, forwarding } = event;
+      return options.json
+        ? { out: `${JSON.stringify(eventObject(seq, record, summary, options, forwarding))}\n` }
+        : { out: `${eventLine(seq, record, summary, options, c.out)}\n` };
+    }
+    case 'refused': {
+      const r = event.record;
+      return { err: `${c.err.yellow('warning:')} answered ${r.answer} to ${r.method} ${r.path}${r.remote ? ` from ${r.remote}` : ''}: ${r.error}\n` };
+    }
+    case 'forward': {
+      const what = event.status !== undefined ? `${event.status} in ${event.ms} ms` : event.error;
+      if (!event.final) return { err: `${c.err.yellow('↻')} forward #${event.seq} attempt ${event.attempt}: ${what}; retrying\n` };
+      const ok = event.status !== undefined && event.status < 300;
+      const mark = ok ? c.err.green('→') : c.err.red('✗');
+      const tries = event.attempt > 1 ? ` after ${event.attempt} attempts` : '';
+      return { err: `${mark} forward #${event.seq}: ${what}${tries}\n` };
+    }
+    case 'error':
+      return { err: `${c.err.red('error:')} ${event.message}\n` };
+  }
+}

@@ -1,0 +1,121 @@
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { EventLog, readRecentRecords } from '../../hooks/event-log.js';
+import { DEDUP_WINDOW_MS } from '../../hooks/defaults.js';
+import { startListener, type Listener } from '../../hooks/listener.js';
+import { chatbotSigning, hookKeys, httpUrl, parseEventTypes } from '../hooks/secrets.js';
+import { render, type RenderOptions } from './render.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  path?: string;
+  key?: string[];
+  keyFile?: string;
+  skipVerify?: boolean;
+  onBadSign: 'reject' | 'ack';
+  chatbotSecretFile?: string;
+  signCommand?: string;
+  strict?: boolean;
+  log?: string;
+  fsync?: boolean;
+  events?: string;
+  showNumbers?: boolean;
+  forwardTo?: string;
+  /** Not a flag: lets an in-process caller (a test) stop the listener, as SIGTERM would. */
+  stop?: AbortSignal;
+  /** Not a flag: told the listener's URL once it listens. */
+  onListening?: (url: string) => void;
+}
+
+/**
+ * Runs the listener until SIGINT or SIGTERM, rendering what it emits: events on stdout (a line on
+ * a terminal, NDJSON when piped or with --json), messages on stderr. On a signal it stops
+ * accepting, finishes what is in flight, flushes the log and ends with 0.
+ */
+export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
+  if (opts.path !== undefined && !opts.path.startsWith('/')) throw new UsageError('--path must start with /');
+  const keys = await hookKeys(ctx, opts);
+  if (keys.length === 0 && !opts.skipVerify) {
+    throw new UsageError('no KEY to verify plan and task Sign: give --key, --key-file or CALLCTL_HOOK_KEYS, or start with --skip-verify');
+  }
+  const chatbot = chatbotSigning(ctx, opts);
+  const events = parseEventTypes(opts.events);
+  const forwardTo = opts.forwardTo === undefined ? undefined : httpUrl(opts.forwardTo, '--forward-to');
+  const out = await ctx.output();
+
+  let log: EventLog | undefined;
+  if (opts.log) {
+    try {
+      log = EventLog.open(opts.log, { fsync: opts.fsync });
+    } catch (error) {
+      throw new UsageError(`--log: cannot open ${opts.log}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+  } else if (opts.fsync) {
+    throw new UsageError('--fsync needs --log FILE');
+  }
+  const history = opts.log ? readRecentRecords(opts.log, ctx.io.now() - DEDUP_WINDOW_MS) : [];
+
+  let listener: Listener;
+  try {
+    listener = await startListener({
+      host: opts.host,
+      port: opts.port,
+      path: opts.path,
+      keys,
+      skipVerify: opts.skipVerify,
+      chatbotSecret: chatbot.secret,
+      signCommand: chatbot.command,
+      onBadSign: opts.onBadSign,
+      strict: opts.strict,
+      log,
+      history,
+      forwardTo,
+      now: () => ctx.io.now(),
+    });
+  } catch (error) {
+    await log?.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use' : code ?? 'error'}`);
+  }
+
+  const options: RenderOptions = { json: out.json || !ctx.io.stdoutIsTTY, showNumbers: !!opts.showNumbers, skipVerify: !!opts.skipVerify, events };
+  const counts = { events: 0, retries: 0, rejected: 0 };
+  listener.on((event) => {
+    if (event.kind === 'event') {
+      counts.events += 1;
+      if (event.record.duplicate) counts.retries += 1;
+      if (event.record.verdict === 'rejected') counts.rejected += 1;
+    }
+    const text = render(event, options, out);
+    if (text.out) ctx.io.stdout.write(text.out);
+    if (text.err) ctx.io.stderr.write(text.err);
+  });
+
+  const where = [
+    `listening on ${listener.url}${opts.path ? ' (POST on --path only)' : ''}; GET /healthz`,
+    keys.length ? `${keys.length} key${keys.length > 1 ? 's' : ''}` : undefined,
+    chatbot.command ? 'chatbot: sign command' : chatbot.secret ? 'chatbot: secret' : 'chatbot: unverified',
+    opts.log ? `log ${opts.log}${opts.fsync ? ' (fsync)' : ''}${history.length ? `, ${history.length} recent records remembered` : ''}` : 'no log',
+    forwardTo ? `forwarding to ${new URL(forwardTo).origin}` : undefined,
+  ].filter(Boolean);
+  out.info(where.join('; '));
+  if (opts.skipVerify) out.warn('--skip-verify: plan and task Sign are NOT checked; every event says so');
+  opts.onListening?.(listener.url);
+
+  const signal = await new Promise<string>((resolve) => {
+    const off = ctx.io.onSignal((s) => {
+      off();
+      resolve(s);
+    });
+    opts.stop?.addEventListener('abort', () => {
+      off();
+      resolve('stop');
+    });
+  });
+  out.info(`${signal === 'stop' ? 'stopping' : `${signal}: stopping`}: finishing requests in flight`);
+  await listener.close();
+  await log?.close();
+  out.info(`stopped: ${counts.events} events (${counts.retries} retries, ${counts.rejected} rejected)`);
+  return 0;
+}
