@@ -1,11 +1,9 @@
 import { z } from 'zod';
+import { ISO_TIME_RE } from './formats.js';
 
-/** `YYYY-MM-DDTHH:MM:SSZ`, the spec's time format for most fields. */
-export const ISO_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+export { ISO_TIME_RE, SPACE_TIME_RE } from './formats.js';
+
 export const isoTime = z.string().regex(ISO_TIME_RE, 'expected YYYY-MM-DDTHH:MM:SSZ');
-
-/** `YYYY-MM-DD HH:MM:SS`, used by the workflow call-task detail's call times. */
-export const SPACE_TIME_RE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 export const RING_TYPES = [
   'busy',

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { positiveInt, type Deps } from '../action.js';
-import { ISO_TIME_RE } from '../../schemas/common.js';
+import { ISO_TIME_RE } from '../../schemas/formats.js';
 
 function isoTime(value: string): string {
   if (!ISO_TIME_RE.test(value) || Number.isNaN(Date.parse(value))) {
