@@ -39,7 +39,7 @@ function report(io: IO, error: unknown, options: ReportOptions): number {
   const e = error as { code?: string; exitCode?: number; name?: string; message?: string };
   // commander has already printed its own one-line message for these.
   if (typeof e?.code === 'string' && e.code.startsWith('commander.')) {
-    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return ExitCode.OK;
+    if (e.exitCode === 0) return ExitCode.OK; // --help, --version, `help <command>`
     if (options.wantsJson) writeJsonError(io, { kind: 'usage', message: clean(e.message ?? ''), exitCode: ExitCode.USAGE });
     return ExitCode.USAGE;
   }
