@@ -1,5 +1,76 @@
-import type { Command } from 'commander';
-import type { Deps } from '../action.js';
+import { InvalidArgumentError, type Command } from '../commander.js';
+import { nonNegativeInt, positiveNumber, type Deps } from '../action.js';
 
-/** Placeholder: the engineer who owns this command replaces this file. */
-export function register(_parent: Command, _deps: Deps): void {}
+function port(value: string): number {
+  const n = nonNegativeInt(value);
+  if (n > 65535) throw new InvalidArgumentError('expected a port, 0 to 65535');
+  return n;
+}
+
+function fraction(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a fraction from 0 to 1');
+  return n;
+}
+
+function nonNegative(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number, 0 or more');
+  return n;
+}
+
+/** `N`, `N:MODE` or `N:MODE:REPEAT` (MODE envelope|drop|drop-after-accept, REPEAT once|always). */
+function failBatch(value: string): { index: number; mode: string; repeat: string } {
+  const [index = '', mode = 'envelope', repeat = 'once'] = value.split(':');
+  const n = Number(index);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected N[:MODE[:REPEAT]], N a whole number from 1');
+  if (!['envelope', 'drop', 'drop-after-accept'].includes(mode)) throw new InvalidArgumentError('MODE is envelope, drop or drop-after-accept');
+  if (!['once', 'always'].includes(repeat)) throw new InvalidArgumentError('REPEAT is once or always');
+  return { index: n, mode, repeat };
+}
+
+export function register(parent: Command, { action }: Deps): void {
+  parent
+    .command('sandbox')
+    .description('run the embedded simulator of the service on loopback, until Ctrl-C')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', port, 0)
+    .option('--time-scale <x>', 'simulated-time speed: 1 is real time, 60 makes a minute last a second', positiveNumber, 1)
+    .option('--token-ttl <seconds>', 'token lifetime, real seconds', positiveNumber, 7200)
+    .option('--app-key <key>', 'APPKey the token endpoint accepts', 'demo-app-key')
+    .option('--app-secret-file <file>', 'APPSecret the token endpoint accepts, from a file (default: a fixed demo secret)')
+    .option('--seed <n>', 'seed of the generated data (the well-known ids never change)', nonNegativeInt, 1)
+    .option('--notify-url <url>', 'send signed task-end and plan-end notifications here')
+    .option('--notify-key <KEY>', 'KEY of the notifications\' Sign (default: first of CALLCTL_HOOK_KEYS, else demo-hook-key)')
+    .option('--no-keep-entries', 'count list entries received without keeping them (for large benchmarks)')
+    .option('--fault-path <prefix>', 'apply the faults below only to paths starting with this')
+    .option('--fail-rate <fraction>', 'answer this fraction of requests with HTTP 500', fraction)
+    .option('--fail-500 <n>', 'answer the next n requests with HTTP 500', nonNegativeInt)
+    .option('--fault-429 <n>', 'answer the next n requests with HTTP 429', nonNegativeInt)
+    .option('--retry-after <seconds>', 'Retry-After sent with a 429', nonNegative)
+    .option('--drop <n>', 'drop the connection of the next n requests, before reading them', nonNegativeInt)
+    .option('--drop-after-body <n>', 'drop the connection of the next n requests after reading their body', nonNegativeInt)
+    .option('--delay <ms>', 'delay every answer by this many milliseconds', nonNegative)
+    .option('--fail-batch <spec>', 'updatedetails: fail the Nth batch, N[:envelope|drop|drop-after-accept[:once|always]]', failBatch)
+    .addHelpText(
+      'after',
+      `
+Prints the base URL, the flex (direct call push) URLs and the throwaway credentials of this local
+simulator on stderr (with --json: one JSON object on stdout, for scripts), then serves until
+SIGINT or SIGTERM and exits 0. Simulation events (tasks and plans finishing, pushes, templates,
+list updates, notifications) are shown on stderr; with --verbose, every request too.
+
+Serves every endpoint of callctl with the spec's shapes, envelope and auth rules, with seeded
+robots, tasks, plans (PLAN-A, PLAN-B, PLAN-C) and workflows. Admin endpoints (no auth):
+  GET /__sandbox/state    GET|DELETE /__sandbox/requests    GET|POST|DELETE /__sandbox/faults
+  GET /__sandbox/entries?workflow_id=ID    POST /__sandbox/expire-tokens
+  POST /__sandbox/simulate {"action":"finishTask","id":"T-DEBT-0002"}
+
+Examples:
+  callctl sandbox --port 8780
+  callctl sandbox --time-scale 60 --notify-url http://127.0.0.1:8787/ --notify-key demo-hook-key
+  callctl sandbox --json --fail-rate 0.2 --fault-429 3 --retry-after 1 | head -1 | jq -r .url
+  curl -s -XPOST localhost:8780/__sandbox/faults -d '{"drop":2}'`,
+    )
+    .action(action(() => import('./run.js')));
+}

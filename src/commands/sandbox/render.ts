@@ -1,0 +1,58 @@
+import type { Output } from '../../output/output.js';
+import type { Sandbox, SandboxEventMap } from '../../sandbox/server.js';
+import { redactPath } from '../../sandbox/recorder.js';
+import type { describe } from './run.js';
+
+/**
+ * Prints the banner and renders the sandbox's events on stderr (the sandbox itself never prints).
+ * Returns a function that stops rendering.
+ */
+export function render(sb: Sandbox, out: Output, o: { verbose: boolean; banner: ReturnType<typeof describe> }): () => void {
+  const b = o.banner;
+  const e = out.err;
+  const rows: Array<[string, string]> = [
+    ['base URL', b.url],
+    ['flex URL', `${b.flexUrl}   (test: ${b.flexTestUrl})`],
+    ['app key', b.appKey],
+    ['app secret', b.appSecret],
+    ['push token', `${b.pushToken}   (test: ${b.pushTestToken})`],
+    ['sign key', b.signKey],
+    ['sign secret', b.signSecret],
+    ['notify', b.notifyUrl ? `${b.notifyUrl}   (KEY ${b.notifyKey})` : 'off (--notify-url URL)'],
+    ['time', `${b.timeScale}x real time; tokens last ${b.tokenTtlSeconds} s`],
+    ['seeded', `task ${b.seed.debtTaskId}, plans ${b.seed.planName}/${b.seed.callingPlanName}/${b.seed.plannedPlanName}, workflow ${b.seed.workflowId}, workflow task ${b.seed.workflowTaskId}`],
+    ['admin', `${b.url}/__sandbox/state  (also /requests, /faults, /entries, /simulate)`],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  out.info(`${e.bold('callctl sandbox')}: a local simulator of the service, throwaway credentials`);
+  for (const [k, v] of rows) out.info(`  ${e.dim(k.padEnd(width))}  ${v}`);
+  out.info(`Try:\n  export CALLCTL_BASE_URL=${b.url} CALLCTL_APP_KEY=${b.appKey} CALLCTL_APP_SECRET=${b.appSecret}\n  callctl robots\nCtrl-C to stop.`);
+
+  const off: Array<() => void> = [];
+  const on = <K extends keyof SandboxEventMap>(name: K, fn: (...args: SandboxEventMap[K]) => void) => {
+    sb.events.on(name, fn as never);
+    off.push(() => sb.events.off(name, fn as never));
+  };
+  const line = (text: string) => out.info(`${e.dim(new Date().toISOString().slice(11, 19))} ${text}`);
+  on('task.finished', ({ task, planName }) =>
+    line(`task ${task.TaskID} finished (${task.detail.length} calls)${planName ? `, plan ${planName}` : ''}`),
+  );
+  on('plan.finished', ({ plan }) => line(`plan ${plan.PlanName} finished (${plan.PlanDetails.length} rounds)`));
+  on('workflow.updated', ({ workflowId, count, batch, total }) =>
+    line(`workflow ${workflowId}: batch ${batch} accepted, ${count} entries (${total} in all)`),
+  );
+  on('push.received', (p) => line(`push received (${p.environment}) for caller ${p.caller_id}`));
+  on('template.received', (t) => line(`template ${t.template_id} on ${t.channel} accepted as ${t.task_id}`));
+  on('notify.sent', (n) => line(`notification ${n.kind} delivered (attempt ${n.attempt}, HTTP ${n.status})`));
+  on('notify.failed', (n) =>
+    line(e.yellow(`notification ${n.kind} attempt ${n.attempt} failed: ${n.error}${n.willRetry ? '; will retry' : '; giving up'}`)),
+  );
+  on('fault', (f) => line(e.yellow(`fault ${f.name}: ${f.method} ${redactPath(f.path)}`)));
+  on('internal-error', (err) => line(e.red(`internal error: ${err.message}`)));
+  if (o.verbose) {
+    on('request', (r) =>
+      line(`${r.method} ${redactPath(r.path)} ${r.status ?? r.outcome} ${r.durationMs.toFixed(1)} ms`),
+    );
+  }
+  return () => off.forEach((f) => f());
+}

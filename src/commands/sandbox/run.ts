@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { FaultPatch } from '../../sandbox/faults.js';
+import { SEED, startSandbox, type Sandbox } from '../../sandbox/server.js';
+import { render } from './render.js';
+
+export interface SandboxCommandOptions {
+  host: string;
+  port: number;
+  timeScale: number;
+  tokenTtl: number;
+  appKey: string;
+  appSecretFile?: string;
+  seed: number;
+  notifyUrl?: string;
+  notifyKey?: string;
+  keepEntries: boolean;
+  faultPath?: string;
+  failRate?: number;
+  fail500?: number;
+  fault429?: number;
+  retryAfter?: number;
+  drop?: number;
+  dropAfterBody?: number;
+  delay?: number;
+  failBatch?: { index: number; mode: string; repeat: string };
+  /** Not a flag: lets an in-process caller (a test) stop the sandbox, as SIGTERM would. */
+  stop?: AbortSignal;
+  /** Not a flag: told the sandbox once it listens. */
+  onListening?: (sandbox: Sandbox) => void;
+}
+
+function faultsOf(o: SandboxCommandOptions): FaultPatch {
+  const patch: FaultPatch = {};
+  if (o.faultPath !== undefined) patch.path = o.faultPath;
+  if (o.failRate !== undefined) patch.failRate = o.failRate;
+  if (o.fail500 !== undefined) patch.fail500 = o.fail500;
+  if (o.fault429 !== undefined) patch.fail429 = o.fault429;
+  if (o.retryAfter !== undefined) patch.retryAfter = o.retryAfter;
+  if (o.drop !== undefined) patch.drop = o.drop;
+  if (o.dropAfterBody !== undefined) patch.dropAfterBody = o.dropAfterBody;
+  if (o.delay !== undefined) patch.delayMs = o.delay;
+  if (o.failBatch) patch.failBatch = o.failBatch as FaultPatch['failBatch'];
+  return patch;
+}
+
+/** What `--json` prints: one JSON object, one line, on stdout. */
+export function describe(sb: Sandbox, tokenTtlSeconds: number) {
+  return {
+    url: sb.url,
+    flexUrl: sb.flexUrl,
+    flexTestUrl: sb.flexTestUrl,
+    appKey: sb.appKey,
+    appSecret: sb.appSecret,
+    pushToken: sb.pushToken,
+    pushTestToken: sb.pushTestToken,
+    signKey: sb.signKey,
+    signSecret: sb.signSecret,
+    notifyUrl: sb.notifyUrl ?? null,
+    notifyKey: sb.notifyKey,
+    timeScale: sb.timeScale,
+    tokenTtlSeconds,
+    seed: SEED,
+  };
+}
+
+/**
+ * Runs the sandbox until SIGINT or SIGTERM (or `opts.stop`), printing its address and throwaway
+ * credentials, and rendering what it emits on stderr.
+ */
+export async function run(ctx: Context, opts: SandboxCommandOptions): Promise<number> {
+  let appSecret: string | undefined;
+  if (opts.appSecretFile) {
+    try {
+      appSecret = readFileSync(opts.appSecretFile, 'utf8').trim();
+    } catch (error) {
+      throw new UsageError(`--app-secret-file: cannot read ${opts.appSecretFile}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    if (!appSecret) throw new UsageError(`--app-secret-file: ${opts.appSecretFile} is empty`);
+  }
+  if (opts.notifyUrl !== undefined && !/^https?:\/\/[^/]/.test(opts.notifyUrl)) {
+    throw new UsageError('--notify-url must be an http:// or https:// URL');
+  }
+  const notifyKey = opts.notifyKey ?? ctx.io.env.CALLCTL_HOOK_KEYS?.split(',')[0]?.trim() ?? undefined;
+  const out = await ctx.output();
+
+  let sb: Sandbox;
+  try {
+    sb = await startSandbox({
+      host: opts.host,
+      port: opts.port,
+      timeScale: opts.timeScale,
+      tokenTtlSeconds: opts.tokenTtl,
+      appKey: opts.appKey,
+      appSecret,
+      seed: opts.seed,
+      notifyUrl: opts.notifyUrl,
+      notifyKey: notifyKey || undefined,
+      keepEntries: opts.keepEntries,
+      faults: faultsOf(opts),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code) throw new UsageError(`cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use' : code}`);
+    throw new UsageError((error as Error).message);
+  }
+
+  const info = describe(sb, opts.tokenTtl);
+  if (out.json) ctx.io.stdout.write(`${JSON.stringify(info)}\n`);
+  const stopRendering = render(sb, out, { verbose: ctx.globals.verbose, banner: info });
+  opts.onListening?.(sb);
+
+  const signal = await new Promise<string>((resolve) => {
+    const off = ctx.io.onSignal((s) => {
+      off();
+      resolve(s);
+    });
+    if (opts.stop?.aborted) resolve('stop');
+    opts.stop?.addEventListener('abort', () => {
+      off();
+      resolve('stop');
+    });
+  });
+  stopRendering();
+  await sb.close();
+  out.info(`${signal === 'stop' ? '' : `${signal}: `}sandbox stopped after ${sb.state.counters.requests} requests`);
+  return 0;
+}

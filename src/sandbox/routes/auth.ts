@@ -1,0 +1,28 @@
+import { authRequestSchema } from '../../schemas/auth.js';
+import { credentialsMatch, TOKEN_PROBLEM_MESSAGES } from '../auth.js';
+import { fail, objectBody, ok, type Handler, type Reply, type RouteContext } from '../http.js';
+
+/**
+ * POST /service/cloud/auth. Errors use the token endpoint's own codes, on HTTP 200 like every
+ * envelope outcome: 403 when APPKey or APPSecret is missing or not a string, 401 when they are
+ * wrong. The client treats both as authentication failures.
+ */
+export const authHandler: Handler = (ctx) => {
+  const parsed = authRequestSchema.safeParse(objectBody(ctx));
+  if (!parsed.success) return fail(403, 'APPKey and APPSecret are required (non-empty strings)');
+  const { options, tokens, state } = ctx.engine;
+  if (!credentialsMatch({ key: parsed.data.APPKey, secret: parsed.data.APPSecret }, { key: options.appKey, secret: options.appSecret })) {
+    return fail(401, 'invalid APPKey or APPSecret');
+  }
+  state.counters.tokensIssued++;
+  return ok({ token: tokens.issue() });
+};
+
+/**
+ * Every `/service/cloud/` endpoint but auth: a valid, unexpired `Authorization: Token <token>`,
+ * else HTTP 401 with envelope code 401 and a message saying why.
+ */
+export function requireToken(ctx: RouteContext): Reply | undefined {
+  const problem = ctx.engine.tokens.check(ctx.req.headers.authorization);
+  return problem ? fail(401, TOKEN_PROBLEM_MESSAGES[problem], 401) : undefined;
+}

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { defaultServiceSign, signaturesEqual } from '../../hooks/sign.js';
+import { describeIssue, objectBody, type Handler, type Reply } from '../http.js';
+import type { ReceivedTemplate } from '../state.js';
+
+const unitcastSchema = z.looseObject({
+  template_id: z.number().int(),
+  timestamp: z.number().int(),
+  channel: z.string().min(1),
+  channel_id: z.string().min(1),
+  user_id: z.string(),
+  variable: z.looseObject({ date: z.string(), name: z.string() }),
+  custom: z.string(),
+});
+
+const customSchema = z.looseObject({ reply_url: z.string().min(1) });
+
+function answer(httpStatus: number, code: number, message: string, data: Record<string, unknown> = {}): Reply {
+  return { status: httpStatus, body: { request_id: `req-${randomBytes(8).toString('hex')}`, code, message, data } };
+}
+
+const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/**
+ * POST /api/v1/template/unitcast. `X-Service-Sign-Key` must be the sign key and `X-Service-Sign`
+ * the default signature of the raw body (HMAC-SHA256, hex): otherwise HTTP 401, code 401.
+ * An invalid body: HTTP 400, code 400. Success: HTTP 200, code 200, `data.task_id`.
+ */
+export const unitcastHandler: Handler = (ctx) => {
+  const { options, state, events } = ctx.engine;
+  const key = header(ctx.req.headers['x-service-sign-key']);
+  const sign = header(ctx.req.headers['x-service-sign']);
+  if (!key) return answer(401, 401, 'missing X-Service-Sign-Key header');
+  if (!signaturesEqual(options.signKey, key)) return answer(401, 401, 'unknown X-Service-Sign-Key');
+  if (!sign) return answer(401, 401, 'missing X-Service-Sign header');
+  if (!signaturesEqual(defaultServiceSign(ctx.rawBody, options.signSecret), sign)) {
+    return answer(401, 401, 'X-Service-Sign does not match the body');
+  }
+  const parsed = unitcastSchema.safeParse(objectBody(ctx));
+  if (!parsed.success) return answer(400, 400, describeIssue(parsed.error.issues));
+  const msg = parsed.data;
+  let custom: unknown;
+  try {
+    custom = JSON.parse(msg.custom);
+  } catch {
+    return answer(400, 400, 'custom must be a JSON text holding reply_url');
+  }
+  const c = customSchema.safeParse(custom);
+  if (!c.success) return answer(400, 400, `custom: ${describeIssue(c.error.issues)}`);
+  const taskId = `tpl-task-${String(++state.ids.template).padStart(6, '0')}`;
+  const reply = answer(200, 200, 'success', { task_id: taskId });
+  const received: ReceivedTemplate = {
+    request_id: (reply.body as { request_id: string }).request_id,
+    task_id: taskId,
+    template_id: msg.template_id,
+    timestamp: msg.timestamp,
+    channel: msg.channel,
+    channel_id: msg.channel_id,
+    user_id: msg.user_id,
+    variable: msg.variable,
+    custom: msg.custom,
+    reply_url: c.data.reply_url,
+    receivedAt: Date.now(),
+  };
+  state.received.templates.push(received);
+  events.emit('template.received', received);
+  return reply;
+};

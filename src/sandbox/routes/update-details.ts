@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { listEntrySchema, type ListEntry } from '../../schemas/workflow.js';
+import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
+import { badRequest, describeIssue, fail, notFound, objectBody, ok, type Handler, type Reply } from '../http.js';
+
+/** The spec's entry has five fields; an unknown one (a column meant for `variables`) is refused. */
+const entrySchema = z.strictObject(listEntrySchema.shape);
+
+/** How many invalid entries an error answer lists (all are counted). */
+const MAX_LISTED_ERRORS = 20;
+
+/**
+ * POST /service/cloud/workflow/updatedetails. Validates the whole batch first: any invalid entry
+ * rejects it (code 400, the message names the first bad entry's index and field, `data.errors`
+ * lists up to 20). Unknown workflow: 404; a cancelled one: 409. On success the entries are kept
+ * per workflow in arrival order (a retried batch appears twice, as the service would store it).
+ */
+export const updateDetailsHandler: Handler = (ctx) => {
+  const body = objectBody(ctx);
+  const { workflow_id: id, details } = body;
+  if (typeof id !== 'string' || id === '') return badRequest('workflow_id is required (a non-empty string)');
+  if (!Array.isArray(details)) return badRequest('details is required (an array of list entries)');
+  if (details.length === 0) return badRequest('details is empty; send 1 to 10000 entries');
+  if (details.length > MAX_ENTRIES_PER_UPDATE) {
+    return badRequest(`details has ${details.length} entries; at most ${MAX_ENTRIES_PER_UPDATE} per request`);
+  }
+  const { state, faults, batchFaults, options, events } = ctx.engine;
+  const wf = state.workflows.get(id);
+  if (!wf) return notFound(`workflow not found: ${id}`);
+  if (wf.instance.status === 'cancelled') return fail(409, `workflow ${id} is cancelled; its lists cannot be updated`);
+
+  const accepted: ListEntry[] = new Array(details.length);
+  const errors: Array<{ index: number; message: string }> = [];
+  let invalid = 0;
+  for (let i = 0; i < details.length; i++) {
+    const r = entrySchema.safeParse(details[i]);
+    if (r.success) accepted[i] = r.data;
+    else if (++invalid <= MAX_LISTED_ERRORS) errors.push({ index: i, message: describeIssue(r.error.issues, `details[${i}]`) });
+  }
+  if (invalid > 0) {
+    const more = invalid > 1 ? ` (${invalid} invalid entries in all)` : '';
+    return badRequest(`invalid entry ${errors[0]?.message}${more}`, { workflow_id: id, invalid, errors });
+  }
+
+  const fault = batchFaults.check(faults);
+  if (fault) {
+    state.counters.faults.failBatch = (state.counters.faults.failBatch ?? 0) + 1;
+    events.emit('fault', { name: 'failBatch', method: ctx.method, path: ctx.path });
+  }
+  if (fault?.mode === 'envelope') return fail(500, `simulated failure of batch ${fault.index}`);
+  if (fault?.mode === 'drop') return { status: 0, drop: true };
+
+  let received = state.received.updates.get(id);
+  if (!received) state.received.updates.set(id, (received = { entries: [], count: 0, batches: 0 }));
+  if (options.keepEntries) for (const e of accepted) received.entries.push(e);
+  received.count += accepted.length;
+  received.batches++;
+  state.counters.batchesAccepted++;
+  state.counters.entriesAccepted += accepted.length;
+  batchFaults.accept(faults);
+  events.emit('workflow.updated', { workflowId: id, count: accepted.length, batch: received.batches, total: received.count });
+  const reply: Reply = ok({ workflow_id: id, count: accepted.length });
+  return fault?.mode === 'drop-after-accept' ? { ...reply, drop: true } : reply;
+};

@@ -1,0 +1,84 @@
+import type { Rng } from '../random.js';
+import type { Callee, Scenario, SandboxState, TaskModel } from '../state.js';
+import type { TaskStatus } from '../../schemas/task.js';
+import { HOUR, MINUTE, isoSeconds } from '../clock.js';
+import { callerNumber, makeCallee, market } from './people.js';
+import { callRecord } from './records.js';
+import { robotById, SCENARIO_ROBOT } from './robots.js';
+
+/** Simulated time between two calls of a task. */
+export const CALL_SLOT_MS = 3 * MINUTE;
+
+/** What a task is made from, by the seed or by `simulate.createTask`. */
+export interface TaskSpec {
+  id: string;
+  name: string;
+  scenario: Scenario;
+  status: TaskStatus;
+  /** Simulated epoch ms. */
+  createdAt: number;
+  scheduleStart: number;
+  robotId?: string;
+  calleeCount?: number;
+  /** Explicit callees (numbers); otherwise `calleeCount` generated ones. */
+  numbers?: string[];
+  /** How many calls are already made (default: all when finished, else 0). */
+  callsDone?: number;
+  marketIndex?: number;
+  repeatInterval?: number;
+  repeatNumber?: number;
+  planName?: string;
+  round?: number;
+}
+
+/** Builds a task model with its callees and the call records of the calls already made. */
+export function buildTask(state: SandboxState, rng: Rng, spec: TaskSpec): TaskModel {
+  const robot = robotById(spec.robotId ?? SCENARIO_ROBOT[spec.scenario]) ?? robotById(SCENARIO_ROBOT[spec.scenario]);
+  if (!robot) throw new Error(`unknown robot ${spec.robotId}`);
+  const m = market(spec.marketIndex ?? 0);
+  const callees: Callee[] = spec.numbers
+    ? spec.numbers.map((number) => ({ ...makeCallee(rng, m, spec.createdAt), number }))
+    : Array.from({ length: spec.calleeCount ?? 5 }, () => makeCallee(rng, m, spec.createdAt));
+  const model: TaskModel = {
+    task: {
+      TaskID: spec.id,
+      TaskName: spec.name,
+      RobotMethod: robot.RobotMethod,
+      RobotID: robot.RobotID,
+      SIPLine: `sip-${m.code.toLowerCase()}-${spec.scenario === 'debt' ? 'col' : spec.scenario === 'telemarketing' ? 'mkt' : 'kyc'}-01`,
+      Status: spec.status,
+      ScheduleStartTime: isoSeconds(spec.scheduleStart),
+      ScheduleEndTime: isoSeconds(spec.scheduleStart + 10 * HOUR),
+      RepeatInterval: spec.repeatInterval ?? 30,
+      RepeatNumber: spec.repeatNumber ?? 1,
+      detail: [],
+    },
+    scenario: spec.scenario,
+    callees,
+    callerNumber: callerNumber(rng, m),
+    createdAt: spec.createdAt,
+    planName: spec.planName,
+    round: spec.round,
+  };
+  const done = spec.callsDone ?? (spec.status === 'finished' ? callees.length : 0);
+  makeCalls(state, rng, model, done, spec.scheduleStart);
+  return model;
+}
+
+/** Makes the next `n` calls of a task, one call slot apart from `from` (simulated ms). */
+export function makeCalls(state: SandboxState, rng: Rng, model: TaskModel, n: number, from: number): void {
+  const detail = model.task.detail;
+  const first = detail.length;
+  for (let i = first; i < Math.min(model.callees.length, first + n); i++) {
+    detail.push(
+      callRecord(rng, {
+        id: ++state.ids.record,
+        robotId: model.task.RobotID,
+        scenario: model.scenario,
+        callee: model.callees[i] as Callee,
+        start: from + (i - first) * CALL_SLOT_MS,
+        callerNumber: model.callerNumber,
+      }),
+    );
+  }
+}

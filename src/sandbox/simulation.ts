@@ -1,0 +1,282 @@
+import type { CallingTask, TaskStatus } from '../schemas/task.js';
+import type { PlanStatus } from '../schemas/plan.js';
+import type { SimClock } from './clock.js';
+import { MINUTE } from './clock.js';
+import type { Rng } from './random.js';
+import { planView, type PlanModel, type PlanView, type SandboxState, type Scenario, type TaskModel } from './state.js';
+import { buildTask, CALL_SLOT_MS, makeCalls } from './seed/tasks.js';
+import type { SandboxEvents } from './types.js';
+
+/** Simulated time from a task's creation to `pending`. */
+export const PENDING_AFTER_MS = MINUTE;
+
+/** A simulation request that cannot be done (unknown id, finished task...). */
+export class SimulationError extends Error {
+  constructor(
+    message: string,
+    readonly notFound = false,
+  ) {
+    super(message);
+  }
+}
+
+/** Input of `simulate.createTask`. */
+export interface CreateTaskInput {
+  /** Default `T-SIM-0001`, `T-SIM-0002`, ... */
+  id?: string;
+  name?: string;
+  scenario?: Scenario;
+  robotId?: string;
+  /** Callee numbers; default `calleeCount` generated ones. */
+  numbers?: string[];
+  /** Default 3. */
+  calleeCount?: number;
+  /** Simulated ms from now to the scheduled start (default 2 minutes). */
+  startInMs?: number;
+}
+
+/** Input of `simulate.createPlan`. */
+export interface CreatePlanInput {
+  name: string;
+  /** Default 2. */
+  rounds?: number;
+  /** Callees per round, default 3. */
+  calleeCount?: number;
+  scenario?: Scenario;
+  /** Simulated ms from now to round 1's start (default 2 minutes). */
+  startInMs?: number;
+  /** Simulated minutes between a round's end and the next one's start (default 30). */
+  roundIntervalMinutes?: number;
+}
+
+/**
+ * Moves tasks created -> pending -> calling -> finished over simulated time, and plans
+ * planned -> calling -> finished as their rounds finish; tests can also push things along.
+ */
+export interface Simulator {
+  createTask(input?: CreateTaskInput): CallingTask;
+  /** One step: created -> pending -> calling -> finished (paused -> calling). */
+  advanceTask(id: string): CallingTask;
+  /** Walks the task through its remaining states to `finished`, with every event. */
+  finishTask(id: string): CallingTask;
+  createPlan(input: CreatePlanInput): PlanView;
+  /** Finishes every round in order. */
+  finishPlan(name: string): PlanView;
+  /** Jumps simulated time forward, firing every transition that falls due. */
+  advanceTime(ms: number): void;
+  /** Simulated now (epoch ms). */
+  now(): number;
+}
+
+const NEXT: Partial<Record<TaskStatus, TaskStatus>> = {
+  created: 'pending',
+  pending: 'calling',
+  calling: 'finished',
+  paused: 'calling',
+};
+
+export class Simulation implements Simulator {
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly state: SandboxState,
+    private readonly clock: SimClock,
+    private readonly events: SandboxEvents,
+    private readonly rng: Rng,
+  ) {}
+
+  /** Schedules the seeded tasks that are not at rest. */
+  start(): void {
+    for (const model of this.state.tasks.values()) model.next = this.nextStep(model);
+    this.run();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  createTask(input: CreateTaskInput = {}): CallingTask {
+    const id = input.id ?? `T-SIM-${String(++this.state.ids.task).padStart(4, '0')}`;
+    if (this.state.tasks.has(id)) throw new SimulationError(`task already exists: ${id}`);
+    const now = this.now();
+    const model = buildTask(this.state, this.rng, {
+      id,
+      name: input.name ?? id,
+      scenario: input.scenario ?? 'debt',
+      status: 'created',
+      createdAt: now,
+      scheduleStart: now + (input.startInMs ?? 2 * MINUTE),
+      robotId: input.robotId,
+      numbers: input.numbers,
+      calleeCount: input.calleeCount ?? 3,
+    });
+    this.state.tasks.set(id, model);
+    model.next = this.nextStep(model);
+    this.run();
+    return model.task;
+  }
+
+  createPlan(input: CreatePlanInput): PlanView {
+    const name = input.name;
+    if (!name) throw new SimulationError('a plan needs a name');
+    if (this.state.plans.has(name)) throw new SimulationError(`plan already exists: ${name}`);
+    const now = this.now();
+    const plan: PlanModel = { PlanName: name, PlanStatus: 'planned', rounds: [], roundIntervalMinutes: input.roundIntervalMinutes ?? 30 };
+    const rounds = Math.max(1, input.rounds ?? 2);
+    for (let r = 1; r <= rounds; r++) {
+      const id = `T-${name}-R${r}`;
+      const model = buildTask(this.state, this.rng, {
+        id,
+        name: `${name}-R${r}`,
+        scenario: input.scenario ?? 'debt',
+        status: 'created',
+        createdAt: now,
+        scheduleStart: now + (input.startInMs ?? 2 * MINUTE) + (r - 1) * plan.roundIntervalMinutes * MINUTE,
+        calleeCount: input.calleeCount ?? 3,
+        repeatNumber: rounds,
+        planName: name,
+        round: r,
+      });
+      this.state.tasks.set(id, model);
+      plan.rounds.push(id);
+    }
+    this.state.plans.set(name, plan);
+    for (const id of plan.rounds) {
+      const model = this.state.tasks.get(id) as TaskModel;
+      model.next = this.nextStep(model);
+    }
+    this.run();
+    return planView(this.state, plan);
+  }
+
+  advanceTask(id: string): CallingTask {
+    const model = this.task(id);
+    const to = NEXT[model.task.Status];
+    if (!to) throw new SimulationError(`task ${id} is ${model.task.Status}; it cannot move on`);
+    this.transition(model, to);
+    this.run();
+    return model.task;
+  }
+
+  finishTask(id: string): CallingTask {
+    const model = this.task(id);
+    for (let to = NEXT[model.task.Status]; to; to = NEXT[model.task.Status]) this.transition(model, to);
+    if (model.task.Status !== 'finished') throw new SimulationError(`task ${id} is ${model.task.Status}; it cannot finish`);
+    this.run();
+    return model.task;
+  }
+
+  finishPlan(name: string): PlanView {
+    const plan = this.state.plans.get(name);
+    if (!plan) throw new SimulationError(`plan not found: ${name}`, true);
+    for (const id of plan.rounds) {
+      const model = this.task(id);
+      if (model.task.Status !== 'finished' && model.task.Status !== 'canceled') this.finishTask(id);
+    }
+    return planView(this.state, plan);
+  }
+
+  advanceTime(ms: number): void {
+    this.clock.advance(ms);
+    this.run();
+  }
+
+  private task(id: string): TaskModel {
+    const model = this.state.tasks.get(id);
+    if (!model) throw new SimulationError(`task not found: ${id}`, true);
+    return model;
+  }
+
+  /** The task's next automatic step, or none while it rests (or waits for an earlier round). */
+  private nextStep(model: TaskModel): TaskModel['next'] {
+    const t = model.task;
+    switch (t.Status) {
+      case 'created': {
+        if (model.planName && (model.round ?? 1) > 1) return undefined; // started by the previous round's end
+        return { at: model.createdAt + PENDING_AFTER_MS, status: 'pending' };
+      }
+      case 'pending':
+        return { at: Date.parse(t.ScheduleStartTime), status: 'calling' };
+      case 'calling': {
+        const since = model.callingSince ?? Date.parse(t.ScheduleStartTime);
+        return { at: since + model.callees.length * CALL_SLOT_MS, status: 'finished' };
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  private transition(model: TaskModel, to: TaskStatus): void {
+    const from = model.task.Status;
+    const now = this.now();
+    if (to === 'calling') model.callingSince = now;
+    if (to === 'finished') {
+      const since = model.callingSince ?? Math.min(now, Date.parse(model.task.ScheduleStartTime));
+      makeCalls(this.state, this.rng, model, model.callees.length, since + model.task.detail.length * CALL_SLOT_MS);
+    }
+    model.task.Status = to;
+    model.next = this.nextStep(model);
+    this.events.emit('task.status', { task: model.task, from, to, planName: model.planName });
+    if (to === 'finished') this.events.emit('task.finished', { task: model.task, planName: model.planName });
+    if (model.planName) this.roundMoved(model, to);
+  }
+
+  private roundMoved(model: TaskModel, to: TaskStatus): void {
+    const plan = this.state.plans.get(model.planName as string);
+    if (!plan) return;
+    if (to === 'finished') {
+      const nextId = plan.rounds[(model.round ?? 1)];
+      const next = nextId ? this.state.tasks.get(nextId) : undefined;
+      if (next && next.task.Status === 'created') {
+        next.task.ScheduleStartTime = new Date(this.now() + plan.roundIntervalMinutes * MINUTE).toISOString().slice(0, 19) + 'Z';
+        this.transition(next, 'pending');
+      }
+    }
+    const from = plan.PlanStatus;
+    const status = planStatusOf(plan.rounds.map((id) => this.state.tasks.get(id)?.task.Status ?? 'created'));
+    if (status === from) return;
+    plan.PlanStatus = status;
+    const view = planView(this.state, plan);
+    this.events.emit('plan.status', { plan: view, from, to: status });
+    if (status === 'finished') this.events.emit('plan.finished', { plan: view });
+  }
+
+  /** Fires every due step in time order, then arms one timer for the next. */
+  private run(): void {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    for (let guard = 0; guard < 10_000; guard++) {
+      const due = this.earliest();
+      if (!due || !due.next || due.next.at > this.now()) break;
+      this.transition(due, due.next.status);
+    }
+    const next = this.earliest();
+    if (!next?.next) return;
+    const delay = Math.min(this.clock.realDelayUntil(next.next.at), 2 ** 31 - 1);
+    this.timer = setTimeout(() => this.run(), Math.ceil(delay));
+    this.timer.unref();
+  }
+
+  private earliest(): TaskModel | undefined {
+    let best: TaskModel | undefined;
+    for (const model of this.state.tasks.values()) {
+      if (model.next && (!best?.next || model.next.at < best.next.at)) best = model;
+    }
+    return best;
+  }
+}
+
+/** A plan's status from its rounds' statuses. */
+export function planStatusOf(rounds: TaskStatus[]): PlanStatus {
+  if (rounds.every((s) => s === 'finished' || s === 'canceled')) return rounds.every((s) => s === 'canceled') ? 'canceled' : 'finished';
+  if (rounds.some((s) => s === 'calling' || s === 'finished' || s === 'paused')) return 'calling';
+  return 'planned';
+}

@@ -1,0 +1,155 @@
+import type { EventEmitter } from 'node:events';
+import type { CallingTask, TaskStatus } from '../schemas/task.js';
+import type { PlanStatus } from '../schemas/plan.js';
+import type { SimClock } from './clock.js';
+import type { BatchFaultTracker, FaultName, FaultPatch, FaultSettings } from './faults.js';
+import type { Rng } from './random.js';
+import type { TokenStore } from './auth.js';
+import type { PlanView, ReceivedPush, ReceivedTemplate, SandboxState } from './state.js';
+import type { Simulator } from './simulation.js';
+
+/** Options of `startSandbox`; all optional. */
+export interface SandboxOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default `demo-app-key`. */
+  appKey?: string;
+  /** Default `SANDBOX_DEFAULTS.appSecret`. */
+  appSecret?: string;
+  /** Token lifetime in real seconds (default 7200). Expired tokens are rejected with HTTP 401. */
+  tokenTtlSeconds?: number;
+  /** Simulated-time speed: 1 = real time (default); tests use e.g. 1000. */
+  timeScale?: number;
+  /** Seed of the generated data (default 1). The `SEED` ids do not depend on it. */
+  seed?: number;
+  /** Simulated time at start (epoch ms or ISO text); default now. Fix it for byte-identical seed data. */
+  startTime?: number | string;
+  pushToken?: string;
+  /** Default `${pushToken}_test`. */
+  pushTestToken?: string;
+  /** `X-Service-Sign-Key` the template endpoint accepts. */
+  signKey?: string;
+  /** Secret of the default `X-Service-Sign` (HMAC-SHA256 of the raw body, hex). */
+  signSecret?: string;
+  /** Where task-end and plan-end notifications go; none when unset. */
+  notifyUrl?: string;
+  /** KEY of the notifications' MD5 `Sign` (default `demo-hook-key`). */
+  notifyKey?: string;
+  /** Initial fault settings. */
+  faults?: FaultPatch;
+  /** Keep every accepted list entry in `state.received.updates` (default true; a benchmark may turn it off). */
+  keepEntries?: boolean;
+  /** How many request records `sandbox.requests` keeps, newest last (default 10,000). */
+  maxRequestRecords?: number;
+  /** Request bodies are kept in the records up to this many bytes (default 16 KiB). */
+  maxRecordedBodyBytes?: number;
+}
+
+/** The options with every default filled in. */
+export type ResolvedOptions = Required<Omit<SandboxOptions, 'notifyUrl' | 'faults' | 'startTime'>> & {
+  notifyUrl?: string;
+  startTime: number;
+};
+
+/** How the sandbox dealt with a request. */
+export type RequestOutcome = 'answered' | 'dropped' | 'dropped-after-body' | 'aborted';
+
+/** One request received (admin requests excluded). */
+export interface RequestRecord {
+  seq: number;
+  method: string;
+  /** Path and query as received. */
+  path: string;
+  /** Real time received, epoch ms. */
+  time: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as text, up to `maxRecordedBodyBytes`. */
+  body: string;
+  bodyBytes: number;
+  bodyTruncated: boolean;
+  outcome: RequestOutcome;
+  /** HTTP status answered (absent when dropped). */
+  status?: number;
+  /** The `code` of the answer's JSON body, when it has one. */
+  code?: number;
+  /** The injected fault, if any. */
+  fault?: FaultName;
+  durationMs: number;
+}
+
+/** Typed simulation events (`sandbox.events`). */
+export interface SandboxEventMap {
+  request: [RequestRecord];
+  fault: [{ name: FaultName; method: string; path: string }];
+  'task.status': [{ task: CallingTask; from: TaskStatus; to: TaskStatus; planName?: string }];
+  'task.finished': [{ task: CallingTask; planName?: string }];
+  'plan.status': [{ plan: PlanView; from: PlanStatus; to: PlanStatus }];
+  'plan.finished': [{ plan: PlanView }];
+  'workflow.updated': [{ workflowId: string; count: number; batch: number; total: number }];
+  'push.received': [ReceivedPush];
+  'template.received': [ReceivedTemplate];
+  /** A notification was delivered (2xx) or an attempt failed. */
+  'notify.sent': [{ kind: string; url: string; attempt: number; status: number }];
+  'notify.failed': [{ kind: string; url: string; attempt: number; error: string; willRetry: boolean }];
+  /** A handler threw: the request was answered 500. */
+  'internal-error': [Error];
+}
+
+export type SandboxEvents = EventEmitter<SandboxEventMap>;
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** Base URL, no trailing slash, e.g. `http://127.0.0.1:39123`. */
+  url: string;
+  /** Live direct call-push address: push goes to `${flexUrl}/api/push/<pushToken>`. */
+  flexUrl: string;
+  /** Test-environment direct call-push address (its own token, `pushTestToken`). */
+  flexTestUrl: string;
+  port: number;
+  appKey: string;
+  appSecret: string;
+  pushToken: string;
+  pushTestToken: string;
+  signKey: string;
+  signSecret: string;
+  notifyUrl?: string;
+  notifyKey: string;
+  timeScale: number;
+  /** The in-memory model, including what was received. */
+  state: SandboxState;
+  /** Live fault settings (mutable). */
+  faults: FaultSettings;
+  /** Requests received, oldest first (capped at `maxRequestRecords`). */
+  requests: RequestRecord[];
+  events: SandboxEvents;
+  simulate: Simulator;
+  /** Simulated now (epoch ms). */
+  now(): number;
+  /** Issues a token without HTTP, for tests that are not about auth. */
+  issueToken(): string;
+  /** Applies a (validated) fault patch; throws a ZodError on a bad one. */
+  setFaults(patch: FaultPatch): FaultSettings;
+  resetFaults(): void;
+  /** Expires every token issued so far. */
+  expireTokens(): void;
+  /** Closes the server and every socket, stops timers and notifications. */
+  close(): Promise<void>;
+}
+
+/** Everything a route handler can reach. Internal to the sandbox. */
+export interface Engine {
+  options: ResolvedOptions;
+  state: SandboxState;
+  clock: SimClock;
+  tokens: TokenStore;
+  faults: FaultSettings;
+  batchFaults: BatchFaultTracker;
+  events: SandboxEvents;
+  simulate: Simulator;
+  rng: Rng;
+  requests: RequestRecord[];
+  /** Base URL once listening. */
+  url: string;
+}
