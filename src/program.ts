@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, Option } from './commands/commander.js';
 import { makeDeps, positiveNumber, type Deps, type RunState } from './commands/action.js';
 import type { IO } from './io.js';
 import { VERSION } from './version.js';

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, type Command } from './commander.js';
 import { Context, type GlobalOptions } from '../context.js';
 import type { IO } from '../io.js';
 

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
 
 export function register(parent: Command, { action }: Deps): void {

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, type Command } from '../commander.js';
 import { positiveInt, type Deps } from '../action.js';
 import { ISO_TIME_RE } from '../../schemas/formats.js';
 
