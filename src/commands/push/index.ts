@@ -1,5 +1,52 @@
-import type { Command } from 'commander';
-import type { Deps } from '../action.js';
+import { Option, type Command } from '../commander.js';
+import { collect, positiveNumber, type Deps } from '../action.js';
 
-/** Placeholder: the engineer who owns this command replaces this file. */
-export function register(_parent: Command, _deps: Deps): void {}
+export function register(parent: Command, { action }: Deps): void {
+  parent
+    .command('push')
+    .description('place one outbound call now, or one per row of a CSV file (POST {flex_route_url}/api/push/<push_token>)')
+    .option('--caller-id <id>', 'caller_id of the person to call (required without --csv)')
+    .option('--client-name <name>', 'client_name')
+    .option('--var <key=value>', 'a variable; repeatable; wins over --vars-file (debt_amount: decimal text)', collect)
+    .option('--vars-file <file>', 'variables as a JSON object of strings, e.g. {"debt_amount": "1500000"}')
+    .option('--test', 'use the test address and test token (flex-test-url, push-test-token)')
+    .option('--flex-url <url>', 'flex-route address (env CALLCTL_FLEX_URL / CALLCTL_FLEX_TEST_URL with --test; profile flex-url / flex-test-url)')
+    .option('--push-token-stdin', 'read the push token from stdin (else env CALLCTL_PUSH_TOKEN / CALLCTL_PUSH_TEST_TOKEN, profile push-token / push-test-token)')
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .option('--dry-run', 'print the exact request (token redacted) and send nothing')
+    .option('--csv <file>', 'one push per row: header row; caller_id required, client_name optional, every other column a variable')
+    .addOption(new Option('--rate <n>', 'with --csv: pushes per second, one at a time').default(5).argParser(positiveNumber))
+    .option('--results <file>', 'with --csv: results file (default: beside the input, FILE.results.csv)')
+    .option('--resend-uncertain', 'with --csv: send again rows an earlier run sent without getting an answer (may call twice)')
+    .option('--retry-failed', 'with --csv: send again rows the service refused in an earlier run')
+    .option('--allow-duplicates', 'with --csv: allow the same caller_id on several rows')
+    .addHelpText(
+      'after',
+      `
+The push token is a secret: it is never a flag value; set it once with
+  printf %s "$TOKEN" | callctl config set push-token --stdin
+It is redacted (***) in --verbose output, in --dry-run and in every error.
+
+Success: HTTP 2xx with code 0 or 200 (callctl's reading; the spec gives none). Any other answer
+exits 1 with the service's message and trace_id. Never retried once the body may have reached the
+service: a connection that fails after sending exits 5 and says the call may have been placed.
+
+--csv: every row is checked before anything is sent (exit 3 with line numbers). A journal in the
+config folder records each row before it is sent and its answer after, so a re-run of the same
+file never calls anyone twice: answered rows are skipped; rows sent without an answer (the run
+was killed) are reported as uncertain and not sent again unless --resend-uncertain. Exit 0 when
+every row was sent, 1 when some were refused or are uncertain, 5 when a connection failed
+(re-run to continue), 130 when interrupted.
+
+Examples:
+  callctl push --caller-id +6281234567001 --client-name Budi --var debt_amount=1500000
+  callctl push --test --caller-id +6281234567001 --vars-file vars.json --dry-run
+  callctl push --csv callers.csv --rate 10 --yes --json
+
+JSON (--json): one push: the service's answer, {"code","message","show_err","timestamp","body","trace_id"};
+--dry-run: {"dryRun": true, "requests": [{"method","url","headers","body"}]};
+--csv: {"file","results","journal","total","sent","failed","uncertain","skipped",
+        "thisRun": {"sent","failed","uncertain"},"uncertainRows": [n],"stopped": null | {"reason","message"}}.`,
+    )
+    .action(action(() => import('./push.js')));
+}

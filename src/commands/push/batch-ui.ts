@@ -1,0 +1,139 @@
+import { resolve } from 'node:path';
+import { ExitCode } from '../../errors.js';
+import type { Context } from '../../context.js';
+import { redact } from '../../api/redact.js';
+import { planBatch, runBatch, tally, type BatchEvent, type BatchRow, type BatchRun, type BatchSender } from '../../send/batch.js';
+import type { PreparedRequest } from '../../send/deliver.js';
+import { Journal, type JournalKey } from '../../send/journal.js';
+import { defaultResultsPath, writeResults } from '../../send/results.js';
+import { confirmSend, printDryRun } from './send-ui.js';
+
+export interface CsvBatchOptions {
+  rate: number;
+  yes?: boolean;
+  dryRun?: boolean;
+  results?: string;
+  resendUncertain?: boolean;
+  retryFailed?: boolean;
+}
+
+export interface CsvBatch<B> {
+  key: JournalKey;
+  file: string;
+  /** Row-independent settings of the run, kept in the journal for reference. */
+  meta: Record<string, unknown>;
+  rows: BatchRow<B>[];
+  sender: BatchSender<B>;
+  /** The request a dry run shows (no external signing command is run). */
+  preview(row: BatchRow<B>): Promise<PreparedRequest>;
+  /** `{one: 'call', many: 'calls', verb: 'Place'}` */
+  words: { one: string; many: string; verb: string };
+  columns: { who: string; id: string };
+  /** Confirmation lines shared by every row (endpoint, template...). */
+  about: string[];
+}
+
+/**
+ * Runs a validated CSV batch at the edge: journal and lock, confirmation, dry run, progress on
+ * stderr, the results file, the summary and the exit code.
+ */
+export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: CsvBatchOptions): Promise<number> {
+  const out = await ctx.output();
+  const configDir = await ctx.configDir();
+  const flags = { resendUncertain: !!opts.resendUncertain, retryFailed: !!opts.retryFailed };
+  if (opts.dryRun) {
+    const plan = planBatch(batch.rows, Journal.peek(configDir, batch.key), flags);
+    const byRow = new Map(batch.rows.map((r) => [r.row, r]));
+    const requests = await Promise.all(plan.toSend.map((n) => batch.preview(byRow.get(n)!)));
+    await printDryRun(ctx, requests, `${plan.toSend.length} of ${plan.total} rows would be sent${plan.uncertain.length ? `, ${plan.uncertain.length} uncertain from an earlier run would not` : ''}`);
+    return ExitCode.OK;
+  }
+  const journal = Journal.open(configDir, batch.key, { file: resolve(batch.file), ...batch.meta }, () => ctx.io.now());
+  const resultsPath = opts.results ?? defaultResultsPath(batch.file);
+  let run: BatchRun | undefined;
+  let stopRequested = false;
+  const offSignal = ctx.io.onSignal(() => {
+    if (!stopRequested) out.info('stopping after the request in flight (Ctrl-C again has no effect; the journal keeps the place)');
+    stopRequested = true;
+  });
+  try {
+    const plan = planBatch(batch.rows, journal.states, flags);
+    const seconds = Math.ceil(plan.toSend.length / opts.rate);
+    const summary = [
+      ...batch.about,
+      `  file          ${batch.file} (${plan.total} rows)`,
+      ...(plan.sentEarlier ? [`  sent earlier  ${plan.sentEarlier} (skipped)`] : []),
+      ...(plan.failedEarlier.length ? [`  refused earlier ${plan.failedEarlier.length} (${flags.retryFailed ? 'sent again' : 'skipped; --retry-failed sends them again'})`] : []),
+      ...(plan.uncertain.length ? [`  uncertain     ${plan.uncertain.length} (${flags.resendUncertain ? 'SENT AGAIN: may reach people twice' : 'not sent again'})`] : []),
+      `  to send now   ${plan.toSend.length} at ${opts.rate}/s (about ${seconds} s)`,
+      ...batch.rows.filter((r) => plan.toSend.includes(r.row)).slice(0, 3).map((r) => `    line ${r.line}: ${r.who}`),
+    ];
+    if (plan.toSend.length > 0) {
+      await confirmSend(ctx, summary, `${batch.words.verb} ${plan.toSend.length} ${plan.toSend.length === 1 ? batch.words.one : batch.words.many}?`, opts.yes);
+    }
+    run = await runBatch(batch.rows, plan, journal, batch.sender, {
+      rate: opts.rate,
+      ...flags,
+      now: () => ctx.io.now(),
+      sleep: (ms) => ctx.io.sleep(ms),
+      stopRequested: () => stopRequested,
+    }, (e) => render(ctx, e, batch.words.one));
+  } finally {
+    offSignal();
+    journal.close();
+    if (run) writeResults(resultsPath, run.results, batch.columns);
+  }
+  return report(ctx, batch, run!, resultsPath, journal.path);
+}
+
+function render(ctx: Context, e: BatchEvent, one: string): void {
+  const scrub = (t: string) => redact(t, [...ctx.secrets]);
+  if (e.type === 'stopped') {
+    if (ctx.io.stderrIsTTY) ctx.io.stderr.write('\n');
+    ctx.io.stderr.write(`stopped: ${scrub(e.message)}\n`);
+    return;
+  }
+  const r = e.result;
+  if (r.outcome !== 'sent') {
+    if (ctx.io.stderrIsTTY) ctx.io.stderr.write('\r\x1b[K');
+    ctx.io.stderr.write(`row ${r.row} (line ${r.line}) ${r.who}: ${r.outcome}${r.error ? `: ${scrub(r.error)}` : ''}\n`);
+  }
+  if (ctx.io.stderrIsTTY) ctx.io.stderr.write(`\r\x1b[K${one}s: ${e.done}/${e.of}${e.done === e.of ? '\n' : ''}`);
+}
+
+async function report<B>(ctx: Context, batch: CsvBatch<B>, run: BatchRun, resultsPath: string, journalPath: string): Promise<number> {
+  const t = tally(run.results);
+  const thisRun = tally(run.results.filter((r) => !r.earlier));
+  const uncertainRows = run.results.filter((r) => r.outcome === 'uncertain').map((r) => r.row);
+  const summary = {
+    file: batch.file,
+    results: resultsPath,
+    journal: journalPath,
+    total: run.results.length,
+    ...t,
+    thisRun: { sent: thisRun.sent, failed: thisRun.failed, uncertain: thisRun.uncertain },
+    uncertainRows,
+    stopped: run.stopped ?? null,
+  };
+  const out = await ctx.output();
+  if (out.json) out.writeJson(summary);
+  else {
+    out.record([
+      ['total', summary.total],
+      ['sent', `${t.sent}${t.sent !== thisRun.sent ? ` (${thisRun.sent} in this run)` : ''}`],
+      ['failed', t.failed],
+      ['uncertain', t.uncertain],
+      ['skipped', t.skipped],
+      ['results', summary.results],
+    ]);
+  }
+  if (uncertainRows.length > 0) {
+    out.warn(
+      `${uncertainRows.length} row${uncertainRows.length === 1 ? '' : 's'} may have reached people without an answer (rows ${uncertainRows.slice(0, 20).join(', ')}${uncertainRows.length > 20 ? ', ...' : ''}): check with the service; --resend-uncertain sends them again`,
+    );
+  }
+  if (run.stopped?.reason === 'interrupted') return ExitCode.INTERRUPTED;
+  if (run.stopped?.reason === 'network') return ExitCode.NETWORK;
+  if (t.failed > 0 || t.uncertain > 0 || run.stopped) return ExitCode.SERVICE;
+  return ExitCode.OK;
+}

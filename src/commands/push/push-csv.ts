@@ -1,0 +1,65 @@
+import type { Context } from '../../context.js';
+import type { PushRequest } from '../../schemas/push.js';
+import type { BatchRow } from '../../send/batch.js';
+import { readCsv } from '../../send/csv.js';
+import { deliver } from '../../send/deliver.js';
+import type { Problem } from '../../send/problems.js';
+import { buildPush, preparePush, pushAnswer, pushEndpoint } from '../../send/push.js';
+import { collectVariables } from '../../send/variables.js';
+import { runCsvBatch } from './batch-ui.js';
+import { pushTarget, type PushOptions } from './push.js';
+import { invalidInput } from './send-ui.js';
+
+const FIELD_COLUMNS = new Set(['caller_id', 'client_name']);
+
+/**
+ * `push --csv`: one push per row. `caller_id` is required, `client_name` optional; every other
+ * column is a variable (empty cells are left out, so `--var` defaults apply).
+ */
+export async function runPushCsv(ctx: Context, opts: PushOptions): Promise<number> {
+  const target = await pushTarget(ctx, opts);
+  const common = collectVariables(opts.var, opts.varsFile);
+  const file = await readCsv(opts.csv!);
+  const problems: Problem[] = [...file.problems];
+  if (!file.header.includes('caller_id')) problems.unshift({ line: 1, message: 'the header has no caller_id column' });
+  const rows: BatchRow<PushRequest>[] = [];
+  const seen = new Map<string, number>();
+  if (problems.length === 0) {
+    for (const r of file.rows) {
+      const variables = { ...common };
+      for (const [k, v] of Object.entries(r.fields)) if (!FIELD_COLUMNS.has(k) && v !== '') variables[k] = v;
+      const built = buildPush({ caller_id: r.fields.caller_id, client_name: r.fields.client_name || opts.clientName, variables }, r.line);
+      if (!built.ok) {
+        problems.push(...built.problems);
+        continue;
+      }
+      const earlier = seen.get(built.body.caller_id);
+      if (earlier !== undefined && !opts.allowDuplicates) {
+        problems.push({ line: r.line, message: `caller_id ${built.body.caller_id} is also on line ${earlier} (--allow-duplicates to call it twice)` });
+      }
+      seen.set(built.body.caller_id, r.line);
+      rows.push({ row: r.row, line: r.line, who: built.body.caller_id, body: built.body });
+    }
+  }
+  if (problems.length > 0) throw invalidInput(ctx, `${opts.csv}`, problems);
+  const transport = await ctx.transport();
+  const endpoint = pushEndpoint(target);
+  return runCsvBatch(
+    ctx,
+    {
+      key: { command: 'push', target: `${target.environment} ${endpoint}`, sha256: file.sha256 },
+      file: opts.csv!,
+      meta: { environment: target.environment, endpoint },
+      rows,
+      sender: {
+        prepare: async (row) => preparePush(target, row.body),
+        deliver: (req) => deliver(transport, req, pushAnswer),
+      },
+      preview: async (row) => preparePush(target, row.body),
+      words: { one: 'call', many: 'calls', verb: 'Place' },
+      columns: { who: 'caller_id', id: 'trace_id' },
+      about: [`About to place calls${target.environment === 'test' ? ' (TEST environment)' : ''}: ${endpoint}`],
+    },
+    opts,
+  );
+}

@@ -1,0 +1,97 @@
+import { InputError, InterruptedError, UsageError } from '../../errors.js';
+import type { Context } from '../../context.js';
+import { redact, redactHeader } from '../../api/redact.js';
+import type { PreparedRequest } from '../../send/deliver.js';
+import { formatProblems, type Problem } from '../../send/problems.js';
+import { readAll } from '../../io-read.js';
+import { VERSION } from '../../version.js';
+
+/**
+ * What push and template send share at the edge: confirmation, dry-run rendering, reading a
+ * secret from stdin, reporting invalid input. The silent core is src/send/.
+ */
+
+/**
+ * On a terminal, shows what will happen and asks; without one, `--yes` is required. Declining
+ * is exit 130 with nothing sent.
+ */
+export async function confirmSend(ctx: Context, summary: readonly string[], question: string, yes: boolean | undefined): Promise<void> {
+  if (yes) return;
+  if (!ctx.canPrompt()) {
+    throw new UsageError('this reaches real people: confirm with --yes (there is no terminal to ask on), or look first with --dry-run');
+  }
+  for (const line of summary) ctx.io.stderr.write(`${line}\n`);
+  const ok = await ctx.io.prompter.confirm(question, false);
+  if (!ok) throw new InterruptedError('declined: nothing was sent');
+}
+
+/** Aligned `key  value` lines for a confirmation summary. */
+export function summaryLines(title: string, pairs: ReadonlyArray<readonly [string, unknown]>): string[] {
+  const shown = pairs.filter(([, v]) => v !== undefined && v !== '');
+  const width = Math.max(...shown.map(([k]) => k.length));
+  return [title, ...shown.map(([k, v]) => `  ${k.padEnd(width)}  ${typeof v === 'string' ? v : JSON.stringify(v)}`)];
+}
+
+/** The request as it will go out, every secret redacted: the headers the transport adds included. */
+export function dryRunView(ctx: Context, req: PreparedRequest) {
+  const secrets = [...ctx.secrets];
+  const headers: Record<string, string> = {
+    'user-agent': `callctl/${VERSION}`,
+    accept: 'application/json',
+    'content-type': 'application/json',
+    ...req.headers,
+  };
+  return {
+    method: 'POST' as const,
+    url: req.endpoint.replace(/^POST /, ''),
+    headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redactHeader(k, v, secrets)])),
+    body: redact(req.body.toString('utf8'), secrets),
+  };
+}
+
+/** Prints requests that a dry run would send: raw HTTP-like text, or JSON with `--json`. */
+export async function printDryRun(ctx: Context, requests: readonly PreparedRequest[], note: string): Promise<void> {
+  const out = await ctx.output();
+  const views = requests.map((r) => dryRunView(ctx, r));
+  if (out.json) {
+    out.writeJson({ dryRun: true, requests: views.map((v) => ({ ...v, body: parseOr(v.body) })) });
+  } else {
+    views.forEach((v, i) => {
+      if (i > 0) ctx.io.stdout.write('\n');
+      ctx.io.stdout.write(`${v.method} ${v.url}\n`);
+      for (const [k, value] of Object.entries(v.headers)) ctx.io.stdout.write(`${k}: ${value}\n`);
+      ctx.io.stdout.write(`\n${v.body}\n`);
+    });
+  }
+  out.info(`dry run: ${note}; nothing was sent`);
+}
+
+function parseOr(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A secret read from stdin (`--push-token-stdin`): one trailing newline dropped. */
+export async function secretFromStdin(ctx: Context, flag: string): Promise<string> {
+  const value = (await readAll(ctx.io.stdin)).toString('utf8').replace(/\r?\n$/, '');
+  if (!value) throw new UsageError(`${flag}: stdin was empty`);
+  ctx.addSecret(value);
+  return value;
+}
+
+/** Invalid input: the problems on stderr (a capped list with line numbers), then one error line. */
+export function invalidInput(ctx: Context, what: string, problems: readonly Problem[]): InputError {
+  if (problems.length === 1 && problems[0]!.line === undefined) return new InputError(`${what}: ${problems[0]!.message}; nothing was sent`);
+  ctx.io.stderr.write(`${formatProblems(problems)}\n`);
+  return new InputError(`${what}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent`, {
+    problems: problems.slice(0, 100),
+  });
+}
+
+export function checkUrl(url: string, what: string): string {
+  if (!/^https?:\/\/[^\s/]+/.test(url)) throw new UsageError(`${what} must start with http:// or https://: ${url}`);
+  return url;
+}

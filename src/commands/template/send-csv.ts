@@ -1,0 +1,82 @@
+import type { Context } from '../../context.js';
+import type { TemplateRequest } from '../../schemas/template.js';
+import type { BatchRow } from '../../send/batch.js';
+import { readCsv } from '../../send/csv.js';
+import { deliver } from '../../send/deliver.js';
+import type { Problem } from '../../send/problems.js';
+import { buildTemplate, prepareTemplate, templateAnswer, templateEndpoint } from '../../send/template.js';
+import { collectVariables } from '../../send/variables.js';
+import { runCsvBatch } from '../push/batch-ui.js';
+import { invalidInput } from '../push/send-ui.js';
+import { templateTarget, type TemplateSendOptions } from './send.js';
+
+const FIELD_COLUMNS = new Set(['channel', 'channel_id', 'user_id', 'reply_url']);
+
+/**
+ * `template send --csv`: one message per row. Columns channel, channel_id, user_id and reply_url
+ * (each falling back to its flag); every other column is a variable (empty cells left out).
+ * The timestamp is taken when each row is sent (or `--timestamp`), and each body signed then.
+ */
+export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): Promise<number> {
+  const target = await templateTarget(ctx, opts);
+  const common = collectVariables(opts.var, opts.varsFile);
+  const file = await readCsv(opts.csv!);
+  const problems: Problem[] = [...file.problems];
+  if (!file.header.includes('channel_id') && !opts.channelId) problems.unshift({ line: 1, message: 'the header has no channel_id column and --channel-id is not given' });
+  const rows: BatchRow<TemplateRequest>[] = [];
+  const seen = new Map<string, number>();
+  const nowSeconds = () => opts.timestamp ?? Math.floor(ctx.io.now() / 1000);
+  if (problems.length === 0) {
+    for (const r of file.rows) {
+      const f = r.fields;
+      const variable = { ...common };
+      for (const [k, v] of Object.entries(f)) if (!FIELD_COLUMNS.has(k) && v !== '') variable[k] = v;
+      const built = buildTemplate(
+        {
+          template_id: opts.templateId,
+          timestamp: nowSeconds(),
+          channel: f.channel || opts.channel,
+          channel_id: f.channel_id || opts.channelId,
+          user_id: f.user_id ?? opts.userId,
+          variable,
+          reply_url: f.reply_url || opts.replyUrl,
+        },
+        r.line,
+      );
+      if (!built.ok) {
+        problems.push(...built.problems);
+        continue;
+      }
+      const b = built.body;
+      const who = `${b.channel}:${b.channel_id}${b.user_id ? `/${b.user_id}` : ''}`;
+      const earlier = seen.get(who);
+      if (earlier !== undefined && !opts.allowDuplicates) {
+        problems.push({ line: r.line, message: `${who} is also on line ${earlier} (--allow-duplicates to message it twice)` });
+      }
+      seen.set(who, r.line);
+      rows.push({ row: r.row, line: r.line, who, body: b });
+    }
+  }
+  if (problems.length > 0) throw invalidInput(ctx, `${opts.csv}`, problems);
+  const transport = await ctx.transport();
+  const endpoint = templateEndpoint(target);
+  const stamp = (row: BatchRow<TemplateRequest>) => ({ ...row.body, timestamp: nowSeconds() });
+  return runCsvBatch(
+    ctx,
+    {
+      key: { command: 'template', target: `${endpoint} template ${opts.templateId}`, sha256: file.sha256 },
+      file: opts.csv!,
+      meta: { endpoint, template_id: opts.templateId },
+      rows,
+      sender: {
+        prepare: (row) => prepareTemplate(target, stamp(row)),
+        deliver: (req) => deliver(transport, req, templateAnswer),
+      },
+      preview: (row) => prepareTemplate(target, stamp(row), target.signature.kind !== 'command'),
+      words: { one: 'message', many: 'messages', verb: 'Send' },
+      columns: { who: 'recipient', id: 'task_id' },
+      about: [`About to send template ${opts.templateId} messages: ${endpoint}`],
+    },
+    opts,
+  );
+}

@@ -1,0 +1,99 @@
+import { UsageError } from '../../errors.js';
+import type { Context } from '../../context.js';
+import { redact } from '../../api/redact.js';
+import { deliver } from '../../send/deliver.js';
+import { signatureSource } from '../../send/signature.js';
+import { buildTemplate, prepareTemplate, recipient, templateAnswer, templateEndpoint, templateError, type TemplateTarget } from '../../send/template.js';
+import { collectVariables } from '../../send/variables.js';
+import { confirmSend, invalidInput, printDryRun, summaryLines } from '../push/send-ui.js';
+
+export interface TemplateSendOptions {
+  templateId: number;
+  channel?: string;
+  channelId?: string;
+  userId: string;
+  var?: string[];
+  varsFile?: string;
+  replyUrl?: string;
+  timestamp?: number;
+  signature?: string;
+  signCommand?: string;
+  signSecretFile?: string;
+  yes?: boolean;
+  dryRun?: boolean;
+  csv?: string;
+  rate: number;
+  results?: string;
+  resendUncertain?: boolean;
+  retryFailed?: boolean;
+  allowDuplicates?: boolean;
+}
+
+export async function run(ctx: Context, opts: TemplateSendOptions): Promise<number> {
+  if (opts.csv) {
+    if (opts.signature !== undefined) throw new UsageError('--signature does not go with --csv: a signature is bound to one body; use --sign-command or the default');
+    const { runTemplateCsv } = await import('./send-csv.js');
+    return runTemplateCsv(ctx, opts);
+  }
+  for (const flag of ['results', 'resendUncertain', 'retryFailed', 'allowDuplicates'] as const) {
+    if (opts[flag]) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --csv`);
+  }
+  if (!opts.channel) throw new UsageError('missing --channel');
+  if (!opts.channelId) throw new UsageError('missing --channel-id (or --csv FILE for many)');
+  const target = await templateTarget(ctx, opts);
+  const built = buildTemplate({
+    template_id: opts.templateId,
+    timestamp: opts.timestamp ?? Math.floor(ctx.io.now() / 1000),
+    channel: opts.channel,
+    channel_id: opts.channelId,
+    user_id: opts.userId,
+    variable: collectVariables(opts.var, opts.varsFile),
+    reply_url: opts.replyUrl,
+  });
+  if (!built.ok) throw invalidInput(ctx, 'invalid template message', built.problems);
+  const body = built.body;
+  if (opts.dryRun) {
+    // An external signing command is not run for a dry run; the header shows *** either way.
+    await printDryRun(ctx, [await prepareTemplate(target, body, target.signature.kind !== 'command')], `the message (${recipient(body)}) was not sent`);
+    return 0;
+  }
+  await confirmSend(
+    ctx,
+    summaryLines(`About to send a template message: ${templateEndpoint(target)}`, [
+      ['template_id', String(body.template_id)],
+      ['channel', body.channel],
+      ['channel_id', body.channel_id],
+      ['user_id', body.user_id],
+      ['variable', body.variable],
+      ['custom', body.custom],
+    ]),
+    'Send this message?',
+    opts.yes,
+  );
+  const req = await prepareTemplate(target, body);
+  const d = await deliver(await ctx.transport(), req, templateAnswer);
+  if (d.outcome !== 'sent') throw templateError(target, body, d);
+  const out = await ctx.output();
+  if (out.json) {
+    out.writeJson(d.answer);
+    return 0;
+  }
+  out.record([
+    ['request_id', d.answer.request_id],
+    ['code', d.code],
+    ['message', redact(d.message, [...ctx.secrets])],
+    ['task_id', d.id],
+  ]);
+  out.success(`message sent (${recipient(body)}), task_id ${d.id}`);
+  return 0;
+}
+
+/** Base URL, API key (environment or profile; a secret) and the signature source. */
+export async function templateTarget(ctx: Context, opts: Pick<TemplateSendOptions, 'signature' | 'signCommand' | 'signSecretFile'>): Promise<TemplateTarget> {
+  const baseUrl = await ctx.baseUrl();
+  const signKey = (await ctx.settings()).require('sign-key');
+  ctx.addSecret(signKey);
+  const signature = signatureSource(opts, ctx.io.env);
+  if (signature.kind === 'default') ctx.addSecret(signature.secret);
+  return { baseUrl, signKey, signature };
+}

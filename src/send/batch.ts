@@ -1,0 +1,177 @@
+import type { Delivery, PreparedRequest } from './deliver.js';
+import type { Journal, RowState } from './journal.js';
+
+/** A validated row, ready to be sent. */
+export interface BatchRow<B> {
+  row: number;
+  line: number;
+  /** Who it reaches, for reports (caller id, channel id). */
+  who: string;
+  body: B;
+}
+
+export interface BatchSender<B> {
+  /** The exact request, made right before it is sent (timestamp, signature). */
+  prepare(row: BatchRow<B>): Promise<PreparedRequest>;
+  deliver(req: PreparedRequest): Promise<Delivery>;
+}
+
+export interface BatchOptions {
+  /** Requests per second; sends are sequential and at least 1000/rate ms apart. */
+  rate: number;
+  resendUncertain: boolean;
+  retryFailed: boolean;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  /** Checked before each send: true ends the batch (Ctrl-C). */
+  stopRequested(): boolean;
+}
+
+/** Stop after this many refusals in a row: a wrong token or key would fail every row. */
+export const MAX_CONSECUTIVE_FAILURES = 5;
+
+export type RowOutcome = 'sent' | 'failed' | 'uncertain' | 'skipped';
+
+export interface RowResult {
+  row: number;
+  line: number;
+  who: string;
+  outcome: RowOutcome;
+  /** trace_id or task_id (or request_id with an error). */
+  id?: string;
+  error?: string;
+  /** The outcome was recorded by an earlier run. */
+  earlier: boolean;
+}
+
+export interface BatchPlan {
+  total: number;
+  /** Rows to send in this run, in order. */
+  toSend: number[];
+  /** Rows an earlier run sent. */
+  sentEarlier: number;
+  /** Rows an earlier run saw refused (sent again only with retryFailed). */
+  failedEarlier: number[];
+  /** Rows sent without an answer by an earlier run: not sent again unless resendUncertain. */
+  uncertain: number[];
+}
+
+export type StopReason = 'interrupted' | 'network' | 'failures';
+
+export type BatchEvent =
+  | { type: 'row'; result: RowResult; done: number; of: number }
+  | { type: 'stopped'; reason: StopReason; message: string };
+
+export interface BatchRun {
+  results: RowResult[];
+  stopped?: { reason: StopReason; message: string };
+}
+
+const isUncertain = (s: RowState | undefined) => s?.state === 'about' || s?.state === 'uncertain';
+
+/** Which rows this run sends, from what the journal recorded. */
+export function planBatch(rows: readonly BatchRow<unknown>[], states: ReadonlyMap<number, RowState>, opts: Pick<BatchOptions, 'resendUncertain' | 'retryFailed'>): BatchPlan {
+  const plan: BatchPlan = { total: rows.length, toSend: [], sentEarlier: 0, failedEarlier: [], uncertain: [] };
+  for (const { row } of rows) {
+    const s = states.get(row);
+    if (s?.state === 'sent') plan.sentEarlier++;
+    else if (s?.state === 'failed') {
+      plan.failedEarlier.push(row);
+      if (opts.retryFailed) plan.toSend.push(row);
+    } else if (isUncertain(s)) {
+      plan.uncertain.push(row);
+      if (opts.resendUncertain) plan.toSend.push(row);
+    } else plan.toSend.push(row);
+  }
+  return plan;
+}
+
+/**
+ * Sends the planned rows one at a time at the given rate. Each row is journaled as about to be
+ * sent (on disk) before its request, and its answer after; a connection that fails once the
+ * body may have gone out ends the batch, and that row stays uncertain.
+ */
+export async function runBatch<B>(
+  rows: readonly BatchRow<B>[],
+  plan: BatchPlan,
+  journal: Journal,
+  sender: BatchSender<B>,
+  opts: BatchOptions,
+  emit: (event: BatchEvent) => void,
+): Promise<BatchRun> {
+  const byRow = new Map(rows.map((r) => [r.row, r]));
+  const thisRun = new Set<number>();
+  const interval = 1000 / opts.rate;
+  let lastStart: number | undefined;
+  let consecutiveFailures = 0;
+  let stopped: BatchRun['stopped'];
+  for (const [i, rowNumber] of plan.toSend.entries()) {
+    if (opts.stopRequested()) {
+      stopped = { reason: 'interrupted', message: `interrupted after ${i} of ${plan.toSend.length} rows` };
+      break;
+    }
+    const row = byRow.get(rowNumber)!;
+    const req = await sender.prepare(row);
+    if (lastStart !== undefined) {
+      const wait = lastStart + interval - opts.now();
+      if (wait > 0) await opts.sleep(wait);
+    }
+    lastStart = opts.now();
+    journal.about(row.row);
+    thisRun.add(row.row);
+    const d = await sender.deliver(req);
+    journal.answer(row.row, toState(d, journal.iso()));
+    const result = resultOf(row, journal.states.get(row.row), false);
+    emit({ type: 'row', result, done: i + 1, of: plan.toSend.length });
+    if (d.outcome === 'uncertain' || d.outcome === 'not-sent') {
+      stopped = { reason: 'network', message: `row ${row.row} (line ${row.line}): ${d.error.message}` };
+      break;
+    }
+    consecutiveFailures = d.outcome === 'failed' ? consecutiveFailures + 1 : 0;
+    if (consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {
+      stopped = { reason: 'failures', message: `the service refused ${consecutiveFailures} rows in a row (last: ${result.error}); check the settings before running again` };
+      break;
+    }
+  }
+  if (stopped) emit({ type: 'stopped', ...stopped });
+  const results = rows.map((r) => resultOf(r, journal.states.get(r.row), !thisRun.has(r.row)));
+  return { results, stopped };
+}
+
+function toState(d: Delivery, at: string): Exclude<RowState, { state: 'about' }> {
+  switch (d.outcome) {
+    case 'sent':
+      return { state: 'sent', at, id: d.id };
+    case 'failed':
+      return { state: 'failed', at, ...(d.id ? { id: d.id } : {}), error: d.message };
+    case 'uncertain':
+      return { state: 'uncertain', at, error: d.error.message };
+    case 'not-sent':
+      return { state: 'not-sent', at, error: d.error.message };
+  }
+}
+
+/** A row's outcome for the results file, from its journal state. */
+export function resultOf(row: BatchRow<unknown>, s: RowState | undefined, earlier: boolean): RowResult {
+  const base = { row: row.row, line: row.line, who: row.who, earlier };
+  if (!s) return { ...base, outcome: 'skipped', error: 'not sent yet: the run ended before this row' };
+  switch (s.state) {
+    case 'sent':
+      return { ...base, outcome: 'sent', id: s.id };
+    case 'failed':
+      return { ...base, outcome: 'failed', ...(s.id ? { id: s.id } : {}), error: s.error };
+    case 'not-sent':
+      return { ...base, outcome: 'skipped', error: `not sent (${s.error}); a re-run sends it` };
+    case 'about':
+      return { ...base, outcome: 'uncertain', error: `sent ${s.at} with no answer recorded (the run was killed): it may have reached the person; not sent again unless --resend-uncertain` };
+    case 'uncertain':
+      return { ...base, outcome: 'uncertain', error: `${s.error}; it may have reached the person; not sent again unless --resend-uncertain` };
+  }
+}
+
+/** Counts of the outcomes. */
+export function tally(results: readonly RowResult[]): Record<RowOutcome, number> {
+  const t: Record<RowOutcome, number> = { sent: 0, failed: 0, uncertain: 0, skipped: 0 };
+  for (const r of results) t[r.outcome]++;
+  return t;
+}

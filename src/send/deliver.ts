@@ -1,0 +1,80 @@
+import type { z } from 'zod';
+import { NetworkError } from '../errors.js';
+import { SEND_SUCCESS_CODES } from '../limits.js';
+import type { HttpResponse, Transport } from '../api/transport.js';
+
+/** One request that places a call or sends a message, ready to go. */
+export interface PreparedRequest {
+  url: string;
+  /** Free of secrets: `POST https://flex.example/api/push/***`. */
+  endpoint: string;
+  headers: Record<string, string>;
+  /** The exact bytes sent (and signed). */
+  body: Buffer;
+}
+
+/** What came of one send. Only `uncertain` leaves it unknown whether a person was reached. */
+export type Delivery =
+  | { outcome: 'sent'; httpStatus: number; code: number; message: string; id: string; answer: Record<string, unknown> }
+  | { outcome: 'failed'; httpStatus: number; code?: number; message: string; id?: string; answer?: unknown }
+  /** The connection failed after the body may have reached the service. */
+  | { outcome: 'uncertain'; error: NetworkError }
+  /** The connection was never made: nothing reached the service. */
+  | { outcome: 'not-sent'; error: NetworkError };
+
+/** How one endpoint's answer is read: its schema, and where its identifiers are. */
+export interface AnswerReader<T extends z.ZodType> {
+  schema: T;
+  /** The identifier reported for a success (trace_id, task_id). */
+  successId(answer: z.infer<T>): string;
+  /** The identifier reported with an error (trace_id, request_id), read from a loose object. */
+  errorId(answer: Record<string, unknown>): string | undefined;
+  /** Its name in messages. */
+  idName: string;
+}
+
+/**
+ * Sends once and never again (`retry: 'never'`: the transport repeats only a refused connection,
+ * before any byte went out). Success is HTTP 2xx with a code in SEND_SUCCESS_CODES.
+ */
+export async function deliver<T extends z.ZodType>(transport: Transport, req: PreparedRequest, reader: AnswerReader<T>): Promise<Delivery> {
+  let res: HttpResponse;
+  try {
+    res = await transport.send({ method: 'POST', url: req.url, headers: req.headers, body: req.body, retry: 'never', endpoint: req.endpoint });
+  } catch (error) {
+    if (!(error instanceof NetworkError)) throw error;
+    return error.details.mayHaveBeenSent === false ? { outcome: 'not-sent', error } : { outcome: 'uncertain', error };
+  }
+  return readAnswer(res, reader);
+}
+
+export function readAnswer<T extends z.ZodType>(res: HttpResponse, reader: AnswerReader<T>): Delivery {
+  const ok = res.status >= 200 && res.status < 300;
+  let json: unknown;
+  try {
+    json = JSON.parse(res.text);
+  } catch {
+    return { outcome: 'failed', httpStatus: res.status, message: ok ? 'the service answered with something that is not JSON' : `HTTP ${res.status}` };
+  }
+  const loose = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
+  const code = typeof loose.code === 'number' ? loose.code : undefined;
+  const message = typeof loose.message === 'string' ? loose.message : '';
+  if (ok && code !== undefined && SEND_SUCCESS_CODES.includes(code)) {
+    const parsed = reader.schema.safeParse(json);
+    if (parsed.success) {
+      return { outcome: 'sent', httpStatus: res.status, code, message, id: reader.successId(parsed.data), answer: parsed.data as Record<string, unknown> };
+    }
+    // A success code with a malformed answer: it was accepted, but we cannot say what became of it.
+    const issue = parsed.error.issues[0]!;
+    return {
+      outcome: 'failed',
+      httpStatus: res.status,
+      code,
+      message: `code ${code}, but an unexpected answer (${issue.path.join('.') || '(root)'}: ${issue.message}); it may have gone out`,
+      id: reader.errorId(loose),
+      answer: json,
+    };
+  }
+  const what = ok ? `code ${code ?? 'missing'}` : `HTTP ${res.status}${code !== undefined ? `, code ${code}` : ''}`;
+  return { outcome: 'failed', httpStatus: res.status, code, message: message ? `${what}: ${message}` : what, id: reader.errorId(loose), answer: json };
+}

@@ -1,0 +1,175 @@
+import { createHash } from 'node:crypto';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../errors.js';
+
+/** What identifies one batch: the same command, target and file content is the same batch. */
+export interface JournalKey {
+  command: string;
+  /** Where the rows go (flex URL and environment, or base URL); never a secret. */
+  target: string;
+  /** SHA-256 of the input file. */
+  sha256: string;
+}
+
+/** The last thing the journal knows of a row. */
+export type RowState =
+  /** About to be sent, no answer recorded: it may have reached the person. */
+  | { state: 'about'; at: string }
+  | { state: 'sent'; at: string; id: string }
+  | { state: 'failed'; at: string; id?: string; error: string }
+  /** The connection was never made: nothing went out. */
+  | { state: 'not-sent'; at: string; error: string }
+  /** The connection failed after the body went out. */
+  | { state: 'uncertain'; at: string; error: string };
+
+type Entry = { t: 'begin'; [k: string]: unknown } | ({ row: number; t: RowState['state'] } & Omit<RowState, 'state'>);
+
+/**
+ * An append-only journal of one batch (JSON lines in `<config>/journals/`), so that a re-run
+ * after a kill never sends a row twice: "about to send row N" is written and fsynced before the
+ * request, the answer after it. A lock file (O_EXCL, holding the pid) keeps runs apart.
+ */
+export class Journal {
+  private constructor(
+    readonly path: string,
+    private readonly fd: number,
+    private readonly lockPath: string,
+    readonly states: Map<number, RowState>,
+    readonly isNew: boolean,
+    private readonly now: () => number,
+  ) {}
+
+  static pathFor(configDir: string, key: JournalKey): string {
+    const id = createHash('sha256').update(`${key.command}\0${key.target}\0${key.sha256}`).digest('hex').slice(0, 24);
+    return join(configDir, 'journals', `${key.command}-${id}.jsonl`);
+  }
+
+  /** The states recorded so far, without locking or writing (for a dry run). */
+  static peek(configDir: string, key: JournalKey): Map<number, RowState> {
+    return readStates(Journal.pathFor(configDir, key)).states;
+  }
+
+  /** Locks the batch, reads what earlier runs recorded, and starts the journal if it is new. */
+  static open(configDir: string, key: JournalKey, meta: Record<string, unknown>, now: () => number): Journal {
+    const path = Journal.pathFor(configDir, key);
+    mkdirSync(join(configDir, 'journals'), { recursive: true, mode: 0o700 });
+    const lockPath = `${path}.lock`;
+    takeLock(lockPath);
+    try {
+      const { states, exists, endsClean } = readStates(path);
+      const fd = openSync(path, 'a', 0o600);
+      const journal = new Journal(path, fd, lockPath, states, !exists, now);
+      // A run killed in the middle of a line leaves it unfinished; the next entry starts afresh.
+      if (!endsClean) writeSync(fd, '\n');
+      if (!exists) journal.append({ t: 'begin', ...key, ...meta, at: new Date(now()).toISOString() }, true);
+      return journal;
+    } catch (error) {
+      releaseLock(lockPath);
+      throw error;
+    }
+  }
+
+  /** Recorded, and on disk, before the request is made. */
+  about(row: number): void {
+    this.set(row, { state: 'about', at: this.iso() }, true);
+  }
+
+  answer(row: number, state: Exclude<RowState, { state: 'about' }>): void {
+    this.set(row, state, false);
+  }
+
+  iso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  close(): void {
+    closeSync(this.fd);
+    releaseLock(this.lockPath);
+  }
+
+  private set(row: number, state: RowState, sync: boolean): void {
+    const { state: t, ...rest } = state;
+    this.append({ t, row, ...rest } as Entry, sync);
+    this.states.set(row, state);
+  }
+
+  private append(entry: Entry, sync: boolean): void {
+    writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+    if (sync) fsyncSync(this.fd);
+  }
+}
+
+function readStates(path: string): { states: Map<number, RowState>; exists: boolean; endsClean: boolean } {
+  const states = new Map<number, RowState>();
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { states, exists: false, endsClean: true };
+    throw error;
+  }
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    let entry: Entry;
+    try {
+      entry = JSON.parse(line) as Entry;
+    } catch {
+      // An unfinished line from a killed run: its request was never made (the fsync came first).
+      continue;
+    }
+    if (entry.t === 'begin' || typeof entry.row !== 'number') continue;
+    const { t, row, ...rest } = entry;
+    states.set(row, { state: t, ...rest } as RowState);
+  }
+  return { states, exists: true, endsClean: text === '' || text.endsWith('\n') };
+}
+
+function takeLock(lockPath: string): void {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, 'wx', 0o600);
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const pid = Number.parseInt(safeRead(lockPath), 10);
+    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+      throw new UsageError(`another run is sending this file (pid ${pid}); wait for it to end (lock ${lockPath})`);
+    }
+    // The run that held it is gone (killed): the lock is stale.
+    try {
+      unlinkSync(lockPath);
+    } catch {
+      /* another run removed it first; try again */
+    }
+  }
+  throw new UsageError(`cannot lock ${lockPath}: another run is starting on this file`);
+}
+
+function releaseLock(lockPath: string): void {
+  try {
+    unlinkSync(lockPath);
+  } catch {
+    /* already gone */
+  }
+}
+
+function safeRead(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,73 @@
+import { NetworkError, ServiceError } from '../errors.js';
+import { pushRequestSchema, pushResponseSchema, type PushRequest } from '../schemas/push.js';
+import type { AnswerReader, Delivery, PreparedRequest } from './deliver.js';
+import { issuesToProblems, type Problem } from './problems.js';
+
+/** Where a push goes: the flex-route address and its token (live or test). */
+export interface PushTarget {
+  flexUrl: string;
+  token: string;
+  environment: 'live' | 'test';
+}
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** The label used in messages and logs: the token never appears in it. */
+export function pushEndpoint(target: Pick<PushTarget, 'flexUrl'>): string {
+  return `POST ${trimSlash(target.flexUrl)}/api/push/***`;
+}
+
+/** What a push is made of, before validation: the values given on the command line or a CSV row. */
+export interface PushFields {
+  caller_id?: string;
+  client_name?: string;
+  variables: Record<string, string>;
+}
+
+/** Checks the fields against the request schema (caller id present, debt_amount decimal text). */
+export function buildPush(fields: PushFields, line?: number): { ok: true; body: PushRequest } | { ok: false; problems: Problem[] } {
+  const candidate: Record<string, unknown> = { caller_id: fields.caller_id ?? '', variables: fields.variables };
+  if (fields.client_name !== undefined && fields.client_name !== '') candidate.client_name = fields.client_name;
+  const parsed = pushRequestSchema.safeParse(candidate);
+  if (!parsed.success) return { ok: false, problems: issuesToProblems(parsed.error, line) };
+  return { ok: true, body: parsed.data };
+}
+
+/** The exact request: the body serialised once, so what is shown in a dry run is what is sent. */
+export function preparePush(target: PushTarget, body: PushRequest): PreparedRequest {
+  return {
+    url: `${trimSlash(target.flexUrl)}/api/push/${encodeURIComponent(target.token)}`,
+    endpoint: pushEndpoint(target),
+    headers: {},
+    body: Buffer.from(JSON.stringify(body), 'utf8'),
+  };
+}
+
+export const pushAnswer: AnswerReader<typeof pushResponseSchema> = {
+  schema: pushResponseSchema,
+  successId: (a) => a.trace_id,
+  errorId: (a) => (typeof a.trace_id === 'string' ? a.trace_id : undefined),
+  idName: 'trace_id',
+};
+
+/**
+ * The error a single push ends with, when it did not succeed. A failed connection after the
+ * body went out says that the call may have been placed, and what identifies it.
+ */
+export function pushError(target: PushTarget, body: PushRequest, d: Exclude<Delivery, { outcome: 'sent' }>, sentAt: number): Error {
+  const endpoint = pushEndpoint(target);
+  const who = `caller_id ${body.caller_id}${target.environment === 'test' ? ', test environment' : ''}`;
+  if (d.outcome === 'failed') {
+    return new ServiceError(`${endpoint}: ${d.message}${d.id ? ` (trace_id ${d.id})` : ''}`, endpoint, d.httpStatus, d.code, {
+      traceId: d.id,
+      callerId: body.caller_id,
+    });
+  }
+  const why = d.error.message.replace(`${endpoint}: `, '');
+  const details = { endpoint, callerId: body.caller_id, sentAt: new Date(sentAt).toISOString(), mayHaveBeenSent: d.outcome === 'uncertain' };
+  if (d.outcome === 'not-sent') return new NetworkError(`the call was not placed (${who}): ${endpoint}: ${why}`, details);
+  return new NetworkError(
+    `the call MAY HAVE BEEN PLACED (${who}, sent ${details.sentAt}): ${endpoint}: ${why}; not retried, so as not to call twice: check with the service before pushing again`,
+    details,
+  );
+}

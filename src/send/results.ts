@@ -1,0 +1,26 @@
+import { renameSync, writeFileSync } from 'node:fs';
+import type { RowResult } from './batch.js';
+
+/** `people.csv` -> `people.results.csv`, beside the input. */
+export function defaultResultsPath(csvPath: string): string {
+  return csvPath.replace(/(\.csv)?$/i, '.results.csv');
+}
+
+/** A CSV cell, quoted when it holds a comma, quote or line break (RFC 4180). */
+export function csvCell(value: string | number | undefined): string {
+  const text = value === undefined ? '' : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * Writes the results file, one line per input row: row, line, who, outcome, the id (trace_id or
+ * task_id) and the error. Written whole to a temporary file and renamed, so a reader never sees
+ * half of it.
+ */
+export function writeResults(path: string, results: readonly RowResult[], columns: { who: string; id: string }): void {
+  const lines = [['row', 'line', columns.who, 'outcome', columns.id, 'error'].join(',')];
+  for (const r of results) lines.push([r.row, r.line, r.who, r.outcome, r.id, r.error].map(csvCell).join(','));
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${lines.join('\n')}\n`, { mode: 0o600 });
+  renameSync(tmp, path);
+}

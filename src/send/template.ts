@@ -1,0 +1,94 @@
+import { NetworkError, ServiceError } from '../errors.js';
+import { templateRequestSchema, templateResponseSchema, type TemplateRequest } from '../schemas/template.js';
+import type { AnswerReader, Delivery, PreparedRequest } from './deliver.js';
+import { issuesToProblems, type Problem } from './problems.js';
+import { signBody, type SignatureSource } from './signature.js';
+
+export const UNITCAST_PATH = '/api/v1/template/unitcast';
+
+/** Where a template message goes and how it is signed. */
+export interface TemplateTarget {
+  baseUrl: string;
+  /** `X-Service-Sign-Key`: the API key. */
+  signKey: string;
+  signature: SignatureSource;
+}
+
+export function templateEndpoint(target: Pick<TemplateTarget, 'baseUrl'>): string {
+  return `POST ${target.baseUrl.replace(/\/+$/, '')}${UNITCAST_PATH}`;
+}
+
+/** What a template message is made of, before validation. */
+export interface TemplateFields {
+  template_id: number;
+  /** Unix seconds. */
+  timestamp: number;
+  channel?: string;
+  channel_id?: string;
+  user_id?: string;
+  variable: Record<string, string>;
+  reply_url?: string;
+}
+
+/** Checks the fields; `custom` becomes the JSON text of `{"reply_url": ...}`. */
+export function buildTemplate(f: TemplateFields, line?: number): { ok: true; body: TemplateRequest } | { ok: false; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const at = line === undefined ? {} : { line };
+  if (!f.reply_url) problems.push({ ...at, message: 'reply_url is required (--reply-url URL)' });
+  else if (!/^https?:\/\/\S+$/.test(f.reply_url)) problems.push({ ...at, message: `reply_url must be an http(s) URL, not ${JSON.stringify(f.reply_url)}` });
+  const parsed = templateRequestSchema.safeParse({
+    template_id: f.template_id,
+    timestamp: f.timestamp,
+    channel: f.channel ?? '',
+    channel_id: f.channel_id ?? '',
+    user_id: f.user_id ?? '',
+    variable: f.variable,
+    custom: JSON.stringify({ reply_url: f.reply_url ?? '' }),
+  });
+  if (!parsed.success) problems.push(...issuesToProblems(parsed.error, line));
+  if (problems.length > 0 || !parsed.success) return { ok: false, problems };
+  return { ok: true, body: parsed.data };
+}
+
+/** The exact request; the signature covers the exact body bytes. */
+export async function prepareTemplate(target: TemplateTarget, body: TemplateRequest, sign = true): Promise<PreparedRequest> {
+  const bytes = Buffer.from(JSON.stringify(body), 'utf8');
+  return {
+    url: `${target.baseUrl.replace(/\/+$/, '')}${UNITCAST_PATH}`,
+    endpoint: templateEndpoint(target),
+    headers: {
+      'x-service-sign-key': target.signKey,
+      'x-service-sign': sign ? await signBody(target.signature, bytes) : '',
+    },
+    body: bytes,
+  };
+}
+
+export const templateAnswer: AnswerReader<typeof templateResponseSchema> = {
+  schema: templateResponseSchema,
+  successId: (a) => a.data.task_id,
+  errorId: (a) => (typeof a.request_id === 'string' ? a.request_id : undefined),
+  idName: 'task_id',
+};
+
+/** Who a message goes to, in messages. */
+export function recipient(body: TemplateRequest): string {
+  return `template ${body.template_id} to ${body.channel} channel_id ${body.channel_id}${body.user_id ? ` user_id ${body.user_id}` : ''}`;
+}
+
+/** The error a single send ends with, when it did not succeed. */
+export function templateError(target: TemplateTarget, body: TemplateRequest, d: Exclude<Delivery, { outcome: 'sent' }>): Error {
+  const endpoint = templateEndpoint(target);
+  if (d.outcome === 'failed') {
+    return new ServiceError(`${endpoint}: ${d.message}${d.id ? ` (request_id ${d.id})` : ''}`, endpoint, d.httpStatus, d.code, {
+      requestId: d.id,
+    });
+  }
+  const why = d.error.message.replace(`${endpoint}: `, '');
+  const details = { endpoint, templateId: body.template_id, channel: body.channel, channelId: body.channel_id, userId: body.user_id, timestamp: body.timestamp, mayHaveBeenSent: d.outcome === 'uncertain' };
+  if (d.outcome === 'not-sent') return new NetworkError(`the message was not sent (${recipient(body)}): ${endpoint}: ${why}`, details);
+  return new NetworkError(
+    `the message MAY HAVE BEEN SENT (${recipient(body)}, timestamp ${body.timestamp}): ${endpoint}: ${why}; not retried, so as not to send twice: check with the service before sending again`,
+    details,
+  );
+}
