@@ -90,6 +90,7 @@ export class Context {
         sleep: (ms) => this.io.sleep(ms),
         log: this.globals.verbose ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
         secrets: () => [...this.secrets],
+        env: this.io.env,
       });
     }
     return this.transportCache;

@@ -37,6 +37,8 @@ export interface TransportOptions {
   /** Values that must never be printed (tokens, secrets, push tokens). */
   secrets: () => readonly (string | undefined)[];
   dispatcher?: Dispatcher;
+  /** Environment holding HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case). */
+  env?: Record<string, string | undefined>;
 }
 
 /** Errors where the connection was never made, so no byte of the request reached the service. */
@@ -57,7 +59,11 @@ export class Transport {
   private async agent(): Promise<Dispatcher> {
     if (!this.dispatcher) {
       const { EnvHttpProxyAgent } = await import('undici');
+      const env = this.options.env ?? process.env;
       this.dispatcher = new EnvHttpProxyAgent({
+        httpProxy: env.HTTP_PROXY ?? env.http_proxy,
+        httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
+        noProxy: env.NO_PROXY ?? env.no_proxy,
         keepAliveTimeout: 10_000,
         connect: { timeout: this.options.timeoutMs },
       });
