@@ -112,7 +112,7 @@ export function createNotifier(o: NotifierOptions): Notifier {
       void attempt(n, JSON.stringify(n.body), 1);
     },
     pending: () => pending,
-    idle: () => (pending === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),
+    idle: () => (pending === 0 || closed ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),
     async close() {
       closed = true;
       for (const t of timers) clearTimeout(t);

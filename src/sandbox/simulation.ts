@@ -1,7 +1,7 @@
 import type { CallingTask, TaskStatus } from '../schemas/task.js';
 import type { PlanStatus } from '../schemas/plan.js';
 import type { SimClock } from './clock.js';
-import { MINUTE } from './clock.js';
+import { isoSeconds, MINUTE } from './clock.js';
 import type { Rng } from './random.js';
 import { planView, type PlanModel, type PlanView, type SandboxState, type Scenario, type TaskModel } from './state.js';
 import { buildTask, CALL_SLOT_MS, makeCalls } from './seed/tasks.js';
@@ -213,9 +213,9 @@ export class Simulation implements Simulator {
     }
   }
 
-  private transition(model: TaskModel, to: TaskStatus): void {
+  /** Moves a task to `to` at simulated time `now` (a due step catching up uses its due time). */
+  private transition(model: TaskModel, to: TaskStatus, now = this.now()): void {
     const from = model.task.Status;
-    const now = this.now();
     if (to === 'calling') model.callingSince = now;
     if (to === 'finished') {
       const since = model.callingSince ?? Math.min(now, Date.parse(model.task.ScheduleStartTime));
@@ -225,18 +225,18 @@ export class Simulation implements Simulator {
     model.next = this.nextStep(model);
     this.events.emit('task.status', { task: model.task, from, to, planName: model.planName });
     if (to === 'finished') this.events.emit('task.finished', { task: model.task, planName: model.planName });
-    if (model.planName) this.roundMoved(model, to);
+    if (model.planName) this.roundMoved(model, to, now);
   }
 
-  private roundMoved(model: TaskModel, to: TaskStatus): void {
+  private roundMoved(model: TaskModel, to: TaskStatus, now: number): void {
     const plan = this.state.plans.get(model.planName as string);
     if (!plan) return;
     if (to === 'finished') {
       const nextId = plan.rounds[(model.round ?? 1)];
       const next = nextId ? this.state.tasks.get(nextId) : undefined;
       if (next && next.task.Status === 'created') {
-        next.task.ScheduleStartTime = new Date(this.now() + plan.roundIntervalMinutes * MINUTE).toISOString().slice(0, 19) + 'Z';
-        this.transition(next, 'pending');
+        next.task.ScheduleStartTime = isoSeconds(now + plan.roundIntervalMinutes * MINUTE);
+        this.transition(next, 'pending', now);
       }
     }
     const from = plan.PlanStatus;
@@ -256,7 +256,7 @@ export class Simulation implements Simulator {
     for (let guard = 0; guard < 10_000; guard++) {
       const due = this.earliest();
       if (!due || !due.next || due.next.at > this.now()) break;
-      this.transition(due, due.next.status);
+      this.transition(due, due.next.status, due.next.at);
     }
     const next = this.earliest();
     if (!next?.next) return;
