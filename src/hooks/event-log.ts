@@ -44,10 +44,10 @@ export function recordBody(record: HookRecord): Buffer {
 }
 
 /**
- * The append-only record. Without `fsync` each record is one write(2) before the answer leaves:
- * once the kernel has it, a killed process has lost nothing it acknowledged. With `fsync`, records
- * that arrive while a flush is under way wait and go together in the next write and fdatasync
- * (group commit), which also survives power loss.
+ * The append-only record. A request is answered only once its record is written: once the kernel
+ * has it, a killed process has lost nothing it acknowledged. Records that arrive while a write is
+ * under way wait and go together in the next write(2) (group commit); with `fsync` each such
+ * write is followed by fdatasync, which also survives power loss.
  */
 export class EventLog {
   private queue: Array<{ line: string; done: (error?: Error) => void }> = [];
@@ -72,14 +72,13 @@ export class EventLog {
     return new EventLog(fd, path, options.fsync === true);
   }
 
-  /** Appends one record; resolved (or, without fsync, returned) once it is in the file. */
-  append(record: HookRecord): void | Promise<void> {
-    if (this.closed) throw new Error('event log is closed');
+  /**
+   * Appends one record; the promise resolves once it is in the file (and on disk with fsync).
+   * Records that arrive while a write is under way go together in the next one.
+   */
+  append(record: HookRecord): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('event log is closed'));
     const line = JSON.stringify(record) + '\n';
-    if (!this.fsync) {
-      writeAll(this.fd, Buffer.from(line, 'utf8'));
-      return;
-    }
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ line, done: (error) => (error ? reject(error) : resolve()) });
       this.flushing ??= this.flush();
@@ -90,8 +89,8 @@ export class EventLog {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0);
       try {
-        await writeAsync(this.fd, Buffer.from(batch.map((b) => b.line).join(''), 'utf8'));
-        await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
+        await writeAsync(this.fd, Buffer.from(batch.length === 1 ? batch[0]!.line : batch.map((b) => b.line).join(''), 'utf8'));
+        if (this.fsync) await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
         for (const b of batch) b.done();
       } catch (error) {
         for (const b of batch) b.done(error as Error);
@@ -107,11 +106,6 @@ export class EventLog {
     await this.flushing;
     closeSync(this.fd);
   }
-}
-
-function writeAll(fd: number, buf: Buffer): void {
-  let off = 0;
-  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
 }
 
 async function writeAsync(fd: number, buf: Buffer): Promise<void> {

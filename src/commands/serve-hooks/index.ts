@@ -1,4 +1,4 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from '../commander.js';
 import { collect, nonNegativeInt, type Deps } from '../action.js';
 
 function port(value: string): number {

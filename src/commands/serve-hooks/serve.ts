@@ -81,6 +81,7 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
 
   const options: RenderOptions = { json: out.json || !ctx.io.stdoutIsTTY, showNumbers: !!opts.showNumbers, skipVerify: !!opts.skipVerify, events };
   const counts = { events: 0, retries: 0, rejected: 0 };
+  const stdout = batched(ctx.io.stdout);
   listener.on((event) => {
     if (event.kind === 'event') {
       counts.events += 1;
@@ -88,8 +89,11 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
       if (event.record.verdict === 'rejected') counts.rejected += 1;
     }
     const text = render(event, options, out);
-    if (text.out) ctx.io.stdout.write(text.out);
-    if (text.err) ctx.io.stderr.write(text.err);
+    if (text.out) stdout.write(text.out);
+    if (text.err) {
+      stdout.flush(); // keep the order of what a person reads on one terminal
+      ctx.io.stderr.write(text.err);
+    }
   });
 
   const where = [
@@ -115,7 +119,29 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   });
   out.info(`${signal === 'stop' ? 'stopping' : `${signal}: stopping`}: finishing requests in flight`);
   await listener.close();
+  stdout.flush();
   await log?.close();
   out.info(`stopped: ${counts.events} events (${counts.retries} retries, ${counts.rejected} rejected)`);
   return 0;
+}
+
+/**
+ * Lines written in the same turn of the event loop go out in one write: under load that is one
+ * system call for many events instead of one each.
+ */
+function batched(stream: NodeJS.WritableStream) {
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const text = pending.join('');
+    pending = [];
+    stream.write(text);
+  };
+  return {
+    write(text: string) {
+      if (pending.length === 0) setImmediate(flush);
+      pending.push(text);
+    },
+    flush,
+  };
 }

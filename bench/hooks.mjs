@@ -1,0 +1,136 @@
+// serve-hooks throughput and latency, as a ratio to a bare node:http server answering {} in the
+// same run, with the same client (autocannon over loopback), the same connections and the same
+// unique, correctly signed task.end bodies. serve-hooks runs with two keys, schema validation,
+// dedup and --log on (one write per request); a second pass adds --fsync (group commit).
+// Bounded in count and time. Usage: npm run bench:hooks [-- --amount 30000 --rounds 3 --connections 50]
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const amount = arg('amount', 30_000);
+const connections = arg('connections', 50);
+const warmup = Math.min(5_000, amount);
+const rounds = arg('rounds', 3);
+const maxSeconds = arg('max-seconds', 60);
+const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
+const KEYS = ['bench-key-one', 'bench-key-two'];
+const dir = mkdtempSync(join(tmpdir(), 'callctl-bench-hooks-'));
+
+const BARE = `
+const http = require('node:http');
+const server = http.createServer((req, res) => {
+  req.on('data', () => {}).on('end', () => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': 2 });
+    res.end('{}');
+  });
+});
+server.listen(0, '127.0.0.1', () => console.error('listening on http://127.0.0.1:' + server.address().port));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+`;
+
+/** Starts a server process and resolves with its URL, read from its "listening on" line. */
+function startServer(args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      err += chunk;
+      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(err);
+      if (m) resolve({ url: m[1], child, stop: () => stop(child) });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${err}`)));
+  });
+}
+
+function stop(child) {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.on('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+let counter = 0;
+const run = process.pid.toString(36);
+/** A fresh, correctly signed task.end body for every request: no two are retries of each other. */
+function setupRequest(req) {
+  const TaskID = `T-${run}-${++counter}`;
+  const Sign = createHash('md5').update(TaskID + KEYS[counter % 2]).digest('hex');
+  req.body = JSON.stringify({ TaskID, TaskName: 'Collections November round 1', Sign, PlanName: 'PLAN-bench' });
+  return req;
+}
+
+function cannon(url, count) {
+  const started = process.hrtime.bigint();
+  let last = started;
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url,
+        connections,
+        amount: count,
+        timeout: 10,
+        headers: { 'content-type': 'application/json' },
+        requests: [{ method: 'POST', path: '/', setupRequest }],
+      },
+      // autocannon ends a run on its next one-second tick: time up to the last answer instead.
+      (error, result) => (error ? reject(error) : resolve({ ...result, elapsed: Number(last - started) / 1e9 })),
+    );
+    const guard = setTimeout(() => instance.stop(), maxSeconds * 1000);
+    instance.on('done', () => clearTimeout(guard));
+    instance.on('response', () => (last = process.hrtime.bigint()));
+  });
+}
+
+const hookArgs = (log, extra = []) => [bin, 'serve-hooks', '--port', '0', '--log', log, ...extra];
+const env = { CALLCTL_HOOK_KEYS: KEYS.join(','), CALLCTL_CONFIG_DIR: join(dir, 'config') };
+const logPlain = join(dir, 'events.ndjson');
+const logFsync = join(dir, 'events-fsync.ndjson');
+
+const configs = [
+  { name: 'bare node:http {}', server: await startServer(['-e', BARE]) },
+  { name: 'serve-hooks --log', server: await startServer(hookArgs(logPlain), env), log: logPlain },
+  { name: 'serve-hooks --log --fsync', server: await startServer(hookArgs(logFsync, ['--fsync']), env), log: logFsync },
+];
+for (const c of configs) {
+  c.runs = [];
+  await cannon(c.server.url, warmup);
+}
+// Interleaved rounds, so that a noisy moment on a shared machine hits every server alike.
+for (let round = 0; round < rounds; round++) {
+  for (const c of configs) c.runs.push(await cannon(c.server.url, amount));
+}
+for (const c of configs) await c.server.stop();
+
+const lines = (path) => readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
+for (const c of configs) if (c.log) c.logged = lines(c.log);
+rmSync(dir, { recursive: true, force: true });
+
+// autocannon's per-second average and duration are coarse for short runs: answers over wall time.
+const rpsOf = (result) => result['2xx'] / result.elapsed;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const bare = configs[0];
+console.log(
+  `serve-hooks bench: ${rounds} interleaved rounds of ${amount} requests (after ${warmup} warm-up), ${connections} connections, loopback, unique signed task.end bodies; medians`,
+);
+for (const c of configs) {
+  const rps = median(c.runs.map(rpsOf));
+  const ratio = median(c.runs.map((r, i) => rpsOf(r) / rpsOf(bare.runs[i])));
+  const p50 = median(c.runs.map((r) => r.latency.p50));
+  const p99 = median(c.runs.map((r) => r.latency.p99));
+  const ok = c.runs.reduce((a, r) => a + r['2xx'], 0);
+  const other = c.runs.reduce((a, r) => a + r.non2xx + r.errors + r.timeouts, 0);
+  const log = c.logged !== undefined ? `  logged ${c.logged}` : '';
+  Object.assign(c, { rps, ratio, p99 });
+  console.log(`${c.name.padEnd(26)} ${rps.toFixed(0).padStart(7)} req/s  ratio ${ratio.toFixed(2)}  p50 ${p50} ms  p99 ${p99} ms  2xx ${ok}  other ${other}${log}`);
+}
+const main = configs[1];
+console.log(`target: ratio >= 0.5 ${main.ratio >= 0.5 ? 'ok' : 'MISSED'} (${main.ratio.toFixed(2)}); p99 < 10 ms ${main.p99 < 10 ? 'ok' : 'MISSED'} (${main.p99} ms)`);
