@@ -24,7 +24,8 @@ export async function runPushCsv(ctx: Context, opts: PushOptions): Promise<numbe
   if (!file.header.includes('caller_id')) problems.unshift({ line: 1, message: 'the header has no caller_id column' });
   const rows: BatchRow<PushRequest>[] = [];
   const seen = new Map<string, number>();
-  if (problems.length === 0) {
+  // With a sound header, every row is checked, so that one run lists every problem.
+  if (!problems.some((p) => p.line === 1)) {
     for (const r of file.rows) {
       const variables = { ...common };
       for (const [k, v] of Object.entries(r.fields)) if (!FIELD_COLUMNS.has(k) && v !== '') variables[k] = v;

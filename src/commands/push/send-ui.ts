@@ -49,19 +49,22 @@ export function dryRunView(ctx: Context, req: PreparedRequest) {
   };
 }
 
-/** Prints requests that a dry run would send: raw HTTP-like text, or JSON with `--json`. */
+/**
+ * Prints the requests a dry run would send: the request line and headers, then each body as sent,
+ * one a line; or JSON with `--json`.
+ */
 export async function printDryRun(ctx: Context, requests: readonly PreparedRequest[], note: string): Promise<void> {
   const out = await ctx.output();
   const views = requests.map((r) => dryRunView(ctx, r));
   if (out.json) {
     out.writeJson({ dryRun: true, requests: views.map((v) => ({ ...v, body: parseOr(v.body) })) });
-  } else {
-    views.forEach((v, i) => {
-      if (i > 0) ctx.io.stdout.write('\n');
-      ctx.io.stdout.write(`${v.method} ${v.url}\n`);
-      for (const [k, value] of Object.entries(v.headers)) ctx.io.stdout.write(`${k}: ${value}\n`);
-      ctx.io.stdout.write(`\n${v.body}\n`);
-    });
+  } else if (views.length > 0) {
+    // Every request goes to the same place with the same headers: shown once, then each body.
+    const [first] = views;
+    ctx.io.stdout.write(`${first!.method} ${first!.url}\n`);
+    for (const [k, value] of Object.entries(first!.headers)) ctx.io.stdout.write(`${k}: ${value}\n`);
+    ctx.io.stdout.write('\n');
+    for (const v of views) ctx.io.stdout.write(`${v.body}\n`);
   }
   out.info(`dry run: ${note}; nothing was sent`);
 }
@@ -83,7 +86,8 @@ export async function secretFromStdin(ctx: Context, flag: string): Promise<strin
 }
 
 /** Invalid input: the problems on stderr (a capped list with line numbers), then one error line. */
-export function invalidInput(ctx: Context, what: string, problems: readonly Problem[]): InputError {
+export function invalidInput(ctx: Context, what: string, unsorted: readonly Problem[]): InputError {
+  const problems = [...unsorted].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   if (problems.length === 1 && problems[0]!.line === undefined) return new InputError(`${what}: ${problems[0]!.message}; nothing was sent`);
   ctx.io.stderr.write(`${formatProblems(problems)}\n`);
   return new InputError(`${what}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent`, {

@@ -26,7 +26,8 @@ export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): P
   const rows: BatchRow<TemplateRequest>[] = [];
   const seen = new Map<string, number>();
   const nowSeconds = () => opts.timestamp ?? Math.floor(ctx.io.now() / 1000);
-  if (problems.length === 0) {
+  // With a sound header, every row is checked, so that one run lists every problem.
+  if (!problems.some((p) => p.line === 1)) {
     for (const r of file.rows) {
       const f = r.fields;
       const variable = { ...common };
