@@ -13,6 +13,7 @@ import { register as template } from './commands/template/index.js';
 import { register as serveHooks } from './commands/serve-hooks/index.js';
 import { register as hooks } from './commands/hooks/index.js';
 import { register as sandbox } from './commands/sandbox/index.js';
+import { register as completion } from './commands/completion/index.js';
 
 /**
  * The commander tree. Declaring commands costs little; each command's module (and its
@@ -47,7 +48,7 @@ Start here:
   callctl auth login --base-url http://127.0.0.1:8780
   callctl robots`,
     );
-  for (const register of [auth, config, robots, task, plan, workflow, push, template, serveHooks, hooks, sandbox]) {
+  for (const register of [auth, config, robots, task, plan, workflow, push, template, serveHooks, hooks, sandbox, completion]) {
     register(program, deps);
   }
   return program;

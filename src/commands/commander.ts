@@ -14,3 +14,5 @@ export const Option = commander.Option;
 export type Option = Commander.Option;
 export const InvalidArgumentError = commander.InvalidArgumentError;
 export type InvalidArgumentError = Commander.InvalidArgumentError;
+export const Argument = commander.Argument;
+export type Argument = Commander.Argument;

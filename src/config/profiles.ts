@@ -1,0 +1,11 @@
+import { configDir } from './paths.js';
+import { readStore } from './store.js';
+
+/** Names of the stored profiles; none when the store cannot be read. */
+export function profileNames(env: Record<string, string | undefined>): string[] {
+  try {
+    return Object.keys(readStore(configDir(undefined, env)).profiles ?? {});
+  } catch {
+    return [];
+  }
+}

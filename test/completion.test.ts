@@ -1,0 +1,72 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from './helpers/cli.js';
+
+const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
+let pathDir: string;
+let configDir: string;
+
+beforeAll(async () => {
+  // `callctl` on PATH, as an installed copy would be (needs `npm run build`, which `npm test` does first).
+  pathDir = mkdtempSync(join(tmpdir(), 'callctl-path-'));
+  writeFileSync(join(pathDir, 'callctl'), `#!/bin/sh\nexec "${process.execPath}" "${bin}" "$@"\n`);
+  chmodSync(join(pathDir, 'callctl'), 0o755);
+  configDir = tempConfigDir();
+  for (const p of ['prod', 'test']) await runCli(['-p', p, 'config', 'set', 'base-url', `https://${p}.example`], { env: { CALLCTL_CONFIG_DIR: configDir } });
+});
+
+function shell(program: string, script: string): string {
+  return execFileSync(program, ['-c', script], {
+    env: { ...process.env, PATH: `${pathDir}:${process.env.PATH}`, CALLCTL_CONFIG_DIR: configDir },
+    encoding: 'utf8',
+  });
+}
+
+describe('callctl __complete', () => {
+  it.each([
+    [['wor'], ['workflow']],
+    [['workflow', ''], ['list', 'task-detail', 'verify-push']],
+    [['workflow', 'list', '--s'], ['--size']],
+    [['-p', ''], ['prod', 'test']],
+    [['--profile', 'p'], ['prod']],
+    [['completion', 'z'], []],
+  ])('%j -> %j', async (words, expected) => {
+    const res = await runCli(['__complete', '--', ...words], { env: { CALLCTL_CONFIG_DIR: configDir } });
+    expect(res.code).toBe(0);
+    const got = res.out.split('\n').filter(Boolean);
+    if (words[0] === 'workflow' && words[1] === '') expect(got).toEqual(expect.arrayContaining(expected));
+    else expect(got).toEqual(expected);
+  });
+});
+
+describe('completion scripts in real shells', () => {
+  it('bash: loads without errors and completes `callctl wor<TAB>` to workflow', () => {
+    const out = shell(
+      'bash',
+      `set -e; source <(callctl completion bash)
+       COMP_WORDS=(callctl wor); COMP_CWORD=1; _callctl_complete; printf '%s\\n' "\${COMPREPLY[@]}"
+       COMP_WORDS=(callctl -p ""); COMP_CWORD=2; _callctl_complete; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    );
+    expect(out.split('\n').filter(Boolean)).toEqual(['workflow', 'prod', 'test']);
+  });
+
+  it('zsh: loads after compinit without errors and completes `callctl wor<TAB>` to workflow', () => {
+    const out = shell(
+      'zsh',
+      `autoload -U compinit && compinit -u -D
+       source <(callctl completion zsh) || exit 9
+       compadd() { [[ $1 == -- ]] && shift; print -l -- "$@" }
+       words=(callctl wor); CURRENT=2; _callctl`,
+    );
+    expect(out.split('\n').filter(Boolean)).toEqual(['workflow']);
+  });
+
+  it('fish: the script loads without errors', () => {
+    expect(() => shell('fish', 'callctl completion fish | source; complete -C"callctl wor"')).not.toThrow();
+    expect(shell('fish', 'callctl completion fish | source; complete -C"callctl wor"')).toMatch(/^workflow/);
+  });
+});
