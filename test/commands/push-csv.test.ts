@@ -1,0 +1,135 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { Journal } from '../../src/send/journal.js';
+import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
+import { pushCsv, received, tempDir, writeIn } from '../send/helpers.js';
+
+let sandbox: Sandbox;
+let env: Record<string, string>;
+let dir: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  sandbox.resetFaults();
+  sandbox.requests.length = 0;
+  sandbox.state.received.pushes.length = 0;
+  dir = tempDir();
+  env = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken, CALLCTL_CONFIG_DIR: tempConfigDir() };
+});
+
+const cli = (argv: string[], options: RunOptions = {}) => runCli(['push', ...argv], { ...options, env: { ...env, ...options.env } });
+const results = (path: string) => readFileSync(path, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+
+describe('push --csv', () => {
+  it('checks every row first: problems with line numbers, exit 3, nothing sent', async () => {
+    const file = writeIn(dir, 'bad.csv', 'caller_id,client_name,debt_amount\n+621,A,10\n,B,11\n+623,C,1.2.3\n"+624","D\nE",12\n+621,F,13\n+626,G\n');
+    const r = await cli(['--csv', file, '--yes']);
+    expect(r.code).toBe(3);
+    expect(r.err).toContain('line 3: caller_id is required');
+    expect(r.err).toContain('line 4: debt_amount must be decimal text');
+    expect(r.err).toContain('line 7: caller_id +621 is also on line 2');
+    expect(r.err).toContain('line 8: 2 fields, but the header has 3');
+    expect(r.err).toMatch(/error: .*bad\.csv: 4 problems; nothing was sent/);
+    expect(sandbox.requests).toHaveLength(0);
+    const noColumn = await cli(['--csv', writeIn(dir, 'nocol.csv', 'number\n+621\n'), '--yes', '--json']);
+    expect(noColumn.code).toBe(3);
+    expect(JSON.parse(noColumn.err.trim().split('\n').at(-1)!).error.problems).toEqual([{ line: 1, message: 'the header has no caller_id column' }]);
+  });
+
+  it('sends each row once at the rate, other columns and --var as variables, and writes the results', async () => {
+    const file = writeIn(dir, 'callers.csv', 'caller_id,client_name,debt_amount,due_date\n+621,A,10,2026-12-01\n+622,,20,\n+623,C,30,2026-12-03\n');
+    const r = await cli(['--csv', file, '--rate', '4', '--var', 'due_date=2026-12-31', '--var', 'product=loan', '--yes'], { realSleep: true });
+    expect(r.code, r.err).toBe(0);
+    const pushes = sandbox.state.received.pushes;
+    expect(pushes.map((p) => [p.caller_id, p.client_name, p.variables])).toEqual([
+      ['+621', 'A', { due_date: '2026-12-01', product: 'loan', debt_amount: '10' }],
+      ['+622', undefined, { due_date: '2026-12-31', product: 'loan', debt_amount: '20' }],
+      ['+623', 'C', { due_date: '2026-12-03', product: 'loan', debt_amount: '30' }],
+    ]);
+    // Sequential sends at least 250 ms apart (4 per second); measured after the first, whose
+    // connection set-up delays its arrival but not its start.
+    const times = pushes.map((p) => p.receivedAt);
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(245);
+    expect(results(`${dir}/callers.results.csv`)).toEqual(pushes.map((p, i) => [String(i + 1), String(i + 2), p.caller_id, 'sent', p.trace_id, '']));
+    expect(r.out).toMatch(/^sent\t3$/m);
+    // The same file again: nothing is sent twice.
+    const again = await cli(['--csv', file, '--yes', '--json', '--results', `${dir}/again.csv`]);
+    expect(again.code, again.err).toBe(0);
+    expect(JSON.parse(again.out)).toMatchObject({ total: 3, sent: 3, thisRun: { sent: 0 } });
+    expect(pushes).toHaveLength(3);
+    expect(results(`${dir}/again.csv`).map((r) => r[3])).toEqual(['sent', 'sent', 'sent']);
+  });
+
+  it('never twice: a connection dropped after the body stops the batch (5); the re-run sends the rest but not that row', async () => {
+    const file = writeIn(dir, 'callers.csv', pushCsv(6));
+    let n = 0;
+    const arm = () => {
+      if (++n === 2) sandbox.setFaults({ dropAfterBody: 1 });
+    };
+    sandbox.events.on('push.received', arm);
+    const r = await cli(['--csv', file, '--yes', '--json']);
+    sandbox.events.off('push.received', arm);
+    expect(r.code).toBe(5);
+    expect(JSON.parse(r.out)).toMatchObject({ sent: 2, uncertain: 1, skipped: 3, uncertainRows: [3], stopped: { reason: 'network' } });
+    expect(r.err).toContain('row 3 (line 4) +628000000003: uncertain');
+    expect(received(sandbox, '/flex/api/push/')).toHaveLength(3);
+    const again = await cli(['--csv', file, '--yes', '--json']);
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.out)).toMatchObject({ sent: 5, uncertain: 1, skipped: 0, thisRun: { sent: 3 } });
+    const callers = received(sandbox, '/flex/api/push/').map((q) => JSON.parse(q.body).caller_id);
+    expect(callers).toEqual(['+628000000001', '+628000000002', '+628000000003', '+628000000004', '+628000000005', '+628000000006']);
+    expect(results(`${dir}/callers.results.csv`).map((r) => r[3])).toEqual(['sent', 'sent', 'uncertain', 'sent', 'sent', 'sent']);
+  });
+
+  it('a wrong token: stops after 5 refusals (1), the token printed nowhere, and --retry-failed sends them again', async () => {
+    const file = writeIn(dir, 'callers.csv', pushCsv(7));
+    const wrong = 'wrong-token-c0ffee42';
+    const r = await cli(['--csv', file, '--yes'], { env: { CALLCTL_PUSH_TOKEN: wrong } });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('refused 5 rows in a row');
+    expect(r.err).toContain('unknown push token');
+    expect(received(sandbox, '/flex/api/push/')).toHaveLength(5);
+    const file1 = readFileSync(`${dir}/callers.results.csv`, 'utf8');
+    expect(r.out + r.err + file1).not.toContain(wrong);
+    expect(results(`${dir}/callers.results.csv`).map((r) => r[3])).toEqual(['failed', 'failed', 'failed', 'failed', 'failed', 'skipped', 'skipped']);
+    const fixed = await cli(['--csv', file, '--yes', '--json']);
+    expect(JSON.parse(fixed.out)).toMatchObject({ sent: 2, failed: 5 });
+    const retried = await cli(['--csv', file, '--yes', '--json', '--retry-failed']);
+    expect(retried.code, retried.err).toBe(0);
+    expect(JSON.parse(retried.out)).toMatchObject({ sent: 7, failed: 0 });
+    expect(sandbox.state.received.pushes).toHaveLength(7);
+  });
+
+  it('asks on a terminal with the count; needs --yes without one; a dry run sends nothing', async () => {
+    const file = writeIn(dir, 'callers.csv', pushCsv(4));
+    const declined = await cli(['--csv', file], { tty: true, answers: [false] });
+    expect(declined.code).toBe(130);
+    expect(declined.io.asked).toEqual(['Place 4 calls?']);
+    expect(declined.err).toMatch(/to send now\s+4 at 5\/s/);
+    expect(declined.err).toContain('line 2: +628000000001');
+    const noTty = await cli(['--csv', file]);
+    expect(noTty.code).toBe(2);
+    const dry = await cli(['--csv', file, '--dry-run', '--json']);
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.out).requests.map((q: { body: { caller_id: string } }) => q.body.caller_id)).toHaveLength(4);
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('refuses to run while another run holds the file, and does not mix --caller-id with --csv', async () => {
+    const file = writeIn(dir, 'callers.csv', pushCsv(2));
+    const sha = (await import('node:crypto')).createHash('sha256').update(readFileSync(file)).digest('hex');
+    const journal = Journal.pathFor(env.CALLCTL_CONFIG_DIR!, { command: 'push', target: `live POST ${sandbox.flexUrl}/api/push/***`, sha256: sha });
+    (await import('node:fs')).mkdirSync(`${env.CALLCTL_CONFIG_DIR}/journals`, { recursive: true });
+    writeFileSync(`${journal}.lock`, `${process.pid}\n`);
+    const locked = await cli(['--csv', file, '--yes']);
+    expect(locked.code).toBe(2);
+    expect(locked.err).toContain(`another run is sending this file (pid ${process.pid})`);
+    const both = await cli(['--csv', file, '--caller-id', '+621', '--yes']);
+    expect(both.code).toBe(2);
+    expect(sandbox.requests).toHaveLength(0);
+  });
+});
