@@ -1,16 +1,20 @@
 import { NOTIFY_MAX_RETRIES, NOTIFY_RETRY_INTERVAL_MS } from '../limits.js';
-import { planSign, taskSign } from '../hooks/sign.js';
+import { defaultServiceSign, planSign, taskSign } from '../hooks/sign.js';
+import { applySet, sampleBody } from '../hooks/samples.js';
+import { TEMPLATE_STATUSES } from '../schemas/events.js';
 import type { CallingTask } from '../schemas/task.js';
-import type { PlanView } from './state.js';
+import type { PlanView, ReceivedTemplate } from './state.js';
 import type { SandboxEvents } from './types.js';
 
 /** One notification to deliver: its kind (for events) and its JSON body. */
 export interface Notification {
-  /** `task.end`, `plan.end`, or another kind the webhooks side adds. */
+  /** An event type of src/schemas/events.ts: `task.end`, `plan.end`, `template.status`... */
   kind: string;
   body: Record<string, unknown>;
   /** Extra request headers (e.g. a chatbot `X-Service-Sign`). */
   headers?: Record<string, string>;
+  /** The exact bytes to send, when a header signs them; default JSON.stringify(body). */
+  raw?: string;
 }
 
 /** Delivers notifications, retrying on the spec's schedule. The sandbox's hook point for webhooks. */
@@ -25,10 +29,24 @@ export interface Notifier {
   close(): Promise<void>;
 }
 
+/** The types the sandbox sends only when asked (the spec ties them to no simulated operation). */
+export type OnDemandType = 'workflow.api_push' | 'chatbot.session_closed' | 'chatbot.transfer' | 'template.status';
+
+/** The notifier of a running sandbox, with the on-demand sends. */
+export interface SandboxNotifier extends Notifier {
+  /** Sends a sample of `type` (fields changed with `field=value` / `field:=json`), signed as the spec says. */
+  sendSample(type: OnDemandType, set?: readonly string[]): Record<string, unknown>;
+}
+
 export interface NotifierOptions {
   url: string;
   /** KEY of the MD5 `Sign`. */
   key: string;
+  /**
+   * Secret of the chatbot callbacks' `X-Service-Sign` (callctl's assumed default, HMAC-SHA256 of
+   * the body, hex). Default: `key`.
+   */
+  chatbotSecret?: string;
   events: SandboxEvents;
   /** Simulated-time speed: the 1-minute retry interval is divided by it. */
   timeScale: number;
@@ -38,6 +56,8 @@ export interface NotifierOptions {
   maxRetries?: number;
   /** Per attempt, default 10 s. */
   timeoutMs?: number;
+  /** Simulated time between two states of a template message (default 5 s). */
+  templateStepMs?: number;
 }
 
 /** Task end status notification body: `Sign` = md5(TaskID + KEY). */
@@ -56,7 +76,41 @@ export function planEndBody(plan: PlanView, key: string, nowMs = Date.now()): Re
   return { PlanName: plan.PlanName, Timestamp: timestamp, Sign: planSign(timestamp, key), PlanDetails: plan.PlanDetails };
 }
 
-/** A notifier posting JSON to one URL. The body is the same on every attempt, so receivers can dedup. */
+/** The states a delivered template message goes through, in order (the spec does not give them). */
+export const TEMPLATE_PATH = ['wait', 'send', 'delivery', 'read'] as const satisfies ReadonlyArray<(typeof TEMPLATE_STATUSES)[number]>;
+
+/** Template message status callback body for a message the sandbox received. */
+export function templateStatusBody(t: ReceivedTemplate, status: string, nowMs = Date.now()): Record<string, unknown> {
+  const variables = Object.fromEntries(Object.entries(t.variable).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  return {
+    workflow_id: 'WF-TEMPLATE',
+    workflow_name: 'Template messages',
+    nodetask_id: `NT-${t.task_id}`,
+    nodetask_name: 'Send template',
+    waba_task_id: t.task_id,
+    wfdetail_uuid: t.request_id,
+    timestamp: Math.floor(nowMs / 1000),
+    status,
+    msg_id: `msg-${t.task_id}`,
+    send_time: new Date(t.receivedAt).toISOString().slice(0, 19) + 'Z',
+    waba_template_name: `template_${t.template_id}`,
+    waba_template_id: t.template_id,
+    channel_id: t.channel_id,
+    callee: t.user_id,
+    variables,
+  };
+}
+
+/** A chatbot notification: the body's exact bytes and their `X-Service-Sign`. */
+export function chatbotNotification(kind: string, body: Record<string, unknown>, secret: string): Notification {
+  const raw = JSON.stringify(body);
+  return { kind, body, raw, headers: { 'x-service-sign': defaultServiceSign(raw, secret) } };
+}
+
+/**
+ * A notifier posting JSON to one URL. The bytes are the same on every attempt, so receivers can
+ * dedup. Anything but HTTP 200 is abnormal (the spec's partner answers 200) and is retried.
+ */
 export function createNotifier(o: NotifierOptions): Notifier {
   const interval = o.retryIntervalMs ?? NOTIFY_RETRY_INTERVAL_MS / o.timeScale;
   const maxRetries = o.maxRetries ?? NOTIFY_MAX_RETRIES;
@@ -85,7 +139,7 @@ export function createNotifier(o: NotifierOptions): Notifier {
         signal: AbortSignal.any([aborter.signal, AbortSignal.timeout(o.timeoutMs ?? 10_000)]),
       });
       await res.arrayBuffer().catch(() => undefined);
-      if (res.ok) {
+      if (res.status === 200) {
         o.events.emit('notify.sent', { kind: n.kind, url: o.url, attempt: attemptNo, status: res.status });
         return done();
       }
@@ -109,7 +163,7 @@ export function createNotifier(o: NotifierOptions): Notifier {
     send(n) {
       if (closed) return;
       pending++;
-      void attempt(n, JSON.stringify(n.body), 1);
+      void attempt(n, n.raw ?? JSON.stringify(n.body), 1);
     },
     pending: () => pending,
     idle: () => (pending === 0 || closed ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),
@@ -124,10 +178,59 @@ export function createNotifier(o: NotifierOptions): Notifier {
   };
 }
 
-/** Sends task-end and plan-end notifications for the simulation's events. */
-export function attachNotifier(o: NotifierOptions): Notifier {
+const attached = new WeakMap<SandboxEvents, SandboxNotifier>();
+
+/** The notifier attached to a sandbox's events (`notifierOf(sandbox.events)`), if it has a notify URL. */
+export function notifierOf(events: SandboxEvents): SandboxNotifier | undefined {
+  return attached.get(events);
+}
+
+/**
+ * Sends the sandbox's notifications: task end when a simulated task finishes, plan end after a
+ * plan's last round, template status as each received template message moves through
+ * wait, send, delivery, read (a step of simulated time apart), and the others on demand.
+ */
+export function attachNotifier(o: NotifierOptions): SandboxNotifier {
   const notifier = createNotifier(o);
+  const secret = o.chatbotSecret ?? o.key;
+  const step = (o.templateStepMs ?? 5_000) / o.timeScale;
+  const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
+  const later = (ms: number, fn: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      if (!closed) fn();
+    }, ms);
+    t.unref();
+    timers.add(t);
+  };
+
   o.events.on('task.finished', ({ task, planName }) => notifier.send({ kind: 'task.end', body: taskEndBody(task, o.key, planName) }));
   o.events.on('plan.finished', ({ plan }) => notifier.send({ kind: 'plan.end', body: planEndBody(plan, o.key) }));
-  return notifier;
+  o.events.on('template.received', (t) => {
+    const next = (i: number) => {
+      notifier.send({ kind: 'template.status', body: templateStatusBody(t, TEMPLATE_PATH[i]!) });
+      if (i + 1 < TEMPLATE_PATH.length) later(step, () => next(i + 1));
+    };
+    later(step, () => next(0));
+  });
+
+  const sandboxNotifier: SandboxNotifier = {
+    ...notifier,
+    sendSample(type, set = []) {
+      const body = sampleBody(type);
+      for (const assignment of set) applySet(body, assignment);
+      const n: Notification = type.startsWith('chatbot.') ? chatbotNotification(type, body, secret) : { kind: type, body };
+      notifier.send(n);
+      return body;
+    },
+    async close() {
+      closed = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      await notifier.close();
+    },
+  };
+  attached.set(o.events, sandboxNotifier);
+  return sandboxNotifier;
 }

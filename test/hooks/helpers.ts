@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import type { HookRecord } from '../../src/hooks/event-log.js';
+import { testIO } from '../../src/io.js';
 
 /** A fresh temporary folder. */
 export function tempDir(prefix = 'callctl-hooks-'): string {
@@ -39,3 +40,40 @@ export const vectors = JSON.parse(readFileSync(new URL('../../fixtures/hooks/sig
   md5: Array<{ kind: 'task' | 'plan'; value: string; key: string; sign: string }>;
   hmac: Array<{ body: string; secret: string; sign: string }>;
 };
+
+/** Runs `serve-hooks` in-process (its real command module) with a test IO, until stopped. */
+export async function startServeHooks(opts: Partial<import('../../src/commands/serve-hooks/serve.js').ServeOptions>, io = testIO()) {
+  const { Context } = await import('../../src/context.js');
+  const { run } = await import('../../src/commands/serve-hooks/serve.js');
+  const ctx = new Context(io, { json: false, color: false, verbose: false, input: false, configDir: tempDir('callctl-cfg-') });
+  const stopper = new AbortController();
+  let ready!: (url: string) => void;
+  const listening = new Promise<string>((r) => (ready = r));
+  const done = run(ctx, { host: '127.0.0.1', port: 0, onBadSign: 'reject', ...opts, stop: stopper.signal, onListening: ready });
+  const url = await Promise.race([listening, done.then(() => Promise.reject(new Error(`serve-hooks ended: ${io.err()}`)))]);
+  return {
+    url,
+    io,
+    /** Stops as SIGTERM would and resolves with the exit code. */
+    stop: () => {
+      stopper.abort();
+      return done;
+    },
+    /** The NDJSON objects printed so far. */
+    shown: () =>
+      io
+        .out()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
+}
+
+/** Polls until `cond` holds (or fails after `ms`). */
+export async function until(cond: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
