@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { defaultServiceSign } from '../../src/hooks/sign.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
+import { received, tempDir, writeIn } from '../send/helpers.js';
+
+let sandbox: Sandbox;
+let env: Record<string, string>;
+let dir: string;
+const PATH = '/api/v1/template/unitcast';
+const SIGNER = fileURLToPath(new URL('../../fixtures/send/hmac-sign.mjs', import.meta.url));
+const FLAGS = ['--template-id', '9', '--channel', 'whatsapp', '--reply-url', 'https://example.com/replies', '--var', 'date=2026-12-01'];
+const CSV = 'channel_id,user_id,name,reply_url\n+621,u1,Ani,\n+622,,Budi,https://example.com/other\n+623,u3,Citra,\n';
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+beforeEach(() => {
+  sandbox.resetFaults();
+  sandbox.requests.length = 0;
+  sandbox.state.received.templates.length = 0;
+  dir = tempDir();
+  env = { CALLCTL_BASE_URL: sandbox.url, CALLCTL_SIGN_KEY: sandbox.signKey, CALLCTL_SIGN_SECRET: sandbox.signSecret, CALLCTL_CONFIG_DIR: tempConfigDir() };
+});
+
+const cli = (argv: string[], options: RunOptions = {}) => runCli(['template', 'send', ...FLAGS, ...argv], { ...options, env: { ...env, ...options.env } });
+
+describe('template send --csv', () => {
+  it('one signed message per row, columns over flags, task ids in the results; a re-run sends nothing twice', async () => {
+    const file = writeIn(dir, 'people.csv', CSV);
+    const r = await cli(['--csv', file, '--yes', '--rate', '50']);
+    expect(r.code, r.err).toBe(0);
+    const got = sandbox.state.received.templates;
+    expect(got.map((m) => [m.template_id, m.channel, m.channel_id, m.user_id, m.variable, m.reply_url])).toEqual([
+      [9, 'whatsapp', '+621', 'u1', { date: '2026-12-01', name: 'Ani' }, 'https://example.com/replies'],
+      [9, 'whatsapp', '+622', '', { date: '2026-12-01', name: 'Budi' }, 'https://example.com/other'],
+      [9, 'whatsapp', '+623', 'u3', { date: '2026-12-01', name: 'Citra' }, 'https://example.com/replies'],
+    ]);
+    for (const q of received(sandbox, PATH)) expect(q.headers['x-service-sign']).toBe(defaultServiceSign(q.body, sandbox.signSecret));
+    const lines = readFileSync(`${dir}/people.results.csv`, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('row,line,recipient,outcome,task_id,error');
+    expect(lines.slice(1)).toEqual(got.map((m, i) => `${i + 1},${i + 2},whatsapp:${m.channel_id}${m.user_id ? `/${m.user_id}` : ''},sent,${m.task_id},`));
+    const again = await cli(['--csv', file, '--yes', '--json']);
+    expect(JSON.parse(again.out)).toMatchObject({ total: 3, sent: 3, thisRun: { sent: 0 } });
+    expect(got).toHaveLength(3);
+    // Another template is another batch: the same file goes out again, on purpose.
+    const other = await runCli(['template', 'send', ...FLAGS.map((f) => (f === '9' ? '10' : f)), '--csv', file, '--yes', '--json'], { env });
+    expect(JSON.parse(other.out)).toMatchObject({ thisRun: { sent: 3 } });
+  });
+
+  it('each row is signed by --sign-command with its own body', async () => {
+    const file = writeIn(dir, 'people.csv', CSV);
+    const secretFile = writeIn(dir, 'secret', sandbox.signSecret);
+    const r = await cli(['--csv', file, '--yes', '--sign-command', `"${process.execPath}" "${SIGNER}" "${secretFile}"`], { env: { CALLCTL_SIGN_SECRET: '' } });
+    expect(r.code, r.err).toBe(0);
+    expect(sandbox.state.received.templates).toHaveLength(3);
+  });
+
+  it('checks every row first (3); --signature does not go with --csv (2)', async () => {
+    const file = writeIn(dir, 'bad.csv', 'channel_id,name\n+621,Ani\n+622,\n,Citra\n+621,Ani\n');
+    const r = await cli(['--csv', file, '--yes']);
+    expect(r.code).toBe(3);
+    expect(r.err).toContain('line 3: variable name is required');
+    expect(r.err).toContain('line 4: channel_id is required');
+    expect(r.err).toContain('line 5: whatsapp:+621 is also on line 2');
+    const sig = await cli(['--csv', writeIn(dir, 'ok.csv', CSV), '--signature', 'abc', '--yes']);
+    expect(sig.code).toBe(2);
+    expect(sig.err).toContain('--signature does not go with --csv');
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('never twice: a connection dropped after the body stops the batch (5), and the re-run leaves that row alone', async () => {
+    const file = writeIn(dir, 'people.csv', CSV);
+    sandbox.setFaults({ dropAfterBody: 1 });
+    const r = await cli(['--csv', file, '--yes', '--json']);
+    expect(r.code).toBe(5);
+    expect(JSON.parse(r.out)).toMatchObject({ sent: 0, uncertain: 1, skipped: 2, uncertainRows: [1] });
+    expect(r.err).toContain('row 1 (line 2) whatsapp:+621/u1: uncertain');
+    expect(received(sandbox, PATH)).toHaveLength(1);
+    const again = await cli(['--csv', file, '--yes', '--json']);
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.out)).toMatchObject({ sent: 2, uncertain: 1, uncertainRows: [1] });
+    expect(received(sandbox, PATH).map((q) => JSON.parse(q.body).channel_id)).toEqual(['+621', '+622', '+623']);
+  });
+});
