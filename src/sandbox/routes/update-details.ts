@@ -1,10 +1,7 @@
-import { z } from 'zod';
-import { listEntrySchema, type ListEntry } from '../../schemas/workflow.js';
+import type { ListEntry } from '../../schemas/workflow.js';
 import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
+import { checkEntry } from '../entry-check.js';
 import { badRequest, describeIssue, fail, notFound, objectBody, ok, type Handler, type Reply } from '../http.js';
-
-/** The spec's entry has five fields; an unknown one (a column meant for `variables`) is refused. */
-const entrySchema = z.strictObject(listEntrySchema.shape);
 
 /** How many invalid entries an error answer lists (all are counted). */
 const MAX_LISTED_ERRORS = 20;
@@ -33,9 +30,9 @@ export const updateDetailsHandler: Handler = (ctx) => {
   const errors: Array<{ index: number; message: string }> = [];
   let invalid = 0;
   for (let i = 0; i < details.length; i++) {
-    const r = entrySchema.safeParse(details[i]);
-    if (r.success) accepted[i] = r.data;
-    else if (++invalid <= MAX_LISTED_ERRORS) errors.push({ index: i, message: describeIssue(r.error.issues, `details[${i}]`) });
+    const r = checkEntry(details[i]);
+    if (r.ok) accepted[i] = r.entry;
+    else if (++invalid <= MAX_LISTED_ERRORS) errors.push({ index: i, message: describeIssue(r.issues, `details[${i}]`) });
   }
   if (invalid > 0) {
     const more = invalid > 1 ? ` (${invalid} invalid entries in all)` : '';
