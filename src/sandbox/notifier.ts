@@ -4,6 +4,7 @@ import { applySet, sampleBody } from '../hooks/samples.js';
 import { TEMPLATE_STATUSES } from '../schemas/events.js';
 import type { CallingTask } from '../schemas/task.js';
 import type { PlanView, ReceivedTemplate } from './state.js';
+import { templatePath } from './routes/template.js';
 import type { SandboxEvents } from './types.js';
 
 /** One notification to deliver: its kind (for events) and its JSON body. */
@@ -208,9 +209,10 @@ export function attachNotifier(o: NotifierOptions): SandboxNotifier {
   o.events.on('task.finished', ({ task, planName }) => notifier.send({ kind: 'task.end', body: taskEndBody(task, o.key, planName) }));
   o.events.on('plan.finished', ({ plan }) => notifier.send({ kind: 'plan.end', body: planEndBody(plan, o.key) }));
   o.events.on('template.received', (t) => {
+    const path = templatePath(t, TEMPLATE_PATH);
     const next = (i: number) => {
-      notifier.send({ kind: 'template.status', body: templateStatusBody(t, TEMPLATE_PATH[i]!) });
-      if (i + 1 < TEMPLATE_PATH.length) later(step, () => next(i + 1));
+      notifier.send({ kind: 'template.status', body: templateStatusBody(t, path[i]!) });
+      if (i + 1 < path.length) later(step, () => next(i + 1));
     };
     later(step, () => next(0));
   });

@@ -1,7 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultServiceSign } from '../../src/hooks/sign.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { TEMPLATE_MAGIC_RECIPIENTS } from '../../src/sandbox/routes/template.js';
 import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
 import { received, tempDir, writeIn } from '../send/helpers.js';
 
@@ -171,5 +174,41 @@ describe('template send', () => {
     expect(r.err).toMatch(/template 7 to whatsapp channel_id \+6281234567001, timestamp \d+/);
     expect(received(sandbox, PATH)).toHaveLength(1);
     expect(received(sandbox, PATH)[0]!.outcome).toBe('dropped-after-body');
+  });
+});
+
+describe('template send, then status callbacks from the sandbox (--notify-url)', () => {
+  it('an accepted message moves through wait, send, delivery, read (then replied), or wait, send, failed', async () => {
+    const bodies: Array<{ waba_task_id: string; status: string }> = [];
+    const hooks = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.on('end', () => {
+        bodies.push(JSON.parse(text));
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+    const notifyUrl = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hooks`;
+    // A status step is 5 s of simulated time: 50 ms here, so that one message's callbacks (each
+    // delivered on its own) cannot overtake each other on loopback.
+    const sb = await startSandbox({ notifyUrl, timeScale: 100 });
+    try {
+      const e = { ...env, CALLCTL_BASE_URL: sb.url, CALLCTL_SIGN_KEY: sb.signKey, CALLCTL_SIGN_SECRET: sb.signSecret };
+      const taskIds: string[] = [];
+      for (const userId of ['u-ordinary', TEMPLATE_MAGIC_RECIPIENTS.replied, TEMPLATE_MAGIC_RECIPIENTS.failed]) {
+        const r = await runCli(['template', 'send', ...MESSAGE, '--user-id', userId, '--yes', '--json'], { env: e });
+        expect(r.code, r.err).toBe(0);
+        taskIds.push(JSON.parse(r.out).data.task_id);
+      }
+      const statuses = (id: string) => bodies.filter((b) => b.waba_task_id === id).map((b) => b.status);
+      for (let i = 0; i < 300 && bodies.length < 12; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(statuses(taskIds[0]!)).toEqual(['wait', 'send', 'delivery', 'read']);
+      expect(statuses(taskIds[1]!)).toEqual(['wait', 'send', 'delivery', 'read', 'replied']);
+      expect(statuses(taskIds[2]!)).toEqual(['wait', 'send', 'failed']);
+    } finally {
+      await sb.close();
+      hooks.close();
+    }
   });
 });

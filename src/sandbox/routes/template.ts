@@ -20,6 +20,21 @@ function answer(httpStatus: number, code: number, message: string, data: Record<
   return { status: httpStatus, body: { request_id: `req-${randomBytes(8).toString('hex')}`, code, message, data } };
 }
 
+/**
+ * Recipients whose simulated fate is fixed, as Twilio's magic test numbers are: a message whose
+ * `channel_id` or `user_id` is one of these ends `failed` after `send`, or is `replied` to after
+ * `read`. Every other message goes the ordinary way (the notifier's path).
+ */
+export const TEMPLATE_MAGIC_RECIPIENTS = { failed: '+15005550001', replied: '+15005550002' } as const;
+
+/** The template-status callbacks a received message goes through, in order. */
+export function templatePath(t: Pick<ReceivedTemplate, 'channel_id' | 'user_id'>, ordinary: readonly string[]): readonly string[] {
+  const is = (n: string) => t.channel_id === n || t.user_id === n;
+  if (is(TEMPLATE_MAGIC_RECIPIENTS.failed)) return ['wait', 'send', 'failed'];
+  if (is(TEMPLATE_MAGIC_RECIPIENTS.replied)) return [...ordinary, 'replied'];
+  return ordinary;
+}
+
 const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /**
