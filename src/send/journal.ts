@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -48,6 +48,25 @@ export class Journal {
   /** The states recorded so far, without locking or writing (for a dry run). */
   static peek(configDir: string, key: JournalKey): Map<number, RowState> {
     return readStates(Journal.pathFor(configDir, key)).states;
+  }
+
+  /**
+   * Earlier batches of the same command and target from the same file path with other content:
+   * their rows are not known to this batch (an edited file is a new batch), so a warning is due.
+   */
+  static sameFileOtherContent(configDir: string, key: JournalKey, file: string): Array<{ path: string; at: string }> {
+    const dir = join(configDir, 'journals');
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((n) => n.startsWith(`${key.command}-`) && n.endsWith('.jsonl'));
+    } catch {
+      return [];
+    }
+    return names.flatMap((name) => {
+      const begin = firstEntry(join(dir, name));
+      const same = begin?.target === key.target && begin.file === file && begin.sha256 !== key.sha256;
+      return same ? [{ path: join(dir, name), at: String(begin.at) }] : [];
+    });
   }
 
   /** Locks the batch, reads what earlier runs recorded, and starts the journal if it is new. */
@@ -123,6 +142,21 @@ function readStates(path: string): { states: Map<number, RowState>; exists: bool
     states.set(row, { state: t, ...rest } as RowState);
   }
   return { states, exists: true, endsClean: text === '' || text.endsWith('\n') };
+}
+
+function firstEntry(path: string): Record<string, unknown> | undefined {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const buf = Buffer.alloc(4096);
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      return JSON.parse(buf.subarray(0, n).toString('utf8').split('\n')[0]!) as Record<string, unknown>;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 function takeLock(lockPath: string): void {

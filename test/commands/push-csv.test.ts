@@ -50,10 +50,11 @@ describe('push --csv', () => {
       ['+622', undefined, { due_date: '2026-12-31', product: 'loan', debt_amount: '20' }],
       ['+623', 'C', { due_date: '2026-12-03', product: 'loan', debt_amount: '30' }],
     ]);
-    // Sequential sends at least 250 ms apart (4 per second); measured after the first, whose
+    // Sequential sends 250 ms apart (4 per second; without pacing they would be ~2 ms apart, and
+    // loopback latency varies a little); measured after the first, whose
     // connection set-up delays its arrival but not its start.
     const times = pushes.map((p) => p.receivedAt);
-    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(245);
+    expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(200);
     expect(results(`${dir}/callers.results.csv`)).toEqual(pushes.map((p, i) => [String(i + 1), String(i + 2), p.caller_id, 'sent', p.trace_id, '']));
     expect(r.out).toMatch(/^sent\t3$/m);
     // The same file again: nothing is sent twice.
@@ -117,6 +118,18 @@ describe('push --csv', () => {
     expect(dry.code).toBe(0);
     expect(JSON.parse(dry.out).requests.map((q: { body: { caller_id: string } }) => q.body.caller_id)).toHaveLength(4);
     expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('warns when the same file path was sent before with other content (an edited file is a new batch)', async () => {
+    const file = writeIn(dir, 'callers.csv', pushCsv(2));
+    expect((await cli(['--csv', file, '--yes'])).code).toBe(0);
+    writeFileSync(file, pushCsv(3));
+    const r = await cli(['--csv', file, '--yes', '--json']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/callers\.csv was sent before with other content .*rows sent then are sent again/);
+    expect(JSON.parse(r.out).thisRun.sent).toBe(3);
+    const quiet = await cli(['--csv', file, '--yes']);
+    expect(quiet.err).not.toContain('sent before');
   });
 
   it('refuses to run while another run holds the file, and does not mix --caller-id with --csv', async () => {

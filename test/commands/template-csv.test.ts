@@ -59,6 +59,16 @@ describe('template send --csv', () => {
     expect(sandbox.state.received.templates).toHaveLength(3);
   });
 
+  it('a failing --sign-command ends the batch (2) before anything is sent; the results file says so', async () => {
+    const file = writeIn(dir, 'people.csv', CSV);
+    const r = await cli(['--csv', file, '--yes', '--sign-command', 'exit 4']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--sign-command exited with code 4');
+    expect(sandbox.requests).toHaveLength(0);
+    const lines = readFileSync(`${dir}/people.results.csv`, 'utf8').trim().split('\n').slice(1);
+    expect(lines.map((l) => l.split(',')[3])).toEqual(['skipped', 'skipped', 'skipped']);
+  });
+
   it('checks every row first (3); --signature does not go with --csv (2)', async () => {
     const file = writeIn(dir, 'bad.csv', 'channel_id,name\n+621,Ani\n+622,\n,Citra\n+621,Ani\n');
     const r = await cli(['--csv', file, '--yes']);

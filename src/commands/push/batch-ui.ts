@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { ExitCode } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../api/redact.js';
-import { planBatch, runBatch, tally, type BatchEvent, type BatchRow, type BatchRun, type BatchSender } from '../../send/batch.js';
+import { planBatch, resultOf, runBatch, tally, type BatchEvent, type BatchPlan, type BatchRow, type BatchRun, type BatchSender } from '../../send/batch.js';
 import type { PreparedRequest } from '../../send/deliver.js';
 import { Journal, type JournalKey } from '../../send/journal.js';
 import { defaultResultsPath, writeResults } from '../../send/results.js';
@@ -48,42 +48,52 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     await printDryRun(ctx, requests, `${plan.toSend.length} of ${plan.total} rows would be sent${plan.uncertain.length ? `, ${plan.uncertain.length} uncertain from an earlier run would not` : ''}`);
     return ExitCode.OK;
   }
-  const journal = Journal.open(configDir, batch.key, { file: resolve(batch.file), ...batch.meta }, () => ctx.io.now());
+  const file = resolve(batch.file);
+  const edited = Journal.sameFileOtherContent(configDir, batch.key, file);
+  const journal = Journal.open(configDir, batch.key, { file, ...batch.meta }, () => ctx.io.now());
   const resultsPath = opts.results ?? defaultResultsPath(batch.file);
   let run: BatchRun | undefined;
+  let started = false;
   let stopRequested = false;
   const offSignal = ctx.io.onSignal(() => {
-    if (!stopRequested) out.info('stopping after the request in flight (Ctrl-C again has no effect; the journal keeps the place)');
     stopRequested = true;
+    // A second Ctrl-C gets the default action: the process ends at once.
+    offSignal();
+    out.info('stopping after the request in flight; Ctrl-C again quits now (that row is then uncertain)');
   });
   try {
     const plan = planBatch(batch.rows, journal.states, flags);
-    const seconds = Math.ceil(plan.toSend.length / opts.rate);
-    const summary = [
-      ...batch.about,
-      `  file          ${batch.file} (${plan.total} rows)`,
-      ...(plan.sentEarlier ? [`  sent earlier  ${plan.sentEarlier} (skipped)`] : []),
-      ...(plan.failedEarlier.length ? [`  refused earlier ${plan.failedEarlier.length} (${flags.retryFailed ? 'sent again' : 'skipped; --retry-failed sends them again'})`] : []),
-      ...(plan.uncertain.length ? [`  uncertain     ${plan.uncertain.length} (${flags.resendUncertain ? 'SENT AGAIN: may reach people twice' : 'not sent again'})`] : []),
-      `  to send now   ${plan.toSend.length} at ${opts.rate}/s (about ${seconds} s)`,
-      ...batch.rows.filter((r) => plan.toSend.includes(r.row)).slice(0, 3).map((r) => `    line ${r.line}: ${r.who}`),
-    ];
-    if (plan.toSend.length > 0) {
-      await confirmSend(ctx, summary, `${batch.words.verb} ${plan.toSend.length} ${plan.toSend.length === 1 ? batch.words.one : batch.words.many}?`, opts.yes);
+    if (journal.isNew && edited.length > 0) {
+      out.warn(`${batch.file} was sent before with other content (${edited.map((e) => e.at).join(', ')}): an edited file is a new batch, so rows sent then are sent again`);
     }
-    run = await runBatch(batch.rows, plan, journal, batch.sender, {
-      rate: opts.rate,
-      ...flags,
-      now: () => ctx.io.now(),
-      sleep: (ms) => ctx.io.sleep(ms),
-      stopRequested: () => stopRequested,
-    }, (e) => render(ctx, e, batch.words.one));
+    if (plan.toSend.length > 0) {
+      await confirmSend(ctx, confirmation(batch, plan, opts.rate, flags), `${batch.words.verb} ${plan.toSend.length} ${plan.toSend.length === 1 ? batch.words.one : batch.words.many}?`, opts.yes);
+    }
+    started = true;
+    const batchOptions = { rate: opts.rate, ...flags, now: () => ctx.io.now(), sleep: (ms: number) => ctx.io.sleep(ms), stopRequested: () => stopRequested };
+    run = await runBatch(batch.rows, plan, journal, batch.sender, batchOptions, (e) => render(ctx, e, batch.words.one));
   } finally {
     offSignal();
+    // Even when the batch ended with an error (a signing command failing), the file is complete.
+    const results = run?.results ?? batch.rows.map((r) => resultOf(r, journal.states.get(r.row), true));
     journal.close();
-    if (run) writeResults(resultsPath, run.results, batch.columns);
+    if (started) writeResults(resultsPath, results, batch.columns);
   }
   return report(ctx, batch, run!, resultsPath, journal.path);
+}
+
+function confirmation<B>(batch: CsvBatch<B>, plan: BatchPlan, rate: number, flags: { resendUncertain: boolean; retryFailed: boolean }): string[] {
+  const toSend = new Set(plan.toSend);
+  return [
+    ...batch.about,
+    `  file             ${batch.file} (${plan.total} rows)`,
+    ...(plan.sentEarlier ? [`  sent earlier     ${plan.sentEarlier} (skipped)`] : []),
+    ...(plan.failedEarlier.length ? [`  refused earlier  ${plan.failedEarlier.length} (${flags.retryFailed ? 'sent again' : 'skipped; --retry-failed sends them again'})`] : []),
+    ...(plan.uncertain.length ? [`  uncertain        ${plan.uncertain.length} (${flags.resendUncertain ? 'SENT AGAIN: they may reach people twice' : 'not sent again'})`] : []),
+    `  to send now      ${plan.toSend.length} at ${rate}/s (about ${Math.ceil(plan.toSend.length / rate)} s)`,
+    ...batch.rows.filter((r) => toSend.has(r.row)).slice(0, 3).map((r) => `    line ${r.line}: ${r.who}`),
+    ...(plan.toSend.length > 3 ? [`    ...and ${plan.toSend.length - 3} more`] : []),
+  ];
 }
 
 function render(ctx: Context, e: BatchEvent, one: string): void {
