@@ -1,12 +1,28 @@
 import { InvalidArgumentError, type Command } from '../commander.js';
-import { positiveInt, type Deps } from '../action.js';
+import { nonNegativeInt, positiveInt, type Deps } from '../action.js';
 import { ISO_TIME_RE } from '../../schemas/formats.js';
+import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
 
 function isoTime(value: string): string {
   if (!ISO_TIME_RE.test(value) || Number.isNaN(Date.parse(value))) {
     throw new InvalidArgumentError('expected a time as YYYY-MM-DDTHH:MM:SSZ, e.g. 2026-11-01T00:00:00Z');
   }
   return value;
+}
+
+/** `--delimiter`: one character; `tab` or `\t` for a tab. Quotes and line breaks cannot delimit. */
+function delimiter(value: string): string {
+  const d = value === 'tab' || value === '\\t' ? '\t' : value;
+  if ([...d].length !== 1 || d === '"' || d === '\r' || d === '\n') {
+    throw new InvalidArgumentError('expected one character (e.g. ";" or tab), not a quote or a line break');
+  }
+  return d;
+}
+
+function batchSize(value: string): number {
+  const n = positiveInt(value);
+  if (n > MAX_ENTRIES_PER_UPDATE) throw new InvalidArgumentError(`at most ${MAX_ENTRIES_PER_UPDATE}, the service's limit per request`);
+  return n;
 }
 
 export function register(parent: Command, deps: Deps): void {
@@ -32,6 +48,60 @@ Examples:
 JSON (--json): the envelope's data, {"lists": [...], "count": n}; with --all, every page's lists in one.`,
     )
     .action(action(() => import('./list.js')));
+  workflow
+    .command('update')
+    .description('upload contacts from a CSV file into a running workflow, in batches (POST /service/cloud/workflow/updatedetails)')
+    .requiredOption('--workflow-id <id>', 'workflow id')
+    .requiredOption('--csv <file>', 'contacts CSV (UTF-8, with a header row)')
+    .option('--delimiter <char>', 'field delimiter, one character; "tab" for a tab', delimiter, ',')
+    .option('--keep-empty', 'send empty cells as empty variables (default: left out)')
+    .option('--max-invalid <n>', 'skip up to n invalid rows and send the rest (default 0: any invalid row stops the upload)', nonNegativeInt, 0)
+    .option('--rejects <file>', 'write every rejected row, as read, with its line and reason, to this CSV')
+    .option('--batch-size <n>', `entries per request, at most ${MAX_ENTRIES_PER_UPDATE}`, batchSize, MAX_ENTRIES_PER_UPDATE)
+    .option('--dry-run', 'check the file and list the batches it would send; send nothing')
+    .option('--restart', "ignore an earlier run's journal: send every batch again")
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .addHelpText(
+      'after',
+      `
+The CSV: a header row; callee (+ then 7 to 15 digits) and platform (1 to 40 characters) are
+required; caseid and pds_variables (a JSON object's text, or a plain string) are optional; every
+other column becomes a key of variables. UTF-8 with or without BOM, quoted fields with commas and
+line breaks, CRLF. Columns rejected_line and rejected_reason are ignored (see --rejects).
+
+Every row is checked before anything is sent: a bad callee, platform or pds_variables, a row
+repeating an earlier row's callee and caseid, a row with too few or too many fields. Problems are
+listed with their line and column, and nothing is sent (exit 3) unless --max-invalid allows
+skipping them. --rejects writes the rejected rows, as read, after their line and reason: fix them
+and upload that file as it is.
+
+Valid rows go in batches of at most ${MAX_ENTRIES_PER_UPDATE} (--batch-size), one request at a time, each retried on
+network errors, 429 and 5xx. A journal in the config folder (uploads/<workflow>-<content hash>)
+records every batch the service acknowledged: after a failure, Ctrl-C or a kill, run the same
+command again and it continues after the last acknowledged batch (only a batch in flight at the
+time is sent twice). --restart sends everything again. If the file changed since a run that did
+not finish, the re-run refuses (exit 3). Two runs of the same upload at once: the second refuses
+(exit 2), naming the first one's pid.
+
+Without a terminal (cron), --yes is required; progress is one line per batch on stderr.
+
+Exit codes: 0 done; 1 the service refused a batch (named, with its lines); 2 usage, or the same
+upload already running; 3 invalid rows or file, nothing sent; 4 authentication; 5 network, after
+retries; 130 Ctrl-C (after journaling the batch in flight) or confirmation declined.
+
+Examples:
+  callctl workflow update --workflow-id wf-20001 --csv contacts.csv --dry-run
+  callctl workflow update --workflow-id wf-20001 --csv contacts.csv --rejects rejects.csv --max-invalid 50
+  callctl workflow update --workflow-id wf-20001 --csv contacts.csv --yes --json | jq .entriesAcknowledged
+
+JSON (--json), on stdout once the file is checked (also when the run fails or stops):
+  {"status": "done"|"dry-run"|"invalid"|"failed"|"interrupted", "workflowId", "file", "sha256",
+   "rowsRead", "valid", "invalid", "skipped", "batchSize", "batchesTotal", "batchesSent",
+   "batchesResumed", "entriesAcknowledged", "entriesResumed", "durationMs", "journal", "rejects",
+   "problems": [{"line", "column", "message"}] (the first 20), "problemCount",
+   "batches": [{"index", "firstLine", "lastLine", "count"}] (--dry-run only), "error"}`,
+    )
+    .action(action(() => import('./update.js')));
   workflow
     .command('verify-push')
     .description('check the data a custom API node pushed, last three months (POST /service/cloud/workflow/apinoticeinfo)')

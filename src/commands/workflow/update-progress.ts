@@ -1,0 +1,109 @@
+import type { IO } from '../../io.js';
+import type { UploadEvent } from '../../contacts/events.js';
+
+/** How often the TTY status line is redrawn. */
+const REDRAW_MS = 100;
+
+/**
+ * Renders the uploader's events on stderr. On a terminal: one status line redrawn in place
+ * (rows read, valid, batches sent, rows per second, ETA). Otherwise (cron): no redrawing, one
+ * line after the check and one line per batch.
+ */
+export class UploadProgress {
+  private lastDraw = 0;
+  private drawn = false;
+  private readStarted: number;
+  private sendStarted: number | undefined;
+
+  constructor(
+    private readonly io: IO,
+    private readonly file: string,
+    private readonly tty: boolean,
+    private readonly warn: (message: string) => void,
+  ) {
+    this.readStarted = io.now();
+  }
+
+  readonly onEvent = (e: UploadEvent): void => {
+    switch (e.type) {
+      case 'stale-lock':
+        this.clear();
+        this.warn(`took over the lock of an earlier run that is gone (pid ${e.pid})`);
+        break;
+      case 'resume':
+        this.line(`continuing an earlier run: ${e.batches} batches (${count(e.entries)} entries, up to line ${e.line}) are already acknowledged`);
+        break;
+      case 'read': {
+        if (!this.tty) break;
+        const seconds = (this.io.now() - this.readStarted) / 1000;
+        const pct = e.totalBytes > 0 ? ` ${Math.floor((e.bytes / e.totalBytes) * 100)}%` : '';
+        this.draw(`checking ${this.file}${pct}: ${count(e.rows)} rows, ${count(e.valid)} valid, ${count(e.invalid)} invalid, ${rate(e.rows, seconds)}`);
+        break;
+      }
+      case 'validated': {
+        const v = e.validation;
+        const seconds = (this.io.now() - this.readStarted) / 1000;
+        this.line(`checked ${this.file}: ${count(v.rows)} rows, ${count(v.valid)} valid, ${count(v.invalid)} invalid (${seconds.toFixed(1)} s)`);
+        break;
+      }
+      case 'sending':
+        this.sendStarted ??= this.io.now();
+        if (this.tty && e.batch.index === 1) this.draw(`sending batch 1/${e.total}...`, true);
+        break;
+      case 'sent': {
+        const seconds = (this.io.now() - (this.sendStarted ?? this.io.now())) / 1000;
+        const perSecond = seconds > 0 ? e.entriesSent / seconds : 0;
+        const left = perSecond > 0 ? (e.entriesToSend - e.entriesSent) / perSecond : 0;
+        const b = e.batch;
+        if (this.tty) {
+          this.draw(
+            `sending: batch ${b.index}/${e.total}, ${count(e.entriesSent)}/${count(e.entriesToSend)} entries, ${rate(e.entriesSent, seconds)}, ETA ${duration(left)}`,
+            true,
+          );
+        } else {
+          this.io.stderr.write(
+            `batch ${b.index}/${e.total} sent: lines ${b.firstLine}-${b.lastLine}, ${e.acked} entries acknowledged (${e.entriesSent}/${e.entriesToSend} this run, ${rate(e.entriesSent, seconds)})\n`,
+          );
+        }
+        break;
+      }
+      case 'fingerprint':
+        break;
+    }
+  };
+
+  /** A message between redraws (the status line is cleared first). */
+  line(message: string): void {
+    this.clear();
+    this.io.stderr.write(`${message}\n`);
+  }
+
+  /** Removes the status line, if one is shown. */
+  clear(): void {
+    if (this.drawn) this.io.stderr.write('\r\x1b[2K');
+    this.drawn = false;
+  }
+
+  private draw(text: string, force = false): void {
+    const now = this.io.now();
+    if (!force && now - this.lastDraw < REDRAW_MS) return;
+    this.lastDraw = now;
+    const width = this.io.columns ? this.io.columns - 1 : 119;
+    this.io.stderr.write(`\r\x1b[2K${text.length > width ? text.slice(0, width) : text}`);
+    this.drawn = true;
+  }
+}
+
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function rate(rows: number, seconds: number): string {
+  return seconds > 0 ? `${count(Math.round(rows / seconds))} rows/s` : '- rows/s';
+}
+
+function duration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds <= 0) return '0s';
+  if (seconds < 60) return `${Math.ceil(seconds)}s`;
+  return `${Math.floor(seconds / 60)}m${String(Math.ceil(seconds % 60)).padStart(2, '0')}s`;
+}

@@ -1,0 +1,206 @@
+import { basename, resolve } from 'node:path';
+import type { Context } from '../../context.js';
+import { AuthError, InputError, InterruptedError, UsageError } from '../../errors.js';
+import { updateDetails } from '../../api/cloud.js';
+import { PreparedUpload, type SendOutcome } from '../../contacts/upload.js';
+import { formatProblem } from '../../contacts/problems.js';
+import type { Output } from '../../output/output.js';
+import { count, UploadProgress } from './update-progress.js';
+
+export interface UpdateOptions {
+  workflowId: string;
+  csv: string;
+  delimiter: string;
+  keepEmpty?: boolean;
+  maxInvalid: number;
+  rejects?: string;
+  batchSize: number;
+  dryRun?: boolean;
+  restart?: boolean;
+  yes?: boolean;
+}
+
+/** The `--json` summary (documented in `--help`). */
+export interface UpdateSummary {
+  status: 'done' | 'dry-run' | 'invalid' | 'failed' | 'interrupted';
+  workflowId: string;
+  file: string;
+  sha256: string;
+  rowsRead: number;
+  valid: number;
+  invalid: number;
+  skipped: number;
+  batchSize: number;
+  batchesTotal: number;
+  batchesSent: number;
+  batchesResumed: number;
+  entriesAcknowledged: number;
+  entriesResumed: number;
+  durationMs: number;
+  journal: string | null;
+  rejects: string | null;
+  problems: Array<{ line: number; column: string; message: string }>;
+  problemCount: number;
+  batches?: Array<{ index: number; firstLine: number; lastLine: number; count: number }>;
+  error: string | null;
+}
+
+/**
+ * `workflow update --workflow-id ID --csv FILE`: checks every row, then sends the valid ones in
+ * batches, journaled so that a re-run continues after the last acknowledged batch.
+ */
+export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
+  const started = ctx.io.now();
+  if (!opts.dryRun && !opts.yes && !ctx.canPrompt()) {
+    throw new UsageError('workflow update changes the contacts of a running workflow: without a terminal to confirm on, pass --yes (or --dry-run to only check the file)');
+  }
+  const out = await ctx.output();
+  const client = opts.dryRun ? undefined : await ctx.client();
+  if (client && !client.currentToken && !(await ctx.envCredentials())) {
+    throw new AuthError('not logged in: run `callctl auth login`, or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET');
+  }
+  const progress = new UploadProgress(ctx.io, basename(opts.csv), ctx.io.stderrIsTTY, (m) => out.warn(m));
+  const abort = new AbortController();
+  let phase: 'reading' | 'confirming' | 'sending' = 'reading';
+  let stopRequested = false;
+  const offSignal = ctx.io.onSignal(() => {
+    if (phase === 'sending') {
+      if (!stopRequested) progress.line('stopping after the batch in flight (it will be journaled)...');
+      stopRequested = true;
+    } else abort.abort();
+  });
+
+  let upload: PreparedUpload | undefined;
+  try {
+    try {
+      upload = await PreparedUpload.prepare({
+        file: opts.csv,
+        path: resolve(ctx.io.cwd, opts.csv),
+        workflowId: opts.workflowId,
+        configDir: await ctx.configDir(),
+        delimiter: opts.delimiter,
+        keepEmpty: opts.keepEmpty === true,
+        batchSize: opts.batchSize,
+        maxInvalid: opts.maxInvalid,
+        rejectsPath: opts.rejects ? resolve(ctx.io.cwd, opts.rejects) : undefined,
+        restart: opts.restart === true,
+        dryRun: opts.dryRun === true,
+        signal: abort.signal,
+        onEvent: progress.onEvent,
+      });
+    } catch (error) {
+      progress.clear();
+      if (abort.signal.aborted) throw new InterruptedError(`interrupted while reading ${opts.csv}; nothing was sent`);
+      throw error;
+    }
+    const u = upload;
+    const { validation: v, plan } = u;
+    const summary = (status: UpdateSummary['status'], sent?: SendOutcome): UpdateSummary => ({
+      status,
+      workflowId: opts.workflowId,
+      file: u.options.path,
+      sha256: u.fingerprint.sha256,
+      rowsRead: v.rows,
+      valid: v.valid,
+      invalid: v.invalid,
+      skipped: u.allowed ? v.invalid : 0,
+      batchSize: plan.batchSize,
+      batchesTotal: plan.totalBatches,
+      batchesSent: sent?.batchesSent ?? 0,
+      batchesResumed: plan.resumed.batches,
+      entriesAcknowledged: sent?.entriesAcked ?? 0,
+      entriesResumed: plan.resumed.entries,
+      durationMs: Math.round(ctx.io.now() - started),
+      journal: opts.dryRun ? null : u.journalPath,
+      rejects: u.options.rejectsPath ?? null,
+      problems: v.problems,
+      problemCount: v.problemCount,
+      ...(opts.dryRun ? { batches: plan.batches } : {}),
+      error: sent?.error ? String((sent.error as Error).message ?? sent.error) : null,
+    });
+
+    if (v.problems.length > 0) listProblems(ctx, out, opts.csv, u, !u.allowed);
+    if (!u.allowed) {
+      await printSummary(out, summary('invalid'));
+      throw invalidError(opts, u);
+    }
+    if (opts.dryRun) {
+      await printSummary(out, summary('dry-run'));
+      return 0;
+    }
+    if (plan.batches.length > 0 && !opts.yes) {
+      phase = 'confirming';
+      const resumed = plan.resumed.batches > 0 ? `, continuing after line ${plan.resumed.line}` : '';
+      const ok = await ctx.io.prompter.confirm(
+        `Send ${count(plan.entries)} contacts from ${opts.csv} to workflow ${opts.workflowId} in ${plan.batches.length} batch${plan.batches.length === 1 ? '' : 'es'}${resumed}?`,
+        false,
+      );
+      if (!ok) throw new InterruptedError('cancelled; nothing was sent');
+    }
+    phase = 'sending';
+    const outcome = await u.send((details) => updateDetails(client!, opts.workflowId, details), { shouldStop: () => stopRequested });
+    progress.clear();
+    const status = outcome.error ? 'failed' : outcome.interrupted ? 'interrupted' : 'done';
+    await printSummary(out, summary(status, outcome));
+    if (outcome.error) throw outcome.error;
+    if (outcome.interrupted) {
+      const acked = plan.resumed.batches + outcome.batchesSent;
+      throw new InterruptedError(`interrupted: ${acked} of ${plan.totalBatches} batches are acknowledged and journaled; run the same command again to send the rest`);
+    }
+    if (plan.batches.length === 0) out.info(`nothing to send: every valid row of ${opts.csv} was already acknowledged (use --restart to send them again)`);
+    return 0;
+  } finally {
+    offSignal();
+    progress.clear();
+    upload?.close();
+  }
+}
+
+function listProblems(ctx: Context, out: Output, file: string, u: PreparedUpload, blocking: boolean): void {
+  const v = u.validation;
+  const rows = `${v.invalid} invalid row${v.invalid === 1 ? '' : 's'}`;
+  if (!blocking) out.warn(`skipping ${rows} (--max-invalid ${u.options.maxInvalid}):`);
+  for (const p of v.problems) ctx.io.stderr.write(`  ${file}: ${formatProblem(p)}\n`);
+  const more = v.problemCount - v.problems.length;
+  if (more > 0) ctx.io.stderr.write(`  ... and ${count(more)} more problem${more === 1 ? '' : 's'}${u.options.rejectsPath ? ` (every rejected row is in ${u.options.rejectsPath})` : ' (--rejects FILE writes every rejected row)'}\n`);
+}
+
+function invalidError(opts: UpdateOptions, u: PreparedUpload): InputError {
+  const v = u.validation;
+  if (v.valid === 0 && v.invalid <= opts.maxInvalid) return new InputError(`${opts.csv}: no valid rows; nothing was sent`, { invalid: v.invalid });
+  const first = v.problems[0];
+  const limit = opts.maxInvalid > 0 ? `more than --max-invalid ${opts.maxInvalid}` : 'use --max-invalid N to skip up to N of them';
+  return new InputError(
+    `${opts.csv}: ${v.invalid} invalid row${v.invalid === 1 ? '' : 's'} (first: ${first ? formatProblem(first) : '?'}); nothing was sent (${limit})`,
+    { invalid: v.invalid, ...(first ? { line: first.line, column: first.column } : {}) },
+  );
+}
+
+async function printSummary(out: Output, s: UpdateSummary): Promise<void> {
+  if (out.json) return out.writeJson(s);
+  if (s.batches && s.batches.length > 0) {
+    out.heading('Batches it would send');
+    await out.list(s.batches, [
+      { header: 'BATCH', value: (b) => b.index },
+      { header: 'FIRST LINE', value: (b) => b.firstLine },
+      { header: 'LAST LINE', value: (b) => b.lastLine },
+      { header: 'ENTRIES', value: (b) => b.count },
+    ]);
+  }
+  const seconds = s.durationMs / 1000;
+  const sent = s.batchesResumed > 0 ? `${s.batchesSent} of ${s.batchesTotal} (${s.batchesResumed} acknowledged by an earlier run)` : `${s.batchesSent} of ${s.batchesTotal}`;
+  out.heading('Upload summary');
+  out.record([
+    ['status', s.status],
+    ['workflow', s.workflowId],
+    ['file', s.file],
+    ['rows read', s.rowsRead],
+    ['valid', s.valid],
+    ['invalid', s.invalid],
+    ['skipped', s.skipped],
+    ['batches sent', sent],
+    ['entries acknowledged', s.entriesAcknowledged],
+    ['duration', `${seconds.toFixed(1)} s (${Math.round(s.rowsRead / Math.max(seconds, 0.001))} rows/s)`],
+    ...(s.rejects ? ([['rejects', s.rejects]] as const) : []),
+  ]);
+}

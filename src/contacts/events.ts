@@ -1,0 +1,42 @@
+import type { Batch } from './batches.js';
+import type { Problem } from './problems.js';
+
+/** What pass 1 found. */
+export interface Validation {
+  /** Data rows read (blank lines excluded). */
+  rows: number;
+  valid: number;
+  invalid: number;
+  /** The first problems (LISTED_PROBLEMS of them), in file order. */
+  problems: Problem[];
+  /** Every problem found (a row may have several). */
+  problemCount: number;
+}
+
+/** What this run sends, and what earlier runs of the same upload already sent. */
+export interface Plan {
+  batchSize: number;
+  /** Batches to send in this run. */
+  batches: Batch[];
+  /** Entries to send in this run. */
+  entries: number;
+  /** Acknowledged by earlier runs (the journal): not sent again. */
+  resumed: { batches: number; entries: number; line: number };
+  /** resumed.batches + batches.length. */
+  totalBatches: number;
+}
+
+/**
+ * What the uploader tells as it works (the core never prints: the command renders these).
+ */
+export type UploadEvent =
+  | { type: 'fingerprint'; sha256: string; bytes: number }
+  /** A lock left by a process that is gone was taken over. */
+  | { type: 'stale-lock'; pid: number; path: string }
+  /** An earlier run of the same upload acknowledged some batches: this run continues after them. */
+  | { type: 'resume'; batches: number; entries: number; line: number; journal: string }
+  /** Pass 1 progress: every few thousand rows, and once at the end. */
+  | { type: 'read'; rows: number; valid: number; invalid: number; bytes: number; totalBytes: number }
+  | { type: 'validated'; validation: Validation; plan: Plan }
+  | { type: 'sending'; batch: Batch; total: number }
+  | { type: 'sent'; batch: Batch; total: number; acked: number; entriesSent: number; entriesToSend: number };

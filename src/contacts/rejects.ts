@@ -1,0 +1,77 @@
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { REJECT_LINE_COLUMN, REJECT_REASON_COLUMN } from './columns.js';
+
+const FLUSH_CHARS = 1 << 16;
+
+/**
+ * Writes each rejected row as it was read (every field, in the file's delimiter), after two
+ * columns: the line it came from and why it was rejected. The reader ignores those two columns,
+ * so the file, once fixed, uploads again as it is. Written to a temporary name and renamed when
+ * complete, so a half-written file never looks finished.
+ */
+export class RejectsWriter {
+  private fd: number;
+  private readonly temp: string;
+  private buffer = '';
+  private drop = new Set<number>();
+  private needsQuote: RegExp;
+  count = 0;
+
+  constructor(
+    readonly path: string,
+    private readonly delimiter: string,
+  ) {
+    this.temp = `${path}.${process.pid}.tmp`;
+    this.fd = openSync(this.temp, 'w', 0o600);
+    this.needsQuote = new RegExp(`["\\r\\n]|${escapeRegExp(delimiter)}|^\\s|\\s$`);
+  }
+
+  /** The header of the file read; a rejects file's own two columns are replaced, not repeated. */
+  header(fields: readonly string[]): void {
+    const lower = fields.map((f) => f.trim().toLowerCase());
+    lower.forEach((name, i) => {
+      if (name === REJECT_LINE_COLUMN || name === REJECT_REASON_COLUMN) this.drop.add(i);
+    });
+    this.row([REJECT_LINE_COLUMN, REJECT_REASON_COLUMN, ...this.keep(fields)]);
+  }
+
+  reject(line: number, reason: string, fields: readonly string[]): void {
+    this.count++;
+    this.row([String(line), reason, ...this.keep(fields)]);
+  }
+
+  private keep(fields: readonly string[]): readonly string[] {
+    return this.drop.size === 0 ? fields : fields.filter((_, i) => !this.drop.has(i));
+  }
+
+  private row(fields: readonly string[]): void {
+    this.buffer += fields.map((f) => (this.needsQuote.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(this.delimiter) + '\n';
+    if (this.buffer.length >= FLUSH_CHARS) this.flush();
+  }
+
+  private flush(): void {
+    if (this.buffer) writeSync(this.fd, this.buffer);
+    this.buffer = '';
+  }
+
+  /** Completes the file under its name. */
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+    renameSync(this.temp, this.path);
+  }
+
+  /** Abandons a file the run did not finish reading. */
+  discard(): void {
+    try {
+      closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+    rmSync(this.temp, { force: true });
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
