@@ -165,6 +165,10 @@ async function dispatch(
       const refused = requireToken(ctx);
       if (refused) return refused;
     }
+    // The spec: request bodies are JSON with `Content-Type: application/json`.
+    if (r.raw.length > 0 && !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) {
+      return fail(415, 'Content-Type must be application/json', 415);
+    }
     return await route.handler(ctx);
   } catch (e) {
     if (e instanceof HttpError) return fail(e.code, e.message, e.status);

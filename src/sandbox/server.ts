@@ -89,7 +89,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url: '',
   };
 
-  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => void handle(engine, req, res));
+  const server = createServer({ keepAliveTimeout: 30_000 }, (req, res) => {
+    handle(engine, req, res).catch((error: Error) => {
+      // A listener of `request` threw, or the socket broke mid-answer: report, never crash.
+      events.emit('internal-error', error);
+      res.destroy();
+    });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host, () => {

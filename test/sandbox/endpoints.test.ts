@@ -174,3 +174,33 @@ describe('routing', () => {
     expect(answers.map((a) => a.json.data.TaskID)).toEqual(Array.from({ length: 200 }, (_, i) => ids[i % ids.length]));
   });
 });
+
+describe('request format', () => {
+  test('a body without Content-Type application/json is HTTP 415', async () => {
+    const r = await call(sb.url, 'POST', '/service/cloud/workflow/taskdetail', {
+      token,
+      raw: JSON.stringify({ task_id: SEED.workflowTaskId }),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(r.status).toBe(415);
+    expect(r.json).toMatchObject({ code: 415, message: 'Content-Type must be application/json' });
+    const ok = await call(sb.url, 'POST', '/service/cloud/workflow/taskdetail', {
+      token,
+      raw: JSON.stringify({ task_id: SEED.workflowTaskId }),
+      headers: { 'content-type': 'Application/JSON; charset=utf-8' },
+    });
+    expect(ok.json.code).toBe(200);
+  });
+
+  test('a listener that throws does not bring the sandbox down', async () => {
+    const errors: Error[] = [];
+    sb.events.on('internal-error', (e) => errors.push(e));
+    const boom = () => {
+      throw new Error('listener failed');
+    };
+    sb.events.once('request', boom);
+    await expect(get('/service/cloud/robot')).rejects.toThrow();
+    expect(errors.map((e) => e.message)).toContain('listener failed');
+    expect((await get('/service/cloud/robot')).status).toBe(200);
+  });
+});
