@@ -2,6 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { Journal } from '../../src/send/journal.js';
+import { main } from '../../src/main.js';
+import { testIO } from '../../src/io.js';
 import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
 import { pushCsv, received, tempDir, writeIn } from '../send/helpers.js';
 
@@ -118,6 +120,30 @@ describe('push --csv', () => {
     expect(dry.code).toBe(0);
     expect(JSON.parse(dry.out).requests.map((q: { body: { caller_id: string } }) => q.body.caller_id)).toHaveLength(4);
     expect(sandbox.requests).toHaveLength(0);
+  });
+
+  it('Ctrl-C stops after the request in flight (130): nothing uncertain, the rest sent by the next run', async () => {
+    const file = writeIn(dir, 'callers.csv', pushCsv(6));
+    const io = testIO({ env });
+    let interrupt: (() => void) | undefined;
+    io.onSignal = (handler) => {
+      interrupt = () => handler('SIGINT');
+      return () => (interrupt = undefined);
+    };
+    const onPush = () => {
+      if (sandbox.state.received.pushes.length === 2) interrupt?.();
+    };
+    sandbox.events.on('push.received', onPush);
+    const code = await main(['push', '--csv', file, '--yes', '--json'], io);
+    sandbox.events.off('push.received', onPush);
+    expect(code).toBe(130);
+    expect(io.err()).toContain('stopping after the request in flight');
+    expect(JSON.parse(io.out())).toMatchObject({ sent: 2, uncertain: 0, skipped: 4, stopped: { reason: 'interrupted' } });
+    // The handler is gone after the first Ctrl-C: a second one would end the process at once.
+    expect(interrupt).toBeUndefined();
+    const again = await cli(['--csv', file, '--yes', '--json']);
+    expect(JSON.parse(again.out)).toMatchObject({ sent: 6, thisRun: { sent: 4 } });
+    expect(sandbox.state.received.pushes).toHaveLength(6);
   });
 
   it('warns when the same file path was sent before with other content (an edited file is a new batch)', async () => {

@@ -12,7 +12,7 @@ export function register(parent: Command, { action }: Deps): void {
   template
     .command('send')
     .description('send one template message now, or one per row of a CSV file (POST /api/v1/template/unitcast)')
-    .addOption(new Option('--template-id <id>', 'template_id (a whole number)').argParser(wholeNumber).makeOptionMandatory())
+    .addOption(new Option('--template-id <id>', 'template_id, a whole number (required)').argParser(wholeNumber).makeOptionMandatory())
     .option('--channel <name>', 'channel (with --csv: the default for a missing channel column)')
     .option('--channel-id <id>', 'channel_id (with --csv: the default for a missing channel_id column)')
     .option('--user-id <id>', 'user_id (may be empty)', '')
