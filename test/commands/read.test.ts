@@ -18,7 +18,7 @@ beforeEach(() => {
   env = { CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: token, CALLCTL_CONFIG_DIR: tempConfigDir() };
 });
 
-const cli = (argv: string[], options: RunOptions = {}) => runCli(argv, { env, ...options, env: { ...env, ...options.env } });
+const cli = (argv: string[], options: RunOptions = {}) => runCli(argv, { ...options, env: { ...env, ...options.env } });
 const ANSI = /\u001b\[/;
 
 /** Every read command, with what its --json must equal and a value its human output must show. */
