@@ -62,9 +62,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   /** Keys whose forward finally failed: their next retry from the service is sent on again. */
   const forwardFailed = new Set<string>();
   let seq = 0;
-  let inflight = 0;
   let closing = false;
-  let drained: (() => void) | undefined;
 
   const shownPath = (path: string) => (options.path ? (path === options.path ? '(--path)' : '(other path)') : path);
 
@@ -122,11 +120,6 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   }
 
   const server: Server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, (req, res) => {
-    inflight++;
-    res.on('close', () => {
-      inflight--;
-      if (inflight === 0) drained?.();
-    });
     handle(req, res).catch((error: unknown) => {
       // Only a log that cannot be written gets here: the request is not acknowledged, so the
       // service will send it again.
@@ -162,12 +155,15 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     },
     async close() {
       closing = true;
+      // Stops accepting; idle keep-alive connections close now, busy ones once answered (their
+      // answers carry `connection: close`); only after the grace period is anything cut.
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
-      if (inflight > 0) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), grace]);
-      server.closeAllConnections();
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SHUTDOWN_GRACE_MS)));
+      if ((await Promise.race([stopped, grace])) === 'late') server.closeAllConnections();
       await Promise.race([Promise.all([...forwards]), grace]);
+      clearTimeout(timer);
       await stopped;
     },
   };

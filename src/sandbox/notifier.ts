@@ -16,6 +16,8 @@ export interface Notification {
   headers?: Record<string, string>;
   /** The exact bytes to send, when a header signs them; default JSON.stringify(body). */
   raw?: string;
+  /** Told once the notification is delivered (true) or given up (false). */
+  settled?: (delivered: boolean) => void;
 }
 
 /** Delivers notifications, retrying on the spec's schedule. The sandbox's hook point for webhooks. */
@@ -121,7 +123,8 @@ export function createNotifier(o: NotifierOptions): Notifier {
   let waiters: Array<() => void> = [];
   let closed = false;
 
-  const done = () => {
+  const done = (n?: Notification, delivered = false) => {
+    n?.settled?.(delivered);
     pending--;
     if (pending === 0) {
       for (const w of waiters) w();
@@ -130,7 +133,7 @@ export function createNotifier(o: NotifierOptions): Notifier {
   };
 
   const attempt = async (n: Notification, text: string, attemptNo: number): Promise<void> => {
-    if (closed) return done();
+    if (closed) return done(n);
     let failure: string;
     try {
       const res = await fetch(o.url, {
@@ -142,16 +145,16 @@ export function createNotifier(o: NotifierOptions): Notifier {
       await res.arrayBuffer().catch(() => undefined);
       if (res.status === 200) {
         o.events.emit('notify.sent', { kind: n.kind, url: o.url, attempt: attemptNo, status: res.status });
-        return done();
+        return done(n, true);
       }
       failure = `HTTP ${res.status}`;
     } catch (e) {
       failure = (e as Error).message;
     }
-    if (closed) return done();
+    if (closed) return done(n);
     const willRetry = attemptNo <= maxRetries;
     o.events.emit('notify.failed', { kind: n.kind, url: o.url, attempt: attemptNo, error: failure, willRetry });
-    if (!willRetry) return done();
+    if (!willRetry) return done(n);
     const timer = setTimeout(() => {
       timers.delete(timer);
       void attempt(n, text, attemptNo + 1);
@@ -189,7 +192,8 @@ export function notifierOf(events: SandboxEvents): SandboxNotifier | undefined {
 /**
  * Sends the sandbox's notifications: task end when a simulated task finishes, plan end after a
  * plan's last round, template status as each received template message moves through
- * wait, send, delivery, read (a step of simulated time apart), and the others on demand.
+ * wait, send, delivery, read (a step of simulated time after the previous state was settled),
+ * and the others on demand.
  */
 export function attachNotifier(o: NotifierOptions): SandboxNotifier {
   const notifier = createNotifier(o);
@@ -210,10 +214,13 @@ export function attachNotifier(o: NotifierOptions): SandboxNotifier {
   o.events.on('plan.finished', ({ plan }) => notifier.send({ kind: 'plan.end', body: planEndBody(plan, o.key) }));
   o.events.on('template.received', (t) => {
     const path = templatePath(t, TEMPLATE_PATH);
-    const next = (i: number) => {
-      notifier.send({ kind: 'template.status', body: templateStatusBody(t, path[i]!) });
-      if (i + 1 < path.length) later(step, () => next(i + 1));
-    };
+    // Each state is sent once the one before it is settled, so they arrive in order.
+    const next = (i: number) =>
+      notifier.send({
+        kind: 'template.status',
+        body: templateStatusBody(t, path[i]!),
+        settled: () => i + 1 < path.length && later(step, () => next(i + 1)),
+      });
     later(step, () => next(0));
   });
 

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
 
 export function register(parent: Command, deps: Deps): void {
