@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { entry, received, uploadSetup, WORKFLOW, writeContacts } from '../contacts/helpers.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+
+// The child runs the built CLI (bin/callctl.js loads dist/): `npm test` builds first.
+const root = join(import.meta.dirname, '..', '..');
+
+function checkBuilt(): void {
+  const sources = [
+    ...readdirSync(join(root, 'src/contacts')).map((f) => `contacts/${f}`),
+    'commands/workflow/update.ts',
+    'commands/workflow/update-progress.ts',
+  ];
+  for (const src of sources) {
+    const built = join(root, 'dist', src.replace(/\.ts$/, '.js'));
+    if (!existsSync(built) || statSync(built).mtimeMs < statSync(join(root, 'src', src)).mtimeMs) {
+      throw new Error(`dist/ is missing or older than src/${src}: run \`npm run build\` first`);
+    }
+  }
+}
+
+let sandbox: Sandbox;
+let env: Record<string, string>;
+let dir: string;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  checkBuilt();
+  ({ sandbox, env, dir, close } = await uploadSetup());
+});
+afterAll(() => close());
+
+const ROWS = 200_000;
+const BATCH = 10_000;
+
+it('a run killed with SIGKILL mid-upload: the re-run finishes, every row arrives, only the batch in flight is sent twice', async () => {
+  const file = writeContacts(join(dir, 'kill.csv'), ROWS);
+  const child = spawn(process.execPath, [join(root, 'bin/callctl.js'), 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes'], {
+    env: { ...process.env, ...env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c));
+  // Kill while the 5th batch is being accepted: the service has it, the client has no answer yet.
+  const onUpdate = (e: { batch: number }) => {
+    if (e.batch === 5) child.kill('SIGKILL');
+  };
+  sandbox.events.on('workflow.updated', onUpdate);
+  const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  sandbox.events.off('workflow.updated', onUpdate);
+  expect(exit, stderr).toEqual({ code: null, signal: 'SIGKILL' });
+  const before = received(sandbox).length;
+  expect(before).toBeGreaterThanOrEqual(4 * BATCH);
+  expect(before).toBeLessThan(ROWS);
+
+  const again = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--json'], { env });
+  expect(again.code, again.err).toBe(0);
+  expect(again.err).toMatch(new RegExp(`took over the lock of an earlier run that is gone \\(pid ${child.pid}\\)`));
+  const summary = JSON.parse(again.out);
+  expect(summary.batchesResumed + summary.batchesSent).toBe(ROWS / BATCH);
+
+  // What arrived: the first run's batches, then the re-run's, which start at a batch boundary at
+  // most one batch before where the first run stopped.
+  const got = received(sandbox);
+  const resent = got.length - ROWS;
+  expect(resent === 0 || resent === BATCH).toBe(true);
+  const firstRun = before;
+  const restartAt = firstRun - resent;
+  expect(restartAt % BATCH).toBe(0);
+  expect(restartAt).toBe(summary.entriesResumed);
+  const expected = (i: number) => JSON.stringify(entry(i + 1));
+  for (let i = 0; i < firstRun; i++) if (JSON.stringify(got[i]) !== expected(i)) expect(got[i]).toEqual(entry(i + 1));
+  for (let i = restartAt; i < ROWS; i++) {
+    const at = firstRun + (i - restartAt);
+    if (JSON.stringify(got[at]) !== expected(i)) expect(got[at]).toEqual(entry(i + 1));
+  }
+  // The journal: every batch once, in order, then done.
+  const journal = readFileSync(summary.journal, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const batches = journal.filter((j) => j.type === 'batch').map((j) => j.index);
+  expect(batches).toEqual(Array.from({ length: ROWS / BATCH }, (_, i) => i + 1));
+  expect(journal.at(-1).type).toBe('done');
+  // No spool or lock is left behind.
+  expect(readdirSync(join(env.CALLCTL_CONFIG_DIR!, 'uploads')).filter((f) => !f.endsWith('.journal'))).toEqual([]);
+});
