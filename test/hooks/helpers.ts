@@ -42,10 +42,14 @@ export const vectors = JSON.parse(readFileSync(new URL('../../fixtures/hooks/sig
 };
 
 /** Runs `serve-hooks` in-process (its real command module) with a test IO, until stopped. */
-export async function startServeHooks(opts: Partial<import('../../src/commands/serve-hooks/serve.js').ServeOptions>, io = testIO()) {
+export async function startServeHooks(
+  opts: Partial<import('../../src/commands/serve-hooks/serve.js').ServeOptions>,
+  io = testIO(),
+  globals: { json?: boolean; configDir?: string } = {},
+) {
   const { Context } = await import('../../src/context.js');
   const { run } = await import('../../src/commands/serve-hooks/serve.js');
-  const ctx = new Context(io, { json: false, color: false, verbose: false, input: false, configDir: tempDir('callctl-cfg-') });
+  const ctx = new Context(io, { json: false, color: false, verbose: false, input: false, configDir: tempDir('callctl-cfg-'), ...globals });
   const stopper = new AbortController();
   let ready!: (url: string) => void;
   const listening = new Promise<string>((r) => (ready = r));

@@ -1,0 +1,143 @@
+import { createServer } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { testIO } from '../../src/io.js';
+import { signNotification } from '../../src/hooks/outgoing.js';
+import { sampleBody, type SampleType } from '../../src/hooks/samples.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { post, startServeHooks, tempDir } from './helpers.js';
+
+const stops: Array<() => unknown> = [];
+afterEach(async () => {
+  while (stops.length) await stops.pop()!();
+});
+
+async function serve(...args: Parameters<typeof startServeHooks>) {
+  const s = await startServeHooks(...args);
+  stops.push(() => s.stop());
+  return s;
+}
+
+async function send(url: string, type: SampleType, key?: string, set: Record<string, unknown> = {}, secret?: string) {
+  const body = { ...sampleBody(type), ...set };
+  const req = await signNotification(type, body, { key, chatbot: secret ? { secret } : {} });
+  return { res: await post(url, req.body, req.headers), body, req };
+}
+
+describe('serve-hooks: start-up', () => {
+  it('refuses to start without a KEY unless --skip-verify, naming the ways to give one', async () => {
+    const r = await runCli(['serve-hooks', '--port', '0', '--config-dir', tempConfigDir()]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/no KEY.*--key, --key-file or CALLCTL_HOOK_KEYS.*--skip-verify/);
+  });
+
+  it.each([
+    [['--fsync', '--key', 'k'], /--fsync needs --log/],
+    [['--events', 'task.end,nope', '--key', 'k'], /--events: unknown type nope/],
+    [['--path', 'no-slash', '--key', 'k'], /--path must start with \//],
+    [['--forward-to', 'ftp://x', '--key', 'k'], /--forward-to: expected an http/],
+    [['--on-bad-sign', 'maybe', '--key', 'k'], /maybe/],
+    [['--port', '70000', '--key', 'k'], /expected a port/],
+  ])('%j is a usage error', async (args, message) => {
+    const r = await runCli(['serve-hooks', '--port', '0', ...args, '--config-dir', tempConfigDir()]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(message);
+  });
+
+  it('says so when the port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    const port = String((blocker.address() as { port: number }).port);
+    const r = await runCli(['serve-hooks', '--port', port, '--key', 'k', '--config-dir', tempConfigDir()]);
+    blocker.close();
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/port is in use/);
+  });
+
+  it('takes keys from CALLCTL_HOOK_KEYS, --key-file and the profile, and never prints them', async () => {
+    const configDir = tempConfigDir();
+    expect((await runCli(['config', 'set', 'hook-keys', '--stdin', '--config-dir', configDir], { stdin: 'profile-key-1,profile-key-2\n' })).code).toBe(0);
+    const fromProfile = await serve({}, testIO(), { configDir });
+    expect((await send(fromProfile.url, 'task.end', 'profile-key-2')).res.status).toBe(200);
+    expect(fromProfile.shown()[0]).toMatchObject({ verdict: 'verified', by: 'key 2' });
+
+    const fromEnv = await serve({}, testIO({ env: { CALLCTL_HOOK_KEYS: 'env-key-1, env-key-2' } }), { configDir });
+    expect((await send(fromEnv.url, 'task.end', 'env-key-2')).res.status).toBe(200);
+    expect((await send(fromEnv.url, 'task.end', 'profile-key-1')).res.status).toBe(401); // env wins over the profile
+
+    const file = join(tempDir(), 'keys.txt');
+    writeFileSync(file, '# rotated 2026-11\nfile-key-new\nfile-key-old\n');
+    const fromFile = await serve({ keyFile: file }, testIO({ env: { CALLCTL_HOOK_KEYS: 'env-key-1' } }), { configDir });
+    expect((await send(fromFile.url, 'task.end', 'file-key-old')).res.status).toBe(200);
+    expect(fromFile.shown()[0]).toMatchObject({ by: 'key 2' });
+    for (const s of [fromProfile, fromEnv, fromFile]) {
+      const printed = s.io.out() + s.io.err();
+      for (const k of ['profile-key', 'env-key', 'file-key']) expect(printed).not.toContain(k);
+    }
+  });
+});
+
+describe('serve-hooks: output', () => {
+  it('on a terminal: one line per event with ids, masked callee, verdict and key, retry count', async () => {
+    const s = await serve({ key: ['k-old', 'k-new'] }, testIO({ tty: true }));
+    const task = await send(s.url, 'task.end', 'k-new');
+    await post(s.url, task.req.body, task.req.headers); // the service's retry
+    await send(s.url, 'template.status', undefined, { callee: '+6281234567002' });
+    await send(s.url, 'task.end', 'intruder');
+    await s.stop();
+    const lines = s.io.out().trim().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d  task\\.end .*plan ${task.body.PlanName}  task ${task.body.TaskID}.*✓ verified \\(key 2\\)`));
+    expect(lines[0]).not.toMatch(/retry/);
+    expect(lines[1]).toMatch(/task\.end .*retry 1/);
+    expect(lines[2]).toMatch(/template\.status .*callee \+62\*+7002.*delivery.*unsigned/);
+    expect(lines[2]).not.toContain('+6281234567002');
+    expect(lines[3]).toMatch(/✗ REJECTED: Sign matches no key.*answered 401/);
+    expect(s.io.err()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(s.io.err()).toMatch(/stopped: 4 events \(1 retries, 1 rejected\)/);
+  });
+
+  it('piped: NDJSON on stdout, --events filters what is shown (all is recorded), --show-numbers', async () => {
+    const log = join(tempDir(), 'events.ndjson');
+    const s = await serve({ key: ['k'], events: 'template.status', showNumbers: true, log });
+    await send(s.url, 'task.end', 'k');
+    await send(s.url, 'template.status', undefined, { callee: '+6281234567002' });
+    await s.stop();
+    const shown = s.shown();
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatchObject({ type: 'template.status', callee: '+6281234567002', verdict: 'unsigned', retry: 0, answer: 200 });
+    const { readRecords } = await import('./helpers.js');
+    expect(readRecords(log).map((r) => r.type)).toEqual(['task.end', 'template.status']);
+  });
+
+  it('with --skip-verify says so on every event line', async () => {
+    const s = await serve({ skipVerify: true }, testIO({ tty: true }));
+    await send(s.url, 'task.end', 'any');
+    await send(s.url, 'workflow.api_push');
+    await s.stop();
+    const lines = s.io.out().trim().split('\n');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).toContain('[--skip-verify]');
+    expect(s.io.err()).toMatch(/--skip-verify: plan and task Sign are NOT checked/);
+  });
+
+  it('refused requests are messages on stderr, never events on stdout', async () => {
+    const s = await serve({ key: ['k'] });
+    expect((await post(s.url, 'nope', { 'content-type': 'text/plain' })).status).toBe(415);
+    await s.stop();
+    expect(s.shown()).toEqual([]);
+    expect(s.io.err()).toMatch(/answered 415 to POST \/ from 127\.0\.0\.1: content type must be application\/json/);
+  });
+
+  it('never prints the chatbot secret or the X-Service-Sign', async () => {
+    const secret = 'chatbot-secret-xyz';
+    const s = await serve({ key: ['k'] }, testIO({ env: { CALLCTL_CHATBOT_SECRET: secret } }));
+    const { req } = await send(s.url, 'chatbot.transfer', undefined, {}, secret);
+    await s.stop();
+    expect(s.shown()[0]).toMatchObject({ type: 'chatbot.transfer', verdict: 'verified', by: 'secret' });
+    const printed = s.io.out() + s.io.err();
+    expect(printed).not.toContain(secret);
+    expect(printed).not.toContain(req.headers['x-service-sign']);
+  });
+});
