@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,14 +8,19 @@ import { describe, expect, it } from 'vitest';
 const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
 const tracer = fileURLToPath(new URL('./helpers/trace-imports.mjs', import.meta.url));
 
-/** The modules a run of the built CLI loads (needs `npm run build`, which `npm test` does first). */
-function modulesLoaded(args: string[]): string[] {
+/**
+ * The sources bundled into the files a run of the built CLI loads (needs `npm run build`, which
+ * `npm test` does first). esbuild marks each bundled module with a `// path` comment.
+ */
+function sourcesLoaded(args: string[]): string[] {
   const file = join(mkdtempSync(join(tmpdir(), 'callctl-trace-')), 'modules.txt');
-  execFileSync(process.execPath, ['--import', tracer, bin, ...args], {
-    env: { ...process.env, TRACE_IMPORTS_FILE: file },
+  // The exit code does not matter here (robots has no service to reach), only what was loaded.
+  spawnSync(process.execPath, ['--import', tracer, bin, ...args], {
+    env: { ...process.env, TRACE_IMPORTS_FILE: file, CALLCTL_BASE_URL: 'http://127.0.0.1:1', CALLCTL_TOKEN: 'x' },
     stdio: 'ignore',
   });
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  const urls = readFileSync(file, 'utf8').split('\n').filter((u) => u.startsWith('file://') && u.includes('/dist/'));
+  return urls.flatMap((u) => [...readFileSync(fileURLToPath(u), 'utf8').matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)].map((m) => m[1]!));
 }
 
 const HEAVY = ['zod', 'undici', 'conf', 'chalk', 'cli-table3', 'csv-parse', '@inquirer'];
@@ -24,13 +29,20 @@ describe('start-up', () => {
   it.each([['--help'], ['--version'], ['workflow', '--help'], ['help', 'robots']])(
     '`callctl %s` loads nothing but the program tree',
     (...args) => {
-      const loaded = modulesLoaded(args);
-      expect(loaded.some((u) => u.endsWith('/dist/program.js'))).toBe(true);
-      const heavy = loaded.filter((u) => HEAVY.some((name) => u.includes(`/node_modules/${name}/`)));
-      expect(heavy).toEqual([]);
+      const sources = sourcesLoaded(args);
+      expect(sources).toContain('src/program.ts');
+      expect(sources.filter((s) => HEAVY.some((name) => s.startsWith(`node_modules/${name}/`)))).toEqual([]);
       // No command module: only the index files that declare commands.
-      const verbs = loaded.filter((u) => /\/dist\/commands\/[^/]+\/(?!index\.js)[^/]+\.js$/.test(u));
-      expect(verbs).toEqual([]);
+      expect(sources.filter((s) => /^src\/commands\/[^/]+\/(?!index\.ts)[^/]+\.ts$/.test(s))).toEqual([]);
     },
   );
+
+  it('a command loads its own module and what it needs, not the other commands', () => {
+    const sources = sourcesLoaded(['robots', '--json', '--timeout', '0.1']);
+    expect(sources).toContain('src/commands/robots/list.ts');
+    expect(sources.some((s) => s.startsWith('node_modules/undici/'))).toBe(true);
+    const others = sources.filter((s) => /^src\/commands\/(?!robots|commander)[^/]+\/(?!index\.ts)[^/]+\.ts$/.test(s));
+    expect(others).toEqual([]);
+    expect(sources.some((s) => s.startsWith('node_modules/conf/') || s.startsWith('node_modules/csv-parse/'))).toBe(false);
+  });
 });

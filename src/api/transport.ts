@@ -58,7 +58,7 @@ export class Transport {
 
   private async agent(): Promise<Dispatcher> {
     if (!this.dispatcher) {
-      const { EnvHttpProxyAgent } = await import('undici');
+      const { EnvHttpProxyAgent } = await import('./undici.js');
       const env = this.options.env ?? process.env;
       this.dispatcher = new EnvHttpProxyAgent({
         httpProxy: env.HTTP_PROXY ?? env.http_proxy,
@@ -78,6 +78,8 @@ export class Transport {
       try {
         outcome = { response: await this.once(req, attempt) };
       } catch (error) {
+        // A bug (a TypeError, say) is not a network failure: no retry, no exit 5.
+        if (!errorCode(error) || errorCode(error) === 'TypeError') throw error;
         outcome = { error, connected: !NOT_CONNECTED.has(errorCode(error)) };
       }
       const canRetry =
@@ -113,7 +115,7 @@ export class Transport {
       if (req.body !== undefined) this.log(`> ${redact(req.body.toString(), secrets)}`);
     }
     const started = Date.now();
-    const { request } = await import('undici');
+    const { request } = await import('./undici.js');
     const signal = AbortSignal.timeout(this.options.timeoutMs);
     const res = await request(req.url, {
       method: req.method,

@@ -42,7 +42,7 @@ let localAgent: Dispatcher | undefined;
 
 /** POSTs exact bytes with exact headers; no retry. Throws on network errors and timeouts. */
 export async function postRaw(url: string, body: Buffer, headers: Record<string, string>, options: SendOptions = {}): Promise<SendAnswer> {
-  const { request, Agent } = await import('undici');
+  const { request, Agent } = await import('../api/undici.js');
   localAgent ??= new Agent({ keepAliveTimeout: 5_000 });
   const timeoutMs = options.timeoutMs ?? FORWARD_TIMEOUT_MS;
   const started = performance.now();

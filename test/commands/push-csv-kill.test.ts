@@ -16,7 +16,7 @@ let sandbox: Sandbox;
 
 beforeAll(async () => {
   // The child runs the built CLI (`npm test` builds first); build when it is missing.
-  if (!existsSync(join(ROOT, 'dist/commands/push/push-csv.js'))) execSync('npm run build', { cwd: ROOT, stdio: 'ignore' });
+  if (!existsSync(join(ROOT, 'dist/main.js'))) execSync('npm run build', { cwd: ROOT, stdio: 'ignore' });
   sandbox = await startSandbox();
 });
 afterAll(() => sandbox.close());

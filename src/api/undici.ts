@@ -1,0 +1,5 @@
+/**
+ * undici, re-exported from one module: undici is CommonJS, and a dynamic `import('undici')` in
+ * the bundle would not expose its named exports. Import this module lazily instead.
+ */
+export { Agent, EnvHttpProxyAgent, request } from 'undici';
