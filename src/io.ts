@@ -34,6 +34,13 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** The real terminal of this process. */
 export function nodeIO(): IO {
+  // A reader that went away (`callctl robots | head -1`) ends the run quietly, as Unix tools do.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+  }
   const prompter: Prompter = {
     async password(message) {
       const { password } = await import('@inquirer/prompts');

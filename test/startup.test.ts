@@ -46,3 +46,11 @@ describe('start-up', () => {
     expect(sources.some((s) => s.startsWith('node_modules/conf/') || s.startsWith('node_modules/csv-parse/'))).toBe(false);
   });
 });
+
+describe('pipes', () => {
+  it('a reader that closes early (| head -1) ends the run quietly', () => {
+    const res = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" push --help | head -1`], { encoding: 'utf8' });
+    expect(res.stdout).toMatch(/^Usage: callctl push/);
+    expect(res.stderr).toBe('');
+  });
+});
