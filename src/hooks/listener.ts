@@ -24,6 +24,9 @@ export interface ListenerOptions extends IntakeOptions {
   forwardTo?: string;
   forward?: Omit<RetryOptions, 'onAttempt'>;
   maxBodyBytes?: number;
+  /** Defaults HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS. */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 /** What the listener tells whoever renders it; it never prints. */
@@ -43,10 +46,12 @@ export interface Listener {
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
-const MALFORMED_BODY = '{"error":"malformed request"}';
-const MALFORMED =
-  'HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-type: application/json\r\n' +
-  `content-length: ${MALFORMED_BODY.length}\r\n\r\n${MALFORMED_BODY}`;
+const rawAnswer = (status: string, error: string) => {
+  const body = JSON.stringify({ error });
+  return `HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+};
+const MALFORMED = rawAnswer('400 Bad Request', 'malformed request');
+const TIMED_OUT = rawAnswer('408 Request Timeout', 'request too slow');
 
 /**
  * Starts the notification listener: node:http on loopback by default; POST on any path (or only
@@ -119,8 +124,17 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     deliver(res, outcome, n, raw);
   }
 
-  const server: Server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, (req, res) => {
+  const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const serverOptions = {
+    headersTimeout,
+    requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    // Node checks the timeouts every 30 s by default, which would let a slow client stay far longer.
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+  };
+  const server: Server = createServer(serverOptions, (req, res) => {
     handle(req, res).catch((error: unknown) => {
+      if (error instanceof ClientGone) return; // nobody left to answer, nothing was recorded
       // Only a log that cannot be written gets here: the request is not acknowledged, so the
       // service will send it again.
       const message = error instanceof LogWriteError ? error.message : 'internal error';
@@ -129,11 +143,11 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       else res.destroy();
     });
   });
-  // Requests the HTTP parser cannot read (garbage, headers over Node's cap) get a plain 400.
-  server.on('clientError', (_error: Error, socket: Socket) => {
-    if (socket.writable && !socket.destroyed) {
-      socket.end(MALFORMED);
-    } else socket.destroy();
+  // Requests the HTTP parser cannot read (garbage, headers over Node's cap) get a plain 400; a
+  // client too slow with its headers or body, 408.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (socket.writable && !socket.destroyed) socket.end(error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? TIMED_OUT : MALFORMED);
+    else socket.destroy();
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -169,9 +183,15 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   };
 }
 
-/** Reads a body up to `max` bytes; undefined when it is bigger (the rest is not read). */
+/**
+ * Reads a body up to `max` bytes; undefined when it is bigger (the rest is not read). Rejects when
+ * the client goes away (or is cut off by the request timeout) before the end.
+ */
 function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
+    req.on('close', () => {
+      if (!req.complete) reject(new ClientGone());
+    });
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -188,6 +208,8 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined
     req.on('error', reject);
   });
 }
+
+class ClientGone extends Error {}
 
 /** Answers without reading a body: it is drained (bounded by the request timeout) and the connection closed. */
 function discard(req: IncomingMessage, answer: () => Promise<void>): Promise<void> {

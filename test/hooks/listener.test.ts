@@ -276,3 +276,25 @@ describe('listener: forwarding', () => {
     expect(local.got.length).toBe(0);
   });
 });
+
+describe('listener: timeouts', () => {
+  it('drops a client that does not finish its headers, or its body, in time', async () => {
+    const { connect } = await import('node:net');
+    const { url } = await listen({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
+    const { port } = new URL(url);
+    const slow = async (text: string) => {
+      const started = Date.now();
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
+      let answer = '';
+      socket.on('data', (c: Buffer) => (answer += c.toString()));
+      await new Promise((r) => socket.on('close', r));
+      return { answer, ms: Date.now() - started };
+    };
+    const headers = await slow('POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n');
+    expect(headers.answer).toMatch(/^HTTP\/1.1 408 /);
+    expect(headers.ms).toBeLessThan(3_000);
+    const body = await slow('POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 10\r\n\r\n{"a"');
+    expect(body.answer).toMatch(/^HTTP\/1.1 408 /);
+    expect(body.ms).toBeLessThan(3_000);
+  });
+});
