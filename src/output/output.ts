@@ -55,7 +55,7 @@ export class Output {
     const { default: Table } = await import('cli-table3');
     const table = new Table({
       head: columns.map((c) => this.out.bold(c.header)),
-      style: { head: [], border: [] },
+      style: { head: [], border: [], compact: true },
       wordWrap: true,
     });
     for (const row of rows) table.push(columns.map((c) => cell(c.value(row))));

@@ -1,0 +1,81 @@
+// The README's sample outputs, produced by the real CLI against the sandbox (fixed seed and
+// start time, so they are the same on every run). `npm run readme` rewrites them; the test
+// suite fails when the README no longer matches what the commands print.
+//
+// In README.md, a sample is a console block right after a marker:
+//   <!-- sample -->
+//   ```console
+//   $ callctl robots
+//   ...output...
+//   ```
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin', 'callctl.js');
+const run = promisify(execFile);
+/** The address samples show, whatever port the sandbox got. */
+export const SHOWN_URL = 'http://127.0.0.1:8780';
+const SAMPLE = /<!-- sample -->\n```console\n\$ callctl (.+)\n[\s\S]*?```/g;
+
+/** Splits a command line as a shell would, for the simple quoting samples use. */
+function words(line) {
+  return [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+}
+
+/**
+ * What differs between runs and machines, made constant: the sandbox's port, this checkout's
+ * folder, and timings (shown as 0.0 s and n rows/s).
+ */
+function normalise(text, url) {
+  return text
+    .split(url).join(SHOWN_URL)
+    .split(root).join('./')
+    .replace(/\b\d+\.\d s\b/g, '0.0 s')
+    .replace(/\(\d+ rows\/s\)/g, '(n rows/s)')
+    .trimEnd();
+}
+
+export async function renderSamples(readme) {
+  const { startSandbox } = await import('../dist/sandbox/server.js');
+  const sandbox = await startSandbox({ port: 0, seed: 1, startTime: '2026-11-02T09:00:00Z' });
+  try {
+    const env = {
+      ...process.env,
+      CALLCTL_BASE_URL: sandbox.url,
+      CALLCTL_TOKEN: sandbox.issueToken(),
+      CALLCTL_FLEX_URL: sandbox.flexUrl,
+      CALLCTL_PUSH_TOKEN: sandbox.pushToken,
+      CALLCTL_SIGN_KEY: sandbox.signKey,
+      CALLCTL_SIGN_SECRET: sandbox.signSecret,
+      CALLCTL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'callctl-readme-')),
+      CALLCTL_FORCE_TTY: '100',
+      NO_COLOR: '1',
+    };
+    delete env.FORCE_COLOR;
+    let out = '';
+    let last = 0;
+    for (const match of readme.matchAll(SAMPLE)) {
+      const line = match[1];
+      const result = await run(process.execPath, [bin, ...words(line)], { env, cwd: root }).catch((e) => e);
+      const text = normalise(`${result.stdout ?? ''}${result.stderr ?? ''}`, sandbox.url);
+      out += readme.slice(last, match.index) + `<!-- sample -->\n\`\`\`console\n$ callctl ${line}\n${text}\n\`\`\``;
+      last = match.index + match[0].length;
+    }
+    return out + readme.slice(last);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const file = join(root, 'README.md');
+  const before = readFileSync(file, 'utf8');
+  const after = await renderSamples(before);
+  writeFileSync(file, after);
+  console.log(before === after ? 'README samples already up to date' : 'README samples rewritten');
+}
