@@ -11,7 +11,7 @@ const KEY = 'crash-test-key';
 
 beforeAll(() => {
   // The children run the built CLI (`npm test` builds first); build when it is missing.
-  if (!existsSync(join(ROOT, 'dist/commands/serve-hooks/serve.js'))) execSync('npm run build', { cwd: ROOT, stdio: 'ignore' });
+  if (!existsSync(join(ROOT, 'dist/main.js'))) execSync('npm run build', { cwd: ROOT, stdio: 'ignore' });
 });
 
 /** Starts the built `callctl serve-hooks` and resolves with the child and its URL. */
