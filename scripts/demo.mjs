@@ -1,34 +1,72 @@
 // `npm run demo`: starts the embedded sandbox on a free loopback port and drives a campaign
-// through it with the real CLI, each step printed as the command a person would type.
+// through it with the real CLI, each step printed as the command a person would type: auth,
+// reads, a contact upload with a bad row caught and fixed, serve-hooks receiving the signed
+// notifications the sandbox sends (a retry shown as one event), a push and a template send with
+// their callbacks. It cleans up after itself and exits 0 when every step behaved as expected.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(root, 'bin', 'callctl.js');
 const { startSandbox, SEED } = await import('../dist/sandbox/server.js');
 
 const work = mkdtempSync(join(tmpdir(), 'callctl-demo-'));
-const sandbox = await startSandbox({ port: 0, timeScale: 600 });
-const env = { ...process.env, CALLCTL_CONFIG_DIR: join(work, 'config') };
-// On a terminal, the children render tables as they would for a person.
-if (process.stdout.isTTY) env.CALLCTL_FORCE_TTY = String(process.stdout.columns || 100);
-delete env.CALLCTL_TOKEN;
-delete env.CALLCTL_PROFILE;
-
+const HOOK_KEY = 'demo-hook-key';
 const bold = (s) => (process.stdout.isTTY ? `\u001b[1m${s}\u001b[0m` : s);
+const section = (title) => process.stdout.write(`\n${bold(`== ${title}`)}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 let failures = 0;
 
+// A load balancer in front of serve-hooks that loses the first answer: serve-hooks records the
+// event and answers 200, the service sees a 502 and sends the same notification again.
+let lost = 0;
+const balancer = createServer((req, res) => {
+  const upstream = request(`${hooksUrl}${req.url}`, { method: req.method, headers: req.headers }, (up) => {
+    const chunks = [];
+    up.on('data', (c) => chunks.push(c));
+    up.on('end', () => {
+      const loseThisOne = lost === 0 && req.headers['content-type']?.includes('json') && up.statusCode === 200;
+      if (loseThisOne) lost++;
+      res.writeHead(loseThisOne ? 502 : up.statusCode, { 'content-type': 'application/json' });
+      res.end(loseThisOne ? '{"error":"bad gateway"}' : Buffer.concat(chunks));
+    });
+  });
+  upstream.on('error', () => {
+    res.writeHead(502);
+    res.end();
+  });
+  req.pipe(upstream);
+});
+await new Promise((r) => balancer.listen(0, '127.0.0.1', r));
+const balancerUrl = `http://127.0.0.1:${balancer.address().port}`;
+const hooksPort = await freePort();
+const hooksUrl = `http://127.0.0.1:${hooksPort}`;
+
+const sandbox = await startSandbox({ port: 0, timeScale: 600, notifyUrl: `${balancerUrl}/hooks`, notifyKey: HOOK_KEY });
+const env = {
+  ...process.env,
+  CALLCTL_CONFIG_DIR: join(work, 'config'),
+  CALLCTL_FLEX_URL: sandbox.flexUrl,
+  CALLCTL_SIGN_KEY: sandbox.signKey,
+  CALLCTL_SIGN_SECRET: sandbox.signSecret,
+};
+for (const name of ['CALLCTL_TOKEN', 'CALLCTL_PROFILE', 'CALLCTL_BASE_URL', 'CALLCTL_APP_KEY', 'CALLCTL_APP_SECRET']) delete env[name];
+// On a terminal, the children render tables as they would for a person.
+if (process.stdout.isTTY) env.CALLCTL_FORCE_TTY = String(process.stdout.columns || 100);
+
 /** Runs the real CLI as a child process, echoing the command line and its output. */
-function callctl(args, { input, expect = 0, show = args.join(' ') } = {}) {
+function callctl(args, { input, expect = 0, show = args.join(' '), quiet = false } = {}) {
   process.stdout.write(`\n${bold(`$ callctl ${show}`)}\n`);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], { env, cwd: work, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
-      process.stdout.write(d);
+      if (!quiet) process.stdout.write(d);
     });
     child.stderr.on('data', (d) => process.stdout.write(d));
     child.stdin.end(input ?? '');
@@ -42,10 +80,45 @@ function callctl(args, { input, expect = 0, show = args.join(' ') } = {}) {
   });
 }
 
-const section = (title) => process.stdout.write(`\n${bold(`== ${title}`)}\n`);
+/** serve-hooks in the background; its lines are shown as they arrive, prefixed. */
+function startHooks() {
+  const args = ['serve-hooks', '--port', String(hooksPort), '--key', HOOK_KEY, '--log', join(work, 'events.ndjson')];
+  process.stdout.write(`\n${bold(`$ callctl ${args.join(' ').replace(work, '$WORK')} &`)}\n`);
+  // One human line per event, as support staff see it in a terminal.
+  const hooksEnv = { ...env, CALLCTL_FORCE_TTY: env.CALLCTL_FORCE_TTY ?? '120', ...(process.stdout.isTTY ? {} : { NO_COLOR: '1' }) };
+  const child = spawn(process.execPath, [bin, ...args], { env: hooksEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines = [];
+  const show = (d) => {
+    for (const line of String(d).split('\n').filter(Boolean)) {
+      lines.push(line.replace(/\u001b\[[0-9;]*m/g, ''));
+      process.stdout.write(`  [serve-hooks] ${line}\n`);
+    }
+  };
+  child.stdout.on('data', show);
+  child.stderr.on('data', show);
+  return { child, lines };
+}
 
+async function waitFor(predicate, ms = 10_000) {
+  const until = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > until) return false;
+    await sleep(50);
+  }
+  return true;
+}
+
+function check(ok, what) {
+  if (!ok) {
+    failures++;
+    process.stdout.write(`!! ${what}\n`);
+  }
+}
+
+let hooks;
 try {
-  section(`Sandbox running at ${sandbox.url} (credentials are throwaway demo values)`);
+  section(`Sandbox running at ${sandbox.url} (its credentials are throwaway demo values)`);
+
   section('Log in: the secret comes on stdin, never as a flag; the token is stored in the profile');
   await callctl(['auth', 'login', '--base-url', sandbox.url, '--app-key', sandbox.appKey, '--app-secret-stdin'], {
     input: sandbox.appSecret,
@@ -56,19 +129,70 @@ try {
   section('Robots, tasks and plans');
   await callctl(['robots']);
   await callctl(['task', 'detail', SEED.debtTaskId]);
-  await callctl(['plan', 'status', SEED.planName]);
+  await callctl(['plan', 'status', SEED.callingPlanName]);
   await callctl(['plan', 'detail', SEED.planName]);
   await callctl(['task', 'detail', 'T-DOES-NOT-EXIST'], { expect: 1 });
 
   section('Workflows');
   await callctl(['workflow', 'list', '--size', '5']);
-  await callctl(['workflow', 'list', '--all', '--json'], { show: 'workflow list --all --json | (count only)' }).then(() => undefined);
+  const all = JSON.parse(await callctl(['workflow', 'list', '--all', '--json'], { quiet: true, show: 'workflow list --all --json' }));
+  process.stdout.write(`(${all.lists.length} workflows of ${all.count}, every page walked)\n`);
   await callctl(['workflow', 'task-detail', SEED.workflowTaskId]);
   await callctl(['workflow', 'verify-push', '--workflow-id', SEED.verifyPush.workflowId, '--node-id', SEED.verifyPush.nodeId, '--callee', SEED.verifyPush.callee]);
+
+  section('Contact upload: every row is checked first; a bad row is caught, set aside, fixed and sent');
+  writeFileSync(join(work, 'contacts.csv'), readFileSync(join(root, 'fixtures', 'contacts', 'demo.csv')));
+  const upload = ['workflow', 'update', '--workflow-id', SEED.workflowId];
+  await callctl([...upload, '--csv', 'contacts.csv', '--yes'], { expect: 3 });
+  await callctl([...upload, '--csv', 'contacts.csv', '--max-invalid', '1', '--rejects', 'rejects.csv', '--yes']);
+  process.stdout.write(`\n${bold('$ cat rejects.csv')}\n${readFileSync(join(work, 'rejects.csv'), 'utf8')}`);
+  writeFileSync(join(work, 'rejects.csv'), readFileSync(join(work, 'rejects.csv'), 'utf8').replaceAll('0812-3450-0005', '+6281234500005'));
+  process.stdout.write(`${bold("$ sed -i 's/0812-3450-0005/+6281234500005/' rejects.csv")}\n`);
+  await callctl([...upload, '--csv', 'rejects.csv', '--yes']);
+  const received = sandbox.state.received?.updates?.get?.(SEED.workflowId)?.length;
+  if (received !== undefined) process.stdout.write(`(the sandbox now holds ${received} uploaded contacts for ${SEED.workflowId})\n`);
+
+  section('Notifications: serve-hooks verifies, records and shows what the sandbox sends');
+  hooks = startHooks();
+  check(await waitFor(() => hooks.lines.some((l) => /listening/i.test(l))), 'serve-hooks did not start');
+  process.stdout.write(`(a flaky load balancer at ${balancerUrl} loses serve-hooks' first answer, so the service retries)\n`);
+  sandbox.simulate.finishTask(SEED.callingTaskId);
+  check(await waitFor(() => hooks.lines.some((l) => /retry 1\b/.test(l))), 'the retried task.end was not shown as retry 1');
+  sandbox.simulate.finishPlan(SEED.callingPlanName);
+  check(await waitFor(() => hooks.lines.some((l) => /plan\.end/.test(l))), 'no plan.end arrived');
+  await callctl(['hooks', 'trigger', 'task.end', '--url', `${hooksUrl}/hooks`, '--key', 'wrong-key'], { expect: 1, show: `hooks trigger task.end --url ${hooksUrl}/hooks --key wrong-key` });
+
+  section('Reaching people: a push and a template message (status callbacks follow)');
+  await callctl(['push', '--caller-id', '+6281234567001', '--client-name', 'Budi', '--var', 'debt_amount=1500000', '--push-token-stdin', '--yes'], {
+    input: sandbox.pushToken,
+    show: 'push --caller-id +6281234567001 --client-name Budi --var debt_amount=1500000 --push-token-stdin --yes < push-token.txt',
+  });
+  await callctl(['template', 'send', '--template-id', '7', '--channel', 'whatsapp', '--channel-id', '+6281234567001', '--var', 'date=2026-12-01', '--var', 'name=Budi', '--reply-url', 'https://example.com/replies', '--yes']);
+  check(await waitFor(() => hooks.lines.some((l) => /template\.status.*\bread\b/.test(l))), 'the template status callbacks did not arrive');
+
+  section('serve-hooks stops cleanly; its log holds every request it answered');
+  hooks.child.kill('SIGTERM');
+  const code = await new Promise((r) => hooks.child.on('close', r));
+  check(code === 0, `serve-hooks exited ${code}`);
+  const log = readFileSync(join(work, 'events.ndjson'), 'utf8').trim().split('\n');
+  process.stdout.write(`(${log.length} requests recorded in events.ndjson)\n`);
 } finally {
+  hooks?.child.kill('SIGKILL');
   await sandbox.close();
+  balancer.closeAllConnections();
+  balancer.close();
   rmSync(work, { recursive: true, force: true });
 }
 
 process.stdout.write(`\n${failures === 0 ? 'demo finished: every step behaved as expected' : `demo: ${failures} step(s) did not behave as expected`}\n`);
 process.exitCode = failures === 0 ? 0 : 1;
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
