@@ -17,18 +17,29 @@ interface SpooledBatch extends Batch {
   length: number;
 }
 
+/** Size of the spool's write buffer. */
+const SPOOL_BUFFER_BYTES = 4 << 20;
+const OPEN = 0x5b; // [
+const COMMA = 0x2c;
+const CLOSE = 0x5d; // ]
+const NEWLINE = 0x0a;
+
 /**
  * Cuts the valid rows into batches of at most `size` entries and, unless it only plans (dry
  * run), spools each batch's entries as JSON to a file: pass 1 reads and checks the CSV once,
  * pass 2 sends from the spool without parsing the CSV again. One line of the spool is one batch:
- * its entries' JSON separated by commas.
+ * the JSON array of its entries, sent as it is. Each entry's JSON goes straight into a write
+ * buffer, so no string outlives its row (a batch's worth of strings would reach the old
+ * generation and cost full garbage collections).
  */
 export class BatchWriter {
   readonly batches: SpooledBatch[] = [];
-  private parts: string[] = [];
-  private current: Batch | undefined;
-  private offset = 0;
+  private current: (Batch & { offset: number }) | undefined;
+  /** Bytes of the spool written so far, buffered ones included. */
+  private position = 0;
   private fd: number | undefined;
+  private buffer: Buffer | undefined;
+  private used = 0;
   entries = 0;
 
   constructor(
@@ -37,23 +48,28 @@ export class BatchWriter {
     /** Where to spool; undefined to only plan. */
     readonly spoolPath?: string,
   ) {
-    if (spoolPath) this.fd = openSync(spoolPath, 'w', 0o600);
+    if (spoolPath) {
+      this.fd = openSync(spoolPath, 'w', 0o600);
+      this.buffer = Buffer.allocUnsafe(SPOOL_BUFFER_BYTES);
+    }
   }
 
   add(line: number, entry: ListEntry): void {
     if (!this.current) {
-      this.current = { index: this.firstIndex + this.batches.length, firstLine: line, lastLine: line, count: 0 };
-    }
+      this.current = { index: this.firstIndex + this.batches.length, firstLine: line, lastLine: line, count: 0, offset: this.position };
+      this.byte(OPEN);
+    } else this.byte(COMMA);
     this.current.lastLine = line;
     this.current.count++;
     this.entries++;
-    if (this.fd !== undefined) this.parts.push(JSON.stringify(entry));
+    if (this.fd !== undefined) this.text(JSON.stringify(entry));
     if (this.current.count === this.size) this.cut();
   }
 
   /** Ends the last batch and closes the spool. */
   finish(): Batch[] {
     if (this.current) this.cut();
+    this.flush();
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
     return this.batches.map(({ offset: _o, length: _l, ...b }) => b);
@@ -67,16 +83,38 @@ export class BatchWriter {
   }
 
   private cut(): void {
-    const b = this.current!;
-    let length = 0;
-    if (this.fd !== undefined) {
-      const text = `${this.parts.join(',')}\n`;
-      this.parts = [];
-      length = writeSync(this.fd, text);
-    }
-    this.batches.push({ ...b, offset: this.offset, length });
-    this.offset += length;
+    const { offset, ...batch } = this.current!;
+    this.byte(CLOSE);
+    this.byte(NEWLINE);
+    this.batches.push({ ...batch, offset, length: this.position - offset });
     this.current = undefined;
+  }
+
+  private byte(b: number): void {
+    if (this.fd === undefined) return;
+    if (this.used === this.buffer!.length) this.flush();
+    this.buffer![this.used++] = b;
+    this.position++;
+  }
+
+  private text(s: string): void {
+    const buffer = this.buffer!;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (this.used + s.length * 3 > buffer.length) {
+      this.flush();
+      if (s.length * 3 > buffer.length) {
+        this.position += writeSync(this.fd!, s);
+        return;
+      }
+    }
+    const n = buffer.write(s, this.used);
+    this.used += n;
+    this.position += n;
+  }
+
+  private flush(): void {
+    if (this.fd !== undefined && this.used > 0) writeSync(this.fd, this.buffer!, 0, this.used);
+    this.used = 0;
   }
 }
 
@@ -92,15 +130,16 @@ export class BatchReader {
     return new BatchReader(await open(writer.spoolPath, 'r'), writer.batches);
   }
 
-  /** The i-th batch of the plan (0-based) with its entries. */
-  async read(i: number): Promise<{ batch: Batch; details: ListEntry[] }> {
+  /** The i-th batch of the plan (0-based) and its entries, as a JSON array's text. */
+  async read(i: number): Promise<{ batch: Batch; details: Buffer }> {
     const { offset, length, ...batch } = this.batches[i]!;
     const buffer = Buffer.allocUnsafe(length);
     const { bytesRead } = await this.handle.read(buffer, 0, length, offset);
-    if (bytesRead !== length) throw new Error(`spool: batch ${batch.index} is ${bytesRead} bytes, expected ${length}`);
-    // One JSON.parse per batch (the line without its newline, as an array) is far cheaper than one per entry.
-    const details = JSON.parse(`[${buffer.toString('utf8', 0, length - 1)}]`) as ListEntry[];
-    if (details.length !== batch.count) throw new Error(`spool: batch ${batch.index} holds ${details.length} entries, expected ${batch.count}`);
+    // Without its newline: `[{...},{...}]`.
+    const details = buffer.subarray(0, length - 1);
+    if (bytesRead !== length || details[0] !== 0x5b || details[details.length - 1] !== 0x5d) {
+      throw new Error(`the spool of batch ${batch.index} is damaged (${bytesRead} of ${length} bytes read)`);
+    }
     return { batch, details };
   }
 

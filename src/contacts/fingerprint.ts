@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
 import { InputError } from '../errors.js';
 
-/** Read size of the file passes: large reads keep the per-chunk overhead small. */
+/** Read size of the hashing pass: large reads keep the per-chunk overhead small. */
 export const READ_CHUNK_BYTES = 1 << 20;
 
 export interface Fingerprint {

@@ -1,7 +1,6 @@
 import { mkdirSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, InputError, ServiceError } from '../errors.js';
-import type { ListEntry } from '../schemas/workflow.js';
 import { BatchReader, BatchWriter, type Batch } from './batches.js';
 import { readHeader, type Columns } from './columns.js';
 import { DuplicateIndex } from './dedup.js';
@@ -37,8 +36,8 @@ export interface UploadOptions {
   onEvent?: (event: UploadEvent) => void;
 }
 
-/** Sends one batch; resolves with the envelope's data. */
-export type SendBatch = (details: ListEntry[], batch: Batch) => Promise<{ workflow_id?: string; count: number }>;
+/** Sends one batch (its entries as a JSON array's text); resolves with the envelope's data. */
+export type SendBatch = (details: Buffer, batch: Batch) => Promise<{ workflow_id?: string; count: number }>;
 
 export interface SendOutcome {
   batchesSent: number;
@@ -151,7 +150,7 @@ export class PreparedUpload {
         return outcome;
       }
       const reader = await BatchReader.open(this.writer);
-      let next: Promise<{ batch: Batch; details: ListEntry[] }> | undefined = reader.read(0);
+      let next: Promise<{ batch: Batch; details: Buffer }> | undefined = reader.read(0);
       try {
         for (let i = 0; i < batches.length; i++) {
           const { batch, details } = await next!;

@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { AuthError, InputError, InterruptedError, UsageError } from '../../errors.js';
-import { updateDetails } from '../../api/cloud.js';
+import { updateDetailsJson } from '../../api/cloud.js';
 import { PreparedUpload, type SendOutcome } from '../../contacts/upload.js';
 import { formatProblem } from '../../contacts/problems.js';
 import type { Output } from '../../output/output.js';
@@ -138,7 +138,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
       if (!ok) throw new InterruptedError('cancelled; nothing was sent');
     }
     phase = 'sending';
-    const outcome = await u.send((details) => updateDetails(client!, opts.workflowId, details), { shouldStop: () => stopRequested });
+    const outcome = await u.send((details) => updateDetailsJson(client!, opts.workflowId, details), { shouldStop: () => stopRequested });
     progress.clear();
     const status = outcome.error ? 'failed' : outcome.interrupted ? 'interrupted' : 'done';
     await printSummary(out, summary(status, outcome));
