@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { apiPushSchema } from './api-push.js';
 import { HANGUP_TYPES, RING_TYPES, isoTime, known, stringMap } from './common.js';
 import { planRoundSchema } from './plan.js';
-import { questionAnswerSchema } from './workflow.js';
+import { questionAnswerSchema, snakeTaskFields } from './workflow.js';
 
 /**
  * The notification types callctl tells apart (design.md, "Reading the spec's gaps"), in the order
@@ -58,14 +58,7 @@ export const planEndSchema = z.looseObject({
   task_id: z.string().optional(),
   task_name: z.string().optional(),
   status: z.string().optional(),
-  created_at: z.string().nullish(),
-  repeat_interval: z.number().int().nullish(),
-  repeat_number: z.number().int().nullish(),
-  robot_hash: z.string().nullish(),
-  robot_method: z.string().nullish(),
-  sip_line: z.string().nullish(),
-  schedule_start_time: z.string().nullish(),
-  schedule_end_time: z.string().nullish(),
+  ...snakeTaskFields,
   details: z.array(planEndCallSchema).optional(),
 });
 export type PlanEnd = z.infer<typeof planEndSchema>;

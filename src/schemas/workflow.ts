@@ -96,11 +96,11 @@ export const workflowCallDetailSchema = z.looseObject({
 });
 export type WorkflowCallDetail = z.infer<typeof workflowCallDetailSchema>;
 
-/** `data` of POST /service/cloud/workflow/taskdetail. */
-export const workflowTaskDetailSchema = z.looseObject({
-  task_id: z.string(),
-  task_name: z.string(),
-  status: z.string(),
+/**
+ * The calling task's fields in snake_case, as the workflow call-task detail and the plan-end
+ * notification's variant carry them (besides task_id, task_name and status).
+ */
+export const snakeTaskFields = {
   created_at: z.string().nullish(),
   repeat_interval: z.number().int().nullish(),
   repeat_number: z.number().int().nullish(),
@@ -109,6 +109,14 @@ export const workflowTaskDetailSchema = z.looseObject({
   sip_line: z.string().nullish(),
   schedule_start_time: z.string().nullish(),
   schedule_end_time: z.string().nullish(),
+};
+
+/** `data` of POST /service/cloud/workflow/taskdetail. */
+export const workflowTaskDetailSchema = z.looseObject({
+  task_id: z.string(),
+  task_name: z.string(),
+  status: z.string(),
+  ...snakeTaskFields,
   workflow_id: z.string(),
   workflow_name: z.string(),
   nodetask_id: z.string(),

@@ -2,18 +2,12 @@ import type { Context } from '../../context.js';
 import { NetworkError, ServiceError, UsageError } from '../../errors.js';
 import { signNotification } from '../../hooks/outgoing.js';
 import { applySet, sampleBody, type SampleType } from '../../hooks/samples.js';
+import { EVENT_TYPES } from '../../schemas/events.js';
 import { describeError, postRaw } from '../../hooks/send.js';
 import { VERSION } from '../../version.js';
 import { chatbotSigning, hookKeys, httpUrl } from './secrets.js';
 
-export const SAMPLE_TYPES: readonly SampleType[] = [
-  'plan.end',
-  'task.end',
-  'workflow.api_push',
-  'template.status',
-  'chatbot.session_closed',
-  'chatbot.transfer',
-];
+export const SAMPLE_TYPES = EVENT_TYPES.filter((t): t is SampleType => t !== 'unknown');
 
 export interface TriggerOptions {
   url?: string;

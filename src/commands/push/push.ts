@@ -4,9 +4,9 @@ import { redact } from '../../api/redact.js';
 import { deliver } from '../../send/deliver.js';
 import { buildPush, preparePush, pushAnswer, pushEndpoint, pushError, type PushTarget } from '../../send/push.js';
 import { collectVariables } from '../../send/variables.js';
-import { checkUrl, confirmSend, invalidInput, printDryRun, secretFromStdin, summaryLines } from './send-ui.js';
+import { checkUrl, confirmSend, invalidInput, printDryRun, refuseCsvOnlyFlags, secretFromStdin, summaryLines, type SendOptions } from './send-ui.js';
 
-export interface PushOptions {
+export interface PushOptions extends SendOptions {
   callerId?: string;
   clientName?: string;
   var?: string[];
@@ -14,14 +14,6 @@ export interface PushOptions {
   test?: boolean;
   flexUrl?: string;
   pushTokenStdin?: boolean;
-  yes?: boolean;
-  dryRun?: boolean;
-  csv?: string;
-  rate: number;
-  results?: string;
-  resendUncertain?: boolean;
-  retryFailed?: boolean;
-  allowDuplicates?: boolean;
 }
 
 export async function run(ctx: Context, opts: PushOptions): Promise<number> {
@@ -30,9 +22,7 @@ export async function run(ctx: Context, opts: PushOptions): Promise<number> {
     const { runPushCsv } = await import('./push-csv.js');
     return runPushCsv(ctx, opts);
   }
-  for (const flag of ['results', 'resendUncertain', 'retryFailed', 'allowDuplicates'] as const) {
-    if (opts[flag]) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --csv`);
-  }
+  refuseCsvOnlyFlags(opts);
   if (!opts.callerId?.trim()) throw new UsageError('missing --caller-id (or --csv FILE for many)');
   const target = await pushTarget(ctx, opts);
   const built = buildPush({ caller_id: opts.callerId, client_name: opts.clientName, variables: collectVariables(opts.var, opts.varsFile) });

@@ -11,6 +11,25 @@ import { VERSION } from '../../version.js';
  * secret from stdin, reporting invalid input. The silent core is src/send/.
  */
 
+/** The safety and `--csv` options that push and template send share. */
+export interface SendOptions {
+  yes?: boolean;
+  dryRun?: boolean;
+  csv?: string;
+  rate: number;
+  results?: string;
+  resendUncertain?: boolean;
+  retryFailed?: boolean;
+  allowDuplicates?: boolean;
+}
+
+/** Flags that mean something only with `--csv`: a usage error without it. */
+export function refuseCsvOnlyFlags(opts: SendOptions): void {
+  for (const flag of ['results', 'resendUncertain', 'retryFailed', 'allowDuplicates'] as const) {
+    if (opts[flag]) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --csv`);
+  }
+}
+
 /**
  * On a terminal, shows what will happen and asks; without one, `--yes` is required. Declining
  * is exit 130 with nothing sent.

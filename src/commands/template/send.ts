@@ -5,9 +5,9 @@ import { deliver } from '../../send/deliver.js';
 import { signatureSource } from '../../send/signature.js';
 import { buildTemplate, prepareTemplate, recipient, templateAnswer, templateEndpoint, templateError, type TemplateTarget } from '../../send/template.js';
 import { collectVariables } from '../../send/variables.js';
-import { confirmSend, invalidInput, printDryRun, summaryLines } from '../push/send-ui.js';
+import { confirmSend, invalidInput, printDryRun, refuseCsvOnlyFlags, summaryLines, type SendOptions } from '../push/send-ui.js';
 
-export interface TemplateSendOptions {
+export interface TemplateSendOptions extends SendOptions {
   templateId: number;
   channel?: string;
   channelId?: string;
@@ -19,14 +19,6 @@ export interface TemplateSendOptions {
   signature?: string;
   signCommand?: string;
   signSecretFile?: string;
-  yes?: boolean;
-  dryRun?: boolean;
-  csv?: string;
-  rate: number;
-  results?: string;
-  resendUncertain?: boolean;
-  retryFailed?: boolean;
-  allowDuplicates?: boolean;
 }
 
 export async function run(ctx: Context, opts: TemplateSendOptions): Promise<number> {
@@ -35,9 +27,7 @@ export async function run(ctx: Context, opts: TemplateSendOptions): Promise<numb
     const { runTemplateCsv } = await import('./send-csv.js');
     return runTemplateCsv(ctx, opts);
   }
-  for (const flag of ['results', 'resendUncertain', 'retryFailed', 'allowDuplicates'] as const) {
-    if (opts[flag]) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --csv`);
-  }
+  refuseCsvOnlyFlags(opts);
   if (!opts.channel) throw new UsageError('missing --channel');
   if (!opts.channelId) throw new UsageError('missing --channel-id (or --csv FILE for many)');
   const target = await templateTarget(ctx, opts);
