@@ -33,8 +33,11 @@ export type UploadEvent =
   | { type: 'fingerprint'; sha256: string; bytes: number }
   /** A lock left by a process that is gone was taken over. */
   | { type: 'stale-lock'; pid: number; path: string }
-  /** An earlier run of the same upload acknowledged some batches: this run continues after them. */
-  | { type: 'resume'; batches: number; entries: number; line: number; journal: string }
+  /**
+   * An earlier run of the same upload acknowledged some batches: this run continues after them
+   * (`doneAt`: that upload completed, so nothing is left to send).
+   */
+  | { type: 'resume'; batches: number; entries: number; line: number; journal: string; doneAt?: string }
   /** Pass 1 progress: every few thousand rows, and once at the end. */
   | { type: 'read'; rows: number; valid: number; invalid: number; bytes: number; totalBytes: number }
   | { type: 'validated'; validation: Validation; plan: Plan }

@@ -103,7 +103,7 @@ export class PreparedUpload {
       if (interrupted.length > 0 && !o.restart) throw changedFile(o, interrupted[0]!);
       const journal = o.restart ? emptyJournal(journalPath) : readJournal(journalPath);
       if (journal.batches.length > 0) {
-        emit({ type: 'resume', batches: journal.batches.length, entries: journal.ackedEntries, line: journal.resumeLine, journal: journalPath });
+        emit({ type: 'resume', batches: journal.batches.length, entries: journal.ackedEntries, line: journal.resumeLine, journal: journalPath, doneAt: journal.doneAt });
       }
       const spool = o.dryRun ? undefined : join(dir, `${key}.${process.pid}.spool`);
       writer = new BatchWriter(o.batchSize, journal.batches.length + 1, spool);

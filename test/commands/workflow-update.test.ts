@@ -209,6 +209,7 @@ describe('workflow update: failures, re-runs and the journal', () => {
 
     const third = await update(file, '--batch-size', '10');
     expect(third.code).toBe(0);
+    expect(third.err).toMatch(/this file was already uploaded to this workflow \(50 entries, completed 20\d\d-/);
     expect(third.err).toContain('nothing to send');
     expect(received(sandbox)).toHaveLength(50);
   });
@@ -286,6 +287,31 @@ describe('workflow update: lock, terminal and signals', () => {
     expect(stale.err).toContain(`took over the lock of an earlier run that is gone (pid ${2 ** 22 + 12345})`);
     expect(received(sandbox)).toHaveLength(5);
     expect(existsSync(lock)).toBe(false);
+  });
+
+  it('Ctrl-C while the file is being checked stops at once: exit 130, nothing sent', async () => {
+    const file = writeContacts(join(dir, 'sigint-read.csv'), 20_000);
+    const { testIO } = await import('../../src/io.js');
+    const { main } = await import('../../src/main.js');
+    const io = testIO({ env });
+    io.onSignal = (h) => {
+      setImmediate(() => h('SIGINT'));
+      return () => undefined;
+    };
+    const code = await main(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes'], io);
+    expect(code).toBe(130);
+    expect(io.err()).toContain(`interrupted while reading ${file}; nothing was sent`);
+    expect(received(sandbox)).toEqual([]);
+  });
+
+  it('refuses a rejects file that is the CSV itself, and an empty workflow id (exit 2)', async () => {
+    const file = writeContacts(join(dir, 'self.csv'), 2);
+    const r = await update(file, '--rejects', file);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--rejects names the CSV being uploaded');
+    const empty = await runCli(['workflow', 'update', '--workflow-id', ' ', '--csv', file, '--yes'], { env });
+    expect(empty.code).toBe(2);
+    expect(readFileSync(file, 'utf8').split('\n')[1]).toBe(row(1));
   });
 
   it('without a terminal, --yes is required (exit 2, nothing read)', async () => {

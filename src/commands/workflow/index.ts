@@ -76,12 +76,15 @@ skipping them. --rejects writes the rejected rows, as read, after their line and
 and upload that file as it is.
 
 Valid rows go in batches of at most ${MAX_ENTRIES_PER_UPDATE} (--batch-size), one request at a time, each retried on
-network errors, 429 and 5xx. A journal in the config folder (uploads/<workflow>-<content hash>)
-records every batch the service acknowledged: after a failure, Ctrl-C or a kill, run the same
-command again and it continues after the last acknowledged batch (only a batch in flight at the
-time is sent twice). --restart sends everything again. If the file changed since a run that did
-not finish, the re-run refuses (exit 3). Two runs of the same upload at once: the second refuses
-(exit 2), naming the first one's pid.
+network errors, 429 and 5xx. The file is read twice and never held in memory: the check spools
+the batches' JSON beside the journal (about twice the CSV's size, removed when the run ends).
+A journal in the config folder (uploads/<workflow>-<content hash>.journal) records every batch
+the service acknowledged: after a failure, Ctrl-C or a kill, run the same command again and it
+continues after the last acknowledged batch (only a batch in flight at the time is sent twice).
+Once an upload completed, the same content to the same workflow has nothing left to send;
+--restart sends everything again. If the file changed since a run that did not finish, the re-run
+refuses (exit 3). Two runs of the same upload at once: the second refuses (exit 2), naming the
+first one's pid.
 
 Without a terminal (cron), --yes is required; progress is one line per batch on stderr.
 

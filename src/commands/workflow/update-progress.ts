@@ -31,13 +31,18 @@ export class UploadProgress {
         this.warn(`took over the lock of an earlier run that is gone (pid ${e.pid})`);
         break;
       case 'resume':
-        this.line(`continuing an earlier run: ${e.batches} batches (${count(e.entries)} entries, up to line ${e.line}) are already acknowledged`);
+        this.line(
+          e.doneAt
+            ? `this file was already uploaded to this workflow (${count(e.entries)} entries, completed ${e.doneAt})`
+            : `continuing an earlier run: ${e.batches} batches (${count(e.entries)} entries, up to line ${e.line}) are already acknowledged`,
+        );
         break;
       case 'read': {
         if (!this.tty) break;
         const seconds = (this.io.now() - this.readStarted) / 1000;
-        const pct = e.totalBytes > 0 ? ` ${Math.floor((e.bytes / e.totalBytes) * 100)}%` : '';
-        this.draw(`checking ${this.file}${pct}: ${count(e.rows)} rows, ${count(e.valid)} valid, ${count(e.invalid)} invalid, ${rate(e.rows, seconds)}`);
+        const done = e.totalBytes > 0 ? e.bytes / e.totalBytes : 0;
+        const eta = done > 0 && done < 1 ? `, ETA ${duration((seconds / done) * (1 - done))}` : '';
+        this.draw(`checking ${this.file} ${Math.floor(done * 100)}%: ${count(e.rows)} rows, ${count(e.valid)} valid, ${count(e.invalid)} invalid, ${rate(e.rows, seconds)}${eta}`);
         break;
       }
       case 'validated': {

@@ -54,6 +54,10 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
   if (!opts.dryRun && !opts.yes && !ctx.canPrompt()) {
     throw new UsageError('workflow update changes the contacts of a running workflow: without a terminal to confirm on, pass --yes (or --dry-run to only check the file)');
   }
+  if (!opts.workflowId.trim()) throw new UsageError('--workflow-id is empty');
+  const path = resolve(ctx.io.cwd, opts.csv);
+  const rejectsPath = opts.rejects ? resolve(ctx.io.cwd, opts.rejects) : undefined;
+  if (rejectsPath === path) throw new UsageError('--rejects names the CSV being uploaded; give another file');
   const out = await ctx.output();
   const client = opts.dryRun ? undefined : await ctx.client();
   if (client && !client.currentToken && !(await ctx.envCredentials())) {
@@ -75,14 +79,14 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
     try {
       upload = await PreparedUpload.prepare({
         file: opts.csv,
-        path: resolve(ctx.io.cwd, opts.csv),
+        path,
         workflowId: opts.workflowId,
         configDir: await ctx.configDir(),
         delimiter: opts.delimiter,
         keepEmpty: opts.keepEmpty === true,
         batchSize: opts.batchSize,
         maxInvalid: opts.maxInvalid,
-        rejectsPath: opts.rejects ? resolve(ctx.io.cwd, opts.rejects) : undefined,
+        rejectsPath,
         restart: opts.restart === true,
         dryRun: opts.dryRun === true,
         signal: abort.signal,
@@ -147,7 +151,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
       const acked = plan.resumed.batches + outcome.batchesSent;
       throw new InterruptedError(`interrupted: ${acked} of ${plan.totalBatches} batches are acknowledged and journaled; run the same command again to send the rest`);
     }
-    if (plan.batches.length === 0) out.info(`nothing to send: every valid row of ${opts.csv} was already acknowledged (use --restart to send them again)`);
+    if (plan.batches.length === 0) out.info(`nothing to send: every valid row of ${opts.csv} was already acknowledged (--restart sends them again)`);
     return 0;
   } finally {
     offSignal();
@@ -188,7 +192,9 @@ async function printSummary(out: Output, s: UpdateSummary): Promise<void> {
     ]);
   }
   const seconds = s.durationMs / 1000;
-  const sent = s.batchesResumed > 0 ? `${s.batchesSent} of ${s.batchesTotal} (${s.batchesResumed} acknowledged by an earlier run)` : `${s.batchesSent} of ${s.batchesTotal}`;
+  const earlier = s.batchesResumed > 0 ? ` (${s.batchesResumed} acknowledged by an earlier run)` : '';
+  const batches: [string, unknown] =
+    s.status === 'dry-run' ? ['batches to send', `${s.batchesTotal - s.batchesResumed}${earlier}`] : ['batches sent', `${s.batchesSent} of ${s.batchesTotal}${earlier}`];
   out.heading('Upload summary');
   out.record([
     ['status', s.status],
@@ -198,7 +204,7 @@ async function printSummary(out: Output, s: UpdateSummary): Promise<void> {
     ['valid', s.valid],
     ['invalid', s.invalid],
     ['skipped', s.skipped],
-    ['batches sent', sent],
+    batches,
     ['entries acknowledged', s.entriesAcknowledged],
     ['duration', `${seconds.toFixed(1)} s (${Math.round(s.rowsRead / Math.max(seconds, 0.001))} rows/s)`],
     ...(s.rejects ? ([['rejects', s.rejects]] as const) : []),
