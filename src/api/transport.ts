@@ -16,6 +16,10 @@ export interface HttpRequest {
   retry: 'idempotent' | 'never';
   /** A label for messages, free of secrets, such as `GET /service/cloud/robot`. */
   endpoint: string;
+  /** Send `headers` only, none of callctl's own (forwarding a notification as it came). */
+  exactHeaders?: boolean;
+  /** Told of each failed attempt that will be retried. */
+  onRetry?: (attempt: number, failure: { status: number } | { error: string }) => void;
 }
 
 export interface HttpResponse {
@@ -97,18 +101,21 @@ export class Transport {
       }
       const why = 'response' in outcome ? `HTTP ${outcome.response.status}` : describe(outcome.error);
       this.log(`! ${req.endpoint}: ${why}; retry ${attempt} of ${maxRetries} in ${wait} ms`);
+      req.onRetry?.(attempt, 'response' in outcome ? { status: outcome.response.status } : { error: redact(why, this.options.secrets()) });
       await this.options.sleep(wait ?? 0);
     }
   }
 
   private async once(req: HttpRequest, attempt: number): Promise<HttpResponse> {
     const secrets = this.options.secrets();
-    const headers: Record<string, string> = {
-      'user-agent': this.options.userAgent,
-      accept: 'application/json',
-      ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...req.headers,
-    };
+    const headers: Record<string, string> = req.exactHeaders
+      ? { ...req.headers }
+      : {
+          'user-agent': this.options.userAgent,
+          accept: 'application/json',
+          ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...req.headers,
+        };
     if (this.options.log) {
       this.log(`> ${req.method} ${redact(req.url, secrets)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       for (const [k, v] of Object.entries(headers)) this.log(`> ${k}: ${redactHeader(k, v, secrets)}`);
@@ -189,7 +196,7 @@ function describe(error: unknown, timeoutMs?: number): string {
   if (code === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return timeoutMs ? `timed out after ${timeoutMs / 1000} s` : 'timed out';
   }
-  if (code === 'ECONNREFUSED') return 'connection refused (is the service running and the base URL right?)';
+  if (code === 'ECONNREFUSED') return 'connection refused (is it running, and is the address right?)';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return 'connection closed by the server before it answered';
   const message = (error as Error)?.message ?? String(error);

@@ -21,9 +21,8 @@ export const DEDUP_WINDOW_MS = 15 * 60_000;
 /** The dedup store forgets its oldest keys beyond this many, so a flood cannot exhaust memory. */
 export const DEDUP_MAX_KEYS = 500_000;
 
-/** `--forward-to`: retries after a failed attempt, back-off doubling from the base. */
+/** `--forward-to`: retries after a failed attempt (the transport's back-off) and the timeout of each. */
 export const FORWARD_RETRIES = 3;
-export const FORWARD_BACKOFF_MS = 500;
 export const FORWARD_TIMEOUT_MS = 10_000;
 
 /** On SIGINT/SIGTERM, in-flight requests and forwards get this long to finish. */

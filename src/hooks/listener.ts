@@ -12,7 +12,8 @@ import {
 import type { EventSummary } from './detect.js';
 import type { HookRecord } from './event-log.js';
 import { Intake, LogWriteError, type IntakeOptions, type Outcome, type RequestMeta } from './intake.js';
-import { passOnHeaders, postWithRetry, type RetryOptions } from './send.js';
+import type { Transport } from '../api/transport.js';
+import { notificationTransport, passOnHeaders, post } from './send.js';
 
 export interface ListenerOptions extends IntakeOptions {
   host?: string;
@@ -22,7 +23,8 @@ export interface ListenerOptions extends IntakeOptions {
   path?: string;
   /** Accepted events are sent on, bytes and headers as received, to this URL. */
   forwardTo?: string;
-  forward?: Omit<RetryOptions, 'onAttempt'>;
+  /** The transport forwards go through (default: one with the forwarding defaults). */
+  forwardTransport?: Transport;
   maxBodyBytes?: number;
   /** Defaults HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS. */
   headersTimeoutMs?: number;
@@ -87,11 +89,12 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (forwarding) forward(n, key, raw, res.req.headers);
   }
 
+  let forwardTransport: Transport | undefined;
+
   function forward(n: number, key: string | undefined, raw: Buffer, headers: IncomingMessage['headers']) {
-    const job = postWithRetry(options.forwardTo!, raw, passOnHeaders(headers), {
-      ...options.forward,
-      onAttempt: (attempt, o) =>
-        emit({ kind: 'forward', seq: n, attempt, final: false, ...(o instanceof Error ? { error: o.message } : { status: o.status, ms: o.ms }) }),
+    forwardTransport ??= options.forwardTransport ?? notificationTransport();
+    const job = post(forwardTransport, options.forwardTo!, raw, passOnHeaders(headers), {
+      onRetry: (attempt, failure) => emit({ kind: 'forward', seq: n, attempt, final: false, ...failure }),
     }).then((o) => {
       const okay = o.answer !== undefined && o.answer.status < 300;
       if (!okay && key) forwardFailed.add(key);

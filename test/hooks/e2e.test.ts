@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { passOnHeaders, postRaw } from '../../src/hooks/send.js';
+import { notificationTransport, passOnHeaders, post } from '../../src/hooks/send.js';
 import { readRecords, startServeHooks, tempDir, until } from './helpers.js';
 
 const cleanup: Array<() => unknown> = [];
@@ -20,12 +20,15 @@ afterEach(async () => {
  */
 async function failingProxy(target: string, marker: string, failures: number) {
   const answered: number[] = [];
+  const transport = notificationTransport();
+  cleanup.push(() => transport.close());
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks);
-      const real = await postRaw(target + (req.url ?? '/'), body, passOnHeaders(req.headers)).catch(() => ({ status: 502, body: '{}' }));
+      const { answer } = await post(transport, target + (req.url ?? '/'), body, passOnHeaders(req.headers), { retry: 'never' });
+      const real = answer ?? { status: 502, body: '{}' };
       const ours = body.includes(marker);
       const status = ours && answered.length < failures ? 500 : real.status;
       if (ours) answered.push(status);

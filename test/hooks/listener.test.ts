@@ -7,6 +7,7 @@ import { EventLog, readRecentRecords, recordBody } from '../../src/hooks/event-l
 import { startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody, type SampleType } from '../../src/hooks/samples.js';
+import { notificationTransport } from '../../src/hooks/send.js';
 import { post, readRecords, tempDir } from './helpers.js';
 
 const KEYS = ['k3y-ONE', 'k3y-TWO'];
@@ -250,7 +251,7 @@ describe('listener: forwarding', () => {
   it('sends the exact bytes and headers on once, retries a failure, and shows the answers', async () => {
     const local = await app([500]);
     const secret = 'chat-secret-123';
-    const { url, events, listener } = await listen({ forwardTo: local.url, chatbotSecret: secret, forward: { backoffMs: 10 } });
+    const { url, events, listener } = await listen({ forwardTo: local.url, chatbotSecret: secret, forwardTransport: notificationTransport({ sleep: async () => undefined }) });
     const s = await signed('chatbot.transfer', undefined, { chatbot: { secret } });
     await post(url, s.body, s.headers);
     await post(url, s.body, s.headers); // a retry from the service: not sent on again

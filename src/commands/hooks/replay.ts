@@ -4,7 +4,7 @@ import { NetworkError, ServiceError, UsageError } from '../../errors.js';
 import { readLog, recordBody, type HookRecord } from '../../hooks/event-log.js';
 import { runSignCommand } from '../../hooks/sign-command.js';
 import { defaultServiceSign } from '../../hooks/sign.js';
-import { postWithRetry } from '../../hooks/send.js';
+import { post } from '../../hooks/send.js';
 import { chatbotSigning, httpUrl, parseEventTypes } from './secrets.js';
 
 export interface ReplayOptions {
@@ -47,6 +47,7 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
   let failed = 0;
   let unsignedWarned = false;
   let lastError: string | undefined;
+  const transport = await ctx.transport();
   for await (const r of readLog(opts.log)) {
     if (!replayable(r) || (types && !types.has(r.type!)) || (since !== undefined && Date.parse(r.time) < since)) continue;
     const body = recordBody(r);
@@ -62,7 +63,7 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
       }
       if (headers['x-service-sign'] === '') delete headers['x-service-sign'];
     }
-    const outcome = await postWithRetry(to, body, headers, { sleep: (ms) => ctx.io.sleep(ms), timeoutMs: ctx.timeoutMs() });
+    const outcome = await post(transport, to, body, headers);
     const status = outcome.answer?.status;
     const ok = status !== undefined && status >= 200 && status < 300;
     if (ok) sent += 1;

@@ -3,7 +3,7 @@ import { NetworkError, ServiceError, UsageError } from '../../errors.js';
 import { signNotification } from '../../hooks/outgoing.js';
 import { applySet, sampleBody, type SampleType } from '../../hooks/samples.js';
 import { EVENT_TYPES } from '../../schemas/events.js';
-import { describeError, postRaw } from '../../hooks/send.js';
+import { post } from '../../hooks/send.js';
 import { VERSION } from '../../version.js';
 import { chatbotSigning, hookKeys, httpUrl } from './secrets.js';
 
@@ -59,12 +59,8 @@ export async function run(ctx: Context, opts: TriggerOptions, type: string): Pro
     ctx.io.stdout.write(`${request.body.toString('utf8')}\n`);
     return 0;
   }
-  let answer;
-  try {
-    answer = await postRaw(url!, request.body, request.headers, { timeoutMs: ctx.timeoutMs() });
-  } catch (error) {
-    throw new NetworkError(`hooks trigger: ${describeError(error)} sending to ${new URL(url!).origin}`);
-  }
+  const { answer, error } = await post(await ctx.transport(), url!, request.body, request.headers, { retry: 'never' });
+  if (!answer) throw new NetworkError(`hooks trigger: ${error}`);
   const result = { type, status: answer.status, body: answer.body, ms: answer.ms, tamper: opts.tamper ?? null };
   if (out.json) out.writeJson(result);
   else if (out.tty) out.record([['type', type], ['status', answer.status], ['answer', answer.body], ['time', `${answer.ms} ms`], ...(opts.tamper ? [['tamper', opts.tamper] as const] : [])]);

@@ -71,6 +71,8 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
       log,
       history,
       forwardTo,
+      // The run's one transport: --timeout and --verbose apply to forwards too.
+      forwardTransport: forwardTo ? await ctx.transport() : undefined,
       now: () => ctx.io.now(),
     });
   } catch (error) {
