@@ -12,7 +12,7 @@ const zodEnglish = fileURLToPath(new URL('../node_modules/zod/v4/locales/en.js',
 const lean = {
   name: 'lean',
   setup(b) {
-    // src/api/undici.ts re-exports three names of undici: take them from undici's own modules.
+    // src/api/undici.ts re-exports two names of undici: take them from undici's own modules.
     b.onResolve({ filter: /^undici$/ }, () => ({ path: fileURLToPath(new URL('./undici-lean.cjs', import.meta.url)) }));
     // zod's namespace re-exports all of its ~40 locales (half of its size); callctl uses English,
     // which zod configures itself. The other locales stay out of the bundle.

@@ -1,10 +1,9 @@
 'use strict';
-// The part of undici callctl uses (Agent, EnvHttpProxyAgent, request), for the build only:
+// The part of undici callctl uses (EnvHttpProxyAgent, request), for the build only:
 // undici's index.js loads every feature (fetch, WebSocket, mocks, caches...), a megabyte of code
 // parsed on every run. These are undici's own modules of the locked version; the wiring below
 // is what its index.js does for them. Tests run against the full package.
 const Dispatcher = require('undici/lib/dispatcher/dispatcher');
-const Agent = require('undici/lib/dispatcher/agent');
 const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent');
 const api = require('undici/lib/api');
 
@@ -17,4 +16,4 @@ function request(url, options = {}) {
   return dispatcher.request({ ...rest, origin: target.origin, path: `${target.pathname}${target.search}` });
 }
 
-module.exports = { Agent, EnvHttpProxyAgent, request };
+module.exports = { EnvHttpProxyAgent, request };

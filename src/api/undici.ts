@@ -2,4 +2,4 @@
  * undici, re-exported from one module: undici is CommonJS, and a dynamic `import('undici')` in
  * the bundle would not expose its named exports. Import this module lazily instead.
  */
-export { Agent, EnvHttpProxyAgent, request } from 'undici';
+export { EnvHttpProxyAgent, request } from 'undici';
