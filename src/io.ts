@@ -1,4 +1,4 @@
-import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { PassThrough, Writable, type Readable } from 'node:stream';
 
 /** Asks the person at the terminal. Every prompt writes to stderr, never stdout. */
 export interface Prompter {
@@ -107,10 +107,15 @@ export interface TestIOOptions {
 }
 
 export function testIO(options: TestIOOptions = {}): TestIO {
+  // A Writable keeps each chunk as it is written (a PassThrough would hand it over a tick later).
   const collect = () => {
     const chunks: Buffer[] = [];
-    const stream = new PassThrough();
-    stream.on('data', (c: Buffer) => chunks.push(c));
+    const stream = new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+        done();
+      },
+    });
     return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
   };
   const out = collect();

@@ -26,14 +26,29 @@ JSON (--json): {"profile", "baseUrl", "tokenObtainedAt"}`,
   auth
     .command('status')
     .description('show whether a usable token is at hand (exit 4 when not); local only')
-    .addHelpText('after', '\nJSON (--json): {"profile", "baseUrl", "tokenSource", "tokenObtainedAt", "loggedIn"}')
+    .addHelpText(
+      'after',
+      `
+Exit 0 when a token is at hand (CALLCTL_TOKEN, the profile's, or credentials in the environment), 4 when not.
+
+Examples:
+  callctl auth status
+  callctl -p prod auth status --json | jq .tokenObtainedAt
+
+JSON (--json): {"profile", "baseUrl", "tokenSource", "tokenObtainedAt", "loggedIn"}`,
+    )
     .action(action(() => import('./status.js')));
   auth
     .command('logout')
     .description("forget the profile's stored token")
+    .addHelpText('after', '\nExamples:\n  callctl auth logout\n  callctl -p test auth logout\n\nJSON (--json): {"profile", "removed"}')
     .action(action(() => import('./logout.js')));
   auth
     .command('token')
-    .description('print the token in use, for other tools (e.g. curl -H "Authorization: Token $(callctl auth token)")')
+    .description('print the token in use, for other tools')
+    .addHelpText(
+      'after',
+      '\nThe one command that prints a secret, because you asked for it.\n\nExamples:\n  curl -H "Authorization: Token $(callctl auth token)" "$BASE/service/cloud/robot"\n  callctl -p prod auth token --json\n\nJSON (--json): {"token"}',
+    )
     .action(action(() => import('./token.js')));
 }

@@ -13,7 +13,9 @@ export function register(parent: Command, { action, io }: Deps): void {
 Examples:
   source <(callctl completion bash)              # in ~/.bashrc
   source <(callctl completion zsh)               # in ~/.zshrc, after compinit
-  callctl completion fish > ~/.config/fish/completions/callctl.fish`,
+  callctl completion fish > ~/.config/fish/completions/callctl.fish
+
+Output: the script, on stdout (there is no --json form).`,
     )
     .action(action(() => import('./print.js')));
   // Called by the completion scripts: prints one candidate per line.

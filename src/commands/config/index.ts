@@ -13,7 +13,10 @@ export function register(parent: Command, { action }: Deps): void {
     .command('get <key>')
     .description('print the value a setting resolves to (flag, environment, profile)')
     .option('--reveal', 'print a secret setting in clear instead of masked')
-    .addHelpText('after', `\nKeys:\n${keyHelp}\n\nJSON (--json): {"key", "value", "source"}`)
+    .addHelpText(
+      'after',
+      `\nKeys:\n${keyHelp}\n\nExit 1 when the setting has no value.\n\nExamples:\n  callctl config get base-url\n  callctl -p prod config get push-token --reveal\n\nJSON (--json): {"key", "value", "source"} (source: flag, env, profile)`,
+    )
     .action(action(() => import('./get.js')));
   config
     .command('set <key> [value]')
@@ -21,16 +24,20 @@ export function register(parent: Command, { action }: Deps): void {
     .option('--stdin', 'read the value from stdin')
     .addHelpText(
       'after',
-      `\nKeys:\n${keyHelp}\n\nExamples:\n  callctl config set base-url https://service.example\n  callctl -p test config set flex-url https://flex.example\n  printf %s "$PUSH_TOKEN" | callctl config set push-token --stdin`,
+      `\nKeys:\n${keyHelp}\n\nExamples:\n  callctl config set base-url https://service.example\n  callctl -p test config set flex-url https://flex.example\n  printf %s "$PUSH_TOKEN" | callctl config set push-token --stdin\n\nJSON (--json): {"profile", "key", "set"}`,
     )
     .action(action(() => import('./set.js')));
   config
     .command('unset <key>')
     .description('remove a setting from the profile')
+    .addHelpText('after', '\nExamples:\n  callctl config unset flex-test-url\n  callctl -p test config unset push-token\n\nJSON (--json): {"profile", "key", "removed"}')
     .action(action(() => import('./unset.js')));
   config
     .command('list')
     .description("list the profile's settings with their sources; secrets masked")
-    .addHelpText('after', '\nJSON (--json): {"profile", "settings": {key: {"value", "source"}}, "profiles": [names]}')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  callctl config list\n  callctl -p prod config list --json | jq .profiles\n\nJSON (--json): {"profile", "settings": {key: {"value", "source"}}, "profiles": [names]}',
+    )
     .action(action(() => import('./list.js')));
 }

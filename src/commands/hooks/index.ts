@@ -59,7 +59,8 @@ Output: one line per event (time, type, answer); piped or --json one JSON object
 one could not be reached.
 
 Examples:
-  callctl hooks replay --log events.ndjson --to http://127.0.0.1:3000/hooks --events task.end --since 2h`,
+  callctl hooks replay --log events.ndjson --to http://127.0.0.1:3000/hooks --events task.end --since 2h
+  callctl hooks replay --log /var/lib/callctl/events.ndjson --to http://127.0.0.1:3000/hooks --since 2026-11-22T08:00:00Z --json`,
     )
     .action(deps.action(() => import('./replay.js')));
 }

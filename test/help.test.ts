@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../src/program.js';
+import { testIO } from '../src/io.js';
+import { runCli } from './helpers/cli.js';
+
+/** Every command that runs something (not the nouns that only group them). */
+function leaves(): string[][] {
+  const io = testIO();
+  const program = buildProgram(io, { exitCode: 0 });
+  const out: string[][] = [];
+  const walk = (c: Command, path: string[]) => {
+    const subs = c.commands.filter((s) => !(s as unknown as { _hidden?: boolean })._hidden);
+    if (subs.length === 0 && path.length) out.push(path);
+    for (const s of subs) walk(s, [...path, s.name()]);
+  };
+  walk(program, []);
+  return out;
+}
+
+describe('help', () => {
+  const commands = leaves();
+
+  it('covers every command of design.md', () => {
+    const names = commands.map((c) => c.join(' '));
+    for (const name of ['auth login', 'auth status', 'auth logout', 'auth token', 'robots', 'task detail', 'plan status', 'plan detail', 'workflow list', 'workflow update', 'workflow verify-push', 'workflow task-detail', 'push', 'template send', 'serve-hooks', 'hooks trigger', 'hooks replay', 'sandbox', 'config get', 'config set', 'config list', 'completion']) {
+      expect(names).toContain(name);
+    }
+  });
+
+  it.each(commands.map((c) => [c.join(' '), c]))('`%s --help`: purpose, flags, examples, JSON shape', async (_name, path) => {
+    const res = await runCli([...path, '--help']);
+    expect(res.code).toBe(0);
+    const [usage, , purpose] = res.out.split('\n');
+    expect(usage).toMatch(/^Usage: callctl /);
+    expect(purpose!.length).toBeGreaterThan(10);
+    expect(res.out).toMatch(/\nExamples:\n( {2}\S.*\n)( {2}.*\n)+/);
+    expect(res.out).toMatch(/JSON|--json|Output:/);
+  });
+
+  it('`callctl help <command>` works and a mistyped command suggests the closest one', async () => {
+    const help = await runCli(['help', 'workflow']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/Usage: callctl workflow/);
+    const typo = await runCli(['workflw', 'list']);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toMatch(/Did you mean workflow\?/);
+  });
+});
