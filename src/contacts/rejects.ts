@@ -1,4 +1,5 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { UsageError } from '../errors.js';
 import { REJECT_LINE_COLUMN, REJECT_REASON_COLUMN } from './columns.js';
 
 const FLUSH_CHARS = 1 << 16;
@@ -22,7 +23,12 @@ export class RejectsWriter {
     private readonly delimiter: string,
   ) {
     this.temp = `${path}.${process.pid}.tmp`;
-    this.fd = openSync(this.temp, 'w', 0o600);
+    try {
+      this.fd = openSync(this.temp, 'w', 0o600);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UsageError(`--rejects: cannot write ${path}: ${code === 'ENOENT' ? 'no such folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+    }
     this.needsQuote = new RegExp(`["\\r\\n]|${escapeRegExp(delimiter)}|^\\s|\\s$`);
   }
 

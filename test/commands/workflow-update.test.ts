@@ -309,6 +309,10 @@ describe('workflow update: lock, terminal and signals', () => {
     const r = await update(file, '--rejects', file);
     expect(r.code).toBe(2);
     expect(r.err).toContain('--rejects names the CSV being uploaded');
+    const nowhere = await update(file, '--rejects', join(dir, 'no-such-folder', 'r.csv'));
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.err).toContain('--rejects: cannot write');
+    expect(received(sandbox)).toEqual([]);
     const empty = await runCli(['workflow', 'update', '--workflow-id', ' ', '--csv', file, '--yes'], { env });
     expect(empty.code).toBe(2);
     expect(readFileSync(file, 'utf8').split('\n')[1]).toBe(row(1));

@@ -52,8 +52,10 @@ export class UploadProgress {
         break;
       }
       case 'sending':
-        this.sendStarted ??= this.io.now();
-        if (this.tty && e.batch.index === 1) this.draw(`sending batch 1/${e.total}...`, true);
+        if (this.sendStarted === undefined) {
+          this.sendStarted = this.io.now();
+          if (this.tty) this.draw(`sending: batch ${e.batch.index}/${e.total}...`, true);
+        }
         break;
       case 'sent': {
         const seconds = (this.io.now() - (this.sendStarted ?? this.io.now())) / 1000;
