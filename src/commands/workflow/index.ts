@@ -55,7 +55,7 @@ JSON (--json): the envelope's data, {"lists": [...], "count": n}; with --all, ev
     .requiredOption('--csv <file>', 'contacts CSV (UTF-8, with a header row)')
     .option('--delimiter <char>', 'field delimiter, one character; "tab" for a tab', delimiter, ',')
     .option('--keep-empty', 'send empty cells as empty variables (default: left out)')
-    .option('--max-invalid <n>', 'skip up to n invalid rows and send the rest (default 0: any invalid row stops the upload)', nonNegativeInt, 0)
+    .option('--max-invalid <n>', 'skip up to n invalid rows and send the rest (0: any invalid row stops the upload)', nonNegativeInt, 0)
     .option('--rejects <file>', 'write every rejected row, as read, with its line and reason, to this CSV')
     .option('--batch-size <n>', `entries per request, at most ${MAX_ENTRIES_PER_UPDATE}`, batchSize, MAX_ENTRIES_PER_UPDATE)
     .option('--dry-run', 'check the file and list the batches it would send; send nothing')
@@ -89,8 +89,9 @@ first one's pid.
 Without a terminal (cron), --yes is required; progress is one line per batch on stderr.
 
 Exit codes: 0 done; 1 the service refused a batch (named, with its lines); 2 usage, or the same
-upload already running; 3 invalid rows or file, nothing sent; 4 authentication; 5 network, after
-retries; 130 Ctrl-C (after journaling the batch in flight) or confirmation declined.
+upload already running; 3 invalid rows or file (or a file changed since an unfinished run),
+nothing sent; 4 authentication; 5 network, after retries; 130 Ctrl-C (after journaling the batch
+in flight) or confirmation declined.
 
 Examples:
   callctl workflow update --workflow-id wf-20001 --csv contacts.csv --dry-run
