@@ -68,10 +68,9 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
   let phase: 'reading' | 'confirming' | 'sending' = 'reading';
   let stopRequested = false;
   const offSignal = ctx.io.onSignal(() => {
-    if (phase === 'sending') {
-      if (!stopRequested) progress.line('stopping after the batch in flight (it will be journaled)...');
-      stopRequested = true;
-    } else abort.abort();
+    if (phase === 'sending' && !stopRequested) progress.line('stopping after the batch in flight (it will be journaled)...');
+    stopRequested = true;
+    if (phase !== 'sending') abort.abort();
   });
 
   let upload: PreparedUpload | undefined;
@@ -97,6 +96,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
       if (abort.signal.aborted) throw new InterruptedError(`interrupted while reading ${opts.csv}; nothing was sent`);
       throw error;
     }
+    if (stopRequested) throw new InterruptedError(`interrupted after reading ${opts.csv}; nothing was sent`);
     const u = upload;
     const { validation: v, plan } = u;
     const summary = (status: UpdateSummary['status'], sent?: SendOutcome): UpdateSummary => ({
@@ -141,6 +141,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
       );
       if (!ok) throw new InterruptedError('cancelled; nothing was sent');
     }
+    if (stopRequested) throw new InterruptedError('interrupted; nothing was sent');
     phase = 'sending';
     const outcome = await u.send((details) => updateDetailsJson(client!, opts.workflowId, details), { shouldStop: () => stopRequested });
     progress.clear();
