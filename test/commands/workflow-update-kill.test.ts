@@ -30,10 +30,31 @@ beforeAll(async () => {
   checkBuilt();
   ({ sandbox, env, dir, close } = await uploadSetup());
 });
-afterAll(() => close());
+afterAll(() => close?.());
 
 const ROWS = 200_000;
 const BATCH = 10_000;
+
+it('a second run of the same upload while the first is sending refuses, naming the first one\'s pid', async () => {
+  const file = writeContacts(join(dir, 'twice.csv'), 30);
+  sandbox.setFaults({ path: '/service/cloud/workflow/updatedetails', delayMs: 300 });
+  const child = spawn(process.execPath, [join(root, 'bin/callctl.js'), 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes'], {
+    env: { ...process.env, ...env, NO_COLOR: '1' },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    // The child is sending once the sandbox has its first request.
+    await new Promise<void>((resolve) => sandbox.events.once('request', () => resolve()));
+    const second = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes'], { env });
+    expect(second.code).toBe(2);
+    expect(second.err).toContain(`another upload of ${file} to workflow ${WORKFLOW} is running (pid ${child.pid}, started `);
+  } finally {
+    sandbox.resetFaults();
+  }
+  expect(await exited).toBe(0);
+  sandbox.state.received.updates.clear();
+});
 
 it('a run killed with SIGKILL mid-upload: the re-run finishes, every row arrives, only the batch in flight is sent twice', async () => {
   const file = writeContacts(join(dir, 'kill.csv'), ROWS);
