@@ -1,14 +1,8 @@
 #!/usr/bin/env node
-// Entry point: start-up settings, then the built program; exit with its code.
-import module from 'node:module';
-import v8 from 'node:v8';
+// Entry point: load the built program, call main(argv, io), exit with its code.
 
-// Node 22+ caches compiled code between runs.
-module.enableCompileCache?.();
-// undici's HTTP parser is WebAssembly; V8 optimises it in the background after first use, and
-// the process cannot exit until that finishes (~80 ms after every command). A CLI makes a few
-// requests: the baseline compiler is plenty.
-v8.setFlagsFromString('--no-wasm-tier-up');
+// Node 22.1+ caches compiled code between runs (node:module is loaded only where that exists).
+if (Number(process.versions.node.split('.')[0]) >= 22) (await import('node:module')).enableCompileCache?.();
 
 const { main, nodeIO } = await import('../dist/main.js');
 process.exitCode = await main(process.argv.slice(2), nodeIO());

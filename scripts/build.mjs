@@ -19,10 +19,19 @@ const lean = {
     b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
       args.importer.includes('/node_modules/zod/') ? { path: 'zod-locales', namespace: 'lean' } : undefined,
     );
-    b.onLoad({ filter: /.*/, namespace: 'lean' }, () => ({
+    b.onLoad({ filter: /^zod-locales$/, namespace: 'lean' }, () => ({
       contents: `export { default as en } from ${JSON.stringify(zodEnglish)};`,
       loader: 'js',
       resolveDir: '.',
+    }));
+    // commander loads child_process (and with it net, dgram...) for executable subcommands,
+    // which callctl does not have: load it only if it is ever used, not on every start.
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.importer.includes('/node_modules/commander/') ? { path: 'lazy-child-process', namespace: 'lean' } : undefined,
+    );
+    b.onLoad({ filter: /^lazy-child-process$/, namespace: 'lean' }, () => ({
+      contents: "let cp; module.exports = new Proxy({}, { get: (_, name) => (cp ??= require('node:child_process'))[name] });",
+      loader: 'js',
     }));
   },
 };
@@ -41,8 +50,11 @@ await build({
   platform: 'node',
   target: 'node20',
   chunkNames: 'chunks/[name]-[hash]',
-  // Bundled CommonJS dependencies call require() for Node's built-ins.
-  banner: { js: "import { createRequire as __callctlRequire } from 'node:module'; const require = __callctlRequire(import.meta.url);" },
+  // Bundled CommonJS dependencies call require() for Node's built-ins (everything else is in the
+  // bundle). process.getBuiltinModule (Node >= 20.16) serves them without loading node:module.
+  banner: {
+    js: "const require = (id) => { const m = process.getBuiltinModule(id); if (m === undefined) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' }); return m; };",
+  },
   plugins: [lean],
   logLevel: 'warning',
 });

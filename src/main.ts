@@ -14,6 +14,12 @@ export async function main(argv: string[], io: IO): Promise<number> {
   const wantsJson = argv.includes('--json');
   const verbose = argv.includes('--verbose') || argv.includes('-v');
   try {
+    // The one answer that needs no command tree.
+    if (argv.length === 1 && argv[0] === '--version') {
+      const { VERSION } = await import('./version.js');
+      io.stdout.write(`${VERSION}\n`);
+      return ExitCode.OK;
+    }
     const { buildProgram } = await import('./program.js');
     const program = buildProgram(io, state);
     if (argv.length === 0) {

@@ -26,7 +26,14 @@ function sourcesLoaded(args: string[]): string[] {
 const HEAVY = ['zod', 'undici', 'conf', 'chalk', 'cli-table3', 'csv-parse', '@inquirer'];
 
 describe('start-up', () => {
-  it.each([['--help'], ['--version'], ['workflow', '--help'], ['help', 'robots']])(
+  it('`callctl --version` loads not even the program tree', () => {
+    const sources = sourcesLoaded(['--version']);
+    expect(sources).toContain('src/version.ts');
+    expect(sources).not.toContain('src/program.ts');
+    expect(sources.filter((s) => s.startsWith('node_modules/'))).toEqual([]);
+  });
+
+  it.each([['--help'], ['workflow', '--help'], ['help', 'robots']])(
     '`callctl %s` loads nothing but the program tree',
     (...args) => {
       const sources = sourcesLoaded(args);

@@ -62,6 +62,12 @@ export class Transport {
 
   private async agent(): Promise<Dispatcher> {
     if (!this.dispatcher) {
+      // undici's HTTP parser is WebAssembly; V8 optimises it in the background after first use,
+      // and the process cannot exit until that is done (~80 ms after every command that got an
+      // answer). callctl's requests are few and small: V8's baseline compiler is plenty. Set
+      // here, before undici compiles its parser, so that commands without HTTP do not pay for it.
+      const { setFlagsFromString } = await import('node:v8');
+      setFlagsFromString('--liftoff-only');
       const { EnvHttpProxyAgent } = await import('./undici.js');
       const env = this.options.env ?? process.env;
       this.dispatcher = new EnvHttpProxyAgent({
