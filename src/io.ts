@@ -1,4 +1,5 @@
 import { PassThrough, Writable, type Readable } from 'node:stream';
+import { isatty } from 'node:tty';
 
 /** Asks the person at the terminal. Every prompt writes to stderr, never stdout. */
 export interface Prompter {
@@ -32,15 +33,22 @@ export interface IO {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The real terminal of this process. */
+/**
+ * The real terminal of this process. The standard streams are created only when first used
+ * (creating stdin alone costs a few milliseconds of start-up); TTY-ness is asked of the file
+ * descriptors directly.
+ */
 export function nodeIO(): IO {
-  // A reader that went away (`callctl robots | head -1`) ends the run quietly, as Unix tools do.
-  for (const stream of [process.stdout, process.stderr]) {
+  const quietOnEpipe = (stream: NodeJS.WriteStream) => {
+    // A reader that went away (`callctl robots | head -1`) ends the run quietly, as Unix tools do.
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(0);
       throw error;
     });
-  }
+    return stream;
+  };
+  let stdout: NodeJS.WriteStream | undefined;
+  let stderr: NodeJS.WriteStream | undefined;
   const prompter: Prompter = {
     async password(message) {
       const { password } = await import('@inquirer/prompts');
@@ -55,16 +63,25 @@ export function nodeIO(): IO {
       return confirm({ message, default: defaultValue }, { output: process.stderr });
     },
   };
+  const forceTTY = process.env.CALLCTL_FORCE_TTY;
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
+    get stdout() {
+      return (stdout ??= quietOnEpipe(process.stdout));
+    },
+    get stderr() {
+      return (stderr ??= quietOnEpipe(process.stderr));
+    },
+    get stdin() {
+      return process.stdin;
+    },
     // CALLCTL_FORCE_TTY renders as on a terminal when piped (for demos and captured samples),
     // like the GitHub CLI's GH_FORCE_TTY; it never enables prompts.
-    stdoutIsTTY: process.stdout.isTTY === true || Boolean(process.env.CALLCTL_FORCE_TTY),
-    columns: process.stdout.columns ?? (Number(process.env.CALLCTL_FORCE_TTY) || undefined),
-    stderrIsTTY: process.stderr.isTTY === true,
-    stdinIsTTY: process.stdin.isTTY === true,
+    stdoutIsTTY: isatty(1) || Boolean(forceTTY),
+    get columns() {
+      return isatty(1) ? process.stdout.columns : Number(forceTTY) || undefined;
+    },
+    stderrIsTTY: isatty(2),
+    stdinIsTTY: isatty(0),
     env: process.env,
     prompter,
     now: () => Date.now(),
