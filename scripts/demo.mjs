@@ -149,8 +149,9 @@ try {
   writeFileSync(join(work, 'rejects.csv'), readFileSync(join(work, 'rejects.csv'), 'utf8').replaceAll('0812-3450-0005', '+6281234500005'));
   process.stdout.write(`${bold("$ sed -i 's/0812-3450-0005/+6281234500005/' rejects.csv")}\n`);
   await callctl([...upload, '--csv', 'rejects.csv', '--yes']);
-  const received = sandbox.state.received?.updates?.get?.(SEED.workflowId)?.length;
-  if (received !== undefined) process.stdout.write(`(the sandbox now holds ${received} uploaded contacts for ${SEED.workflowId})\n`);
+  const received = sandbox.state.received.updates.get(SEED.workflowId)?.count ?? 0;
+  check(received === 8, `the sandbox holds ${received} contacts, not the file's 8`);
+  process.stdout.write(`(the sandbox now holds ${received} uploaded contacts for ${SEED.workflowId}: every row of the file)\n`);
 
   section('Notifications: serve-hooks verifies, records and shows what the sandbox sends');
   hooks = startHooks();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { SEED, startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { TmuxSession } from './helpers/tmux.js';
 
 const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
@@ -40,5 +40,32 @@ describe('in a real terminal (tmux)', () => {
     const stored = JSON.parse(readFileSync(join(config, 'config.json'), 'utf8'));
     expect(stored.profiles.default.token).toMatch(/.+/);
     expect(JSON.stringify(stored)).not.toContain(sandbox.appSecret);
+  });
+});
+
+describe('workflow update in a real terminal (tmux)', () => {
+  const csv = fileURLToPath(new URL('../fixtures/contacts/demo.csv', import.meta.url));
+
+  it('asks before sending, naming the workflow and the rows; declining sends nothing', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'callctl-tty-'));
+    const env = { CALLCTL_CONFIG_DIR: config, CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: sandbox.issueToken() };
+    const before = sandbox.state.received.updates.get(SEED.workflowId)?.count ?? 0;
+    const no = new TmuxSession(`"${process.execPath}" "${bin}" workflow update --workflow-id ${SEED.workflowId} --csv "${csv}" --max-invalid 1`, env);
+    sessions.push(no);
+    const question = await no.waitFor(/\?.*(Y\/n|y\/N)/);
+    expect(question).toContain(SEED.workflowId);
+    expect(question).toMatch(/7 /);
+    no.type('n');
+    no.press('Enter');
+    expect(await no.waitFor(/EXIT=\d+/)).toMatch(/EXIT=130/);
+    expect(sandbox.state.received.updates.get(SEED.workflowId)?.count ?? 0).toBe(before);
+
+    const yes = new TmuxSession(`"${process.execPath}" "${bin}" workflow update --workflow-id ${SEED.workflowId} --csv "${csv}" --max-invalid 1`, env);
+    sessions.push(yes);
+    await yes.waitFor(/\?.*(Y\/n|y\/N)/);
+    yes.type('y');
+    yes.press('Enter');
+    expect(await yes.waitFor(/EXIT=\d+/)).toMatch(/EXIT=0/);
+    expect(sandbox.state.received.updates.get(SEED.workflowId)?.count).toBe(before + 7);
   });
 });
