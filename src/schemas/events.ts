@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { apiPushSchema } from './api-push.js';
-import { HANGUP_TYPES, RING_TYPES, isoTime, known, stringMap } from './common.js';
+import { isoTime, stringMap } from './common.js';
 import { planRoundSchema } from './plan.js';
-import { questionAnswerSchema, snakeTaskFields } from './workflow.js';
+import { snakeTaskFields, workflowCallDetailSchema } from './workflow.js';
 
 /**
  * The notification types callctl tells apart (design.md, "Reading the spec's gaps"), in the order
@@ -29,22 +29,27 @@ export const CHATBOT_EVENTS = { closed: 'session.closed', transfer: 'session.tra
 /** Template message states, as the status callback carries them. */
 export const TEMPLATE_STATUSES = ['wait', 'send', 'delivery', 'read', 'replied', 'failed'] as const;
 
-/** An entry of `details` in the plan-end variant that carries task-level fields. */
-export const planEndCallSchema = z.looseObject({
-  id: z.number().int().nullish(),
-  callee: z.string().nullish(),
-  result: z.string().nullish(),
-  result_label: z.string().nullish(),
-  duration: z.number().int().nullish(),
-  hangup_type: known(HANGUP_TYPES).nullish(),
-  ring_type: known(RING_TYPES).nullish(),
-  question_answer: z.array(questionAnswerSchema).nullish(),
-  robot_hash: z.string().nullish(),
-  call_id: z.string().nullish(),
-  call_times: z.number().int().nullish(),
-  call_start_time: z.string().nullish(),
-  call_end_time: z.string().nullish(),
-});
+/**
+ * An entry of `details` in the plan-end variant that carries task-level fields: the fields the
+ * spec lists there, those of a workflow call-task detail entry, all optional.
+ */
+export const planEndCallSchema = workflowCallDetailSchema
+  .pick({
+    id: true,
+    callee: true,
+    result: true,
+    result_label: true,
+    duration: true,
+    hangup_type: true,
+    ring_type: true,
+    question_answer: true,
+    robot_hash: true,
+    call_id: true,
+    call_times: true,
+    call_start_time: true,
+    call_end_time: true,
+  })
+  .partial();
 
 /**
  * Plan end status notification. `Timestamp` is a string, or an integer in one variant; that
