@@ -36,6 +36,8 @@ export function buildProgram(io: IO, state: RunState, deps: Deps = makeDeps(io, 
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      // One line per error: commander puts its suggestion on a line of its own.
+      outputError: (s, write) => write(s.replace(/\n\(Did you mean (.+)\?\)/, ' (did you mean $1?)')),
     })
     .addHelpText(
       'after',

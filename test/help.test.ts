@@ -44,6 +44,6 @@ describe('help', () => {
     expect(help.out).toMatch(/Usage: callctl workflow/);
     const typo = await runCli(['workflw', 'list']);
     expect(typo.code).toBe(2);
-    expect(typo.err).toMatch(/Did you mean workflow\?/);
+    expect(typo.err).toBe("error: unknown command 'workflw' (did you mean workflow?)\n");
   });
 });
