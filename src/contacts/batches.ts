@@ -1,6 +1,7 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { ListEntry } from '../schemas/workflow.js';
+import { writeJson } from './json-bytes.js';
 
 /** One batch: one request to updatedetails. */
 export interface Batch {
@@ -28,9 +29,8 @@ const NEWLINE = 0x0a;
  * Cuts the valid rows into batches of at most `size` entries and, unless it only plans (dry
  * run), spools each batch's entries as JSON to a file: pass 1 reads and checks the CSV once,
  * pass 2 sends from the spool without parsing the CSV again. One line of the spool is one batch:
- * the JSON array of its entries, sent as it is. Each entry's JSON goes straight into a write
- * buffer, so no string outlives its row (a batch's worth of strings would reach the old
- * generation and cost full garbage collections).
+ * the JSON array of its entries, sent as it is. Each entry's JSON is written straight into a
+ * write buffer (json-bytes.ts), without a string per entry.
  */
 export class BatchWriter {
   readonly batches: SpooledBatch[] = [];
@@ -62,7 +62,7 @@ export class BatchWriter {
     this.current.lastLine = line;
     this.current.count++;
     this.entries++;
-    if (this.fd !== undefined) this.text(JSON.stringify(entry));
+    if (this.fd !== undefined) this.json(entry);
     if (this.current.count === this.size) this.cut();
   }
 
@@ -97,19 +97,19 @@ export class BatchWriter {
     this.position++;
   }
 
-  private text(s: string): void {
-    const buffer = this.buffer!;
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    if (this.used + s.length * 3 > buffer.length) {
+  private json(entry: ListEntry): void {
+    let end = writeJson(entry, this.buffer!, this.used);
+    if (end < 0) {
       this.flush();
-      if (s.length * 3 > buffer.length) {
-        this.position += writeSync(this.fd!, s);
+      end = writeJson(entry, this.buffer!, 0);
+      // Larger than the whole buffer: written on its own.
+      if (end < 0) {
+        this.position += writeSync(this.fd!, JSON.stringify(entry));
         return;
       }
     }
-    const n = buffer.write(s, this.used);
-    this.used += n;
-    this.position += n;
+    this.position += end - this.used;
+    this.used = end;
   }
 
   private flush(): void {
