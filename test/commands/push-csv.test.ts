@@ -1,26 +1,20 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
 import { Journal } from '../../src/send/journal.js';
 import { main } from '../../src/main.js';
 import { testIO } from '../../src/io.js';
-import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
-import { pushCsv, received, tempDir, writeIn } from '../send/helpers.js';
+import { runCli, type RunOptions } from '../helpers/cli.js';
+import { pushCsv, received, tempDir, useSendSandbox, writeIn } from '../send/helpers.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
 let dir: string;
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  sandbox.resetFaults();
-  sandbox.requests.length = 0;
-  sandbox.state.received.pushes.length = 0;
+useSendSandbox('push', (s, e) => {
+  sandbox = s;
+  env = e;
   dir = tempDir();
-  env = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken, CALLCTL_CONFIG_DIR: tempConfigDir() };
 });
 
 const cli = (argv: string[], options: RunOptions = {}) => runCli(['push', ...argv], { ...options, env: { ...env, ...options.env } });

@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
-import { received, tempDir, writeIn } from '../send/helpers.js';
+import { runCli, type RunOptions } from '../helpers/cli.js';
+import { received, tempDir, useSendSandbox, writeIn } from '../send/helpers.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
 const LIVE = '/flex/api/push/';
 const TEST = '/flex-test/api/push/';
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  sandbox.resetFaults();
-  sandbox.requests.length = 0;
-  sandbox.state.received.pushes.length = 0;
-  env = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken, CALLCTL_CONFIG_DIR: tempConfigDir() };
+useSendSandbox('push', (s, e) => {
+  sandbox = s;
+  env = e;
 });
 
 const cli = (argv: string[], options: RunOptions = {}) => runCli(['push', ...argv], { ...options, env: { ...env, ...options.env } });

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultServiceSign } from '../../src/hooks/sign.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
-import { received, tempDir, writeIn } from '../send/helpers.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { runCli, type RunOptions } from '../helpers/cli.js';
+import { received, tempDir, useSendSandbox, writeIn } from '../send/helpers.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
@@ -14,16 +14,10 @@ const SIGNER = fileURLToPath(new URL('../../fixtures/send/hmac-sign.mjs', import
 const FLAGS = ['--template-id', '9', '--channel', 'whatsapp', '--reply-url', 'https://example.com/replies', '--var', 'date=2026-12-01'];
 const CSV = 'channel_id,user_id,name,reply_url\n+621,u1,Ani,\n+622,,Budi,https://example.com/other\n+623,u3,Citra,\n';
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  sandbox.resetFaults();
-  sandbox.requests.length = 0;
-  sandbox.state.received.templates.length = 0;
+useSendSandbox('template', (s, e) => {
+  sandbox = s;
+  env = e;
   dir = tempDir();
-  env = { CALLCTL_BASE_URL: sandbox.url, CALLCTL_SIGN_KEY: sandbox.signKey, CALLCTL_SIGN_SECRET: sandbox.signSecret, CALLCTL_CONFIG_DIR: tempConfigDir() };
 });
 
 const cli = (argv: string[], options: RunOptions = {}) => runCli(['template', 'send', ...FLAGS, ...argv], { ...options, env: { ...env, ...options.env } });

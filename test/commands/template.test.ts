@@ -1,27 +1,21 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { defaultServiceSign } from '../../src/hooks/sign.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { TEMPLATE_MAGIC_RECIPIENTS } from '../../src/sandbox/routes/template.js';
-import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
-import { received, tempDir, writeIn } from '../send/helpers.js';
+import { runCli, type RunOptions } from '../helpers/cli.js';
+import { received, tempDir, useSendSandbox, writeIn } from '../send/helpers.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
 const PATH = '/api/v1/template/unitcast';
 const SIGNER = fileURLToPath(new URL('../../fixtures/send/hmac-sign.mjs', import.meta.url));
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  sandbox.resetFaults();
-  sandbox.requests.length = 0;
-  sandbox.state.received.templates.length = 0;
-  env = { CALLCTL_BASE_URL: sandbox.url, CALLCTL_SIGN_KEY: sandbox.signKey, CALLCTL_SIGN_SECRET: sandbox.signSecret, CALLCTL_CONFIG_DIR: tempConfigDir() };
+useSendSandbox('template', (s, e) => {
+  sandbox = s;
+  env = e;
 });
 
 const MESSAGE = ['--template-id', '7', '--channel', 'whatsapp', '--channel-id', '+6281234567001', '--var', 'date=2026-12-01', '--var', 'name=Budi', '--reply-url', 'https://example.com/replies'];
