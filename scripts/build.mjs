@@ -3,8 +3,8 @@
 // start-up time: Node no longer resolves and reads hundreds of small files (zod alone has ~100).
 // Type-checking is tsc's job (`npm test` runs `tsc --noEmit`).
 import { build } from 'esbuild';
-import { renameSync, rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const zodEnglish = fileURLToPath(new URL('../node_modules/zod/v4/locales/en.js', import.meta.url));
 
@@ -41,7 +41,7 @@ const lean = {
 const out = (name) => fileURLToPath(new URL(`../${name}`, import.meta.url));
 rmSync(out('dist.next'), { recursive: true, force: true });
 await build({
-  entryPoints: ['src/main.ts', 'src/sandbox/server.ts'],
+  entryPoints: ['src/main.ts', 'src/sandbox/server.ts', 'src/help/pages.ts'],
   outdir: 'dist.next',
   outbase: 'src',
   bundle: true,
@@ -58,6 +58,11 @@ await build({
   plugins: [lean],
   logLevel: 'warning',
 });
+
+// Every help page, rendered once by the built tree: `callctl ... --help` then reads its page
+// without loading commander and the command tree (src/help/request.ts).
+const { renderHelpPages } = await import(pathToFileURL(out('dist.next/help/pages.js')).href);
+writeFileSync(out('dist.next/help.json'), `${JSON.stringify(await renderHelpPages(), null, 1)}\n`);
 
 rmSync(out('dist.old'), { recursive: true, force: true });
 try {

@@ -1,6 +1,7 @@
 import { CliError, ExitCode } from './errors.js';
 import type { IO } from './io.js';
 import type { RunState } from './commands/action.js';
+import { helpPageKey, readHelpPage } from './help/request.js';
 
 export { nodeIO } from './io.js';
 
@@ -18,6 +19,18 @@ export async function main(argv: string[], io: IO): Promise<number> {
     if (argv.length === 1 && argv[0] === '--version') {
       const { VERSION } = await import('./version.js');
       io.stdout.write(`${VERSION}\n`);
+      return ExitCode.OK;
+    }
+    // Help comes from the pages the build rendered, without the command tree (commander renders
+    // it when there is no such page).
+    const key = argv.length === 0 ? '' : helpPageKey(argv);
+    const page = key === undefined ? undefined : readHelpPage(new URL('./help.json', import.meta.url), key);
+    if (page !== undefined) {
+      if (argv.length === 0) {
+        io.stderr.write(page);
+        return ExitCode.USAGE;
+      }
+      io.stdout.write(page);
       return ExitCode.OK;
     }
     const { buildProgram } = await import('./program.js');

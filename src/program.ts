@@ -15,6 +15,8 @@ import { register as hooks } from './commands/hooks/index.js';
 import { register as sandbox } from './commands/sandbox/index.js';
 import { register as completion } from './commands/completion/index.js';
 
+const HELP_WIDTH = 80;
+
 /**
  * The commander tree. Declaring commands costs little; each command's module (and its
  * dependencies: undici, zod, conf...) is imported only when that command runs.
@@ -36,6 +38,10 @@ export function buildProgram(io: IO, state: RunState, deps: Deps = makeDeps(io, 
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      // Help is laid out for 80 columns whatever the terminal, like git's and npm's: the same
+      // text everywhere, so that the build can render it once (src/help/pages.ts).
+      getOutHelpWidth: () => HELP_WIDTH,
+      getErrHelpWidth: () => HELP_WIDTH,
       // One line per error: commander puts its suggestion on a line of its own.
       outputError: (s, write) => write(s.replace(/\n\(Did you mean (.+)\?\)/, ' (did you mean $1?)')),
     })

@@ -33,16 +33,23 @@ describe('start-up', () => {
     expect(sources.filter((s) => s.startsWith('node_modules/'))).toEqual([]);
   });
 
-  it.each([['--help'], ['workflow', '--help'], ['help', 'robots']])(
-    '`callctl %s` loads nothing but the program tree',
+  it.each([['--help'], ['workflow', '--help'], ['help', 'robots'], []])(
+    '`callctl %s` reads its rendered page: no command tree, no dependency',
     (...args) => {
       const sources = sourcesLoaded(args);
-      expect(sources).toContain('src/program.ts');
-      expect(sources.filter((s) => HEAVY.some((name) => s.startsWith(`node_modules/${name}/`)))).toEqual([]);
-      // No command module: only the index files that declare commands.
-      expect(sources.filter((s) => /^src\/commands\/[^/]+\/(?!index\.ts)[^/]+\.ts$/.test(s))).toEqual([]);
+      expect(sources).toContain('src/help/request.ts');
+      expect(sources).not.toContain('src/program.ts');
+      expect(sources.filter((s) => s.startsWith('node_modules/'))).toEqual([]);
     },
   );
+
+  it('help the build did not render (`--json --help`) comes from the tree, still without any command module', () => {
+    const sources = sourcesLoaded(['--json', 'robots', '--help']);
+    expect(sources).toContain('src/program.ts');
+    expect(sources.filter((s) => HEAVY.some((name) => s.startsWith(`node_modules/${name}/`)))).toEqual([]);
+    // No command module: only the index files that declare commands.
+    expect(sources.filter((s) => /^src\/commands\/[^/]+\/(?!index\.ts)[^/]+\.ts$/.test(s))).toEqual([]);
+  });
 
   it('a command loads its own module and what it needs, not the other commands', () => {
     const sources = sourcesLoaded(['robots', '--json', '--timeout', '0.1']);

@@ -1,0 +1,45 @@
+import type { Command } from '../commands/commander.js';
+import { buildProgram } from '../program.js';
+import { testIO } from '../io.js';
+
+/**
+ * Every help page of the command tree, keyed by command path ('' for the program itself,
+ * 'workflow update' for `callctl workflow update --help`). The build writes them to
+ * dist/help.json, so that a request for help is answered without loading the tree (see
+ * ./request.ts); each page is what commander itself prints, and a test holds the two equal.
+ */
+export async function renderHelpPages(): Promise<Record<string, string>> {
+  const pages: Record<string, string> = {};
+  for (const path of commandPaths()) {
+    const page = await renderHelp(path);
+    if (page !== undefined) pages[path.join(' ')] = page;
+  }
+  return pages;
+}
+
+/**
+ * What `callctl <path> --help` prints on stdout, rendered by commander; undefined for a command
+ * without help (the hidden `__complete`).
+ */
+export async function renderHelp(path: readonly string[]): Promise<string | undefined> {
+  const io = testIO();
+  const program = buildProgram(io, { exitCode: 0 });
+  try {
+    await program.parseAsync([...path, '--help'], { from: 'user' });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'commander.helpDisplayed') return io.out();
+  }
+  return undefined;
+}
+
+/** Every command path of the tree, the program's own ([]) first. */
+export function commandPaths(): string[][] {
+  const program = buildProgram(testIO(), { exitCode: 0 });
+  const paths: string[][] = [];
+  const walk = (command: Command, path: string[]) => {
+    paths.push(path);
+    for (const sub of command.commands) walk(sub, [...path, sub.name()]);
+  };
+  walk(program, []);
+  return paths;
+}
