@@ -1,7 +1,6 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import type { ListEntry } from '../schemas/workflow.js';
-import { writeJson } from './json-bytes.js';
+import type { JsonSource } from './json-bytes.js';
 
 /** One batch: one request to updatedetails. */
 export interface Batch {
@@ -13,7 +12,9 @@ export interface Batch {
   count: number;
 }
 
-interface SpooledBatch extends Batch {
+/** A batch and where its JSON array is: which spool, at which offset. */
+export interface SpooledBatch extends Batch {
+  spool: string;
   offset: number;
   length: number;
 }
@@ -30,7 +31,7 @@ const NEWLINE = 0x0a;
  * run), spools each batch's entries as JSON to a file: pass 1 reads and checks the CSV once,
  * pass 2 sends from the spool without parsing the CSV again. One line of the spool is one batch:
  * the JSON array of its entries, sent as it is. Each entry's JSON is written straight into a
- * write buffer (json-bytes.ts), without a string per entry.
+ * write buffer (entry-json.ts, json-bytes.ts), without a string per entry.
  */
 export class BatchWriter {
   readonly batches: SpooledBatch[] = [];
@@ -54,7 +55,8 @@ export class BatchWriter {
     }
   }
 
-  add(line: number, entry: ListEntry): void {
+  /** Adds an entry; with a spool, its JSON is written now (`entry` may be reused afterwards). */
+  add(line: number, entry: JsonSource): void {
     if (!this.current) {
       this.current = { index: this.firstIndex + this.batches.length, firstLine: line, lastLine: line, count: 0, offset: this.position };
       this.byte(OPEN);
@@ -72,7 +74,7 @@ export class BatchWriter {
     this.flush();
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
-    return this.batches.map(({ offset: _o, length: _l, ...b }) => b);
+    return this.batches.map(({ spool: _s, offset: _o, length: _l, ...b }) => b);
   }
 
   /** Closes and removes the spool. */
@@ -86,7 +88,7 @@ export class BatchWriter {
     const { offset, ...batch } = this.current!;
     this.byte(CLOSE);
     this.byte(NEWLINE);
-    this.batches.push({ ...batch, offset, length: this.position - offset });
+    this.batches.push({ ...batch, spool: this.spoolPath ?? '', offset, length: this.position - offset });
     this.current = undefined;
   }
 
@@ -97,14 +99,14 @@ export class BatchWriter {
     this.position++;
   }
 
-  private json(entry: ListEntry): void {
-    let end = writeJson(entry, this.buffer!, this.used);
+  private json(entry: JsonSource): void {
+    let end = entry.writeTo(this.buffer!, this.used);
     if (end < 0) {
       this.flush();
-      end = writeJson(entry, this.buffer!, 0);
+      end = entry.writeTo(this.buffer!, 0);
       // Larger than the whole buffer: written on its own.
       if (end < 0) {
-        this.position += writeSync(this.fd!, JSON.stringify(entry));
+        this.position += writeSync(this.fd!, entry.toJson());
         return;
       }
     }
@@ -118,23 +120,32 @@ export class BatchWriter {
   }
 }
 
-/** Reads spooled batches back, one at a time. */
+/** Reads spooled batches back, one at a time (from one spool or several). */
 export class BatchReader {
   private constructor(
-    private readonly handle: FileHandle,
+    private readonly handles: ReadonlyMap<string, FileHandle>,
     private readonly batches: readonly SpooledBatch[],
   ) {}
 
-  static async open(writer: BatchWriter): Promise<BatchReader> {
-    if (!writer.spoolPath) throw new Error('BatchReader: nothing was spooled');
-    return new BatchReader(await open(writer.spoolPath, 'r'), writer.batches);
+  static async open(batches: readonly SpooledBatch[]): Promise<BatchReader> {
+    const handles = new Map<string, FileHandle>();
+    try {
+      for (const { spool } of batches) {
+        if (!spool) throw new Error('BatchReader: nothing was spooled');
+        if (!handles.has(spool)) handles.set(spool, await open(spool, 'r'));
+      }
+    } catch (error) {
+      for (const h of handles.values()) await h.close();
+      throw error;
+    }
+    return new BatchReader(handles, batches);
   }
 
   /** The i-th batch of the plan (0-based) and its entries, as a JSON array's text. */
   async read(i: number): Promise<{ batch: Batch; details: Buffer }> {
-    const { offset, length, ...batch } = this.batches[i]!;
+    const { spool, offset, length, ...batch } = this.batches[i]!;
     const buffer = Buffer.allocUnsafe(length);
-    const { bytesRead } = await this.handle.read(buffer, 0, length, offset);
+    const { bytesRead } = await this.handles.get(spool)!.read(buffer, 0, length, offset);
     // Without its newline: `[{...},{...}]`.
     const details = buffer.subarray(0, length - 1);
     if (bytesRead !== length || details[0] !== 0x5b || details[details.length - 1] !== 0x5d) {
@@ -144,6 +155,6 @@ export class BatchReader {
   }
 
   async close(): Promise<void> {
-    await this.handle.close();
+    for (const h of this.handles.values()) await h.close();
   }
 }

@@ -21,8 +21,40 @@ export class DuplicateIndex {
     this.mask = capacity - 1;
   }
 
+  /** An index made from another's `slots` (sent from a worker thread). */
+  static fromSlots(slots: Uint32Array, size: number): DuplicateIndex {
+    const index = new DuplicateIndex(1);
+    index.table = slots;
+    index.mask = slots.length / 3 - 1;
+    index.count = size;
+    return index;
+  }
+
   get size(): number {
     return this.count;
+  }
+
+  /** The table itself, to send to another thread (see fromSlots). */
+  get slots(): Uint32Array {
+    return this.table;
+  }
+
+  /** Whether any key of `other` is in this index too. */
+  overlaps(other: DuplicateIndex): boolean {
+    const slots = other.table;
+    for (let i = 0; i < slots.length; i += 3) {
+      if (slots[i + 2] !== 0 && this.find(slots[i]!, slots[i + 1]!) !== undefined) return true;
+    }
+    return false;
+  }
+
+  private find(h1: number, h2: number): number | undefined {
+    const table = this.table;
+    for (let slot = h1 & this.mask; ; slot = (slot + 1) & this.mask) {
+      const at = table[slot * 3 + 2]!;
+      if (at === 0) return undefined;
+      if (table[slot * 3] === h1 && table[slot * 3 + 1] === h2) return at;
+    }
   }
 
   /**

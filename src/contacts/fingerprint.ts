@@ -17,7 +17,11 @@ export interface Fingerprint {
  * the line of the first byte that is not. Cheap next to parsing (native hashing and validation),
  * and it lets the journal and the lock be found before the rows are read.
  */
-export async function fingerprint(path: string, display: string, options: { signal?: AbortSignal; onBytes?: (bytes: number) => void } = {}): Promise<Fingerprint> {
+export async function fingerprint(
+  path: string,
+  display: string,
+  options: { signal?: AbortSignal; onBytes?: (bytes: number) => void; onChunk?: (chunk: Buffer) => void } = {},
+): Promise<Fingerprint> {
   const hash = createHash('sha256');
   let bytes = 0;
   // A multi-byte character may straddle two chunks: its first bytes wait for the next chunk.
@@ -28,6 +32,7 @@ export async function fingerprint(path: string, display: string, options: { sign
       throw new InputError(`${display}: line ${lineAt(chunk, chunk.indexOf(0))}: the file holds NUL bytes; is it UTF-16? Save it as UTF-8`);
     }
     hash.update(chunk);
+    options.onChunk?.(chunk);
     const data = carry ? Buffer.concat([carry, chunk]) : chunk;
     const start = bytes - (carry?.length ?? 0);
     const cut = completeLength(data);

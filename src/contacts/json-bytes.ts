@@ -1,5 +1,24 @@
-/** Thrown inside `writeJson` when the value may not fit; caught there. */
+/** Thrown by the writers below when the value may not fit; `notFitting` turns it into -1. */
 const FULL = Symbol('full');
+
+/** One value's JSON, written into a buffer (see BatchWriter). */
+export interface JsonSource {
+  /** Writes the JSON into `buffer` from `at` and returns the end, or -1 when it may not fit. */
+  writeTo(buffer: Buffer, at: number): number;
+  /** The same JSON as a string, for a value larger than any buffer. */
+  toJson(): string;
+}
+
+/** A JsonSource for any value, through writeJson. */
+export function valueSource(value: unknown): JsonSource {
+  return { writeTo: (buffer, at) => writeJson(value, buffer, at), toJson: () => JSON.stringify(value) };
+}
+
+/** In a catch around the `write*` functions below: -1 when the value did not fit, else rethrows. */
+export function notFitting(error: unknown): -1 {
+  if (error === FULL) return -1;
+  throw error;
+}
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -18,14 +37,14 @@ const CLOSE = 0x7d; // }
  */
 export function writeJson(value: unknown, buffer: Buffer, at: number): number {
   try {
-    return write(value, buffer, at);
-  } catch (e) {
-    if (e === FULL) return -1;
-    throw e;
+    return writeValue(value, buffer, at);
+  } catch (error) {
+    return notFitting(error);
   }
 }
 
-function write(value: unknown, buffer: Buffer, at: number): number {
+/** Writes `value`'s JSON from `at`; throws when it may not fit (see `notFitting`). */
+export function writeValue(value: unknown, buffer: Buffer, at: number): number {
   if (typeof value === 'string') return writeString(value, buffer, at);
   if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
     return writeObject(value as Record<string, unknown>, buffer, at);
@@ -50,14 +69,15 @@ function writeObject(object: Record<string, unknown>, buffer: Buffer, at: number
     at = writeString(key, buffer, at);
     room(buffer, at, 1);
     buffer[at++] = COLON;
-    at = write(v, buffer, at);
+    at = writeValue(v, buffer, at);
   }
   room(buffer, at, 1);
   buffer[at++] = CLOSE;
   return at;
 }
 
-function writeString(s: string, buffer: Buffer, at: number): number {
+/** Writes a string's JSON from `at`; throws when it may not fit (see `notFitting`). */
+export function writeString(s: string, buffer: Buffer, at: number): number {
   room(buffer, at, s.length + 2);
   const start = at;
   buffer[at++] = QUOTE;
@@ -74,6 +94,13 @@ function writeText(text: string, buffer: Buffer, at: number): number {
   // UTF-8 takes at most 3 bytes per UTF-16 unit (JSON.stringify leaves no lone surrogate).
   room(buffer, at, text.length * 3);
   return at + buffer.write(text, at);
+}
+
+/** Copies `bytes` to `at`; throws when they do not fit (see `notFitting`). */
+export function writeBytes(bytes: Uint8Array, buffer: Buffer, at: number): number {
+  room(buffer, at, bytes.length);
+  for (let i = 0; i < bytes.length; i++) buffer[at++] = bytes[i]!;
+  return at;
 }
 
 function room(buffer: Buffer, at: number, bytes: number): void {

@@ -1,4 +1,4 @@
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { REJECT_LINE_COLUMN, REJECT_REASON_COLUMN } from './columns.js';
 
@@ -32,13 +32,16 @@ export class RejectsWriter {
     this.needsQuote = new RegExp(`["\\r\\n]|${escapeRegExp(delimiter)}|^\\s|\\s$`);
   }
 
-  /** The header of the file read; a rejects file's own two columns are replaced, not repeated. */
-  header(fields: readonly string[]): void {
+  /**
+   * The header of the file read; a rejects file's own two columns are replaced, not repeated.
+   * `write: false` for a later part of the file, whose rows are appended to the first part's.
+   */
+  header(fields: readonly string[], { write = true } = {}): void {
     const lower = fields.map((f) => f.trim().toLowerCase());
     lower.forEach((name, i) => {
       if (name === REJECT_LINE_COLUMN || name === REJECT_REASON_COLUMN) this.drop.add(i);
     });
-    this.row([REJECT_LINE_COLUMN, REJECT_REASON_COLUMN, ...this.keep(fields)]);
+    if (write) this.row([REJECT_LINE_COLUMN, REJECT_REASON_COLUMN, ...this.keep(fields)]);
   }
 
   reject(line: number, reason: string, fields: readonly string[]): void {
@@ -75,6 +78,19 @@ export class RejectsWriter {
       // already closed
     }
     rmSync(this.temp, { force: true });
+  }
+}
+
+/** Appends the bytes of the file `source` to the file `target`, a chunk at a time. */
+export function appendFile(target: string, source: string): void {
+  const from = openSync(source, 'r');
+  const to = openSync(target, 'a');
+  try {
+    const chunk = Buffer.allocUnsafe(FLUSH_CHARS);
+    for (let n; (n = readSync(from, chunk, 0, chunk.length, null)) > 0; ) writeSync(to, chunk, 0, n);
+  } finally {
+    closeSync(from);
+    closeSync(to);
   }
 }
 

@@ -1,17 +1,13 @@
-import { mkdirSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, InputError, ServiceError } from '../errors.js';
-import { BatchReader, BatchWriter, type Batch } from './batches.js';
-import { readHeader, type Columns } from './columns.js';
-import { DuplicateIndex } from './dedup.js';
+import { BatchReader, type Batch, type SpooledBatch } from './batches.js';
+import { checkFile, SPLIT_MIN_BYTES } from './check-file.js';
 import type { Plan, UploadEvent, Validation } from './events.js';
 import { fingerprint, type Fingerprint } from './fingerprint.js';
 import { emptyJournal, findInterrupted, JournalWriter, readJournal, removeJournal, uploadKey, uploadsDir, type JournalState } from './journal.js';
 import { acquireLock } from './lock.js';
-import { LISTED_PROBLEMS, type Problem } from './problems.js';
-import { readRecords } from './reader.js';
-import { RejectsWriter } from './rejects.js';
-import { checkRow } from './validate.js';
+import { SplitFinder } from './split.js';
 
 export interface UploadOptions {
   /** The file as the user named it (for messages). */
@@ -69,7 +65,10 @@ export class PreparedUpload {
     readonly journalPath: string,
     /** Rows written to `options.rejectsPath` (undefined without it). */
     readonly rejected: number | undefined,
-    private readonly writer: BatchWriter,
+    /** The batches to send, where the spool holds them. */
+    private readonly spooled: SpooledBatch[],
+    /** Spool files to remove once done. */
+    private readonly spools: string[],
     private readonly journal: JournalState,
     private readonly replaced: string[],
     private readonly releaseLock: () => void,
@@ -83,14 +82,16 @@ export class PreparedUpload {
   static async prepare(o: UploadOptions): Promise<PreparedUpload> {
     const emit = o.onEvent ?? (() => undefined);
     const before = statFile(o.path, o.file);
-    const fp = await fingerprint(o.path, o.file, { signal: o.signal });
+    // A large file is checked as two halves at once (check-file.ts), cut where pass 0 finds a record start.
+    const splitter = before.size >= SPLIT_MIN_BYTES ? new SplitFinder(Math.floor(before.size / 2)) : undefined;
+    const fp = await fingerprint(o.path, o.file, { signal: o.signal, onChunk: splitter && ((chunk) => splitter.push(chunk)) });
     emit({ type: 'fingerprint', ...fp });
 
     const dir = uploadsDir(o.configDir);
     const key = uploadKey(o.workflowId, fp.sha256);
     const journalPath = join(dir, `${key}.journal`);
     let release: () => void = () => undefined;
-    let writer: BatchWriter | undefined;
+    const spool = o.dryRun ? undefined : join(dir, `${key}.${process.pid}.spool`);
     if (!o.dryRun) {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const lockPath = join(dir, `${key}.lock`);
@@ -105,10 +106,11 @@ export class PreparedUpload {
       if (journal.batches.length > 0) {
         emit({ type: 'resume', batches: journal.batches.length, entries: journal.ackedEntries, line: journal.resumeLine, journal: journalPath, doneAt: journal.doneAt });
       }
-      const spool = o.dryRun ? undefined : join(dir, `${key}.${process.pid}.spool`);
-      writer = new BatchWriter(o.batchSize, journal.batches.length + 1, spool);
-      const { validation, rejected } = await readAndCheck(o, fp, journal.resumeLine, writer, emit);
-      const batches = writer.finish();
+      const check = await readAndCheck(o, fp, journal.resumeLine, spool, splitter, emit);
+      const { validation, rejected } = check;
+      // Numbered after the batches an earlier run sent.
+      const spooled = check.batches.map((b) => ({ ...b, index: b.index + journal.batches.length }));
+      const batches = spooled.map(({ spool: _s, offset: _o, length: _l, ...b }) => b);
       const after = statFile(o.path, o.file);
       if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.size !== fp.bytes) {
         throw new InputError(`${o.file} changed while it was being read; run again once it is complete`);
@@ -116,15 +118,15 @@ export class PreparedUpload {
       const plan: Plan = {
         batchSize: o.batchSize,
         batches,
-        entries: writer.entries,
+        entries: check.entries,
         resumed: { batches: journal.batches.length, entries: journal.ackedEntries, line: journal.resumeLine },
         totalBatches: journal.batches.length + batches.length,
       };
       emit({ type: 'validated', validation, plan });
       const replaced = o.restart ? [journalPath, ...interrupted.map((j) => j.path)] : [];
-      return new PreparedUpload(o, fp, validation, plan, journalPath, rejected, writer, journal, replaced, release);
+      return new PreparedUpload(o, fp, validation, plan, journalPath, rejected, spooled, spoolFiles(spool), journal, replaced, release);
     } catch (error) {
-      writer?.discard();
+      for (const path of spoolFiles(spool)) rmSync(path, { force: true });
       release();
       throw error;
     }
@@ -149,7 +151,7 @@ export class PreparedUpload {
         outcome.complete = true;
         return outcome;
       }
-      const reader = await BatchReader.open(this.writer);
+      const reader = await BatchReader.open(this.spooled);
       let next: Promise<{ batch: Batch; details: Buffer }> | undefined = reader.read(0);
       try {
         for (let i = 0; i < batches.length; i++) {
@@ -197,7 +199,7 @@ export class PreparedUpload {
   /** Releases the lock and removes the spool. Safe to call more than once. */
   close(): void {
     this.releaseLock();
-    this.writer.discard();
+    for (const path of this.spools) rmSync(path, { force: true });
   }
 
   private describeFailure(error: unknown, batch: Batch, outcome: SendOutcome): unknown {
@@ -222,62 +224,44 @@ async function readAndCheck(
   o: UploadOptions,
   fp: Fingerprint,
   resumeLine: number,
-  writer: BatchWriter,
+  spoolPath: string | undefined,
+  splitter: SplitFinder | undefined,
   emit: (e: UploadEvent) => void,
-): Promise<{ validation: Validation; rejected: number | undefined }> {
-  const validation: Validation = { rows: 0, valid: 0, invalid: 0, problems: [], problemCount: 0 };
-  const rejects = o.rejectsPath ? new RejectsWriter(o.rejectsPath, o.delimiter) : undefined;
-  const duplicates = new DuplicateIndex();
-  const rowOptions = { keepEmpty: o.keepEmpty };
-  let columns: Columns | undefined;
-  let bytes = 0;
-  const reject = (fields: readonly string[], line: number, problems: Problem[]) => {
-    validation.invalid++;
-    validation.problemCount += problems.length;
-    for (const p of problems) if (validation.problems.length < LISTED_PROBLEMS) validation.problems.push(p);
-    rejects?.reject(line, problems.map((p) => `${p.column}: ${p.message}`).join('; '), fields);
-  };
-  const progress = () => emit({ type: 'read', rows: validation.rows, valid: validation.valid, invalid: validation.invalid, bytes, totalBytes: fp.bytes });
-  let lines = 0;
-  try {
-    ({ lines } = await readRecords(o.path, o.file, {
-      delimiter: o.delimiter,
+) {
+  let last = 0;
+  // Written beside its final name, which it takes only once the file proves to have rows.
+  const rejectsPath = o.rejectsPath && `${o.rejectsPath}.${process.pid}.part`;
+  const check = await checkFile(
+    { path: o.path, file: o.file, delimiter: o.delimiter, keepEmpty: o.keepEmpty, batchSize: o.batchSize, resumeLine, spoolPath, rejectsPath },
+    splitter?.found,
+    {
       signal: o.signal,
-      onBytes: (n) => (bytes = n),
-      onRecord(fields, line) {
-        if (!columns) {
-          columns = readHeader(fields, line, o.file);
-          rejects?.header(fields);
-          return;
-        }
-        validation.rows++;
-        if (validation.rows % READ_EVENT_EVERY === 0) progress();
-        const r = checkRow(columns, fields, line, rowOptions);
-        if (!r.entry) return reject(fields, line, r.problems);
-        const first = duplicates.add(r.entry.callee, r.entry.caseid, line);
-        if (first !== undefined) {
-          const column = r.entry.caseid === undefined ? columns.names[columns.callee]! : `${columns.names[columns.callee]}+${columns.names[columns.caseid]}`;
-          return reject(fields, line, [{ line, column, message: `duplicate of line ${first} (same callee and caseid)` }]);
-        }
-        validation.valid++;
-        if (line > resumeLine) writer.add(line, r.entry);
+      onProgress: (p) => {
+        // A read event every few thousand rows (the halves of a large file report in turns).
+        if (p.rows - last < READ_EVENT_EVERY) return;
+        last = p.rows;
+        emit({ type: 'read', ...p, totalBytes: fp.bytes });
       },
-    }));
-  } catch (error) {
-    rejects?.discard();
-    throw error;
-  }
-  progress();
-  if (!columns) {
-    rejects?.discard();
+    },
+  );
+  const { rows, valid, invalid } = check.validation;
+  emit({ type: 'read', rows, valid, invalid, bytes: fp.bytes, totalBytes: fp.bytes });
+  const discardRejects = () => rejectsPath && rmSync(rejectsPath, { force: true });
+  if (!check.header) {
+    discardRejects();
     throw new InputError(`${o.file}: line 1: the file is empty; expected a header row naming at least callee and platform`, { line: 1 });
   }
-  if (validation.rows === 0) {
-    rejects?.discard();
-    throw new InputError(`${o.file}: line ${lines + 1}: no rows after the header`, { line: lines + 1 });
+  if (rows === 0) {
+    discardRejects();
+    throw new InputError(`${o.file}: line ${check.lines + 1}: no rows after the header`, { line: check.lines + 1 });
   }
-  rejects?.close();
-  return { validation, rejected: rejects?.count };
+  if (rejectsPath) renameSync(rejectsPath, o.rejectsPath!);
+  return check;
+}
+
+/** The spool files an upload may write (see check-file.ts for the second). */
+function spoolFiles(spool: string | undefined): string[] {
+  return spool ? [spool, spool.replace(/\.spool$/, '.2.spool')] : [];
 }
 
 function checkAnswer(answer: { workflow_id?: string; count: number }, batch: Batch, workflowId: string): void {

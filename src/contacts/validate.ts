@@ -18,11 +18,17 @@ export type RowResult = { entry: ListEntry; problems?: undefined } | { entry?: u
 const calleeSchema = listEntrySchema.shape.callee;
 const platformSchema = listEntrySchema.shape.platform;
 
+/** What a checked row carries besides its fields: its `pds_variables`, parsed. */
+export type PdsValue = ListEntry['pds_variables'];
+
+export type FieldsResult = { ok: true; pds: PdsValue; problems?: undefined } | { ok: false; problems: Problem[] };
+
 /**
- * Maps one CSV row to a list entry and checks it. Every problem names the row's line and the
+ * Checks one CSV row's fields for a list entry, without building the entry (an upload writes its
+ * JSON straight from the fields: entry-json.ts). Every problem names the row's line and the
  * column. A row is valid when it has no problem; duplicates are found by the caller (dedup.ts).
  */
-export function checkRow(columns: Columns, fields: readonly string[], line: number, options: RowOptions): RowResult {
+export function checkFields(columns: Columns, fields: readonly string[], line: number): FieldsResult {
   const problems: Problem[] = [];
   const names = columns.names;
   if (fields.length !== names.length) {
@@ -32,7 +38,7 @@ export function checkRow(columns: Columns, fields: readonly string[], line: numb
       column: names[where - 1] ?? `#${where}`,
       message: `the row has ${fields.length} fields, the header ${names.length} (a missing or extra delimiter, or an unquoted delimiter inside a value?)`,
     });
-    return { problems };
+    return { ok: false, problems };
   }
   const callee = fields[columns.callee]!;
   const platform = fields[columns.platform]!;
@@ -44,7 +50,7 @@ export function checkRow(columns: Columns, fields: readonly string[], line: numb
     const got = platform.length > 0 ? `, got ${platform.length} characters` : '';
     problems.push({ line, column: names[columns.platform]!, message: `${p.error.issues[0]!.message}${got}` });
   }
-  let pds: ListEntry['pds_variables'];
+  let pds: PdsValue;
   if (columns.pdsVariables >= 0) {
     const raw = fields[columns.pdsVariables]!;
     if (raw !== '') {
@@ -53,17 +59,32 @@ export function checkRow(columns: Columns, fields: readonly string[], line: numb
       else problems.push({ line, column: names[columns.pdsVariables]!, message: parsed.problem });
     }
   }
-  if (problems.length > 0) return { problems };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, pds };
+}
 
+/**
+ * The list entry of a checked row: `callee`, `platform`, `variables` (every other column, as
+ * strings; empty cells left out unless keepEmpty), then `caseid` and `pds_variables` when given.
+ */
+export function toEntry(columns: Columns, fields: readonly string[], pds: PdsValue, options: RowOptions): ListEntry {
   const variables: Record<string, string> = {};
   for (const { index, key } of columns.variables) {
     const value = fields[index]!;
-    if (value !== '' || options.keepEmpty) variables[key] = value;
+    if (value === '' && !options.keepEmpty) continue;
+    // A column named __proto__ is data like any other, not the object's prototype.
+    if (key === '__proto__') Object.defineProperty(variables, key, { value, enumerable: true, writable: true, configurable: true });
+    else variables[key] = value;
   }
-  const entry: ListEntry = { callee, platform, variables };
+  const entry: ListEntry = { callee: fields[columns.callee]!, platform: fields[columns.platform]!, variables };
   if (columns.caseid >= 0 && fields[columns.caseid] !== '') entry.caseid = fields[columns.caseid];
   if (pds !== undefined) entry.pds_variables = pds;
-  return { entry };
+  return entry;
+}
+
+/** Checks one row and maps it to its list entry. */
+export function checkRow(columns: Columns, fields: readonly string[], line: number, options: RowOptions): RowResult {
+  const r = checkFields(columns, fields, line);
+  return r.ok ? { entry: toEntry(columns, fields, r.pds, options) } : { problems: r.problems };
 }
 
 /**

@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { HEADER, received, row, uploadSetup, WORKFLOW } from '../contacts/helpers.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+
+// A file of 4 MiB or more is checked as two halves at once, the second in a worker thread. The
+// worker's script exists only in the build, so the built CLI (a child process) takes that path,
+// while an in-process run from the sources checks the file in one piece: the two must agree on
+// everything but where the batches are cut.
+const bin = join(import.meta.dirname, '..', '..', 'bin', 'callctl.js');
+const ROWS = 70_000;
+
+let sandbox: Sandbox;
+let env: Record<string, string>;
+let dir: string;
+let close: () => Promise<void>;
+beforeAll(async () => ({ sandbox, env, dir, close } = await uploadSetup()));
+afterAll(() => close?.());
+
+function builtCli(args: string[], extraEnv: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env, ...extraEnv, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (err += c));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out, err })));
+}
+
+/** A contact file with bad rows and repeats placed by the caller; `edit(i)` may replace row i. */
+function contacts(name: string, eol: string, edit: (i: number) => string | undefined): string {
+  const lines = [HEADER];
+  for (let i = 1; i <= ROWS; i++) lines.push(edit(i) ?? row(i, eol));
+  const path = join(dir, name);
+  writeFileSync(path, lines.join(eol) + eol);
+  expect(readFileSync(path).length).toBeGreaterThan(4 << 20);
+  return path;
+}
+
+/** The same upload through both paths; returns both summaries after comparing everything else. */
+async function both(file: string, flags: string[]) {
+  const args = (n: string) => ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--json', '--rejects', join(dir, `${n}.rejects.csv`), ...flags];
+  sandbox.state.received.updates.clear();
+  const split = await builtCli(args('split'), { CALLCTL_CONFIG_DIR: join(dir, `split-${Math.random()}`) });
+  const splitEntries = [...received(sandbox)];
+  sandbox.state.received.updates.clear();
+  const whole = await runCli(args('whole'), { env: { ...env, CALLCTL_CONFIG_DIR: join(dir, `whole-${Math.random()}`) } });
+  const wholeEntries = [...received(sandbox)];
+  expect(split.code, split.err).toBe(whole.code);
+  const a = JSON.parse(split.out);
+  const b = JSON.parse(whole.out);
+  for (const key of ['status', 'rowsRead', 'valid', 'invalid', 'skipped', 'problems', 'problemCount', 'entriesAcknowledged']) expect(a[key], key).toEqual(b[key]);
+  expect(readFileSync(join(dir, 'split.rejects.csv'), 'utf8')).toBe(readFileSync(join(dir, 'whole.rejects.csv'), 'utf8'));
+  expect(splitEntries).toEqual(wholeEntries);
+  return { split: a, whole: b };
+}
+
+/** The line row i starts on: every 97th row has a quoted line break (see row()). */
+const lineOf = (i: number) => 1 + i + Math.floor((i - 1) / 97);
+
+const badCallee = (i: number) => row(i).replace(/^\+62812/, '62812');
+
+describe('a large file checked in two halves at once', () => {
+  it('gives what one pass gives: problems, rejects, entries; only the batch at the cut is shorter', async () => {
+    // Bad rows in both halves, a row repeated within the second half, quoted line breaks throughout.
+    const file = contacts('halves.csv', '\n', (i) => (i === 5 || i === 60_001 ? badCallee(i) : i === 65_000 ? row(64_000) : undefined));
+    const { split, whole } = await both(file, ['--max-invalid', '10']);
+    expect(whole).toMatchObject({ status: 'done', invalid: 3, valid: ROWS - 3 });
+    expect(whole.problems.map((p: { line: number }) => p.line)).toEqual([lineOf(5), lineOf(60_001), lineOf(65_000)]);
+    expect(whole.problems[2].message).toBe(`duplicate of line ${lineOf(64_000)} (same callee and caseid)`);
+    expect(split.batchesTotal).toBe(whole.batchesTotal + 1);
+  });
+
+  it('a row of the second half repeating one of the first is found as one pass finds it (CRLF file)', async () => {
+    const file = contacts('repeats.csv', '\r\n', (i) => (i === 50_000 || i === 69_999 ? row(10, '\r\n') : undefined));
+    const { split, whole } = await both(file, ['--max-invalid', '10']);
+    expect(split.batchesTotal).toBe(whole.batchesTotal + 1);
+    expect(whole.problems.map((p: { line: number; message: string }) => [p.line, p.message])).toEqual([
+      [lineOf(50_000), `duplicate of line ${lineOf(10)} (same callee and caseid)`],
+      [lineOf(69_999), `duplicate of line ${lineOf(10)} (same callee and caseid)`],
+    ]);
+  });
+
+  it('an invalid file stops both ways with the same problems and exit 3', async () => {
+    const file = contacts('invalid.csv', '\n', (i) => (i % 5_000 === 0 ? badCallee(i) : undefined));
+    const { whole } = await both(file, []);
+    expect(whole).toMatchObject({ status: 'invalid', invalid: 14, problemCount: 14 });
+  });
+
+  it('a broken quote in the second half is reported at its line, as one pass reports it', async () => {
+    const file = contacts('broken.csv', '\n', (i) => (i === 60_000 ? `+6281200060000,shop,C60000,"Name, Jr,1.50,,` : undefined));
+    const args = (config: string) => ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--config-dir', join(dir, config)];
+    const split = await builtCli(args('broken-split'), {});
+    const whole = await runCli(args('broken-whole'), { env });
+    expect(whole.code).toBe(3);
+    expect(split.code).toBe(3);
+    expect(split.err).toBe(whole.err);
+    expect(whole.err).toContain(`line ${lineOf(60_000)}: `);
+  });
+});
