@@ -38,13 +38,17 @@ export interface FileCheck {
  */
 export async function checkFile(
   input: PartInput,
+  fileBytes: number,
   split: SplitPoint | undefined,
   options: { signal?: AbortSignal; onProgress?: (p: PartProgress) => void } = {},
 ): Promise<FileCheck> {
-  const duplicates = new DuplicateIndex();
   if (!split || split.offset < SPLIT_MIN_BYTES / 2 || availableParallelism() < 2 || !existsSync(WORKER)) {
-    return fileCheck(await checkPart(input, duplicates, options));
+    return fileCheck(await checkPart(input, new DuplicateIndex(), options));
   }
+  // The rows of each half, about: the first half's lines, and as many per byte in the second.
+  const headRows = split.line;
+  const tailRows = Math.ceil(((fileBytes - split.offset) * split.line) / split.offset);
+  const duplicates = new DuplicateIndex(DuplicateIndex.capacityFor(headRows));
   const first: PartInput = {
     ...input,
     range: { start: 0, end: split.offset, firstLine: 1 },
@@ -55,6 +59,7 @@ export async function checkFile(
     header,
     range: { start: split.offset, firstLine: split.line, recordDelimiter: split.recordDelimiter },
     spoolPath: input.spoolPath && `${input.spoolPath.replace(/\.spool$/, '')}.2.spool`,
+    expectedRows: tailRows,
     rejectsPath: input.rejectsPath && `${input.rejectsPath}.part2`,
   });
   const progress = { first: empty(), second: empty() };

@@ -35,6 +35,8 @@ export interface PartInput {
   spoolPath?: string;
   /** Where to write the rejected rows (with the header row only when the part reads it). */
   rejectsPath?: string;
+  /** About how many rows the part has, when known: sizes its duplicate index once. */
+  expectedRows?: number;
 }
 
 export interface PartResult {

@@ -1,9 +1,12 @@
 /**
  * Finds rows that repeat an earlier row's callee and caseid, without keeping the rows: each key
  * is kept as a 64-bit hash with the line it was first seen on, in a typed array (12 bytes a slot,
- * at most half full), so a million rows take about 24 MB and no garbage. Two different keys
+ * at most 80% full), so a million rows take about 16 MB and no garbage. Two different keys
  * share a 64-bit hash with a probability near 1e-8 for a million rows.
  */
+/** The most of its slots the table fills before it doubles (linear probing stays short below it). */
+const LOAD = 0.8;
+
 export class DuplicateIndex {
   /**
    * Slot i is `table[3i]` (high hash), `table[3i + 1]` (low hash) and `table[3i + 2]` (line; 0
@@ -11,21 +14,29 @@ export class DuplicateIndex {
    * than the CPU's caches reads one cache line rather than three.
    */
   private table: Uint32Array;
-  private mask: number;
+  private capacity: number;
+  /** A key's first slot is its high hash scaled to the capacity (any capacity, not only powers of 2). */
+  private scale: number;
   private count = 0;
 
-  constructor(initialCapacity = 1 << 16) {
-    let capacity = 1;
-    while (capacity < initialCapacity) capacity <<= 1;
-    this.table = new Uint32Array(capacity * 3);
-    this.mask = capacity - 1;
+  constructor(capacity = 1 << 16) {
+    this.capacity = Math.max(2, Math.ceil(capacity));
+    this.table = new Uint32Array(this.capacity * 3);
+    this.scale = this.capacity / 2 ** 32;
+  }
+
+  /**
+   * The capacity to start with for about `rows` keys: room for them all, so that the table is
+   * not grown (and copied) on the way, which at a million rows left tens of MB behind.
+   */
+  static capacityFor(rows: number | undefined): number {
+    return rows === undefined ? 1 << 16 : Math.max(1 << 16, Math.ceil((rows * 1.05) / LOAD));
   }
 
   /** An index made from another's `slots` (sent from a worker thread). */
   static fromSlots(slots: Uint32Array, size: number): DuplicateIndex {
-    const index = new DuplicateIndex(1);
+    const index = new DuplicateIndex(slots.length / 3);
     index.table = slots;
-    index.mask = slots.length / 3 - 1;
     index.count = size;
     return index;
   }
@@ -50,7 +61,7 @@ export class DuplicateIndex {
 
   private find(h1: number, h2: number): number | undefined {
     const table = this.table;
-    for (let slot = h1 & this.mask; ; slot = (slot + 1) & this.mask) {
+    for (let slot = this.home(h1); ; slot = slot + 1 === this.capacity ? 0 : slot + 1) {
       const at = table[slot * 3 + 2]!;
       if (at === 0) return undefined;
       if (table[slot * 3] === h1 && table[slot * 3 + 1] === h2) return at;
@@ -85,31 +96,35 @@ export class DuplicateIndex {
     h1 >>>= 0;
     h2 >>>= 0;
     const table = this.table;
-    for (let slot = h1 & this.mask; ; slot = (slot + 1) & this.mask) {
+    for (let slot = this.home(h1); ; slot = slot + 1 === this.capacity ? 0 : slot + 1) {
       const at = table[slot * 3 + 2]!;
       if (at === 0) {
         table[slot * 3] = h1;
         table[slot * 3 + 1] = h2;
         table[slot * 3 + 2] = line;
-        if (++this.count * 2 > this.mask + 1) this.grow();
+        if (++this.count > this.capacity * LOAD) this.grow();
         return undefined;
       }
       if (table[slot * 3] === h1 && table[slot * 3 + 1] === h2) return at;
     }
   }
 
+  private home(h1: number): number {
+    return Math.min(Math.floor(h1 * this.scale), this.capacity - 1);
+  }
+
   private grow(): void {
     const old = this.table;
-    const capacity = (this.mask + 1) * 2;
-    this.table = new Uint32Array(capacity * 3);
-    this.mask = capacity - 1;
+    this.capacity *= 2;
+    this.scale = this.capacity / 2 ** 32;
+    const table = (this.table = new Uint32Array(this.capacity * 3));
     for (let i = 0; i < old.length; i += 3) {
       if (old[i + 2] === 0) continue;
-      let slot = old[i]! & this.mask;
-      while (this.table[slot * 3 + 2] !== 0) slot = (slot + 1) & this.mask;
-      this.table[slot * 3] = old[i]!;
-      this.table[slot * 3 + 1] = old[i + 1]!;
-      this.table[slot * 3 + 2] = old[i + 2]!;
+      let slot = this.home(old[i]!);
+      while (table[slot * 3 + 2] !== 0) slot = slot + 1 === this.capacity ? 0 : slot + 1;
+      table[slot * 3] = old[i]!;
+      table[slot * 3 + 1] = old[i + 1]!;
+      table[slot * 3 + 2] = old[i + 2]!;
     }
   }
 }

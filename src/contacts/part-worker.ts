@@ -4,9 +4,10 @@ import { checkPart, type PartInput } from './check-part.js';
 import { DuplicateIndex } from './dedup.js';
 
 const port = parentPort!;
-const duplicates = new DuplicateIndex();
+const input = workerData as PartInput;
+const duplicates = new DuplicateIndex(DuplicateIndex.capacityFor(input.expectedRows));
 try {
-  const result = await checkPart(workerData as PartInput, duplicates, { onProgress: (progress) => port.postMessage({ type: 'progress', progress }) });
+  const result = await checkPart(input, duplicates, { onProgress: (progress) => port.postMessage({ type: 'progress', progress }) });
   const slots = duplicates.slots;
   port.postMessage({ type: 'done', result, slots, size: duplicates.size }, [slots.buffer as ArrayBuffer]);
 } catch (error) {

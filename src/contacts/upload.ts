@@ -233,6 +233,7 @@ async function readAndCheck(
   const rejectsPath = o.rejectsPath && `${o.rejectsPath}.${process.pid}.part`;
   const check = await checkFile(
     { path: o.path, file: o.file, delimiter: o.delimiter, keepEmpty: o.keepEmpty, batchSize: o.batchSize, resumeLine, spoolPath, rejectsPath },
+    fp.bytes,
     splitter?.found,
     {
       signal: o.signal,
