@@ -7,7 +7,7 @@ import { checkPart, type PartInput, type PartProgress, type PartResult } from '.
 import { DuplicateIndex } from './dedup.js';
 import type { Validation } from './events.js';
 import { LISTED_PROBLEMS } from './problems.js';
-import { appendFile } from './rejects.js';
+import { appendFile, rejectsTempPath } from './rejects.js';
 import type { SplitPoint } from './split.js';
 
 /** Files smaller than this are checked in one piece: a worker thread costs more than it saves. */
@@ -119,10 +119,13 @@ type WorkerMessage =
   | { type: 'done'; result: PartResult; slots: Uint32Array; size: number }
   | { type: 'error'; message: string; kind?: string; details?: Record<string, unknown> };
 
-/** Removes what a part wrote (its spool and rejects), when its result is not used. */
+/**
+ * Removes what a part wrote (its spool and rejects), when its result is not used; also what it
+ * was writing when its thread was stopped half-way.
+ */
 function discardPart(input: PartInput): void {
   if (input.spoolPath) rmSync(input.spoolPath, { force: true });
-  if (input.rejectsPath) rmSync(input.rejectsPath, { force: true });
+  if (input.rejectsPath) for (const path of [input.rejectsPath, rejectsTempPath(input.rejectsPath)]) rmSync(path, { force: true });
 }
 
 /** The two halves' rejects files, joined under the final name (so that it never looks finished early). */

@@ -22,7 +22,7 @@ export class RejectsWriter {
     readonly path: string,
     private readonly delimiter: string,
   ) {
-    this.temp = `${path}.${process.pid}.tmp`;
+    this.temp = rejectsTempPath(path);
     try {
       this.fd = openSync(this.temp, 'w', 0o600);
     } catch (e) {
@@ -79,6 +79,11 @@ export class RejectsWriter {
     }
     rmSync(this.temp, { force: true });
   }
+}
+
+/** Where a RejectsWriter writes until it is complete (a worker thread's too: same pid). */
+export function rejectsTempPath(path: string): string {
+  return `${path}.${process.pid}.tmp`;
 }
 
 /** Appends the bytes of the file `source` to the file `target`, a chunk at a time. */

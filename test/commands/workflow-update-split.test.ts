@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -30,9 +30,9 @@ function builtCli(args: string[], extraEnv: Record<string, string>): Promise<{ c
 }
 
 /** A contact file with bad rows and repeats placed by the caller; `edit(i)` may replace row i. */
-function contacts(name: string, eol: string, edit: (i: number) => string | undefined): string {
+function contacts(name: string, eol: string, edit: (i: number) => string | undefined, rows = ROWS): string {
   const lines = [HEADER];
-  for (let i = 1; i <= ROWS; i++) lines.push(edit(i) ?? row(i, eol));
+  for (let i = 1; i <= rows; i++) lines.push(edit(i) ?? row(i, eol));
   const path = join(dir, name);
   writeFileSync(path, lines.join(eol) + eol);
   expect(readFileSync(path).length).toBeGreaterThan(4 << 20);
@@ -99,4 +99,37 @@ describe('a large file checked in two halves at once', () => {
     expect(split.err).toBe(whole.err);
     expect(whole.err).toContain(`line ${lineOf(60_000)}: `);
   });
+
+  it('a first half that fails stops the worker and leaves no file behind (rejects, spools)', async () => {
+    const file = contacts('broken-head.csv', '\n', (i) => (i === 20_000 ? `+6281200020000,shop,C20000,"Name, Jr,1.50,,` : undefined));
+    const out = join(dir, 'head-out');
+    mkdirSync(out);
+    const config = join(dir, 'head-config');
+    const res = await builtCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--rejects', join(out, 'rejects.csv')], { CALLCTL_CONFIG_DIR: config });
+    expect(res.code, res.err).toBe(3);
+    expect(res.err).toContain(`line ${lineOf(20_000)}: `);
+    expect(readdirSync(out)).toEqual([]);
+    expect(readdirSync(join(config, 'uploads')).filter((f) => !f.endsWith('.journal'))).toEqual([]);
+  });
+
+  it('Ctrl-C while both halves are being read stops the worker and leaves no file behind', async () => {
+    // 40 MB: each half takes about a second to read, and the worker starts within a few tenths.
+    const file = contacts('interrupted.csv', '\n', () => undefined, 500_000);
+    const out = join(dir, 'int-out');
+    mkdirSync(out);
+    const config = join(dir, 'int-config');
+    const child = spawn(process.execPath, [bin, 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--rejects', join(out, 'rejects.csv')], {
+      env: { ...process.env, ...env, CALLCTL_CONFIG_DIR: config, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (c) => (err += c));
+    setTimeout(() => child.kill('SIGINT'), 600);
+    const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(code, err).toBe(130);
+    expect(err).toContain('nothing was sent');
+    expect(readdirSync(out)).toEqual([]);
+    expect(readdirSync(join(config, 'uploads'))).toEqual([]);
+  });
 });
+
