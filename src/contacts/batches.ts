@@ -19,6 +19,11 @@ export interface SpooledBatch extends Batch {
   length: number;
 }
 
+/** The batch alone, without where it is spooled. */
+export function plainBatch({ spool: _s, offset: _o, length: _l, ...batch }: SpooledBatch): Batch {
+  return batch;
+}
+
 /** Size of the spool's write buffer. */
 const SPOOL_BUFFER_BYTES = 4 << 20;
 const OPEN = 0x5b; // [
@@ -74,7 +79,7 @@ export class BatchWriter {
     this.flush();
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
-    return this.batches.map(({ spool: _s, offset: _o, length: _l, ...b }) => b);
+    return this.batches.map(plainBatch);
   }
 
   /** Closes and removes the spool. */

@@ -16,6 +16,11 @@ export const SPLIT_MIN_BYTES = 4 << 20;
 /** The worker's script, beside the bundle's chunks; absent when running from the sources. */
 const WORKER = new URL('../contacts/part-worker.js', import.meta.url);
 
+/** The spool of the second half, beside the first's. */
+export function secondSpoolPath(spool: string): string {
+  return spool.replace(/\.spool$/, '.2.spool');
+}
+
 export interface FileCheck {
   validation: Validation;
   /** The file's last line. */
@@ -42,7 +47,7 @@ export async function checkFile(
   split: SplitPoint | undefined,
   options: { signal?: AbortSignal; onProgress?: (p: PartProgress) => void } = {},
 ): Promise<FileCheck> {
-  if (!split || split.offset < SPLIT_MIN_BYTES / 2 || availableParallelism() < 2 || !existsSync(WORKER)) {
+  if (!split || availableParallelism() < 2 || !existsSync(WORKER)) {
     return fileCheck(await checkPart(input, new DuplicateIndex(), options));
   }
   // The rows of each half, about: the first half's lines, and as many per byte in the second.
@@ -54,35 +59,35 @@ export async function checkFile(
     range: { start: 0, end: split.offset, firstLine: 1 },
     rejectsPath: input.rejectsPath && `${input.rejectsPath}.part1`,
   };
-  const second = (header: string[]): PartInput => ({
+  // Given the header row once the first half has read it.
+  const second: PartInput = {
     ...input,
-    header,
     range: { start: split.offset, firstLine: split.line, recordDelimiter: split.recordDelimiter },
-    spoolPath: input.spoolPath && `${input.spoolPath.replace(/\.spool$/, '')}.2.spool`,
+    spoolPath: input.spoolPath && secondSpoolPath(input.spoolPath),
     expectedRows: tailRows,
     rejectsPath: input.rejectsPath && `${input.rejectsPath}.part2`,
-  });
+  };
   const progress = { first: empty(), second: empty() };
   const report = () => options.onProgress?.(sum(progress.first, progress.second));
   const run: { worker?: WorkerRun } = {};
   try {
     const head = await checkPart(first, duplicates, {
       signal: options.signal,
-      onHeader: (header) => (run.worker = runWorker(second(header), options.signal, (p) => ((progress.second = p), report()))),
+      onHeader: (header) => (run.worker = runWorker({ ...second, header }, options.signal, (p) => ((progress.second = p), report()))),
       onProgress: (p) => ((progress.first = p), report()),
     });
     if (!run.worker) throw new Error('checkFile: no header in the first half'); // the cut comes after the header row
     let { part: tail, duplicates: later } = await run.worker.result;
     if (head.lines !== split.line - 1 || duplicates.overlaps(later)) {
-      discardPart(second([]));
-      tail = await checkPart(second(head.header!), duplicates, { signal: options.signal, onProgress: (p) => ((progress.second = p), report()) });
+      discardPart(second);
+      tail = await checkPart({ ...second, header: head.header }, duplicates, { signal: options.signal, onProgress: (p) => ((progress.second = p), report()) });
     }
-    if (input.rejectsPath) joinFiles(input.rejectsPath, first.rejectsPath!, second([]).rejectsPath!);
+    if (input.rejectsPath) joinFiles(input.rejectsPath, first.rejectsPath!, second.rejectsPath!);
     return join(head, tail);
   } catch (error) {
     await run.worker?.stop();
     discardPart(first);
-    discardPart(second([]));
+    discardPart(second);
     throw error;
   }
 }

@@ -1,12 +1,12 @@
+/** The most of its slots the table fills before it doubles (linear probing stays short below it). */
+const LOAD = 0.8;
+
 /**
  * Finds rows that repeat an earlier row's callee and caseid, without keeping the rows: each key
  * is kept as a 64-bit hash with the line it was first seen on, in a typed array (12 bytes a slot,
  * at most 80% full), so a million rows take about 16 MB and no garbage. Two different keys
  * share a 64-bit hash with a probability near 1e-8 for a million rows.
  */
-/** The most of its slots the table fills before it doubles (linear probing stays short below it). */
-const LOAD = 0.8;
-
 export class DuplicateIndex {
   /**
    * Slot i is `table[3i]` (high hash), `table[3i + 1]` (low hash) and `table[3i + 2]` (line; 0
@@ -19,9 +19,10 @@ export class DuplicateIndex {
   private scale: number;
   private count = 0;
 
-  constructor(capacity = 1 << 16) {
+  /** `slots`: a table to take over (see fromSlots), of `capacity` slots. */
+  constructor(capacity = 1 << 16, slots?: Uint32Array) {
     this.capacity = Math.max(2, Math.ceil(capacity));
-    this.table = new Uint32Array(this.capacity * 3);
+    this.table = slots ?? new Uint32Array(this.capacity * 3);
     this.scale = this.capacity / 2 ** 32;
   }
 
@@ -35,8 +36,7 @@ export class DuplicateIndex {
 
   /** An index made from another's `slots` (sent from a worker thread). */
   static fromSlots(slots: Uint32Array, size: number): DuplicateIndex {
-    const index = new DuplicateIndex(slots.length / 3);
-    index.table = slots;
+    const index = new DuplicateIndex(slots.length / 3, slots);
     index.count = size;
     return index;
   }
@@ -61,7 +61,7 @@ export class DuplicateIndex {
 
   private find(h1: number, h2: number): number | undefined {
     const table = this.table;
-    for (let slot = this.home(h1); ; slot = slot + 1 === this.capacity ? 0 : slot + 1) {
+    for (let slot = this.home(h1); ; slot = this.next(slot)) {
       const at = table[slot * 3 + 2]!;
       if (at === 0) return undefined;
       if (table[slot * 3] === h1 && table[slot * 3 + 1] === h2) return at;
@@ -96,7 +96,7 @@ export class DuplicateIndex {
     h1 >>>= 0;
     h2 >>>= 0;
     const table = this.table;
-    for (let slot = this.home(h1); ; slot = slot + 1 === this.capacity ? 0 : slot + 1) {
+    for (let slot = this.home(h1); ; slot = this.next(slot)) {
       const at = table[slot * 3 + 2]!;
       if (at === 0) {
         table[slot * 3] = h1;
@@ -113,6 +113,10 @@ export class DuplicateIndex {
     return Math.min(Math.floor(h1 * this.scale), this.capacity - 1);
   }
 
+  private next(slot: number): number {
+    return slot + 1 === this.capacity ? 0 : slot + 1;
+  }
+
   private grow(): void {
     const old = this.table;
     this.capacity *= 2;
@@ -121,7 +125,7 @@ export class DuplicateIndex {
     for (let i = 0; i < old.length; i += 3) {
       if (old[i + 2] === 0) continue;
       let slot = this.home(old[i]!);
-      while (table[slot * 3 + 2] !== 0) slot = slot + 1 === this.capacity ? 0 : slot + 1;
+      while (table[slot * 3 + 2] !== 0) slot = this.next(slot);
       table[slot * 3] = old[i]!;
       table[slot * 3 + 1] = old[i + 1]!;
       table[slot * 3 + 2] = old[i + 2]!;

@@ -9,11 +9,6 @@ export interface JsonSource {
   toJson(): string;
 }
 
-/** A JsonSource for any value, through writeJson. */
-export function valueSource(value: unknown): JsonSource {
-  return { writeTo: (buffer, at) => writeJson(value, buffer, at), toJson: () => JSON.stringify(value) };
-}
-
 /** In a catch around the `write*` functions below: -1 when the value did not fit, else rethrows. */
 export function notFitting(error: unknown): -1 {
   if (error === FULL) return -1;

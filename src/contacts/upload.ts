@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, InputError, ServiceError } from '../errors.js';
-import { BatchReader, type Batch, type SpooledBatch } from './batches.js';
-import { checkFile, SPLIT_MIN_BYTES } from './check-file.js';
+import { BatchReader, plainBatch, type Batch, type SpooledBatch } from './batches.js';
+import { checkFile, secondSpoolPath, SPLIT_MIN_BYTES } from './check-file.js';
 import type { Plan, UploadEvent, Validation } from './events.js';
 import { fingerprint, type Fingerprint } from './fingerprint.js';
 import { emptyJournal, findInterrupted, JournalWriter, readJournal, removeJournal, uploadKey, uploadsDir, type JournalState } from './journal.js';
@@ -110,7 +110,7 @@ export class PreparedUpload {
       const { validation, rejected } = check;
       // Numbered after the batches an earlier run sent.
       const spooled = check.batches.map((b) => ({ ...b, index: b.index + journal.batches.length }));
-      const batches = spooled.map(({ spool: _s, offset: _o, length: _l, ...b }) => b);
+      const batches = spooled.map(plainBatch);
       const after = statFile(o.path, o.file);
       if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.size !== fp.bytes) {
         throw new InputError(`${o.file} changed while it was being read; run again once it is complete`);
@@ -260,9 +260,9 @@ async function readAndCheck(
   return check;
 }
 
-/** The spool files an upload may write (see check-file.ts for the second). */
+/** The spool files an upload may write (the second for a file checked in two halves). */
 function spoolFiles(spool: string | undefined): string[] {
-  return spool ? [spool, spool.replace(/\.spool$/, '.2.spool')] : [];
+  return spool ? [spool, secondSpoolPath(spool)] : [];
 }
 
 function checkAnswer(answer: { workflow_id?: string; count: number }, batch: Batch, workflowId: string): void {

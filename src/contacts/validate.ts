@@ -8,8 +8,6 @@ export interface RowOptions {
   keepEmpty: boolean;
 }
 
-export type RowResult = { entry: ListEntry; problems?: undefined } | { entry?: undefined; problems: Problem[] };
-
 // The rules come from the list-entry schema (one source of truth). Only `callee` and `platform`
 // are checked with it field by field: the row mapping below makes `caseid` and every variable a
 // string and `pds_variables` an object or a string by construction, and a full object parse per
@@ -79,12 +77,6 @@ export function toEntry(columns: Columns, fields: readonly string[], pds: PdsVal
   if (columns.caseid >= 0 && fields[columns.caseid] !== '') entry.caseid = fields[columns.caseid];
   if (pds !== undefined) entry.pds_variables = pds;
   return entry;
-}
-
-/** Checks one row and maps it to its list entry. */
-export function checkRow(columns: Columns, fields: readonly string[], line: number, options: RowOptions): RowResult {
-  const r = checkFields(columns, fields, line);
-  return r.ok ? { entry: toEntry(columns, fields, r.pds, options) } : { problems: r.problems };
 }
 
 /**

@@ -1,8 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BatchReader, BatchWriter } from '../../src/contacts/batches.js';
-import { valueSource } from '../../src/contacts/json-bytes.js';
+import { writeJson, type JsonSource } from '../../src/contacts/json-bytes.js';
 import { tempDir } from './helpers.js';
+
+/** A JsonSource for any value, through writeJson. */
+const valueSource = (value: unknown): JsonSource => ({ writeTo: (buffer, at) => writeJson(value, buffer, at), toJson: () => JSON.stringify(value) });
 
 const entry = (i: number, note = `n${i}`) => ({ callee: `+62812${i}`, platform: 'p', variables: { note } });
 

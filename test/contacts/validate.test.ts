@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readHeader } from '../../src/contacts/columns.js';
-import { checkRow, parsePdsVariables } from '../../src/contacts/validate.js';
+import type { Columns } from '../../src/contacts/columns.js';
+import { checkFields, parsePdsVariables, toEntry, type RowOptions } from '../../src/contacts/validate.js';
 import { listEntrySchema } from '../../src/schemas/workflow.js';
 
 const header = (names: string) => readHeader(names.split(','), 1, 'f.csv');
@@ -19,7 +20,13 @@ describe('readHeader', () => {
   });
 });
 
-describe('checkRow', () => {
+/** A row checked and, when valid, mapped to its list entry. */
+function checkRow(columns: Columns, fields: string[], line: number, options: RowOptions) {
+  const r = checkFields(columns, fields, line);
+  return r.ok ? { entry: toEntry(columns, fields, r.pds, options) } : { problems: r.problems };
+}
+
+describe('checkFields and toEntry', () => {
   const c = header('callee,platform,caseid,pds_variables,name');
   it('maps a row to a list entry; empty cells are left out unless keepEmpty', () => {
     expect(checkRow(c, ['+6281234567', 'p', '', '', ''], 2, { keepEmpty: false })).toEqual({ entry: { callee: '+6281234567', platform: 'p', variables: {} } });
