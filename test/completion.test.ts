@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from './helpers/cli.js';
+import { itWith } from './helpers/programs.js';
 
 const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
 let pathDir: string;
@@ -54,7 +55,7 @@ describe('completion scripts in real shells', () => {
     expect(out.split('\n').filter(Boolean)).toEqual(['workflow', 'prod', 'test']);
   });
 
-  it('zsh: loads after compinit without errors and completes `callctl wor<TAB>` to workflow', () => {
+  itWith('zsh', 'zsh: loads after compinit without errors and completes `callctl wor<TAB>` to workflow', () => {
     const out = shell(
       'zsh',
       `autoload -U compinit && compinit -u -D
@@ -65,7 +66,7 @@ describe('completion scripts in real shells', () => {
     expect(out.split('\n').filter(Boolean)).toEqual(['workflow']);
   });
 
-  it('fish: the script loads without errors', () => {
+  itWith('fish', 'fish: the script loads without errors', () => {
     expect(() => shell('fish', 'callctl completion fish | source; complete -C"callctl wor"')).not.toThrow();
     expect(shell('fish', 'callctl completion fish | source; complete -C"callctl wor"')).toMatch(/^workflow/);
   });

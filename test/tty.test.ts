@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEED, startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { itWith } from './helpers/programs.js';
 import { TmuxSession } from './helpers/tmux.js';
 
 const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
@@ -19,7 +20,7 @@ afterAll(async () => {
 });
 
 describe('in a real terminal (tmux)', () => {
-  it('auth login asks for the key, masks the secret, and stores the token', async () => {
+  itWith('tmux', 'auth login asks for the key, masks the secret, and stores the token', async () => {
     const config = mkdtempSync(join(tmpdir(), 'callctl-tty-'));
     const session = new TmuxSession(`"${process.execPath}" "${bin}" auth login --base-url ${sandbox.url}`, {
       CALLCTL_CONFIG_DIR: config,
@@ -46,7 +47,7 @@ describe('in a real terminal (tmux)', () => {
 describe('workflow update in a real terminal (tmux)', () => {
   const csv = fileURLToPath(new URL('../fixtures/contacts/demo.csv', import.meta.url));
 
-  it('asks before sending, naming the workflow and the rows; declining sends nothing', async () => {
+  itWith('tmux', 'asks before sending, naming the workflow and the rows; declining sends nothing', async () => {
     const config = mkdtempSync(join(tmpdir(), 'callctl-tty-'));
     const env = { CALLCTL_CONFIG_DIR: config, CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: sandbox.issueToken() };
     const before = sandbox.state.received.updates.get(SEED.workflowId)?.count ?? 0;
