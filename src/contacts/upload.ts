@@ -6,7 +6,7 @@ import { checkFile, secondSpoolPath, SPLIT_MIN_BYTES } from './check-file.js';
 import type { Plan, UploadEvent, Validation } from './events.js';
 import { fingerprint, type Fingerprint } from './fingerprint.js';
 import { emptyJournal, findInterrupted, JournalWriter, readJournal, removeJournal, uploadKey, uploadsDir, type JournalState } from './journal.js';
-import { acquireLock } from './lock.js';
+import { acquireLock } from '../files/lock.js';
 import { SplitFinder } from './split.js';
 
 export interface UploadOptions {
@@ -95,7 +95,7 @@ export class PreparedUpload {
     if (!o.dryRun) {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const lockPath = join(dir, `${key}.lock`);
-      release = acquireLock(lockPath, `${o.file} to workflow ${o.workflowId}`, (owner) => emit({ type: 'stale-lock', pid: owner.pid, path: lockPath }));
+      release = acquireLock(lockPath, `upload of ${o.file} to workflow ${o.workflowId}`, (owner) => emit({ type: 'stale-lock', pid: owner.pid, path: lockPath }));
       // Spools of runs that were killed (we hold the lock: nobody else uses them).
       for (const name of readdirSync(dir)) if (name.startsWith(`${key}.`) && name.endsWith('.spool')) rmSync(join(dir, name), { force: true });
     }

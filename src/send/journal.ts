@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../errors.js';
+import { acquireLock } from '../files/lock.js';
 
 /** What identifies one batch: the same command, target and file content is the same batch. */
 export interface JournalKey {
@@ -28,13 +28,13 @@ type Entry = { t: 'begin'; [k: string]: unknown } | ({ row: number; t: RowState[
 /**
  * An append-only journal of one batch (JSON lines in `<config>/journals/`), so that a re-run
  * after a kill never sends a row twice: "about to send row N" is written and fsynced before the
- * request, the answer after it. A lock file (O_EXCL, holding the pid) keeps runs apart.
+ * request, the answer after it. A lock (src/files/lock.ts) keeps runs apart.
  */
 export class Journal {
   private constructor(
     readonly path: string,
     private readonly fd: number,
-    private readonly lockPath: string,
+    private readonly releaseLock: () => void,
     readonly states: Map<number, RowState>,
     readonly isNew: boolean,
     private readonly now: () => number,
@@ -73,18 +73,17 @@ export class Journal {
   static open(configDir: string, key: JournalKey, meta: Record<string, unknown>, now: () => number): Journal {
     const path = Journal.pathFor(configDir, key);
     mkdirSync(join(configDir, 'journals'), { recursive: true, mode: 0o700 });
-    const lockPath = `${path}.lock`;
-    takeLock(lockPath);
+    const releaseLock = acquireLock(`${path}.lock`, `${key.command} run of this file`);
     try {
       const { states, exists, endsClean } = readStates(path);
       const fd = openSync(path, 'a', 0o600);
-      const journal = new Journal(path, fd, lockPath, states, !exists, now);
+      const journal = new Journal(path, fd, releaseLock, states, !exists, now);
       // A run killed in the middle of a line leaves it unfinished; the next entry starts afresh.
       if (!endsClean) writeSync(fd, '\n');
       if (!exists) journal.append({ t: 'begin', ...key, ...meta, at: new Date(now()).toISOString() }, true);
       return journal;
     } catch (error) {
-      releaseLock(lockPath);
+      releaseLock();
       throw error;
     }
   }
@@ -104,7 +103,7 @@ export class Journal {
 
   close(): void {
     closeSync(this.fd);
-    releaseLock(this.lockPath);
+    this.releaseLock();
   }
 
   private set(row: number, state: RowState, sync: boolean): void {
@@ -156,54 +155,5 @@ function firstEntry(path: string): Record<string, unknown> | undefined {
     }
   } catch {
     return undefined;
-  }
-}
-
-function takeLock(lockPath: string): void {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockPath, 'wx', 0o600);
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const pid = Number.parseInt(safeRead(lockPath), 10);
-    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
-      throw new UsageError(`another run is sending this file (pid ${pid}); wait for it to end (lock ${lockPath})`);
-    }
-    // The run that held it is gone (killed): the lock is stale.
-    try {
-      unlinkSync(lockPath);
-    } catch {
-      /* another run removed it first; try again */
-    }
-  }
-  throw new UsageError(`cannot lock ${lockPath}: another run is starting on this file`);
-}
-
-function releaseLock(lockPath: string): void {
-  try {
-    unlinkSync(lockPath);
-  } catch {
-    /* already gone */
-  }
-}
-
-function safeRead(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

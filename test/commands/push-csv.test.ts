@@ -160,7 +160,7 @@ describe('push --csv', () => {
     writeFileSync(`${journal}.lock`, `${process.pid}\n`);
     const locked = await cli(['--csv', file, '--yes']);
     expect(locked.code).toBe(2);
-    expect(locked.err).toContain(`another run is sending this file (pid ${process.pid})`);
+    expect(locked.err).toContain(`another push run of this file is running (pid ${process.pid}`);
     const both = await cli(['--csv', file, '--caller-id', '+621', '--yes']);
     expect(both.code).toBe(2);
     expect(sandbox.requests).toHaveLength(0);

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findInterrupted, JournalWriter, readJournal, uploadKey } from '../../src/contacts/journal.js';
-import { acquireLock } from '../../src/contacts/lock.js';
+import { acquireLock } from '../../src/files/lock.js';
 import { tempDir } from './helpers.js';
 
 const batch = (index: number, firstLine: number, lastLine: number, count: number) => ({ index, firstLine, lastLine, count });
@@ -47,9 +47,9 @@ describe('lock', () => {
     mkdirSync(dir, { recursive: true });
     const path = join(dir, 'x.lock');
     const stale: number[] = [];
-    const release = acquireLock(path, 'c.csv to workflow wf-1', (o) => stale.push(o.pid));
+    const release = acquireLock(path, 'upload of c.csv to workflow wf-1', (o) => stale.push(o.pid));
     expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
-    expect(() => acquireLock(path, 'c.csv to workflow wf-1', () => undefined)).toThrow(`another upload of c.csv to workflow wf-1 is running (pid ${process.pid}`);
+    expect(() => acquireLock(path, 'upload of c.csv to workflow wf-1', () => undefined)).toThrow(`another upload of c.csv to workflow wf-1 is running (pid ${process.pid}`);
     release();
     expect(existsSync(path)).toBe(false);
 

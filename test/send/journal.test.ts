@@ -62,13 +62,13 @@ describe('journal', () => {
   it('a second run on the same batch is refused while the first holds the lock; a stale lock is taken over', () => {
     const dir = tempDir();
     const first = Journal.open(dir, key, {}, now);
-    expect(() => Journal.open(dir, key, {}, now)).toThrow(/another run is sending this file \(pid \d+\)/);
+    expect(() => Journal.open(dir, key, {}, now)).toThrow(/another push run of this file is running \(pid \d+/);
     first.close();
     // A lock left by a process that no longer exists (killed with SIGKILL).
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     writeFileSync(`${Journal.pathFor(dir, key)}.lock`, `${dead.stdout}\n`);
     const next = Journal.open(dir, key, {}, now);
-    expect(readFileSync(`${next.path}.lock`, 'utf8').trim()).toBe(String(process.pid));
+    expect(JSON.parse(readFileSync(`${next.path}.lock`, 'utf8')).pid).toBe(process.pid);
     next.close();
     expect(existsSync(`${next.path}.lock`)).toBe(false);
   });
