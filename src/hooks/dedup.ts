@@ -61,7 +61,8 @@ export class DedupStore {
 
   /**
    * Records one arrival of `key` at `now` and returns how many arrivals came before it within the
-   * window: 0 for a new event, n for the service's retry n.
+   * window: 0 for a new event, n for the service's retry n. Called only once the arrival is
+   * durably recorded: an arrival answered 503 must not make its retry look like a duplicate.
    */
   hit(key: string, now: number): number {
     this.expire(now);
@@ -77,6 +78,12 @@ export class DedupStore {
     this.seen.set(key, { count: 1, last: now });
     if (this.seen.size > this.maxKeys) this.seen.delete(this.seen.keys().next().value!);
     return 0;
+  }
+
+  /** How many arrivals of `key` were recorded within the window, without recording one. */
+  peek(key: string, now: number): number {
+    this.expire(now);
+    return this.seen.get(key)?.count ?? 0;
   }
 
   get size(): number {

@@ -1,4 +1,4 @@
-import { closeSync, fdatasync, fstatSync, openSync, readSync, write, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fstatSync, ftruncateSync, openSync, readSync, write } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { EventType } from '../schemas/events.js';
@@ -48,28 +48,45 @@ export function recordBody(record: HookRecord): Buffer {
  * has it, a killed process has lost nothing it acknowledged. Records that arrive while a write is
  * under way wait and go together in the next write(2) (group commit); with `fsync` each such
  * write is followed by fdatasync, which also survives power loss.
+ *
+ * A write that fails or stops short (disk full, file size limit) is rolled back: the file is cut
+ * back to the end of its last whole record before anything else is written, so the next record
+ * never lands on a torn fragment and every line stays readable.
  */
 export class EventLog {
   private queue: Array<{ line: string; done: (error?: Error) => void }> = [];
   private flushing: Promise<void> | undefined;
   private closed = false;
+  /** Where a failed write began, while the file could not yet be cut back to it. */
+  private rollbackTo: number | undefined;
 
   private constructor(
     private readonly fd: number,
     readonly path: string,
     private readonly fsync: boolean,
+    /** Bytes of a record cut short by a crash that were removed on open (0 when none). */
+    readonly repaired: number,
   ) {}
 
-  /** Opens (creating it 0600) for appending. A last line cut short by a crash is ended first. */
+  /**
+   * Opens (creating it 0600) for appending. A last line cut short by a crash (never acknowledged:
+   * a request is answered only after its whole record is written) is cut off first.
+   */
   static open(path: string, options: { fsync?: boolean } = {}): EventLog {
     const fd = openSync(path, 'a+', 0o600);
-    const size = fstatSync(fd).size;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) writeSync(fd, '\n');
+    let repaired = 0;
+    try {
+      const size = fstatSync(fd).size;
+      const end = lastRecordEnd(fd, size);
+      if (end < size) {
+        ftruncateSync(fd, end);
+        repaired = size - end;
+      }
+    } catch (error) {
+      closeSync(fd);
+      throw error;
     }
-    return new EventLog(fd, path, options.fsync === true);
+    return new EventLog(fd, path, options.fsync === true, repaired);
   }
 
   /**
@@ -88,15 +105,32 @@ export class EventLog {
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0);
+      let start: number | undefined;
       try {
+        if (this.rollbackTo !== undefined) {
+          ftruncateSync(this.fd, this.rollbackTo);
+          this.rollbackTo = undefined;
+        }
+        // Asked of the file, not remembered: a log cut by logrotate's copytruncate stays right.
+        start = fstatSync(this.fd).size;
         await writeAsync(this.fd, Buffer.from(batch.length === 1 ? batch[0]!.line : batch.map((b) => b.line).join(''), 'utf8'));
         if (this.fsync) await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
         for (const b of batch) b.done();
       } catch (error) {
+        if (start !== undefined) this.rollback(start);
         for (const b of batch) b.done(error as Error);
       }
     }
     this.flushing = undefined;
+  }
+
+  /** Cuts the file back to `size`; when even that fails, it is tried again before the next write. */
+  private rollback(size: number): void {
+    try {
+      ftruncateSync(this.fd, size);
+    } catch {
+      this.rollbackTo = size;
+    }
   }
 
   /** Waits for queued records, then closes the file. */
@@ -104,8 +138,23 @@ export class EventLog {
     if (this.closed) return;
     this.closed = true;
     await this.flushing;
+    if (this.rollbackTo !== undefined) this.rollback(this.rollbackTo);
     closeSync(this.fd);
   }
+}
+
+/** The offset just after the last newline of the file (0 when it has none), read backwards. */
+function lastRecordEnd(fd: number, size: number): number {
+  const chunk = Buffer.alloc(64 * 1024);
+  let pos = size;
+  while (pos > 0) {
+    const n = Math.min(chunk.length, pos);
+    pos -= n;
+    readSync(fd, chunk, 0, n, pos);
+    const at = chunk.subarray(0, n).lastIndexOf(0x0a);
+    if (at >= 0) return pos + at + 1;
+  }
+  return 0;
 }
 
 async function writeAsync(fd: number, buf: Buffer): Promise<void> {

@@ -68,6 +68,8 @@ export class Intake {
   private readonly verify;
   private readonly dedup: DedupStore;
   private readonly now: () => number;
+  /** Keys whose record is being written: the next arrival of the same key waits for it. */
+  private readonly writing = new Map<string, Promise<void>>();
 
   constructor(private readonly options: IntakeOptions) {
     this.verify = createVerifier(options);
@@ -108,9 +110,6 @@ export class Intake {
     const answer = rejected && this.options.onBadSign !== 'ack' ? 401 : this.options.strict && warnings.length ? 400 : 200;
     const plainKey = dedupKey(type, body, raw);
     const key = namespaced(plainKey, answer, verdict.state);
-    // Check and record in one synchronous step, so two copies arriving together are told apart.
-    const retry = this.dedup.hit(key, this.now());
-
     const record = this.baseRecord(meta, raw, type);
     Object.assign(record, {
       verdict: verdict.state,
@@ -118,13 +117,41 @@ export class Intake {
       ...(verdict.reason ? { reason: verdict.reason } : {}),
       ...(warnings.length ? { warnings } : {}),
       key: plainKey,
-      duplicate: retry > 0,
-      retry,
       answer,
     });
-    await this.write(record);
+    await this.recordArrival(key, record);
     const error = rejected ? verdict.reason : warnings[0];
     return { answer, reply: answer === 200 ? '{}' : JSON.stringify({ error }), record, summary: summarize(type, body), key };
+  }
+
+  /**
+   * Counts the arrival and writes its record, one arrival of a key at a time: a copy that comes
+   * while the first is being written waits for it, so it is told apart as a retry only when the
+   * first was durably recorded. An arrival is remembered as seen only once written; a failed write
+   * leaves nothing behind, so the service's retry is taken as new.
+   */
+  private async recordArrival(key: string, record: HookRecord): Promise<void> {
+    let before = this.writing.get(key);
+    while (before) {
+      await before;
+      before = this.writing.get(key);
+    }
+    const retry = this.dedup.peek(key, this.now());
+    record.duplicate = retry > 0;
+    record.retry = retry;
+    if (!this.options.log) {
+      this.dedup.hit(key, this.now());
+      return;
+    }
+    let settle!: () => void;
+    this.writing.set(key, new Promise<void>((resolve) => (settle = resolve)));
+    try {
+      await this.write(record);
+      this.dedup.hit(key, this.now());
+    } finally {
+      this.writing.delete(key);
+      settle();
+    }
   }
 
   private baseRecord(meta: RequestMeta, raw: Buffer | undefined, type: EventType | null): HookRecord {

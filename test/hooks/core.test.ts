@@ -120,14 +120,15 @@ describe('event log', () => {
     expect(readRecentRecords(join(tempDir(), 'none.ndjson'), 0)).toEqual([]);
   });
 
-  it('ends a torn last line before appending, and commits concurrent records together with fsync', async () => {
+  it('cuts a torn last line off before appending, and commits concurrent records together with fsync', async () => {
     const path = join(tempDir(), 'log.ndjson');
-    appendFileSync(path, '{"torn":');
+    appendFileSync(path, `${JSON.stringify(rec(0, 'whole'))}\n{"torn":`);
     const log = EventLog.open(path, { fsync: true });
+    expect(log.repaired).toBe('{"torn":'.length);
     await Promise.all(Array.from({ length: 50 }, (_, i) => log.append(rec(i, `k${i}`))));
     await log.close();
     const lines = readFileSync(path, 'utf8').split('\n');
-    expect(lines[0]).toBe('{"torn":');
+    expect((JSON.parse(lines[0]!) as HookRecord).key).toBe('whole');
     expect(lines.slice(1, 51).map((l) => (JSON.parse(l) as HookRecord).key)).toEqual(Array.from({ length: 50 }, (_, i) => `k${i}`));
     await expect(log.append(rec(0, 'late'))).rejects.toThrow(/closed/);
   });

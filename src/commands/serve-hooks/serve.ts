@@ -106,6 +106,7 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
     forwardTo ? `forwarding to ${new URL(forwardTo).origin}` : undefined,
   ].filter(Boolean);
   out.info(where.join('; '));
+  if (log?.repaired) out.warn(`--log: cut ${log.repaired} bytes of a record cut short at the end of ${opts.log} (a crash mid-write; it was never acknowledged)`);
   if (opts.skipVerify) out.warn('--skip-verify: plan and task Sign are NOT checked; every event says so');
   opts.onListening?.(listener.url);
 
