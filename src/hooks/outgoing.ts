@@ -1,6 +1,6 @@
 import type { EventType } from '../schemas/events.js';
-import { runSignCommand } from './sign-command.js';
-import { defaultServiceSign, planSign, taskSign } from './sign.js';
+import { runSignCommand } from '../signing/sign-command.js';
+import { defaultServiceSign, planSign, taskSign } from '../signing/sign.js';
 import { flipChar } from './samples.js';
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import type { EventType } from '../schemas/events.js';
-import { runSignCommand } from './sign-command.js';
-import { defaultServiceSign, matchMd5Sign, signaturesEqual } from './sign.js';
+import { runSignCommand } from '../signing/sign-command.js';
+import { defaultServiceSign, matchMd5Sign, signaturesEqual } from '../signing/sign.js';
 
 /**
  * What callctl can say about an event's authenticity:

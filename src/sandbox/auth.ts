@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { signaturesEqual } from '../hooks/sign.js';
+import { signaturesEqual } from '../signing/sign.js';
 
 /** Why a token was refused. */
 export type TokenProblem = 'missing' | 'scheme' | 'unknown' | 'expired';

@@ -1,5 +1,5 @@
 import { NOTIFY_MAX_RETRIES, NOTIFY_RETRY_INTERVAL_MS } from '../limits.js';
-import { defaultServiceSign, planSign, taskSign } from '../hooks/sign.js';
+import { defaultServiceSign, planSign, taskSign } from '../signing/sign.js';
 import { applySet, sampleBody } from '../hooks/samples.js';
 import { TEMPLATE_STATUSES } from '../schemas/events.js';
 import type { CallingTask } from '../schemas/task.js';

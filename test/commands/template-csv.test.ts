@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultServiceSign } from '../../src/hooks/sign.js';
+import { defaultServiceSign } from '../../src/signing/sign.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';
 import { received, tempDir, useSendSandbox, writeIn } from '../send/helpers.js';

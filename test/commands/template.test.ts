@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultServiceSign } from '../../src/hooks/sign.js';
+import { defaultServiceSign } from '../../src/signing/sign.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { TEMPLATE_MAGIC_RECIPIENTS } from '../../src/sandbox/routes/template.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';

@@ -7,7 +7,7 @@ import { DedupStore, dedupKey } from '../../src/hooks/dedup.js';
 import { detectType, schemaWarnings, summarize } from '../../src/hooks/detect.js';
 import { EventLog, readRecentRecords, type HookRecord } from '../../src/hooks/event-log.js';
 import { sampleBody, type SampleType } from '../../src/hooks/samples.js';
-import { planSign } from '../../src/hooks/sign.js';
+import { planSign } from '../../src/signing/sign.js';
 import { createVerifier } from '../../src/hooks/verify.js';
 import { tempDir } from './helpers.js';
 

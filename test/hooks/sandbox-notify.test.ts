@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest';
-import { defaultServiceSign } from '../../src/hooks/sign.js';
+import { defaultServiceSign } from '../../src/signing/sign.js';
 import { startListener, type ListenerEvent } from '../../src/hooks/listener.js';
 import { notifierOf } from '../../src/sandbox/notifier.js';
 import { SEED, startSandbox } from '../../src/sandbox/server.js';

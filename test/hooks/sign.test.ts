@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultServiceSign, matchMd5Sign, planSign, signaturesEqual, taskSign } from '../../src/hooks/sign.js';
+import { defaultServiceSign, matchMd5Sign, planSign, signaturesEqual, taskSign } from '../../src/signing/sign.js';
 import { flipChar } from '../../src/hooks/samples.js';
 import { vectors } from './helpers.js';
 

@@ -7,7 +7,7 @@ import { startListener, type Listener } from '../../src/hooks/listener.js';
 import { schemaWarnings, detectType } from '../../src/hooks/detect.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody } from '../../src/hooks/samples.js';
-import { defaultServiceSign } from '../../src/hooks/sign.js';
+import { defaultServiceSign } from '../../src/signing/sign.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { post, readRecords, tempDir } from './helpers.js';
 

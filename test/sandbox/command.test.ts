@@ -124,7 +124,7 @@ describe('callctl sandbox', () => {
     expect(info).toMatchObject({ notifyUrl: hook, notifyKey: 'env-key' });
     await call(info.url, 'POST', '/__sandbox/simulate', { body: { action: 'finishTask', id: SEED.callingTaskId } });
     await until(() => got.length > 0);
-    const { taskSign } = await import('../../src/hooks/sign.js');
+    const { taskSign } = await import('../../src/signing/sign.js');
     expect(JSON.parse(got[0]!)).toMatchObject({ TaskID: SEED.callingTaskId, Sign: taskSign(SEED.callingTaskId, 'env-key') });
     await until(() => /notification task\.end delivered/.test(io.err()));
     io.fire('SIGTERM');

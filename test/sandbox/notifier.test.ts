@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { Sandbox, SandboxEventMap } from '../../src/sandbox/server.js';
 import { SEED, startSandbox } from '../../src/sandbox/server.js';
 import { createNotifier } from '../../src/sandbox/notifier.js';
-import { planSign, taskSign } from '../../src/hooks/sign.js';
+import { planSign, taskSign } from '../../src/signing/sign.js';
 import { NOTIFY_MAX_RETRIES } from '../../src/limits.js';
 
 interface Received {

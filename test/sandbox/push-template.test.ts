@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { defaultServiceSign } from '../../src/hooks/sign.js';
+import { defaultServiceSign } from '../../src/signing/sign.js';
 import { SEND_SUCCESS_CODES } from '../../src/limits.js';
 import { call, settle } from './helpers.js';
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { InputError, UsageError } from '../../src/errors.js';
 import { collectVariables, parseVarFlags } from '../../src/send/variables.js';
 import { buildPush } from '../../src/send/push.js';
-import { signatureSource, signBody, runSignCommand } from '../../src/send/signature.js';
-import { defaultServiceSign } from '../../src/hooks/sign.js';
+import { signatureSource, signBody, runSendSignCommand as runSignCommand } from '../../src/signing/service-sign.js';
+import { defaultServiceSign } from '../../src/signing/sign.js';
 import { tempDir, writeIn } from './helpers.js';
 
 describe('variables', () => {

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { NetworkError, ServiceError, UsageError } from '../../errors.js';
 import { readLog, recordBody, type HookRecord } from '../../hooks/event-log.js';
-import { runSignCommand } from '../../hooks/sign-command.js';
-import { defaultServiceSign } from '../../hooks/sign.js';
+import { runSignCommand } from '../../signing/sign-command.js';
+import { defaultServiceSign } from '../../signing/sign.js';
 import { post } from '../../hooks/send.js';
 import { chatbotSigning, httpUrl, parseEventTypes } from './secrets.js';
 

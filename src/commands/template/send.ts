@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../api/redact.js';
 import { deliver } from '../../send/deliver.js';
-import { signatureSource } from '../../send/signature.js';
+import { signatureSource } from '../../signing/service-sign.js';
 import { buildTemplate, prepareTemplate, recipient, templateAnswer, templateEndpoint, templateError, type TemplateTarget } from '../../send/template.js';
 import { collectVariables } from '../../send/variables.js';
 import { confirmSend, invalidInput, printDryRun, refuseCsvOnlyFlags, summaryLines, type SendOptions } from '../push/send-ui.js';

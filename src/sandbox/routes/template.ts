@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { defaultServiceSign, signaturesEqual } from '../../hooks/sign.js';
+import { defaultServiceSign, signaturesEqual } from '../../signing/sign.js';
 import { describeIssue, objectBody, type Handler, type Reply } from '../http.js';
 import type { ReceivedTemplate } from '../state.js';
 

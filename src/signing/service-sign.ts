@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { UsageError } from '../errors.js';
 import { SECRET_ENV } from '../config/keys.js';
 import { readSecretFile, secretFromEnv } from '../config/settings.js';
-import { defaultServiceSign } from '../hooks/sign.js';
+import { runSignCommand, SignCommandError } from './sign-command.js';
+import { defaultServiceSign } from './sign.js';
 
 /**
  * Where `X-Service-Sign` comes from, in the order of design.md ("Reading the spec's gaps"): an
@@ -20,8 +20,8 @@ export interface SignatureOptions {
   signSecretFile?: string;
 }
 
-/** How long `--sign-command` may take. */
-export const SIGN_COMMAND_TIMEOUT_MS = 10_000;
+/** How long `--sign-command` of template send may take. */
+export const SEND_SIGN_COMMAND_TIMEOUT_MS = 10_000;
 
 /** Picks the first source given; none is a usage error naming every way. */
 export function signatureSource(opts: SignatureOptions, env: Record<string, string | undefined>): SignatureSource {
@@ -47,33 +47,33 @@ export async function signBody(source: SignatureSource, body: Buffer): Promise<s
     case 'explicit':
       return source.value;
     case 'command':
-      return runSignCommand(source.command, body);
+      return runSendSignCommand(source.command, body);
     case 'default':
       return defaultServiceSign(body, source.secret);
   }
 }
 
 /**
- * Runs `--sign-command` through the shell with the exact body on stdin and returns its stdout,
- * trimmed. Its stderr is not shown (it could hold the secret); a failure is a usage error.
+ * Runs `--sign-command` (src/signing/sign-command.ts) with the exact body on stdin and returns
+ * its stdout, trimmed. A failure, or more than one line, is a usage error.
  */
-export function runSignCommand(command: string, body: Buffer, timeoutMs = SIGN_COMMAND_TIMEOUT_MS): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const fail = (why: string) => reject(new UsageError(`--sign-command ${why}`));
-    const child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'ignore'], timeout: timeoutMs });
-    const out: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.on('error', (error) => fail(`could not start (${(error as NodeJS.ErrnoException).code ?? 'error'})`));
-    child.on('close', (code, signal) => {
-      if (signal) return fail(`was stopped (${signal}${signal === 'SIGTERM' ? `, over ${timeoutMs / 1000} s?` : ''})`);
-      if (code !== 0) return fail(`exited with code ${code}`);
-      const sign = Buffer.concat(out).toString('utf8').trim();
-      if (!sign) return fail('printed nothing');
-      if (/[\r\n]/.test(sign)) return fail('printed more than one line');
-      resolve(sign);
-    });
-    // A command that does not read its stdin closes the pipe early; that is its business.
-    child.stdin.on('error', () => {});
-    child.stdin.end(body);
-  });
+export async function runSendSignCommand(command: string, body: Buffer, timeoutMs = SEND_SIGN_COMMAND_TIMEOUT_MS): Promise<string> {
+  let sign: string;
+  try {
+    sign = await runSignCommand(command, body, timeoutMs);
+  } catch (error) {
+    if (!(error instanceof SignCommandError)) throw error;
+    const why = error.why;
+    const text =
+      why.kind === 'start'
+        ? `could not start (${why.errno})`
+        : why.kind === 'signal'
+          ? `was stopped (${why.signal}${why.signal === 'SIGTERM' ? `, over ${timeoutMs / 1000} s?` : ''})`
+          : why.kind === 'exit'
+            ? `exited with code ${why.code}`
+            : 'printed nothing';
+    throw new UsageError(`--sign-command ${text}`);
+  }
+  if (/[\r\n]/.test(sign)) throw new UsageError('--sign-command printed more than one line');
+  return sign;
 }

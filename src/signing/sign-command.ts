@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+
+/** How long an external sign command may take before it counts as failed (serve-hooks, hooks trigger/replay). */
+export const SIGN_COMMAND_TIMEOUT_MS = 5_000;
+
+/** Why a sign command gave no signature; `message` is the text serve-hooks records. */
+export class SignCommandError extends Error {
+  constructor(
+    readonly why: { kind: 'start'; errno: string } | { kind: 'signal'; signal: string } | { kind: 'exit'; code: number | null } | { kind: 'empty' },
+  ) {
+    super(
+      why.kind === 'start'
+        ? `sign command could not start: ${why.errno}`
+        : why.kind === 'signal'
+          ? `sign command was stopped (${why.signal})`
+          : why.kind === 'exit'
+            ? `sign command exited with ${why.code}`
+            : 'sign command printed nothing',
+    );
+  }
+}
+
+/**
+ * Runs an external command that reads the exact body on stdin and prints the `X-Service-Sign`
+ * value (as AWS CLI's credential_process and git's credential helpers do). The command line is
+ * run by the shell. Its output is trimmed; its stderr is never shown (it could hold secrets).
+ * Rejects with a SignCommandError. Used by serve-hooks, hooks trigger/replay and template send.
+ */
+export function runSignCommand(command: string, body: Buffer, timeoutMs = SIGN_COMMAND_TIMEOUT_MS): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'ignore'], timeout: timeoutMs });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.on('error', (error) => reject(new SignCommandError({ kind: 'start', errno: (error as NodeJS.ErrnoException).code ?? 'error' })));
+    child.on('close', (code, signal) => {
+      if (signal) return reject(new SignCommandError({ kind: 'signal', signal }));
+      if (code !== 0) return reject(new SignCommandError({ kind: 'exit', code }));
+      const sign = Buffer.concat(out).toString('utf8').trim();
+      if (!sign) return reject(new SignCommandError({ kind: 'empty' }));
+      resolve(sign);
+    });
+    // A command that does not read its stdin closes the pipe early; that is its business.
+    child.stdin.on('error', () => {});
+    child.stdin.end(body);
+  });
+}
