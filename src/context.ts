@@ -19,6 +19,10 @@ export interface GlobalOptions {
   timeout?: number;
   /** false with `--no-input`. */
   input: boolean;
+  /** `--wide`, `--columns`, `--header`: how tables are printed (src/output/table.ts). */
+  wide?: boolean;
+  columns?: string[];
+  header?: boolean;
 }
 
 /**
@@ -71,7 +75,13 @@ export class Context {
   async output(): Promise<Output> {
     if (!this.outputCache) {
       const { Output } = await import('./output/output.js');
-      this.outputCache = new Output(this.io, { json: this.globals.json, color: this.globals.color });
+      this.outputCache = new Output(this.io, {
+        json: this.globals.json,
+        color: this.globals.color,
+        wide: this.globals.wide,
+        columns: this.globals.columns,
+        header: this.globals.header,
+      });
     }
     return this.outputCache;
   }

@@ -121,6 +121,8 @@ export interface TestIOOptions {
   /** When true, io.sleep really waits; otherwise it only records the delay. */
   realSleep?: boolean;
   cwd?: string;
+  /** Width of the pretend terminal (default 120 when `tty`). */
+  columns?: number;
 }
 
 export function testIO(options: TestIOOptions = {}): TestIO {
@@ -158,7 +160,7 @@ export function testIO(options: TestIOOptions = {}): TestIO {
     stdoutIsTTY: tty,
     stderrIsTTY: tty,
     stdinIsTTY: tty,
-    columns: tty ? 120 : undefined,
+    columns: tty ? (options.columns ?? 120) : undefined,
     env: options.env ?? {},
     prompter: {
       password: async (m) => String(next(m)),

@@ -1,5 +1,5 @@
 import { Command, Option } from './commands/commander.js';
-import { makeDeps, positiveNumber, type Deps, type RunState } from './commands/action.js';
+import { columnNames, makeDeps, positiveNumber, type Deps, type RunState } from './commands/action.js';
 import type { IO } from './io.js';
 import { VERSION } from './version.js';
 import { register as auth } from './commands/auth/index.js';
@@ -33,6 +33,9 @@ export function buildProgram(io: IO, state: RunState, deps: Deps = makeDeps(io, 
     .option('-v, --verbose', 'show each HTTP exchange on stderr, secrets redacted')
     .addOption(new Option('--timeout <seconds>', 'request timeout in seconds').default(30).argParser(positiveNumber))
     .option('--no-input', 'never prompt; a missing value is a usage error')
+    .option('--wide', 'tables show every cell in full, however wide the terminal')
+    .addOption(new Option('--columns <names>', 'only these table columns, by header name (e.g. id,name)').argParser(columnNames))
+    .option('--header', 'a header line before tab-separated (piped) rows')
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({

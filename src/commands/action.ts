@@ -48,6 +48,9 @@ function globalsOf(command: Command): GlobalOptions {
     verbose: o.verbose === true,
     timeout: o.timeout as number | undefined,
     input: o.input !== false,
+    wide: o.wide === true,
+    columns: o.columns as string[] | undefined,
+    header: o.header === true,
   };
 }
 
@@ -68,6 +71,13 @@ export function nonNegativeInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number, 0 or more');
   return n;
+}
+
+/** `--columns a,b`: the names in order; an empty name is a usage error. */
+export function columnNames(value: string): string[] {
+  const names = value.split(',').map((n) => n.trim());
+  if (names.some((n) => n === '')) throw new InvalidArgumentError('expected comma-separated column names, e.g. id,name');
+  return names;
 }
 
 /** For repeatable options such as `--var k=v`. */

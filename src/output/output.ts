@@ -1,16 +1,39 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { IO } from '../io.js';
 import { useColor } from './color.js';
+import { cellText, layoutTable, pickColumns, tsvCell, type Column } from './table.js';
 
-export interface Column<T> {
-  header: string;
-  value: (row: T) => unknown;
-}
+export { tsvCell, type Column, type ColumnKind } from './table.js';
 
 export interface OutputOptions {
   json: boolean;
   color: boolean;
+  /** `--wide`: tables show every cell in full, however wide. */
+  wide?: boolean;
+  /** `--columns a,b`: only these columns, in this order, by header name. */
+  columns?: readonly string[];
+  /** `--header`: a header line before tab-separated rows. */
+  header?: boolean;
 }
+
+/** How one list is printed besides its rows and columns. */
+export interface ListOptions {
+  /** Printed with `--json` instead of the rows (default: the rows). */
+  json?: unknown;
+  /**
+   * A title for a list that is one of several sections: bold above the table on a terminal, a
+   * blank line before the rows when piped (so that sections stay apart for `awk`/`sed`).
+   */
+  section?: string;
+  /**
+   * The headers of the other tables this command prints, so that `--columns` may name any of
+   * them; a table none of whose columns is asked for is left out.
+   */
+  others?: readonly string[];
+}
+
+/** Width of a terminal that does not say its own. */
+const DEFAULT_COLUMNS = 80;
 
 /**
  * The three renderings of design.md: a table on a TTY, tab-separated lines with no colour and
@@ -41,10 +64,19 @@ export class Output {
     this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
-  /** A list: `--json` prints `json`; otherwise a table or TSV of `rows`. */
-  async list<T>(rows: readonly T[], columns: readonly Column<T>[], json: unknown = rows): Promise<void> {
-    if (this.options.json) return this.writeJson(json);
+  /**
+   * A list: `--json` prints the rows (or `options.json`); otherwise a table that fits the
+   * terminal (src/output/table.ts) or tab-separated lines, never shortened, when piped. Every
+   * table of every command goes through here, so `--wide`, `--columns` and `--header` hold for all.
+   */
+  async list<T>(rows: readonly T[], allColumns: readonly Column<T>[], opts: ListOptions = {}): Promise<void> {
+    if (this.options.json) return this.writeJson('json' in opts ? opts.json : rows);
+    const columns = pickColumns(allColumns, this.options.columns, opts.others);
+    if (columns.length === 0) return;
+    if (opts.section !== undefined) this.heading(opts.section);
     if (!this.tty) {
+      if (opts.section !== undefined) this.io.stdout.write('\n');
+      if (this.options.header) this.io.stdout.write(`${columns.map((c) => tsvCell(c.header)).join('\t')}\n`);
       for (const row of rows) this.io.stdout.write(`${columns.map((c) => tsvCell(c.value(row))).join('\t')}\n`);
       return;
     }
@@ -52,14 +84,18 @@ export class Output {
       this.info('(none)');
       return;
     }
+    const width = this.io.columns ?? DEFAULT_COLUMNS;
+    const layout = layoutTable(rows, columns, this.options.wide ? undefined : width, this.options.columns !== undefined);
     const { default: Table } = await import('cli-table3');
     const table = new Table({
-      head: columns.map((c) => this.out.bold(c.header)),
+      head: layout.headers.map((h) => this.out.bold(h)),
       style: { head: [], border: [], compact: true },
-      wordWrap: true,
+      colWidths: layout.widths.map((w) => w + 2),
+      wordWrap: false,
     });
-    for (const row of rows) table.push(columns.map((c) => cell(c.value(row))));
+    for (const row of layout.rows) table.push(row);
     this.io.stdout.write(`${table.toString()}\n`);
+    if (layout.hidden.length > 0) this.info(this.err.dim(`(${layout.hidden.join(', ')} left out to fit ${width} columns; --wide shows every column)`));
   }
 
   /** Key-value pairs of one resource: aligned on a TTY, `key<TAB>value` lines when piped. */
@@ -70,7 +106,7 @@ export class Output {
     }
     if (title) this.io.stdout.write(`${this.out.bold(title)}\n`);
     const width = Math.max(...pairs.map(([k]) => k.length));
-    for (const [k, v] of pairs) this.io.stdout.write(`${this.out.dim(k.padEnd(width))}  ${cell(v)}\n`);
+    for (const [k, v] of pairs) this.io.stdout.write(`${this.out.dim(k.padEnd(width))}  ${cellText(v)}\n`);
   }
 
   /** A heading between sections of human output (nothing when piped, to keep lines uniform). */
@@ -89,15 +125,4 @@ export class Output {
   warn(message: string): void {
     this.io.stderr.write(`${this.err.yellow('warning:')} ${message}\n`);
   }
-}
-
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-/** A TSV cell: tabs and newlines would break the line structure, so they become spaces. */
-export function tsvCell(value: unknown): string {
-  return cell(value).replace(/[\t\r\n]+/g, ' ');
 }

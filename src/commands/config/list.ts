@@ -20,8 +20,8 @@ export async function run(ctx: Context): Promise<number> {
     return 0;
   }
   await out.list(rows, [
-    { header: 'KEY', value: (r) => r.key },
-    { header: 'VALUE', value: (r) => r.value ?? '' },
+    { header: 'KEY', value: (r) => r.key, kind: 'id' },
+    { header: 'VALUE', value: (r) => r.value ?? '', kind: 'text' },
     { header: 'SOURCE', value: (r) => r.source ?? '' },
   ]);
   return 0;

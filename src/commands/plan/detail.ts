@@ -8,11 +8,11 @@ export async function run(ctx: Context, _opts: unknown, planName: string): Promi
     plan.PlanDetails,
     [
       { header: 'ROUND', value: (r) => r.Rounds },
-      { header: 'TASK NAME', value: (r) => r.TaskName },
-      { header: 'TASK ID', value: (r) => r.TaskID },
+      { header: 'TASK NAME', value: (r) => r.TaskName, kind: 'text' },
+      { header: 'TASK ID', value: (r) => r.TaskID, kind: 'id' },
       { header: 'STATUS', value: (r) => r.Status },
     ],
-    plan,
+    { json: plan },
   );
   return 0;
 }

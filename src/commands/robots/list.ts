@@ -5,12 +5,12 @@ export async function run(ctx: Context): Promise<number> {
   const robots = await listRobots(await ctx.client());
   const out = await ctx.output();
   await out.list(robots, [
-    { header: 'ID', value: (r) => r.RobotID },
-    { header: 'NAME', value: (r) => r.RobotName },
+    { header: 'ID', value: (r) => r.RobotID, kind: 'id' },
+    { header: 'NAME', value: (r) => r.RobotName, kind: 'text' },
     { header: 'METHOD', value: (r) => r.RobotMethod },
     { header: 'VOICE', value: (r) => r.Voice },
     { header: 'TONE', value: (r) => r.Tone },
-    { header: 'DESCRIPTION', value: (r) => r.RobotDescription },
+    { header: 'DESCRIPTION', value: (r) => r.RobotDescription, kind: 'text' },
   ]);
   return 0;
 }

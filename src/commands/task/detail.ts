@@ -23,16 +23,14 @@ export async function run(ctx: Context, _opts: unknown, taskId: string): Promise
     ],
     `Task ${task.TaskID}`,
   );
-  out.heading('Calls');
-  if (!out.tty) ctx.io.stdout.write('\n');
   await out.list(task.detail, [
-    { header: 'CALLEE', value: (c) => c.CalleeNumber },
-    { header: 'START', value: (c) => c.CallStartTime },
+    { header: 'CALLEE', value: (c) => c.CalleeNumber, kind: 'id' },
+    { header: 'START', value: (c) => c.CallStartTime, kind: 'id' },
     { header: 'STATUS', value: (c) => c.Status },
-    { header: 'INTENTION', value: (c) => c.Intention },
-    { header: 'RING', value: (c) => c.RingType },
+    { header: 'INTENTION', value: (c) => c.Intention, kind: 'text' },
+    { header: 'RING', value: (c) => c.RingType, hide: 1 },
     { header: 'HANGUP', value: (c) => c.HangupType },
-    { header: 'TALK ROUNDS', value: (c) => c.TalkRound },
-  ]);
+    { header: 'TALK ROUNDS', value: (c) => c.TalkRound, hide: 2 },
+  ], { section: 'Calls' });
   return 0;
 }

@@ -36,16 +36,16 @@ export async function run(ctx: Context, opts: ListOptions): Promise<number> {
   await out.list(
     lists,
     [
-      { header: 'ID', value: (w) => w.workflow_id },
-      { header: 'NAME', value: (w) => w.name },
-      { header: 'TEMPLATE', value: (w) => w.template_name },
+      { header: 'ID', value: (w) => w.workflow_id, kind: 'id' },
+      { header: 'NAME', value: (w) => w.name, kind: 'text' },
+      { header: 'TEMPLATE', value: (w) => w.template_name, kind: 'text', hide: 3 },
       { header: 'STATUS', value: (w) => w.status },
       { header: 'TOTAL', value: (w) => w.total },
-      { header: 'START', value: (w) => w.start_time },
-      { header: 'END', value: (w) => w.end_time },
-      { header: 'CREATED', value: (w) => w.create_time },
+      { header: 'START', value: (w) => w.start_time, kind: 'id' },
+      { header: 'END', value: (w) => w.end_time, kind: 'id', hide: 2 },
+      { header: 'CREATED', value: (w) => w.create_time, kind: 'id', hide: 1 },
     ],
-    { lists, count },
+    { json: { lists, count } },
   );
   if (out.tty) out.info(`${lists.length} shown of ${count}`);
   return 0;

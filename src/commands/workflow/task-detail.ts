@@ -1,5 +1,9 @@
 import type { Context } from '../../context.js';
 import { getWorkflowTask } from '../../api/cloud.js';
+import type { Column } from '../../output/table.js';
+import type { QuestionAnswer, WorkflowCallDetail } from '../../schemas/workflow.js';
+
+type Answer = QuestionAnswer & { callee: string };
 
 export async function run(ctx: Context, _opts: unknown, taskId: string): Promise<number> {
   const task = await getWorkflowTask(await ctx.client(), taskId);
@@ -22,28 +26,28 @@ export async function run(ctx: Context, _opts: unknown, taskId: string): Promise
     ],
     `Workflow task ${task.task_id}`,
   );
-  out.heading('Calls');
-  if (!out.tty) ctx.io.stdout.write('\n');
-  await out.list(task.details, [
-    { header: 'CALLEE', value: (d) => d.callee },
-    { header: 'CASE', value: (d) => d.case_id },
-    { header: 'RESULT', value: (d) => d.result },
-    { header: 'LABEL', value: (d) => d.result_label },
-    { header: 'DURATION', value: (d) => d.duration },
-    { header: 'RING', value: (d) => d.ring_type },
-    { header: 'HANGUP', value: (d) => d.hangup_type },
-    { header: 'START', value: (d) => d.call_start_time },
-  ]);
+  await out.list(task.details, CALL_COLUMNS, { section: 'Calls', others: ANSWER_COLUMNS.map((c) => c.header) });
   const answers = task.details.flatMap((d) => (d.question_answer ?? []).map((qa) => ({ callee: d.callee, ...qa })));
-  out.heading('Answers');
-  if (!out.tty) ctx.io.stdout.write('\n');
-  await out.list(answers, [
-    { header: 'CALLEE', value: (a) => a.callee },
-    { header: 'QUESTION', value: (a) => a.question_name },
-    { header: 'TYPE', value: (a) => a.question_type },
-    { header: 'ANSWER', value: (a) => a.answer_text ?? a.answer },
-    { header: 'STATUS', value: (a) => a.status },
-    { header: 'WHETHER', value: (a) => a.whether_answer },
-  ]);
+  await out.list(answers, ANSWER_COLUMNS, { section: 'Answers', others: CALL_COLUMNS.map((c) => c.header) });
   return 0;
 }
+
+const CALL_COLUMNS: Column<WorkflowCallDetail>[] = [
+  { header: 'CALLEE', value: (d) => d.callee, kind: 'id' },
+  { header: 'CASE', value: (d) => d.case_id, kind: 'id' },
+  { header: 'RESULT', value: (d) => d.result },
+  { header: 'LABEL', value: (d) => d.result_label, kind: 'text' },
+  { header: 'DURATION', value: (d) => d.duration, hide: 3 },
+  { header: 'RING', value: (d) => d.ring_type, hide: 1 },
+  { header: 'HANGUP', value: (d) => d.hangup_type, hide: 2 },
+  { header: 'START', value: (d) => d.call_start_time, kind: 'id' },
+];
+
+const ANSWER_COLUMNS: Column<Answer>[] = [
+  { header: 'CALLEE', value: (a) => a.callee, kind: 'id' },
+  { header: 'QUESTION', value: (a) => a.question_name, kind: 'text' },
+  { header: 'TYPE', value: (a) => a.question_type, hide: 1 },
+  { header: 'ANSWER', value: (a) => a.answer_text ?? a.answer, kind: 'text' },
+  { header: 'STATUS', value: (a) => a.status },
+  { header: 'WHETHER', value: (a) => a.whether_answer, hide: 2 },
+];
