@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SEED, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/table.js';
 import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
-import { TmuxSession, tmuxAvailable } from '../helpers/tmux.js';
+import { TmuxSession } from '../helpers/tmux.js';
+import { itWith } from '../helpers/programs.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
@@ -122,7 +123,7 @@ describe('--columns', () => {
 
 describe('in a real 80-column terminal (tmux)', () => {
   const bin = fileURLToPath(new URL('../../bin/callctl.js', import.meta.url));
-  it.runIf(tmuxAvailable())('robots and workflow list fit without wrapping', async () => {
+  itWith('tmux', 'robots and workflow list fit without wrapping', async () => {
     const session = new TmuxSession(`"${process.execPath}" "${bin}" robots && "${process.execPath}" "${bin}" workflow list --size 5`, env, { width: 80 });
     sessions.push(session);
     const screen = await session.waitFor(/EXIT=\d+/);

@@ -47,21 +47,6 @@ export class TmuxSession {
   }
 }
 
-/**
- * Whether tmux is installed. Without it the real-terminal tests are skipped with a line that says
- * so, except under CI=true, where a missing tmux fails the run instead of passing it silently.
- */
-export function tmuxAvailable(): boolean {
-  try {
-    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    if (process.env.CI === 'true') throw new Error('tmux is not installed, and CI=true requires the real-terminal tests to run');
-    console.warn('SKIPPED: tmux is not installed; the real-terminal (tmux) tests did not run');
-    return false;
-  }
-}
-
 function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
