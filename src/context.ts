@@ -36,14 +36,38 @@ export class Context {
   private outputCache: Output | undefined;
   private transportCache: Transport | undefined;
   private clientCache: CloudClient | undefined;
+  private currentProfile: string | undefined;
 
   constructor(
     readonly io: IO,
     readonly globals: GlobalOptions,
   ) {}
 
+  /** `-p`, then CALLCTL_PROFILE, then the profile `config use` chose (read by init), then `default`. */
   get profile(): string {
-    return this.globals.profile || this.io.env.CALLCTL_PROFILE || 'default';
+    return this.globals.profile || this.io.env.CALLCTL_PROFILE || this.currentProfile || 'default';
+  }
+
+  /** How the profile was chosen, for messages that say why it is in use. */
+  get profileSource(): 'flag' | 'env' | 'config use' | 'default' {
+    if (this.globals.profile) return 'flag';
+    if (this.io.env.CALLCTL_PROFILE) return 'env';
+    return this.currentProfile ? 'config use' : 'default';
+  }
+
+  /**
+   * Reads what needs a file before any command runs: the default profile chosen by `config use`
+   * (only when neither `-p` nor CALLCTL_PROFILE names one). An unreadable store is left for the
+   * command that needs it to report.
+   */
+  async init(): Promise<void> {
+    if (this.globals.profile || this.io.env.CALLCTL_PROFILE) return;
+    const { readCurrent } = await import('./config/store.js');
+    try {
+      this.currentProfile = readCurrent(await this.configDir());
+    } catch {
+      // reported by the command that reads settings
+    }
   }
 
   async configDir(): Promise<string> {

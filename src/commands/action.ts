@@ -31,6 +31,7 @@ export function makeDeps(io: IO, state: RunState): Deps {
       const positional = args.slice(0, -2);
       const ctx = new Context(io, globalsOf(command));
       state.ctx = ctx;
+      await ctx.init();
       const verb = await load();
       state.exitCode = (await verb.run(ctx, command.opts(), ...positional)) ?? 0;
     },

@@ -6,6 +6,8 @@ import type { SettingKey } from './keys.js';
 export type Profile = Partial<Record<SettingKey, string>>;
 export interface StoreData {
   profiles?: Record<string, Profile>;
+  /** The profile used when neither `-p` nor CALLCTL_PROFILE names one (`config use`). */
+  current?: string;
 }
 
 /**
@@ -27,6 +29,12 @@ export function readStore(dir: string): StoreData {
   }
 }
 
+/** The profile `config use` made the default, if any. */
+export function readCurrent(dir: string): string | undefined {
+  const current = readStore(dir).current;
+  return typeof current === 'string' && current !== '' ? current : undefined;
+}
+
 export function readProfile(dir: string, profile: string): Profile {
   return readStore(dir).profiles?.[profile] ?? {};
 }
@@ -40,10 +48,28 @@ export async function updateProfile(
   profile: string,
   change: (current: Profile) => Profile | undefined,
 ): Promise<void> {
+  const conf = await openConf(dir);
+  const profiles = { ...(conf.get('profiles') ?? {}) };
+  const next = change({ ...(profiles[profile] ?? {}) });
+  if (next === undefined || Object.keys(next).length === 0) delete profiles[profile];
+  else profiles[profile] = next;
+  conf.set('profiles', profiles);
+  chmodSync(join(dir, CONFIG_FILE), 0o600);
+}
+
+/** Makes `profile` the default profile (`config use`); undefined goes back to `default`. */
+export async function setCurrent(dir: string, profile: string | undefined): Promise<void> {
+  const conf = await openConf(dir);
+  if (profile === undefined) conf.delete('current');
+  else conf.set('current', profile);
+  chmodSync(join(dir, CONFIG_FILE), 0o600);
+}
+
+async function openConf(dir: string) {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   chmodSync(dir, 0o700);
   const { default: Conf } = await import('conf');
-  const conf = new Conf<StoreData>({
+  return new Conf<StoreData>({
     projectName: 'callctl',
     projectSuffix: '',
     cwd: dir,
@@ -51,10 +77,4 @@ export async function updateProfile(
     configFileMode: 0o600,
     accessPropertiesByDotNotation: false,
   });
-  const profiles = { ...(conf.get('profiles') ?? {}) };
-  const next = change({ ...(profiles[profile] ?? {}) });
-  if (next === undefined || Object.keys(next).length === 0) delete profiles[profile];
-  else profiles[profile] = next;
-  conf.set('profiles', profiles);
-  chmodSync(join(dir, CONFIG_FILE), 0o600);
 }

@@ -40,4 +40,36 @@ export function register(parent: Command, { action }: Deps): void {
       '\nExamples:\n  callctl config list\n  callctl -p prod config list --json | jq .profiles\n\nJSON (--json): {"profile", "settings": {key: {"value", "source"}}, "profiles": [names]}',
     )
     .action(action(() => import('./list.js')));
+  config
+    .command('profiles')
+    .description('list the stored profiles with their base URL and token state (local only)')
+    .addHelpText(
+      'after',
+      `
+Columns: CURRENT (* for the profile in use), NAME, BASE URL, TOKEN (stored, with when it was
+obtained, or none). No secret is shown. The profile in use is -p, else CALLCTL_PROFILE, else the
+one \`config use\` chose, else default.
+
+Examples:
+  callctl config profiles
+  callctl config profiles --json | jq -r '.profiles[] | select(.token == "none") | .name'
+
+JSON (--json): {"current", "source", "profiles": [{"name", "current", "baseUrl", "token", "tokenObtainedAt"}]}`,
+    )
+    .action(action(() => import('./profiles.js')));
+  config
+    .command('use <name>')
+    .description('make a stored profile the default (used when neither -p nor CALLCTL_PROFILE names one)')
+    .addHelpText(
+      'after',
+      `
+NAME must be a stored profile; \`config use default\` goes back to the default one.
+
+Examples:
+  callctl config use prod
+  callctl config use default
+
+JSON (--json): {"current"}`,
+    )
+    .action(action(() => import('./use.js')));
 }

@@ -1,0 +1,46 @@
+import type { Context } from '../../context.js';
+import { readStore, type Profile } from '../../config/store.js';
+
+/** One stored profile as `config profiles` shows it; no secret, only whether there is a token. */
+export interface ProfileRow {
+  name: string;
+  /** The one in use by this run (`-p`, CALLCTL_PROFILE, `config use`, or `default`). */
+  current: boolean;
+  baseUrl: string | null;
+  /** `stored` (with when), or `none`. */
+  token: 'stored' | 'none';
+  tokenObtainedAt: string | null;
+}
+
+export function profileRow(name: string, profile: Profile, current: string): ProfileRow {
+  return {
+    name,
+    current: name === current,
+    baseUrl: profile['base-url'] ?? null,
+    token: profile.token ? 'stored' : 'none',
+    tokenObtainedAt: profile.token ? (profile['token-obtained-at'] ?? null) : null,
+  };
+}
+
+/** Lists the stored profiles, with base URL and token state (local only). */
+export async function run(ctx: Context): Promise<number> {
+  const store = readStore(await ctx.configDir());
+  const profiles = store.profiles ?? {};
+  const names = Object.keys(profiles).sort();
+  // The profile in use is listed even before anything is stored in it.
+  if (!names.includes(ctx.profile)) names.unshift(ctx.profile);
+  const rows = names.map((name) => profileRow(name, profiles[name] ?? {}, ctx.profile));
+  const out = await ctx.output();
+  await out.list(
+    rows,
+    [
+      { header: 'CURRENT', value: (r) => (r.current ? '*' : '') },
+      { header: 'NAME', value: (r) => r.name, kind: 'id' },
+      { header: 'BASE URL', value: (r) => r.baseUrl ?? '', kind: 'id' },
+      { header: 'TOKEN', value: (r) => (r.token === 'stored' ? `stored${r.tokenObtainedAt ? ` ${r.tokenObtainedAt}` : ''}` : 'none') },
+    ],
+    { json: { current: ctx.profile, source: ctx.profileSource, profiles: rows } },
+  );
+  if (out.tty && ctx.profileSource !== 'default') out.info(`in use: ${ctx.profile} (from ${ctx.profileSource === 'flag' ? '-p' : ctx.profileSource === 'env' ? 'CALLCTL_PROFILE' : '`config use`'})`);
+  return 0;
+}

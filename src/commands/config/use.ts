@@ -1,0 +1,25 @@
+import { UsageError } from '../../errors.js';
+import type { Context } from '../../context.js';
+import { readStore, setCurrent } from '../../config/store.js';
+
+/**
+ * Makes NAME the default profile: used when neither `-p` nor CALLCTL_PROFILE names one. NAME must
+ * be a stored profile (a typo would otherwise leave every command without a token); `default`
+ * is always allowed and goes back to the default.
+ */
+export async function run(ctx: Context, _opts: unknown, name: string): Promise<number> {
+  const dir = await ctx.configDir();
+  const names = Object.keys(readStore(dir).profiles ?? {});
+  if (name !== 'default' && !names.includes(name)) {
+    const known = names.length > 0 ? `; profiles: ${names.sort().join(', ')}` : '; no profile is stored yet';
+    throw new UsageError(`no profile "${name}"${known} (create one with \`callctl -p ${name} auth login\` or \`config set\`)`);
+  }
+  await setCurrent(dir, name === 'default' ? undefined : name);
+  const out = await ctx.output();
+  if (out.json) out.writeJson({ current: name });
+  else {
+    out.success(`profile ${name} is now the default`);
+    if (ctx.io.env.CALLCTL_PROFILE && ctx.io.env.CALLCTL_PROFILE !== name) out.warn(`CALLCTL_PROFILE=${ctx.io.env.CALLCTL_PROFILE} is set and still wins in this shell`);
+  }
+  return 0;
+}
