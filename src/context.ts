@@ -110,8 +110,9 @@ export class Context {
     return this.outputCache;
   }
 
+  /** Whole milliseconds (`--timeout` allows at most 3 decimals; the product may carry float noise). */
   timeoutMs(): number {
-    return (this.globals.timeout ?? 30) * 1000;
+    return Math.round((this.globals.timeout ?? 30) * 1000);
   }
 
   /** The one transport of this run. */

@@ -1,5 +1,6 @@
 import { Command, Option } from './commands/commander.js';
-import { columnNames, makeDeps, positiveNumber, type Deps, type RunState } from './commands/action.js';
+import { columnNames, makeDeps, type Deps, type RunState } from './commands/action.js';
+import { TIMEOUT, timeoutSeconds } from './commands/flag-values.js';
 import type { IO } from './io.js';
 import { VERSION } from './version.js';
 import { register as auth } from './commands/auth/index.js';
@@ -31,7 +32,7 @@ export function buildProgram(io: IO, state: RunState, deps: Deps = makeDeps(io, 
     .option('--json', 'print JSON only on stdout')
     .option('--no-color', 'no colour (also NO_COLOR, CLICOLOR=0, TERM=dumb)')
     .option('-v, --verbose', 'show each HTTP exchange on stderr, secrets redacted')
-    .addOption(new Option('--timeout <seconds>', 'request timeout in seconds').default(30).argParser(positiveNumber))
+    .addOption(new Option('--timeout <seconds>', `request timeout in seconds, ${TIMEOUT.min} to ${TIMEOUT.max}`).default(TIMEOUT.default).argParser(timeoutSeconds))
     .option('--no-input', 'never prompt; a missing value is a usage error')
     .option('--wide', 'tables show every cell in full, however wide the terminal')
     .addOption(new Option('--columns <names>', 'only these table columns, by header name (e.g. id,name)').argParser(columnNames))

@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { assertTimerMs } from '../timers.js';
 import { NetworkError } from '../errors.js';
 import { MAX_RETRIES, RETRY_AFTER_MAX_MS, RETRY_BASE_MS, RETRY_MAX_MS } from '../limits.js';
 import { redact, redactHeader } from './redact.js';
@@ -57,6 +58,9 @@ export class Transport {
   private dispatcher: Dispatcher | undefined;
 
   constructor(private readonly options: TransportOptions) {
+    // A fraction or an overflow here would make every request fail (or time out at once) and be
+    // reported as a network failure; `--timeout` is checked when parsed, this catches a bug.
+    assertTimerMs(options.timeoutMs, 'timeoutMs');
     this.dispatcher = options.dispatcher;
   }
 
@@ -88,8 +92,9 @@ export class Transport {
       try {
         outcome = { response: await this.once(req, attempt) };
       } catch (error) {
-        // A bug (a TypeError, say) is not a network failure: no retry, no exit 5.
-        if (!errorCode(error) || errorCode(error) === 'TypeError') throw error;
+        // A bug (a TypeError, a RangeError from a bad argument) is not a network failure: no
+        // retry, no exit 5, and never "may have been sent" (nothing left the process).
+        if (!errorCode(error) || errorCode(error) === 'TypeError' || error instanceof RangeError) throw error;
         outcome = { error, connected: !NOT_CONNECTED.has(errorCode(error)) };
       }
       const canRetry =

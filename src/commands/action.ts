@@ -55,24 +55,8 @@ function globalsOf(command: Command): GlobalOptions {
   };
 }
 
-/** Option parsers that turn a bad value into a usage error (exit 2) naming the flag. */
-export function positiveNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number');
-  return n;
-}
-
-export function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive whole number');
-  return n;
-}
-
-export function nonNegativeInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number, 0 or more');
-  return n;
-}
+/** Option parsers that turn a bad value into a usage error (exit 2) naming the flag: see flag-values.ts. */
+export { nonNegativeInt, positiveInt } from './flag-values.js';
 
 /** `--columns a,b`: the names in order; an empty name is a usage error. */
 export function columnNames(value: string): string[] {

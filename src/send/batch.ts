@@ -1,4 +1,5 @@
 import type { Delivery, PreparedRequest } from './deliver.js';
+import { intervalMs } from '../timers.js';
 import type { Journal, RowState } from './journal.js';
 
 /** A validated row, ready to be sent. */
@@ -101,7 +102,7 @@ export async function runBatch<B>(
 ): Promise<BatchRun> {
   const byRow = new Map(rows.map((r) => [r.row, r]));
   const thisRun = new Set<number>();
-  const interval = 1000 / opts.rate;
+  const interval = intervalMs(opts.rate);
   let lastStart: number | undefined;
   let consecutiveFailures = 0;
   let stopped: BatchRun['stopped'];

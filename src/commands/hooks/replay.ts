@@ -5,6 +5,7 @@ import { readLog, recordBody, type HookRecord } from '../../hooks/event-log.js';
 import { runSignCommand } from '../../signing/sign-command.js';
 import { defaultServiceSign } from '../../signing/sign.js';
 import { post } from '../../hooks/send.js';
+import { durationMs } from '../flag-values.js';
 import { chatbotSigning, httpUrl, parseEventTypes } from './secrets.js';
 
 export interface ReplayOptions {
@@ -18,8 +19,13 @@ export interface ReplayOptions {
 
 /** `--since`: an ISO time, or a duration back from now such as 30s, 15m, 2h, 1d. */
 export function parseSince(value: string, now: number): number {
-  const d = /^(\d+)(s|m|h|d)$/.exec(value);
-  if (d) return now - Number(d[1]) * { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[d[2] as 's' | 'm' | 'h' | 'd'];
+  let ago: number | undefined;
+  try {
+    ago = durationMs(value, Number.MAX_SAFE_INTEGER);
+  } catch (error) {
+    throw new UsageError(`--since: ${(error as Error).message}`);
+  }
+  if (ago !== undefined) return now - ago;
   const t = Date.parse(value);
   if (Number.isNaN(t)) throw new UsageError('--since: expected a time such as 2026-11-22T14:00:00Z or a duration such as 15m');
   return t;

@@ -1,5 +1,6 @@
 import { Option, type Command } from '../commander.js';
-import { collect, positiveNumber, type Deps } from '../action.js';
+import { collect, type Deps } from '../action.js';
+import { RATE, rate } from '../flag-values.js';
 
 export function register(parent: Command, { action }: Deps): void {
   parent
@@ -15,7 +16,7 @@ export function register(parent: Command, { action }: Deps): void {
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--dry-run', 'print the exact request (token redacted) and send nothing')
     .option('--csv <file>', 'one push per row: header row; caller_id required, client_name optional, every other column a variable')
-    .addOption(new Option('--rate <n>', 'with --csv: pushes per second, one at a time').default(5).argParser(positiveNumber))
+    .addOption(new Option('--rate <n>', `with --csv: pushes per second, one at a time (${RATE.min} to ${RATE.max})`).default(5).argParser(rate()))
     .option('--results <file>', 'with --csv: results file (default: beside the input, FILE.results.csv)')
     .option('--resend-uncertain', 'with --csv: send again rows an earlier run sent without getting an answer (may call twice)')
     .option('--retry-failed', 'with --csv: send again rows the service refused in an earlier run')

@@ -1,11 +1,6 @@
 import { InvalidArgumentError, type Command } from '../commander.js';
-import { nonNegativeInt, positiveNumber, type Deps } from '../action.js';
-
-function port(value: string): number {
-  const n = nonNegativeInt(value);
-  if (n > 65535) throw new InvalidArgumentError('expected a port, 0 to 65535');
-  return n;
-}
+import type { Deps } from '../action.js';
+import { milliseconds, nonNegativeInt, number, port, seconds, wholeNumber } from '../flag-values.js';
 
 function fraction(value: string): number {
   const n = Number(value);
@@ -13,11 +8,6 @@ function fraction(value: string): number {
   return n;
 }
 
-function nonNegative(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number, 0 or more');
-  return n;
-}
 
 /** `N`, `N:MODE` or `N:MODE:REPEAT` (MODE envelope|drop|drop-after-accept, REPEAT once|always). */
 function failBatch(value: string): { index: number; mode: string; repeat: string } {
@@ -35,8 +25,8 @@ export function register(parent: Command, { action }: Deps): void {
     .description('run the embedded simulator of the service on loopback, until Ctrl-C')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, 0)
-    .option('--time-scale <x>', 'simulated-time speed: 1 is real time, 60 makes a minute last a second', positiveNumber, 1)
-    .option('--token-ttl <seconds>', 'token lifetime, real seconds', positiveNumber, 7200)
+    .option('--time-scale <x>', 'simulated-time speed: 1 is real time, 60 makes a minute last a second', number({ min: 0.001, max: 1_000_000 }), 1)
+    .option('--token-ttl <seconds>', 'token lifetime, real seconds', seconds({ min: 1 }), 7200)
     .option('--app-key <key>', 'APPKey the token endpoint accepts', 'demo-app-key')
     .option('--app-secret-file <file>', 'APPSecret the token endpoint accepts, from a file (default: a fixed demo secret)')
     .option('--seed <n>', 'seed of the generated data (the well-known ids never change)', nonNegativeInt, 1)
@@ -47,10 +37,10 @@ export function register(parent: Command, { action }: Deps): void {
     .option('--fail-rate <fraction>', 'answer this fraction of requests with HTTP 500', fraction)
     .option('--fail-500 <n>', 'answer the next n requests with HTTP 500', nonNegativeInt)
     .option('--fault-429 <n>', 'answer the next n requests with HTTP 429', nonNegativeInt)
-    .option('--retry-after <seconds>', 'Retry-After sent with a 429', nonNegative)
+    .option('--retry-after <seconds>', 'Retry-After sent with a 429', wholeNumber({ min: 0, max: 86_400 }, 'seconds'))
     .option('--drop <n>', 'drop the connection of the next n requests, before reading them', nonNegativeInt)
     .option('--drop-after-body <n>', 'drop the connection of the next n requests after reading their body', nonNegativeInt)
-    .option('--delay <ms>', 'delay every answer by this many milliseconds', nonNegative)
+    .option('--delay <ms>', 'delay every answer by this many milliseconds', milliseconds())
     .option('--fail-batch <spec>', 'updatedetails: fail the Nth batch, N[:envelope|drop|drop-after-accept[:once|always]]', failBatch)
     .addHelpText(
       'after',

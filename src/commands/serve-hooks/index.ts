@@ -1,11 +1,6 @@
-import { InvalidArgumentError, Option, type Command } from '../commander.js';
-import { collect, nonNegativeInt, type Deps } from '../action.js';
-
-function port(value: string): number {
-  const n = nonNegativeInt(value);
-  if (n > 65535) throw new InvalidArgumentError('expected a port, 0 to 65535');
-  return n;
-}
+import { Option, type Command } from '../commander.js';
+import { collect, type Deps } from '../action.js';
+import { port } from '../flag-values.js';
 
 export function register(parent: Command, deps: Deps): void {
   parent

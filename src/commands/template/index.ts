@@ -1,32 +1,29 @@
-import { InvalidArgumentError, Option, type Command } from '../commander.js';
-import { collect, positiveNumber, type Deps } from '../action.js';
+import { Option, type Command } from '../commander.js';
+import { collect, type Deps } from '../action.js';
+import { RATE, rate, wholeNumber } from '../flag-values.js';
 
-function wholeNumber(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a whole number, 0 or more');
-  return n;
-}
+const wholeNumberArg = wholeNumber();
 
 export function register(parent: Command, { action }: Deps): void {
   const template = parent.command('template').description('chatbot template messages');
   template
     .command('send')
     .description('send one template message now, or one per row of a CSV file (POST /api/v1/template/unitcast)')
-    .addOption(new Option('--template-id <id>', 'template_id, a whole number (required)').argParser(wholeNumber).makeOptionMandatory())
+    .addOption(new Option('--template-id <id>', 'template_id, a whole number (required)').argParser(wholeNumberArg).makeOptionMandatory())
     .option('--channel <name>', 'channel (with --csv: the default for a missing channel column)')
     .option('--channel-id <id>', 'channel_id (with --csv: the default for a missing channel_id column)')
     .option('--user-id <id>', 'user_id (may be empty)', '')
     .option('--var <key=value>', 'a template variable; repeatable; date and name are required', collect)
     .option('--vars-file <file>', 'variables as a JSON object of strings; --var wins')
     .option('--reply-url <url>', 'where replies go: sent as custom = {"reply_url": URL} as JSON text')
-    .addOption(new Option('--timestamp <seconds>', 'timestamp, Unix seconds (default: now); fix it to sign a body ahead').argParser(wholeNumber))
+    .addOption(new Option('--timestamp <seconds>', 'timestamp, Unix seconds (default: now); fix it to sign a body ahead').argParser(wholeNumberArg))
     .option('--signature <value>', 'X-Service-Sign as is: a one-time value bound to this exact body, not a reusable secret (see --dry-run)')
     .option('--sign-command <cmd>', 'a shell command that reads the exact body on stdin and prints X-Service-Sign')
     .option('--sign-secret-file <file>', 'secret for the built-in default signature (else CALLCTL_SIGN_SECRET, CALLCTL_SIGN_SECRET_FILE)')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--dry-run', 'print the exact request (key and signature redacted) and send nothing')
     .option('--csv <file>', 'one message per row: header row; channel, channel_id, user_id, reply_url columns (else the flags); every other column a variable')
-    .addOption(new Option('--rate <n>', 'with --csv: messages per second, one at a time').default(5).argParser(positiveNumber))
+    .addOption(new Option('--rate <n>', `with --csv: messages per second, one at a time (${RATE.min} to ${RATE.max})`).default(5).argParser(rate()))
     .option('--results <file>', 'with --csv: results file (default: beside the input, FILE.results.csv)')
     .option('--resend-uncertain', 'with --csv: send again rows an earlier run sent without getting an answer (may message twice)')
     .option('--retry-failed', 'with --csv: send again rows the service refused in an earlier run')
