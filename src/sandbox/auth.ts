@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { signaturesEqual } from '../signing/sign.js';
+import { sameSecret as signaturesEqual } from './spec/sign.js';
 
 /** Why a token was refused. */
 export type TokenProblem = 'missing' | 'scheme' | 'unknown' | 'expired';

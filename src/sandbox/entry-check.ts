@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { listEntrySchema, type ListEntry } from '../schemas/workflow.js';
-import { CALLEE_RE, PLATFORM_MAX_LENGTH } from '../limits.js';
+import { CALLEE_RE, PLATFORM_MAX_LENGTH } from './spec/limits.js';
+import { listEntry } from './spec/requests.js';
+import type { ListEntry } from './spec/shapes.js';
 
 /** The spec's entry has five fields; an unknown one (a column meant for `variables`) is refused. */
-export const strictEntrySchema = z.strictObject(listEntrySchema.shape);
+export const strictEntrySchema = listEntry;
 
 const FIELDS = new Set(['callee', 'platform', 'caseid', 'variables', 'pds_variables']);
 

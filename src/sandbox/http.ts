@@ -44,14 +44,16 @@ export function ok(data: unknown): Reply {
 }
 
 /**
- * The envelope's error variant: `{status: 'ERROR', code, message}` (plus `data` when there is
- * something useful, e.g. which entries were invalid). HTTP 200 by default, as the service
- * reports outcomes in the envelope; auth and transport-level problems pass another status.
+ * The envelope of a refusal, as the spec gives it (Errors 1: "Cloud endpoints report the outcome
+ * in `status` and `code` of the envelope"): `{data, status: <the reason text>, code}`. `data` is
+ * null, or what is useful (e.g. which entries were invalid). HTTP 200 by default: the service
+ * reports outcomes in the envelope.
+ *
+ * `message` repeats the text only while the client still reads that field (issue 11 moves it to
+ * `status`); it goes once the client's change is on main.
  */
-export function fail(code: number, message: string, httpStatus = 200, data?: unknown): Reply {
-  const body: Record<string, unknown> = { status: 'ERROR', code, message };
-  if (data !== undefined) body.data = data;
-  return { status: httpStatus, body };
+export function fail(code: number, text: string, httpStatus = 200, data?: unknown): Reply {
+  return { status: httpStatus, body: { data: data ?? null, status: text, code, message: text } };
 }
 
 export const badRequest = (message: string, data?: unknown) => fail(400, message, 200, data);

@@ -1,15 +1,14 @@
-import { NOTIFY_MAX_RETRIES, NOTIFY_RETRY_INTERVAL_MS } from '../limits.js';
-import { defaultServiceSign, planSign, taskSign } from '../signing/sign.js';
-import { applySet, sampleBody } from '../hooks/samples.js';
-import { TEMPLATE_STATUSES } from '../schemas/events.js';
-import type { CallingTask } from '../schemas/task.js';
+import { NOTIFY_MAX_RETRIES, NOTIFY_RETRY_INTERVAL_MS } from './spec/limits.js';
+import { md5Sign, serviceSign } from './spec/sign.js';
+import type { CallingTask, TemplateStatus } from './spec/shapes.js';
+import { applySet, sampleBody, type OnDemandType } from './samples.js';
 import type { PlanView, ReceivedTemplate } from './state.js';
 import { templatePath } from './routes/template.js';
 import type { SandboxEvents } from './types.js';
 
 /** One notification to deliver: its kind (for events) and its JSON body. */
 export interface Notification {
-  /** An event type of src/schemas/events.ts: `task.end`, `plan.end`, `template.status`... */
+  /** What is notified: `task.end`, `plan.end`, `template.status`, `workflow.api_push`, `chatbot.*`. */
   kind: string;
   body: Record<string, unknown>;
   /** Extra request headers (e.g. a chatbot `X-Service-Sign`). */
@@ -32,8 +31,7 @@ export interface Notifier {
   close(): Promise<void>;
 }
 
-/** The types the sandbox sends only when asked (the spec ties them to no simulated operation). */
-export type OnDemandType = 'workflow.api_push' | 'chatbot.session_closed' | 'chatbot.transfer' | 'template.status';
+export type { OnDemandType } from './samples.js';
 
 /** The notifier of a running sandbox, with the on-demand sends. */
 export interface SandboxNotifier extends Notifier {
@@ -65,7 +63,7 @@ export interface NotifierOptions {
 
 /** Task end status notification body: `Sign` = md5(TaskID + KEY). */
 export function taskEndBody(task: CallingTask, key: string, planName?: string): Record<string, unknown> {
-  const body: Record<string, unknown> = { TaskID: task.TaskID, TaskName: task.TaskName, Sign: taskSign(task.TaskID, key) };
+  const body: Record<string, unknown> = { TaskID: task.TaskID, TaskName: task.TaskName, Sign: md5Sign(task.TaskID, key) };
   if (planName) body.PlanName = planName;
   return body;
 }
@@ -76,11 +74,11 @@ export function taskEndBody(task: CallingTask, key: string, planName?: string): 
  */
 export function planEndBody(plan: PlanView, key: string, nowMs = Date.now()): Record<string, unknown> {
   const timestamp = String(Math.floor(nowMs / 1000));
-  return { PlanName: plan.PlanName, Timestamp: timestamp, Sign: planSign(timestamp, key), PlanDetails: plan.PlanDetails };
+  return { PlanName: plan.PlanName, Timestamp: timestamp, Sign: md5Sign(timestamp, key), PlanDetails: plan.PlanDetails };
 }
 
 /** The states a delivered template message goes through, in order (the spec does not give them). */
-export const TEMPLATE_PATH = ['wait', 'send', 'delivery', 'read'] as const satisfies ReadonlyArray<(typeof TEMPLATE_STATUSES)[number]>;
+export const TEMPLATE_PATH = ['wait', 'send', 'delivery', 'read'] as const satisfies readonly TemplateStatus[];
 
 /** Template message status callback body for a message the sandbox received. */
 export function templateStatusBody(t: ReceivedTemplate, status: string, nowMs = Date.now()): Record<string, unknown> {
@@ -107,7 +105,7 @@ export function templateStatusBody(t: ReceivedTemplate, status: string, nowMs = 
 /** A chatbot notification: the body's exact bytes and their `X-Service-Sign`. */
 export function chatbotNotification(kind: string, body: Record<string, unknown>, secret: string): Notification {
   const raw = JSON.stringify(body);
-  return { kind, body, raw, headers: { 'x-service-sign': defaultServiceSign(raw, secret) } };
+  return { kind, body, raw, headers: { 'x-service-sign': serviceSign(raw, secret) } };
 }
 
 /**

@@ -1,5 +1,4 @@
-import type { CallingTask, TaskStatus } from '../schemas/task.js';
-import type { PlanStatus } from '../schemas/plan.js';
+import type { CallingTask, TaskStatus, PlanStatus } from './spec/shapes.js';
 import type { SimClock } from './clock.js';
 import { isoSeconds, MINUTE } from './clock.js';
 import type { Rng } from './random.js';

@@ -1,8 +1,4 @@
-import type { Robot } from '../schemas/robot.js';
-import type { CallingTask, CallRecord } from '../schemas/task.js';
-import type { PlanStatus } from '../schemas/plan.js';
-import type { ListEntry, WorkflowInstance, WorkflowTaskDetail } from '../schemas/workflow.js';
-import type { VerifyPushData } from '../schemas/api-push.js';
+import type { Robot, CallingTask, CallRecord, PlanStatus, ListEntry, WorkflowInstance, WorkflowTaskDetail, ApiPushData as VerifyPushData } from './spec/shapes.js';
 
 /** The three business scenarios of the spec; their call records differ in some fields. */
 export type Scenario = 'debt' | 'telemarketing' | 'info-check';

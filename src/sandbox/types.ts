@@ -1,6 +1,5 @@
 import type { EventEmitter } from 'node:events';
-import type { CallingTask, TaskStatus } from '../schemas/task.js';
-import type { PlanStatus } from '../schemas/plan.js';
+import type { CallingTask, TaskStatus, PlanStatus } from './spec/shapes.js';
 import type { SimClock } from './clock.js';
 import type { BatchFaultTracker, FaultName, FaultPatch, FaultSettings } from './faults.js';
 import type { Rng } from './random.js';

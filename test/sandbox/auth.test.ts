@@ -35,9 +35,9 @@ describe('POST /service/cloud/auth', () => {
   ])('%s: HTTP 200 with an envelope error', async (_name, body, code) => {
     const r = await call(sb.url, 'POST', '/service/cloud/auth', { body });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ status: 'ERROR', code });
-    expect(r.json.message).toMatch(/APPKey|APPSecret/);
-    expect(r.json.data).toBeUndefined();
+    expect(r.json).toMatchObject({ code });
+    expect(r.json.status).toMatch(/APPKey|APPSecret/);
+    expect(r.json.data).toBeNull();
     expect(r.text).not.toContain('secret-1');
   });
 
@@ -45,12 +45,12 @@ describe('POST /service/cloud/auth', () => {
     const r = await call(sb.url, 'POST', '/service/cloud/auth', { raw: '{"APPKey":' });
     expect(r.status).toBe(400);
     expect(r.json).toMatchObject({ code: 400 });
-    expect(r.json.message).toMatch(/invalid JSON/);
+    expect(r.json.status).toMatch(/invalid JSON/);
   });
 
   test('a JSON array body is refused', async () => {
     const r = await call(sb.url, 'POST', '/service/cloud/auth', { body: [] });
-    expect(r.json).toMatchObject({ code: 400, message: 'request body must be a JSON object' });
+    expect(r.json).toMatchObject({ data: null, code: 400, status: 'request body must be a JSON object' });
   });
 });
 
@@ -59,11 +59,11 @@ describe('token on cloud endpoints', () => {
     ['no header', undefined, /missing Authorization/],
     ['wrong scheme', 'Bearer abc', /malformed/],
     ['unknown token', 'Token sbx.nope', /invalid token/],
-  ])('%s: HTTP 401, code 401', async (_n, header, message) => {
+  ])('%s: HTTP 200, envelope code 401 with the reason in status', async (_n, header, message) => {
     const r = await call(sb.url, 'GET', '/service/cloud/robot', { headers: header ? { authorization: header } : {} });
-    expect(r.status).toBe(401);
-    expect(r.json).toMatchObject({ status: 'ERROR', code: 401 });
-    expect(r.json.message).toMatch(message);
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ data: null, code: 401 });
+    expect(r.json.status).toMatch(message);
   });
 
   test('every cloud endpoint but auth requires the token', async () => {
@@ -78,7 +78,7 @@ describe('token on cloud endpoints', () => {
       ['POST', '/service/cloud/workflow/taskdetail'],
     ];
     const answers = await Promise.all(paths.map(([m, p]) => call(sb.url, m, p, { body: m === 'POST' ? {} : undefined })));
-    expect(answers.map((a) => a.status)).toEqual(paths.map(() => 401));
+    expect(answers.map((a) => [a.status, a.json.code])).toEqual(paths.map(() => [200, 401]));
   });
 
   test('the scheme is case-insensitive; extra spaces are tolerated', async () => {
@@ -91,12 +91,11 @@ describe('token on cloud endpoints', () => {
     const short = await startSandbox({ tokenTtlSeconds: 0.15 });
     try {
       const token = await login(short);
-      expect((await call(short.url, 'GET', '/service/cloud/robot', { token })).status).toBe(200);
+      expect((await call(short.url, 'GET', '/service/cloud/robot', { token })).json.code).toBe(200);
       await new Promise((r) => setTimeout(r, 200));
       const r = await call(short.url, 'GET', '/service/cloud/robot', { token });
-      expect(r.status).toBe(401);
-      expect(r.json.message).toBe('token expired');
-      expect((await call(short.url, 'GET', '/service/cloud/robot', { token: await login(short) })).status).toBe(200);
+      expect(r.json).toMatchObject({ code: 401, status: 'token expired' });
+      expect((await call(short.url, 'GET', '/service/cloud/robot', { token: await login(short) })).json.code).toBe(200);
     } finally {
       await short.close();
     }
@@ -105,22 +104,22 @@ describe('token on cloud endpoints', () => {
   test('expireTokens() and POST /__sandbox/expire-tokens expire what was issued', async () => {
     const a = await login(sb);
     sb.expireTokens();
-    expect((await call(sb.url, 'GET', '/service/cloud/robot', { token: a })).json.message).toBe('token expired');
+    expect((await call(sb.url, 'GET', '/service/cloud/robot', { token: a })).json.status).toBe('token expired');
     const b = await login(sb);
     await call(sb.url, 'POST', '/__sandbox/expire-tokens');
-    expect((await call(sb.url, 'GET', '/service/cloud/robot', { token: b })).status).toBe(401);
-    expect((await call(sb.url, 'GET', '/service/cloud/robot', { token: await login(sb) })).status).toBe(200);
+    expect((await call(sb.url, 'GET', '/service/cloud/robot', { token: b })).json.code).toBe(401);
+    expect((await call(sb.url, 'GET', '/service/cloud/robot', { token: await login(sb) })).json.code).toBe(200);
   });
 
   test('the tokenTtlSeconds fault shortens the life of tokens already issued', async () => {
     const token = await login(sb);
     sb.setFaults({ tokenTtlSeconds: 0 });
     try {
-      expect((await call(sb.url, 'GET', '/service/cloud/robot', { token })).json.message).toBe('token expired');
+      expect((await call(sb.url, 'GET', '/service/cloud/robot', { token })).json.status).toBe('token expired');
     } finally {
       sb.setFaults({ tokenTtlSeconds: null });
     }
-    expect((await call(sb.url, 'GET', '/service/cloud/robot', { token })).status).toBe(200);
+    expect((await call(sb.url, 'GET', '/service/cloud/robot', { token })).json.code).toBe(200);
   });
 
   test('push and template endpoints do not take the token', async () => {

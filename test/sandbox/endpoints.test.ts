@@ -20,11 +20,13 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-/** An envelope error: HTTP 200 unless told, `status: ERROR`, the code and a message. */
+/** An envelope error: HTTP 200 unless told, the code, and the reason as the `status` text. */
 function expectError(r: Awaited<ReturnType<typeof get>>, code: number, message: RegExp, httpStatus = 200) {
   expect(r.status).toBe(httpStatus);
-  expect(r.json).toMatchObject({ status: 'ERROR', code });
-  expect(r.json.message).toMatch(message);
+  expect(r.json).toMatchObject({ code });
+  expect(r.json.status).not.toBe('OK');
+  expect(r.json.status).toMatch(message);
+  expect('data' in r.json).toBe(true);
 }
 
 describe('calling endpoints', () => {

@@ -28,7 +28,7 @@ describe('request faults', () => {
   test('a 500 carries an envelope with code 500', async () => {
     sb.faults.fail500 = 1;
     const r = await robots();
-    expect(r.json).toMatchObject({ status: 'ERROR', code: 500 });
+    expect(r.json).toMatchObject({ code: 500 });
     expect(sb.requests.at(-1)).toMatchObject({ status: 500, code: 500, fault: 'fail500', outcome: 'answered' });
   });
 
@@ -114,8 +114,8 @@ describe('updatedetails batch faults', () => {
     expect((await send(0)).json.code).toBe(200);
     const failed = await send(2);
     expect(failed.status).toBe(200);
-    expect(failed.json).toMatchObject({ status: 'ERROR', code: 500 });
-    expect(failed.json.message).toMatch(/batch 2/);
+    expect(failed.json).toMatchObject({ code: 500 });
+    expect(failed.json.status).toMatch(/batch 2/);
     expect((await send(2)).json.code).toBe(200);
     expect((await send(4)).json.code).toBe(200);
     expect(kept()).toEqual(['C-0', 'C-1', 'C-2', 'C-3', 'C-4', 'C-5']);
@@ -169,9 +169,9 @@ describe('admin endpoints', () => {
   test('a bad fault setting is HTTP 400 naming the field; nothing changes', async () => {
     const r = await call(sb.url, 'POST', '/__sandbox/faults', { body: { failRate: 2, drop: 1 } });
     expect(r.status).toBe(400);
-    expect(r.json.message).toMatch(/failRate/);
+    expect(r.json.status).toMatch(/failRate/);
     expect(sb.faults.drop).toBe(0);
-    expect((await call(sb.url, 'POST', '/__sandbox/faults', { body: { nope: 1 } })).json.message).toMatch(/nope/);
+    expect((await call(sb.url, 'POST', '/__sandbox/faults', { body: { nope: 1 } })).json.status).toMatch(/nope/);
   });
 
   test('admin requests are never faulted nor recorded', async () => {

@@ -56,8 +56,8 @@ describe('updatedetails', () => {
     expect(took).toBeLessThan(1500);
     const tooMany = await update({ workflow_id: wf, details: entries(MAX_ENTRIES_PER_UPDATE + 1) });
     expect(tooMany.status).toBe(200);
-    expect(tooMany.json).toMatchObject({ status: 'ERROR', code: 400 });
-    expect(tooMany.json.message).toBe('details has 10001 entries; at most 10000 per request');
+    expect(tooMany.json).toMatchObject({ code: 400 });
+    expect(tooMany.json.status).toBe('details has 10001 entries; at most 10000 per request');
     expect(sb.state.received.updates.get(wf)!.count).toBe(MAX_ENTRIES_PER_UPDATE);
     // The record keeps a capped copy of the body, not 1.5 MB.
     const rec = sb.requests.filter((x) => x.path === PATH).at(-1)!;
@@ -82,8 +82,8 @@ describe('updatedetails', () => {
     spoil(batch);
     const r = await update({ workflow_id: wf, details: batch });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ status: 'ERROR', code: 400, data: { workflow_id: wf, invalid: 1 } });
-    expect(r.json.message).toMatch(message);
+    expect(r.json).toMatchObject({ code: 400, data: { workflow_id: wf, invalid: 1 } });
+    expect(r.json.status).toMatch(message);
     expect(r.json.data.errors[0].index).toBe(1);
     expect(sb.state.received.updates.get(wf)).toBeUndefined();
   });
@@ -93,7 +93,7 @@ describe('updatedetails', () => {
     const r = await update({ workflow_id: SEED.workflowId, details: batch });
     expect(r.json.data.invalid).toBe(100);
     expect(r.json.data.errors).toHaveLength(20);
-    expect(r.json.message).toMatch(/\(100 invalid entries in all\)$/);
+    expect(r.json.status).toMatch(/\(100 invalid entries in all\)$/);
   });
 
   test.each<[string, unknown, number, RegExp]>([
@@ -107,8 +107,8 @@ describe('updatedetails', () => {
   ])('%s: code %i', async (_n, body, code, message) => {
     const r = await update(body);
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ status: 'ERROR', code });
-    expect(r.json.message).toMatch(message);
+    expect(r.json).toMatchObject({ code });
+    expect(r.json.status).toMatch(message);
   });
 
   test('keepEntries: false counts without keeping', async () => {

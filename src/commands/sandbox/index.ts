@@ -56,13 +56,14 @@ robots, tasks, plans (PLAN-A, PLAN-B, PLAN-C) and workflows. Admin endpoints (no
   GET /__sandbox/entries?workflow_id=ID    POST /__sandbox/expire-tokens
   POST /__sandbox/simulate {"action":"finishTask","id":"T-DEBT-0002"}
 
-Answers: success is HTTP 200 {"data", "status":"OK", "code":200}. Envelope errors come on HTTP 200
-with code 400 (missing or invalid field), 404 (unknown task, plan, workflow, push), 409 (cancelled
-workflow), 500 (a batch fault); the token endpoint answers code 401 (wrong credentials) or 403
-(missing ones). HTTP 401 for a missing, malformed, unknown or expired token; 400 invalid JSON; 415
-a body that is not application/json; 404/405 unknown path or method. Push: HTTP 200 code 200, 404
-unknown token, 400 bad body. Template: HTTP 200 code 200, 401 bad sign key or X-Service-Sign, 400
-bad body.
+Answers: success is HTTP 200 {"data", "status":"OK", "code":200}. A refusal is HTTP 200 with
+{"data", "status":"<the reason>", "code":N}: 400 (missing or invalid field), 404 (unknown task,
+plan, workflow, push), 409 (cancelled workflow), 500 (a batch fault), 401 (a missing, malformed,
+unknown or expired token); the token endpoint answers code 401 (wrong credentials) or 403 (missing
+ones). Transport trouble keeps its HTTP status with the same envelope: 400 invalid JSON, 415 a body
+that is not application/json, 404/405 unknown path or method, 500/429 faults. Push: HTTP 200 code
+200, 404 unknown token, 400 bad body. Template: HTTP 200 code 200, 401 bad sign key or
+X-Service-Sign, 400 bad body.
 
 Examples:
   callctl sandbox --port 8780

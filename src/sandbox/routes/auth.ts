@@ -1,4 +1,4 @@
-import { authRequestSchema } from '../../schemas/auth.js';
+import { authRequest as authRequestSchema } from '../spec/requests.js';
 import { credentialsMatch, TOKEN_PROBLEM_MESSAGES } from '../auth.js';
 import { fail, objectBody, ok, type Handler, type Reply, type RouteContext } from '../http.js';
 
@@ -20,9 +20,10 @@ export const authHandler: Handler = (ctx) => {
 
 /**
  * Every `/service/cloud/` endpoint but auth: a valid, unexpired `Authorization: Token <token>`,
- * else HTTP 401 with envelope code 401 and a message saying why.
+ * else envelope code 401 on HTTP 200 (the spec reports outcomes in the envelope) with `status`
+ * saying why.
  */
 export function requireToken(ctx: RouteContext): Reply | undefined {
   const problem = ctx.engine.tokens.check(ctx.req.headers.authorization);
-  return problem ? fail(401, TOKEN_PROBLEM_MESSAGES[problem], 401) : undefined;
+  return problem ? fail(401, TOKEN_PROBLEM_MESSAGES[problem]) : undefined;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { signaturesEqual } from '../../signing/sign.js';
+import { sameSecret as signaturesEqual } from '../spec/sign.js';
 import { objectBody, type Handler, type Reply } from '../http.js';
 import type { ReceivedPush } from '../state.js';
 

@@ -1,20 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
-import { defaultServiceSign, signaturesEqual } from '../../signing/sign.js';
+import { sameSecret as signaturesEqual, serviceSign as defaultServiceSign } from '../spec/sign.js';
+import { unitcastCustom as customSchema, unitcastRequest as unitcastSchema } from '../spec/requests.js';
 import { describeIssue, objectBody, type Handler, type Reply } from '../http.js';
 import type { ReceivedTemplate } from '../state.js';
-
-const unitcastSchema = z.looseObject({
-  template_id: z.number().int(),
-  timestamp: z.number().int(),
-  channel: z.string().min(1),
-  channel_id: z.string().min(1),
-  user_id: z.string(),
-  variable: z.looseObject({ date: z.string(), name: z.string() }),
-  custom: z.string(),
-});
-
-const customSchema = z.looseObject({ reply_url: z.string().min(1) });
 
 function answer(httpStatus: number, code: number, message: string, data: Record<string, unknown> = {}): Reply {
   return { status: httpStatus, body: { request_id: `req-${randomBytes(8).toString('hex')}`, code, message, data } };

@@ -1,5 +1,5 @@
-import type { ListEntry } from '../../schemas/workflow.js';
-import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
+import type { ListEntry } from '../spec/shapes.js';
+import { MAX_ENTRIES_PER_UPDATE } from '../spec/limits.js';
 import { checkEntry } from '../entry-check.js';
 import { badRequest, describeIssue, fail, notFound, objectBody, ok, type Handler, type Reply } from '../http.js';
 

@@ -1,6 +1,6 @@
-import { ISO_TIME_RE } from '../../schemas/common.js';
-import { verifyPushRequestSchema, workflowTaskDetailRequestSchema } from '../../schemas/workflow.js';
-import { VERIFY_HISTORY_MONTHS } from '../../limits.js';
+import { ISO_TIME_RE } from '../spec/shapes.js';
+import { verifyPushRequest as verifyPushRequestSchema, workflowTaskDetailRequest as workflowTaskDetailRequestSchema } from '../spec/requests.js';
+import { VERIFY_HISTORY_MONTHS } from '../spec/limits.js';
 import { badRequest, describeIssue, notFound, objectBody, ok, type Handler } from '../http.js';
 
 /** The instance list's paging when the query gives none (the spec does not show its defaults). */

@@ -1,6 +1,6 @@
 import { createRng } from '../random.js';
 import { emptyState, type PlanModel, type SandboxState, type Scenario } from '../state.js';
-import type { TaskStatus } from '../../schemas/task.js';
+import type { TaskStatus } from '../spec/shapes.js';
 import { DAY, HOUR, MINUTE } from '../clock.js';
 import { ROBOTS } from './robots.js';
 import { buildTask, type TaskSpec } from './tasks.js';

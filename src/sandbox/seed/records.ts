@@ -1,8 +1,6 @@
 import type { Rng } from '../random.js';
 import type { Callee, Scenario } from '../state.js';
-import type { AsrEntry, CallRecord } from '../../schemas/task.js';
-import type { QuestionAnswer, WorkflowCallDetail } from '../../schemas/workflow.js';
-import type { HangupType, RingType } from '../../schemas/common.js';
+import type { AsrEntry, CallRecord, QuestionAnswer, WorkflowCallDetail, HangupType, RingType } from '../spec/shapes.js';
 import { DAY, SECOND, elapsed, isoDate, isoSeconds, spaceSeconds } from '../clock.js';
 import { firstName } from './people.js';
 

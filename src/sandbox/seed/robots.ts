@@ -1,4 +1,4 @@
-import type { Robot } from '../../schemas/robot.js';
+import type { Robot } from '../spec/shapes.js';
 
 /** The seeded robots: single and group, every tone, both voices and an empty one. */
 export const ROBOTS: readonly Robot[] = [

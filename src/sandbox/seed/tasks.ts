@@ -1,6 +1,6 @@
 import type { Rng } from '../random.js';
 import type { Callee, Scenario, SandboxState, TaskModel } from '../state.js';
-import type { TaskStatus } from '../../schemas/task.js';
+import type { TaskStatus } from '../spec/shapes.js';
 import { HOUR, MINUTE, isoSeconds } from '../clock.js';
 import { callerNumber, makeCallee, market } from './people.js';
 import { callRecord } from './records.js';

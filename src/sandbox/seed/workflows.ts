@@ -1,6 +1,6 @@
 import type { Rng } from '../random.js';
 import type { Callee, SandboxState, WorkflowModel } from '../state.js';
-import type { ListEntry, WorkflowTaskDetail } from '../../schemas/workflow.js';
+import type { ListEntry, WorkflowTaskDetail } from '../spec/shapes.js';
 import { DAY, HOUR, MINUTE, SECOND, isoSeconds } from '../clock.js';
 import { callerNumber, makeCallee, market } from './people.js';
 import { simulateCall, workflowCallDetail } from './records.js';
