@@ -3,7 +3,7 @@ import type { Settings } from './config/settings.js';
 import type { CloudClient, Credentials } from './api/client.js';
 import type { Transport } from './api/transport.js';
 import type { Output } from './output/output.js';
-import { UsageError } from './errors.js';
+import { AuthError, UsageError } from './errors.js';
 import { VERSION } from './version.js';
 
 /** Options every command accepts (design.md, "Options, environment, storage"). */
@@ -148,19 +148,46 @@ export class Context {
   }
 
   /**
-   * The client of the cloud endpoints. Token: CALLCTL_TOKEN, else the profile's. With app key and
-   * secret in the environment, a missing or rejected token is renewed in memory (no config write).
+   * The token for `baseUrl`: CALLCTL_TOKEN as given, else the profile's, which is sent only to
+   * the base URL that issued it (a flag or a stale variable naming another host must not receive
+   * it). `mismatch` tells which URL the profile's token is for.
+   */
+  async tokenFor(baseUrl: string): Promise<{ token?: string; source?: 'env' | 'profile'; mismatch?: string }> {
+    const settings = await this.settings();
+    const token = settings.resolve('token');
+    if (!token.value) return {};
+    if (token.source !== 'profile') return { token: token.value, source: 'env' };
+    const { tokenBaseUrl, sameBaseUrl } = await import('./config/token-url.js');
+    const issuer = tokenBaseUrl(settings.stored());
+    if (issuer !== undefined && !sameBaseUrl(issuer, baseUrl)) return { mismatch: issuer };
+    return { token: token.value, source: 'profile' };
+  }
+
+  /**
+   * The client of the cloud endpoints. Token: CALLCTL_TOKEN, else the profile's (for its own base
+   * URL only). With app key and secret in the environment, a missing or rejected token is renewed
+   * in memory (no config write).
    */
   async client(): Promise<CloudClient> {
     if (!this.clientCache) {
       const { CloudClient } = await import('./api/client.js');
-      const settings = await this.settings();
-      const token = settings.get('token');
+      const baseUrl = await this.baseUrl();
+      const credentials = await this.envCredentials();
+      const { token, mismatch } = await this.tokenFor(baseUrl);
+      const out = await this.output();
+      if (mismatch && !credentials) {
+        throw new AuthError(
+          `profile ${this.profile} holds a token for ${mismatch}, not for ${baseUrl}; it is not sent elsewhere. To use ${baseUrl}, log in to it: \`callctl --base-url ${baseUrl} -p OTHER auth login\` (or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET)`,
+          { tokenBaseUrl: mismatch, baseUrl },
+        );
+      }
       this.clientCache = new CloudClient(await this.transport(), {
-        baseUrl: await this.baseUrl(),
+        baseUrl,
         token,
-        credentials: await this.envCredentials(),
+        credentials,
         onToken: (t) => this.addSecret(t),
+        onWarning: (message) => out.warn(message),
+        showBody: this.globals.verbose,
       });
     }
     return this.clientCache;

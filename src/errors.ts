@@ -74,3 +74,19 @@ export class InterruptedError extends CliError {
     super(message, ExitCode.INTERRUPTED, 'interrupted');
   }
 }
+
+/**
+ * The service answered, but with trouble that may pass by itself (5xx, 429, as HTTP status or
+ * envelope code), after retries: exit 5, like a network failure, so that a cron job runs again.
+ */
+export class ServiceUnavailableError extends CliError {
+  constructor(
+    message: string,
+    readonly endpoint: string,
+    readonly httpStatus: number,
+    readonly serviceCode: number | undefined,
+    details: Record<string, unknown> = {},
+  ) {
+    super(message, ExitCode.NETWORK, 'service-unavailable', { endpoint, httpStatus, serviceCode, ...details });
+  }
+}

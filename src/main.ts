@@ -73,7 +73,7 @@ function report(io: IO, error: unknown, options: ReportOptions): number {
     return out;
   };
   if (error instanceof CliError) {
-    const message = scrub(error.message);
+    const message = scrub(withHint(error));
     io.stderr.write(`error: ${message}\n`);
     if (options.verbose && error.stack) io.stderr.write(`${scrub(error.stack)}\n`);
     if (options.wantsJson) writeJsonError(io, { kind: error.kind, message, exitCode: error.exitCode, ...error.details });
@@ -84,6 +84,22 @@ function report(io: IO, error: unknown, options: ReportOptions): number {
   if (options.verbose && (error as Error)?.stack) io.stderr.write(`${scrub((error as Error).stack!)}\n`);
   if (options.wantsJson) writeJsonError(io, { kind: 'internal', message, exitCode: ExitCode.SERVICE });
   return ExitCode.SERVICE;
+}
+
+/**
+ * What a cron job (or its operator) does next, told by the exit code: 5 may pass by itself, so
+ * run again; 1 is a refusal that recurs until what the service names is fixed. An outcome that
+ * may have reached someone says so itself and gets no "run again".
+ */
+export function withHint(error: CliError): string {
+  const m = error.message;
+  if (error.exitCode === ExitCode.NETWORK && error.details.mayHaveBeenSent !== true && !/run again/.test(m)) {
+    return `${m}; this may pass by itself: run again later`;
+  }
+  if (error.exitCode === ExitCode.SERVICE && error.kind === 'service' && !/will not help|run again/.test(m)) {
+    return `${m}; the service refused: running again will not help until that is fixed`;
+  }
+  return m;
 }
 
 function clean(message: string): string {

@@ -52,8 +52,15 @@ export function buildProgram(io: IO, state: RunState, deps: Deps = makeDeps(io, 
     .addHelpText(
       'after',
       `
-Exit codes: 0 success, 1 service error, 2 usage, 3 invalid input data, 4 authentication,
-5 network or timeout, 130 interrupted.
+Exit codes, for scripts and cron jobs:
+  0  success (an empty list included)
+  1  the service refused (unknown or cancelled workflow, invalid data): fix what the
+     error names; running again will not help
+  2  usage: unknown flag, missing argument, bad flag value
+  3  invalid input data (CSV rows, JSON files, variables): nothing was sent
+  4  authentication: no token, or token or credentials rejected: log in again
+  5  may pass by itself (network, timeout, 429, 5xx after retries): run again later
+  130 interrupted (Ctrl-C) or a prompt declined
 
 Start here:
   callctl sandbox                 # a local simulator of the service

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import { AuthError, ServiceError } from '../errors.js';
-import { errorEnvelopeSchema } from '../schemas/common.js';
+import { AuthError, ServiceError, ServiceUnavailableError } from '../errors.js';
 import { tokenDataSchema } from '../schemas/auth.js';
+import { describeAnswer, firstBytes, judge, transientAnswer, type Envelope } from './envelope.js';
+import { tolerantParse } from './tolerant.js';
 import type { HttpResponse, Transport } from './transport.js';
 
 export interface Credentials {
@@ -16,6 +17,10 @@ export interface CloudClientOptions {
   credentials?: Credentials;
   /** Told of every new token (kept in memory; only `auth login` stores one). */
   onToken?: (token: string) => void;
+  /** Told of what was read leniently (a record left out, an odd value); the command renders it. */
+  onWarning?: (message: string) => void;
+  /** Put the first bytes of a body that is not an envelope into the error (`--verbose`). */
+  showBody?: boolean;
 }
 
 export interface CloudCall<T extends z.ZodType> {
@@ -34,12 +39,10 @@ export interface CloudCall<T extends z.ZodType> {
   retry?: 'idempotent' | 'never';
 }
 
-/** The envelope's code when the token is rejected. */
-const TOKEN_REJECTED = new Set([401, 403]);
-
 /**
- * The cloud endpoints under `/service/cloud/`: `Authorization: Token`, the envelope, typed
- * errors, one re-authentication when the token is rejected and credentials are at hand.
+ * The cloud endpoints under `/service/cloud/`: `Authorization: Token`, the envelope read as the
+ * spec gives it (src/api/envelope.ts), typed errors, one re-authentication when the token is
+ * rejected and credentials are at hand.
  */
 export class CloudClient {
   private token: string | undefined;
@@ -55,6 +58,10 @@ export class CloudClient {
     return this.token;
   }
 
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
   /** POST /service/cloud/auth: exchanges APPKey and APPSecret for a token. */
   async authenticate(credentials = this.options.credentials): Promise<string> {
     if (!credentials) throw new AuthError('no credentials: run `callctl auth login` or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET');
@@ -64,13 +71,17 @@ export class CloudClient {
       url: this.url('/service/cloud/auth'),
       body: JSON.stringify({ APPKey: credentials.appKey, APPSecret: credentials.appSecret }),
       retry: 'idempotent',
+      transient: transientAnswer,
       endpoint,
     });
-    const envelope = parseEnvelope(endpoint, res);
-    if (res.status === 401 || res.status === 403 || TOKEN_REJECTED.has(envelope.code ?? 0)) {
-      throw new AuthError(`credentials rejected by the service (code ${envelope.code ?? res.status}${messageOf(envelope) ? `: ${messageOf(envelope)}` : ''})`);
+    const verdict = judge(res);
+    if (verdict.kind === 'rejected') {
+      throw new AuthError(
+        `${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: the service rejected the APPKey and APPSecret; check them and log in again (\`callctl auth login\`)`,
+        { endpoint, httpStatus: res.status, serviceCode: verdict.envelope?.code },
+      );
     }
-    const data = checkEnvelope(endpoint, res, envelope, tokenDataSchema);
+    const data = this.check(endpoint, res, verdict, tokenDataSchema);
     this.token = data.token;
     this.options.onToken?.(data.token);
     return data.token;
@@ -86,17 +97,64 @@ export class CloudClient {
       await this.authenticate();
     }
     let res = await this.send(spec, endpoint);
-    let envelope = parseEnvelope(endpoint, res);
-    if (rejected(res, envelope)) {
+    let verdict = judge(res);
+    if (verdict.kind === 'rejected') {
       if (!this.options.credentials) {
-        throw new AuthError(`token rejected by the service (${endpoint}): run \`callctl auth login\``);
+        throw new AuthError(
+          `${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: the token was rejected; log in again (\`callctl auth login\`), or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET so that callctl renews it`,
+          { endpoint, httpStatus: res.status, serviceCode: verdict.envelope?.code },
+        );
       }
       await this.authenticate();
       res = await this.send(spec, endpoint);
-      envelope = parseEnvelope(endpoint, res);
-      if (rejected(res, envelope)) throw new AuthError(`token rejected by the service again after re-authenticating (${endpoint})`);
+      verdict = judge(res);
+      if (verdict.kind === 'rejected') {
+        throw new AuthError(
+          `${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: a new token was rejected too; check the app's rights with the service`,
+          { endpoint, httpStatus: res.status, serviceCode: verdict.envelope?.code },
+        );
+      }
     }
-    return checkEnvelope(endpoint, res, envelope, spec.data);
+    return this.check(endpoint, res, verdict, spec.data);
+  }
+
+  private check<T extends z.ZodType>(endpoint: string, res: HttpResponse, verdict: ReturnType<typeof judge>, schema: T): z.infer<T> {
+    const details = (envelope?: Envelope) => ({
+      ...(envelope?.status !== undefined ? { serviceStatus: envelope.status } : {}),
+      ...(envelope?.message !== undefined ? { serviceMessage: envelope.message } : {}),
+    });
+    switch (verdict.kind) {
+      case 'ok': {
+        const parsed = tolerantParse(schema, verdict.envelope.data);
+        if (!parsed.ok) {
+          throw new ServiceError(`${endpoint}: code 200, but an unexpected answer: ${parsed.problem}`, endpoint, res.status, 200, { issues: parsed.issues });
+        }
+        for (const warning of parsed.warnings) this.options.onWarning?.(`${endpoint}: ${warning}`);
+        return parsed.data;
+      }
+      case 'transient': {
+        const tries = res.attempts > 1 ? ` after ${res.attempts} attempts` : '';
+        const what = verdict.envelope ? describeAnswer(res.status, verdict.envelope) : `HTTP ${res.status}`;
+        throw new ServiceUnavailableError(`${endpoint}: ${what}${tries}; this may pass by itself: run again later`, endpoint, res.status, verdict.envelope?.code, {
+          attempts: res.attempts,
+          ...details(verdict.envelope),
+        });
+      }
+      case 'refused':
+        throw new ServiceError(`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}`, endpoint, res.status, verdict.envelope.code, details(verdict.envelope));
+      case 'not-envelope': {
+        const body = this.options.showBody ? `; it begins: ${JSON.stringify(firstBytes(res.text))}` : ' (run with --verbose to see its first bytes)';
+        throw new ServiceError(
+          `${endpoint}: HTTP ${res.status}, and the answer is not the service's envelope (${res.text.length === 0 ? 'empty' : /^\s*[[{]/.test(res.text) ? 'JSON without code or status' : 'not JSON'})${body}; check the base URL`,
+          endpoint,
+          res.status,
+          undefined,
+        );
+      }
+      case 'rejected':
+        // Handled by the callers, which know whether credentials are at hand.
+        throw new AuthError(`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}`, { endpoint });
+    }
   }
 
   private send(spec: CloudCall<z.ZodType>, endpoint: string): Promise<HttpResponse> {
@@ -106,6 +164,7 @@ export class CloudClient {
       headers: { authorization: `Token ${this.token}` },
       body: spec.jsonBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body)),
       retry: spec.retry ?? 'idempotent',
+      transient: transientAnswer,
       endpoint,
     });
   }
@@ -115,51 +174,4 @@ export class CloudClient {
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     return url.toString();
   }
-}
-
-type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
-
-function rejected(res: HttpResponse, envelope: ErrorEnvelope): boolean {
-  return res.status === 401 || (res.status === 200 && envelope.code === 401);
-}
-
-function messageOf(envelope: ErrorEnvelope): string | undefined {
-  return envelope.message ?? envelope.msg ?? (typeof envelope.data === 'string' ? envelope.data : undefined);
-}
-
-function parseEnvelope(endpoint: string, res: HttpResponse): ErrorEnvelope {
-  let json: unknown;
-  try {
-    json = JSON.parse(res.text);
-  } catch {
-    if (res.status !== 200) throw new ServiceError(`${endpoint}: HTTP ${res.status}`, endpoint, res.status, undefined);
-    throw new ServiceError(`${endpoint}: the service answered with something that is not JSON`, endpoint, res.status, undefined);
-  }
-  const parsed = errorEnvelopeSchema.safeParse(json);
-  return parsed.success ? parsed.data : {};
-}
-
-function checkEnvelope<T extends z.ZodType>(
-  endpoint: string,
-  res: HttpResponse,
-  envelope: ErrorEnvelope,
-  schema: T,
-): z.infer<T> {
-  const message = messageOf(envelope);
-  if (res.status !== 200 || envelope.code !== 200 || envelope.status !== 'OK') {
-    const code = envelope.code;
-    const what = res.status !== 200 ? `HTTP ${res.status}${code !== undefined ? `, code ${code}` : ''}` : `code ${code ?? 'missing'}`;
-    throw new ServiceError(`${endpoint}: ${what}${message ? `: ${message}` : ''}`, endpoint, res.status, code, {
-      ...(message ? { message } : {}),
-    });
-  }
-  const data = schema.safeParse(envelope.data);
-  if (!data.success) {
-    const issue = data.error.issues[0]!;
-    const path = ['data', ...issue.path].join('.');
-    throw new ServiceError(`${endpoint}: unexpected response: ${path}: ${issue.message}`, endpoint, res.status, envelope.code, {
-      issues: data.error.issues.slice(0, 5).map((i) => ({ path: ['data', ...i.path].join('.'), message: i.message })),
-    });
-  }
-  return data.data;
 }

@@ -19,6 +19,11 @@ export interface HttpRequest {
   endpoint: string;
   /** Send `headers` only, none of callctl's own (forwarding a notification as it came). */
   exactHeaders?: boolean;
+  /**
+   * Whether an answer is trouble that may pass (and so is retried when `retry` is `idempotent`).
+   * Default: HTTP 408, 429 and 5xx. The cloud client adds an envelope code 5xx or 429 on HTTP 200.
+   */
+  transient?: (res: HttpResponse) => boolean;
   /** Told of each failed attempt that will be retried. */
   onRetry?: (attempt: number, failure: { status: number } | { error: string }) => void;
 }
@@ -100,7 +105,7 @@ export class Transport {
       const canRetry =
         attempt <= maxRetries &&
         ('response' in outcome
-          ? req.retry === 'idempotent' && retryableStatus(outcome.response.status)
+          ? req.retry === 'idempotent' && (req.transient ? req.transient(outcome.response) : retryableStatus(outcome.response.status))
           : req.retry === 'idempotent' || !outcome.connected);
       if (!canRetry) {
         if ('response' in outcome) return outcome.response;

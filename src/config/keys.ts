@@ -16,10 +16,13 @@ export const SETTINGS = {
   'app-key': { env: 'CALLCTL_APP_KEY', description: 'APPKey for the token endpoint' },
   token: { env: 'CALLCTL_TOKEN', secret: true, internal: true, description: 'token from auth login' },
   'token-obtained-at': { internal: true, description: 'when the token was obtained (ISO time)' },
+  'token-base-url': { internal: true, description: 'the base URL that issued the token (it is sent nowhere else)' },
   'flex-url': { env: 'CALLCTL_FLEX_URL', description: 'direct call-push address (live)' },
   'flex-test-url': { env: 'CALLCTL_FLEX_TEST_URL', description: 'direct call-push address (test)' },
   'push-token': { env: 'CALLCTL_PUSH_TOKEN', secret: true, description: 'push token (live)' },
   'push-test-token': { env: 'CALLCTL_PUSH_TEST_TOKEN', secret: true, description: 'push token (test)' },
+  'push-token-flex-url': { internal: true, description: 'the flex-route address push-token was set for (it is sent nowhere else)' },
+  'push-test-token-flex-url': { internal: true, description: 'the flex-route address push-test-token was set for' },
   'sign-key': { env: 'CALLCTL_SIGN_KEY', secret: true, description: 'X-Service-Sign-Key (template API key)' },
   'hook-keys': { env: 'CALLCTL_HOOK_KEYS', secret: true, description: 'comma-separated KEYs for plan/task Sign' },
 } as const satisfies Record<string, SettingSpec>;

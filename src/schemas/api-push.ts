@@ -21,9 +21,10 @@ export const apiPushCalleeSchema = z.looseObject({
   location: z.string().nullish(),
 });
 
+/** `call`: task_id and call_id carry no required mark in the spec, so they may be absent. */
 export const apiPushCallSchema = z.looseObject({
-  task_id: z.string(),
-  call_id: z.string(),
+  task_id: z.string().nullish(),
+  call_id: z.string().nullish(),
   call_start_time: z.string().nullish(),
   call_end_time: z.string().nullish(),
   call_times: z.number().int().nullish(),
@@ -52,6 +53,6 @@ export type ApiPush = z.infer<typeof apiPushSchema>;
 
 /** `data` of POST /service/cloud/workflow/apinoticeinfo: the push body, `call` with `robot_id`. */
 export const verifyPushDataSchema = apiPushSchema.extend({
-  call: apiPushCallSchema.extend({ robot_id: z.string() }),
+  call: apiPushCallSchema.extend({ robot_id: z.string().nullish() }),
 });
 export type VerifyPushData = z.infer<typeof verifyPushDataSchema>;

@@ -36,14 +36,5 @@ export const stringMap = z.record(z.string(), z.string());
 export const envelopeSchema = <T extends z.ZodType>(data: T) =>
   z.looseObject({ data, status: z.string(), code: z.number().int() });
 
-/** The loose envelope used to read errors: only `code` and whatever message the service gives. */
-export const errorEnvelopeSchema = z.looseObject({
-  code: z.number().int().optional(),
-  status: z.string().optional(),
-  message: z.string().optional(),
-  msg: z.string().optional(),
-  data: z.unknown().optional(),
-});
-
 /** Success, as the spec defines it for cloud endpoints. */
 export const ENVELOPE_OK = { status: 'OK', code: 200 } as const;

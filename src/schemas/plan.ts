@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { known } from './common.js';
 
 export const PLAN_STATUSES = ['planned', 'calling', 'finished', 'canceled'] as const;
-export const planStatusSchema = z.enum(PLAN_STATUSES);
+/** Read leniently: a status outside the spec's list is shown as it is. */
+export const planStatusSchema = known(PLAN_STATUSES);
 export type PlanStatus = z.infer<typeof planStatusSchema>;
 
 /** One round of a plan: a task named by the plan name plus a round suffix. */

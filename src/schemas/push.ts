@@ -1,18 +1,12 @@
 import { z } from 'zod';
 
-/** Decimal text, as the spec's amounts are given (`"1500000"`, `"99.50"`). */
-export const DECIMAL_TEXT_RE = /^-?\d+(\.\d+)?$/;
-
 /**
  * `variables` of a direct call push: an object of strings. The spec names one key, `debt_amount`
- * (optional, decimal text); further keys are the ones agreed with the service.
+ * (a string, optional) and gives it no format, so callctl sends what it is given ("1.500.000",
+ * "Rp 1,5 jt"): checking it as a decimal would be stricter than the spec. Further keys are the ones
+ * agreed with the service.
  */
-export const pushVariablesSchema = z.record(z.string(), z.string()).superRefine((vars, ctx) => {
-  const amount = vars.debt_amount;
-  if (amount !== undefined && !DECIMAL_TEXT_RE.test(amount)) {
-    ctx.addIssue({ code: 'custom', path: ['debt_amount'], message: `debt_amount must be decimal text such as 1500000 or 99.50, not ${JSON.stringify(amount)}` });
-  }
-});
+export const pushVariablesSchema = z.record(z.string(), z.string());
 export type PushVariables = z.infer<typeof pushVariablesSchema>;
 
 /** Body of POST {flex_route_url}/api/push/<push_token> (spec endpoint 10). */
@@ -23,7 +17,10 @@ export const pushRequestSchema = z.strictObject({
 });
 export type PushRequest = z.infer<typeof pushRequestSchema>;
 
-/** The answer of the push endpoint. `body` is an object the spec does not describe. */
+/**
+ * The answer of the push endpoint as the spec gives it. `body` is an object the spec does not
+ * describe. A success answer that does not fit is still a success (src/send/deliver.ts).
+ */
 export const pushResponseSchema = z.looseObject({
   code: z.number().int(),
   message: z.string(),

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { HANGUP_TYPES, ISO_TIME_RE, RING_TYPES, known, stringMap } from './common.js';
 
 export const TASK_STATUSES = ['created', 'pending', 'finished', 'calling', 'canceled', 'paused'] as const;
-export const taskStatusSchema = z.enum(TASK_STATUSES);
+/** Read leniently: a status outside the spec's list is shown as it is. */
+export const taskStatusSchema = known(TASK_STATUSES);
 export type TaskStatus = z.infer<typeof taskStatusSchema>;
 
 export const asrEntrySchema = z.looseObject({
@@ -69,7 +70,7 @@ const isoTimeLoose = z.string().regex(ISO_TIME_RE, 'expected YYYY-MM-DDTHH:MM:SS
 export const callingTaskSchema = z.looseObject({
   TaskID: z.string(),
   TaskName: z.string(),
-  RobotMethod: z.string(),
+  RobotMethod: z.string(), // single or group; read as text
   RobotID: z.string(),
   SIPLine: z.string(),
   Status: taskStatusSchema,

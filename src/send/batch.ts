@@ -43,6 +43,8 @@ export interface RowResult {
   error?: string;
   /** The outcome was recorded by an earlier run. */
   earlier: boolean;
+  /** Sent, but the answer was odd (this run only; see Delivery). */
+  warning?: string;
 }
 
 export interface BatchPlan {
@@ -122,7 +124,7 @@ export async function runBatch<B>(
     thisRun.add(row.row);
     const d = await sender.deliver(req);
     journal.answer(row.row, toState(d, journal.iso()));
-    const result = resultOf(row, journal.states.get(row.row), false);
+    const result = { ...resultOf(row, journal.states.get(row.row), false), ...(d.outcome === 'sent' && d.warning ? { warning: d.warning } : {}) };
     emit({ type: 'row', result, done: i + 1, of: plan.toSend.length });
     if (d.outcome === 'uncertain' || d.outcome === 'not-sent') {
       stopped = { reason: 'network', message: `row ${row.row} (line ${row.line}): ${d.error.message}` };

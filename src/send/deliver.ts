@@ -13,9 +13,12 @@ export interface PreparedRequest {
   body: Buffer;
 }
 
-/** What came of one send. Only `uncertain` leaves it unknown whether a person was reached. */
+/**
+ * What came of one send. Only `uncertain` leaves it unknown whether a person was reached. `sent`
+ * with a `warning`: the service accepted it, but its answer was not the shape the spec gives.
+ */
 export type Delivery =
-  | { outcome: 'sent'; httpStatus: number; code: number; message: string; id: string; answer: Record<string, unknown> }
+  | { outcome: 'sent'; httpStatus: number; code?: number; message: string; id: string; answer: Record<string, unknown>; warning?: string }
   | { outcome: 'failed'; httpStatus: number; code?: number; message: string; id?: string; answer?: unknown }
   /** The connection failed after the body may have reached the service. */
   | { outcome: 'uncertain'; error: NetworkError }
@@ -48,31 +51,50 @@ export async function deliver<T extends z.ZodType>(transport: Transport, req: Pr
   return readAnswer(res, reader);
 }
 
+/**
+ * Reads a push or template answer. The spec gives no success value and no error shape for these
+ * endpoints; callctl's reading (README, "How callctl reads the spec's gaps"): HTTP 2xx is accepted
+ * unless the answer carries a code outside SEND_SUCCESS_CODES. An accepted answer of another
+ * shape (a field missing or null, no code, a body that is not JSON) is recorded as sent with a
+ * warning naming what was odd: never as failed, so that no re-run or --retry-failed sends it again.
+ */
 export function readAnswer<T extends z.ZodType>(res: HttpResponse, reader: AnswerReader<T>): Delivery {
   const ok = res.status >= 200 && res.status < 300;
   let json: unknown;
   try {
     json = JSON.parse(res.text);
   } catch {
-    return { outcome: 'failed', httpStatus: res.status, message: ok ? 'the service answered with something that is not JSON' : `HTTP ${res.status}` };
+    if (ok) {
+      const warning = `HTTP ${res.status} with ${res.text.trim() === '' ? 'an empty body' : 'a body that is not JSON'}: taken as accepted (recorded as sent, not sent again); check with the service`;
+      return { outcome: 'sent', httpStatus: res.status, message: '', id: '', answer: {}, warning };
+    }
+    return { outcome: 'failed', httpStatus: res.status, message: `HTTP ${res.status}` };
   }
   const loose = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
-  const code = typeof loose.code === 'number' ? loose.code : undefined;
+  const code = typeof loose.code === 'number' ? loose.code : typeof loose.code === 'string' && /^-?\d+$/.test(loose.code) ? Number(loose.code) : undefined;
   const message = typeof loose.message === 'string' ? loose.message : '';
-  if (ok && code !== undefined && SEND_SUCCESS_CODES.includes(code)) {
+  if (ok && (code === undefined || SEND_SUCCESS_CODES.includes(code))) {
     const parsed = reader.schema.safeParse(json);
     if (parsed.success) {
       return { outcome: 'sent', httpStatus: res.status, code, message, id: reader.successId(parsed.data), answer: parsed.data as Record<string, unknown> };
     }
-    // A success code with a malformed answer: it was accepted, but we cannot say what became of it.
-    const issue = parsed.error.issues[0]!;
+    // Accepted, in an answer of another shape: sent, with a warning naming the odd fields.
+    const odd = [...new Set(parsed.error.issues.map((i) => `${i.path.join('.') || '(the answer)'} ${i.input === undefined ? 'missing' : i.input === null ? 'null' : 'unexpected'}`))];
+    let id: string | undefined;
+    try {
+      id = reader.successId(json as z.infer<T>);
+    } catch {
+      id = undefined;
+    }
+    id = typeof id === 'string' ? id : reader.errorId(loose);
     return {
-      outcome: 'failed',
+      outcome: 'sent',
       httpStatus: res.status,
       code,
-      message: `code ${code}, but an unexpected answer (${issue.path.join('.') || '(root)'}: ${issue.message}); it may have gone out`,
-      id: reader.errorId(loose),
-      answer: json,
+      message,
+      id: id ?? '',
+      answer: loose,
+      warning: `HTTP ${res.status}${code !== undefined ? `, code ${code}` : ', no code'}: accepted, but the answer has ${odd.slice(0, 4).join(', ')}; recorded as sent`,
     };
   }
   const what = ok ? `code ${code ?? 'missing'}` : `HTTP ${res.status}${code !== undefined ? `, code ${code}` : ''}`;

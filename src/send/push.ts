@@ -24,7 +24,7 @@ export interface PushFields {
   variables: Record<string, string>;
 }
 
-/** Checks the fields against the request schema (caller id present, debt_amount decimal text). */
+/** Checks the fields against the request schema (caller id present, variables strings). */
 export function buildPush(fields: PushFields, line?: number): { ok: true; body: PushRequest } | { ok: false; problems: Problem[] } {
   const candidate: Record<string, unknown> = { caller_id: fields.caller_id ?? '', variables: fields.variables };
   if (fields.client_name !== undefined && fields.client_name !== '') candidate.client_name = fields.client_name;

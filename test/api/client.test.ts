@@ -42,12 +42,22 @@ describe('cloud client against a listener', () => {
     expect(seen[0]!.headers['user-agent']).toMatch(/^callctl\/\d+\.\d+\.\d+$/);
   });
 
-  it('reports a missing or mistyped field with its path', async () => {
-    const { server } = fixed({ data: [robot, { ...robot, RobotID: 7 }], status: 'OK', code: 200 });
+  it('one odd record is left out with a warning naming its path; the others are shown', async () => {
+    const { server } = fixed({ data: [robot, { ...robot, RobotID: 7 }, { ...robot, RobotID: 'r-3' }], status: 'OK', code: 200 });
     const url = await serve(server);
     const res = await runCli(['robots'], { env: { CALLCTL_BASE_URL: url, CALLCTL_TOKEN: 'tok-123456', CALLCTL_CONFIG_DIR: tempConfigDir() } });
+    expect(res.code, res.err).toBe(0);
+    expect(res.out).toContain('r-1');
+    expect(res.out).toContain('r-3');
+    expect(res.err).toMatch(/warning: GET \/service\/cloud\/robot: data\.1\.RobotID: .*left out/);
+  });
+
+  it('a missing field outside any list is an error naming its path', async () => {
+    const { server } = fixed({ data: { PlanName: 'P' }, status: 'OK', code: 200 });
+    const url = await serve(server);
+    const res = await runCli(['plan', 'status', 'P'], { env: { CALLCTL_BASE_URL: url, CALLCTL_TOKEN: 'tok-123456', CALLCTL_CONFIG_DIR: tempConfigDir() } });
     expect(res.code).toBe(1);
-    expect(res.err).toMatch(/unexpected response: data\.1\.RobotID: /);
+    expect(res.err).toMatch(/unexpected answer: data\.PlanStatus: /);
   });
 
   it('an answer that is not JSON is a service error, not a crash', async () => {

@@ -25,17 +25,22 @@ JSON (--json): {"profile", "baseUrl", "tokenObtainedAt"}`,
     .action(action(() => import('./login.js')));
   auth
     .command('status')
-    .description('show whether a usable token is at hand (exit 4 when not); local only')
+    .description('show the token in use and ask the service whether it works (exit 4 when not)')
+    .option('--offline', 'answer from the local files only, without asking the service')
     .addHelpText(
       'after',
       `
-Exit 0 when a token is at hand (CALLCTL_TOKEN, the profile's, or credentials in the environment), 4 when not.
+Asks the service with one cheap request (GET /service/cloud/robot) whether the token works.
+Exit 0 when it does, 4 when there is no token, the service rejects it, or the profile's token
+belongs to another base URL; 5 when the service cannot answer (run again). With --offline: 0
+when a token is at hand (CALLCTL_TOKEN, the profile's, or credentials in the environment).
 
 Examples:
   callctl auth status
-  callctl -p prod auth status --json | jq .tokenObtainedAt
+  callctl auth status --offline
+  callctl -p prod auth status --json | jq .accepted
 
-JSON (--json): {"profile", "baseUrl", "tokenSource", "tokenObtainedAt", "loggedIn"}`,
+JSON (--json): {"profile", "baseUrl", "tokenSource", "tokenBaseUrl", "tokenObtainedAt", "loggedIn", "accepted"}`,
     )
     .action(action(() => import('./status.js')));
   auth

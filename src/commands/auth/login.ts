@@ -47,6 +47,7 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<number> {
     'app-key': appKey,
     token,
     'token-obtained-at': obtainedAt,
+    'token-base-url': baseUrl,
   }));
   const out = await ctx.output();
   if (out.json) out.writeJson({ profile: ctx.profile, baseUrl, tokenObtainedAt: obtainedAt });

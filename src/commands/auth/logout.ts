@@ -5,7 +5,7 @@ export async function run(ctx: Context): Promise<number> {
   let had = false;
   await updateProfile(await ctx.configDir(), ctx.profile, (p) => {
     had = p.token !== undefined;
-    const { token: _t, 'token-obtained-at': _at, ...rest } = p;
+    const { token: _t, 'token-obtained-at': _at, 'token-base-url': _url, ...rest } = p;
     return rest;
   });
   const out = await ctx.output();

@@ -21,7 +21,15 @@ export async function run(ctx: Context, opts: { stdin?: boolean }, key: string, 
   }
   ctx.addSecret(secret ? value : undefined);
   const { updateProfile } = await import('../../config/store.js');
-  await updateProfile(await ctx.configDir(), ctx.profile, (p) => ({ ...p, [key]: value }));
+  // A push token belongs to the flex-route address it is set for (flag, environment or profile
+  // now): push sends the profile's token to that address only.
+  const boundKey = key === 'push-token' ? 'push-token-flex-url' : key === 'push-test-token' ? 'push-test-token-flex-url' : undefined;
+  const boundUrl = boundKey ? (await ctx.settings()).get(key === 'push-token' ? 'flex-url' : 'flex-test-url') : undefined;
+  await updateProfile(await ctx.configDir(), ctx.profile, (p) => {
+    const next: Record<string, string | undefined> = { ...p, [key]: value };
+    if (boundKey) next[boundKey] = boundUrl;
+    return next;
+  });
   const out = await ctx.output();
   if (out.json) out.writeJson({ profile: ctx.profile, key, set: true });
   else out.success(`${key} set in profile ${ctx.profile}`);

@@ -104,9 +104,9 @@ function render(ctx: Context, e: BatchEvent, one: string): void {
     return;
   }
   const r = e.result;
-  if (r.outcome !== 'sent') {
+  if (r.outcome !== 'sent' || r.warning) {
     if (ctx.io.stderrIsTTY) ctx.io.stderr.write('\r\x1b[K');
-    ctx.io.stderr.write(`row ${r.row} (line ${r.line}) ${r.who}: ${r.outcome}${r.error ? `: ${scrub(r.error)}` : ''}\n`);
+    ctx.io.stderr.write(`row ${r.row} (line ${r.line}) ${r.who}: ${r.outcome}${r.error ? `: ${scrub(r.error)}` : ''}${r.warning ? `; warning: ${scrub(r.warning)}` : ''}\n`);
   }
   if (ctx.io.stderrIsTTY) ctx.io.stderr.write(`\r\x1b[K${one}s: ${e.done}/${e.of}${e.done === e.of ? '\n' : ''}`);
 }

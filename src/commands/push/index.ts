@@ -8,7 +8,7 @@ export function register(parent: Command, { action }: Deps): void {
     .description('place one outbound call now, or one per row of a CSV file (POST {flex_route_url}/api/push/<push_token>)')
     .option('--caller-id <id>', 'caller_id of the person to call (required without --csv)')
     .option('--client-name <name>', 'client_name')
-    .option('--var <key=value>', 'a variable; repeatable; wins over --vars-file (debt_amount: decimal text)', collect)
+    .option('--var <key=value>', 'a variable; repeatable; wins over --vars-file (debt_amount: sent as given)', collect)
     .option('--vars-file <file>', 'variables as a JSON object of strings, e.g. {"debt_amount": "1500000"}')
     .option('--test', 'use the test address and test token (flex-test-url, push-test-token)')
     .option('--flex-url <url>', 'flex-route address (env CALLCTL_FLEX_URL / CALLCTL_FLEX_TEST_URL with --test; profile flex-url / flex-test-url)')

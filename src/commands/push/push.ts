@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors.js';
+import { AuthError, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../api/redact.js';
 import { deliver } from '../../send/deliver.js';
@@ -47,6 +47,7 @@ export async function run(ctx: Context, opts: PushOptions): Promise<number> {
   const d = await deliver(await ctx.transport(), req, pushAnswer);
   if (d.outcome !== 'sent') throw pushError(target, body, d, sentAt);
   const out = await ctx.output();
+  if (d.warning) out.warn(redact(`${pushEndpoint(target)}: ${d.warning}`, [...ctx.secrets]));
   if (out.json) {
     out.writeJson(d.answer);
     return 0;
@@ -58,7 +59,7 @@ export async function run(ctx: Context, opts: PushOptions): Promise<number> {
     ['show_err', d.answer.show_err],
     ['trace_id', d.id],
   ]);
-  out.success(`call pushed for ${body.caller_id}${target.environment === 'test' ? ' (test)' : ''}, trace_id ${d.id}`);
+  out.success(`call pushed for ${body.caller_id}${target.environment === 'test' ? ' (test)' : ''}${d.id ? `, trace_id ${d.id}` : ''}`);
   return 0;
 }
 
@@ -70,9 +71,21 @@ export async function pushTarget(ctx: Context, opts: Pick<PushOptions, 'test' | 
   const settings = await ctx.settings();
   const test = opts.test === true;
   const flexUrl = checkUrl(opts.flexUrl || settings.require(test ? 'flex-test-url' : 'flex-url', '--flex-url'), test ? 'flex-test-url' : 'flex-url');
-  const token = opts.pushTokenStdin
-    ? await secretFromStdin(ctx, '--push-token-stdin')
-    : settings.require(test ? 'push-test-token' : 'push-token', '--push-token-stdin');
+  const tokenKey = test ? 'push-test-token' : 'push-token';
+  const token = opts.pushTokenStdin ? await secretFromStdin(ctx, '--push-token-stdin') : settings.require(tokenKey, '--push-token-stdin');
+  if (!opts.pushTokenStdin && settings.resolve(tokenKey).source === 'profile') {
+    // The profile's push token goes only to the address it was set for.
+    const { pushTokenFlexUrl, sameBaseUrl } = await import('../../config/token-url.js');
+    const bound = pushTokenFlexUrl(settings.stored(), test);
+    if (bound === undefined || !sameBaseUrl(bound, flexUrl)) {
+      throw new AuthError(
+        bound === undefined
+          ? `profile ${ctx.profile}'s ${tokenKey} has no flex-route address recorded, so it is not sent to ${flexUrl}: set it with \`callctl config set ${test ? 'flex-test-url' : 'flex-url'} ${flexUrl}\` and set ${tokenKey} again`
+          : `profile ${ctx.profile}'s ${tokenKey} is for ${bound}, not for ${flexUrl}; it is not sent elsewhere. To push to ${flexUrl}, give its token (--push-token-stdin or ${test ? 'CALLCTL_PUSH_TEST_TOKEN' : 'CALLCTL_PUSH_TOKEN'}) or use a profile set up for it`,
+        { flexUrl, tokenFlexUrl: bound ?? null },
+      );
+    }
+  }
   ctx.addSecret(token);
   // The path carries the token percent-encoded; that form must not be printed either.
   ctx.addSecret(encodeURIComponent(token));

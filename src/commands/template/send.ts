@@ -64,6 +64,7 @@ export async function run(ctx: Context, opts: TemplateSendOptions): Promise<numb
   const d = await deliver(await ctx.transport(), req, templateAnswer);
   if (d.outcome !== 'sent') throw templateError(target, body, d);
   const out = await ctx.output();
+  if (d.warning) out.warn(redact(`${req.endpoint}: ${d.warning}`, [...ctx.secrets]));
   if (out.json) {
     out.writeJson(d.answer);
     return 0;
@@ -74,7 +75,7 @@ export async function run(ctx: Context, opts: TemplateSendOptions): Promise<numb
     ['message', redact(d.message, [...ctx.secrets])],
     ['task_id', d.id],
   ]);
-  out.success(`message sent (${recipient(body)}), task_id ${d.id}`);
+  out.success(`message sent (${recipient(body)})${d.id ? `, task_id ${d.id}` : ''}`);
   return 0;
 }
 

@@ -19,16 +19,8 @@ export async function run(ctx: Context, opts: ListOptions): Promise<number> {
   let lists: WorkflowInstance[];
   let count: number;
   if (opts.all) {
-    const size = opts.size ?? ALL_PAGE_SIZE;
-    lists = [];
-    count = 0;
-    for (let page = opts.page ?? 1; ; page++) {
-      const data = await listWorkflows(client, { ...filter, page, size });
-      count = data.count;
-      lists.push(...data.lists);
-      // count is the overall number; an empty or short page also ends the walk.
-      if (data.lists.length < size || lists.length >= count) break;
-    }
+    const { walkPages } = await import('../../api/pages.js');
+    ({ lists, count } = await walkPages((page) => listWorkflows(client, { ...filter, page, size: opts.size ?? ALL_PAGE_SIZE }), opts.page ?? 1));
   } else {
     ({ lists, count } = await listWorkflows(client, { ...filter, page: opts.page, size: opts.size }));
   }
