@@ -27,8 +27,9 @@ export type Verdict =
 
 export const REJECTED_CODES: ReadonlySet<number> = new Set([401, 403]);
 
+/** HTTP's own numbers only: a service code such as 500100 is the service's, not a 5xx. */
 export function isTransientCode(code: number | undefined): boolean {
-  return code !== undefined && (code === 408 || code === 429 || code >= 500);
+  return code !== undefined && (code === 408 || code === 429 || (code >= 500 && code <= 599));
 }
 
 /** The body as an envelope, or undefined when it is not JSON or has neither `code` nor `status`. */
