@@ -192,11 +192,13 @@ describe('workflow update: --max-invalid and --rejects', () => {
 });
 
 describe('workflow update: failures, re-runs and the journal', () => {
-  it('the Nth-batch fault (an envelope error) stops with exit 1 naming the batch and lines; the re-run sends only the rest', async () => {
+  it('the Nth-batch fault (an envelope code 500, every attempt) stops with exit 5 naming the batch and lines; the re-run sends only the rest', async () => {
     const file = writeContacts(join(dir, 'fault.csv'), 50);
-    sandbox.setFaults({ failBatch: { index: 3, mode: 'envelope', repeat: 'once' } });
+    // Code 500 in the envelope is service trouble that may pass: retried, then exit 5 (run again).
+    sandbox.setFaults({ failBatch: { index: 3, mode: 'envelope', repeat: 'always' } });
     const r = await update(file, '--batch-size', '10', '--json');
-    expect(r.code).toBe(1);
+    sandbox.setFaults({ failBatch: null });
+    expect(r.code).toBe(5);
     expect(r.err).toMatch(/error: batch 3 of 5 \(lines 22-31\) failed: .*code 500.*batches 1-2 \(20 entries\) are acknowledged and journaled; run the same command again/);
     expect(JSON.parse(r.out)).toMatchObject({ status: 'failed', batchesSent: 2, entriesAcknowledged: 20 });
     expect(received(sandbox)).toEqual(Array.from({ length: 20 }, (_, i) => entry(i + 1)));
@@ -246,8 +248,9 @@ describe('workflow update: failures, re-runs and the journal', () => {
   it('a changed file is refused after an unfinished run; --restart sends the new content from the start', async () => {
     const path = join(dir, 'changing.csv');
     writeContacts(path, 33);
-    sandbox.setFaults({ failBatch: { index: 2, mode: 'envelope', repeat: 'once' } });
-    expect((await update(path, '--batch-size', '10')).code).toBe(1);
+    sandbox.setFaults({ failBatch: { index: 2, mode: 'envelope', repeat: 'always' } });
+    expect((await update(path, '--batch-size', '10')).code).toBe(5);
+    sandbox.setFaults({ failBatch: null });
     writeContacts(path, 34);
     const r = await update(path, '--batch-size', '10');
     expect(r.code).toBe(3);
