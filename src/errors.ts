@@ -6,6 +6,7 @@ export const ExitCode = {
   INPUT: 3,
   AUTH: 4,
   NETWORK: 5,
+  LOCAL: 6,
   INTERRUPTED: 130,
 } as const;
 
@@ -65,6 +66,13 @@ export class ServiceError extends CliError {
     details: Record<string, unknown> = {},
   ) {
     super(message, ExitCode.SERVICE, 'service', { endpoint, httpStatus, serviceCode, ...details });
+  }
+}
+
+/** Local trouble: a file or folder callctl needs cannot be read or written. */
+export class LocalError extends CliError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(message, ExitCode.LOCAL, 'local', details);
   }
 }
 

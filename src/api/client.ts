@@ -3,7 +3,7 @@ import { AuthError, ServiceError, ServiceUnavailableError } from '../errors.js';
 import { tokenDataSchema } from '../schemas/auth.js';
 import { describeAnswer, firstBytes, judge, transientAnswer, type Envelope } from './envelope.js';
 import { tolerantParse } from './tolerant.js';
-import type { HttpResponse, Transport } from './transport.js';
+import type { HttpRequest, HttpResponse, Transport } from './transport.js';
 
 export interface Credentials {
   appKey: string;
@@ -37,6 +37,8 @@ export interface CloudCall<T extends z.ZodType> {
   data: T;
   /** Reads and list updates may be repeated; default `idempotent`. */
   retry?: 'idempotent' | 'never';
+  /** Streams an HTTP 200 body (see `HttpRequest.consume`); the envelope is checked on what it returns. */
+  consume?: HttpRequest['consume'];
 }
 
 /**
@@ -118,6 +120,11 @@ export class CloudClient {
     return this.check(endpoint, res, verdict, spec.data);
   }
 
+  /** Tells of something read leniently outside `call` (a streamed record left out). */
+  warn(message: string): void {
+    this.options.onWarning?.(message);
+  }
+
   private check<T extends z.ZodType>(endpoint: string, res: HttpResponse, verdict: ReturnType<typeof judge>, schema: T): z.infer<T> {
     const details = (envelope?: Envelope) => ({
       ...(envelope?.status !== undefined ? { serviceStatus: envelope.status } : {}),
@@ -166,6 +173,7 @@ export class CloudClient {
       retry: spec.retry ?? 'idempotent',
       transient: transientAnswer,
       endpoint,
+      ...(spec.consume ? { consume: spec.consume } : {}),
     });
   }
 

@@ -1,11 +1,14 @@
 import { robotListSchema } from '../schemas/robot.js';
-import { callingTaskSchema } from '../schemas/task.js';
+import { callRecordSchema, callingTaskSchema, type CallRecord } from '../schemas/task.js';
+import { streamArray, type RecordSink } from './stream.js';
 import { planDetailDataSchema, planStatusDataSchema } from '../schemas/plan.js';
 import {
   updateDetailsDataSchema,
   workflowListDataSchema,
+  workflowCallDetailSchema,
   workflowTaskDetailSchema,
   type ListEntry,
+  type WorkflowCallDetail,
   type VerifyPushRequest,
   type WorkflowListQuery,
 } from '../schemas/workflow.js';
@@ -63,3 +66,26 @@ export const verifyPush = (c: CloudClient, body: VerifyPushRequest) =>
 export const getWorkflowTask = (c: CloudClient, taskId: string) =>
   c.call({ method: 'POST', path: '/service/cloud/workflow/taskdetail', body: { task_id: taskId }, data: workflowTaskDetailSchema });
 
+
+/**
+ * GET /service/cloud/detail?TaskID=, its call records handed to `sink` as they arrive (a task of
+ * 100,000 records is never held whole). Returns the task with `detail` empty.
+ */
+export const streamTask = (c: CloudClient, taskId: string, sink: RecordSink<CallRecord>) =>
+  c.call({
+    method: 'GET',
+    path: '/service/cloud/detail',
+    query: { TaskID: taskId },
+    data: callingTaskSchema,
+    consume: streamArray('GET /service/cloud/detail', ['data', 'detail'], callRecordSchema, sink, (m) => c.warn(m)),
+  });
+
+/** POST /service/cloud/workflow/taskdetail, its `details` handed to `sink` as they arrive. Returns the task with `details` empty. */
+export const streamWorkflowTask = (c: CloudClient, taskId: string, sink: RecordSink<WorkflowCallDetail>) =>
+  c.call({
+    method: 'POST',
+    path: '/service/cloud/workflow/taskdetail',
+    body: { task_id: taskId },
+    data: workflowTaskDetailSchema,
+    consume: streamArray('POST /service/cloud/workflow/taskdetail', ['data', 'details'], workflowCallDetailSchema, sink, (m) => c.warn(m)),
+  });

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { assertTimerMs } from '../timers.js';
-import { NetworkError } from '../errors.js';
+import { CliError, NetworkError } from '../errors.js';
 import { MAX_RETRIES, RETRY_AFTER_MAX_MS, RETRY_BASE_MS, RETRY_MAX_MS } from '../limits.js';
 import { redact, redactHeader } from './redact.js';
 
@@ -26,6 +26,12 @@ export interface HttpRequest {
   transient?: (res: HttpResponse) => boolean;
   /** Told of each failed attempt that will be retried. */
   onRetry?: (attempt: number, failure: { status: number } | { error: string }) => void;
+  /**
+   * Reads an HTTP 200 answer's body as it arrives instead of holding it whole; returns the text
+   * that stands for the body from then on (what is left once the consumer took its part). Called
+   * again from the start for each attempt. Other statuses are read as text, as usual.
+   */
+  consume?: (body: AsyncIterable<Buffer>, attempt: number) => Promise<string>;
 }
 
 export interface HttpResponse {
@@ -98,8 +104,9 @@ export class Transport {
         outcome = { response: await this.once(req, attempt) };
       } catch (error) {
         // A bug (a TypeError, a RangeError from a bad argument) is not a network failure: no
-        // retry, no exit 5, and never "may have been sent" (nothing left the process).
-        if (!errorCode(error) || errorCode(error) === 'TypeError' || error instanceof RangeError) throw error;
+        // retry, no exit 5, and never "may have been sent" (nothing left the process). Nor is a
+        // typed error a body consumer raised (an answer it could not read): it is final.
+        if (!errorCode(error) || errorCode(error) === 'TypeError' || error instanceof RangeError || error instanceof CliError) throw error;
         outcome = { error, connected: !NOT_CONNECTED.has(errorCode(error)) };
       }
       const canRetry =
@@ -149,7 +156,7 @@ export class Transport {
       headersTimeout: this.options.timeoutMs,
       bodyTimeout: this.options.timeoutMs,
     });
-    const text = await res.body.text();
+    const text = req.consume && res.statusCode === 200 ? await req.consume(res.body, attempt) : await res.body.text();
     if (this.options.log) {
       this.log(`< ${res.statusCode} ${req.endpoint} (${Date.now() - started} ms)`);
       this.log(`< ${redact(text.length > 4000 ? `${text.slice(0, 4000)}...` : text, secrets)}`);

@@ -1,5 +1,6 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
+import { REPORT_HELP, REPORT_JSON } from '../task/index.js';
 
 export function register(parent: Command, { action }: Deps): void {
   const plan = parent.command('plan').description('calling plans');
@@ -31,4 +32,18 @@ Examples:
 JSON (--json): the envelope's data: {"PlanName", "PlanDetails": [{"Rounds", "TaskName", "TaskID", "Status"}]}.`,
     )
     .action(action(() => import('./detail.js')));
+  plan
+    .command('report <PlanName>')
+    .description("a plan's campaign numbers: each round, then all rounds' calls together (plandetail, then each round's task detail)")
+    .option('--csv', 'the numbers as one CSV table: section,value,count,share,detail')
+    .addHelpText('after', `
+${REPORT_HELP}
+
+Examples:
+  callctl plan report SPRING-PLAN
+  callctl plan report SPRING-PLAN --json | jq '.rounds[] | {Rounds, connected: .rates.connected}'
+
+JSON (--json): {"plan": {"PlanName"}, "rounds": [{"Rounds", "TaskName", "TaskID", "Status", "totals", "rates"}],
+${REPORT_JSON}`)
+    .action(action(() => import('./report.js')));
 }

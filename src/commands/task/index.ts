@@ -5,18 +5,61 @@ export function register(parent: Command, { action }: Deps): void {
   const task = parent.command('task').description('calling tasks');
   task
     .command('detail <TaskID>')
-    .description('show a calling task and its call records (GET /service/cloud/detail)')
+    .description('show a calling task and its call records, or export them (GET /service/cloud/detail)')
+    .option('--format <format>', 'export every call record: csv, ndjson or json (an array)')
+    .option('-o, --output <file>', 'write the export to this file, atomically (temp file, then rename); the format may come from its extension')
+    .option('--bom', 'CSV: start with a UTF-8 byte order mark (for Excel)')
+    .option('--excel', 'CSV for spreadsheets: BOM, and text a spreadsheet would read as a number or formula (phone numbers, =, +, -, @) written as ="..."')
     .addHelpText(
       'after',
       `
 Prints the task summary, then one row per call: CALLEE, START, STATUS, INTENTION, RING, HANGUP,
 TALK ROUNDS. Piped, the summary is key<TAB>value lines, then a blank line, then the call rows.
 
+
+Exports (--format or --output): every call record, streamed (a task of 100,000 records is never
+held in memory). CSV: a header of the spec's named fields in its order, then "extra" (any other
+fields, as a JSON object); nested values (AsrResult, RedailCall, EventLabel, NerSlots) as their JSON text; UTF-8, CRLF line ends, values
+exactly as the service gave them (phone numbers quoted); --bom for Excel, --excel for a file meant
+for spreadsheets only (see the README, "Exports"). ndjson: one record a line. json: an array.
+
 Examples:
   callctl task detail T-20261122-001
+  callctl task detail T-20261122-001 --format csv --output calls.csv
+  callctl task detail T-20261122-001 --format ndjson | jq -r 'select(.RingType=="busy") | .CalleeNumber'
   callctl task detail T-20261122-001 --json | jq '.detail[] | {CalleeNumber, Intention}'
 
 JSON (--json): the envelope's data: the task with every field of every call record.`,
     )
     .action(action(() => import('./detail.js')));
+  task
+    .command('report <TaskID>')
+    .description("a task's campaign numbers: rates, intentions, ring and hangup types, durations, redials")
+    .option('--csv', 'the numbers as one CSV table: section,value,count,share,detail')
+    .addHelpText('after', `
+${REPORT_HELP}
+Examples:
+  callctl task report T-20261122-001
+  callctl task report T-20261122-001 --json | jq .rates.connected
+  callctl task report T-20261122-001 --csv > numbers.csv
+
+JSON (--json): {"task": {"TaskID", "TaskName", "Status", "ScheduleStartTime", "ScheduleEndTime"},
+${REPORT_JSON}`)
+    .action(action(() => import('./report.js')));
 }
+
+/** How a report reads the fields, for every report's --help (the README says more). */
+export const REPORT_HELP = `Reads the records as they stream in (any size). called: a call start time or CallTimes > 0;
+connected: ring type "normal" or at least one talk round; no answer: called, not connected;
+busy: ring type "busy"; finished: connected and hung up by the robot (ByRobot). Rates are of
+calls made ("called" is of records). Talk rounds and durations (end - start, seconds) are of
+connected calls: median, p90 (nearest rank) and max. Unknown values count as themselves,
+empty ones as (empty), missing ones as (none). On a terminal: tables with bars; piped: lines of
+section<TAB>value<TAB>count<TAB>share<TAB>detail.`;
+
+/** The JSON shape every report shares, after its own first key. */
+export const REPORT_JSON = ` "totals": {"records", "called", "connected", "noAnswer", "busy", "finished", "hungUpByCallee", "redialed"},
+ "rates": {same keys: a fraction or null}, "statuses", "intentions" (each also "descriptions"),
+ "labels", "ringTypes", "hangupTypes": [{"value", "count", "share"}],
+ "talkRounds", "durations": {"count", "median", "p90", "max"},
+ "redials": {"calls", "ringTypes", "labels"}}`;

@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from '../commander.js';
 import { nonNegativeInt, positiveInt, type Deps } from '../action.js';
 import { ISO_TIME_RE } from '../../schemas/formats.js';
 import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
+import { REPORT_HELP, REPORT_JSON } from '../task/index.js';
 
 function isoTime(value: string): string {
   if (!ISO_TIME_RE.test(value) || Number.isNaN(Date.parse(value))) {
@@ -125,18 +126,48 @@ JSON (--json): the envelope's data: the push body ({workflow_id, node_id, callee
     .action(action(() => import('./verify-push.js')));
   workflow
     .command('task-detail <task_id>')
-    .description('show an outbound task of a workflow with its calls and answers (POST /service/cloud/workflow/taskdetail)')
+    .description('show an outbound task of a workflow with its calls and answers, or export them (POST /service/cloud/workflow/taskdetail)')
+    .option('--format <format>', 'export every call record: csv, ndjson or json (an array)')
+    .option('-o, --output <file>', 'write the export to this file, atomically (temp file, then rename); the format may come from its extension')
+    .option('--bom', 'CSV: start with a UTF-8 byte order mark (for Excel)')
+    .option('--excel', 'CSV for spreadsheets: BOM, and text a spreadsheet would read as a number or formula (phone numbers, =, +, -, @) written as ="..."')
     .addHelpText(
       'after',
       `
 Prints the task summary, the calls (CALLEE, CASE, RESULT, LABEL, DURATION, RING, HANGUP, START),
 then the question-answer records (CALLEE, QUESTION, TYPE, ANSWER, STATUS, WHETHER).
 
+
+Exports (--format or --output): every call record, streamed (a task of 100,000 records is never
+held in memory). CSV: a header of the spec's named fields in its order, then "extra" (any other
+fields, as a JSON object); nested values (question_answer, NerSlots, redail_call, EventLabel) as their JSON text; UTF-8, CRLF line ends, values
+exactly as the service gave them (phone numbers quoted); --bom for Excel, --excel for a file meant
+for spreadsheets only (see the README, "Exports"). ndjson: one record a line. json: an array.
+
 Examples:
   callctl workflow task-detail WT-3001
+  callctl workflow task-detail WT-3001 --format csv --bom --output kyc.csv
   callctl workflow task-detail WT-3001 --json | jq '.details[].question_answer'
 
 JSON (--json): the envelope's data, every field.`,
     )
     .action(action(() => import('./task-detail.js')));
+  workflow
+    .command('report')
+    .description("an information-check task's numbers: rates, results, ring and hangup types, durations, and per question the answers and verification (POST /service/cloud/workflow/taskdetail)")
+    .requiredOption('--task-id <id>', 'the outbound task of a workflow node')
+    .option('--csv', 'the numbers as one CSV table: section,value,count,share,detail')
+    .addHelpText('after', `
+${REPORT_HELP}
+For a workflow call, "status" is its result, "intention" its intention_description, "label" its
+result_label, and the duration its own "duration" field (read as seconds).
+
+Examples:
+  callctl workflow report --task-id WT-IC-0001
+  callctl workflow report --task-id WT-IC-0001 --json | jq '.questions[] | {question, verification}'
+
+JSON (--json): {"task": {"task_id", "task_name", "status", "workflow_id", "workflow_name", "nodetask_id", "nodetask_name"},
+${REPORT_JSON.replace(/}$/, ',')}
+ "questions": [{"question", "type", "count", "answers", "verification", "whether", "statuses"}]}`)
+    .action(action(() => import('./report.js')));
 }

@@ -5,7 +5,19 @@ import type { QuestionAnswer, WorkflowCallDetail } from '../../schemas/workflow.
 
 type Answer = QuestionAnswer & { callee: string };
 
-export async function run(ctx: Context, _opts: unknown, taskId: string): Promise<number> {
+import type { ExportFlags } from '../../report/run-export.js';
+
+export async function run(ctx: Context, opts: ExportFlags, taskId: string): Promise<number> {
+  const { exportFormat, exportRecords } = await import('../../report/run-export.js');
+  const format = exportFormat(opts);
+  if (format) {
+    const { streamWorkflowTask } = await import('../../api/cloud.js');
+    const { WORKFLOW_CALL_COLUMNS } = await import('../../report/export.js');
+    const client = await ctx.client();
+    const count = await exportRecords(format, opts, WORKFLOW_CALL_COLUMNS, ctx.io.stdout, (sink) => streamWorkflowTask(client, taskId, sink));
+    if (opts.output !== undefined && opts.output !== '-') (await ctx.output()).success(`${count} call record${count === 1 ? '' : 's'} written to ${opts.output}`);
+    return 0;
+  }
   const task = await getWorkflowTask(await ctx.client(), taskId);
   const out = await ctx.output();
   if (out.json) {

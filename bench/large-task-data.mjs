@@ -1,0 +1,83 @@
+// A generated calling task of N call records, shaped like the spec's sample (about 800 bytes a
+// record): served by bench/large-task.mjs's loopback server. Deterministic for a given N.
+
+const RING = ['normal', 'normal', 'normal', 'busy', 'switchoff', 'null', 'outofarea'];
+const HANGUP = ['ByCallee', 'ByRobot', 'Canceled'];
+const INTENT = [
+  ['A', 'promise to pay in full'],
+  ['B', 'partial payment promised'],
+  ['C', 'claims already paid'],
+  ['D', 'unable to pay'],
+  ['F', 'no answer'],
+];
+
+const pad = (n, w) => String(n).padStart(w, '0');
+const time = (s) => `2026-11-20T${pad(8 + Math.floor(s / 3600) % 12, 2)}:${pad(Math.floor(s / 60) % 60, 2)}:${pad(s % 60, 2)}Z`;
+
+/** One call record as JSON text. */
+export function recordJson(i) {
+  const ring = RING[i % RING.length];
+  const connected = ring === 'normal';
+  const [intention, description] = connected ? INTENT[i % 4] : INTENT[4];
+  const start = i * 7;
+  const talk = connected ? 20 + (i % 90) : 0;
+  const asr = connected
+    ? [
+        { time: '00:00:05', robottext: `Hello Budi ${i}, this is Kredit Cepat calling about your loan of IDR 1500000.`, text: 'Yes, speaking.' },
+        { time: '00:00:15', robottext: 'Your total outstanding amount is IDR 1725000. When can you make the payment?', text: 'I will pay tomorrow.' },
+        { time: '00:00:27', robottext: 'Thank you. We will send you the payment link by SMS.', text: 'Okay, thank you.' },
+      ]
+    : [];
+  const redial = connected ? [] : [{ CallID: `call-r${i}`, CallStartTime: time(start + 1800), RingType: 'busy', RingTime: 30, HangupType: 'Canceled', ResultLabel: 'NoAnswer', caller_number: '+622150001234', callee_number: `+62812${pad(i, 8)}` }];
+  return JSON.stringify({
+    id: i + 1,
+    RobotID: 'rb-1001',
+    CalleeName: `Budi Santoso ${i}`,
+    CalleeGender: i % 2 ? 'male' : 'female',
+    CalleeNumber: `+62812${pad(i, 8)}`,
+    CallStartTime: time(start),
+    CallEndTime: time(start + talk + 10),
+    Status: connected ? 'answered' : 'unanswered',
+    Intention: intention,
+    intention_description: description,
+    CallID: `call-${pad(i, 12)}`,
+    CallTimes: 1 + redial.length,
+    Comments: '',
+    BorrowedDate: '2026-10-01',
+    DueDate: '2026-11-01',
+    BorrowedAmount: '1500000.00',
+    TotalOwingAmount: '1725000.00',
+    CurrencyUnit: 'IDR',
+    PlatformName: 'Kredit Cepat',
+    RingType: ring,
+    HangupType: connected ? HANGUP[i % 2] : 'Canceled',
+    ExtraA: `CASE-${i}`,
+    ExtraB: 'debt',
+    ExtraC: '',
+    AsrResult: asr,
+    EventLabel: { final: connected ? 'PTP' : 'NoAnswer' },
+    RingTime: connected ? 5 : 30,
+    TalkRound: asr.length,
+    RedailCall: redial,
+    NerSlots: connected ? { ptp_date: '2026-11-21', ptp_amount: '1725000.00' } : {},
+    call_notes: '',
+    caller_number: '+622150001234',
+  });
+}
+
+/** The whole envelope of GET /service/cloud/detail for a task of `n` records, as one Buffer. */
+export function taskEnvelope(n, taskId = 'T-LARGE') {
+  const head = `{"data":{"TaskID":"${taskId}","TaskName":"Large task","RobotMethod":"single","RobotID":"rb-1001","SIPLine":"sip-id-col-01","Status":"finished","ScheduleStartTime":"2026-11-20T08:00:00Z","ScheduleEndTime":"2026-11-20T20:00:00Z","RepeatInterval":30,"RepeatNumber":1,"detail":[`;
+  const parts = [Buffer.from(head)];
+  let chunk = [];
+  for (let i = 0; i < n; i++) {
+    chunk.push(recordJson(i));
+    if (chunk.length === 1000) {
+      parts.push(Buffer.from((parts.length > 1 ? ',' : '') + chunk.join(',')));
+      chunk = [];
+    }
+  }
+  if (chunk.length) parts.push(Buffer.from((parts.length > 1 ? ',' : '') + chunk.join(',')));
+  parts.push(Buffer.from(']},"status":"OK","code":200}'));
+  return Buffer.concat(parts);
+}

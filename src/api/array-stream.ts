@@ -1,0 +1,179 @@
+/**
+ * A streaming reader for one array inside a JSON document: the bytes come in chunks, the array's
+ * elements go out in small groups as soon as they are complete, and what is left of the document
+ * (the envelope, the task's own fields) is kept with that array emptied, to be checked as usual.
+ *
+ * Written by hand rather than with a general streaming JSON parser: those tokenize every byte in
+ * JavaScript and run several times slower than JSON.parse. This one only finds where elements
+ * begin and end (strings are skipped with Buffer.indexOf, which is native), then hands each run of
+ * complete elements in a chunk to JSON.parse at once. The memory it holds is one chunk plus the
+ * element being cut by a chunk boundary, whatever the array's length.
+ */
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+export class ArraySplitter {
+  /** Container types from the document's root down: `{` or `[`. */
+  private readonly stack: number[] = [];
+  /** The current key of each object on the stack, up to the path's depth. */
+  private readonly keys: Array<string | undefined> = [];
+  private inString = false;
+  /** Inside a string, the chunk ended just after a backslash. */
+  private escaped = false;
+  /** A string's bytes, kept while it may be a key on the path. */
+  private keyParts: Buffer[] | undefined;
+  private lastString: string | undefined;
+  /** Depth of the array being split, once entered (the stack's length inside it). */
+  private targetDepth = -1;
+  private restParts: Buffer[] = [];
+  /** Bytes of elements cut by a chunk boundary, before the current chunk. */
+  private carry: Buffer[] = [];
+  private found = false;
+  private items = 0;
+  /** The next backslash at or after a position of the current chunk (searched once, not per string). */
+  private backslashAt = -1;
+
+  /**
+   * @param path keys from the root to the array, such as `['data', 'detail']`
+   * @param onItems told of each group of complete elements, in order
+   */
+  constructor(
+    private readonly path: readonly string[],
+    private readonly onItems: (items: unknown[]) => void,
+  ) {}
+
+  /** How many elements were handed out. */
+  get count(): number {
+    return this.items;
+  }
+
+  /** Whether the array was found at its path. */
+  get sawArray(): boolean {
+    return this.found;
+  }
+
+  write(chunk: Buffer): void {
+    const n = chunk.length;
+    // Where the document outside the array resumes in this chunk, and where the elements not yet
+    // handed out begin (-1: none in this chunk).
+    let restFrom = this.targetDepth < 0 ? 0 : -1;
+    let itemsFrom = this.targetDepth < 0 ? -1 : 0;
+    let lastCut = -1;
+    this.backslashAt = -1;
+    let i = 0;
+    if (this.inString) i = this.skipString(chunk, 0);
+    while (i < n) {
+      const c = chunk[i]!;
+      if (c === QUOTE) {
+        if (this.targetDepth < 0 && this.capturesKey()) this.keyParts = [];
+        i = this.skipString(chunk, i + 1);
+        continue;
+      }
+      if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        if (c === OPEN_ARRAY && this.targetDepth < 0 && this.atPath()) {
+          this.found = true;
+          this.stack.push(c);
+          this.targetDepth = this.stack.length;
+          this.restParts.push(chunk.subarray(restFrom, i + 1));
+          restFrom = -1;
+          itemsFrom = i + 1;
+        } else this.stack.push(c);
+      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+        if (this.stack.length === this.targetDepth) {
+          this.emit(chunk, itemsFrom, i);
+          this.targetDepth = -1;
+          itemsFrom = -1;
+          restFrom = i;
+        }
+        this.stack.pop();
+      } else if (c === COMMA) {
+        if (this.stack.length === this.targetDepth) lastCut = i;
+      } else if (c === COLON) {
+        if (this.targetDepth < 0 && this.stack.length <= this.path.length) this.keys[this.stack.length - 1] = this.lastString;
+      }
+      i++;
+    }
+    if (this.targetDepth >= 0) {
+      // Hand out the elements completed in this chunk; keep the one cut by its end.
+      if (lastCut >= 0) {
+        this.emit(chunk, itemsFrom, lastCut);
+        this.carry = [chunk.subarray(lastCut + 1)];
+      } else this.carry.push(chunk.subarray(itemsFrom));
+    } else if (restFrom >= 0) this.restParts.push(chunk.subarray(restFrom));
+  }
+
+  /** The document without the array's elements (`"detail":[]`), as text. */
+  end(): string {
+    return Buffer.concat(this.restParts).toString('utf8');
+  }
+
+  /** Skips a string's bytes from `from` (just after its opening quote); returns where scanning resumes. */
+  private skipString(chunk: Buffer, from: number): number {
+    let i = from;
+    if (this.escaped) {
+      this.escaped = false;
+      i++;
+    }
+    for (;;) {
+      const quote = chunk.indexOf(QUOTE, i);
+      if (this.backslashAt < i && this.backslashAt !== -2) {
+        this.backslashAt = chunk.indexOf(BACKSLASH, i);
+        if (this.backslashAt < 0) this.backslashAt = -2; // none left in this chunk
+      }
+      const backslash = this.backslashAt === -2 ? -1 : this.backslashAt;
+      if (backslash >= 0 && (quote < 0 || backslash < quote)) {
+        if (backslash + 1 >= chunk.length) {
+          this.escaped = true;
+          return this.stringContinues(chunk, from);
+        }
+        i = backslash + 2;
+        continue;
+      }
+      if (quote < 0) return this.stringContinues(chunk, from);
+      this.inString = false;
+      if (this.keyParts) {
+        this.keyParts.push(chunk.subarray(from, quote));
+        this.lastString = JSON.parse(`"${Buffer.concat(this.keyParts).toString('utf8')}"`) as string;
+        this.keyParts = undefined;
+      }
+      return quote + 1;
+    }
+  }
+
+  private stringContinues(chunk: Buffer, from: number): number {
+    this.inString = true;
+    this.keyParts?.push(chunk.subarray(from));
+    return chunk.length;
+  }
+
+  /** A string here may be a key on the path: inside an object no deeper than the path. */
+  private capturesKey(): boolean {
+    return this.stack.length <= this.path.length && this.stack.at(-1) === OPEN_OBJECT;
+  }
+
+  /** The next value is the one the path names. */
+  private atPath(): boolean {
+    if (this.stack.length !== this.path.length) return false;
+    for (let d = 0; d < this.path.length; d++) {
+      if (this.stack[d] !== OPEN_OBJECT || this.keys[d] !== this.path[d]) return false;
+    }
+    return true;
+  }
+
+  private emit(chunk: Buffer, from: number, to: number): void {
+    const bytes = this.carry.length ? Buffer.concat([...this.carry, chunk.subarray(from, to)]) : chunk.subarray(from, to);
+    this.carry = [];
+    const text = bytes.toString('utf8');
+    if (!text.trim()) return;
+    const items = JSON.parse(`[${text}]`) as unknown[];
+    this.items += items.length;
+    this.onItems(items);
+  }
+}

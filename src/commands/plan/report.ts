@@ -1,0 +1,15 @@
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { planReport } from '../../report/reports.js';
+import { renderReport, reportCsv, reportRows } from '../../report/render.js';
+import type { ReportOptions } from '../task/report.js';
+
+export async function run(ctx: Context, opts: ReportOptions, planName: string): Promise<number> {
+  if (!planName.trim()) throw new UsageError('PlanName is empty');
+  const report = await planReport(await ctx.client(), planName);
+  const out = await ctx.output();
+  if (out.json) out.writeJson(report);
+  else if (opts.csv) ctx.io.stdout.write(reportCsv(reportRows(report, report.rounds)));
+  else await renderReport(out, `Plan ${report.plan.PlanName}`, [['Rounds', report.rounds.length]], report, report.rounds);
+  return 0;
+}

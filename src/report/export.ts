@@ -1,0 +1,114 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import type { RecordSink } from '../api/stream.js';
+import { NetworkError } from '../errors.js';
+import { csvLine, type CsvMode } from './csv.js';
+
+export const EXPORT_FORMATS = ['csv', 'ndjson', 'json'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The named fields of a calling task's record, in the spec's order: the CSV header. */
+export const TASK_RECORD_COLUMNS = [
+  'id', 'RobotID', 'CalleeName', 'CalleeGender', 'CalleeNumber', 'CallStartTime', 'CallEndTime', 'Status',
+  'Intention', 'intention_description', 'CallID', 'CallTimes', 'Comments', 'BorrowedDate', 'DueDate',
+  'BorrowedAmount', 'TotalOwingAmount', 'CurrencyUnit', 'PlatformName', 'RingType', 'HangupType', 'ExtraA',
+  'ExtraB', 'ExtraC', 'AsrResult', 'EventLabel', 'RingTime', 'TalkRound', 'RedailCall', 'NerSlots',
+  'call_notes', 'caller_number',
+] as const;
+
+/** The named fields of a workflow call-task's `details` entry, in the spec's order. */
+export const WORKFLOW_CALL_COLUMNS = [
+  'id', 'callee', 'result', 'result_label', 'duration', 'hangup_type', 'ring_type', 'question_answer', 'NerSlots',
+  'robot_hash', 'call_id', 'call_times', 'call_start_time', 'call_end_time', 'ring_time', 'talk_round',
+  'redail_call', 'intention_description', 'EventLabel', 'caller_number', 'case_id',
+] as const;
+
+/**
+ * The last CSV column: the fields a record has beyond the named ones (the spec declares 34 fields
+ * of a task's record and names 32), as a JSON object's text, empty when there are none. The
+ * header is written before the first record arrives, so it cannot list them one by one.
+ */
+export const EXTRA_COLUMN = 'extra';
+
+export interface ExportOptions {
+  format: ExportFormat;
+  columns: readonly string[];
+  /** CSV only. */
+  csvMode: CsvMode;
+  /** A UTF-8 byte order mark first (Excel reads UTF-8 CSV correctly only with it). */
+  bom: boolean;
+}
+
+/**
+ * Writes records as they stream in, keeping only a buffer of text: CSV with a header, NDJSON
+ * (one record a line), or JSON (an array, one record a line). Honours the stream's back-pressure.
+ */
+export class RecordWriter<T extends object> implements RecordSink<T> {
+  private written = 0;
+  private started = false;
+  private readonly named: Set<string>;
+
+  /**
+   * @param target where the text goes, and whether a retried request can start over (a file can
+   * be emptied; stdout cannot)
+   */
+  constructor(
+    private readonly options: ExportOptions,
+    private readonly target: { stream(): Writable; restart?(): Promise<void> },
+  ) {
+    this.named = new Set(options.columns);
+  }
+
+  get count(): number {
+    return this.written;
+  }
+
+  async start(attempt: number): Promise<void> {
+    if (this.started) {
+      if (!this.target.restart) {
+        throw new NetworkError(`the connection was lost after ${this.written} records were written (attempt ${attempt - 1}); run the command again`);
+      }
+      await this.target.restart();
+    }
+    this.started = true;
+    this.written = 0;
+    let head = this.options.bom ? '\uFEFF' : '';
+    if (this.options.format === 'csv') head += csvLine([...this.options.columns, EXTRA_COLUMN]);
+    if (this.options.format === 'json') head += '[';
+    if (head) await this.write(head);
+  }
+
+  async records(items: T[]): Promise<void> {
+    let text = '';
+    const { format } = this.options;
+    for (const item of items) {
+      if (format === 'csv') text += this.csv(item);
+      else if (format === 'ndjson') text += `${JSON.stringify(item)}\n`;
+      else text += `${this.written === 0 ? '\n' : ',\n'}${JSON.stringify(item)}`;
+      this.written++;
+    }
+    await this.write(text);
+  }
+
+  /** Ends the document (the JSON array's bracket); the stream itself is the caller's to close. */
+  async finish(): Promise<void> {
+    if (!this.started) await this.start(1);
+    if (this.options.format === 'json') await this.write(this.written ? '\n]\n' : ']\n');
+  }
+
+  private csv(item: T): string {
+    const record = item as Record<string, unknown>;
+    const values: unknown[] = this.options.columns.map((c) => record[c]);
+    let extra: Record<string, unknown> | undefined;
+    for (const key in record) {
+      if (!this.named.has(key)) (extra ??= {})[key] = record[key];
+    }
+    values.push(extra);
+    return csvLine(values, this.options.csvMode);
+  }
+
+  private async write(text: string): Promise<void> {
+    const stream = this.target.stream();
+    if (!stream.write(text)) await once(stream, 'drain');
+  }
+}

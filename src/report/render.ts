@@ -1,0 +1,158 @@
+import type { Output } from '../output/output.js';
+import { csvLine } from './csv.js';
+import type { CallNumbers, IntentionShare, Share, Spread, Totals } from './stats.js';
+
+/** Width of a full bar, in characters. */
+const BAR_WIDTH = 20;
+const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+
+/** A bar of Unicode blocks for a share from 0 to 1, readable without colour (a light track shows the rest). */
+export function bar(share: number | null, width = BAR_WIDTH): string {
+  const eighths = Math.round(Math.max(0, Math.min(1, share ?? 0)) * width * 8);
+  const full = Math.floor(eighths / 8);
+  const part = EIGHTHS[eighths % 8]!;
+  return '█'.repeat(full) + part + '░'.repeat(width - full - (part ? 1 : 0));
+}
+
+export function percent(share: number | null): string {
+  return share === null ? '-' : `${(share * 100).toFixed(1)}%`;
+}
+
+/** The totals in the order an operator reads them, with their labels. */
+const TOTAL_LABELS: Array<[keyof Totals, string]> = [
+  ['records', 'records'],
+  ['called', 'called'],
+  ['connected', 'connected'],
+  ['noAnswer', 'no answer'],
+  ['busy', 'busy'],
+  ['finished', 'finished (robot hung up)'],
+  ['hungUpByCallee', 'hung up by callee'],
+  ['redialed', 'redialed'],
+];
+
+/**
+ * One long table of every number: section, value, count, share, detail. `--csv` writes it as CSV
+ * with a header; piped output is the same rows as tab-separated lines.
+ */
+export interface ReportRow {
+  section: string;
+  value: string;
+  count: number | null;
+  share: number | null;
+  detail: string;
+}
+
+export function reportRows(n: CallNumbers, rounds?: Array<{ Rounds: string; TaskID: string; Status: string; totals: Totals; rates: CallNumbers['rates'] }>): ReportRow[] {
+  const rows: ReportRow[] = [];
+  for (const r of rounds ?? []) {
+    rows.push({ section: 'round', value: r.Rounds, count: r.totals.records, share: null, detail: `${r.TaskID} ${r.Status}` });
+    for (const [k] of TOTAL_LABELS.slice(1)) rows.push({ section: `round ${r.Rounds}`, value: k, count: r.totals[k], share: r.rates[k], detail: '' });
+  }
+  for (const [k] of TOTAL_LABELS) rows.push({ section: 'totals', value: k, count: n.totals[k], share: n.rates[k], detail: '' });
+  const dist = (section: string, shares: Share[]) => {
+    for (const s of shares) rows.push({ section, value: s.value, count: s.count, share: s.share, detail: (s as IntentionShare).descriptions?.join(' / ') ?? '' });
+  };
+  dist('status', n.statuses);
+  dist('intention', n.intentions);
+  dist('label', n.labels);
+  dist('ring_type', n.ringTypes);
+  dist('hangup_type', n.hangupTypes);
+  const spread = (section: string, s: Spread) => {
+    rows.push({ section, value: 'count', count: s.count, share: null, detail: '' });
+    for (const k of ['median', 'p90', 'max'] as const) rows.push({ section, value: k, count: s[k], share: null, detail: '' });
+  };
+  spread('talk_rounds', n.talkRounds);
+  spread('duration_seconds', n.durations);
+  rows.push({ section: 'redials', value: 'calls', count: n.redials.calls, share: null, detail: '' });
+  dist('redial_ring_type', n.redials.ringTypes);
+  dist('redial_label', n.redials.labels);
+  for (const q of n.questions ?? []) {
+    rows.push({ section: 'question', value: q.question, count: q.count, share: null, detail: q.type });
+    dist(`answer ${q.question}`, q.answers);
+    dist(`verification ${q.question}`, q.verification);
+    dist(`whether ${q.question}`, q.whether);
+    dist(`status ${q.question}`, q.statuses);
+  }
+  return rows;
+}
+
+export const CSV_HEADER = ['section', 'value', 'count', 'share', 'detail'] as const;
+
+export function reportCsv(rows: readonly ReportRow[]): string {
+  return csvLine(CSV_HEADER) + rows.map((r) => csvLine([r.section, r.value, r.count, r.share, r.detail])).join('');
+}
+
+/**
+ * A report on stdout: on a terminal, the totals with their rates and bars, then each
+ * distribution as a table with bars; piped, the long table's rows as tab-separated lines.
+ */
+export async function renderReport(
+  out: Output,
+  title: string,
+  about: ReadonlyArray<readonly [string, unknown]>,
+  n: CallNumbers,
+  rounds?: Parameters<typeof reportRows>[1],
+): Promise<void> {
+  if (!out.tty) {
+    await out.list(reportRows(n, rounds), [
+      { header: 'SECTION', value: (r) => r.section },
+      { header: 'VALUE', value: (r) => r.value },
+      { header: 'COUNT', value: (r) => r.count },
+      { header: 'SHARE', value: (r) => r.share },
+      { header: 'DETAIL', value: (r) => r.detail },
+    ]);
+    return;
+  }
+  out.record(about, title);
+  if (rounds?.length) {
+    out.heading('Rounds');
+    await out.list(rounds, [
+      { header: 'ROUND', value: (r) => r.Rounds },
+      { header: 'TASK ID', value: (r) => r.TaskID },
+      { header: 'STATUS', value: (r) => r.Status },
+      { header: 'RECORDS', value: (r) => r.totals.records },
+      { header: 'CALLED', value: (r) => r.totals.called },
+      { header: 'CONNECTED', value: (r) => `${r.totals.connected} ${percent(r.rates.connected)}` },
+    ]);
+  }
+  out.heading(rounds ? 'Calls, all rounds' : 'Calls');
+  const countWidth = String(n.totals.records).length;
+  out.record(
+    TOTAL_LABELS.map(([k, label]) => {
+      const count = String(n.totals[k]).padStart(countWidth);
+      return [label, k === 'records' ? count : `${count}  ${percent(n.rates[k]).padStart(6)}  ${bar(n.rates[k])}`] as const;
+    }),
+  );
+  const v = (x: number | null, unit: string) => (x === null ? '-' : `${x}${unit}`);
+  out.heading('Connected calls');
+  out.record(
+    ([['talk rounds', n.talkRounds, ''], ['call duration', n.durations, ' s']] as const).map(([label, s, unit]) => [
+      label,
+      `median ${v(s.median, unit)}, p90 ${v(s.p90, unit)}, max ${v(s.max, unit)}  (${s.count} calls)`,
+    ]),
+  );
+  await distribution(out, 'Intentions', n.intentions, true);
+  await distribution(out, 'Final labels', n.labels);
+  await distribution(out, 'Call statuses', n.statuses);
+  await distribution(out, 'Ring types', n.ringTypes);
+  await distribution(out, 'Hangup types', n.hangupTypes);
+  out.heading(`Redials: ${n.redials.calls} calls on ${n.totals.redialed} records`);
+  if (n.redials.calls) await distribution(out, undefined, n.redials.ringTypes);
+  for (const q of n.questions ?? []) {
+    out.heading(`Question ${q.question} (${q.type}, ${q.count} calls)`);
+    await distribution(out, undefined, q.answers, false, 'ANSWER');
+    await distribution(out, undefined, q.verification, false, 'VERIFICATION');
+    await distribution(out, undefined, q.whether, false, 'WHETHER');
+  }
+}
+
+async function distribution(out: Output, heading: string | undefined, shares: Share[], descriptions = false, header = 'VALUE'): Promise<void> {
+  if (heading) out.heading(heading);
+  await out.list(shares, [
+    { header, value: (s) => s.value },
+    ...(descriptions ? [{ header: 'DESCRIPTION', value: (s: Share) => (s as IntentionShare).descriptions.join(' / ') }] : []),
+    { header: 'COUNT', value: (s) => s.count },
+    { header: 'SHARE', value: (s) => percent(s.share) },
+    { header: '', value: (s) => bar(s.share) },
+  ]);
+}

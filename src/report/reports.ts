@@ -1,0 +1,83 @@
+import type { CloudClient } from '../api/client.js';
+import { getPlanDetail, streamTask, streamWorkflowTask } from '../api/cloud.js';
+import type { CallRecord } from '../schemas/task.js';
+import type { WorkflowCallDetail } from '../schemas/workflow.js';
+import { viewOfRecord, viewOfWorkflowCall } from './reading.js';
+import { CallStats, type CallNumbers, type Totals } from './stats.js';
+
+/** `task report --json`. */
+export interface TaskReport extends CallNumbers {
+  task: { TaskID: string; TaskName: string; Status: string; ScheduleStartTime: string; ScheduleEndTime: string };
+}
+
+/** A plan's round in `plan report --json`. */
+export interface RoundReport {
+  Rounds: string;
+  TaskName: string;
+  TaskID: string;
+  Status: string;
+  totals: Totals;
+  rates: CallNumbers['rates'];
+}
+
+/** `plan report --json`: the rounds, then every round's calls together. */
+export interface PlanReport extends CallNumbers {
+  plan: { PlanName: string };
+  rounds: RoundReport[];
+}
+
+/** `workflow report --json`. */
+export interface WorkflowReport extends CallNumbers {
+  task: { task_id: string; task_name: string; status: string; workflow_id: string; workflow_name: string; nodetask_id: string; nodetask_name: string };
+}
+
+/** Streams a task's records into fresh numbers, starting over if the request is retried. */
+async function addTask(client: CloudClient, taskId: string, ...targets: Array<() => CallStats>) {
+  let stats: CallStats[] = targets.map((t) => t());
+  const task = await streamTask(client, taskId, {
+    start: () => {
+      stats = targets.map((t) => t());
+    },
+    records: (items: CallRecord[]) => {
+      for (const r of items) {
+        const view = viewOfRecord(r);
+        for (const s of stats) s.add(view);
+      }
+    },
+  });
+  return { task, stats };
+}
+
+export async function taskReport(client: CloudClient, taskId: string): Promise<TaskReport> {
+  const { task, stats } = await addTask(client, taskId, () => new CallStats());
+  const { TaskID, TaskName, Status, ScheduleStartTime, ScheduleEndTime } = task;
+  return { task: { TaskID, TaskName, Status, ScheduleStartTime, ScheduleEndTime }, ...stats[0]!.numbers() };
+}
+
+/** Walks the plan's rounds (plan detail), then each round's task detail, one after the other. */
+export async function planReport(client: CloudClient, planName: string): Promise<PlanReport> {
+  const plan = await getPlanDetail(client, planName);
+  const rounds: RoundReport[] = [];
+  const whole = new CallStats();
+  for (const round of plan.PlanDetails) {
+    const { stats } = await addTask(client, round.TaskID, () => new CallStats());
+    whole.merge(stats[0]!);
+    const own = stats[0]!.numbers();
+    rounds.push({ Rounds: round.Rounds, TaskName: round.TaskName, TaskID: round.TaskID, Status: round.Status, totals: own.totals, rates: own.rates });
+  }
+  return { plan: { PlanName: plan.PlanName }, rounds, ...whole.numbers() };
+}
+
+export async function workflowReport(client: CloudClient, taskId: string): Promise<WorkflowReport> {
+  let stats = new CallStats();
+  const task = await streamWorkflowTask(client, taskId, {
+    start: () => {
+      stats = new CallStats();
+    },
+    records: (items: WorkflowCallDetail[]) => {
+      for (const d of items) stats.add(viewOfWorkflowCall(d));
+    },
+  });
+  const { task_id, task_name, status, workflow_id, workflow_name, nodetask_id, nodetask_name } = task;
+  return { task: { task_id, task_name, status, workflow_id, workflow_name, nodetask_id, nodetask_name }, ...stats.numbers() };
+}

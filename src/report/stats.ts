@@ -1,0 +1,228 @@
+import { BUSY_RING, CALLEE_HANGUP, FINISHED_HANGUP, NONE, valueOf, type CallView } from './reading.js';
+
+/** One value of a distribution: how many calls had it and their share of the distribution's total. */
+export interface Share {
+  value: string;
+  count: number;
+  /** count / total, rounded to 4 decimals; null when the total is 0. */
+  share: number | null;
+}
+
+export interface IntentionShare extends Share {
+  /** The descriptions seen with this intention, most frequent first. */
+  descriptions: string[];
+}
+
+/** Median, 90th percentile and maximum (nearest rank: each is a value that occurred). */
+export interface Spread {
+  count: number;
+  median: number | null;
+  p90: number | null;
+  max: number | null;
+}
+
+export interface Totals {
+  records: number;
+  called: number;
+  connected: number;
+  noAnswer: number;
+  busy: number;
+  finished: number;
+  hungUpByCallee: number;
+  redialed: number;
+}
+
+export interface QuestionStats {
+  question: string;
+  type: string;
+  /** Calls that carried this question. */
+  count: number;
+  answers: Share[];
+  verification: Share[];
+  whether: Share[];
+  statuses: Share[];
+}
+
+/** The numbers of a report, the same with `--json` as on a terminal. */
+export interface CallNumbers {
+  totals: Totals;
+  /** Each total over `called` (records for `called` itself); null when there is nothing to divide by. */
+  rates: Record<keyof Totals, number | null>;
+  statuses: Share[];
+  intentions: IntentionShare[];
+  labels: Share[];
+  ringTypes: Share[];
+  hangupTypes: Share[];
+  talkRounds: Spread;
+  /** Seconds. */
+  durations: Spread;
+  redials: { calls: number; ringTypes: Share[]; labels: Share[] };
+  /** Information-check calls only (workflow reports). */
+  questions?: QuestionStats[];
+}
+
+class Tally {
+  readonly counts = new Map<string, number>();
+  total = 0;
+  add(value: string): void {
+    this.counts.set(value, (this.counts.get(value) ?? 0) + 1);
+    this.total++;
+  }
+  merge(other: Tally): void {
+    for (const [v, n] of other.counts) this.counts.set(v, (this.counts.get(v) ?? 0) + n);
+    this.total += other.total;
+  }
+  shares(): Share[] {
+    return [...this.counts]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .map(([value, count]) => ({ value, count, share: ratio(count, this.total) }));
+  }
+}
+
+export function ratio(n: number, d: number): number | null {
+  return d === 0 ? null : Math.round((n / d) * 10_000) / 10_000;
+}
+
+/** Nearest-rank percentile of sorted values: the smallest value with at least p of them at or below it. */
+export function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
+}
+
+function spread(values: number[]): Spread {
+  const sorted = Float64Array.from(values).sort();
+  const list = Array.from(sorted);
+  return { count: list.length, median: percentile(list, 0.5), p90: percentile(list, 0.9), max: list.length ? list[list.length - 1]! : null };
+}
+
+class QuestionTally {
+  count = 0;
+  type = new Tally();
+  answers = new Tally();
+  verification = new Tally();
+  whether = new Tally();
+  statuses = new Tally();
+}
+
+/**
+ * Adds up calls as they stream by: only counters and two arrays of numbers (talk rounds and
+ * durations, for their percentiles) are kept, never the records.
+ */
+export class CallStats {
+  private readonly totals: Totals = { records: 0, called: 0, connected: 0, noAnswer: 0, busy: 0, finished: 0, hungUpByCallee: 0, redialed: 0 };
+  private readonly statuses = new Tally();
+  private readonly intentions = new Tally();
+  private readonly descriptions = new Map<string, Tally>();
+  private readonly labels = new Tally();
+  private readonly ringTypes = new Tally();
+  private readonly hangupTypes = new Tally();
+  private readonly redialRing = new Tally();
+  private readonly redialLabel = new Tally();
+  private readonly talkRounds: number[] = [];
+  private readonly durations: number[] = [];
+  private readonly questions = new Map<string, QuestionTally>();
+  private sawQuestions = false;
+
+  add(call: CallView): void {
+    const t = this.totals;
+    t.records++;
+    if (call.called) t.called++;
+    if (call.connected) t.connected++;
+    if (call.called && !call.connected) t.noAnswer++;
+    if (call.called && call.ringType === BUSY_RING) t.busy++;
+    if (call.connected && call.hangupType === FINISHED_HANGUP) t.finished++;
+    if (call.connected && call.hangupType === CALLEE_HANGUP) t.hungUpByCallee++;
+    if (call.redials.length > 0) t.redialed++;
+    this.statuses.add(call.status);
+    this.intentions.add(call.intention);
+    if (call.description !== undefined) {
+      let d = this.descriptions.get(call.intention);
+      if (!d) this.descriptions.set(call.intention, (d = new Tally()));
+      d.add(call.description);
+    }
+    this.labels.add(call.label);
+    this.ringTypes.add(call.ringType);
+    this.hangupTypes.add(call.hangupType);
+    for (const r of call.redials) {
+      this.redialRing.add(r.ringType);
+      this.redialLabel.add(r.label);
+    }
+    if (call.talkRounds !== undefined) this.talkRounds.push(call.talkRounds);
+    if (call.duration !== undefined) this.durations.push(call.duration);
+    if (call.questions) {
+      this.sawQuestions = true;
+      for (const qa of call.questions) {
+        const name = valueOf(qa?.question_name);
+        let q = this.questions.get(name);
+        if (!q) this.questions.set(name, (q = new QuestionTally()));
+        q.count++;
+        q.type.add(valueOf(qa?.question_type));
+        q.answers.add(valueOf(qa?.answer));
+        q.verification.add(valueOf(qa?.verification_results));
+        q.whether.add(valueOf(qa?.whether_answer));
+        q.statuses.add(valueOf(qa?.status));
+      }
+    }
+  }
+
+  /** Adds another set of calls (a plan's round into the plan's whole). */
+  merge(o: CallStats): void {
+    for (const k of Object.keys(this.totals) as Array<keyof Totals>) this.totals[k] += o.totals[k];
+    for (const k of ['statuses', 'intentions', 'labels', 'ringTypes', 'hangupTypes', 'redialRing', 'redialLabel'] as const) this[k].merge(o[k]);
+    for (const [intention, d] of o.descriptions) {
+      const mine = this.descriptions.get(intention);
+      if (mine) mine.merge(d);
+      else this.descriptions.set(intention, d);
+    }
+    for (const v of o.talkRounds) this.talkRounds.push(v);
+    for (const v of o.durations) this.durations.push(v);
+    for (const [name, q] of o.questions) {
+      const mine = this.questions.get(name);
+      if (!mine) this.questions.set(name, q);
+      else {
+        mine.count += q.count;
+        for (const k of ['type', 'answers', 'verification', 'whether', 'statuses'] as const) mine[k].merge(q[k]);
+      }
+    }
+    this.sawQuestions ||= o.sawQuestions;
+  }
+
+  /** How many records were added. */
+  get records(): number {
+    return this.totals.records;
+  }
+
+  numbers(): CallNumbers {
+    const t = this.totals;
+    const rates = Object.fromEntries(
+      (Object.keys(t) as Array<keyof Totals>).map((k) => [k, k === 'records' ? null : k === 'called' ? ratio(t.called, t.records) : ratio(t[k], t.called)]),
+    ) as Record<keyof Totals, number | null>;
+    const numbers: CallNumbers = {
+      totals: { ...t },
+      rates,
+      statuses: this.statuses.shares(),
+      intentions: this.intentions.shares().map((s) => ({
+        ...s,
+        descriptions: (this.descriptions.get(s.value)?.shares() ?? []).map((d) => d.value),
+      })),
+      labels: this.labels.shares(),
+      ringTypes: this.ringTypes.shares(),
+      hangupTypes: this.hangupTypes.shares(),
+      talkRounds: spread(this.talkRounds),
+      durations: spread(this.durations),
+      redials: { calls: this.redialRing.total, ringTypes: this.redialRing.shares(), labels: this.redialLabel.shares() },
+    };
+    if (this.sawQuestions) {
+      numbers.questions = [...this.questions].map(([question, q]) => ({
+        question,
+        type: q.type.shares()[0]?.value ?? NONE,
+        count: q.count,
+        answers: q.answers.shares(),
+        verification: q.verification.shares(),
+        whether: q.whether.shares(),
+        statuses: q.statuses.shares(),
+      }));
+    }
+    return numbers;
+  }
+}
