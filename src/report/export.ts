@@ -46,6 +46,7 @@ export interface ExportOptions {
 export class RecordWriter<T extends object> implements RecordSink<T> {
   private written = 0;
   private started = false;
+  private headWritten = false;
   private readonly named: Set<string>;
 
   /**
@@ -64,7 +65,7 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
   }
 
   async start(attempt: number): Promise<void> {
-    if (this.started) {
+    if (this.started && this.headWritten) {
       if (!this.target.restart) {
         throw new NetworkError(`the connection was lost after ${this.written} records were written (attempt ${attempt - 1}); run the command again`);
       }
@@ -72,14 +73,22 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
     }
     this.started = true;
     this.written = 0;
+    this.headWritten = false;
+  }
+
+  /** The BOM, header or bracket: written with the first record or at the end, so that a refused request writes nothing. */
+  private head(): string {
+    if (this.headWritten) return '';
+    this.headWritten = true;
     let head = this.options.bom ? '\uFEFF' : '';
     if (this.options.format === 'csv') head += csvLine([...this.options.columns, EXTRA_COLUMN]);
     if (this.options.format === 'json') head += '[';
-    if (head) await this.write(head);
+    return head;
   }
 
   async records(items: T[]): Promise<void> {
-    let text = '';
+    if (items.length === 0) return;
+    let text = this.head();
     const { format } = this.options;
     for (const item of items) {
       if (format === 'csv') text += this.csv(item);
@@ -93,7 +102,9 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
   /** Ends the document (the JSON array's bracket); the stream itself is the caller's to close. */
   async finish(): Promise<void> {
     if (!this.started) await this.start(1);
-    if (this.options.format === 'json') await this.write(this.written ? '\n]\n' : ']\n');
+    const end = this.options.format === 'json' ? (this.written ? '\n]\n' : ']\n') : '';
+    const text = this.head() + end;
+    if (text) await this.write(text);
   }
 
   private csv(item: T): string {

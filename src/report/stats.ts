@@ -135,7 +135,7 @@ export class CallStats {
     if (call.redials.length > 0) t.redialed++;
     this.statuses.add(call.status);
     this.intentions.add(call.intention);
-    if (call.description !== undefined) {
+    if (call.description !== undefined && call.description.trim() !== '') {
       let d = this.descriptions.get(call.intention);
       if (!d) this.descriptions.set(call.intention, (d = new Tally()));
       d.add(call.description);
