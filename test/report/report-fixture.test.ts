@@ -39,6 +39,7 @@ beforeAll(async () => {
     '/service/cloud/detail?TaskID=T-REFUSED': () => JSON.stringify({ data: null, status: 'task not found', code: 404 }),
     '/service/cloud/plandetail': () => ok({ PlanName: 'P', PlanDetails: [{ Rounds: '1', TaskName: 'P-R1', TaskID: 'T-HAND', Status: 'finished' }, { Rounds: '2', TaskName: 'P-R2', TaskID: 'T-EMPTY', Status: 'created' }] }),
     '/service/cloud/workflow/taskdetail': () => ok(wfTask),
+    '/service/cloud/detail?TaskID=T-ODD': () => ok({ ...task, TaskID: 'T-ODD', detail: [records[0], { ...records[1], id: 'two' }, records[2]] }),
   });
   env = { CALLCTL_BASE_URL: server.url, CALLCTL_TOKEN: 'tok-hand', CALLCTL_CONFIG_DIR: tempConfigDir() };
 });
@@ -96,18 +97,34 @@ describe('task report, by hand', () => {
     expect(lines).toContain('talk_rounds,median,3,,');
   });
 
-  it('a refusal is the same one line as `task detail` gives, naming the endpoint and the code (exit 1)', async () => {
+  it('a refusal is the same one line as `task detail` gives, naming the endpoint, the code and the service's status text (exit 1)', async () => {
     const r = await cli(['task', 'report', 'T-REFUSED']);
     expect(r.code).toBe(1);
     expect(r.err.trim().split('\n')).toHaveLength(1);
     expect(r.err).toContain('GET /service/cloud/detail');
     expect(r.err).toContain('404');
+    expect(r.err).toContain('task not found');
     const detail = await cli(['task', 'detail', 'T-REFUSED']);
     expect(r.err).toBe(detail.err);
     const exported = await cli(['task', 'detail', 'T-REFUSED', '--format', 'csv']);
     expect(exported.err).toBe(detail.err);
     expect(exported.code).toBe(1);
     expect(exported.out).toBe('');
+  });
+});
+
+describe('an odd record', () => {
+  it('is left out with the same warning `task detail` gives; the others are counted', async () => {
+    const r = await cli(['task', 'report', 'T-ODD', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).totals).toMatchObject({ records: 2, connected: 2, finished: 2 });
+    const detail = await cli(['task', 'detail', 'T-ODD', '--json']);
+    expect(JSON.parse(detail.out).detail).toHaveLength(2);
+    expect(r.err).toContain('data.detail.1.id');
+    expect(r.err).toBe(detail.err);
+    const csv = await cli(['task', 'detail', 'T-ODD', '--format', 'csv']);
+    expect(csv.err).toBe(detail.err);
+    expect(csv.out.trimEnd().split('\r\n')).toHaveLength(3);
   });
 });
 
