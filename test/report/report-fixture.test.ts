@@ -97,7 +97,7 @@ describe('task report, by hand', () => {
     expect(lines).toContain('talk_rounds,median,3,,');
   });
 
-  it('a refusal is the same one line as `task detail` gives, naming the endpoint, the code and the service's status text (exit 1)', async () => {
+  it('a refusal is the same one line as `task detail` gives, naming the endpoint, the code and the service status text (exit 1)', async () => {
     const r = await cli(['task', 'report', 'T-REFUSED']);
     expect(r.code).toBe(1);
     expect(r.err.trim().split('\n')).toHaveLength(1);
