@@ -85,16 +85,33 @@ describe('verification', () => {
 });
 
 describe('dedup', () => {
-  it('uses the keys of design: task TaskID+Sign, plan PlanName+Timestamp, API push workflow+node+call', () => {
+  it('identifies each type by what says which event it is, never by Timestamp or Sign (a retry with a new Timestamp and Sign is one event)', () => {
     const raw = Buffer.from('x');
-    expect(dedupKey('task.end', { TaskID: 'T', Sign: 's', TaskName: 'a' }, raw)).toBe(dedupKey('task.end', { TaskID: 'T', Sign: 's', TaskName: 'b' }, raw));
-    expect(dedupKey('task.end', { TaskID: 'T', Sign: 's' }, raw)).not.toBe(dedupKey('task.end', { TaskID: 'T', Sign: 't' }, raw));
-    expect(dedupKey('plan.end', { PlanName: 'P', Timestamp: '1' }, raw)).not.toBe(dedupKey('plan.end', { PlanName: 'P', Timestamp: '2' }, raw));
+    const other = Buffer.from('y');
+    // Task end: TaskID (+PlanName); the Sign and the bytes may change.
+    expect(dedupKey('task.end', { TaskID: 'T', Sign: 's', TaskName: 'a' }, raw)).toBe(dedupKey('task.end', { TaskID: 'T', Sign: 't', TaskName: 'b' }, other));
+    expect(dedupKey('task.end', { TaskID: 'T', Sign: 's' }, raw)).not.toBe(dedupKey('task.end', { TaskID: 'T', Sign: 's', PlanName: 'P' }, raw));
+    // Plan end: PlanName + PlanDetails content (key order ignored), not Timestamp/Sign.
+    const details = [{ Rounds: '1', TaskName: 'n', TaskID: 'T1', Status: 'done' }];
+    expect(dedupKey('plan.end', { PlanName: 'P', Timestamp: '1', Sign: 'a', PlanDetails: details }, raw)).toBe(
+      dedupKey('plan.end', { PlanName: 'P', Timestamp: 2, Sign: 'b', PlanDetails: [{ Status: 'done', TaskID: 'T1', TaskName: 'n', Rounds: '1' }] }, other),
+    );
+    expect(dedupKey('plan.end', { PlanName: 'P', PlanDetails: details }, raw)).not.toBe(dedupKey('plan.end', { PlanName: 'P', PlanDetails: [{ ...details[0], Status: 'failed' }] }, raw));
+    expect(dedupKey('plan.end', { PlanName: 'P', PlanDetails: details }, raw)).not.toBe(dedupKey('plan.end', { PlanName: 'Q', PlanDetails: details }, raw));
+    // Template status: msg_id + status, not its timestamp.
+    expect(dedupKey('template.status', { msg_id: 'm', status: 'read', timestamp: 1 }, raw)).toBe(dedupKey('template.status', { msg_id: 'm', status: 'read', timestamp: 2 }, other));
+    expect(dedupKey('template.status', { msg_id: 'm', status: 'read' }, raw)).not.toBe(dedupKey('template.status', { msg_id: 'm', status: 'replied' }, raw));
+    // API push: workflow + node + call id; without a call id, task id + callee number + start time.
     const push = sampleBody('workflow.api_push');
-    expect(dedupKey('workflow.api_push', push, raw)).toBe(dedupKey('workflow.api_push', { ...push, custom_attribute: {} }, raw));
+    expect(dedupKey('workflow.api_push', push, raw)).toBe(dedupKey('workflow.api_push', { ...push, custom_attribute: {} }, other));
+    const noId = { ...push, call: { ...(push.call as object), call_id: undefined } };
+    expect(dedupKey('workflow.api_push', noId, raw)).toBe(dedupKey('workflow.api_push', { ...noId, custom_attribute: { x: '1' } }, other));
+    expect(dedupKey('workflow.api_push', noId, raw)).not.toBe(dedupKey('workflow.api_push', { ...noId, callee: { callee_number: '+1' } }, raw));
+    // Chatbot: call_id + event.
+    expect(dedupKey('chatbot.transfer', { call_id: 'c', event: 'session.transfer', company: 'a' }, raw)).toBe(dedupKey('chatbot.transfer', { call_id: 'c', event: 'session.transfer', company: 'b' }, other));
     // Missing parts, and unknown bodies: the bytes decide.
     expect(dedupKey('unknown', {}, Buffer.from('a'))).not.toBe(dedupKey('unknown', {}, Buffer.from('b')));
-    expect(dedupKey('task.end', { TaskID: 'T' }, Buffer.from('a'))).toMatch(/#sha256:/);
+    expect(dedupKey('plan.end', { PlanName: 'P' }, Buffer.from('a'))).toMatch(/#sha256:/);
   });
 
   it('remembers for the window after the latest arrival, then forgets; caps its size', () => {
