@@ -24,8 +24,8 @@ export interface HttpRequest {
    * Default: HTTP 408, 429 and 5xx. The cloud client adds an envelope code 5xx or 429 on HTTP 200.
    */
   transient?: (res: HttpResponse) => boolean;
-  /** Told of each failed attempt that will be retried. */
-  onRetry?: (attempt: number, failure: { status: number } | { error: string }) => void;
+  /** Told of each failed attempt before the wait, with how long the wait will be. */
+  onRetry?: (attempt: number, failure: ({ status: number } | { error: string }) & { waitMs: number }) => void;
   /**
    * Reads an HTTP 200 answer's body as it arrives instead of holding it whole; returns the text
    * that stands for the body from then on (what is left once the consumer took its part). Called
@@ -124,7 +124,7 @@ export class Transport {
       }
       const why = 'response' in outcome ? `HTTP ${outcome.response.status}` : describe(outcome.error);
       this.log(`! ${req.endpoint}: ${why}; retry ${attempt} of ${maxRetries} in ${wait} ms`);
-      req.onRetry?.(attempt, 'response' in outcome ? { status: outcome.response.status } : { error: redact(why, this.options.secrets()) });
+      req.onRetry?.(attempt, { ...('response' in outcome ? { status: outcome.response.status } : { error: redact(why, this.options.secrets()) }), waitMs: wait ?? 0 });
       await this.options.sleep(wait ?? 0);
     }
   }

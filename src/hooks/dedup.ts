@@ -124,3 +124,49 @@ export class DedupStore {
     }
   }
 }
+
+/** A plan end's `Timestamp`+`Sign` pair, as one text (undefined when either is missing). */
+export function signPair(body: unknown): string | undefined {
+  const o = obj(body);
+  const [t, sign] = [part(o.Timestamp), part(o.Sign)];
+  return t === undefined || sign === undefined ? undefined : JSON.stringify([t, sign]);
+}
+
+/**
+ * Plan-end replay protection: which event (identity) each `Timestamp`+`Sign` pair was first seen
+ * with. The plan Sign covers only Timestamp + KEY, so one captured notification would otherwise
+ * let anyone send any PlanName and PlanDetails under its pair. Pairs are remembered for twice the
+ * freshness window (the span in which a Timestamp is accepted at all).
+ */
+export class SignPairs {
+  private readonly owners = new Map<string, { key: string; last: number }>();
+
+  constructor(
+    private readonly windowMs: number,
+    private readonly maxKeys = DEDUP_MAX_KEYS,
+  ) {}
+
+  /** The identity the pair was seen with, if any. */
+  owner(pair: string, now: number): string | undefined {
+    this.expire(now);
+    return this.owners.get(pair)?.key;
+  }
+
+  /** Records the pair for `key`; returns an undo for a record that could not be written. */
+  claim(pair: string, key: string, now: number): () => void {
+    const had = this.owners.get(pair);
+    this.owners.delete(pair);
+    this.owners.set(pair, { key, last: now });
+    if (this.owners.size > this.maxKeys) this.owners.delete(this.owners.keys().next().value!);
+    return () => {
+      if (had === undefined && this.owners.get(pair)?.key === key) this.owners.delete(pair);
+    };
+  }
+
+  private expire(now: number): void {
+    for (const [pair, entry] of this.owners) {
+      if (now - entry.last <= this.windowMs) break;
+      this.owners.delete(pair);
+    }
+  }
+}

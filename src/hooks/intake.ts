@@ -1,9 +1,10 @@
 import { isUtf8 } from 'node:buffer';
 import type { EventType } from '../schemas/events.js';
-import { DedupStore, dedupKey } from './dedup.js';
+import { DedupStore, SignPairs, dedupKey, signPair } from './dedup.js';
+import { DEDUP_WINDOW_MS } from './defaults.js';
 import { detectType, schemaWarnings, summarize, type EventSummary } from './detect.js';
 import type { EventLog, HookRecord } from './event-log.js';
-import { createVerifier, type Verdict, type VerifyOptions } from './verify.js';
+import { DEFAULT_MAX_AGE_MS, createVerifier, type Verdict, type VerifyOptions } from './verify.js';
 
 /** Header names whose values never reach the log or the screen. */
 const SECRET_HEADERS = new Set([
@@ -37,7 +38,10 @@ export interface RequestMeta {
 export interface IntakeOptions extends VerifyOptions {
   /** `ack`: a bad or missing Sign is answered 200 (still recorded as rejected). Default `reject` (401). */
   onBadSign?: 'reject' | 'ack';
-  /** A schema problem is answered 400 instead of a warning. */
+  /**
+   * Refuse what is not proven: a schema problem (400), an event of unknown type (400), and an
+   * event whose signature could not be checked or that the spec does not sign (401).
+   */
   strict?: boolean;
   log?: EventLog;
   dedup?: DedupStore;
@@ -70,17 +74,32 @@ export class Intake {
   private readonly now: () => number;
   /** Keys whose record is being written: the next arrival of the same key waits for it. */
   private readonly writing = new Map<string, Promise<void>>();
+  private readonly pairs: SignPairs;
 
   constructor(private readonly options: IntakeOptions) {
     this.verify = createVerifier(options);
     this.dedup = options.dedup ?? new DedupStore();
     this.now = options.now ?? Date.now;
+    this.pairs = new SignPairs(historyWindowMs(options.maxAgeMs));
     if (options.history) this.remember(options.history);
   }
 
   /** Remembers events recorded earlier (from the log of a previous run) as seen. */
   remember(records: Iterable<HookRecord>): void {
-    for (const r of records) if (r.key) this.dedup.hit(namespaced(r.key, r.answer, r.verdict), Date.parse(r.time));
+    for (const r of records) {
+      if (!r.key) continue;
+      const at = Date.parse(r.time);
+      this.dedup.hit(namespaced(r.key, r.answer, r.verdict), at);
+      if (r.type === 'plan.end' && r.verdict === 'verified' && r.answer === 200 && r.body !== undefined && r.encoding === undefined) {
+        let pair: string | undefined;
+        try {
+          pair = signPair(JSON.parse(r.body));
+        } catch {
+          pair = undefined;
+        }
+        if (pair) this.pairs.claim(pair, r.key, at);
+      }
+    }
   }
 
   /** A request refused before its body could be judged (405, 404, 413, 415, 400). */
@@ -104,11 +123,19 @@ export class Intake {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) warnings.push('body is not a JSON object');
     const sign = meta.headers['x-service-sign'];
     const pending = this.verify(type, body, Array.isArray(sign) ? sign[0] : sign, raw);
-    const verdict: Verdict = pending instanceof Promise ? await pending : pending;
-
-    const rejected = verdict.state === 'rejected';
-    const answer = rejected && this.options.onBadSign !== 'ack' ? 401 : this.options.strict && warnings.length ? 400 : 200;
+    let verdict: Verdict = pending instanceof Promise ? await pending : pending;
     const plainKey = dedupKey(type, body, raw);
+
+    // Plan end: a verified Timestamp+Sign pair seen before with another event is a replay.
+    const pair = type === 'plan.end' && verdict.state === 'verified' ? signPair(body) : undefined;
+    if (pair !== undefined) {
+      const owner = this.pairs.owner(pair, this.now());
+      if (owner !== undefined && owner !== plainKey) {
+        verdict = { state: 'rejected', reason: 'replay: this Timestamp and Sign came before with another PlanName or PlanDetails' };
+      }
+    }
+
+    const { answer, error } = this.judge(type, verdict, warnings);
     const key = namespaced(plainKey, answer, verdict.state);
     const record = this.baseRecord(meta, raw, type);
     Object.assign(record, {
@@ -119,9 +146,31 @@ export class Intake {
       key: plainKey,
       answer,
     });
-    await this.recordArrival(key, record);
-    const error = rejected ? verdict.reason : warnings[0];
+    // Claimed at once (a copy arriving meanwhile sees it), given back when the record fails.
+    const undo = pair !== undefined && answer === 200 && verdict.state === 'verified' ? this.pairs.claim(pair, plainKey, this.now()) : undefined;
+    try {
+      await this.recordArrival(key, record);
+    } catch (e) {
+      undo?.();
+      throw e;
+    }
     return { answer, reply: answer === 200 ? '{}' : JSON.stringify({ error }), record, summary: summarize(type, body), key };
+  }
+
+  /** The answer to a judged event, and the error its reply names. */
+  private judge(type: EventType, verdict: Verdict, warnings: string[]): { answer: number; error?: string } {
+    switch (verdict.state) {
+      case 'unavailable':
+        return { answer: 503, error: `cannot verify now: ${verdict.reason}` };
+      case 'rejected':
+        return this.options.onBadSign === 'ack' ? { answer: 200 } : { answer: 401, error: verdict.reason };
+    }
+    if (this.options.strict) {
+      if (type === 'unknown') return { answer: 400, error: 'unknown event type (--strict)' };
+      if (warnings.length) return { answer: 400, error: warnings[0] };
+      if (verdict.state === 'unsigned' || verdict.state === 'unverified') return { answer: 401, error: `${verdict.state} event refused (--strict)` };
+    }
+    return { answer: 200 };
   }
 
   /**
@@ -188,4 +237,12 @@ export class Intake {
 /** Good events are remembered apart from refused or rejected ones, so a forgery never hides a genuine event. */
 function namespaced(key: string, answer: number, verdict: string | undefined): string {
   return answer === 200 && verdict !== 'rejected' ? key : `${answer}|${verdict ?? ''}|${key}`;
+}
+
+/**
+ * How far back records are remembered: the dedup window, or twice the plan-end freshness window
+ * when that is longer (a plan Timestamp is accepted for that long, so its Sign pair must be known).
+ */
+export function historyWindowMs(maxAgeMs = DEFAULT_MAX_AGE_MS): number {
+  return Math.max(DEDUP_WINDOW_MS, 2 * maxAgeMs);
 }

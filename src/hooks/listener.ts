@@ -13,7 +13,7 @@ import type { EventSummary } from './detect.js';
 import type { HookRecord } from './event-log.js';
 import { Intake, LogWriteError, type IntakeOptions, type Outcome, type RequestMeta } from './intake.js';
 import type { Transport } from '../api/transport.js';
-import { notificationTransport, passOnHeaders, post } from './send.js';
+import { VERDICT_HEADER, notificationTransport, passOnHeaders, post } from './send.js';
 
 export interface ListenerOptions extends IntakeOptions {
   host?: string;
@@ -35,7 +35,8 @@ export interface ListenerOptions extends IntakeOptions {
 export type ListenerEvent =
   | { kind: 'event'; seq: number; record: HookRecord; summary: EventSummary; forwarding: boolean }
   | { kind: 'refused'; seq: number; record: HookRecord }
-  | { kind: 'forward'; seq: number; attempt: number; final: boolean; status?: number; ms?: number; error?: string }
+  /** `ms`: how long the attempt took; `waitMs` (not final): how long until the next one. */
+  | { kind: 'forward'; seq: number; attempt: number; final: boolean; status?: number; ms?: number; waitMs?: number; error?: string }
   | { kind: 'error'; message: string };
 
 export interface Listener {
@@ -83,18 +84,24 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     send(res, outcome.answer, outcome.reply, outcome.answer === 413 || outcome.answer === 405 ? closeHeaders(outcome.answer) : {});
     if (raw === undefined) return emit({ kind: 'refused', seq: n, record: outcome.record });
     const key = outcome.key;
-    const ok = outcome.answer === 200 && outcome.record.verdict !== 'rejected';
+    const verdict = outcome.record.verdict;
+    const ok = outcome.answer === 200 && verdict !== 'rejected' && verdict !== 'unavailable';
     const forwarding = !!options.forwardTo && ok && (!outcome.record.duplicate || (key !== undefined && forwardFailed.delete(key)));
     emit({ kind: 'event', seq: n, record: outcome.record, summary: outcome.summary, forwarding });
-    if (forwarding) forward(n, key, raw, res.req.headers);
+    if (forwarding) forward(n, key, raw, { ...passOnHeaders(res.req.headers), [VERDICT_HEADER]: verdict ?? 'unsigned' });
   }
 
   let forwardTransport: Transport | undefined;
 
-  function forward(n: number, key: string | undefined, raw: Buffer, headers: IncomingMessage['headers']) {
+  function forward(n: number, key: string | undefined, raw: Buffer, headers: Record<string, string>) {
     forwardTransport ??= options.forwardTransport ?? notificationTransport();
-    const job = post(forwardTransport, options.forwardTo!, raw, passOnHeaders(headers), {
-      onRetry: (attempt, failure) => emit({ kind: 'forward', seq: n, attempt, final: false, ...failure }),
+    let since = performance.now();
+    const job = post(forwardTransport, options.forwardTo!, raw, headers, {
+      onRetry: (attempt, failure) => {
+        const ms = Math.round(performance.now() - since);
+        emit({ kind: 'forward', seq: n, attempt, final: false, ms, ...failure });
+        since = performance.now() + (failure.waitMs ?? 0);
+      },
     }).then((o) => {
       const okay = o.answer !== undefined && o.answer.status < 300;
       if (!okay && key) forwardFailed.add(key);

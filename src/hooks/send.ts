@@ -18,11 +18,18 @@ const HOP_BY_HOP = new Set([
   'expect',
 ]);
 
-/** The headers of a received request that are sent on with its bytes. */
+/** The header that tells the app behind serve-hooks what callctl found of a forwarded event. */
+export const VERDICT_HEADER = 'x-callctl-verdict';
+
+/**
+ * The headers of a received request that are sent on with its bytes. `X-Callctl-*` headers that
+ * came with the request are dropped: only callctl sets them (a sender cannot claim a verdict).
+ */
 export function passOnHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name.toLowerCase())) continue;
+    const lower = name.toLowerCase();
+    if (value === undefined || HOP_BY_HOP.has(lower) || lower.startsWith('x-callctl-')) continue;
     out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
@@ -57,7 +64,7 @@ export interface PostOptions {
   /** `idempotent` retries network errors, 429 and 5xx (forwarding, replay); `never` sends once. */
   retry?: 'idempotent' | 'never';
   /** Told of each failed attempt before the wait. */
-  onRetry?: (attempt: number, failure: { status: number } | { error: string }) => void;
+  onRetry?: (attempt: number, failure: ({ status: number } | { error: string }) & { waitMs?: number }) => void;
 }
 
 /**

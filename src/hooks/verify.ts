@@ -1,5 +1,5 @@
 import type { EventType } from '../schemas/events.js';
-import { runSignCommand } from '../signing/sign-command.js';
+import { SIGN_COMMAND_TIMEOUT_MS, runSignCommand } from '../signing/sign-command.js';
 import { defaultServiceSign, matchMd5Sign, signaturesEqual } from '../signing/sign.js';
 
 /**
@@ -8,9 +8,12 @@ import { defaultServiceSign, matchMd5Sign, signaturesEqual } from '../signing/si
  * - `rejected`: a signature was required and is missing or wrong;
  * - `unverified`: signed by the sender, but callctl has nothing to check it with;
  * - `unsigned`: the spec does not sign this type;
- * - `skipped`: `--skip-verify` was given.
+ * - `skipped`: `--skip-verify` was given;
+ * - `unavailable`: a verification method is configured but could not answer (the sign command
+ *   failed, timed out or printed nothing). Fail closed: such an event is refused with 503 (the
+ *   fault is ours, so the service sends it again) and never forwarded.
  */
-export type VerdictState = 'verified' | 'rejected' | 'unverified' | 'unsigned' | 'skipped';
+export type VerdictState = 'verified' | 'rejected' | 'unverified' | 'unsigned' | 'skipped' | 'unavailable';
 
 export interface Verdict {
   state: VerdictState;
@@ -29,6 +32,40 @@ export interface VerifyOptions {
   chatbotSecret?: string;
   /** External command printing the chatbot `X-Service-Sign` of the body on its stdin. */
   signCommand?: string;
+  /** How long the sign command may take (default SIGN_COMMAND_TIMEOUT_MS). */
+  signCommandTimeoutMs?: number;
+  /**
+   * Plan end: how far `Timestamp` may be from now, either way (default 15 minutes; 0 turns the
+   * freshness check off). The plan Sign covers only Timestamp + KEY, so a fresh Timestamp is the
+   * only thing that limits how long a captured notification can be sent again.
+   */
+  maxAgeMs?: number;
+  now?: () => number;
+}
+
+/** Plan-end `Timestamp` older or newer than this (either way) is refused. */
+export const DEFAULT_MAX_AGE_MS = 15 * 60_000;
+/** Before 2001-09-09 (1e9 s) or after 2100: not the time of a request, whatever the unit. */
+const EARLIEST_MS = 1e12;
+const LATEST_MS = Date.UTC(2100, 0, 1);
+
+/**
+ * A plan-end `Timestamp` as ms since the epoch, or undefined when it is not a time. The spec
+ * says "string of the request time (integer in one variant)" without a unit: digits (as text or
+ * an integer) are Unix seconds, or milliseconds when 13 digits long; an ISO 8601 time with a
+ * zone is read as such. Anything else (empty, `not-a-time`, 0, the year 3000) is not a time.
+ */
+export function timestampMs(value: unknown): number | undefined {
+  let ms: number | undefined;
+  const digits = typeof value === 'number' ? (Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined) : typeof value === 'string' ? value.trim() : undefined;
+  if (digits === undefined) return undefined;
+  if (/^\d{1,13}$/.test(digits)) {
+    const n = Number(digits);
+    ms = digits.length >= 13 ? n : n * 1000;
+  } else if (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)$/.test(digits)) {
+    ms = Date.parse(digits);
+  }
+  return ms !== undefined && Number.isFinite(ms) && ms >= EARLIEST_MS && ms < LATEST_MS ? ms : undefined;
 }
 
 type Obj = Record<string, unknown>;
@@ -58,21 +95,39 @@ export function createVerifier(options: VerifyOptions) {
         ? { state: 'verified', by }
         : { state: 'rejected', reason: 'X-Service-Sign does not match' };
     if (options.signCommand) {
-      return runSignCommand(options.signCommand, raw).then(
+      return withDeadline(runSignCommand(options.signCommand, raw, timeoutMs), timeoutMs + 250).then(
         (expected) => compare(expected, 'command'),
-        // Callctl could not check it; that is not the sender's fault, so it is not rejected.
-        (error: Error) => ({ state: 'unverified', reason: error.message }),
+        // Callctl could not check it: not the sender's fault, so not rejected, but never let
+        // through either (fail closed); the service will send it again.
+        (error: Error) => ({ state: 'unavailable', reason: error.message }),
       );
     }
     return compare(defaultServiceSign(raw, options.chatbotSecret!), 'secret');
+  }
+
+  const timeoutMs = options.signCommandTimeoutMs ?? SIGN_COMMAND_TIMEOUT_MS;
+  const maxAge = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+  const now = options.now ?? Date.now;
+  /** Undefined when a signed plan-end Timestamp is a time within the window; else why not. */
+  function fresh(value: unknown): Verdict | undefined {
+    const at = timestampMs(value);
+    if (at === undefined) return { state: 'rejected', reason: 'Timestamp is not a time' };
+    if (maxAge > 0 && Math.abs(now() - at) > maxAge) {
+      const minutes = Math.round(Math.abs(now() - at) / 60_000);
+      const when = at < now() ? `${minutes} min old` : `${minutes} min ahead`;
+      return { state: 'rejected', reason: `Timestamp is ${when}, outside ±${Math.round(maxAge / 60_000)} min (stale or replayed)` };
+    }
+    return undefined;
   }
 
   /** The verdict on one event, from its type, parsed body, `X-Service-Sign` header and raw bytes. */
   return function verify(type: EventType, body: unknown, serviceSign: string | undefined, raw: Buffer): Verdict | Promise<Verdict> {
     const o = (typeof body === 'object' && body !== null ? body : {}) as Obj;
     switch (type) {
-      case 'plan.end':
-        return md5(o.Timestamp, o.Sign, 'Timestamp');
+      case 'plan.end': {
+        const verdict = md5(o.Timestamp, o.Sign, 'Timestamp');
+        return verdict.state === 'verified' ? fresh(o.Timestamp) ?? verdict : verdict;
+      }
       case 'task.end':
         return md5(o.TaskID, o.Sign, 'TaskID');
       case 'chatbot.session_closed':
@@ -85,3 +140,13 @@ export function createVerifier(options: VerifyOptions) {
 }
 
 export type Verify = ReturnType<typeof createVerifier>;
+
+/**
+ * The sign command's answer, or a failure once `ms` have passed: a command whose own children
+ * keep its output open outlives its timeout, and the request must not wait for them.
+ */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`sign command gave no answer within ${ms} ms`)), ms)));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}

@@ -65,7 +65,7 @@ describe('detection and schemas', () => {
 
 describe('verification', () => {
   it('checks plan Sign against the text of an integer Timestamp, with every key', () => {
-    const verify = createVerifier({ keys: ['a', 'b'] });
+    const verify = createVerifier({ keys: ['a', 'b'], now: () => 1764000000_000 });
     const raw = Buffer.from('{}');
     expect(verify('plan.end', { Timestamp: 1764000000, Sign: planSign('1764000000', 'b') }, undefined, raw)).toEqual({ state: 'verified', by: 'key 2' });
     expect(verify('plan.end', { Timestamp: 1764000000, Sign: planSign('1764000000', 'b').toUpperCase() }, undefined, raw)).toMatchObject({ state: 'rejected', reason: 'Sign is not 32 lowercase hex characters' });
@@ -78,9 +78,9 @@ describe('verification', () => {
     expect(verify('chatbot.transfer', {}, undefined, Buffer.from('{}'))).toMatchObject({ state: 'unverified' });
   });
 
-  it('a sign command that fails leaves the event unverified, not rejected', async () => {
+  it('a sign command that fails makes the event unavailable (fail closed: refused, not let through as unverified)', async () => {
     const verify = createVerifier({ keys: [], signCommand: 'exit 3' });
-    expect(await verify('chatbot.transfer', {}, 'abc', Buffer.from('{}'))).toEqual({ state: 'unverified', reason: 'sign command exited with 3' });
+    expect(await verify('chatbot.transfer', {}, 'abc', Buffer.from('{}'))).toEqual({ state: 'unavailable', reason: 'sign command exited with 3' });
   });
 });
 

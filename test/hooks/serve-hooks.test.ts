@@ -39,6 +39,8 @@ describe('serve-hooks: start-up', () => {
     [['--forward-to', 'ftp://x', '--key', 'k'], /--forward-to: expected an http/],
     [['--on-bad-sign', 'maybe', '--key', 'k'], /maybe/],
     [['--port', '70000', '--key', 'k'], /expected a port/],
+    [['--strict', '--skip-verify'], /--strict .* cannot be used with --skip-verify/],
+    [['--max-age', '-1', '--key', 'k'], /max-age/],
   ])('%j is a usage error', async (args, message) => {
     const r = await runCli(['serve-hooks', '--port', '0', ...args, '--config-dir', tempConfigDir()]);
     expect(r.code).toBe(2);

@@ -58,12 +58,13 @@ describe('hooks trigger', () => {
 
   it('--set changes fields before signing (field=text, field:=json)', async () => {
     const { url, logPath } = await listener();
-    const r = await cli(['hooks', 'trigger', 'plan.end', '--url', url, '--set', 'PlanName=PLAN-X', '--set', 'Timestamp:=1764000000', '--set', 'PlanDetails.0.Status=canceled'], {
+    const now = Math.floor(Date.now() / 1000); // a fresh Timestamp: a stale one is refused
+    const r = await cli(['hooks', 'trigger', 'plan.end', '--url', url, '--set', 'PlanName=PLAN-X', '--set', `Timestamp:=${now}`, '--set', 'PlanDetails.0.Status=canceled'], {
       CALLCTL_HOOK_KEYS: 'trig-key',
     });
     expect(r.code, r.err).toBe(0);
     const body = JSON.parse(readRecords(logPath)[0]!.body!) as { PlanName: string; Timestamp: number; PlanDetails: Array<{ Status: string }> };
-    expect(body).toMatchObject({ PlanName: 'PLAN-X', Timestamp: 1764000000 });
+    expect(body).toMatchObject({ PlanName: 'PLAN-X', Timestamp: now });
     expect(body.PlanDetails[0]!.Status).toBe('canceled');
     expect(readRecords(logPath)[0]).toMatchObject({ verdict: 'verified' });
   });
@@ -159,6 +160,27 @@ describe('hooks replay', () => {
     expect(r.code).toBe(1);
     expect(app.got).toHaveLength(4); // the first try and 3 retries
     expect(r.err).toMatch(/1 answered with an error \(HTTP 500\)/);
+  });
+
+  it('never signs an event that was not verified on arrival: skipped, or sent unsigned with --include-unverified', async () => {
+    // Received without a chatbot secret: the (forged) transfer is recorded as unverified.
+    const { url, logPath } = await listener();
+    const forged = await signNotification('chatbot.transfer', sampleBody('chatbot.transfer'), { chatbot: { signature: 'f'.repeat(64) } });
+    expect((await post(url, forged.body, forged.headers)).status).toBe(200);
+    const task = await signNotification('task.end', sampleBody('task.end'), { key: 'trig-key' });
+    await post(url, task.body, task.headers);
+    const app = await receiver();
+    const secret = { CALLCTL_CHATBOT_SECRET: 'replay-secret' };
+    const r = await cli(['hooks', 'replay', '--log', logPath, '--to', app.url], secret);
+    expect(r.code, r.err).toBe(0);
+    expect(app.got.map((g) => g.body.toString())).toEqual([task.body.toString()]);
+    expect(r.err).toMatch(/skipped 1 event not verified on arrival/);
+    const all = await cli(['hooks', 'replay', '--log', logPath, '--to', app.url, '--include-unverified'], secret);
+    expect(all.code, all.err).toBe(0);
+    expect(app.got.slice(1).map((g) => [g.body.toString(), g.headers['x-service-sign']])).toEqual([
+      [forged.body.toString(), undefined],
+      [task.body.toString(), undefined],
+    ]);
   });
 
   it('keeps a body that is not UTF-8 exact through the log', async () => {

@@ -30,7 +30,7 @@ Exit: 0 when the receiver answers 2xx, 1 for another HTTP status (a tampered sam
 
 Examples:
   callctl hooks trigger task.end --url http://127.0.0.1:8787/ --key k1
-  callctl hooks trigger plan.end --url http://127.0.0.1:8787/ --set Timestamp:=1764000000
+  callctl hooks trigger plan.end --url http://127.0.0.1:8787/ --set Timestamp:=$(date +%s)   # an integer Timestamp
   callctl hooks trigger task.end --url http://127.0.0.1:8787/ --tamper sign   # expect 401
   CALLCTL_CHATBOT_SECRET=s callctl hooks trigger chatbot.transfer --url http://127.0.0.1:8787/
 
@@ -46,12 +46,15 @@ JSON (--json): {"type","status","body","ms","tamper"}.`,
     .option('--since <when>', 'only events received since a time (2026-11-22T14:00:00Z) or a duration ago (15m, 2h, 1d)')
     .option('--chatbot-secret-file <file>', 'secret to sign chatbot events again (or CALLCTL_CHATBOT_SECRET)')
     .option('--sign-command <cmd>', 'command that prints X-Service-Sign for a body on stdin')
+    .option('--include-unverified', 'also send events that were not verified on arrival (unsigned); default: skip them')
     .addHelpText(
       'after',
       `
 Sent: accepted events, each once (retries from the service, rejected and refused requests are
 skipped), with their recorded Content-Type and User-Agent. The log never keeps X-Service-Sign:
-chatbot events are signed again when a secret or --sign-command is given. Failed sends are
+chatbot events verified on arrival are signed again when a secret or --sign-command is given.
+Events not verified on arrival (no secret then, --skip-verify) are skipped, or with
+--include-unverified sent as they came, never signed by callctl. Failed sends are
 retried on network errors, 408, 429 and 5xx with back-off.
 
 Output: one line per event (time, type, answer); piped or --json one JSON object per event:

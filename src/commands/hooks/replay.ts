@@ -15,6 +15,7 @@ export interface ReplayOptions {
   since?: string;
   chatbotSecretFile?: string;
   signCommand?: string;
+  includeUnverified?: boolean;
 }
 
 /** `--since`: an ISO time, or a duration back from now such as 30s, 15m, 2h, 1d. */
@@ -36,7 +37,16 @@ export function parseSince(value: string, now: number): number {
  * the first arrival (retries of the same event are not sent twice).
  */
 export function replayable(r: HookRecord): boolean {
-  return r.type !== null && r.body !== undefined && !r.duplicate && r.verdict !== 'rejected' && r.answer === 200;
+  return r.type !== null && r.body !== undefined && !r.duplicate && r.verdict !== 'rejected' && r.verdict !== 'unavailable' && r.answer === 200;
+}
+
+/**
+ * Whether callctl stands behind a record's authenticity: verified on arrival, or of a type the
+ * spec does not sign. Only verified events are signed again; an event that was not verified
+ * (no secret at the time, `--skip-verify`) is never made to look verified.
+ */
+export function vouched(r: HookRecord): boolean {
+  return r.verdict === 'verified' || r.verdict === 'unsigned';
 }
 
 /** Sends recorded events again, byte for byte, in the order they arrived. */
@@ -51,15 +61,22 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
   const json = out.json || !ctx.io.stdoutIsTTY;
   let sent = 0;
   let failed = 0;
+  let skipped = 0;
   let unsignedWarned = false;
   let lastError: string | undefined;
   const transport = await ctx.transport();
   for await (const r of readLog(opts.log)) {
     if (!replayable(r) || (types && !types.has(r.type!)) || (since !== undefined && Date.parse(r.time) < since)) continue;
+    const trusted = vouched(r);
+    if (!trusted && !opts.includeUnverified) {
+      skipped += 1;
+      continue;
+    }
     const body = recordBody(r);
     const headers: Record<string, string> = { 'content-type': r.headers['content-type'] ?? 'application/json' };
     if (r.headers['user-agent']) headers['user-agent'] = r.headers['user-agent'];
-    if ('x-service-sign' in r.headers) {
+    // Not verified on arrival (--include-unverified): sent as it came, without a signature of ours.
+    if (trusted && 'x-service-sign' in r.headers) {
       // The log never keeps X-Service-Sign; it is made again from the same bytes when possible.
       if (chatbot.command) headers['x-service-sign'] = await runSignCommand(chatbot.command, body).catch(() => '');
       else if (chatbot.secret) headers['x-service-sign'] = defaultServiceSign(body, chatbot.secret);
@@ -82,6 +99,7 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
     else ctx.io.stdout.write(`${out.out.dim(r.time)}  ${out.out.cyan(String(r.type).padEnd(22))}  ${ok ? out.out.green(String(status)) : out.out.red(lastError ?? '')}\n`);
   }
   out.info(`replayed ${sent} event${sent === 1 ? '' : 's'}${failed ? `, ${failed} failed` : ''} to ${new URL(to).origin}`);
+  if (skipped) out.warn(`skipped ${skipped} event${skipped === 1 ? '' : 's'} not verified on arrival (--include-unverified sends them unsigned)`);
   if (sent === 0 && failed === 0) return 0;
   if (failed > 0 && lastError && !/^HTTP /.test(lastError)) throw new NetworkError(`hooks replay: ${failed} not delivered (${lastError})`);
   if (failed > 0) throw new ServiceError(`hooks replay: ${failed} answered with an error (${lastError})`, 'replay', 0, undefined);

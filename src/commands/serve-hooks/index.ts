@@ -15,7 +15,8 @@ export function register(parent: Command, deps: Deps): void {
     .addOption(new Option('--on-bad-sign <mode>', 'answer to a bad or missing signature').choices(['reject', 'ack']).default('reject'))
     .option('--chatbot-secret-file <file>', 'secret for chatbot X-Service-Sign (or CALLCTL_CHATBOT_SECRET)')
     .option('--sign-command <cmd>', 'command that reads a body on stdin and prints its X-Service-Sign')
-    .option('--strict', 'answer 400 to an event with a schema problem (default: warn, record, answer 200)')
+    .option('--strict', 'refuse what is not proven: unsigned or unverified events 401, unknown types and schema problems 400')
+    .option('--max-age <minutes>', 'plan end: refuse a Timestamp further than this from now, either way (0: no check)', nonNegativeInt, 15)
     .option('--log <file>', 'append every request to this NDJSON file before answering it')
     .option('--fsync', 'with --log: flush each record to disk before answering (group commit)')
     .option('--events <types>', 'show only these types, comma-separated (all are still recorded)')
@@ -28,21 +29,30 @@ Types: plan.end, task.end, workflow.api_push, template.status, chatbot.session_c
 chatbot.transfer, unknown (told apart by the body's shape).
 
 Answers: 200 {} for an accepted event (a retry included; a schema problem is a warning unless
---strict); 401 for a bad or missing signature (unless --on-bad-sign ack); 400 not JSON;
-405 not POST; 413 over 1 MiB; 415 not application/json. GET /healthz answers 200.
+--strict); 401 for a bad or missing signature, a stale or replayed plan end (unless
+--on-bad-sign ack); 503 when the sign command cannot answer or the log cannot be written (the
+service sends it again; never forwarded); 400 not JSON; 405 not POST; 413 over 1 MiB; 415 not
+application/json. GET /healthz answers 200.
 
 Verification:
   plan.end, task.end   Sign = lowercase hex MD5 of Timestamp+KEY (plan) or TaskID+KEY (task);
                        KEYs from --key/--key-file, else CALLCTL_HOOK_KEYS, else profile hook-keys.
                        The output names the key that matched (key 1, key 2...).
+                       Plan end also: Timestamp within --max-age of now (Unix seconds or
+                       ms, text or integer), and a Timestamp+Sign pair seen before with
+                       another PlanName or PlanDetails is a replay (401).
   chatbot.*            X-Service-Sign, checked with --sign-command, else with the secret by
                        callctl's ASSUMPTION (the spec does not give the computation):
                        HMAC-SHA256 of the raw body, hex. Neither given: recorded as unverified.
+                       A sign command that fails, times out or prints nothing: 503 (fail closed).
   others               unsigned by the spec.
+Forwards carry X-Callctl-Verdict: verified, unverified, unsigned or skipped (a sender's own
+X-Callctl-* headers are dropped).
 
-Retries: the same event again (task: TaskID+Sign; plan: PlanName+Timestamp; template:
-msg_id+status+timestamp; API push: workflow+node+call id; chatbot: call_id+event) within
-15 minutes, across restarts with --log, is answered 200, shown as "retry n", not forwarded again.
+Retries: the same event again (task: TaskID+PlanName; plan: PlanName+PlanDetails; template:
+msg_id+status; API push: workflow+node+call id; chatbot: call_id+event; never Timestamp or
+Sign, so a retry with a new Timestamp and Sign is the same event) within 15 minutes, across
+restarts with --log, is answered 200, shown as "retry n", not forwarded again.
 
 Output: on a terminal one line per event; piped or --json one JSON object per event:
   {"seq","time","type", ids (plan, task, name, workflow, node, call, msg, channel, callee,

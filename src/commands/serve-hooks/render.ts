@@ -110,8 +110,12 @@ export function render(event: ListenerEvent, options: RenderOptions, c: { out: C
       return { err: `${c.err.yellow('warning:')} answered ${r.answer} to ${r.method} ${r.path}${r.remote ? ` from ${r.remote}` : ''}: ${r.error}\n` };
     }
     case 'forward': {
-      const what = event.status !== undefined ? `${event.status} in ${event.ms} ms` : event.error;
-      if (!event.final) return { err: `${c.err.yellow('↻')} forward #${event.seq} attempt ${event.attempt}: ${what}; retrying\n` };
+      const took = event.ms !== undefined ? ` in ${event.ms} ms` : '';
+      const what = event.status !== undefined ? `${event.status}${took}` : `${event.error}${took}`;
+      if (!event.final) {
+        const wait = event.waitMs !== undefined ? ` in ${event.waitMs} ms` : '';
+        return { err: `${c.err.yellow('↻')} forward #${event.seq} attempt ${event.attempt}: ${what}; retrying${wait}\n` };
+      }
       const ok = event.status !== undefined && event.status < 300;
       const mark = ok ? c.err.green('→') : c.err.red('✗');
       const tries = event.attempt > 1 ? ` after ${event.attempt} attempts` : '';

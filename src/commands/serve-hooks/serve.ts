@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { EventLog, readRecentRecords } from '../../hooks/event-log.js';
-import { DEDUP_WINDOW_MS } from '../../hooks/defaults.js';
+import { historyWindowMs } from '../../hooks/intake.js';
 import { startListener, type Listener } from '../../hooks/listener.js';
 import { chatbotSigning, hookKeys, httpUrl, parseEventTypes } from '../hooks/secrets.js';
 import { render, type RenderOptions } from './render.js';
@@ -17,6 +17,7 @@ export interface ServeOptions {
   chatbotSecretFile?: string;
   signCommand?: string;
   strict?: boolean;
+  maxAge?: number;
   log?: string;
   fsync?: boolean;
   events?: string;
@@ -39,6 +40,7 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   if (keys.length === 0 && !opts.skipVerify) {
     throw new UsageError('no KEY to verify plan and task Sign: give --key, --key-file or CALLCTL_HOOK_KEYS, or start with --skip-verify');
   }
+  if (opts.strict && opts.skipVerify) throw new UsageError('--strict refuses events that are not verified: it cannot be used with --skip-verify');
   const chatbot = chatbotSigning(ctx, opts);
   const events = parseEventTypes(opts.events);
   const forwardTo = opts.forwardTo === undefined ? undefined : httpUrl(opts.forwardTo, '--forward-to');
@@ -54,7 +56,8 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   } else if (opts.fsync) {
     throw new UsageError('--fsync needs --log FILE');
   }
-  const history = opts.log ? readRecentRecords(opts.log, ctx.io.now() - DEDUP_WINDOW_MS) : [];
+  const maxAgeMs = (opts.maxAge ?? 15) * 60_000;
+  const history = opts.log ? readRecentRecords(opts.log, ctx.io.now() - historyWindowMs(maxAgeMs)) : [];
 
   let listener: Listener;
   try {
@@ -68,6 +71,7 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
       signCommand: chatbot.command,
       onBadSign: opts.onBadSign,
       strict: opts.strict,
+      maxAgeMs,
       log,
       history,
       forwardTo,
