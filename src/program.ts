@@ -15,6 +15,7 @@ import { register as serveHooks } from './commands/serve-hooks/index.js';
 import { register as hooks } from './commands/hooks/index.js';
 import { register as sandbox } from './commands/sandbox/index.js';
 import { register as completion } from './commands/completion/index.js';
+import { register as api } from './commands/api/index.js';
 
 const HELP_WIDTH = 80;
 
@@ -67,7 +68,7 @@ Start here:
   callctl auth login --base-url http://127.0.0.1:8780
   callctl robots`,
     );
-  for (const register of [auth, config, robots, task, plan, workflow, push, template, serveHooks, hooks, sandbox, completion]) {
+  for (const register of [auth, config, robots, task, plan, workflow, push, template, serveHooks, hooks, sandbox, api, completion]) {
     register(program, deps);
   }
   return program;

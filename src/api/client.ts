@@ -39,6 +39,8 @@ export interface CloudCall<T extends z.ZodType> {
   retry?: 'idempotent' | 'never';
   /** Streams an HTTP 200 body (see `HttpRequest.consume`); the envelope is checked on what it returns. */
   consume?: HttpRequest['consume'];
+  /** Told of the answer the result is read from (`callctl api --raw` prints it whole). */
+  onResponse?: (res: HttpResponse) => void;
 }
 
 /**
@@ -117,6 +119,7 @@ export class CloudClient {
         );
       }
     }
+    spec.onResponse?.(res);
     return this.check(endpoint, res, verdict, spec.data);
   }
 

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { ServiceError } from '../errors.js';
+import type { CloudClient } from './client.js';
+import type { HttpResponse, Transport } from './transport.js';
+import { readAnswer } from '../send/deliver.js';
+
+/**
+ * Any request of the spec, including the operations it lists by title only, through the one
+ * transport: the cloud endpoints with the profile's token and the envelope (typed errors,
+ * re-authentication), or the flex-route and template addresses with their own headers and the
+ * push/template answer's rules. Reads are retried; anything else is sent once (it may reach people).
+ */
+export interface RawRequest {
+  method: 'GET' | 'POST';
+  /** Path under the address, with its query already in place. */
+  path: string;
+  query: Record<string, string>;
+  body?: Buffer;
+}
+
+/** What came back: the part to print by default, and the whole answer. */
+export interface RawAnswer {
+  /** The envelope's `data` (cloud), or the whole answer (flex-route, template API). */
+  data: unknown;
+  /** The whole answer as the service sent it. */
+  text: string;
+  status: number;
+}
+
+/** A cloud endpoint (`/service/cloud/...`): the envelope's `data`, or a typed error. */
+export async function cloudRequest(client: CloudClient, req: RawRequest, onAnswer: (text: string) => void): Promise<RawAnswer> {
+  let res: HttpResponse | undefined;
+  try {
+    const data = await client.call({
+      method: req.method,
+      path: req.path,
+      query: req.query,
+      ...(req.body !== undefined ? { jsonBody: req.body } : {}),
+      data: z.unknown(),
+      retry: req.method === 'GET' ? 'idempotent' : 'never',
+      onResponse: (r) => (res = r),
+    });
+    return { data, text: res!.text, status: res!.status };
+  } catch (error) {
+    // The whole answer of a refusal is still worth seeing with --raw.
+    const details = error instanceof ServiceError ? error : undefined;
+    if (details && res) onAnswer(res.text);
+    throw error;
+  }
+}
+
+const looseAnswer = z.looseObject({});
+
+/**
+ * The flex-route address or the template API: no envelope and no token; success is HTTP 2xx with
+ * a code of 0 or 200 (design.md), anything else a ServiceError naming the code and message.
+ * Only a read is retried; a POST that may have reached the service is reported, never repeated.
+ */
+export async function directRequest(
+  transport: Transport,
+  req: RawRequest & { url: string; endpoint: string; headers: Record<string, string> },
+  onAnswer: (text: string) => void,
+): Promise<RawAnswer> {
+  const url = new URL(req.url);
+  for (const [k, v] of Object.entries(req.query)) url.searchParams.set(k, v);
+  const res = await transport.send({
+    method: req.method,
+    url: url.toString(),
+    headers: req.headers,
+    body: req.body,
+    retry: req.method === 'GET' ? 'idempotent' : 'never',
+    endpoint: req.endpoint,
+  });
+  const delivery = readAnswer(res, { schema: looseAnswer, successId: () => '', errorId: (a) => idOf(a), idName: 'trace_id' });
+  if (delivery.outcome === 'sent') return { data: JSON.parse(res.text) as unknown, text: res.text, status: res.status };
+  onAnswer(res.text);
+  const failed = delivery as Extract<typeof delivery, { outcome: 'failed' }>;
+  throw new ServiceError(`${req.endpoint}: ${failed.message}${failed.id ? ` (${failed.id})` : ''}`, req.endpoint, res.status, failed.code);
+}
+
+function idOf(answer: Record<string, unknown>): string | undefined {
+  for (const key of ['trace_id', 'request_id']) if (typeof answer[key] === 'string' && answer[key]) return `${key} ${answer[key] as string}`;
+  return undefined;
+}
