@@ -1,6 +1,6 @@
 import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
-import { port } from '../flag-values.js';
+import { nonNegativeInt, port } from '../flag-values.js';
 
 export function register(parent: Command, deps: Deps): void {
   parent
