@@ -1,6 +1,6 @@
 import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
-import { nonNegativeInt, port } from '../flag-values.js';
+import { port, wholeNumber } from '../flag-values.js';
 
 export function register(parent: Command, deps: Deps): void {
   parent
@@ -16,7 +16,7 @@ export function register(parent: Command, deps: Deps): void {
     .option('--chatbot-secret-file <file>', 'secret for chatbot X-Service-Sign (or CALLCTL_CHATBOT_SECRET)')
     .option('--sign-command <cmd>', 'command that reads a body on stdin and prints its X-Service-Sign')
     .option('--strict', 'refuse what is not proven: unsigned or unverified events 401, unknown types and schema problems 400')
-    .option('--max-age <minutes>', 'plan end: refuse a Timestamp further than this from now, either way (0: no check)', nonNegativeInt, 15)
+    .option('--max-age <minutes>', 'plan end: refuse a Timestamp further than this from now, either way (0: no check)', wholeNumber({ min: 0, max: 1440 }, 'minutes'), 15)
     .option('--log <file>', 'append every request to this NDJSON file before answering it')
     .option('--fsync', 'with --log: flush each record to disk before answering (group commit)')
     .option('--events <types>', 'show only these types, comma-separated (all are still recorded)')
