@@ -61,13 +61,16 @@ export class Context {
    * command that needs it to report.
    */
   async init(): Promise<void> {
+    const { checkProfileName, readCurrent } = await import('./config/store.js');
+    if (this.globals.profile) checkProfileName(this.globals.profile, '--profile');
+    else if (this.io.env.CALLCTL_PROFILE) checkProfileName(this.io.env.CALLCTL_PROFILE, 'CALLCTL_PROFILE');
     if (this.globals.profile || this.io.env.CALLCTL_PROFILE) return;
-    const { readCurrent } = await import('./config/store.js');
     try {
       this.currentProfile = readCurrent(await this.configDir());
     } catch {
       // reported by the command that reads settings
     }
+    if (this.currentProfile) checkProfileName(this.currentProfile, 'the profile chosen by `config use`');
   }
 
   async configDir(): Promise<string> {

@@ -69,7 +69,10 @@ export class ServiceError extends CliError {
   }
 }
 
-/** Local trouble: a file or folder callctl needs cannot be read or written. */
+/**
+ * Local trouble: a file or folder callctl needs (config, journal, log, lock) cannot be read or
+ * written, or holds something callctl cannot use. Not the service's doing: fix the file or folder.
+ */
 export class LocalError extends CliError {
   constructor(message: string, details?: Record<string, unknown>) {
     super(message, ExitCode.LOCAL, 'local', details);
@@ -97,4 +100,54 @@ export class ServiceUnavailableError extends CliError {
   ) {
     super(message, ExitCode.NETWORK, 'service-unavailable', { endpoint, httpStatus, serviceCode, ...details });
   }
+}
+
+const FS_REASONS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'file too large',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'it is a folder',
+  ENOENT: 'no such file or folder',
+  EEXIST: 'it already exists',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files in the system',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'name too long',
+  EIO: 'input/output error',
+};
+
+const FS_SYSCALLS = new Set([
+  'open', 'read', 'write', 'close', 'mkdir', 'mkdtemp', 'rmdir', 'rename', 'unlink', 'link', 'symlink', 'chmod', 'fchmod',
+  'stat', 'lstat', 'fstat', 'scandir', 'opendir', 'access', 'copyfile', 'fsync', 'fdatasync', 'ftruncate', 'truncate', 'utime', 'futime', 'rm',
+]);
+
+/** What each call does, for a reader. */
+const FS_VERBS: Record<string, string> = {
+  open: 'open', read: 'read', write: 'write', mkdir: 'create the folder', mkdtemp: 'create a folder in', rename: 'replace',
+  unlink: 'remove', rm: 'remove', link: 'create', symlink: 'create', chmod: 'change the mode of', fchmod: 'change the mode of',
+  scandir: 'list', opendir: 'list', fsync: 'flush', fdatasync: 'flush', ftruncate: 'truncate', truncate: 'truncate', copyfile: 'copy',
+};
+
+/** A file-system error code in words ("permission denied" for EACCES). */
+export function fsReason(code: string | undefined): string {
+  return (code && FS_REASONS[code]) ?? code ?? 'error';
+}
+
+/**
+ * The error of a file-system call (EACCES on open, ENOSPC on write...) as local trouble (exit 6)
+ * naming the path, the operation and the reason; anything else as it is. `what` says which file
+ * it is for the reader ("the config file", "the journal folder").
+ */
+export function localTrouble(error: unknown, what?: string): unknown {
+  if (error instanceof CliError) return error;
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e?.code !== 'string' || typeof e.syscall !== 'string' || !FS_SYSCALLS.has(e.syscall)) return error;
+  const reason = e.syscall === 'mkdir' && e.code === 'EEXIST' ? 'a file of that name is in the way' : fsReason(e.code);
+  const path = e.path ? ` ${e.path}` : '';
+  const verb = FS_VERBS[e.syscall] ?? e.syscall;
+  return new LocalError(`cannot ${verb}${what ? ` ${what}` : ''}${path}: ${reason}`, { code: e.code, syscall: e.syscall, ...(e.path ? { path: e.path } : {}) });
 }

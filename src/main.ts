@@ -1,4 +1,4 @@
-import { CliError, ExitCode } from './errors.js';
+import { CliError, ExitCode, localTrouble } from './errors.js';
 import type { IO } from './io.js';
 import type { RunState } from './commands/action.js';
 import { helpPageKey, readHelpPage } from './help/request.js';
@@ -54,7 +54,10 @@ interface ReportOptions {
   secrets: ReadonlySet<string>;
 }
 
-function report(io: IO, error: unknown, options: ReportOptions): number {
+function report(io: IO, thrown: unknown, options: ReportOptions): number {
+  // A file-system call that failed (a folder that cannot be written, a full disk) is local
+  // trouble (exit 6), whichever module it came from; not a service error.
+  const error = localTrouble(thrown);
   const e = error as { code?: string; exitCode?: number; name?: string; message?: string };
   // commander has already printed its own one-line message for these.
   if (typeof e?.code === 'string' && e.code.startsWith('commander.')) {

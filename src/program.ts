@@ -61,6 +61,7 @@ Exit codes, for scripts and cron jobs:
   3  invalid input data (CSV rows, JSON files, variables): nothing was sent
   4  authentication: no token, or token or credentials rejected: log in again
   5  may pass by itself (network, timeout, 429, 5xx after retries): run again later
+  6  local trouble: a config, journal or log file or folder cannot be read or written
   130 interrupted (Ctrl-C) or a prompt declined
 
 Start here:

@@ -1,5 +1,7 @@
-import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { LocalError, localTrouble, UsageError } from '../errors.js';
+import { acquireLock } from '../files/lock.js';
 import { CONFIG_FILE } from './paths.js';
 import type { SettingKey } from './keys.js';
 
@@ -11,22 +13,70 @@ export interface StoreData {
 }
 
 /**
+ * What a profile may be called: a letter or digit, then letters, digits, `.`, `_` or `-`, at most
+ * 64 in all. Names such as `__proto__` would change the store's prototype instead of adding a
+ * profile, and a name with `/` or spaces cannot be typed safely in scripts.
+ */
+export const PROFILE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** Throws a usage error (exit 2) for a profile name outside PROFILE_NAME_RE; `source` says where it came from. */
+export function checkProfileName(name: string, source: string): string {
+  if (!PROFILE_NAME_RE.test(name)) {
+    throw new UsageError(`${source}: "${name.slice(0, 70)}" is not a profile name (a letter or digit, then letters, digits, ".", "_" or "-"; at most 64)`);
+  }
+  return name;
+}
+
+/**
  * Reads the store without loading conf (start-up time matters for every command): the file is
- * plain JSON that conf writes. A missing file is an empty store.
+ * plain JSON that conf writes. A missing file is an empty store. The file is opened without
+ * blocking and must be a regular file (a FIFO would hang the read); a file that cannot be read,
+ * is not JSON or not a callctl store is local trouble (exit 6). The error never quotes the file's
+ * text: it holds tokens.
  */
 export function readStore(dir: string): StoreData {
+  const path = join(dir, CONFIG_FILE);
   let text: string;
+  let fd: number;
   try {
-    text = readFileSync(join(dir, CONFIG_FILE), 'utf8');
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw error;
+    throw localTrouble(error, 'the config file');
   }
   try {
-    return JSON.parse(text) as StoreData;
-  } catch {
-    throw new Error(`the config file ${join(dir, CONFIG_FILE)} is not valid JSON`);
+    if (!fstatSync(fd).isFile()) throw new LocalError(`the config file ${path} is not a regular file; remove it or point --config-dir elsewhere`, { path });
+    text = readFileSync(fd, 'utf8');
+  } catch (error) {
+    throw localTrouble(error, 'the config file');
+  } finally {
+    closeSync(fd);
   }
+  if (text.trim() === '') return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    // JSON.parse's message quotes the text around the fault: it could be part of a token.
+    throw new LocalError(`the config file ${path} is not valid JSON; fix it or remove it (then log in again)`, { path });
+  }
+  const problem = shapeProblem(data);
+  if (problem) throw new LocalError(`the config file ${path} is not a callctl config (${problem}); fix it or remove it`, { path });
+  return data as StoreData;
+}
+
+/** What is wrong with the store's shape, named without its values; undefined when it is fine. */
+function shapeProblem(data: unknown): string | undefined {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(data)) return 'not a JSON object';
+  if (data.current !== undefined && typeof data.current !== 'string') return '"current" is not text';
+  if (data.profiles === undefined) return undefined;
+  if (!isObject(data.profiles)) return '"profiles" is not an object';
+  for (const [name, profile] of Object.entries(data.profiles)) {
+    if (!isObject(profile)) return `profile ${name} is not an object`;
+    for (const [key, value] of Object.entries(profile)) if (typeof value !== 'string') return `profile ${name}: ${key} is not text`;
+  }
+  return undefined;
 }
 
 /** The profile `config use` made the default, if any. */
@@ -36,38 +86,81 @@ export function readCurrent(dir: string): string | undefined {
 }
 
 export function readProfile(dir: string, profile: string): Profile {
-  return readStore(dir).profiles?.[profile] ?? {};
+  const profiles = readStore(dir).profiles ?? {};
+  return Object.hasOwn(profiles, profile) ? profiles[profile]! : {};
 }
 
 /**
- * Writes through conf (0600 file, 0700 folder). Only `auth` and `config` commands call this:
- * conf loses updates under concurrent writers.
+ * Writes the stored profile through conf (0600 file, 0700 folder) under the config lock, reading
+ * the file again inside it: concurrent writers (twelve `config set` at once) each apply their
+ * change to what the previous one wrote, and none is lost.
  */
 export async function updateProfile(
   dir: string,
   profile: string,
   change: (current: Profile) => Profile | undefined,
 ): Promise<void> {
-  const conf = await openConf(dir);
-  const profiles = { ...(conf.get('profiles') ?? {}) };
-  const next = change({ ...(profiles[profile] ?? {}) });
-  if (next === undefined || Object.keys(next).length === 0) delete profiles[profile];
-  else profiles[profile] = next;
-  conf.set('profiles', profiles);
-  chmodSync(join(dir, CONFIG_FILE), 0o600);
+  checkProfileName(profile, 'profile');
+  await updateStore(dir, (conf, data) => {
+    const stored = data.profiles ?? {};
+    const profiles: Record<string, Profile> = { ...stored };
+    const next = change({ ...(Object.hasOwn(stored, profile) ? stored[profile] : {}) });
+    if (next === undefined || Object.keys(next).length === 0) delete profiles[profile];
+    else profiles[profile] = next;
+    conf.set('profiles', profiles);
+  });
 }
 
 /** Makes `profile` the default profile (`config use`); undefined goes back to `default`. */
 export async function setCurrent(dir: string, profile: string | undefined): Promise<void> {
-  const conf = await openConf(dir);
-  if (profile === undefined) conf.delete('current');
-  else conf.set('current', profile);
-  chmodSync(join(dir, CONFIG_FILE), 0o600);
+  if (profile !== undefined) checkProfileName(profile, 'profile');
+  await updateStore(dir, (conf) => {
+    if (profile === undefined) conf.delete('current');
+    else conf.set('current', profile);
+  });
+}
+
+/** How long a writer waits for another one to finish with the config file. */
+const LOCK_WAIT_MS = 10_000;
+
+type ConfStore = Awaited<ReturnType<typeof openConf>>;
+
+/** Runs `write` with conf open, holding `config.json.lock` in the config folder (stale locks of dead writers are taken over). */
+async function updateStore(dir: string, write: (conf: ConfStore, data: StoreData) => void): Promise<void> {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+  } catch (error) {
+    throw localTrouble(error);
+  }
+  const release = await lockConfig(join(dir, `${CONFIG_FILE}.lock`));
+  try {
+    // Read (and checked: a corrupt store is reported, never overwritten) inside the lock.
+    const data = readStore(dir);
+    const conf = await openConf(dir);
+    write(conf, data);
+    chmodSync(join(dir, CONFIG_FILE), 0o600);
+  } catch (error) {
+    throw localTrouble(error, 'the config file');
+  } finally {
+    release();
+  }
+}
+
+async function lockConfig(path: string): Promise<() => void> {
+  const until = Date.now() + LOCK_WAIT_MS;
+  for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
+    try {
+      return acquireLock(path, 'write of the config file');
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw localTrouble(error);
+      if (Date.now() > until) throw new LocalError(`${error.message.replace(/^another /, 'the config file is busy: another ')}`, { path });
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay * (0.5 + Math.random())));
+  }
 }
 
 async function openConf(dir: string) {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
   const { default: Conf } = await import('conf');
   return new Conf<StoreData>({
     projectName: 'callctl',

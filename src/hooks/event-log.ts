@@ -1,4 +1,4 @@
-import { closeSync, fdatasync, fstatSync, ftruncateSync, openSync, readSync, write } from 'node:fs';
+import { closeSync, fchmodSync, fdatasync, fstatSync, ftruncateSync, openSync, readSync, write } from 'node:fs';
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { EventType } from '../schemas/events.js';
@@ -76,7 +76,12 @@ export class EventLog {
     const fd = openSync(path, 'a+', 0o600);
     let repaired = 0;
     try {
-      const size = fstatSync(fd).size;
+      const st = fstatSync(fd);
+      if (!st.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
+      // The mode given to open applies only to a new file: an existing log (it holds bodies and
+      // signatures) is made owner-only too.
+      if ((st.mode & 0o777) !== 0o600) fchmodSync(fd, 0o600);
+      const size = st.size;
       const end = lastRecordEnd(fd, size);
       if (end < size) {
         ftruncateSync(fd, end);

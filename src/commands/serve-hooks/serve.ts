@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { fsReason, LocalError, UsageError } from '../../errors.js';
 import { EventLog, readRecentRecords } from '../../hooks/event-log.js';
 import { historyWindowMs } from '../../hooks/intake.js';
 import { startListener, type Listener } from '../../hooks/listener.js';
@@ -51,7 +51,10 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
     try {
       log = EventLog.open(opts.log, { fsync: opts.fsync });
     } catch (error) {
-      throw new UsageError(`--log: cannot open ${opts.log}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+      // A log that cannot be opened is local trouble (exit 6), not a usage error.
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'ENOTREG' ? 'not a regular file' : fsReason(code);
+      throw new LocalError(`--log: cannot open ${opts.log}: ${why}`, { path: opts.log, ...(code ? { code } : {}) });
     }
   } else if (opts.fsync) {
     throw new UsageError('--fsync needs --log FILE');
