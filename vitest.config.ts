@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // One real PostgreSQL for the whole run (test/helpers/postgres-global.ts).
+    globalSetup: ['test/helpers/postgres-global.ts'],
   },
 });
