@@ -1,0 +1,30 @@
+import { summarize, type EventSummary } from '../hooks/detect.js';
+import { recordBody, type HookRecord } from '../hooks/event-log.js';
+import type { EventFilter } from './types.js';
+
+/** The ids of a recorded event (plan, task, callee...), read from its body. */
+export function recordFacts(record: HookRecord): EventSummary {
+  if (record.type === null || record.body === undefined) return {};
+  try {
+    return summarize(record.type, JSON.parse(recordBody(record).toString('utf8')));
+  } catch {
+    return {};
+  }
+}
+
+/** Whether a record passes a filter (the embedded store's query; PostgreSQL's is SQL). */
+export function matches(record: HookRecord, filter: EventFilter, facts: () => EventSummary): boolean {
+  if (filter.types && !filter.types.has(record.type ?? 'refused')) return false;
+  const t = Date.parse(record.time);
+  if (filter.since !== undefined && t < filter.since) return false;
+  if (filter.until !== undefined && t >= filter.until) return false;
+  if (filter.verdicts && !filter.verdicts.has(record.verdict ?? (record.answer === 200 ? '' : 'refused'))) return false;
+  if (filter.retries !== undefined && filter.retries !== record.retry > 0) return false;
+  if (filter.plan !== undefined || filter.task !== undefined || filter.callee !== undefined) {
+    const f = facts();
+    if (filter.plan !== undefined && f.plan !== filter.plan) return false;
+    if (filter.task !== undefined && f.task !== filter.task) return false;
+    if (filter.callee !== undefined && f.callee !== filter.callee) return false;
+  }
+  return true;
+}

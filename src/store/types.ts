@@ -1,0 +1,101 @@
+import type { EventType } from '../schemas/events.js';
+import type { HookRecord } from '../hooks/event-log.js';
+
+/**
+ * Where serve-hooks keeps what arrived, and how several receivers agree on it. Two kinds:
+ * the embedded default (an NDJSON file plus dedup in this process's memory, no server needed)
+ * and PostgreSQL (shared by every receiver that names the same database).
+ *
+ * The rules every implementation keeps (issue 13): an event counts as seen only once it is
+ * durably written, so an append that fails leaves no trace a retry could be mistaken for; and an
+ * append that cannot be written rejects, so the request is never acknowledged.
+ */
+export interface EventStore {
+  readonly kind: 'ndjson' | 'postgres';
+  /** What to show of where the store is: a path, or a URL without its password. */
+  readonly where: string;
+  /**
+   * Writes one record durably and says, atomically with the write, whether its event is new or
+   * the n-th arrival: `retry` 0 for the first, n for the service's retry n (within the dedup
+   * window, across every receiver sharing the store). `seenKey` is the identity as remembered
+   * (good events apart from refused ones); absent for a request refused before it was judged.
+   * The record's `retry` and `duplicate` are set from the answer before it is written.
+   * `forward` asks for the event to be claimed for forwarding by `owner` in the same step.
+   */
+  append(record: HookRecord, seenKey: string | undefined, forward?: ForwardClaim): Promise<Appended>;
+  /**
+   * Claims the forwarding of an event whose earlier forward failed (the service's retry then
+   * gets it sent on again): true when this caller now holds it.
+   */
+  reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<boolean>;
+  /** Records how the forward of an event ended and releases the claim. */
+  finishForward(id: string, owner: string, result: ForwardResult): Promise<void>;
+  /**
+   * Events whose forward was claimed by an instance that did not finish it within its lease
+   * (it died, say), now claimed by `claim.owner`. The embedded store has none: one process.
+   */
+  takeAbandoned(claim: ForwardClaim, limit: number): Promise<StoredEvent[]>;
+  /** Events matching `filter`, oldest first, after position `after` (exclusive) when given. */
+  read(filter: EventFilter, after?: string): AsyncGenerator<StoredEvent>;
+  /** The event with this id. */
+  get(id: string): Promise<StoredEvent | undefined>;
+  /**
+   * Waits until events may have arrived after the last read (LISTEN/NOTIFY or a file watch);
+   * resolves false when `signal` aborts.
+   */
+  waitForMore(signal: AbortSignal): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The answer of an append. */
+export interface Appended {
+  /** The stored event's id (PostgreSQL: a number; NDJSON: the record's number in the file). */
+  id: string;
+  retry: number;
+  /** The id of the first arrival of this event (itself when new). */
+  firstId: string;
+  /** True when this append also claimed the forwarding of the event. */
+  claimed: boolean;
+  /** The identity as remembered, when there is one. */
+  seenKey?: string;
+}
+
+export interface ForwardClaim {
+  /** Who forwards: one id per serve-hooks process. */
+  owner: string;
+  /** How long the claim holds without being finished before another may take it. */
+  leaseMs: number;
+}
+
+export interface ForwardResult {
+  ok: boolean;
+  status?: number;
+  error?: string;
+  attempts: number;
+}
+
+/** One recorded request as read back, with where it is and what became of its forward. */
+export interface StoredEvent {
+  id: string;
+  record: HookRecord;
+  forward?: { state: 'claimed' | 'done' | 'failed'; owner?: string; status?: number; error?: string; attempts?: number; at?: string };
+}
+
+/** What `hooks events` can ask for; every field narrows. */
+export interface EventFilter {
+  types?: ReadonlySet<EventType | 'refused'>;
+  /** ms since the epoch, inclusive. */
+  since?: number;
+  /** ms since the epoch, exclusive. */
+  until?: number;
+  plan?: string;
+  task?: string;
+  callee?: string;
+  verdicts?: ReadonlySet<string>;
+  /** `true`: only retries; `false`: only first arrivals. */
+  retries?: boolean;
+  limit?: number;
+}
+
+/** The store cannot be reached or refused the write: the request must not be acknowledged. */
+export class StoreUnavailable extends Error {}

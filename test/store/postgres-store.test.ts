@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HookRecord } from '../../src/hooks/event-log.js';
+import { PostgresStore } from '../../src/store/postgres.js';
+import { SCHEMA_VERSION } from '../../src/store/pg-schema.js';
+import { freshDatabase } from '../helpers/postgres.js';
+
+let url: string;
+let store: PostgresStore;
+
+beforeAll(async () => {
+  url = await freshDatabase('store');
+  store = await PostgresStore.open(url);
+});
+afterAll(() => store?.close());
+
+function record(body: object, time = new Date().toISOString(), type: HookRecord['type'] = 'task.end'): HookRecord {
+  return { v: 1, time, method: 'POST', path: '/', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), bytes: 10, type, verdict: 'verified', key: 'k', duplicate: false, retry: 0, answer: 200 };
+}
+
+describe('PostgreSQL store', () => {
+  it('migrates once even when ten callers migrate at the same moment, and records the version', async () => {
+    const stores = await Promise.all(Array.from({ length: 10 }, () => PostgresStore.open(url)));
+    const results = await Promise.all(stores.map((s) => s.migrate()));
+    await Promise.all(stores.map((s) => s.close()));
+    expect(results.filter((r) => r.applied.length > 0)).toHaveLength(1);
+    expect(results.every((r) => r.applied.length > 0 || r.from === SCHEMA_VERSION)).toBe(true);
+    const status = await store.status();
+    expect(status.version).toBe(SCHEMA_VERSION);
+    expect(status.history.map((h) => h.version)).toEqual([1]);
+    await expect(store.check()).resolves.toBeUndefined();
+  });
+
+  it('counts arrivals of one identity atomically: 20 copies at once are one new event and retries 1..19', async () => {
+    const copies = await Promise.all(Array.from({ length: 20 }, () => store.append(record({ TaskID: 'T-race', Sign: 's' }), 'task.end#race')));
+    expect(copies.map((c) => c.retry).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    const first = copies.find((c) => c.retry === 0)!;
+    expect(new Set(copies.map((c) => c.firstId))).toEqual(new Set([first.id]));
+    const rows = [];
+    for await (const e of store.read({ task: 'T-race' })) rows.push(e);
+    expect(rows).toHaveLength(20);
+    expect(rows.filter((e) => !e.record.duplicate)).toHaveLength(1);
+  });
+
+  it('gives the forward of an event to exactly one appender, and a failed forward to one later retry', async () => {
+    const claim = (owner: string) => ({ owner, leaseMs: 60_000 });
+    const arrivals = await Promise.all(['a', 'b', 'a', 'b', 'c'].map((o) => store.append(record({ TaskID: 'T-fwd', Sign: 's' }), 'task.end#fwd', claim(o))));
+    expect(arrivals.filter((a) => a.claimed)).toHaveLength(1);
+    const holder = arrivals.find((a) => a.claimed)!;
+    // Only the holder can finish it.
+    await store.finishForward(holder.id, 'someone-else', { ok: false, attempts: 1 });
+    expect((await store.get(holder.id))!.forward!.state).toBe('claimed');
+    const owner = (await store.get(holder.id))!.forward!.owner!;
+    await store.finishForward(holder.id, owner, { ok: false, status: 502, attempts: 4 });
+    expect((await store.get(holder.id))!.forward).toMatchObject({ state: 'failed', status: 502, attempts: 4 });
+    const retries = await Promise.all(['a', 'b', 'c'].map(async (o) => {
+      const a = await store.append(record({ TaskID: 'T-fwd', Sign: 's' }), 'task.end#fwd', claim(o));
+      return store.reclaimFailed(a, claim(o));
+    }));
+    expect(retries.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('hands a forward whose lease ran out (its instance died) to one other instance', async () => {
+    const a = await store.append(record({ TaskID: 'T-lease', Sign: 's' }), 'task.end#lease', { owner: 'dead', leaseMs: 1 });
+    expect(a.claimed).toBe(true);
+    await new Promise((r) => setTimeout(r, 20));
+    const [x, y] = await Promise.all([store.takeAbandoned({ owner: 'x', leaseMs: 60_000 }, 100), store.takeAbandoned({ owner: 'y', leaseMs: 60_000 }, 100)]);
+    const taken = [...x, ...y].filter((e) => e.id === a.id);
+    expect(taken).toHaveLength(1);
+    expect(JSON.parse(taken[0]!.record.body!)).toEqual({ TaskID: 'T-lease', Sign: 's' });
+    expect(await store.takeAbandoned({ owner: 'z', leaseMs: 60_000 }, 100)).toEqual([]);
+  });
+
+  it('starts a new event once the dedup window has passed', async () => {
+    const short = await PostgresStore.open(url, { windowMs: 1000 });
+    const t0 = Date.parse('2026-01-01T00:00:00Z');
+    const one = await short.append(record({ TaskID: 'T-win', Sign: 's' }, new Date(t0).toISOString()), 'task.end#win');
+    const two = await short.append(record({ TaskID: 'T-win', Sign: 's' }, new Date(t0 + 500).toISOString()), 'task.end#win');
+    const three = await short.append(record({ TaskID: 'T-win', Sign: 's' }, new Date(t0 + 5000).toISOString()), 'task.end#win');
+    await short.close();
+    expect([one.retry, two.retry, three.retry]).toEqual([0, 1, 0]);
+    expect(three.firstId).toBe(three.id);
+  });
+
+  it('reads by filter, the latest N, from a position, and wakes a follower on a new event', async () => {
+    const since = Date.now() - 1;
+    await store.append(record({ PlanName: 'P-1', Timestamp: '1' }, undefined, 'plan.end'), 'plan.end#1');
+    await store.append({ ...record({}, undefined, null), verdict: undefined, answer: 415, body: undefined }, undefined);
+    const plans = [];
+    for await (const e of store.read({ plan: 'P-1' })) plans.push(e);
+    expect(plans.map((e) => e.record.type)).toEqual(['plan.end']);
+    const refused = [];
+    for await (const e of store.read({ types: new Set(['refused']), since })) refused.push(e);
+    expect(refused.map((e) => e.record.answer)).toEqual([415]);
+    const latest = [];
+    for await (const e of store.read({ limit: 2 })) latest.push(e);
+    expect(latest).toHaveLength(2);
+    expect(Number(latest[0]!.id)).toBeLessThan(Number(latest[1]!.id));
+    const after = [];
+    for await (const e of store.read({}, latest[0]!.id)) after.push(e.id);
+    expect(after).toEqual([latest[1]!.id]);
+
+    const ac = new AbortController();
+    const waiting = store.waitForMore(ac.signal);
+    await new Promise((r) => setTimeout(r, 100));
+    await store.append(record({ TaskID: 'T-follow', Sign: 's' }), 'task.end#follow');
+    await expect(waiting).resolves.toBe(true);
+  });
+
+  it('rejects an append when the database cannot be reached, saying why without the password', async () => {
+    const bad = await PostgresStore.open(url.replace(/:(\d+)\//, ':1/'));
+    const err = await bad.append(record({ TaskID: 'T-x', Sign: 's' }), 'x').catch((e: Error) => e);
+    await bad.close();
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/cannot write to the store: .*ECONNREFUSED/);
+    expect((err as Error).message).not.toContain(new URL(url).password);
+  });
+});
