@@ -13,6 +13,7 @@ import { register as push } from './commands/push/index.js';
 import { register as template } from './commands/template/index.js';
 import { register as serveHooks } from './commands/serve-hooks/index.js';
 import { register as hooks } from './commands/hooks/index.js';
+import { register as store } from './commands/store/index.js';
 import { register as sandbox } from './commands/sandbox/index.js';
 import { register as completion } from './commands/completion/index.js';
 import { register as api } from './commands/api/index.js';
@@ -69,7 +70,7 @@ Start here:
   callctl auth login --base-url http://127.0.0.1:8780
   callctl robots`,
     );
-  for (const register of [auth, config, robots, task, plan, workflow, push, template, serveHooks, hooks, sandbox, api, completion]) {
+  for (const register of [auth, config, robots, task, plan, workflow, push, template, serveHooks, hooks, store, sandbox, api, completion]) {
     register(program, deps);
   }
   return program;

@@ -25,6 +25,7 @@ export const SETTINGS = {
   'push-test-token-flex-url': { internal: true, description: 'the flex-route address push-test-token was set for' },
   'sign-key': { env: 'CALLCTL_SIGN_KEY', secret: true, description: 'X-Service-Sign-Key (template API key)' },
   'hook-keys': { env: 'CALLCTL_HOOK_KEYS', secret: true, description: 'comma-separated KEYs for plan/task Sign' },
+  store: { env: 'CALLCTL_STORE', secret: true, description: 'event store: postgres://user:password@host/db, or an NDJSON file' },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -25,5 +25,11 @@ export const DEDUP_MAX_KEYS = 500_000;
 export const FORWARD_RETRIES = 3;
 export const FORWARD_TIMEOUT_MS = 10_000;
 
+/**
+ * With a shared store, a forward claimed by a receiver that stops before finishing it is taken
+ * over by another once this has passed: longer than a forward's attempts and their back-off.
+ */
+export const FORWARD_LEASE_MS = 120_000;
+
 /** On SIGINT/SIGTERM, in-flight requests and forwards get this long to finish. */
 export const SHUTDOWN_GRACE_MS = 10_000;

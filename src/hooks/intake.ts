@@ -2,6 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import type { EventType } from '../schemas/events.js';
 import { DedupStore, SignPairs, dedupKey, signPair } from './dedup.js';
 import { DEDUP_WINDOW_MS } from './defaults.js';
+import { NdjsonStore } from '../store/ndjson.js';
+import { StoreUnavailable, type Appended, type EventStore, type ForwardClaim } from '../store/types.js';
 import { detectType, schemaWarnings, summarize, type EventSummary } from './detect.js';
 import type { EventLog, HookRecord } from './event-log.js';
 import { DEFAULT_MAX_AGE_MS, createVerifier, type Verdict, type VerifyOptions } from './verify.js';
@@ -43,8 +45,12 @@ export interface IntakeOptions extends VerifyOptions {
    * event whose signature could not be checked or that the spec does not sign (401).
    */
   strict?: boolean;
+  /** Where events are kept and recognised; default: the embedded store over `log` and `dedup`. */
+  store?: EventStore;
   log?: EventLog;
   dedup?: DedupStore;
+  /** Accepted events are claimed for forwarding, as this owner, when they are first appended. */
+  forwardClaim?: ForwardClaim;
   now?: () => number;
   /** Records of a previous run (readRecentRecords of the log), so its events count as seen. */
   history?: Iterable<HookRecord>;
@@ -59,6 +65,8 @@ export interface Outcome {
   summary: EventSummary;
   /** The identity of the event across retries, as remembered (bad events apart from good ones). */
   key?: string;
+  /** What the store said of it (absent for a request refused before it was judged). */
+  appended?: Appended;
 }
 
 /** The log could not be written: the request must not be acknowledged. */
@@ -70,15 +78,14 @@ export class LogWriteError extends Error {}
  */
 export class Intake {
   private readonly verify;
-  private readonly dedup: DedupStore;
+  /** Where arrivals are counted and records kept (the embedded store over `log` by default). */
+  readonly store: EventStore;
   private readonly now: () => number;
-  /** Keys whose record is being written: the next arrival of the same key waits for it. */
-  private readonly writing = new Map<string, Promise<void>>();
   private readonly pairs: SignPairs;
 
   constructor(private readonly options: IntakeOptions) {
     this.verify = createVerifier(options);
-    this.dedup = options.dedup ?? new DedupStore();
+    this.store = options.store ?? new NdjsonStore(options.log?.path, options.log, options.dedup ?? new DedupStore());
     this.now = options.now ?? Date.now;
     this.pairs = new SignPairs(historyWindowMs(options.maxAgeMs));
     if (options.history) this.remember(options.history);
@@ -89,7 +96,7 @@ export class Intake {
     for (const r of records) {
       if (!r.key) continue;
       const at = Date.parse(r.time);
-      this.dedup.hit(namespaced(r.key, r.answer, r.verdict), at);
+      if (this.store instanceof NdjsonStore) this.store.remember(namespaced(r.key, r.answer, r.verdict), at);
       if (r.type === 'plan.end' && r.verdict === 'verified' && r.answer === 200 && r.body !== undefined && r.encoding === undefined) {
         let pair: string | undefined;
         try {
@@ -106,7 +113,7 @@ export class Intake {
   async refuse(meta: RequestMeta, status: number, error: string, raw?: Buffer): Promise<Outcome> {
     const record = this.baseRecord(meta, raw, null);
     Object.assign(record, { answer: status, error });
-    await this.write(record);
+    await this.write(record, undefined);
     return { answer: status, reply: JSON.stringify({ error }), record, summary: {} };
   }
 
@@ -148,13 +155,16 @@ export class Intake {
     });
     // Claimed at once (a copy arriving meanwhile sees it), given back when the record fails.
     const undo = pair !== undefined && answer === 200 && verdict.state === 'verified' ? this.pairs.claim(pair, plainKey, this.now()) : undefined;
+    // The store counts the arrival and keeps the record in one step; it sets retry and duplicate.
+    const forward = answer === 200 && verdict.state !== 'rejected' ? this.options.forwardClaim : undefined;
+    let appended: Appended;
     try {
-      await this.recordArrival(key, record);
+      appended = await this.write(record, key, forward);
     } catch (e) {
       undo?.();
       throw e;
     }
-    return { answer, reply: answer === 200 ? '{}' : JSON.stringify({ error }), record, summary: summarize(type, body), key };
+    return { answer, reply: answer === 200 ? '{}' : JSON.stringify({ error }), record, summary: summarize(type, body), key, appended };
   }
 
   /** The answer to a judged event, and the error its reply names. */
@@ -171,36 +181,6 @@ export class Intake {
       if (verdict.state === 'unsigned' || verdict.state === 'unverified') return { answer: 401, error: `${verdict.state} event refused (--strict)` };
     }
     return { answer: 200 };
-  }
-
-  /**
-   * Counts the arrival and writes its record, one arrival of a key at a time: a copy that comes
-   * while the first is being written waits for it, so it is told apart as a retry only when the
-   * first was durably recorded. An arrival is remembered as seen only once written; a failed write
-   * leaves nothing behind, so the service's retry is taken as new.
-   */
-  private async recordArrival(key: string, record: HookRecord): Promise<void> {
-    let before = this.writing.get(key);
-    while (before) {
-      await before;
-      before = this.writing.get(key);
-    }
-    const retry = this.dedup.peek(key, this.now());
-    record.duplicate = retry > 0;
-    record.retry = retry;
-    if (!this.options.log) {
-      this.dedup.hit(key, this.now());
-      return;
-    }
-    let settle!: () => void;
-    this.writing.set(key, new Promise<void>((resolve) => (settle = resolve)));
-    try {
-      await this.write(record);
-      this.dedup.hit(key, this.now());
-    } finally {
-      this.writing.delete(key);
-      settle();
-    }
   }
 
   private baseRecord(meta: RequestMeta, raw: Buffer | undefined, type: EventType | null): HookRecord {
@@ -224,12 +204,11 @@ export class Intake {
     return record;
   }
 
-  private async write(record: HookRecord): Promise<void> {
-    if (!this.options.log) return;
+  private async write(record: HookRecord, key: string | undefined, forward?: ForwardClaim): Promise<Appended> {
     try {
-      await this.options.log.append(record);
+      return await this.store.append(record, key, forward);
     } catch (error) {
-      throw new LogWriteError(`cannot write the event log: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new LogWriteError(error instanceof StoreUnavailable ? error.message : `cannot write the event log: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
@@ -8,12 +9,15 @@ import {
   MAX_BODY_BYTES,
   REQUEST_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
+  FORWARD_LEASE_MS,
 } from './defaults.js';
 import type { EventSummary } from './detect.js';
 import type { HookRecord } from './event-log.js';
 import { Intake, LogWriteError, type IntakeOptions, type Outcome, type RequestMeta } from './intake.js';
 import type { Transport } from '../api/transport.js';
 import { VERDICT_HEADER, notificationTransport, passOnHeaders, post } from './send.js';
+import type { StoredEvent } from '../store/types.js';
+import { REDACTED } from './intake.js';
 
 export interface ListenerOptions extends IntakeOptions {
   host?: string;
@@ -25,6 +29,11 @@ export interface ListenerOptions extends IntakeOptions {
   forwardTo?: string;
   /** The transport forwards go through (default: one with the forwarding defaults). */
   forwardTransport?: Transport;
+  /**
+   * How long a forward claimed by this instance holds before another instance sharing the store
+   * may take it over (it should outlast a forward's attempts). Default FORWARD_LEASE_MS.
+   */
+  forwardLeaseMs?: number;
   maxBodyBytes?: number;
   /** Defaults HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS. */
   headersTimeoutMs?: number;
@@ -62,13 +71,15 @@ const TIMED_OUT = rawAnswer('408 Request Timeout', 'request too slow');
  * that is not JSON, 400 for a body that is not JSON; header and request timeouts.
  */
 export async function startListener(options: ListenerOptions): Promise<Listener> {
-  const intake = new Intake(options);
+  const owner = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const leaseMs = options.forwardLeaseMs ?? FORWARD_LEASE_MS;
+  const claim = { owner, leaseMs };
+  const intake = new Intake({ ...options, ...(options.forwardTo ? { forwardClaim: claim } : {}) });
+  const store = intake.store;
   const handlers = new Set<(e: ListenerEvent) => void>();
   const emit = (e: ListenerEvent) => handlers.forEach((h) => h(e));
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const forwards = new Set<Promise<void>>();
-  /** Keys whose forward finally failed: their next retry from the service is sent on again. */
-  const forwardFailed = new Set<string>();
   let seq = 0;
   let closing = false;
 
@@ -83,17 +94,30 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   function deliver(res: ServerResponse, outcome: Outcome, n: number, raw?: Buffer) {
     send(res, outcome.answer, outcome.reply, outcome.answer === 413 || outcome.answer === 405 ? closeHeaders(outcome.answer) : {});
     if (raw === undefined) return emit({ kind: 'refused', seq: n, record: outcome.record });
-    const key = outcome.key;
+    const appended = outcome.appended;
     const verdict = outcome.record.verdict;
     const ok = outcome.answer === 200 && verdict !== 'rejected' && verdict !== 'unavailable';
-    const forwarding = !!options.forwardTo && ok && (!outcome.record.duplicate || (key !== undefined && forwardFailed.delete(key)));
-    emit({ kind: 'event', seq: n, record: outcome.record, summary: outcome.summary, forwarding });
-    if (forwarding) forward(n, key, raw, { ...passOnHeaders(res.req.headers), [VERDICT_HEADER]: verdict ?? 'unsigned' });
+    const event = { kind: 'event' as const, seq: n, record: outcome.record, summary: outcome.summary };
+    if (!options.forwardTo || !ok || !appended) return emit({ ...event, forwarding: false });
+    const headers = { ...passOnHeaders(res.req.headers), [VERDICT_HEADER]: verdict ?? 'unsigned' };
+    if (appended.claimed) {
+      emit({ ...event, forwarding: true });
+      return forward(n, appended.firstId, raw, headers);
+    }
+    if (!outcome.record.duplicate) return emit({ ...event, forwarding: false });
+    // A retry of an event whose forward failed: sent on again, by one receiver only.
+    void store.reclaimFailed(appended, claim).then(
+      (mine) => {
+        emit({ ...event, forwarding: mine });
+        if (mine) forward(n, appended.firstId, raw, headers);
+      },
+      () => emit({ ...event, forwarding: false }),
+    );
   }
 
   let forwardTransport: Transport | undefined;
 
-  function forward(n: number, key: string | undefined, raw: Buffer, headers: Record<string, string>) {
+  function forward(n: number, id: string, raw: Buffer, headers: Record<string, string>) {
     forwardTransport ??= options.forwardTransport ?? notificationTransport();
     let since = performance.now();
     const job = post(forwardTransport, options.forwardTo!, raw, headers, {
@@ -102,14 +126,37 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         emit({ kind: 'forward', seq: n, attempt, final: false, ms, ...failure });
         since = performance.now() + (failure.waitMs ?? 0);
       },
-    }).then((o) => {
+    }).then(async (o) => {
       const okay = o.answer !== undefined && o.answer.status < 300;
-      if (!okay && key) forwardFailed.add(key);
       emit({ kind: 'forward', seq: n, attempt: o.attempts, final: true, ...(o.answer ? { status: o.answer.status, ms: o.answer.ms } : { error: o.error }) });
+      await store
+        .finishForward(id, owner, { ok: okay, attempts: o.attempts, ...(o.answer ? { status: o.answer.status } : {}), ...(o.error ? { error: o.error } : {}) })
+        .catch((error: Error) => emit({ kind: 'error', message: `cannot record the forward of event ${id}: ${error.message}` }));
     });
     forwards.add(job);
     void job.finally(() => forwards.delete(job));
   }
+
+  /** Forwards whose instance stopped before finishing them (their lease ran out) are taken over. */
+  async function takeOver(): Promise<void> {
+    let taken: StoredEvent[];
+    try {
+      taken = await store.takeAbandoned(claim, 100);
+    } catch {
+      return; // the store is unreachable: the next sweep tries again
+    }
+    for (const e of taken) {
+      const raw = Buffer.from(e.record.body ?? '', e.record.encoding === 'base64' ? 'base64' : 'utf8');
+      // The recorded headers, less the redacted ones (their values were never kept).
+      const recorded = Object.fromEntries(Object.entries(e.record.headers).filter(([, v]) => v !== REDACTED));
+      forward(++seq, e.id, raw, { ...passOnHeaders(recorded), [VERDICT_HEADER]: e.record.verdict ?? 'unsigned' });
+    }
+  }
+  const sweeper =
+    options.forwardTo && store.kind !== 'ndjson'
+      ? setInterval(() => void takeOver(), Math.max(50, Math.min(leaseMs / 2, 5_000)))
+      : undefined;
+  sweeper?.unref();
 
   function closeHeaders(status: number): Record<string, string> {
     return status === 405 ? { allow: 'POST', connection: 'close' } : { connection: 'close' };
@@ -179,6 +226,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     },
     async close() {
       closing = true;
+      clearInterval(sweeper);
       // Stops accepting; idle keep-alive connections close now, busy ones once answered (their
       // answers carry `connection: close`); only after the grace period is anything cut.
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

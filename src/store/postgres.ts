@@ -212,6 +212,7 @@ export class PostgresStore implements EventStore {
       const v = [...filter.verdicts];
       where.push(`(verdict = ANY(${arg(v)})${v.includes('refused') ? ' OR (verdict IS NULL AND answer <> 200)' : ''})`);
     }
+    if (filter.key !== undefined) where.push(`key = ${arg(filter.key)}`);
     if (filter.retries !== undefined) where.push(filter.retries ? 'retry > 0' : 'retry = 0');
     const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
     // The latest N (shown oldest first) when a limit is given without a position; else in pages.

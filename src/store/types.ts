@@ -92,6 +92,8 @@ export interface EventFilter {
   task?: string;
   callee?: string;
   verdicts?: ReadonlySet<string>;
+  /** The event's identity (the record's `key`): every arrival of one event. */
+  key?: string;
   /** `true`: only retries; `false`: only first arrivals. */
   retries?: boolean;
   limit?: number;

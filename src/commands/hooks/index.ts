@@ -1,5 +1,5 @@
 import { Option, type Command } from '../commander.js';
-import { collect, type Deps } from '../action.js';
+import { collect, positiveInt, type Deps } from '../action.js';
 
 export function register(parent: Command, deps: Deps): void {
   const hooks = parent.command('hooks').description('send notifications: signed samples, and recorded events again');
@@ -38,9 +38,62 @@ JSON (--json): {"type","status","body","ms","tamper"}.`,
     )
     .action(deps.action(() => import('./trigger.js')));
   hooks
+    .command('events')
+    .description('list recorded events from the NDJSON log or the shared store, filtered; --follow for new ones')
+    .option('--log <file>', 'an NDJSON log written by serve-hooks --log')
+    .option('--store <url>', 'the store: postgres://... or an NDJSON file (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)')
+    .option('--store-file <file>', 'file whose first line is the store URL')
+    .option('--type <types>', 'only these types, comma-separated (refused: requests refused before their type was known)')
+    .option('--since <when>', 'received at or after a time (2026-11-22T14:00:00Z) or a duration ago (15m, 2h, 1d)')
+    .option('--until <when>', 'received before a time or a duration ago')
+    .option('--plan <name>', 'only events of this plan (PlanName)')
+    .option('--task <id>', 'only events of this task')
+    .option('--callee <number>', 'only events for this callee number')
+    .option('--verdict <verdicts>', 'verified, rejected, unverified, skipped, unsigned, refused; comma-separated')
+    .option('--retries', "only the service's retries")
+    .option('--no-retries', 'only first arrivals')
+    .option('--limit <n>', 'the latest N matching events', positiveInt)
+    .option('--follow', 'then show new events as they arrive, until Ctrl-C')
+    .option('--show-numbers', 'show callee numbers in full (masked by default)')
+    .addHelpText(
+      'after',
+      `
+Output: on a terminal one line per event (time, type, ids, status, verdict, retry, #id, forward);
+piped, TSV: id, time, type, plan, task, callee, status, verdict, retry, answer, forward;
+--json, one JSON object per line: {"id","time","type", ids, "verdict","by","reason","warnings",
+"duplicate","retry","answer","forward"}. Callee numbers are masked unless --show-numbers.
+--follow: PostgreSQL wakes on LISTEN/NOTIFY; an NDJSON log is watched for growth.
+
+Examples:
+  CALLCTL_STORE_FILE=/etc/callctl/store-url callctl hooks events --type task.end --since 2h
+  callctl hooks events --log events.ndjson --verdict rejected --json
+  callctl hooks events --plan P-2026-11 --follow`,
+    )
+    .action(deps.action(() => import('./events.js')));
+  hooks
+    .command('show <id>')
+    .description('print one recorded event whole: headers (secrets redacted), body, verdict, key, retries, forward')
+    .option('--log <file>', 'an NDJSON log written by serve-hooks --log')
+    .option('--store <url>', 'the store: postgres://... or an NDJSON file (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)')
+    .option('--store-file <file>', 'file whose first line is the store URL')
+    .option('--show-numbers', 'show callee numbers in full (masked by default)')
+    .addHelpText(
+      'after',
+      `
+The id is the one \`hooks events\` shows (#id): in an NDJSON log, the record's number in the file.
+Exit 3 when there is no such event.
+
+Examples:
+  callctl hooks show 1842
+  callctl hooks show 12 --log events.ndjson --json`,
+    )
+    .action(deps.action(() => import('./show.js')));
+  hooks
     .command('replay')
-    .description('send events recorded by serve-hooks --log again, byte for byte, in order')
+    .description('send events recorded by serve-hooks (--log file or the store) again, byte for byte, in order')
     .option('--log <file>', 'the NDJSON log written by serve-hooks --log')
+    .option('--store <url>', 'or the store: postgres://... (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)')
+    .option('--store-file <file>', 'file whose first line is the store URL')
     .option('--to <url>', 'where to send them')
     .option('--events <types>', 'only these types, comma-separated')
     .option('--since <when>', 'only events received since a time (2026-11-22T14:00:00Z) or a duration ago (15m, 2h, 1d)')

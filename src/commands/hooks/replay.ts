@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { NetworkError, ServiceError, UsageError } from '../../errors.js';
-import { readLog, recordBody, type HookRecord } from '../../hooks/event-log.js';
+import { recordBody, type HookRecord } from '../../hooks/event-log.js';
+import { readFailed, readSource } from './source.js';
 import { runSignCommand } from '../../signing/sign-command.js';
 import { defaultServiceSign } from '../../signing/sign.js';
 import { post } from '../../hooks/send.js';
@@ -10,6 +11,8 @@ import { chatbotSigning, httpUrl, parseEventTypes } from './secrets.js';
 
 export interface ReplayOptions {
   log?: string;
+  store?: string;
+  storeFile?: string;
   to?: string;
   events?: string;
   since?: string;
@@ -19,16 +22,16 @@ export interface ReplayOptions {
 }
 
 /** `--since`: an ISO time, or a duration back from now such as 30s, 15m, 2h, 1d. */
-export function parseSince(value: string, now: number): number {
+export function parseSince(value: string, now: number, flag = '--since'): number {
   let ago: number | undefined;
   try {
     ago = durationMs(value, Number.MAX_SAFE_INTEGER);
   } catch (error) {
-    throw new UsageError(`--since: ${(error as Error).message}`);
+    throw new UsageError(`${flag}: ${(error as Error).message}`);
   }
   if (ago !== undefined) return now - ago;
   const t = Date.parse(value);
-  if (Number.isNaN(t)) throw new UsageError('--since: expected a time such as 2026-11-22T14:00:00Z or a duration such as 15m');
+  if (Number.isNaN(t)) throw new UsageError(`${flag}: expected a time such as 2026-11-22T14:00:00Z or a duration such as 15m`);
   return t;
 }
 
@@ -51,8 +54,7 @@ export function vouched(r: HookRecord): boolean {
 
 /** Sends recorded events again, byte for byte, in the order they arrived. */
 export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
-  if (!opts.log) throw new UsageError('missing --log FILE');
-  if (!existsSync(opts.log)) throw new UsageError(`--log: no such file ${opts.log}`);
+  if (opts.log !== undefined && !existsSync(opts.log)) throw new UsageError(`--log: no such file ${opts.log}`);
   const to = httpUrl(opts.to, '--to');
   const types = parseEventTypes(opts.events);
   const since = opts.since === undefined ? undefined : parseSince(opts.since, ctx.io.now());
@@ -65,8 +67,10 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
   let unsignedWarned = false;
   let lastError: string | undefined;
   const transport = await ctx.transport();
-  for await (const r of readLog(opts.log)) {
-    if (!replayable(r) || (types && !types.has(r.type!)) || (since !== undefined && Date.parse(r.time) < since)) continue;
+  const store = await readSource(ctx, opts);
+  try {
+  for await (const { record: r } of store.read({ ...(types ? { types } : {}), ...(since !== undefined ? { since } : {}), retries: false })) {
+    if (!replayable(r)) continue;
     const trusted = vouched(r);
     if (!trusted && !opts.includeUnverified) {
       skipped += 1;
@@ -97,6 +101,11 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
     const row = { time: r.time, type: r.type, status: status ?? null, ...(outcome.error ? { error: outcome.error } : {}), attempts: outcome.attempts };
     if (json) ctx.io.stdout.write(`${JSON.stringify(row)}\n`);
     else ctx.io.stdout.write(`${out.out.dim(r.time)}  ${out.out.cyan(String(r.type).padEnd(22))}  ${ok ? out.out.green(String(status)) : out.out.red(lastError ?? '')}\n`);
+  }
+  } catch (error) {
+    await readFailed(store, error);
+  } finally {
+    await store.close();
   }
   out.info(`replayed ${sent} event${sent === 1 ? '' : 's'}${failed ? `, ${failed} failed` : ''} to ${new URL(to).origin}`);
   if (skipped) out.warn(`skipped ${skipped} event${skipped === 1 ? '' : 's'} not verified on arrival (--include-unverified sends them unsigned)`);

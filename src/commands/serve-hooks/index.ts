@@ -1,6 +1,6 @@
 import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
-import { port, wholeNumber } from '../flag-values.js';
+import { port, seconds, wholeNumber } from '../flag-values.js';
 
 export function register(parent: Command, deps: Deps): void {
   parent
@@ -19,6 +19,9 @@ export function register(parent: Command, deps: Deps): void {
     .option('--max-age <minutes>', 'plan end: refuse a Timestamp further than this from now, either way (0: no check)', wholeNumber({ min: 0, max: 1440 }, 'minutes'), 15)
     .option('--log <file>', 'append every request to this NDJSON file before answering it')
     .option('--fsync', 'with --log: flush each record to disk before answering (group commit)')
+    .option('--store <url>', 'shared event store postgres://... (or CALLCTL_STORE, --store-file, profile store); visible in ps')
+    .option('--store-file <file>', 'file whose first line is the store URL (or CALLCTL_STORE_FILE)')
+    .option('--forward-lease <seconds>', 'shared store: a forward unfinished this long is taken over by another receiver', seconds({ min: 1 }), 120)
     .option('--events <types>', 'show only these types, comma-separated (all are still recorded)')
     .option('--show-numbers', 'show callee numbers in full (masked by default)')
     .option('--forward-to <url>', 'send each new accepted event on, same bytes and headers, to a local app')
@@ -63,6 +66,12 @@ Examples:
   CALLCTL_HOOK_KEYS=k1,k2 callctl serve-hooks --log events.ndjson
   callctl serve-hooks --key-file keys.txt --forward-to http://127.0.0.1:3000/hooks --events task.end
   callctl serve-hooks --skip-verify --json | jq 'select(.type=="plan.end")'
+
+Shared store (several receivers behind one load balancer): with a postgres:// store every
+event is committed before it is answered 200; retries are recognised across receivers and
+restarts; each event is forwarded by one receiver; a forward left unfinished (its receiver died)
+is taken over after --forward-lease. The store unreachable: 503 (the service retries), one line
+when the outage starts and one when it ends. Tables are created or upgraded at start.
 
 SIGINT/SIGTERM: stop accepting, finish requests in flight, flush the log, exit 0.`,
     )

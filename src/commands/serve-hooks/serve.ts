@@ -1,10 +1,13 @@
 import type { Context } from '../../context.js';
-import { fsReason, LocalError, UsageError } from '../../errors.js';
+import { fsReason, LocalError, NetworkError, UsageError } from '../../errors.js';
 import { EventLog, readRecentRecords } from '../../hooks/event-log.js';
 import { historyWindowMs } from '../../hooks/intake.js';
 import { startListener, type Listener } from '../../hooks/listener.js';
 import { chatbotSigning, hookKeys, httpUrl, parseEventTypes } from '../hooks/secrets.js';
 import { render, type RenderOptions } from './render.js';
+import { storeValue } from '../store-option.js';
+import { isPostgresUrl } from '../../store/open.js';
+import type { EventStore } from '../../store/types.js';
 
 export interface ServeOptions {
   host: string;
@@ -23,6 +26,10 @@ export interface ServeOptions {
   events?: string;
   showNumbers?: boolean;
   forwardTo?: string;
+  store?: string;
+  storeFile?: string;
+  /** Seconds. */
+  forwardLease?: number;
   /** Not a flag: lets an in-process caller (a test) stop the listener, as SIGTERM would. */
   stop?: AbortSignal;
   /** Not a flag: told the listener's URL once it listens. */
@@ -45,6 +52,20 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   const events = parseEventTypes(opts.events);
   const forwardTo = opts.forwardTo === undefined ? undefined : httpUrl(opts.forwardTo, '--forward-to');
   const out = await ctx.output();
+
+  const chosen = await storeValue(ctx, opts);
+  if (chosen?.from === '--store' && isPostgresUrl(chosen.value)) {
+    out.warn('--store: a URL with a password on the command line is visible to other users (ps); prefer CALLCTL_STORE or --store-file');
+  }
+  if (chosen && !isPostgresUrl(chosen.value)) {
+    if (opts.log) throw new UsageError(`give the NDJSON file once: --log or ${chosen.from}, not both`);
+    opts.log = chosen.value.replace(/^file:(\/\/)?/, '');
+  }
+  let store: EventStore | undefined;
+  if (chosen && isPostgresUrl(chosen.value)) {
+    if (opts.log || opts.fsync) throw new UsageError('--log and --fsync are for the NDJSON store; with a PostgreSQL store every event is committed before it is answered');
+    store = await openShared(chosen.value);
+  }
 
   let log: EventLog | undefined;
   if (opts.log) {
@@ -76,14 +97,17 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
       strict: opts.strict,
       maxAgeMs,
       log,
+      store,
       history,
       forwardTo,
+      ...(opts.forwardLease !== undefined ? { forwardLeaseMs: opts.forwardLease * 1000 } : {}),
       // The run's one transport: --timeout and --verbose apply to forwards too.
       forwardTransport: forwardTo ? await ctx.transport() : undefined,
       now: () => ctx.io.now(),
     });
   } catch (error) {
     await log?.close();
+    await store?.close();
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use' : code ?? 'error'}`);
   }
@@ -91,7 +115,21 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   const options: RenderOptions = { json: out.json || !ctx.io.stdoutIsTTY, showNumbers: !!opts.showNumbers, skipVerify: !!opts.skipVerify, events };
   const counts = { events: 0, retries: 0, rejected: 0 };
   const stdout = batched(ctx.io.stdout);
+  // With a shared store, an outage is told once when it starts and once when it ends, not once
+  // per request answered 503 meanwhile.
+  const outage = { since: 0, refused: 0 };
   listener.on((event) => {
+    if (store && event.kind === 'error' && /^cannot write to the store/.test(event.message)) {
+      outage.refused += 1;
+      if (outage.since) return;
+      outage.since = ctx.io.now();
+    } else if (store && outage.since && (event.kind === 'event' || event.kind === 'refused')) {
+      const secs = ((ctx.io.now() - outage.since) / 1000).toFixed(1);
+      stdout.flush();
+      out.info(`the store is back after ${secs} s; ${outage.refused} request${outage.refused === 1 ? '' : 's'} answered 503 meanwhile (the service sends them again)`);
+      outage.since = 0;
+      outage.refused = 0;
+    }
     if (event.kind === 'event') {
       counts.events += 1;
       if (event.record.duplicate) counts.retries += 1;
@@ -109,7 +147,11 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
     `listening on ${listener.url}${opts.path ? ' (POST on --path only)' : ''}; GET /healthz`,
     keys.length ? `${keys.length} key${keys.length > 1 ? 's' : ''}` : undefined,
     chatbot.command ? 'chatbot: sign command' : chatbot.secret ? 'chatbot: secret' : 'chatbot: unverified',
-    opts.log ? `log ${opts.log}${opts.fsync ? ' (fsync)' : ''}${history.length ? `, ${history.length} recent records remembered` : ''}` : 'no log',
+    store
+      ? `store ${store.where}`
+      : opts.log
+        ? `log ${opts.log}${opts.fsync ? ' (fsync)' : ''}${history.length ? `, ${history.length} recent records remembered` : ''}`
+        : 'no log',
     forwardTo ? `forwarding to ${new URL(forwardTo).origin}` : undefined,
   ].filter(Boolean);
   out.info(where.join('; '));
@@ -131,8 +173,27 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   await listener.close();
   stdout.flush();
   await log?.close();
+  await store?.close();
   out.info(`stopped: ${counts.events} events (${counts.retries} retries, ${counts.rejected} rejected)`);
   return 0;
+}
+
+/**
+ * Opens the PostgreSQL store and brings its tables up to date (under the migration lock, so
+ * receivers starting together take turns). A database that cannot be reached at start is exit 5.
+ */
+async function openShared(url: string): Promise<EventStore> {
+  const { PostgresStore, SchemaError, describe } = await import('../../store/postgres.js');
+  const store = await PostgresStore.open(url);
+  try {
+    await store.migrate();
+    await store.check();
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    if (error instanceof SchemaError) throw new UsageError(error.message);
+    throw new NetworkError(`cannot reach the store ${store.where}: ${describe(error)}`);
+  }
+  return store;
 }
 
 /**

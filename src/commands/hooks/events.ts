@@ -1,0 +1,120 @@
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { EVENT_TYPES, type EventType } from '../../schemas/events.js';
+import { recordFacts } from '../../store/facts.js';
+import type { EventFilter, StoredEvent } from '../../store/types.js';
+import { eventLine, eventObject, maskNumber, type RenderOptions } from '../serve-hooks/render.js';
+import { tsvCell } from '../../output/output.js';
+import { parseSince } from './replay.js';
+import { readFailed, readSource, type SourceFlags } from './source.js';
+
+export interface EventsOptions extends SourceFlags {
+  type?: string;
+  since?: string;
+  until?: string;
+  plan?: string;
+  task?: string;
+  callee?: string;
+  verdict?: string;
+  retries?: boolean;
+  limit?: number;
+  follow?: boolean;
+  showNumbers?: boolean;
+}
+
+const VERDICTS = ['verified', 'rejected', 'unverified', 'skipped', 'unsigned', 'refused'];
+
+/** The filter the flags ask for; a bad value is a usage error. */
+export function eventFilter(opts: EventsOptions, now: number): EventFilter {
+  const filter: EventFilter = {};
+  if (opts.type !== undefined) {
+    const types = opts.type.split(',').map((t) => t.trim()).filter(Boolean);
+    for (const t of types) if (t !== 'refused' && !(EVENT_TYPES as readonly string[]).includes(t)) throw new UsageError(`--type: unknown type ${t} (one of ${[...EVENT_TYPES, 'refused'].join(', ')})`);
+    filter.types = new Set(types as Array<EventType | 'refused'>);
+  }
+  if (opts.since !== undefined) filter.since = parseSince(opts.since, now);
+  if (opts.until !== undefined) filter.until = parseSince(opts.until, now, '--until');
+  if (opts.plan !== undefined) filter.plan = opts.plan;
+  if (opts.task !== undefined) filter.task = opts.task;
+  if (opts.callee !== undefined) filter.callee = opts.callee;
+  if (opts.verdict !== undefined) {
+    const v = opts.verdict.split(',').map((t) => t.trim()).filter(Boolean);
+    for (const t of v) if (!VERDICTS.includes(t)) throw new UsageError(`--verdict: unknown verdict ${t} (one of ${VERDICTS.join(', ')})`);
+    filter.verdicts = new Set(v);
+  }
+  if (opts.retries !== undefined) filter.retries = opts.retries;
+  if (opts.limit !== undefined) filter.limit = opts.limit;
+  return filter;
+}
+
+function forwardText(e: StoredEvent): string {
+  const f = e.forward;
+  if (!f) return '';
+  if (f.state === 'claimed') return 'forwarding';
+  return f.state === 'done' ? `forwarded ${f.status ?? ''}`.trim() : `forward failed${f.status !== undefined ? ` ${f.status}` : f.error ? `: ${f.error}` : ''}`;
+}
+
+/**
+ * Lists recorded events from either store: a line per event on a terminal, TSV when piped,
+ * NDJSON with --json; --follow goes on with new ones until Ctrl-C.
+ */
+export async function run(ctx: Context, opts: EventsOptions): Promise<number> {
+  const filter = eventFilter(opts, ctx.io.now());
+  const store = await readSource(ctx, opts);
+  const out = await ctx.output();
+  const render: RenderOptions = { json: out.json, showNumbers: !!opts.showNumbers, skipVerify: false };
+  const write = (e: StoredEvent) => {
+    const summary = recordFacts(e.record);
+    if (out.json) {
+      const { seq: _seq, ...o } = eventObject(0, e.record, summary, render);
+      void _seq;
+      ctx.io.stdout.write(`${JSON.stringify({ id: e.id, ...o, ...(e.forward ? { forward: e.forward } : {}) })}\n`);
+    } else if (out.tty) {
+      const fwd = forwardText(e);
+      ctx.io.stdout.write(`${eventLine(Number(e.id), e.record, summary, render, out.out)}${fwd ? `  ${out.out.dim(fwd)}` : ''}\n`);
+    } else {
+      const callee = summary.callee === undefined ? '' : opts.showNumbers ? summary.callee : maskNumber(summary.callee);
+      const cells = [e.id, e.record.time, e.record.type ?? 'refused', summary.plan, summary.task, callee, summary.status, e.record.verdict ?? '', e.record.retry, e.record.answer, forwardText(e)];
+      ctx.io.stdout.write(`${cells.map(tsvCell).join('\t')}\n`);
+    }
+  };
+  let shown = 0;
+  // Ids already shown, so that a re-read overlapping the last one never shows an event twice.
+  const seen = new Set<string>();
+  let last: string | undefined;
+  const take = (e: StoredEvent) => {
+    if (seen.has(e.id)) return;
+    seen.add(e.id);
+    if (last === undefined || BigInt(e.id) > BigInt(last)) last = e.id;
+    shown += 1;
+    write(e);
+  };
+  try {
+    try {
+      for await (const e of store.read(filter)) take(e);
+      if (!opts.follow) {
+        if (shown === 0 && out.tty) out.info('(no events)');
+        return 0;
+      }
+      const stop = new AbortController();
+      const off = ctx.io.onSignal(() => stop.abort());
+      const { limit: _limit, ...follow } = filter;
+      void _limit;
+      try {
+        while (await store.waitForMore(stop.signal)) {
+          // Rows of PostgreSQL transactions may commit out of id order: look back a little.
+          const after = last === undefined ? undefined : String(BigInt(last) > 500n ? BigInt(last) - 500n : 0n);
+          for await (const e of store.read(follow, after)) take(e);
+          if (seen.size > 20_000) for (const id of [...seen].slice(0, 10_000)) seen.delete(id);
+        }
+      } finally {
+        off();
+      }
+      return 0;
+    } catch (error) {
+      return await readFailed(store, error);
+    }
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,84 @@
+import type { Context } from '../../context.js';
+import { InputError } from '../../errors.js';
+import { recordBody } from '../../hooks/event-log.js';
+import { recordFacts } from '../../store/facts.js';
+import { maskNumber } from '../serve-hooks/render.js';
+import { readFailed, readSource, type SourceFlags } from './source.js';
+
+export interface ShowOptions extends SourceFlags {
+  showNumbers?: boolean;
+}
+
+/**
+ * Prints one recorded event whole: what arrived (headers as recorded, secret ones redacted;
+ * the body), the verdict and the key that matched, how many times it arrived, and its forward.
+ */
+export async function run(ctx: Context, opts: ShowOptions, id: string): Promise<number> {
+  const store = await readSource(ctx, opts);
+  const out = await ctx.output();
+  try {
+    let event;
+    let arrivals = 0;
+    try {
+      event = await store.get(id);
+      if (event?.record.key) for await (const _ of store.read({ key: event.record.key })) arrivals += 1;
+    } catch (error) {
+      return await readFailed(store, error);
+    }
+    if (!event) throw new InputError(`no event ${id} in ${store.where}`);
+    const r = event.record;
+    const facts = recordFacts(r);
+    if (facts.callee && !opts.showNumbers) facts.callee = maskNumber(facts.callee);
+    let body = recordBody(r).toString(r.encoding === 'base64' ? 'base64' : 'utf8');
+    let parsed: unknown;
+    if (r.encoding !== 'base64' && body) {
+      try {
+        parsed = JSON.parse(body);
+        body = JSON.stringify(parsed, null, 2);
+      } catch {
+        // shown as it came
+      }
+    }
+    let rawBody = r.body;
+    if (!opts.showNumbers && facts.callee !== undefined && r.encoding !== 'base64') {
+      const full = recordFacts(r).callee!;
+      body = body.split(full).join(facts.callee);
+      rawBody = rawBody?.split(full).join(facts.callee);
+    }
+    if (out.json) {
+      out.writeJson({ id: event.id, store: store.where, ...r, body: rawBody, ids: facts, arrivals, forward: event.forward ?? null });
+      return 0;
+    }
+    const f = event.forward;
+    out.record(
+      [
+        ['id', event.id],
+        ['time', r.time],
+        ['type', r.type ?? '(refused before its type was known)'],
+        ...Object.entries(facts).map(([k, v]) => [k, v] as const),
+        ['answer', r.answer],
+        ...(r.error ? ([['error', r.error]] as const) : []),
+        ['verdict', r.verdict ?? ''],
+        ...(r.by ? ([['key matched', r.by]] as const) : []),
+        ...(r.reason ? ([['reason', r.reason]] as const) : []),
+        ...(r.warnings?.length ? ([['warnings', r.warnings.join('; ')]] as const) : []),
+        ['identity', r.key ?? ''],
+        ['retry', r.retry > 0 ? `retry ${r.retry} of this event` : 'first arrival'],
+        ['arrivals', arrivals || 1],
+        [
+          'forward',
+          !f ? (store.kind === 'ndjson' ? 'not recorded in an NDJSON log' : 'not forwarded') : `${f.state}${f.status !== undefined ? ` ${f.status}` : ''}${f.error ? ` ${f.error}` : ''}${f.attempts ? ` after ${f.attempts} attempt${f.attempts > 1 ? 's' : ''}` : ''}${f.at ? ` at ${f.at}` : ''}`,
+        ],
+        ['from', `${r.remote ?? ''} ${r.method} ${r.path}`.trim()],
+      ],
+      `event ${event.id}`,
+    );
+    out.heading('headers');
+    for (const [k, v] of Object.entries(r.headers)) ctx.io.stdout.write(out.tty ? `  ${out.out.dim(k)}: ${v}\n` : `header\t${k}\t${v}\n`);
+    out.heading(`body (${r.bytes} bytes${r.encoding === 'base64' ? ', base64' : ''})`);
+    ctx.io.stdout.write(out.tty ? `${body}\n` : `body\t${body.replace(/\s*\n\s*/g, ' ')}\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

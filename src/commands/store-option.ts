@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import { isPostgresUrl, storePassword } from '../store/open.js';
+
+export interface StoreFlags {
+  store?: string;
+  storeFile?: string;
+}
+
+/**
+ * The event store a command uses: `--store`, else `--store-file` (a file holding the URL), else
+ * CALLCTL_STORE, else CALLCTL_STORE_FILE, else the profile's `store`; undefined when none.
+ * A PostgreSQL URL's password becomes a secret of the run (redacted from any output).
+ */
+export async function storeValue(ctx: Context, flags: StoreFlags): Promise<{ value: string; from: string } | undefined> {
+  const env = ctx.io.env;
+  let found: { value: string; from: string } | undefined;
+  if (flags.store !== undefined) found = { value: flags.store, from: '--store' };
+  else if (flags.storeFile !== undefined) found = { value: readUrlFile(flags.storeFile, '--store-file'), from: '--store-file' };
+  else if (env.CALLCTL_STORE) found = { value: env.CALLCTL_STORE, from: 'CALLCTL_STORE' };
+  else if (env.CALLCTL_STORE_FILE) found = { value: readUrlFile(env.CALLCTL_STORE_FILE, 'CALLCTL_STORE_FILE'), from: 'CALLCTL_STORE_FILE' };
+  else {
+    const stored = (await ctx.settings()).get('store');
+    if (stored) found = { value: stored, from: 'profile store' };
+  }
+  if (!found) return undefined;
+  found.value = found.value.trim();
+  if (found.value === '') throw new UsageError(`${found.from}: empty store`);
+  ctx.addSecret(storePassword(found.value));
+  if (isPostgresUrl(found.value)) {
+    try {
+      new URL(found.value);
+    } catch {
+      throw new UsageError(`${found.from}: not a valid postgres:// URL`);
+    }
+  }
+  return found;
+}
+
+function readUrlFile(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8').split(/\r?\n/)[0]!;
+  } catch (error) {
+    throw new UsageError(`${what}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+}

@@ -1,0 +1,52 @@
+import type { Command } from '../commander.js';
+import type { Deps } from '../action.js';
+
+const STORE_FLAGS_HELP = `
+The store: --store URL, else --store-file FILE (its first line), else CALLCTL_STORE, else
+CALLCTL_STORE_FILE, else the profile's \`store\`. The URL holds a password: prefer the
+environment or a file (a flag value is visible to other users in ps).`;
+
+export function register(parent: Command, { action }: Deps): void {
+  const store = parent.command('store').description('the shared PostgreSQL event store: create, upgrade and inspect its tables');
+  store
+    .command('migrate')
+    .description("create or upgrade callctl's tables in the store (serve-hooks also does it at start)")
+    .option('--store <url>', 'postgres://user:password@host:5432/db (visible in ps: prefer the environment)')
+    .option('--store-file <file>', 'file whose first line is the store URL')
+    .addHelpText(
+      'after',
+      `${STORE_FLAGS_HELP}
+
+Each step is applied once, in one transaction, under an advisory lock: several callctl starting
+at once take turns. A database newer than this callctl is left alone (exit 2).
+
+Exit: 0 up to date (or brought up to date), 2 no store or a newer schema, 5 unreachable.
+
+Examples:
+  CALLCTL_STORE_FILE=/etc/callctl/store-url callctl store migrate
+  callctl store migrate --json
+
+JSON (--json): {"store","from","to","applied":[versions]}`,
+    )
+    .action(action(() => import('./migrate.js')));
+  store
+    .command('status')
+    .description("what is in the store: schema version, server version, events kept")
+    .option('--store <url>', 'postgres://user:password@host:5432/db (visible in ps: prefer the environment)')
+    .option('--store-file <file>', 'file whose first line is the store URL')
+    .addHelpText(
+      'after',
+      `${STORE_FLAGS_HELP}
+
+Exit: 0 when the schema is this callctl's, 1 when it is missing, older or newer (run
+\`callctl store migrate\` or upgrade callctl), 5 unreachable.
+
+Examples:
+  callctl store status
+  callctl store status --json | jq .version
+
+JSON (--json): {"store","server","version","latest","history":[{"version","description","at"}],
+"events","firstEvent","lastEvent"}`,
+    )
+    .action(action(() => import('./status.js')));
+}

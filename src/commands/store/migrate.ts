@@ -1,0 +1,29 @@
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { SCHEMA_VERSION } from '../../store/pg-schema.js';
+import type { StoreFlags } from '../store-option.js';
+import { sharedStore, unreachable } from './shared.js';
+
+/** Creates or upgrades callctl's tables. */
+export async function run(ctx: Context, opts: StoreFlags): Promise<number> {
+  const store = await sharedStore(ctx, opts);
+  const out = await ctx.output();
+  try {
+    let result: { from: number; applied: number[] };
+    try {
+      result = await store.migrate();
+    } catch (error) {
+      return await unreachable(store, error);
+    }
+    if (result.from > SCHEMA_VERSION) {
+      throw new UsageError(`the store's schema is version ${result.from}, newer than this callctl's ${SCHEMA_VERSION}: upgrade callctl`);
+    }
+    const to = result.applied.at(-1) ?? result.from;
+    if (out.json) out.writeJson({ store: store.where, from: result.from, to, applied: result.applied });
+    else if (result.applied.length === 0) out.success(`${store.where}: schema version ${to}, up to date`);
+    else out.success(`${store.where}: schema version ${result.from} -> ${to} (applied ${result.applied.join(', ')})`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
