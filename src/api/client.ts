@@ -35,8 +35,8 @@ export interface CloudCall<T extends z.ZodType> {
   jsonBody?: string | Buffer;
   /** Schema of the envelope's `data`. */
   data: T;
-  /** Reads and list updates may be repeated; default `idempotent`. */
-  retry?: 'idempotent' | 'never';
+  /** Reads may be repeated; default `idempotent` (see HttpRequest.retry). */
+  retry?: HttpRequest['retry'];
   /** Streams an HTTP 200 body (see `HttpRequest.consume`); the envelope is checked on what it returns. */
   consume?: HttpRequest['consume'];
   /** Told of the answer the result is read from (`callctl api --raw` prints it whole). */

@@ -37,9 +37,10 @@ export const getPlanDetail = (c: CloudClient, planName: string) =>
 export const listWorkflows = (c: CloudClient, query: WorkflowListQuery) =>
   c.call({ method: 'GET', path: '/service/cloud/workflow/instancelist', query, data: workflowListDataSchema });
 
-/** POST /service/cloud/workflow/updatedetails: one batch; retried like a read (it sets, it does not add). */
+/** POST /service/cloud/workflow/updatedetails: one batch; retried only when the service took nothing (its contacts get called). */
 export const updateDetails = (c: CloudClient, workflowId: string, details: ListEntry[]) =>
   c.call({
+    retry: 'answered',
     method: 'POST',
     path: '/service/cloud/workflow/updatedetails',
     body: { workflow_id: workflowId, details },
@@ -52,6 +53,8 @@ export const updateDetails = (c: CloudClient, workflowId: string, details: ListE
  */
 export const updateDetailsJson = (c: CloudClient, workflowId: string, detailsJson: Buffer) =>
   c.call({
+    // Retried only when the service took nothing (no connection, 429, 5xx): its contacts get called.
+    retry: 'answered',
     method: 'POST',
     path: '/service/cloud/workflow/updatedetails',
     jsonBody: Buffer.concat([Buffer.from(`{"workflow_id":${JSON.stringify(workflowId)},"details":`), detailsJson, Buffer.from('}')]),

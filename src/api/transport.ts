@@ -13,8 +13,11 @@ export interface HttpRequest {
   /**
    * `idempotent`: retried on network errors, 429 and 5xx. `never`: a request that places a call
    * or sends a message; retried only when the connection was refused, before any byte was sent.
+   * `answered`: retried when the connection was refused and on a 429 or 5xx answer (the
+   * service took nothing), never once the body may have gone out without an answer (a list
+   * update: its contacts get called).
    */
-  retry: 'idempotent' | 'never';
+  retry: 'idempotent' | 'never' | 'answered';
   /** A label for messages, free of secrets, such as `GET /service/cloud/robot`. */
   endpoint: string;
   /** Send `headers` only, none of callctl's own (forwarding a notification as it came). */
@@ -112,7 +115,7 @@ export class Transport {
       const canRetry =
         attempt <= maxRetries &&
         ('response' in outcome
-          ? req.retry === 'idempotent' && (req.transient ? req.transient(outcome.response) : retryableStatus(outcome.response.status))
+          ? req.retry !== 'never' && (req.transient ? req.transient(outcome.response) : retryableStatus(outcome.response.status))
           : req.retry === 'idempotent' || !outcome.connected);
       if (!canRetry) {
         if ('response' in outcome) return outcome.response;

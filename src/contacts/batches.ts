@@ -10,6 +10,11 @@ export interface Batch {
   firstLine: number;
   lastLine: number;
   count: number;
+  /**
+   * Every entry carries a `caseid`: sending it again cannot duplicate a contact (the spec
+   * recommends caseid against duplication), so an uncertain batch may be retried.
+   */
+  caseids?: boolean;
 }
 
 /** A batch and where its JSON array is: which spool, at which offset. */
@@ -61,13 +66,14 @@ export class BatchWriter {
   }
 
   /** Adds an entry; with a spool, its JSON is written now (`entry` may be reused afterwards). */
-  add(line: number, entry: JsonSource): void {
+  add(line: number, entry: JsonSource, hasCaseid = false): void {
     if (!this.current) {
-      this.current = { index: this.firstIndex + this.batches.length, firstLine: line, lastLine: line, count: 0, offset: this.position };
+      this.current = { index: this.firstIndex + this.batches.length, firstLine: line, lastLine: line, count: 0, caseids: true, offset: this.position };
       this.byte(OPEN);
     } else this.byte(COMMA);
     this.current.lastLine = line;
     this.current.count++;
+    if (!hasCaseid) this.current.caseids = false;
     this.entries++;
     if (this.fd !== undefined) this.json(entry);
     if (this.current.count === this.size) this.cut();

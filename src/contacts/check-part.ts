@@ -27,6 +27,11 @@ export interface PartInput {
   batchSize: number;
   /** Valid rows up to this line were acknowledged by an earlier run: checked, not spooled. */
   resumeLine: number;
+  /**
+   * Line ranges (sorted, inclusive) whose valid rows are not spooled: batches an earlier run
+   * had acknowledged, or left uncertain and not to be sent again.
+   */
+  skip?: Array<[number, number]>;
   /** The whole file when absent. */
   range?: PartRange;
   /** The header row's fields, for a part after it; a part without it reads the header first. */
@@ -83,6 +88,13 @@ export async function checkPart(
     rejects?.header(fields, { write });
   };
   if (header) useHeader(header, 1, false);
+  const skip = input.skip ?? [];
+  let skipAt = 0;
+  // Lines come in order: one pointer walks the ranges.
+  const skipped = (line: number) => {
+    while (skipAt < skip.length && skip[skipAt]![1] < line) skipAt++;
+    return skipAt < skip.length && skip[skipAt]![0] <= line;
+  };
   let bytes = 0;
   const progress = () => options.onProgress?.({ rows: validation.rows, valid: validation.valid, invalid: validation.invalid, bytes });
   const reject = (fields: readonly string[], line: number, problems: Problem[]) => {
@@ -118,7 +130,7 @@ export async function checkPart(
           return reject(fields, line, [{ line, column, message: `duplicate of line ${first} (same callee and caseid)` }]);
         }
         validation.valid++;
-        if (line > input.resumeLine) writer.add(line, entry!.set(fields, r.pds));
+        if (line > input.resumeLine && (skip.length === 0 || !skipped(line))) writer.add(line, entry!.set(fields, r.pds), caseid !== undefined);
       },
     }));
     writer.finish();

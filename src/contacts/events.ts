@@ -21,7 +21,9 @@ export interface Plan {
   /** Entries to send in this run. */
   entries: number;
   /** Acknowledged by earlier runs (the journal): not sent again. */
-  resumed: { batches: number; entries: number; line: number };
+  resumed: { batches: number; entries: number; line: number; serviceCount: number };
+  /** Batches an earlier run left uncertain that this run does not send (no caseid, not asked). */
+  uncertain: Array<Batch & { at: string; error: string }>;
   /** resumed.batches + batches.length. */
   totalBatches: number;
 }
@@ -41,5 +43,16 @@ export type UploadEvent =
   /** Pass 1 progress: every few thousand rows, and once at the end. */
   | { type: 'read'; rows: number; valid: number; invalid: number; bytes: number; totalBytes: number }
   | { type: 'validated'; validation: Validation; plan: Plan }
+  /** An unfinished upload of the same path with other content: this new one goes ahead; that one is named. */
+  | { type: 'earlier-upload'; journal: string; at: string; startedAt: string; batches: number; entries: number; line: number }
+  /** An earlier run's uncertain batch is sent again: its entries all carry caseid, or --resend-uncertain. */
+  | { type: 'resend-uncertain'; batch: Batch; reason: 'caseid' | 'asked' }
+  /** An earlier run's uncertain batch is left out (no caseid on every entry, no --resend-uncertain). */
+  | { type: 'uncertain-kept'; batch: Batch & { at: string; error: string } }
+  /** The connection failed after the body went out; every entry carries caseid, so it is sent again. */
+  | { type: 'retry-uncertain'; batch: Batch; attempt: number; of: number; waitMs: number; error: string }
+  /** The service accepted a batch with a `count` other than its entries (a warning, not a failure). */
+  | { type: 'count-differs'; batch: Batch; count: number }
+  | { type: 'other-workflow'; batch: Batch; workflowId: string }
   | { type: 'sending'; batch: Batch; total: number }
   | { type: 'sent'; batch: Batch; total: number; acked: number; entriesSent: number; entriesToSend: number };

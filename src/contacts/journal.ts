@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Batch } from './batches.js';
@@ -31,32 +31,50 @@ export interface JournalHeader {
 
 export interface AckedBatch extends Batch {
   type: 'batch';
-  /** The `count` the service answered with. */
+  /** The `count` the service answered with (information: the batch was accepted either way). */
   acked: number;
   at: string;
+}
+
+/** A batch whose body may have reached the service with no answer (connection lost, timeout, killed). */
+export interface UncertainBatch extends Batch {
+  at: string;
+  error: string;
 }
 
 /** What a journal says. */
 export interface JournalState {
   path: string;
   header?: JournalHeader;
+  /** Batches the service accepted. */
   batches: AckedBatch[];
+  /** Batches that may have reached the service: not sent again unless safe (caseid) or asked. */
+  uncertain: UncertainBatch[];
   /** When the upload completed; undefined while it is unfinished. */
   doneAt?: string;
-  /** Last line of the last acknowledged batch (0: none): a re-run sends the rows after it. */
+  /** A newer upload of the same path (other content) went ahead after this one stopped. */
+  supersededAt?: string;
+  /** Last line of the last accepted or uncertain batch (0: none). */
   resumeLine: number;
+  /** Entries of the accepted batches. */
   ackedEntries: number;
+  /** What the service's `count` summed to over the accepted batches. */
+  serviceCount: number;
 }
 
 /** The state of an upload with no journal (a first run, or `--restart`). */
 export function emptyJournal(path: string): JournalState {
-  return { path, batches: [], resumeLine: 0, ackedEntries: 0 };
+  return { path, batches: [], uncertain: [], resumeLine: 0, ackedEntries: 0, serviceCount: 0 };
 }
 
+type Record_ = { type?: string; at?: string; error?: string } & Batch & Record<string, unknown>;
+
 /**
- * Reads a journal: append-only NDJSON, one record per line. A line that does not parse (the
- * last one, torn by a kill mid-write) is ignored: its batch counts as not acknowledged, and is
- * sent again.
+ * Reads a journal: append-only NDJSON, one record per line. Per batch (by its lines): `sending`
+ * is written and flushed before the request; `batch` (accepted), `uncertain` or `failed` (nothing
+ * reached the service) after it. A `sending` with nothing after it is a run killed while the
+ * batch was in flight: uncertain. A line that does not parse (the last one, torn by a kill
+ * mid-write) is ignored.
  */
 export function readJournal(path: string): JournalState {
   const state = emptyJournal(path);
@@ -67,23 +85,43 @@ export function readJournal(path: string): JournalState {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return state;
     throw e;
   }
+  const last = new Map<string, Record_>();
   for (const line of text.split('\n')) {
     if (!line) continue;
-    let record: { type?: string; at?: string } & Record<string, unknown>;
+    let record: Record_;
     try {
       record = JSON.parse(line);
     } catch {
       continue;
     }
     if (record.type === 'start' && !state.header) state.header = record as unknown as JournalHeader;
-    else if (record.type === 'batch') {
-      const b = record as unknown as AckedBatch;
-      state.batches.push(b);
-      state.resumeLine = Math.max(state.resumeLine, b.lastLine);
-      state.ackedEntries += b.count;
-    } else if (record.type === 'done') state.doneAt = record.at;
+    else if (record.type === 'done') state.doneAt = record.at;
+    else if (record.type === 'superseded') state.supersededAt = record.at;
+    else if (record.type === 'batch' || record.type === 'sending' || record.type === 'uncertain' || record.type === 'failed') {
+      last.set(`${record.firstLine}-${record.lastLine}`, record);
+    }
   }
+  for (const r of last.values()) {
+    const { type: _t, ...rest } = r;
+    if (r.type === 'batch') {
+      const b = r as unknown as AckedBatch;
+      state.batches.push(b);
+      state.ackedEntries += b.count;
+      state.serviceCount += typeof b.acked === 'number' ? b.acked : b.count;
+    } else if (r.type === 'sending' || r.type === 'uncertain') {
+      state.uncertain.push({ ...(rest as unknown as Batch), at: r.at ?? '', error: r.type === 'sending' ? 'the run ended (killed?) while it was in flight' : (r.error ?? 'no answer') });
+    } else continue;
+    state.resumeLine = Math.max(state.resumeLine, r.lastLine);
+  }
+  state.batches.sort((a, b) => a.firstLine - b.firstLine);
+  state.uncertain.sort((a, b) => a.firstLine - b.firstLine);
   return state;
+}
+
+/** The line ranges a re-run does not send: accepted batches, and uncertain ones unless `resend` says so. */
+export function skipRanges(state: JournalState, resend: (b: UncertainBatch) => boolean): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [...state.batches, ...state.uncertain.filter((b) => !resend(b))].map((b) => [b.firstLine, b.lastLine]);
+  return ranges.sort((a, b) => a[0] - b[0]);
 }
 
 /**
@@ -103,7 +141,8 @@ export function findInterrupted(dir: string, workflowId: string, file: string, s
     if (!name.endsWith('.journal') || !name.startsWith(`${prefix}-`)) continue;
     const state = readJournal(join(dir, name));
     const h = state.header;
-    if (h && h.workflowId === workflowId && h.file === file && h.sha256 !== sha256 && !state.doneAt && state.batches.length > 0) {
+    const started = state.batches.length > 0 || state.uncertain.length > 0;
+    if (h && h.workflowId === workflowId && h.file === file && h.sha256 !== sha256 && !state.doneAt && !state.supersededAt && started) {
       found.push(state);
     }
   }
@@ -111,9 +150,9 @@ export function findInterrupted(dir: string, workflowId: string, file: string, s
 }
 
 /**
- * Appends to a journal, each record flushed to disk (fdatasync) before the next batch is sent.
- * The file is created with its header at the first acknowledged batch, so a run that sends
- * nothing leaves no journal behind.
+ * Appends to a journal, each record flushed to disk (fdatasync): `sending` before a batch's
+ * request, its outcome after. The file is created with its header at the first batch, so a run
+ * that sends nothing leaves no journal behind.
  */
 export class JournalWriter {
   private fd: number | undefined;
@@ -124,8 +163,24 @@ export class JournalWriter {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /** Before the request: from here on the batch may reach the service. */
+  sending(batch: Batch): void {
+    this.append({ type: 'sending', ...batch, at: this.now().toISOString() });
+  }
+
+  /** Accepted (status OK, code 200); `acked` is the service's `count`. */
   batch(batch: Batch, acked: number): void {
     this.append({ type: 'batch', ...batch, acked, at: this.now().toISOString() });
+  }
+
+  /** The body may have reached the service, and no answer came. */
+  uncertain(batch: Batch, error: string): void {
+    this.append({ type: 'uncertain', ...batch, error, at: this.now().toISOString() });
+  }
+
+  /** Nothing of it was accepted (refused with an answer, or never connected): a re-run sends it. */
+  failed(batch: Batch, error: string): void {
+    this.append({ type: 'failed', ...batch, error, at: this.now().toISOString() });
   }
 
   done(): void {
@@ -152,6 +207,11 @@ export class JournalWriter {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }
+}
+
+/** Marks an unfinished journal as left behind by a newer upload of the same path (warned once). */
+export function markSuperseded(path: string, by: string, now = new Date()): void {
+  appendFileSync(path, `${JSON.stringify({ type: 'superseded', by, at: now.toISOString() })}\n`);
 }
 
 /** Removes a journal (`--restart`). */

@@ -1,11 +1,11 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { CliError, InputError, ServiceError } from '../errors.js';
+import { CliError, InputError, NetworkError, ServiceError } from '../errors.js';
 import { BatchReader, plainBatch, type Batch, type SpooledBatch } from './batches.js';
 import { checkFile, secondSpoolPath, SPLIT_MIN_BYTES } from './check-file.js';
 import type { Plan, UploadEvent, Validation } from './events.js';
 import { fingerprint, type Fingerprint } from './fingerprint.js';
-import { emptyJournal, findInterrupted, JournalWriter, readJournal, removeJournal, uploadKey, uploadsDir, type JournalState } from './journal.js';
+import { emptyJournal, findInterrupted, JournalWriter, markSuperseded, readJournal, removeJournal, skipRanges, uploadKey, uploadsDir, type JournalState, type UncertainBatch } from './journal.js';
 import { acquireLock } from '../files/lock.js';
 import { SplitFinder } from './split.js';
 
@@ -26,6 +26,10 @@ export interface UploadOptions {
   rejectsPath?: string;
   /** Ignore the journal: send every batch again. */
   restart: boolean;
+  /** Send again the batches an earlier run left uncertain (with no caseid on every entry). */
+  resendUncertain?: boolean;
+  /** Waits between retries of an uncertain batch whose entries all carry caseid. */
+  sleep?: (ms: number) => Promise<void>;
   /** Read, check and plan; take no lock, write no journal, spool nothing. */
   dryRun: boolean;
   signal?: AbortSignal;
@@ -37,7 +41,12 @@ export type SendBatch = (details: Buffer, batch: Batch) => Promise<{ workflow_id
 
 export interface SendOutcome {
   batchesSent: number;
+  /** Entries of the batches the service accepted. */
   entriesAcked: number;
+  /** The service's `count`, summed over those batches (information, not a verdict). */
+  serviceCount: number;
+  /** Batches that may have reached the service, not sent again (this run's and earlier ones'). */
+  uncertain: Batch[];
   /** Every planned batch was acknowledged. */
   complete: boolean;
   /** Stopped between batches because `shouldStop` said so. */
@@ -49,6 +58,9 @@ export interface SendOutcome {
 
 /** Rows between two `read` events. */
 const READ_EVENT_EVERY = 5_000;
+
+/** Tries of an uncertain batch whose entries all carry caseid, after the first. */
+const CASEID_RETRIES = 3;
 
 /**
  * One upload of a contact CSV to a workflow, in two passes. `prepareUpload` is pass 0 (hash and
@@ -71,6 +83,8 @@ export class PreparedUpload {
     private readonly spools: string[],
     private readonly journal: JournalState,
     private readonly replaced: string[],
+    /** Unfinished uploads of the same path with other content: this one goes ahead instead of them. */
+    readonly earlier: JournalState[],
     private readonly releaseLock: () => void,
   ) {}
 
@@ -100,16 +114,21 @@ export class PreparedUpload {
       for (const name of readdirSync(dir)) if (name.startsWith(`${key}.`) && name.endsWith('.spool')) rmSync(join(dir, name), { force: true });
     }
     try {
+      // Never stuck: a new export at the same path is a new upload; the stopped one is named.
       const interrupted = findInterrupted(dir, o.workflowId, o.path, fp.sha256);
-      if (interrupted.length > 0 && !o.restart) throw changedFile(o, interrupted[0]!);
+      if (!o.restart) for (const j of interrupted) emit({ type: 'earlier-upload', ...earlierOf(j) });
       const journal = o.restart ? emptyJournal(journalPath) : readJournal(journalPath);
-      if (journal.batches.length > 0) {
+      if (journal.batches.length > 0 || journal.uncertain.length > 0) {
         emit({ type: 'resume', batches: journal.batches.length, entries: journal.ackedEntries, line: journal.resumeLine, journal: journalPath, doneAt: journal.doneAt });
       }
-      const check = await readAndCheck(o, fp, journal.resumeLine, spool, splitter, emit);
+      const resend = (b: UncertainBatch) => b.caseids === true || o.resendUncertain === true;
+      for (const b of journal.uncertain) emit(resend(b) ? { type: 'resend-uncertain', batch: b, reason: b.caseids ? 'caseid' : 'asked' } : { type: 'uncertain-kept', batch: b });
+      const kept = journal.uncertain.filter((b) => !resend(b));
+      const check = await readAndCheck(o, fp, skipRanges(journal, resend), spool, splitter, emit);
       const { validation, rejected } = check;
       // Numbered after the batches an earlier run sent.
-      const spooled = check.batches.map((b) => ({ ...b, index: b.index + journal.batches.length }));
+      const numbered = journal.batches.length + kept.length;
+      const spooled = check.batches.map((b) => ({ ...b, index: b.index + numbered }));
       const batches = spooled.map(plainBatch);
       const after = statFile(o.path, o.file);
       if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.size !== fp.bytes) {
@@ -119,12 +138,13 @@ export class PreparedUpload {
         batchSize: o.batchSize,
         batches,
         entries: check.entries,
-        resumed: { batches: journal.batches.length, entries: journal.ackedEntries, line: journal.resumeLine },
-        totalBatches: journal.batches.length + batches.length,
+        resumed: { batches: journal.batches.length, entries: journal.ackedEntries, line: journal.resumeLine, serviceCount: journal.serviceCount },
+        uncertain: kept,
+        totalBatches: numbered + batches.length,
       };
       emit({ type: 'validated', validation, plan });
       const replaced = o.restart ? [journalPath, ...interrupted.map((j) => j.path)] : [];
-      return new PreparedUpload(o, fp, validation, plan, journalPath, rejected, spooled, spoolFiles(spool), journal, replaced, release);
+      return new PreparedUpload(o, fp, validation, plan, journalPath, rejected, spooled, spoolFiles(spool), journal, replaced, o.restart ? [] : interrupted, release);
     } catch (error) {
       for (const path of spoolFiles(spool)) rmSync(path, { force: true });
       release();
@@ -142,13 +162,23 @@ export class PreparedUpload {
     const o = this.options;
     if (o.dryRun || !this.allowed) throw new Error('send: this upload may not be sent');
     const emit = o.onEvent ?? (() => undefined);
+    const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     const { batches, totalBatches, entries } = this.plan;
     const journal = new JournalWriter(this.journalPath, { workflowId: o.workflowId, file: o.path, sha256: this.fingerprint.sha256, bytes: this.fingerprint.bytes });
-    const outcome: SendOutcome = { batchesSent: 0, entriesAcked: 0, complete: false, interrupted: false };
+    const outcome: SendOutcome = { batchesSent: 0, entriesAcked: 0, serviceCount: 0, uncertain: [...this.plan.uncertain], complete: false, interrupted: false };
+    const finish = () => {
+      if (outcome.uncertain.length > 0) {
+        outcome.error ??= uncertainError(outcome.uncertain, totalBatches);
+        return;
+      }
+      outcome.complete = true;
+      journal.done();
+    };
     try {
       if (batches.length === 0) {
-        if (this.journal.batches.length > 0 && !this.journal.doneAt) journal.done();
-        outcome.complete = true;
+        if (this.plan.uncertain.length > 0) finish();
+        else if (!this.journal.doneAt && (this.journal.batches.length > 0 || this.journal.uncertain.length > 0)) finish();
+        else outcome.complete = true;
         return outcome;
       }
       const reader = await BatchReader.open(this.spooled);
@@ -161,35 +191,57 @@ export class PreparedUpload {
             outcome.interrupted = true;
             break;
           }
-          if (i === 0) for (const path of this.replaced) removeJournal(path);
+          if (i === 0) {
+            for (const path of this.replaced) removeJournal(path);
+            for (const j of this.earlier) markSuperseded(j.path, this.journalPath);
+          }
           emit({ type: 'sending', batch, total: totalBatches });
-          const request = sendBatch(details, batch);
           if (i + 1 < batches.length) {
             next = reader.read(i + 1);
             next.catch(() => undefined);
           }
-          let answer: { workflow_id?: string; count: number };
-          try {
-            answer = await request;
-            checkAnswer(answer, batch, o.workflowId);
-          } catch (error) {
-            outcome.error = this.describeFailure(error, batch, outcome);
-            outcome.failedBatch = batch;
-            break;
+          let answer: { workflow_id?: string; count: number } | undefined;
+          for (let attempt = 0; ; attempt++) {
+            journal.sending(batch);
+            try {
+              answer = await sendBatch(details, batch);
+              break;
+            } catch (error) {
+              const why = error instanceof Error ? error.message : String(error);
+              if (!mayHaveArrived(error)) {
+                journal.failed(batch, why);
+                outcome.error = this.describeFailure(error, batch, outcome);
+                outcome.failedBatch = batch;
+                break;
+              }
+              journal.uncertain(batch, why);
+              if (batch.caseids && attempt < CASEID_RETRIES) {
+                const wait = 500 * 2 ** attempt;
+                emit({ type: 'retry-uncertain', batch, attempt: attempt + 1, of: CASEID_RETRIES, waitMs: wait, error: why });
+                await sleep(wait);
+                continue;
+              }
+              outcome.uncertain.push(batch);
+              outcome.failedBatch = batch;
+              outcome.error = uncertainError(outcome.uncertain, totalBatches, why);
+              break;
+            }
           }
+          if (!answer) break;
           journal.batch(batch, answer.count);
           outcome.batchesSent++;
-          outcome.entriesAcked += answer.count;
+          outcome.entriesAcked += batch.count;
+          outcome.serviceCount += answer.count;
+          // Status OK and code 200: accepted. `count` is told, never a verdict (what it counts is not said).
+          if (answer.count !== batch.count) emit({ type: 'count-differs', batch, count: answer.count });
+          if (answer.workflow_id !== undefined && answer.workflow_id !== o.workflowId) emit({ type: 'other-workflow', batch, workflowId: answer.workflow_id });
           emit({ type: 'sent', batch, total: totalBatches, acked: answer.count, entriesSent: outcome.entriesAcked, entriesToSend: entries });
         }
       } finally {
         await next?.catch(() => undefined);
         await reader.close();
       }
-      if (outcome.batchesSent === batches.length) {
-        outcome.complete = true;
-        journal.done();
-      }
+      if (outcome.batchesSent === batches.length) finish();
       return outcome;
     } finally {
       journal.close();
@@ -210,10 +262,14 @@ export class PreparedUpload {
         ? 'no batch was acknowledged'
         : `batches 1-${acked} (${resumed.entries + outcome.entriesAcked} entries) are acknowledged and journaled`;
     const prefix = `batch ${batch.index} of ${totalBatches} (lines ${batch.firstLine}-${batch.lastLine}) failed: `;
-    const suffix = `; ${done}; run the same command again to send the rest`;
+    const suffix = transient(error)
+      ? `; ${done}; run the same command again to send the rest`
+      : `; ${done}; the service will refuse it again until this is fixed (the workflow id and its state, or the rows named)`;
+    // A 5xx or 429 refusal may pass by itself: exit 5 ("run again"), as design.md's exit codes say.
+    if (error instanceof ServiceError && transient(error)) error = new NetworkError(error.message, { ...error.details });
     if (error instanceof CliError) {
       error.message = `${prefix}${error.message}${suffix}`;
-      Object.assign(error.details, { batch: batch.index, firstLine: batch.firstLine, lastLine: batch.lastLine, acknowledgedBatches: acked });
+      Object.assign(error.details, { batch: batch.index, firstLine: batch.firstLine, lastLine: batch.lastLine, acknowledgedBatches: acked, runAgain: transient(error) });
     }
     return error;
   }
@@ -223,7 +279,7 @@ export class PreparedUpload {
 async function readAndCheck(
   o: UploadOptions,
   fp: Fingerprint,
-  resumeLine: number,
+  skip: Array<[number, number]>,
   spoolPath: string | undefined,
   splitter: SplitFinder | undefined,
   emit: (e: UploadEvent) => void,
@@ -232,7 +288,7 @@ async function readAndCheck(
   // Written beside its final name, which it takes only once the file proves to have rows.
   const rejectsPath = o.rejectsPath && `${o.rejectsPath}.${process.pid}.part`;
   const check = await checkFile(
-    { path: o.path, file: o.file, delimiter: o.delimiter, keepEmpty: o.keepEmpty, batchSize: o.batchSize, resumeLine, spoolPath, rejectsPath },
+    { path: o.path, file: o.file, delimiter: o.delimiter, keepEmpty: o.keepEmpty, batchSize: o.batchSize, resumeLine: 0, skip, spoolPath, rejectsPath },
     fp.bytes,
     splitter?.found,
     {
@@ -265,27 +321,36 @@ function spoolFiles(spool: string | undefined): string[] {
   return spool ? [spool, secondSpoolPath(spool)] : [];
 }
 
-function checkAnswer(answer: { workflow_id?: string; count: number }, batch: Batch, workflowId: string): void {
-  const endpoint = 'POST /service/cloud/workflow/updatedetails';
-  if (answer.count !== batch.count) {
-    throw new ServiceError(`${endpoint}: the service acknowledged ${answer.count} of ${batch.count} entries`, endpoint, 200, 200, {
-      acknowledged: answer.count,
-      sent: batch.count,
-    });
-  }
-  if (answer.workflow_id !== undefined && answer.workflow_id !== workflowId) {
-    throw new ServiceError(`${endpoint}: the service answered for workflow ${answer.workflow_id}, not ${workflowId}`, endpoint, 200, 200);
-  }
+/** Whether the body may have reached the service without an answer (a connection lost or timed out once it was sent). */
+function mayHaveArrived(error: unknown): boolean {
+  return error instanceof NetworkError && error.details.mayHaveBeenSent !== false;
 }
 
-function changedFile(o: UploadOptions, earlier: JournalState): InputError {
-  const last = earlier.batches.at(-1)!;
-  return new InputError(
-    `${o.file} changed since an upload of it to workflow ${o.workflowId} stopped on ${last.at} ` +
-      `(${earlier.batches.length} batches, up to line ${earlier.resumeLine}, acknowledged); ` +
-      'restore that file to continue it, or run with --restart to send the new content from its first row',
-    { journal: earlier.path },
+/** A failure that may pass by itself (network, timeout, 429, 5xx): "run again" is the advice. */
+export function transient(error: unknown): boolean {
+  if (error instanceof NetworkError) return true;
+  if (error instanceof ServiceError) {
+    const s = error.httpStatus !== 200 ? error.httpStatus : (error.serviceCode ?? 0);
+    return s === 408 || s === 429 || s >= 500;
+  }
+  return false;
+}
+
+/** The run stops on uncertain batches: their lines, and what to do (exit 5). */
+function uncertainError(batches: readonly Batch[], total: number, why?: string): NetworkError {
+  const lines = batches.map((b) => `batch ${b.index} of ${total} (lines ${b.firstLine}-${b.lastLine}, ${b.count} ${b.count === 1 ? 'entry' : 'entries'})`).join(', ');
+  const verb = batches.length === 1 ? 'it is' : 'they are';
+  return new NetworkError(
+    `${lines} may have reached the service with no answer${why ? ` (${why})` : ''}; ${verb} not sent again by itself, as a second copy of rows without caseid would duplicate contacts: ` +
+      'check the workflow, then run again with --resend-uncertain to send those lines (a run without it sends only the rest)',
+    { uncertain: batches.map((b) => ({ batch: b.index, firstLine: b.firstLine, lastLine: b.lastLine, entries: b.count })) },
   );
+}
+
+/** What the warning about an earlier, stopped upload of the same path says. */
+function earlierOf(j: JournalState): { journal: string; at: string; batches: number; entries: number; line: number; startedAt: string } {
+  const times = [...j.batches.map((b) => b.at), ...j.uncertain.map((b) => b.at)].sort();
+  return { journal: j.path, at: times.at(-1) ?? '', batches: j.batches.length, entries: j.ackedEntries, line: j.resumeLine, startedAt: j.header?.at ?? '' };
 }
 
 function statFile(path: string, display: string): Stats {

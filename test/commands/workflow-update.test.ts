@@ -111,12 +111,13 @@ describe('workflow update: what the CSV holds reaches the service as it is', () 
     // one line per batch on stderr without a terminal
     // rows 97, 194, ... span two lines
     const lastLine = (i: number) => i + 1 + Math.floor(i / 97);
-    expect(r.err).toContain(`batch 1/3 sent: lines 2-${lastLine(10_000)}, 10000 entries acknowledged`);
-    expect(r.err).toContain(`batch 3/3 sent: lines ${lastLine(20_000) + 1}-${lastLine(25_000)}, 5000 entries acknowledged`);
-    // the journal records each batch, then done
+    expect(r.err).toContain(`batch 1/3 sent: lines 2-${lastLine(10_000)}, 10,000 entries accepted, service count 10000`);
+    expect(r.err).toContain(`batch 3/3 sent: lines ${lastLine(20_000) + 1}-${lastLine(25_000)}, 5,000 entries accepted, service count 5000`);
+    // the journal records each batch before it is sent and its answer after, then done
     const journal = readFileSync(summary.journal, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(journal.map((j) => j.type)).toEqual(['start', 'batch', 'batch', 'batch', 'done']);
-    expect(journal[1]).toMatchObject({ index: 1, firstLine: 2, count: 10_000, acked: 10_000 });
+    expect(journal.map((j) => j.type)).toEqual(['start', 'sending', 'batch', 'sending', 'batch', 'sending', 'batch', 'done']);
+    expect(journal[1]).toMatchObject({ index: 1, firstLine: 2, count: 10_000, caseids: true });
+    expect(journal[2]).toMatchObject({ index: 1, firstLine: 2, count: 10_000, acked: 10_000 });
   });
 
   it('--batch-size lowers the batch size; --dry-run reports the batches and sends nothing', async () => {
@@ -216,12 +217,13 @@ describe('workflow update: failures, re-runs and the journal', () => {
     expect(received(sandbox)).toHaveLength(50);
   });
 
-  it('a batch that always drops the connection exits 5 after retries; the re-run continues', async () => {
+  it('a batch that always drops the connection after its body: rows with caseid are sent again (said so), then exit 5; the re-run continues', async () => {
     const file = writeContacts(join(dir, 'drop.csv'), 30);
     sandbox.setFaults({ failBatch: { index: 2, mode: 'drop', repeat: 'always' } });
     const r = await update(file, '--batch-size', '10');
     expect(r.code).toBe(5);
-    expect(r.err).toMatch(/batch 2 of 3 \(lines 12-21\) failed: .*after \d+ attempts.*batches 1-1 \(10 entries\)/);
+    expect(r.err).toMatch(/batch 2 \(lines 12-21\): .*every entry carries caseid, so it is sent again \(1 of 3\)/);
+    expect(r.err).toMatch(/batch 2 of 3 \(lines 12-21, 10 entries\) may have reached the service with no answer/);
     expect(received(sandbox)).toHaveLength(10);
     sandbox.resetFaults();
     const again = await update(file, '--batch-size', '10');
@@ -245,24 +247,37 @@ describe('workflow update: failures, re-runs and the journal', () => {
     expect(r.err).toMatch(/batch 1 of 1 \(lines 2-4\) failed: .*workflow not found.*no batch was acknowledged/);
   });
 
-  it('a changed file is refused after an unfinished run; --restart sends the new content from the start', async () => {
+  it('a file at the same path with new content is a new upload: it goes ahead, naming the stopped one; --restart sends from the start', async () => {
     const path = join(dir, 'changing.csv');
     writeContacts(path, 33);
     sandbox.setFaults({ failBatch: { index: 2, mode: 'envelope', repeat: 'always' } });
-    expect((await update(path, '--batch-size', '10')).code).toBe(5);
+    const first = await update(path, '--batch-size', '10');
     sandbox.setFaults({ failBatch: null });
+    expect(first.code).toBe(5);
+    expect(first.err).toContain('run the same command again');
     writeContacts(path, 34);
-    const r = await update(path, '--batch-size', '10');
-    expect(r.code).toBe(3);
-    expect(r.err).toMatch(/changing\.csv changed since an upload of it to workflow wf-20001 stopped .*\(1 batches, up to line 11, acknowledged\).*--restart/);
-    expect(received(sandbox)).toHaveLength(10);
+    const r = await update(path, '--batch-size', '10', '--json');
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/an upload of an earlier version of changing\.csv to this workflow stopped at \S+ after 1 batch \(10 entries, up to line 11\); this file is new content/);
+    expect(JSON.parse(r.out)).toMatchObject({ status: 'done', entriesAcknowledged: 34, earlierUpload: { batches: 1, entries: 10, line: 11 } });
+    expect(received(sandbox)).toHaveLength(44);
+    expect(received(sandbox).slice(10)).toEqual(Array.from({ length: 34 }, (_, i) => entry(i + 1)));
+    // Warned once: the next run does not name it again.
+    writeContacts(path, 35);
+    const third = await update(path, '--batch-size', '10', '--json');
+    expect(third.code).toBe(0);
+    expect(third.err).not.toContain('earlier version');
+    expect(JSON.parse(third.out).earlierUpload).toBeNull();
     const restart = await update(path, '--batch-size', '10', '--restart', '--json');
     expect(restart.code).toBe(0);
-    expect(JSON.parse(restart.out)).toMatchObject({ batchesResumed: 0, batchesSent: 4, entriesAcknowledged: 34 });
-    expect(received(sandbox).slice(10)).toEqual(Array.from({ length: 34 }, (_, i) => entry(i + 1)));
-    // the old journal is gone, so the file may change again freely after a complete upload
-    writeContacts(path, 35);
-    expect((await update(path, '--batch-size', '10')).code).toBe(0);
+    expect(JSON.parse(restart.out)).toMatchObject({ batchesResumed: 0, batchesSent: 4, entriesAcknowledged: 35 });
+  });
+
+  it('refusals that will recur say what to fix, never "run again"', async () => {
+    const r = await runCli(['workflow', 'update', '--workflow-id', 'wf-nope', '--csv', writeContacts(join(dir, 'nope2.csv'), 3), '--yes'], { env });
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('the service will refuse it again until this is fixed');
+    expect(r.err).not.toMatch(/run (the same command )?again/);
   });
 });
 

@@ -15,9 +15,9 @@ describe('BatchWriter and BatchReader', () => {
     const huge = 'é'.repeat(1_500_000); // more than the write buffer once encoded
     for (let i = 1; i <= 7; i++) writer.add(i * 2, valueSource(entry(i, i === 4 ? huge : `n${i}`)));
     expect(writer.finish()).toEqual([
-      { index: 5, firstLine: 2, lastLine: 6, count: 3 },
-      { index: 6, firstLine: 8, lastLine: 12, count: 3 },
-      { index: 7, firstLine: 14, lastLine: 14, count: 1 },
+      { index: 5, firstLine: 2, lastLine: 6, count: 3, caseids: false },
+      { index: 6, firstLine: 8, lastLine: 12, count: 3, caseids: false },
+      { index: 7, firstLine: 14, lastLine: 14, count: 1, caseids: false },
     ]);
     const reader = await BatchReader.open(writer.batches);
     const read = async (i: number) => JSON.parse((await reader.read(i)).details.toString('utf8'));

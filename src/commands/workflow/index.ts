@@ -61,6 +61,7 @@ JSON (--json): the envelope's data, {"lists": [...], "count": n}; with --all, ev
     .option('--batch-size <n>', `entries per request, at most ${MAX_ENTRIES_PER_UPDATE}`, batchSize, MAX_ENTRIES_PER_UPDATE)
     .option('--dry-run', 'check the file and list the batches it would send; send nothing')
     .option('--restart', "ignore an earlier run's journal: send every batch again")
+    .option('--resend-uncertain', 'send again the batches an earlier run left uncertain (sent, no answer) whose rows lack caseid')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .addHelpText(
       'after',
@@ -76,23 +77,34 @@ listed with their line and column, and nothing is sent (exit 3) unless --max-inv
 skipping them. --rejects writes the rejected rows, as read, after their line and reason: fix them
 and upload that file as it is.
 
-Valid rows go in batches of at most ${MAX_ENTRIES_PER_UPDATE} (--batch-size), one request at a time, each retried on
-network errors, 429 and 5xx. The file is read twice and never held in memory: the check spools
-the batches' JSON beside the journal (about twice the CSV's size, removed when the run ends).
-A journal in the config folder (uploads/<workflow>-<content hash>.journal) records every batch
-the service acknowledged: after a failure, Ctrl-C or a kill, run the same command again and it
-continues after the last acknowledged batch (only a batch in flight at the time is sent twice).
+Valid rows go in batches of at most ${MAX_ENTRIES_PER_UPDATE} (--batch-size), one request at a time. A batch
+is retried when the connection could not be made and on 429 and 5xx answers (the service took
+nothing). The file is read twice and never held in memory: the check spools the batches' JSON
+beside the journal (about twice the CSV's size, removed when the run ends).
+
+A journal (uploads/<workflow>-<content hash>.journal, in the state folder) records each batch
+before it is sent and its answer after. After a failure, Ctrl-C or a kill, run the same command
+again: it continues after the accepted batches. A batch whose body may have reached the service
+with no answer (connection lost after sending, timeout, the process killed) is uncertain: when
+every entry carries caseid it is sent again (caseid keeps the service from duplicating it), and
+the run says so; otherwise it is NOT sent again, the run stops naming its lines (exit 5), a re-run
+sends only the rest, and --resend-uncertain sends those lines too. An answer with status OK and
+code 200 means accepted; the service's count is shown per batch and summed, and a count other
+than the entries sent is a warning, never a failure.
+
 Once an upload completed, the same content to the same workflow has nothing left to send;
---restart sends everything again. If the file changed since a run that did not finish, the re-run
-refuses (exit 3). Two runs of the same upload at once: the second refuses (exit 2), naming the
+--restart sends everything again. A file at the same path with new content (the next night's
+export) is a new upload and goes ahead, with a warning naming the earlier upload that stopped and
+how far it got. Two runs of the same upload at once: the second refuses (exit 2), naming the
 first one's pid.
 
 Without a terminal (cron), --yes is required; progress is one line per batch on stderr.
 
-Exit codes: 0 done; 1 the service refused a batch (named, with its lines); 2 usage, or the same
-upload already running; 3 invalid rows or file (or a file changed since an unfinished run),
-nothing sent; 4 authentication; 5 network, after retries; 130 Ctrl-C (after journaling the batch
-in flight) or confirmation declined.
+Exit codes: 0 done; 1 the service refused a batch (named, with its lines: fix what it says, running
+again alone will not help); 2 usage, or the same upload already running; 3 invalid rows or file,
+nothing sent; 4 authentication; 5 network, timeout, 429 or 5xx after retries (run again), or
+uncertain batches left unsent (see above); 130 Ctrl-C (after journaling the batch in flight) or
+confirmation declined.
 
 Examples:
   callctl workflow update --workflow-id wf-20001 --csv contacts.csv --dry-run
@@ -102,7 +114,10 @@ Examples:
 JSON (--json), on stdout once the file is checked (also when the run fails or stops):
   {"status": "done"|"dry-run"|"invalid"|"failed"|"interrupted", "workflowId", "file", "sha256",
    "rowsRead", "valid", "invalid", "skipped", "batchSize", "batchesTotal", "batchesSent",
-   "batchesResumed", "entriesAcknowledged", "entriesResumed", "durationMs", "journal", "rejects",
+   "batchesResumed", "entriesAcknowledged", "entriesResumed", "serviceCount" (the service's count,
+   summed), "uncertain": [{"batch", "firstLine", "lastLine", "entries"}], "earlierUpload" (null, or
+   {"journal", "at", "batches", "entries", "line"}: a stopped upload of the same path this one
+   replaced), "durationMs", "journal", "rejects",
    "problems": [{"line", "column", "message"}] (the first 20), "problemCount",
    "batches": [{"index", "firstLine", "lastLine", "count"}] (--dry-run only), "error"}`,
     )

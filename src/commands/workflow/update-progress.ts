@@ -33,9 +33,41 @@ export class UploadProgress {
       case 'resume':
         this.line(
           e.doneAt
-            ? `this file was already uploaded to this workflow (${count(e.entries)} entries, completed ${e.doneAt})`
-            : `continuing an earlier run: ${e.batches} batches (${count(e.entries)} entries, up to line ${e.line}) are already acknowledged`,
+            ? `this file was already uploaded to this workflow (${plural(e.entries, 'entry', 'entries')}, completed ${e.doneAt})`
+            : `continuing an earlier run: ${plural(e.batches, 'batch', 'batches')} (${plural(e.entries, 'entry', 'entries')}, up to line ${e.line}) already accepted`,
         );
+        break;
+      case 'earlier-upload':
+        this.clear();
+        this.warn(
+          `an upload of an earlier version of ${this.file} to this workflow stopped at ${e.at || e.startedAt} after ${plural(e.batches, 'batch', 'batches')} ` +
+            `(${plural(e.entries, 'entry', 'entries')}, up to line ${e.line}); this file is new content and is uploaded from its first row (journal ${e.journal})`,
+        );
+        break;
+      case 'resend-uncertain':
+        this.clear();
+        this.warn(
+          `sending again batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}), which an earlier run sent with no answer: ` +
+            (e.reason === 'caseid' ? 'every entry carries caseid, so the service does not duplicate it' : '--resend-uncertain'),
+        );
+        break;
+      case 'uncertain-kept':
+        this.clear();
+        this.warn(`not sending batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}) again: an earlier run sent it at ${e.batch.at} with no answer (${e.batch.error}); --resend-uncertain sends it`);
+        break;
+      case 'retry-uncertain':
+        this.clear();
+        this.warn(
+          `batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}): ${e.error}; it may have reached the service, but every entry carries caseid, so it is sent again (${e.attempt} of ${e.of}) in ${(e.waitMs / 1000).toFixed(1)} s`,
+        );
+        break;
+      case 'count-differs':
+        this.clear();
+        this.warn(`batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}): accepted; the service counted ${plural(e.count, 'entry', 'entries')} of the ${e.batch.count} sent (what it counts is not said; nothing is sent again)`);
+        break;
+      case 'other-workflow':
+        this.clear();
+        this.warn(`batch ${e.batch.index}: accepted, but the answer names workflow ${e.workflowId}`);
         break;
       case 'read': {
         if (!this.tty) break;
@@ -69,7 +101,7 @@ export class UploadProgress {
           );
         } else {
           this.io.stderr.write(
-            `batch ${b.index}/${e.total} sent: lines ${b.firstLine}-${b.lastLine}, ${e.acked} entries acknowledged (${e.entriesSent}/${e.entriesToSend} this run, ${rate(e.entriesSent, seconds)})\n`,
+            `batch ${b.index}/${e.total} sent: lines ${b.firstLine}-${b.lastLine}, ${plural(b.count, 'entry', 'entries')} accepted, service count ${e.acked} (${e.entriesSent}/${e.entriesToSend} this run, ${rate(e.entriesSent, seconds)})\n`,
           );
         }
         break;
@@ -99,6 +131,11 @@ export class UploadProgress {
     this.io.stderr.write(`\r\x1b[2K${text.length > width ? text.slice(0, width) : text}`);
     this.drawn = true;
   }
+}
+
+/** "1 batch", "2 batches". */
+export function plural(n: number, one: string, many: string): string {
+  return `${count(n)} ${n === 1 ? one : many}`;
 }
 
 export function count(n: number): string {

@@ -5,7 +5,7 @@ import { updateDetailsJson } from '../../api/cloud.js';
 import { PreparedUpload, type SendOutcome } from '../../contacts/upload.js';
 import { formatProblem } from '../../contacts/problems.js';
 import type { Output } from '../../output/output.js';
-import { count, UploadProgress } from './update-progress.js';
+import { count, plural, UploadProgress } from './update-progress.js';
 
 export interface UpdateOptions {
   workflowId: string;
@@ -17,6 +17,7 @@ export interface UpdateOptions {
   batchSize: number;
   dryRun?: boolean;
   restart?: boolean;
+  resendUncertain?: boolean;
   yes?: boolean;
 }
 
@@ -36,6 +37,12 @@ export interface UpdateSummary {
   batchesResumed: number;
   entriesAcknowledged: number;
   entriesResumed: number;
+  /** The service's `count`, summed over the batches it accepted in this run. */
+  serviceCount: number;
+  /** Batches that may have reached the service and were not sent again. */
+  uncertain: Array<{ batch: number; firstLine: number; lastLine: number; entries: number }>;
+  /** A stopped upload of the same path (other content) that this one went ahead of. */
+  earlierUpload: { journal: string; at: string; batches: number; entries: number; line: number } | null;
   durationMs: number;
   journal: string | null;
   rejects: string | null;
@@ -87,6 +94,8 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
         maxInvalid: opts.maxInvalid,
         rejectsPath,
         restart: opts.restart === true,
+        resendUncertain: opts.resendUncertain === true,
+        sleep: (ms) => ctx.io.sleep(ms),
         dryRun: opts.dryRun === true,
         signal: abort.signal,
         onEvent: progress.onEvent,
@@ -114,12 +123,17 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
       batchesResumed: plan.resumed.batches,
       entriesAcknowledged: sent?.entriesAcked ?? 0,
       entriesResumed: plan.resumed.entries,
+      serviceCount: sent?.serviceCount ?? 0,
+      uncertain: (sent?.uncertain ?? plan.uncertain).map((b) => ({ batch: b.index, firstLine: b.firstLine, lastLine: b.lastLine, entries: b.count })),
+      earlierUpload: u.earlier[0]
+        ? { journal: u.earlier[0].path, at: u.earlier[0].header?.at ?? '', batches: u.earlier[0].batches.length, entries: u.earlier[0].ackedEntries, line: u.earlier[0].resumeLine }
+        : null,
       durationMs: Math.round(ctx.io.now() - started),
       journal: opts.dryRun ? null : u.journalPath,
       rejects: u.options.rejectsPath ?? null,
       problems: v.problems,
       problemCount: v.problemCount,
-      ...(opts.dryRun ? { batches: plan.batches } : {}),
+      ...(opts.dryRun ? { batches: plan.batches.map(({ index, firstLine, lastLine, count }) => ({ index, firstLine, lastLine, count })) } : {}),
       error: sent?.error ? String((sent.error as Error).message ?? sent.error) : null,
     });
 
@@ -136,13 +150,14 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
       phase = 'confirming';
       const resumed = plan.resumed.batches > 0 ? `, continuing after line ${plan.resumed.line}` : '';
       const ok = await ctx.io.prompter.confirm(
-        `Send ${count(plan.entries)} contacts from ${opts.csv} to workflow ${opts.workflowId} in ${plan.batches.length} batch${plan.batches.length === 1 ? '' : 'es'}${resumed}?`,
+        `Send ${count(plan.entries)} contacts from ${opts.csv} to workflow ${opts.workflowId} in ${plural(plan.batches.length, 'batch', 'batches')}${resumed}?`,
         false,
       );
       if (!ok) throw new InterruptedError('cancelled; nothing was sent');
     }
     if (stopRequested) throw new InterruptedError('interrupted; nothing was sent');
     phase = 'sending';
+    // Never retried by the transport once the body may have gone out: the uploader decides (and says so).
     const outcome = await u.send((details) => updateDetailsJson(client!, opts.workflowId, details), { shouldStop: () => stopRequested });
     progress.clear();
     const status = outcome.error ? 'failed' : outcome.interrupted ? 'interrupted' : 'done';
@@ -150,7 +165,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
     if (outcome.error) throw outcome.error;
     if (outcome.interrupted) {
       const acked = plan.resumed.batches + outcome.batchesSent;
-      throw new InterruptedError(`interrupted: ${acked} of ${plan.totalBatches} batches are acknowledged and journaled; run the same command again to send the rest`);
+      throw new InterruptedError(`interrupted: ${acked} of ${plural(plan.totalBatches, 'batch', 'batches')} are acknowledged and journaled; run the same command again to send the rest`);
     }
     if (plan.batches.length === 0) out.info(`nothing to send: every valid row of ${opts.csv} was already acknowledged (--restart sends them again)`);
     return 0;
@@ -207,6 +222,8 @@ async function printSummary(out: Output, s: UpdateSummary): Promise<void> {
     ['skipped', s.skipped],
     batches,
     ['entries acknowledged', s.entriesAcknowledged],
+    ...(s.status === 'dry-run' ? [] : ([['service count', s.serviceCount]] as const)),
+    ...(s.uncertain.length > 0 ? ([['uncertain', s.uncertain.map((b) => `lines ${b.firstLine}-${b.lastLine}`).join(', ')]] as const) : []),
     ['duration', `${seconds.toFixed(1)} s (${Math.round(s.rowsRead / Math.max(seconds, 0.001))} rows/s)`],
     ...(s.rejects ? ([['rejects', s.rejects]] as const) : []),
   ]);

@@ -1,0 +1,119 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { received, uploadSetup, WORKFLOW } from '../contacts/helpers.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import type { FaultPatch } from '../../src/sandbox/faults.js';
+
+/**
+ * The fault matrix of uploads: each fault × rows with and without caseid × a re-run with and
+ * without --resend-uncertain. The sandbox's own record of what it accepted is the judge: every
+ * row arrives exactly once, or it was reported uncertain and arrives at most once more when
+ * asked (rows with caseid may be sent again by themselves, said so: at most twice).
+ */
+let sandbox: Sandbox;
+let env: Record<string, string>;
+let dir: string;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ sandbox, env, dir, close } = await uploadSetup());
+});
+afterAll(() => close());
+beforeEach(() => {
+  sandbox.state.received.updates.clear();
+  sandbox.resetFaults();
+});
+
+const ROWS = 12;
+const PATH = '/service/cloud/workflow/updatedetails';
+
+const FAULTS: Array<[string, FaultPatch, string[]]> = [
+  ['drop before the body', { path: PATH, drop: 1 }, []],
+  ['drop after the body', { path: PATH, dropAfterBody: 1 }, []],
+  ['batch 2 accepted, then the connection dropped', { failBatch: { index: 2, mode: 'drop-after-accept', repeat: 'once' } }, []],
+  ['batch 2 dropped every time', { failBatch: { index: 2, mode: 'drop', repeat: 'always' } }, []],
+  ['no answer before the timeout', { path: PATH, delayMs: 1500 }, ['--timeout', '0.5']],
+  ['HTTP 500 twice', { path: PATH, fail500: 2 }, []],
+  ['HTTP 429', { path: PATH, fail429: 1, retryAfter: 0 }, []],
+  ['batch 2 refused with code 500', { failBatch: { index: 2, mode: 'envelope', repeat: 'once' } }, []],
+];
+
+let n = 0;
+function file(caseids: boolean): string {
+  const id = ++n;
+  const lines = [caseids ? 'callee,platform,caseid,name' : 'callee,platform,name'];
+  for (let i = 1; i <= ROWS; i++) lines.push(`+62899${String(id).padStart(3, '0')}${String(i).padStart(4, '0')},shop,${caseids ? `K${id}-${i},` : ''}N${i}`);
+  const path = join(dir, `m${id}.csv`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+const update = (path: string, ...extra: string[]) =>
+  runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', path, '--batch-size', '4', '--yes', '--json', ...extra], { env });
+
+/** Lines reported uncertain by a run's JSON summary. */
+function uncertainLines(out: string): number[] {
+  if (!out.trim()) return [];
+  const s = JSON.parse(out) as { uncertain?: Array<{ firstLine: number; lastLine: number }> };
+  return (s.uncertain ?? []).flatMap((b) => Array.from({ length: b.lastLine - b.firstLine + 1 }, (_, i) => b.firstLine + i));
+}
+
+describe('upload fault matrix', () => {
+  for (const [name, fault, flags] of FAULTS) {
+    for (const caseids of [false, true]) {
+      for (const resend of [false, true]) {
+        it(`${name}; rows ${caseids ? 'with' : 'without'} caseid; re-run ${resend ? 'with' : 'without'} --resend-uncertain`, async () => {
+          const path = file(caseids);
+          sandbox.setFaults(fault);
+          const first = await update(path, ...flags);
+          sandbox.resetFaults();
+          const uncertain = new Set(uncertainLines(first.out));
+          expect([0, 5]).toContain(first.code);
+          if (first.code === 5) expect(first.err).toMatch(/run the same command again|may have reached the service/);
+          if (!caseids && uncertain.size > 0) {
+            expect(first.err).toContain('--resend-uncertain');
+            expect(first.code).toBe(5);
+          }
+          const second = await update(path, ...(resend ? ['--resend-uncertain'] : []));
+          if (!resend && !caseids && uncertain.size > 0) {
+            // The rest is sent; the uncertain lines are not, and the run says so (exit 5).
+            expect(second.code).toBe(5);
+            expect(second.err).toMatch(/not sending batch \d+ \(lines \d+-\d+\) again/);
+            for (const l of uncertainLines(second.out)) expect(uncertain.has(l)).toBe(true);
+          } else expect(second.code).toBe(0);
+
+          // The judge: what the sandbox kept, per row (line i + 1 is row i).
+          const got = new Map<string, number>();
+          for (const e of received(sandbox)) got.set(e.callee, (got.get(e.callee) ?? 0) + 1);
+          const retried = caseids && /it is sent again|every entry carries caseid/.test(first.err + second.err);
+          for (let i = 1; i <= ROWS; i++) {
+            const callee = `+62899${String(n).padStart(3, '0')}${String(i).padStart(4, '0')}`;
+            const times = got.get(callee) ?? 0;
+            const line = i + 1;
+            if (uncertain.has(line) && !caseids) {
+              // Reported uncertain: at most once more, and only when asked.
+              expect(times, `line ${line}`).toBeLessThanOrEqual(resend ? 2 : 1);
+              if (!resend) expect(times, `line ${line}`).toBeLessThanOrEqual(1);
+            } else if (retried) {
+              expect(times, `line ${line}`).toBeGreaterThanOrEqual(1);
+              expect(times, `line ${line}`).toBeLessThanOrEqual(2);
+            } else expect(times, `line ${line}`).toBe(1);
+          }
+          if (!caseids && !resend) {
+            // Asked afterwards: the uncertain lines are sent once more, and the upload completes.
+            const third = await update(path, '--resend-uncertain');
+            expect(third.code).toBe(0);
+            for (let i = 1; i <= ROWS; i++) {
+              const callee = `+62899${String(n).padStart(3, '0')}${String(i).padStart(4, '0')}`;
+              const before = got.get(callee) ?? 0;
+              const after = received(sandbox).filter((e) => e.callee === callee).length;
+              expect(after - before, `line ${i + 1}`).toBe(uncertain.has(i + 1) ? 1 : 0);
+            }
+          }
+        });
+      }
+    }
+  }
+});
