@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { CliError, InputError, NetworkError, ServiceError } from '../errors.js';
+import { CliError, InputError, NetworkError, ServiceError, ServiceUnavailableError } from '../errors.js';
 import { BatchReader, plainBatch, type Batch, type SpooledBatch } from './batches.js';
 import { checkFile, secondSpoolPath, SPLIT_MIN_BYTES } from './check-file.js';
 import type { Plan, UploadEvent, Validation } from './events.js';
@@ -328,7 +328,7 @@ function mayHaveArrived(error: unknown): boolean {
 
 /** A failure that may pass by itself (network, timeout, 429, 5xx): "run again" is the advice. */
 export function transient(error: unknown): boolean {
-  if (error instanceof NetworkError) return true;
+  if (error instanceof NetworkError || error instanceof ServiceUnavailableError) return true;
   if (error instanceof ServiceError) {
     const s = error.httpStatus !== 200 ? error.httpStatus : (error.serviceCode ?? 0);
     return s === 408 || s === 429 || s >= 500;
