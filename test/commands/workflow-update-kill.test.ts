@@ -37,7 +37,8 @@ const BATCH = 10_000;
 
 it('a second run of the same upload while the first is sending refuses, naming the first one\'s pid', async () => {
   const file = writeContacts(join(dir, 'twice.csv'), 30);
-  sandbox.setFaults({ path: '/service/cloud/workflow/updatedetails', delayMs: 300 });
+  // Slow enough that the second run (started in-process, on a loaded machine) finds the first still sending.
+  sandbox.setFaults({ path: '/service/cloud/workflow/updatedetails', delayMs: 1500 });
   const child = spawn(process.execPath, [join(root, 'bin/callctl.js'), 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes'], {
     env: { ...process.env, ...env, NO_COLOR: '1' },
     stdio: 'ignore',
@@ -47,7 +48,7 @@ it('a second run of the same upload while the first is sending refuses, naming t
     // The child is sending once the sandbox has its first request.
     await new Promise<void>((resolve) => sandbox.events.once('request', () => resolve()));
     const second = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes'], { env });
-    expect(second.code).toBe(2);
+    expect(second.code, second.err).toBe(2);
     expect(second.err).toContain(`another upload of ${file} to workflow ${WORKFLOW} is running (pid ${child.pid}, started `);
   } finally {
     sandbox.resetFaults();
@@ -57,6 +58,7 @@ it('a second run of the same upload while the first is sending refuses, naming t
 });
 
 it('a run killed with SIGKILL mid-upload: the re-run finishes, every row arrives, only the batch in flight is sent twice', async () => {
+  sandbox.state.received.updates.clear();
   const file = writeContacts(join(dir, 'kill.csv'), ROWS);
   const child = spawn(process.execPath, [join(root, 'bin/callctl.js'), 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes'], {
     env: { ...process.env, ...env, NO_COLOR: '1' },
