@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Engine } from './types.js';
+import type { RefusalKind } from './variants.js';
 
 /** What a handler answers: the router serialises it. `drop` destroys the socket instead. */
 export interface Reply {
@@ -8,6 +9,10 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Destroy the connection instead of answering (the body has been read). */
   drop?: boolean;
+  /** Send these bytes as is (`text/plain`) instead of `body` as JSON. */
+  raw?: string;
+  /** What kind of refusal this envelope is, so the router can apply the variants (variants.ts). */
+  refusal?: RefusalKind;
 }
 
 /** What a handler gets. */
@@ -53,7 +58,7 @@ export function ok(data: unknown): Reply {
  * `status`); it goes once the client's change is on main.
  */
 export function fail(code: number, text: string, httpStatus = 200, data?: unknown): Reply {
-  return { status: httpStatus, body: { data: data ?? null, status: text, code, message: text } };
+  return { status: httpStatus, body: { data: data ?? null, status: text, code, message: text }, refusal: httpStatus === 200 ? 'refusal' : 'transport' };
 }
 
 export const badRequest = (message: string, data?: unknown) => fail(400, message, 200, data);

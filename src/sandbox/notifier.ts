@@ -1,8 +1,11 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { NOTIFY_MAX_RETRIES, NOTIFY_RETRY_INTERVAL_MS } from './spec/limits.js';
 import { md5Sign, serviceSign } from './spec/sign.js';
 import type { CallingTask, TemplateStatus } from './spec/shapes.js';
 import { applySet, sampleBody, type OnDemandType } from './samples.js';
-import type { PlanView, ReceivedTemplate } from './state.js';
+import type { PlanView, ReceivedTemplate, TaskModel } from './state.js';
+import type { Variants } from './variants.js';
 import { templatePath } from './routes/template.js';
 import type { SandboxEvents } from './types.js';
 
@@ -17,6 +20,11 @@ export interface Notification {
   raw?: string;
   /** Told once the notification is delivered (true) or given up (false). */
   settled?: (delivered: boolean) => void;
+  /**
+   * The same notification made again at the time of a retry (a new Timestamp and Sign): used
+   * for retries under the retry-new-sign variant. Without it a retry repeats the same bytes.
+   */
+  renew?: () => Pick<Notification, 'body' | 'raw' | 'headers'>;
 }
 
 /** Delivers notifications, retrying on the spec's schedule. The sandbox's hook point for webhooks. */
@@ -59,6 +67,33 @@ export interface NotifierOptions {
   timeoutMs?: number;
   /** Simulated time between two states of a template message (default 5 s). */
   templateStepMs?: number;
+  /** The sandbox's live variants (the notification ones are decided in this file). */
+  variants?: Variants;
+}
+
+/** The User-Agent the sandbox sends (the spec: optional, by default the service's own name). */
+export const NOTIFY_USER_AGENT = 'callctl-sandbox';
+
+/** How the notification variants in force shape what is sent. */
+export interface NotifyShape {
+  /** plan-end-int-timestamp: `Timestamp` as an integer. */
+  intTimestamp: boolean;
+  /** plan-end-task-fields: plan end carries the last round's task-level fields and `details`. */
+  taskFields: boolean;
+  /** retry-new-sign: a retry is made again (new Timestamp and Sign) rather than repeated. */
+  renewOnRetry: boolean;
+  /** no-user-agent: no User-Agent header. */
+  userAgent: boolean;
+}
+
+/** The notification variants' decisions, in one place. */
+export function notifyShape(v: Variants | undefined): NotifyShape {
+  return {
+    intTimestamp: v?.has('plan-end-int-timestamp') ?? false,
+    taskFields: v?.has('plan-end-task-fields') ?? false,
+    renewOnRetry: v?.has('retry-new-sign') ?? false,
+    userAgent: !(v?.has('no-user-agent') ?? false),
+  };
 }
 
 /** Task end status notification body: `Sign` = md5(TaskID + KEY). */
@@ -70,11 +105,56 @@ export function taskEndBody(task: CallingTask, key: string, planName?: string): 
 
 /**
  * Plan end status notification body: `Timestamp` is the real request time in Unix seconds, as
- * text (a receiver may check freshness against its own clock); `Sign` = md5(Timestamp + KEY).
+ * text (an integer under plan-end-int-timestamp); `Sign` = md5(Timestamp + KEY). Under
+ * plan-end-task-fields it also carries the last round's task-level fields and `details`.
  */
-export function planEndBody(plan: PlanView, key: string, nowMs = Date.now()): Record<string, unknown> {
-  const timestamp = String(Math.floor(nowMs / 1000));
-  return { PlanName: plan.PlanName, Timestamp: timestamp, Sign: md5Sign(timestamp, key), PlanDetails: plan.PlanDetails };
+export function planEndBody(
+  plan: PlanView,
+  key: string,
+  nowMs = Date.now(),
+  shape: Pick<NotifyShape, 'intTimestamp' | 'taskFields'> = { intTimestamp: false, taskFields: false },
+  lastRound?: TaskModel,
+): Record<string, unknown> {
+  const seconds = Math.floor(nowMs / 1000);
+  const timestamp = shape.intTimestamp ? seconds : String(seconds);
+  const body: Record<string, unknown> = { PlanName: plan.PlanName, Timestamp: timestamp, Sign: md5Sign(timestamp, key), PlanDetails: plan.PlanDetails };
+  if (shape.taskFields && lastRound) Object.assign(body, taskLevelFields(lastRound));
+  return body;
+}
+
+const spaceTime = (iso: string) => iso.replace('T', ' ').replace(/Z$/, '');
+
+/** The task-level fields and `details` of the plan-end variant that carries them (spec, Events). */
+export function taskLevelFields(m: TaskModel): Record<string, unknown> {
+  const t = m.task;
+  return {
+    task_id: t.TaskID,
+    task_name: t.TaskName,
+    status: t.Status,
+    created_at: spaceTime(new Date(m.createdAt).toISOString().slice(0, 19) + 'Z'),
+    repeat_interval: t.RepeatInterval,
+    repeat_number: t.RepeatNumber,
+    robot_hash: t.RobotID,
+    robot_method: t.RobotMethod,
+    sip_line: t.SIPLine,
+    schedule_start_time: t.ScheduleStartTime,
+    schedule_end_time: t.ScheduleEndTime,
+    details: t.detail.map((r) => ({
+      id: r.id,
+      callee: r.CalleeNumber,
+      result: r.Status,
+      result_label: r.Intention,
+      duration: Math.max(0, Math.round((Date.parse(r.CallEndTime) - Date.parse(r.CallStartTime)) / 1000)) || 0,
+      hangup_type: r.HangupType,
+      ring_type: r.RingType,
+      question_answer: [],
+      robot_hash: r.RobotID,
+      call_id: r.CallID,
+      call_times: r.CallTimes,
+      call_start_time: spaceTime(r.CallStartTime),
+      call_end_time: spaceTime(r.CallEndTime),
+    })),
+  };
 }
 
 /** The states a delivered template message goes through, in order (the spec does not give them). */
@@ -108,9 +188,35 @@ export function chatbotNotification(kind: string, body: Record<string, unknown>,
   return { kind, body, raw, headers: { 'x-service-sign': serviceSign(raw, secret) } };
 }
 
+/** The bytes and headers of one attempt. */
+interface Sending {
+  text: string;
+  headers: Record<string, string>;
+}
+
+const sendingOf = (n: Pick<Notification, 'body' | 'raw' | 'headers'>): Sending => ({ text: n.raw ?? JSON.stringify(n.body), headers: { ...n.headers } });
+
 /**
- * A notifier posting JSON to one URL. The bytes are the same on every attempt, so receivers can
- * dedup. Anything but HTTP 200 is abnormal (the spec's partner answers 200) and is retried.
+ * POSTs JSON with node:http (fetch would add a User-Agent of its own, and no-user-agent needs
+ * none at all) and resolves with the HTTP status once the answer is read.
+ */
+function post(url: string, text: string, headers: Record<string, string>, signal: AbortSignal): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+    const body = Buffer.from(text, 'utf8');
+    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers }, signal }, (res) => {
+      res.on('data', () => undefined);
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * A notifier posting JSON to one URL. The bytes are the same on every attempt (unless
+ * retry-new-sign makes a retry again), so receivers can dedup. Anything but HTTP 200 is abnormal (the spec's partner answers 200) and is retried.
  */
 export function createNotifier(o: NotifierOptions): Notifier {
   const interval = o.retryIntervalMs ?? NOTIFY_RETRY_INTERVAL_MS / o.timeScale;
@@ -130,22 +236,17 @@ export function createNotifier(o: NotifierOptions): Notifier {
     }
   };
 
-  const attempt = async (n: Notification, text: string, attemptNo: number): Promise<void> => {
+  const attempt = async (n: Notification, sending: Sending, attemptNo: number): Promise<void> => {
     if (closed) return done(n);
+    const shape = notifyShape(o.variants);
     let failure: string;
     try {
-      const res = await fetch(o.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': 'callctl-sandbox', ...n.headers },
-        body: text,
-        signal: AbortSignal.any([aborter.signal, AbortSignal.timeout(o.timeoutMs ?? 10_000)]),
-      });
-      await res.arrayBuffer().catch(() => undefined);
-      if (res.status === 200) {
-        o.events.emit('notify.sent', { kind: n.kind, url: o.url, attempt: attemptNo, status: res.status });
+      const status = await post(o.url, sending.text, { ...(shape.userAgent ? { 'user-agent': NOTIFY_USER_AGENT } : {}), ...sending.headers }, AbortSignal.any([aborter.signal, AbortSignal.timeout(o.timeoutMs ?? 10_000)]));
+      if (status === 200) {
+        o.events.emit('notify.sent', { kind: n.kind, url: o.url, attempt: attemptNo, status });
         return done(n, true);
       }
-      failure = `HTTP ${res.status}`;
+      failure = `HTTP ${status}`;
     } catch (e) {
       failure = (e as Error).message;
     }
@@ -155,7 +256,9 @@ export function createNotifier(o: NotifierOptions): Notifier {
     if (!willRetry) return done(n);
     const timer = setTimeout(() => {
       timers.delete(timer);
-      void attempt(n, text, attemptNo + 1);
+      // Made again at retry time under retry-new-sign; otherwise the very same bytes.
+      const again = n.renew && notifyShape(o.variants).renewOnRetry ? sendingOf({ ...n, ...n.renew() }) : sending;
+      void attempt(n, again, attemptNo + 1);
     }, interval);
     timer.unref();
     timers.add(timer);
@@ -165,7 +268,7 @@ export function createNotifier(o: NotifierOptions): Notifier {
     send(n) {
       if (closed) return;
       pending++;
-      void attempt(n, n.raw ?? JSON.stringify(n.body), 1);
+      void attempt(n, sendingOf(n), 1);
     },
     pending: () => pending,
     idle: () => (pending === 0 || closed ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),
@@ -209,7 +312,10 @@ export function attachNotifier(o: NotifierOptions): SandboxNotifier {
   };
 
   o.events.on('task.finished', ({ task, planName }) => notifier.send({ kind: 'task.end', body: taskEndBody(task, o.key, planName) }));
-  o.events.on('plan.finished', ({ plan }) => notifier.send({ kind: 'plan.end', body: planEndBody(plan, o.key) }));
+  o.events.on('plan.finished', ({ plan, lastRound }) => {
+    const make = () => ({ body: planEndBody(plan, o.key, Date.now(), notifyShape(o.variants), lastRound) });
+    notifier.send({ kind: 'plan.end', ...make(), renew: make });
+  });
   o.events.on('template.received', (t) => {
     const path = templatePath(t, TEMPLATE_PATH);
     // Each state is sent once the one before it is settled, so they arrive in order.
@@ -217,6 +323,7 @@ export function attachNotifier(o: NotifierOptions): SandboxNotifier {
       notifier.send({
         kind: 'template.status',
         body: templateStatusBody(t, path[i]!),
+        renew: () => ({ body: templateStatusBody(t, path[i]!) }),
         settled: () => i + 1 < path.length && later(step, () => next(i + 1)),
       });
     later(step, () => next(0));

@@ -10,6 +10,7 @@ import { pushHandler } from './routes/push.js';
 import { unitcastHandler } from './routes/template.js';
 import { adminHandler, ADMIN_PREFIX } from './routes/admin.js';
 import type { Engine, RequestRecord } from './types.js';
+import { refusalStatus, twoHundredRefusal, type Variants } from './variants.js';
 
 interface Route {
   method: 'GET' | 'POST';
@@ -52,9 +53,9 @@ function findRoute(path: string): { route: Route; params: Record<string, string>
 }
 
 function send(res: ServerResponse, reply: Reply): void {
-  const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+  const text = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
   res.writeHead(reply.status, {
-    'content-type': 'application/json; charset=utf-8',
+    'content-type': reply.raw === undefined ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8',
     'content-length': Buffer.byteLength(text),
     ...reply.headers,
   });
@@ -128,9 +129,28 @@ export async function handle(engine: Engine, req: IncomingMessage, res: ServerRe
 
   let reply = fault ? faultReply(fault) : undefined;
   if (!reply) reply = await dispatch(engine, req, found, { method, path, query, raw });
+  reply = bend(engine.variants, found?.route.path, reply);
   if (reply.drop) return drop('dropped-after-body');
   finish('answered', reply);
   send(res, reply);
+}
+
+/**
+ * A refusal as the variants in force answer it (the routes give the spec-literal answer):
+ * update-error-200 / verify-exception-200 on their route, else the HTTP status and code of
+ * errors-http and the auth-* variants.
+ */
+function bend(v: Variants, routePath: string | undefined, reply: Reply): Reply {
+  if (!reply.refusal) return reply;
+  const body = reply.body as Record<string, unknown>;
+  const route = routePath === `${CLOUD}/workflow/updatedetails` ? 'update' : routePath === `${CLOUD}/workflow/apinoticeinfo` ? 'verify' : undefined;
+  const two = route && reply.refusal === 'refusal' ? twoHundredRefusal(v, route) : undefined;
+  if (two) {
+    const { data, message: _m, ...rest } = body;
+    return { ...reply, status: 200, body: two.data === 'absent' ? { ...rest, code: 200 } : { data: null, ...rest, code: 200 } };
+  }
+  const { httpStatus, code } = refusalStatus(v, reply.refusal, body.code as number, reply.status);
+  return { ...reply, status: httpStatus, body: { ...body, code } };
 }
 
 async function dispatch(

@@ -9,10 +9,12 @@ import { createRng } from './random.js';
 import { handle } from './router.js';
 import { buildSeed } from './seed/index.js';
 import { Simulation } from './simulation.js';
+import { Variants } from './variants.js';
 import type { Engine, ResolvedOptions, Sandbox, SandboxEventMap, SandboxOptions } from './types.js';
 
 export type { Sandbox, SandboxOptions, SandboxEventMap, RequestRecord } from './types.js';
 export { SEED } from './seed/index.js';
+export { SANDBOX_VARIANTS, VARIANT_NAMES, checkVariants, type VariantName } from './variants.js';
 
 /** Throwaway credentials of the local simulator (printed by `callctl sandbox`). */
 export const SANDBOX_DEFAULTS = {
@@ -67,6 +69,7 @@ function resolveOptions(o: SandboxOptions): ResolvedOptions {
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const o = resolveOptions(options);
+  const variants = new Variants(options.variants ?? []);
   const clock = new SimClock(o.startTime, o.timeScale);
   const state = buildSeed(o.seed, o.startTime);
   const events = new EventEmitter<SandboxEventMap>();
@@ -82,6 +85,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     tokens,
     faults,
     batchFaults: new BatchFaultTracker(),
+    variants,
     events,
     simulate: simulation,
     rng: createRng(o.seed ^ 0xfa17),
@@ -109,7 +113,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   engine.url = url;
 
   let notifier: Notifier | undefined;
-  if (o.notifyUrl) notifier = attachNotifier({ url: o.notifyUrl, key: o.notifyKey, events, timeScale: o.timeScale });
+  if (o.notifyUrl) notifier = attachNotifier({ url: o.notifyUrl, key: o.notifyKey, events, timeScale: o.timeScale, variants });
   simulation.start();
 
   let closing: Promise<void> | undefined;
@@ -139,6 +143,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     setFaults: (patch) => applyFaultPatch(faults, patch),
     resetFaults: () => resetFaults(faults),
+    setVariants: (names) => variants.set(names),
+    variants: () => variants.list(),
     expireTokens: () => tokens.expireAll(),
     close() {
       closing ??= (async () => {

@@ -244,7 +244,7 @@ export class Simulation implements Simulator {
     plan.PlanStatus = status;
     const view = planView(this.state, plan);
     this.events.emit('plan.status', { plan: view, from, to: status });
-    if (status === 'finished') this.events.emit('plan.finished', { plan: view });
+    if (status === 'finished') this.events.emit('plan.finished', { plan: view, lastRound: model });
   }
 
   /** Fires every due step in time order, then arms one timer for the next. */

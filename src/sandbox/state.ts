@@ -62,6 +62,10 @@ export interface ReceivedUpdates {
   /** Entries accepted so far (equals entries.length unless `keepEntries` is off). */
   count: number;
   batches: number;
+  /** Keys of the contacts known so far, kept only while a count-matched/new variant needs them. */
+  keys?: Set<string>;
+  /** `count` when `keys` was last brought up to date. */
+  keysAt?: number;
 }
 
 /** A direct call push the sandbox received. */

@@ -4,8 +4,9 @@ import type { SimClock } from './clock.js';
 import type { BatchFaultTracker, FaultName, FaultPatch, FaultSettings } from './faults.js';
 import type { Rng } from './random.js';
 import type { TokenStore } from './auth.js';
-import type { PlanView, ReceivedPush, ReceivedTemplate, SandboxState } from './state.js';
+import type { PlanView, ReceivedPush, ReceivedTemplate, SandboxState, TaskModel } from './state.js';
 import type { Simulator } from './simulation.js';
+import type { VariantName, Variants } from './variants.js';
 
 /** Options of `startSandbox`; all optional. */
 export interface SandboxOptions {
@@ -38,6 +39,8 @@ export interface SandboxOptions {
   notifyKey?: string;
   /** Initial fault settings. */
   faults?: FaultPatch;
+  /** Variants to answer with (variants.ts, `SANDBOX_VARIANTS`); none: the spec read literally. */
+  variants?: readonly (VariantName | string)[];
   /** Keep every accepted list entry in `state.received.updates` (default true; a benchmark may turn it off). */
   keepEntries?: boolean;
   /** How many request records `sandbox.requests` keeps, newest last (default 10,000). */
@@ -47,7 +50,7 @@ export interface SandboxOptions {
 }
 
 /** The options with every default filled in. */
-export type ResolvedOptions = Required<Omit<SandboxOptions, 'notifyUrl' | 'faults' | 'startTime'>> & {
+export type ResolvedOptions = Required<Omit<SandboxOptions, 'notifyUrl' | 'faults' | 'startTime' | 'variants'>> & {
   notifyUrl?: string;
   startTime: number;
 };
@@ -85,7 +88,8 @@ export interface SandboxEventMap {
   'task.status': [{ task: CallingTask; from: TaskStatus; to: TaskStatus; planName?: string }];
   'task.finished': [{ task: CallingTask; planName?: string }];
   'plan.status': [{ plan: PlanView; from: PlanStatus; to: PlanStatus }];
-  'plan.finished': [{ plan: PlanView }];
+  /** `lastRound`: the round whose end finished the plan (absent when the plan had none). */
+  'plan.finished': [{ plan: PlanView; lastRound?: TaskModel }];
   'workflow.updated': [{ workflowId: string; count: number; batch: number; total: number }];
   'push.received': [ReceivedPush];
   'template.received': [ReceivedTemplate];
@@ -131,6 +135,10 @@ export interface Sandbox {
   /** Applies a (validated) fault patch; throws a ZodError on a bad one. */
   setFaults(patch: FaultPatch): FaultSettings;
   resetFaults(): void;
+  /** Replaces the variants in force; throws a RangeError on an unknown name or two that clash. */
+  setVariants(names: readonly (VariantName | string)[]): VariantName[];
+  /** The variants in force. */
+  variants(): VariantName[];
   /** Expires every token issued so far. */
   expireTokens(): void;
   /** Closes the server and every socket, stops timers and notifications. */
@@ -145,6 +153,7 @@ export interface Engine {
   tokens: TokenStore;
   faults: FaultSettings;
   batchFaults: BatchFaultTracker;
+  variants: Variants;
   events: SandboxEvents;
   simulate: Simulator;
   rng: Rng;

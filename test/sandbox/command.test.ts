@@ -85,11 +85,35 @@ describe('callctl sandbox', () => {
     [['--time-scale', '0'], /positive/],
     [['--notify-url', 'ftp://x'], /--notify-url must be/],
     [['--app-secret-file', '/nonexistent/file'], /cannot read/],
+    [['--variant', 'nope'], /unknown sandbox variant "nope"; valid: errors-http, auth-401-http, .*no-user-agent/],
+    [['--variant', 'page-cap,count-new', '--variant', 'count-sent'], /count-sent and count-new answer the same point/],
+    [['--variant', ','], /NAME\[,NAME/],
   ])('%j is a usage error (exit 2)', async (args, message) => {
     const io = signalIO();
     const code = await main(['sandbox', ...args], io);
     expect(code).toBe(2);
     expect(io.err()).toMatch(message);
+  });
+
+  test('--variant a,b (repeatable) starts the sandbox with those variants; --help lists them all', async () => {
+    const io = signalIO();
+    const running = main(['sandbox', '--json', '--variant', 'page-cap,errors-http', '--variant', 'count-new'], io);
+    await until(() => io.out().includes('\n'));
+    const info = JSON.parse(io.out());
+    expect(info.variants).toEqual(['errors-http', 'page-cap', 'count-new']);
+    expect(io.err()).toMatch(/variants\s+errors-http, page-cap, count-new/);
+    expect((await call(info.url, 'GET', '/__sandbox/variants')).json.data.variants).toEqual(['errors-http', 'page-cap', 'count-new']);
+    const token = (await call(info.url, 'POST', '/service/cloud/auth', { body: { APPKey: info.appKey, APPSecret: info.appSecret } })).json.data.token;
+    const list = await call(info.url, 'GET', '/service/cloud/workflow/instancelist?size=10', { token });
+    expect(list.json.data.lists).toHaveLength(5);
+    io.fire('SIGTERM');
+    expect(await running).toBe(0);
+
+    const help = signalIO();
+    expect(await main(['sandbox', '--help'], help)).toBe(0);
+    const { VARIANT_NAMES } = await import('../../src/sandbox/variants.js');
+    for (const name of VARIANT_NAMES) expect(help.out()).toMatch(new RegExp(`^  ${name} `, 'm'));
+    expect(help.out()).toContain('--variant <names>');
   });
 
   test('a port in use is a usage error naming it', async () => {

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type Command } from '../commander.js';
 import type { Deps } from '../action.js';
+import { checkVariants, SANDBOX_VARIANTS, type VariantName } from '../../sandbox/variants.js';
 import { milliseconds, nonNegativeInt, number, port, seconds, wholeNumber } from '../flag-values.js';
 
 function fraction(value: string): number {
@@ -18,6 +19,33 @@ function failBatch(value: string): { index: number; mode: string; repeat: string
   if (!['once', 'always'].includes(repeat)) throw new InvalidArgumentError('REPEAT is once or always');
   return { index: n, mode, repeat };
 }
+
+/** `--variant a,b` (repeatable): names of SANDBOX_VARIANTS, checked as the list grows. */
+function variantList(value: string, previous: VariantName[] = []): VariantName[] {
+  const names = value.split(',').map((n) => n.trim()).filter(Boolean);
+  if (names.length === 0) throw new InvalidArgumentError('expected NAME[,NAME...]');
+  try {
+    return checkVariants([...previous, ...names]);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+/** The variants for --help, descriptions wrapped to fit 80 columns. */
+const variantHelp = Object.entries(SANDBOX_VARIANTS)
+  .map(([name, what]) => {
+    const lines: string[] = [];
+    let line = '';
+    for (const word of what.split(' ')) {
+      if (line && line.length + 1 + word.length > 54) {
+        lines.push(line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    lines.push(line);
+    return lines.map((l, i) => `  ${(i === 0 ? name : '').padEnd(23)} ${l}`).join('\n');
+  })
+  .join('\n');
 
 export function register(parent: Command, { action }: Deps): void {
   parent
@@ -42,6 +70,7 @@ export function register(parent: Command, { action }: Deps): void {
     .option('--drop-after-body <n>', 'drop the connection of the next n requests after reading their body', nonNegativeInt)
     .option('--delay <ms>', 'delay every answer by this many milliseconds', milliseconds())
     .option('--fail-batch <spec>', 'updatedetails: fail the Nth batch, N[:envelope|drop|drop-after-accept[:once|always]]', failBatch)
+    .option('--variant <names>', 'answer the points the spec leaves open another way: NAME[,NAME...] (listed below)', variantList)
     .addHelpText(
       'after',
       `
@@ -65,8 +94,13 @@ that is not application/json, 404/405 unknown path or method, 500/429 faults. Pu
 200, 404 unknown token, 400 bad body. Template: HTTP 200 code 200, 401 bad sign key or
 X-Service-Sign, 400 bad body.
 
+Variants (--variant; also POST /__sandbox/variants {"variants":[...]}); none means the spec read
+literally:
+${variantHelp}
+
 Examples:
   callctl sandbox --port 8780
+  callctl sandbox --variant errors-http,page-cap,count-new
   callctl sandbox --time-scale 60 --notify-url http://127.0.0.1:8787/ --notify-key demo-hook-key
   callctl sandbox --json --fail-rate 0.2 --fault-429 3 --retry-after 1 | head -1 | jq -r .url
   curl -s -XPOST localhost:8780/__sandbox/faults -d '{"drop":2}'`,

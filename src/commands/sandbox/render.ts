@@ -21,8 +21,9 @@ export function render(sb: Sandbox, out: Output, o: { verbose: boolean; banner: 
     ['notify', b.notifyUrl ? `${b.notifyUrl}   (KEY ${b.notifyKey})` : 'off (--notify-url URL)'],
     ['time', `${b.timeScale}x real time; tokens last ${b.tokenTtlSeconds} s`],
     ['seeded', `task ${b.seed.debtTaskId}, plans ${b.seed.planName}/${b.seed.callingPlanName}/${b.seed.plannedPlanName}, workflow ${b.seed.workflowId}, workflow task ${b.seed.workflowTaskId}`],
-    ['admin', `${b.url}/__sandbox/state  (also /requests, /faults, /entries, /simulate)`],
+    ['admin', `${b.url}/__sandbox/state  (also /requests, /faults, /variants, /entries, /simulate)`],
   ];
+  if (b.variants.length > 0) rows.push(['variants', b.variants.join(', ')]);
   const width = Math.max(...rows.map(([k]) => k.length));
   out.info(`${e.bold('callctl sandbox')}: a local simulator of the service, throwaway credentials`);
   for (const [k, v] of rows) out.info(`  ${e.dim(k.padEnd(width))}  ${v}`);

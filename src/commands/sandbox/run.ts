@@ -4,6 +4,7 @@ import { UsageError } from '../../errors.js';
 import type { FaultPatch } from '../../sandbox/faults.js';
 import { SEED, startSandbox, type Sandbox } from '../../sandbox/server.js';
 import { render } from './render.js';
+import type { VariantName } from '../../sandbox/variants.js';
 
 export interface SandboxCommandOptions {
   host: string;
@@ -25,6 +26,7 @@ export interface SandboxCommandOptions {
   dropAfterBody?: number;
   delay?: number;
   failBatch?: { index: number; mode: string; repeat: string };
+  variant?: VariantName[];
   /** Not a flag: lets an in-process caller (a test) stop the sandbox, as SIGTERM would. */
   stop?: AbortSignal;
   /** Not a flag: told the sandbox once it listens. */
@@ -61,6 +63,7 @@ export function describe(sb: Sandbox, tokenTtlSeconds: number) {
     notifyKey: sb.notifyKey,
     timeScale: sb.timeScale,
     tokenTtlSeconds,
+    variants: sb.variants(),
     seed: SEED,
   };
 }
@@ -99,6 +102,7 @@ export async function run(ctx: Context, opts: SandboxCommandOptions): Promise<nu
       notifyKey: notifyKey || undefined,
       keepEntries: opts.keepEntries,
       faults: faultsOf(opts),
+      variants: opts.variant ?? [],
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -5,6 +5,9 @@ import { redactRecord } from '../recorder.js';
 import { SimulationError } from '../simulation.js';
 import { isoSeconds } from '../clock.js';
 import type { Engine } from '../types.js';
+import { SANDBOX_VARIANTS } from '../variants.js';
+
+const variantsRequest = z.strictObject({ variants: z.array(z.string()) });
 
 /** Admin endpoints live under this prefix: no auth, no faults, not recorded. */
 export const ADMIN_PREFIX = '/__sandbox';
@@ -63,6 +66,7 @@ export function stateSummary(engine: Engine) {
     pushes: { count: state.received.pushes.length, last: state.received.pushes.slice(-LAST) },
     templates: { count: state.received.templates.length, last: state.received.templates.slice(-LAST) },
     faults,
+    variants: engine.variants.list(),
   };
 }
 
@@ -108,6 +112,8 @@ function intParam(query: URLSearchParams, name: string, fallback: number): numbe
  * - `GET /__sandbox/entries?workflow_id=&offset=&limit=`: entries updatedetails accepted
  * - `POST /__sandbox/simulate` `{action, ...}`: createTask, advanceTask, finishTask, createPlan,
  *   finishPlan, advanceTime
+ * - `GET /__sandbox/variants`: the variants in force and every one known (name -> description);
+ *   `POST /__sandbox/variants {"variants":[...]}` replaces them (a bad list changes nothing)
  */
 export async function adminHandler(engine: Engine, method: string, path: string, query: URLSearchParams, raw: Buffer): Promise<Reply> {
   const route = `${method} ${path.slice(ADMIN_PREFIX.length)}`;
@@ -142,6 +148,18 @@ export async function adminHandler(engine: Engine, method: string, path: string,
     case 'DELETE /faults':
       resetFaults(faults);
       return ok(faults);
+    case 'GET /variants':
+      return ok({ variants: engine.variants.list(), known: SANDBOX_VARIANTS });
+    case 'POST /variants': {
+      const parsed = variantsRequest.safeParse(parseJson(raw));
+      if (!parsed.success) return fail(400, `expected {"variants":["name",...]}: ${describeIssue(parsed.error.issues)}`, 400);
+      try {
+        return ok({ variants: engine.variants.set(parsed.data.variants), known: SANDBOX_VARIANTS });
+      } catch (e) {
+        if (e instanceof RangeError) return fail(400, e.message, 400);
+        throw e;
+      }
+    }
     case 'POST /expire-tokens':
       engine.tokens.expireAll();
       return ok({ expired: engine.tokens.size });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sameSecret as signaturesEqual } from '../spec/sign.js';
 import { objectBody, type Handler, type Reply } from '../http.js';
 import type { ReceivedPush } from '../state.js';
+import { reachSuccess } from '../variants.js';
 
 /** The direct call-push answer: `{code, message, show_err, timestamp, body, trace_id}`. */
 function answer(httpStatus: number, code: number, message: string, traceId: string, body: Record<string, unknown> = {}): Reply {
@@ -50,6 +51,7 @@ export function pushHandler(environment: 'live' | 'test'): Handler {
     };
     state.received.pushes.push(push);
     events.emit('push.received', push);
-    return answer(200, 200, 'success', traceId, { call_id: push.call_id, caller_id: push.caller_id, environment, status: 'queued' });
+    const ok = answer(200, 200, 'success', traceId, { call_id: push.call_id, caller_id: push.caller_id, environment, status: 'queued' });
+    return { status: 200, ...reachSuccess(ctx.engine.variants, 'push', ok.body as Record<string, unknown>) };
   };
 }

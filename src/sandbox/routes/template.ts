@@ -3,6 +3,7 @@ import { sameSecret as signaturesEqual, serviceSign as defaultServiceSign } from
 import { unitcastCustom as customSchema, unitcastRequest as unitcastSchema } from '../spec/requests.js';
 import { describeIssue, objectBody, type Handler, type Reply } from '../http.js';
 import type { ReceivedTemplate } from '../state.js';
+import { reachSuccess } from '../variants.js';
 
 function answer(httpStatus: number, code: number, message: string, data: Record<string, unknown> = {}): Reply {
   return { status: httpStatus, body: { request_id: `req-${randomBytes(8).toString('hex')}`, code, message, data } };
@@ -68,5 +69,5 @@ export const unitcastHandler: Handler = (ctx) => {
   };
   state.received.templates.push(received);
   events.emit('template.received', received);
-  return reply;
+  return { status: 200, ...reachSuccess(ctx.engine.variants, 'template', reply.body as Record<string, unknown>) };
 };

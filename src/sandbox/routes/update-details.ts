@@ -1,6 +1,8 @@
 import type { ListEntry } from '../spec/shapes.js';
 import { MAX_ENTRIES_PER_UPDATE } from '../spec/limits.js';
 import { checkEntry } from '../entry-check.js';
+import { countsMatches, updateCount } from '../variants.js';
+import type { ReceivedUpdates, WorkflowModel } from '../state.js';
 import { badRequest, describeIssue, fail, notFound, objectBody, ok, type Handler, type Reply } from '../http.js';
 
 /** How many invalid entries an error answer lists (all are counted). */
@@ -49,6 +51,7 @@ export const updateDetailsHandler: Handler = (ctx) => {
 
   let received = state.received.updates.get(id);
   if (!received) state.received.updates.set(id, (received = { entries: [], count: 0, batches: 0 }));
+  const matched = countsMatches(ctx.engine.variants) ? countMatched(wf, received, accepted) : 0;
   if (options.keepEntries) for (const e of accepted) received.entries.push(e);
   received.count += accepted.length;
   received.batches++;
@@ -56,6 +59,29 @@ export const updateDetailsHandler: Handler = (ctx) => {
   state.counters.entriesAccepted += accepted.length;
   batchFaults.accept(faults);
   events.emit('workflow.updated', { workflowId: id, count: accepted.length, batch: received.batches, total: received.count });
-  const reply: Reply = ok({ workflow_id: id, count: accepted.length });
+  const count = updateCount(ctx.engine.variants, { sent: accepted.length, matched, fresh: accepted.length - matched });
+  const reply: Reply = ok({ workflow_id: id, count });
   return fault?.mode === 'drop-after-accept' ? { ...reply, drop: true } : reply;
 };
+
+/** The key a list entry is matched on: its `caseid` when it has one (the spec's advice), else its callee. */
+const keyOf = (e: ListEntry) => (e.caseid ? `case:${e.caseid}` : `callee:${e.callee}`);
+
+/**
+ * How many of `batch` match a contact the workflow already had (seeded, or received earlier; a
+ * repeat within the batch matches its first occurrence). The key index is built on first need and
+ * rebuilt when entries arrived while it was not kept (only kept entries can be re-read).
+ */
+function countMatched(wf: WorkflowModel, received: ReceivedUpdates, batch: readonly ListEntry[]): number {
+  if (!received.keys || received.keysAt !== received.count) {
+    received.keys = new Set([...wf.contacts, ...received.entries].map(keyOf));
+  }
+  let matched = 0;
+  for (const e of batch) {
+    const key = keyOf(e);
+    if (received.keys.has(key)) matched++;
+    else received.keys.add(key);
+  }
+  received.keysAt = received.count + batch.length;
+  return matched;
+}

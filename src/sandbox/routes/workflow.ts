@@ -1,6 +1,8 @@
 import { ISO_TIME_RE } from '../spec/shapes.js';
 import { verifyPushRequest as verifyPushRequestSchema, workflowTaskDetailRequest as workflowTaskDetailRequestSchema } from '../spec/requests.js';
 import { VERIFY_HISTORY_MONTHS } from '../spec/limits.js';
+import { served } from '../variant-data.js';
+import { servedPage } from '../variants.js';
 import { badRequest, describeIssue, notFound, objectBody, ok, type Handler } from '../http.js';
 
 /** The instance list's paging when the query gives none (the spec does not show its defaults). */
@@ -32,7 +34,9 @@ export const instanceListHandler: Handler = (ctx) => {
   const all = [...ctx.engine.state.workflows.values()]
     .map((w) => w.instance)
     .filter((w) => (!from || w.create_time >= from) && (!to || w.create_time <= to));
-  return ok({ lists: all.slice((page - 1) * size, page * size), count: all.length });
+  // page-cap and page-ignored serve another page than the one asked for (variants.ts).
+  const p = servedPage(ctx.engine.variants, { page, size });
+  return ok(served(ctx.engine.variants, 'instances', { lists: all.slice((p.page - 1) * p.size, p.page * p.size), count: all.length }));
 };
 
 /** POST /service/cloud/workflow/taskdetail */
@@ -40,7 +44,7 @@ export const workflowTaskDetailHandler: Handler = (ctx) => {
   const parsed = workflowTaskDetailRequestSchema.safeParse(objectBody(ctx));
   if (!parsed.success) return badRequest(describeIssue(parsed.error.issues));
   const detail = ctx.engine.state.workflowTasks.get(parsed.data.task_id);
-  return detail ? ok(detail) : notFound(`workflow task not found: ${parsed.data.task_id}`);
+  return detail ? ok(served(ctx.engine.variants, 'workflow-task', detail)) : notFound(`workflow task not found: ${parsed.data.task_id}`);
 };
 
 /**
@@ -68,5 +72,5 @@ export const verifyPushHandler: Handler = (ctx) => {
     const who = case_id === undefined ? callee : `${callee} (case_id ${case_id})`;
     return notFound(`no custom API push found for workflow ${workflow_id}, node ${node_id}, callee ${who} in the last ${VERIFY_HISTORY_MONTHS} months`);
   }
-  return ok(found.data);
+  return ok(served(ctx.engine.variants, 'verify-push', found.data));
 };
