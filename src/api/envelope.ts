@@ -76,9 +76,10 @@ export function describeAnswer(httpStatus: number, envelope: Envelope | undefine
   if (envelope?.code !== undefined) parts.push(`code ${envelope.code}`);
   else if (envelope) parts.push('no code');
   let text = parts.join(', ');
-  const status = envelope?.status?.trim();
+  // One line: the service's text may hold line breaks.
+  const status = oneLine(envelope?.status);
   if (status) text += `: ${status}`;
-  const message = envelope?.message?.trim();
+  const message = oneLine(envelope?.message);
   if (message && message !== status) text += status ? ` (${message})` : `: ${message}`;
   return text;
 }
@@ -87,4 +88,9 @@ export function describeAnswer(httpStatus: number, envelope: Envelope | undefine
 export function firstBytes(text: string, max = 200): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max)}...` : line;
+}
+
+/** Text on one line, for an error that is one line on stderr. */
+export function oneLine(text: string | undefined): string | undefined {
+  return text?.replace(/\s+/g, ' ').trim();
 }

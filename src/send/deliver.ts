@@ -72,7 +72,7 @@ export function readAnswer<T extends z.ZodType>(res: HttpResponse, reader: Answe
   }
   const loose = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
   const code = typeof loose.code === 'number' ? loose.code : typeof loose.code === 'string' && /^-?\d+$/.test(loose.code) ? Number(loose.code) : undefined;
-  const message = typeof loose.message === 'string' ? loose.message : '';
+  const message = typeof loose.message === 'string' ? loose.message.replace(/\s+/g, ' ').trim() : '';
   if (ok && (code === undefined || SEND_SUCCESS_CODES.includes(code))) {
     const parsed = reader.schema.safeParse(json);
     if (parsed.success) {
