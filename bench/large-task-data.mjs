@@ -23,9 +23,8 @@ export function recordJson(i) {
   const talk = connected ? 20 + (i % 90) : 0;
   const asr = connected
     ? [
-        { time: '00:00:05', robottext: `Hello Budi ${i}, this is Kredit Cepat calling about your loan of IDR 1500000.`, text: 'Yes, speaking.' },
-        { time: '00:00:15', robottext: 'Your total outstanding amount is IDR 1725000. When can you make the payment?', text: 'I will pay tomorrow.' },
-        { time: '00:00:27', robottext: 'Thank you. We will send you the payment link by SMS.', text: 'Okay, thank you.' },
+        { time: '00:00:05', robottext: `Hello Budi ${i}, about your loan.`, text: 'Yes, speaking.' },
+        { time: '00:00:15', robottext: 'When can you pay?', text: 'I will pay tomorrow.' },
       ]
     : [];
   const redial = connected ? [] : [{ CallID: `call-r${i}`, CallStartTime: time(start + 1800), RingType: 'busy', RingTime: 30, HangupType: 'Canceled', ResultLabel: 'NoAnswer', caller_number: '+622150001234', callee_number: `+62812${pad(i, 8)}` }];

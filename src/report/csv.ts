@@ -14,22 +14,40 @@
  * exact text and never evaluate, at the cost of the file being for spreadsheets.
  */
 
-/** Text a spreadsheet would read as a number, a date or a formula. */
-const SPREADSHEET_READS = /^[=+\-@\t\r]|^\s*[\d.,]+([eE][+-]?\d+)?\s*$|^\d{1,4}[-/]\d{1,2}[-/]\d{1,4}/;
-const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
+/** Text a spreadsheet would read as a number or a date (tested only when the first character could start one). */
+const NUMBER_OR_DATE = /^\s*[\d.,]+([eE][+-]?\d+)?\s*$|^\d{1,4}[-/]\d{1,2}[-/]\d{1,4}/;
+const NEEDS_QUOTES = /[",\r\n]/;
 /** Excel's longest string literal in a formula. */
 const EXCEL_LITERAL_MAX = 255;
 
 export type CsvMode = 'exact' | 'excel';
 
+/** A spreadsheet would read this text as a formula (= + - @, or a tab or CR before one), a number or a date. */
+function spreadsheetReads(text: string): boolean {
+  const c = text.charCodeAt(0);
+  // = + - @ TAB CR
+  if (c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13) return true;
+  // a digit, a space, . or ,
+  if ((c >= 48 && c <= 57) || c === 32 || c === 46 || c === 44) return NUMBER_OR_DATE.test(text);
+  return false;
+}
+
+const quote = (text: string) => `"${text.includes('"') ? text.replaceAll('"', '""') : text}"`;
+
 /** One cell's text. Objects and arrays (AsrResult, RedailCall, NerSlots...) as their JSON text. */
 export function csvCell(value: unknown, mode: CsvMode = 'exact'): string {
   if (value === undefined || value === null) return '';
-  let text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-  const reads = typeof value === 'string' && SPREADSHEET_READS.test(text);
-  if (reads && mode === 'excel' && text.length <= EXCEL_LITERAL_MAX) text = `="${text.replaceAll('"', '""')}"`;
-  else if (reads && mode === 'excel') text = `'${text}`;
-  return reads || NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (typeof value !== 'string') {
+    const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+    return NEEDS_QUOTES.test(text) ? quote(text) : text;
+  }
+  if (value === '') return '';
+  if (spreadsheetReads(value)) {
+    if (mode === 'exact') return quote(value);
+    return quote(value.length <= EXCEL_LITERAL_MAX ? `="${value.replaceAll('"', '""')}"` : `'${value}`);
+  }
+  const last = value.charCodeAt(value.length - 1);
+  return NEEDS_QUOTES.test(value) || value.charCodeAt(0) === 32 || last === 32 || last === 9 ? quote(value) : value;
 }
 
 export function csvLine(values: readonly unknown[], mode: CsvMode = 'exact'): string {

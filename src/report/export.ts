@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { RecordSink } from '../api/stream.js';
 import { NetworkError } from '../errors.js';
-import { csvLine, type CsvMode } from './csv.js';
+import { csvCell, csvLine, type CsvMode } from './csv.js';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -48,6 +48,7 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
   private started = false;
   private headWritten = false;
   private readonly named: Set<string>;
+  private readonly cells: string[];
 
   /**
    * @param target where the text goes, and whether a retried request can start over (a file can
@@ -58,6 +59,7 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
     private readonly target: { stream(): Writable; restart?(): Promise<void> },
   ) {
     this.named = new Set(options.columns);
+    this.cells = new Array<string>(options.columns.length + 1).fill('');
   }
 
   get count(): number {
@@ -88,14 +90,15 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
 
   async records(items: T[]): Promise<void> {
     if (items.length === 0) return;
-    let text = this.head();
+    const head = this.head();
     const { format } = this.options;
-    for (const item of items) {
-      if (format === 'csv') text += this.csv(item);
-      else if (format === 'ndjson') text += `${JSON.stringify(item)}\n`;
-      else text += `${this.written === 0 ? '\n' : ',\n'}${JSON.stringify(item)}`;
-      this.written++;
-    }
+    const lines = new Array<string>(items.length);
+    for (let i = 0; i < items.length; i++) lines[i] = format === 'csv' ? this.csv(items[i]!) : JSON.stringify(items[i]);
+    let text: string;
+    if (format === 'csv') text = `${head}${lines.join('\r\n')}\r\n`;
+    else if (format === 'ndjson') text = `${head}${lines.join('\n')}\n`;
+    else text = `${head}${this.written === 0 ? '\n' : ',\n'}${lines.join(',\n')}`;
+    this.written += items.length;
     await this.write(text);
   }
 
@@ -109,13 +112,25 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
 
   private csv(item: T): string {
     const record = item as Record<string, unknown>;
-    const values: unknown[] = this.options.columns.map((c) => record[c]);
-    let extra: Record<string, unknown> | undefined;
-    for (const key in record) {
-      if (!this.named.has(key)) (extra ??= {})[key] = record[key];
+    const { columns, csvMode } = this.options;
+    // Cells joined once (a flat string) rather than appended one by one (a rope per record that
+    // the garbage collector walks, then flattens).
+    const cells = this.cells;
+    let present = 0;
+    for (let i = 0; i < columns.length; i++) {
+      const value = record[columns[i]!];
+      if (value !== undefined) present++;
+      cells[i] = csvCell(value, csvMode);
     }
-    values.push(extra);
-    return csvLine(values, this.options.csvMode);
+    let extra: Record<string, unknown> | undefined;
+    // Only a record with more keys than the named ones it has holds others.
+    if (Object.keys(record).length > present) {
+      for (const key in record) {
+        if (!this.named.has(key)) (extra ??= {})[key] = record[key];
+      }
+    }
+    cells[columns.length] = csvCell(extra, csvMode);
+    return cells.join(',');
   }
 
   private async write(text: string): Promise<void> {

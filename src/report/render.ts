@@ -14,6 +14,8 @@ export function bar(share: number | null, width = BAR_WIDTH): string {
   return '█'.repeat(full) + part + '░'.repeat(width - full - (part ? 1 : 0));
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 export function percent(share: number | null): string {
   return share === null ? '-' : `${(share * 100).toFixed(1)}%`;
 }
@@ -131,12 +133,12 @@ export async function renderReport(
       `median ${v(s.median, unit)}, p90 ${v(s.p90, unit)}, max ${v(s.max, unit)}  (${s.count} calls)`,
     ]),
   );
-  await distribution(out, 'Intentions', n.intentions, true);
+  await distribution(out, 'Intentions', n.intentions, n.intentions.some((i) => i.descriptions.length > 0));
   await distribution(out, 'Final labels', n.labels);
   await distribution(out, 'Call statuses', n.statuses);
   await distribution(out, 'Ring types', n.ringTypes);
   await distribution(out, 'Hangup types', n.hangupTypes);
-  out.heading(`Redials: ${n.redials.calls} calls on ${n.totals.redialed} records`);
+  out.heading(`Redials: ${plural(n.redials.calls, 'call')} on ${plural(n.totals.redialed, 'record')}`);
   if (n.redials.calls) await distribution(out, undefined, n.redials.ringTypes);
   for (const q of n.questions ?? []) {
     out.heading(`Question ${q.question} (${q.type}, ${q.count} calls)`);

@@ -2,8 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** A loopback listener that answers each path with a fixed envelope (the test's own tiny service). */
-export async function fixtureServer(routes: Record<string, () => string | Buffer>): Promise<{ url: string; hits: string[]; close(): Promise<void> }> {
+export async function fixtureServer(
+  routes: Record<string, () => string | Buffer>,
+  options: { cutFirst?: number } = {},
+): Promise<{ url: string; hits: string[]; close(): Promise<void> }> {
   const hits: string[] = [];
+  // The first `cutFirst` answers lose their connection half-way through the body.
+  let cuts = options.cutFirst ?? 0;
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0]!;
     const query = (req.url ?? '').split('?')[1] ?? '';
@@ -17,11 +22,13 @@ export async function fixtureServer(routes: Record<string, () => string | Buffer
         return;
       }
       const body = route();
-      res.writeHead(200, { 'content-type': 'application/json' });
-      // In small pieces, so that records are cut by chunk boundaries.
       const bytes = Buffer.from(body);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length });
+      const cutAt = cuts-- > 0 ? Math.floor(bytes.length / 2) : Infinity;
+      // In small pieces, so that records are cut by chunk boundaries.
       let i = 0;
       const step = () => {
+        if (i >= cutAt) return res.socket?.destroy();
         if (i >= bytes.length) return res.end();
         res.write(bytes.subarray(i, i + 97));
         i += 97;

@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// Benchmark of reports and exports of a large task (run by `npm run bench:large-task`, which
+// builds dist/).
+//
+// A loopback server in this process answers GET /service/cloud/detail with a generated task of
+// 100,000 call records (bench/large-task-data.mjs, about 96 MB of JSON) and one of 10,000. Each
+// measurement is a child process, timed from spawn to exit (Node's start-up included for all):
+//   floor        plain undici: request, body.text(), JSON.parse (the target's baseline)
+//   report       callctl task report --json
+//   export csv   callctl task detail --format csv --output FILE
+//   export ndjson callctl task detail --format ndjson --output FILE
+//   detail --json callctl task detail --json (the whole answer held in memory, for comparison)
+// Each run measures the floor and then every case, and prints each case's ratio to that run's
+// floor and its peak RSS (resourceUsage().maxRSS). Target: report and exports <= 1.2x the floor;
+// their peak RSS about the same for 10,000 and 100,000 records (memory does not grow with the
+// records written out).
+//
+// Usage: node bench/large-task.mjs [--runs N] [--records N]   (default 3 runs, 100000 records)
+
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { taskEnvelope } from './large-task-data.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'bin', 'callctl.js');
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const RUNS = arg('--runs', 3);
+const BIG = arg('--records', 100_000);
+const SMALL = Math.round(BIG / 10);
+
+const bodies = { 'T-LARGE': taskEnvelope(BIG, 'T-LARGE'), 'T-SMALL': taskEnvelope(SMALL, 'T-SMALL') };
+const server = createServer((req, res) => {
+  const id = new URL(req.url, 'http://x').searchParams.get('TaskID');
+  const body = bodies[id];
+  if (!body) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end(JSON.stringify({ data: null, status: 'no such task', code: 404 }));
+  }
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+  res.end(body);
+});
+server.listen(0, '127.0.0.1');
+await once(server, 'listening');
+const base = `http://127.0.0.1:${server.address().port}`;
+
+// Preloaded into each measured child: writes its peak RSS (KiB) on exit. VmHWM, not
+// resourceUsage().maxRSS: on Linux ru_maxrss survives fork and exec, so every child would report
+// at least this process's RSS at spawn time (the generated bodies, over 100 MB).
+const probe = `data:text/javascript,${encodeURIComponent(
+  "import { readFileSync, writeFileSync } from 'node:fs'; process.on('exit', () => { if (!process.env.BENCH_RSS_OUT) return; let kb = process.resourceUsage().maxRSS; try { kb = Number(/VmHWM:\\s*(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]); } catch {} writeFileSync(process.env.BENCH_RSS_OUT, String(kb)); });",
+)}`;
+
+// The floor: what reading the answer costs with nothing but undici and JSON.parse.
+const floorScript = `
+import { request } from 'undici';
+const res = await request(process.argv[1]);
+const data = JSON.parse(await res.body.text());
+process.stdout.write(String(data.data.detail.length));
+`;
+
+const work = mkdtempSync(join(tmpdir(), 'callctl-bench-large-'));
+const env = { CALLCTL_BASE_URL: base, CALLCTL_TOKEN: 'bench-token', CALLCTL_CONFIG_DIR: work, NO_COLOR: '1' };
+
+/** Runs a child; resolves with wall seconds, peak RSS (MB) and stdout's length. */
+async function measure(argv, { input = 'module' } = {}) {
+  const rssFile = join(work, `rss-${Math.random().toString(36).slice(2)}`);
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', probe, ...(input === 'eval' ? ['--input-type=module', '-e'] : []), ...argv], {
+    cwd: root,
+    env: { ...process.env, ...env, BENCH_RSS_OUT: rssFile },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = 0;
+  let stderr = '';
+  child.stdout.on('data', (c) => (out += c.length));
+  child.stderr.on('data', (c) => (stderr += c));
+  const [code] = await once(child, 'exit');
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`${argv.join(' ')} exited ${code}:\n${stderr}`);
+  const rssMb = Number(readFileSync(rssFile, 'utf8')) / 1024;
+  rmSync(rssFile, { force: true });
+  return { seconds, rssMb, out };
+}
+
+const floor = (id) => measure([floorScript, `${base}/service/cloud/detail?TaskID=${id}`], { input: 'eval' });
+const cases = [
+  ['report', (id) => measure([cli, 'task', 'report', id, '--json'])],
+  ['export csv', (id) => measure([cli, 'task', 'detail', id, '--format', 'csv', '--output', join(work, `${id}.csv`)])],
+  ['export ndjson', (id) => measure([cli, 'task', 'detail', id, '--format', 'ndjson', '--output', join(work, `${id}.ndjson`)])],
+  ['detail --json', (id) => measure([cli, 'task', 'detail', id, '--json'])],
+];
+
+const mb = (n) => `${n.toFixed(0)} MB`;
+const line = (label, r, f) => `  ${label.padEnd(14)} ${r.seconds.toFixed(2)} s  ${(r.seconds / f.seconds).toFixed(2)}x  peak RSS ${mb(r.rssMb)}`;
+process.stdout.write(`large task: ${BIG} records, ${(bodies['T-LARGE'].length / 1e6).toFixed(1)} MB of JSON; ${RUNS} runs (Node ${process.version})\n`);
+const ratios = Object.fromEntries(cases.map(([l]) => [l, []]));
+const rss = Object.fromEntries(cases.map(([l]) => [l, []]));
+const times = Object.fromEntries(cases.map(([l]) => [l, []]));
+const floors = [];
+try {
+  for (let run = 1; run <= RUNS; run++) {
+    const f = await floor('T-LARGE');
+    floors.push(f.seconds);
+    process.stdout.write(`run ${run}\n  ${'floor'.padEnd(14)} ${f.seconds.toFixed(2)} s  1.00x  peak RSS ${mb(f.rssMb)}\n`);
+    for (const [label, fn] of cases) {
+      const r = await fn('T-LARGE');
+      ratios[label].push(r.seconds / f.seconds);
+      times[label].push(r.seconds);
+      rss[label].push(r.rssMb);
+      process.stdout.write(`${line(label, r, f)}\n`);
+    }
+  }
+  const csvSize = statSync(join(work, 'T-LARGE.csv')).size;
+  process.stdout.write(`  (the CSV export is ${(csvSize / 1e6).toFixed(1)} MB)\n`);
+  process.stdout.write(`${SMALL} records, for memory against the number of records:\n`);
+  const small = {};
+  for (const [label, fn] of cases.slice(0, 3)) {
+    small[label] = await fn('T-SMALL');
+    process.stdout.write(`  ${label.padEnd(14)} peak RSS ${mb(small[label].rssMb)} (${BIG} records: ${mb(Math.max(...rss[label]))})\n`);
+  }
+  // The machine may be shared: each measurement's best run against the floor's best run, as
+  // bench/upload.mjs does, besides the median of the per-run ratios.
+  process.stdout.write('summary (best time to best floor, and the median per-run ratio; target <= 1.2x for report and exports):\n');
+  const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+  const bestFloor = Math.min(...floors);
+  process.stdout.write(`  ${'floor'.padEnd(14)} ${bestFloor.toFixed(2)} s\n`);
+  for (const [label] of cases) {
+    const bestTime = Math.min(...times[label]);
+    process.stdout.write(`  ${label.padEnd(14)} ${bestTime.toFixed(2)} s  best ${(bestTime / bestFloor).toFixed(2)}x  median ${median(ratios[label]).toFixed(2)}x  peak RSS ${mb(Math.max(...rss[label]))}\n`);
+  }
+} finally {
+  server.close();
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,57 @@
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { fixtureServer } from './fixture-server.js';
+
+// A connection lost half-way through a streamed answer: reads are retried, and what was already
+// taken from the first attempt must not count twice (reports, files) or be written twice (stdout).
+
+const records = Array.from({ length: 40 }, (_, i) => ({
+  id: i + 1, CalleeNumber: `+55119000000${String(i).padStart(2, '0')}`, RingType: i % 4 ? 'normal' : 'busy', HangupType: 'ByRobot', TalkRound: i % 4 ? 2 : 0,
+  CallStartTime: '2026-11-20T10:00:00Z', CallEndTime: '2026-11-20T10:00:30Z', CallTimes: 1, Intention: 'A', intention_description: 'x'.repeat(200),
+}));
+const task = { TaskID: 'T-CUT', TaskName: 'cut', RobotMethod: 'single', RobotID: 'r', SIPLine: 's', Status: 'finished', ScheduleStartTime: '2026-11-20T09:00:00Z', ScheduleEndTime: '2026-11-20T10:00:00Z', RepeatInterval: 1, RepeatNumber: 1, detail: records };
+const body = JSON.stringify({ data: task, status: 'OK', code: 200 });
+
+let server: Awaited<ReturnType<typeof fixtureServer>> | undefined;
+afterEach(() => server?.close());
+const start = async () => {
+  server = await fixtureServer({ '/service/cloud/detail': () => body }, { cutFirst: 1 });
+  return { CALLCTL_BASE_URL: server.url, CALLCTL_TOKEN: 'tok', CALLCTL_CONFIG_DIR: tempConfigDir() };
+};
+
+describe('a connection lost mid-body', () => {
+  it('report: retried from the start, nothing counted twice', async () => {
+    const env = await start();
+    const r = await runCli(['task', 'report', 'T-CUT', '--json'], { env });
+    expect(r.code).toBe(0);
+    expect(server!.hits).toHaveLength(2);
+    expect(JSON.parse(r.out).totals).toMatchObject({ records: 40, connected: 30, busy: 10 });
+  });
+
+  it('--output: the file starts over; it holds every record once', async () => {
+    const env = await start();
+    const dir = mkdtempSync(join(tmpdir(), 'callctl-cut-'));
+    const file = join(dir, 'cut.ndjson');
+    const r = await runCli(['task', 'detail', 'T-CUT', '-o', file], { env });
+    expect(r.code).toBe(0);
+    expect(server!.hits).toHaveLength(2);
+    const ids = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l).id);
+    expect(ids).toEqual(records.map((x) => x.id));
+    expect(readdirSync(dir)).toEqual(['cut.ndjson']);
+  });
+
+  it('stdout: records already written cannot be taken back, so no retry: exit 5 saying how many', async () => {
+    const env = await start();
+    const r = await runCli(['task', 'detail', 'T-CUT', '--format', 'ndjson'], { env });
+    expect(r.code).toBe(5);
+    const written = r.out.trimEnd().split('\n').filter(Boolean);
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.length).toBeLessThan(records.length);
+    expect(new Set(written).size).toBe(written.length);
+    expect(r.err).toContain(`after ${written.length} records were written`);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+  });
+});
