@@ -19,6 +19,11 @@ export class TmuxSession {
     return this.tmux('capture-pane', '-p', '-t', this.name, '-S', '-200');
   }
 
+  /** Whether the terminal shows its cursor (a program may hide it while it redraws). */
+  cursorVisible(): boolean {
+    return this.tmux('display-message', '-p', '-t', this.name, '#{cursor_flag}').trim() === '1';
+  }
+
   type(text: string): void {
     this.tmux('send-keys', '-t', this.name, '-l', text);
   }

@@ -1,20 +1,30 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
+import { watchOptions } from '../watch-options.js';
 import { REPORT_HELP, REPORT_JSON } from '../task/index.js';
 
 export function register(parent: Command, { action }: Deps): void {
   const plan = parent.command('plan').description('calling plans');
-  plan
-    .command('status <PlanName>')
-    .description("show a plan's status (GET /service/cloud/planstatus)")
+  watchOptions(
+    plan.command('status <PlanName>').description("show a plan's status (GET /service/cloud/planstatus)"),
+    'the status',
+    true,
+  )
     .addHelpText(
       'after',
       `
 Examples:
   callctl plan status SPRING-PLAN
   callctl plan status SPRING-PLAN --json | jq -r .PlanStatus
+  callctl plan status SPRING-PLAN --watch
+  callctl plan status SPRING-PLAN --exit-status --interval 30 && echo "finished"
 
-JSON (--json): the envelope's data: {"PlanName", "PlanStatus"}.`,
+Watch: --watch redraws the status every --interval seconds on a terminal; piped, it prints a
+timestamped line each time the status changes. --exit-status watches until a final status and
+exits 0 when finished, 1 when canceled (Ctrl-C: 130). While the service cannot answer (network,
+5xx) the error is shown and the wait doubles, up to 60 s; any other error ends the watch.
+
+JSON (--json): the envelope's data: {"PlanName", "PlanStatus"}; with --watch, one such line per change.`,
     )
     .action(action(() => import('./status.js')));
   plan

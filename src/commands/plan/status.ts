@@ -1,8 +1,25 @@
 import type { Context } from '../../context.js';
 import { getPlanStatus } from '../../api/cloud.js';
+import { runWatch, type WatchFlags } from '../watch-options.js';
 
-export async function run(ctx: Context, _opts: unknown, planName: string): Promise<number> {
-  const plan = await getPlanStatus(await ctx.client(), planName);
+export async function run(ctx: Context, opts: WatchFlags, planName: string): Promise<number> {
+  const client = await ctx.client();
+  if (opts.watch || opts.exitStatus) {
+    const { finalState } = await import('../../output/watch.js');
+    return runWatch(
+      ctx,
+      {
+        title: `callctl plan status ${planName}`,
+        fetch: () => getPlanStatus(client, planName),
+        screen: (plan, out) => out.record([['PlanName', plan.PlanName], ['PlanStatus', plan.PlanStatus]]),
+        lines: (plan) => [`${plan.PlanName}\t${plan.PlanStatus}`],
+        json: (plan) => plan,
+        final: (plan) => finalState(plan.PlanStatus),
+      },
+      opts,
+    );
+  }
+  const plan = await getPlanStatus(client, planName);
   const out = await ctx.output();
   if (out.json) out.writeJson(plan);
   else

@@ -2,9 +2,28 @@ import type { Context } from '../../context.js';
 import { getTask } from '../../api/cloud.js';
 import { UsageError } from '../../errors.js';
 import type { ExportFlags } from '../../report/run-export.js';
+import type { CallingTask } from '../../schemas/task.js';
+import { runWatch, type WatchFlags } from '../watch-options.js';
 
-export async function run(ctx: Context, opts: ExportFlags, taskId: string): Promise<number> {
+export async function run(ctx: Context, opts: ExportFlags & WatchFlags, taskId: string): Promise<number> {
   if (!taskId.trim()) throw new UsageError('TaskID is empty');
+  if (opts.watch || opts.exitStatus) {
+    if (opts.format !== undefined || opts.output !== undefined) throw new UsageError('--watch shows the task summary; it does not go with --format or --output');
+    const client = await ctx.client();
+    const { finalState } = await import('../../output/watch.js');
+    return runWatch(
+      ctx,
+      {
+        title: `callctl task detail ${taskId}`,
+        fetch: () => getTask(client, taskId),
+        screen: (task, out) => out.record(summary(task)),
+        lines: (task) => [summary(task).map(([k, v]) => `${k}=${v}`).join('\t')],
+        json: (task) => Object.fromEntries(summary(task)),
+        final: (task) => finalState(task.Status),
+      },
+      opts,
+    );
+  }
   const { exportFormat, exportRecords } = await import('../../report/run-export.js');
   const format = exportFormat(opts);
   if (format) {
@@ -44,4 +63,20 @@ export async function run(ctx: Context, opts: ExportFlags, taskId: string): Prom
     { header: 'TALK ROUNDS', value: (c) => c.TalkRound, hide: 2 },
   ], { section: 'Calls' });
   return 0;
+}
+
+/**
+ * What `--watch` shows of a task: its status and how far its calls are (the records' own Status:
+ * answered or not), not the records themselves.
+ */
+function summary(task: CallingTask): Array<[string, string | number]> {
+  const answered = task.detail.filter((c) => c.Status === 'answered').length;
+  return [
+    ['TaskID', task.TaskID],
+    ['TaskName', task.TaskName],
+    ['Status', task.Status],
+    ['Calls', task.detail.length],
+    ['Answered', answered],
+    ['Unanswered', task.detail.length - answered],
+  ];
 }

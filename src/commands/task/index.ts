@@ -1,15 +1,20 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
+import { watchOptions } from '../watch-options.js';
 
 export function register(parent: Command, { action }: Deps): void {
   const task = parent.command('task').description('calling tasks');
-  task
-    .command('detail <TaskID>')
+  watchOptions(
+    task
+      .command('detail <TaskID>')
     .description('show a calling task and its call records, or export them (GET /service/cloud/detail)')
     .option('--format <format>', 'export every call record: csv, ndjson or json (an array)')
     .option('-o, --output <file>', 'write the export to this file, atomically (temp file, then rename); the format may come from its extension')
     .option('--bom', 'CSV: start with a UTF-8 byte order mark (for Excel)')
-    .option('--excel', 'CSV for spreadsheets: BOM, and text a spreadsheet would read as a number or formula (phone numbers, =, +, -, @) written as ="..."')
+    .option('--excel', 'CSV for spreadsheets: BOM, and text a spreadsheet would read as a number or formula (phone numbers, =, +, -, @) written as ="..."'),
+    'the task summary (status and calls so far)',
+    true,
+  )
     .addHelpText(
       'after',
       `
@@ -29,7 +34,14 @@ Examples:
   callctl task detail T-20261122-001 --format ndjson | jq -r 'select(.RingType=="busy") | .CalleeNumber'
   callctl task detail T-20261122-001 --json | jq '.detail[] | {CalleeNumber, Intention}'
 
-JSON (--json): the envelope's data: the task with every field of every call record.`,
+Watch (--watch, --exit-status): the summary only (TaskID, TaskName, Status, Calls, Answered,
+Unanswered), redrawn every --interval seconds; piped, a timestamped line each time it changes.
+--exit-status ends at a final status: exit 0 finished, 1 canceled.
+  callctl task detail T-DEBT-0002 --watch --interval 10
+  callctl task detail T-DEBT-0002 --exit-status > progress.log && echo done
+
+JSON (--json): the envelope's data: the task with every field of every call record. With --watch,
+one line of JSON per change: {"TaskID", "TaskName", "Status", "Calls", "Answered", "Unanswered"}.`,
     )
     .action(action(() => import('./detail.js')));
   task

@@ -3,6 +3,7 @@ import { nonNegativeInt, positiveInt, type Deps } from '../action.js';
 import { ISO_TIME_RE } from '../../schemas/formats.js';
 import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
 import { REPORT_HELP, REPORT_JSON } from '../task/index.js';
+import { watchOptions } from '../watch-options.js';
 
 function isoTime(value: string): string {
   if (!ISO_TIME_RE.test(value) || Number.isNaN(Date.parse(value))) {
@@ -29,14 +30,18 @@ function batchSize(value: string): number {
 export function register(parent: Command, deps: Deps): void {
   const { action } = deps;
   const workflow = parent.command('workflow').description('workflow tasks: list, contact upload, data-push checks, outbound task details');
-  workflow
-    .command('list')
-    .description('list workflow instances (GET /service/cloud/workflow/instancelist)')
-    .option('--page <n>', 'page number (from 1)', positiveInt)
-    .option('--size <n>', 'instances per page', positiveInt)
-    .option('--from <time>', 'created from, YYYY-MM-DDTHH:MM:SSZ (start_time)', isoTime)
-    .option('--to <time>', 'created until, YYYY-MM-DDTHH:MM:SSZ (end_time)', isoTime)
-    .option('--all', 'walk every page, using the count the service gives')
+  watchOptions(
+    workflow
+      .command('list')
+      .description('list workflow instances (GET /service/cloud/workflow/instancelist)')
+      .option('--page <n>', 'page number (from 1)', positiveInt)
+      .option('--size <n>', 'instances per page', positiveInt)
+      .option('--from <time>', 'created from, YYYY-MM-DDTHH:MM:SSZ (start_time)', isoTime)
+      .option('--to <time>', 'created until, YYYY-MM-DDTHH:MM:SSZ (end_time)', isoTime)
+      .option('--all', 'walk every page, using the count the service gives'),
+    'the list',
+    false,
+  )
     .addHelpText(
       'after',
       `
@@ -45,6 +50,10 @@ Columns: ID, NAME, TEMPLATE, STATUS, TOTAL, START, END, CREATED.
 Examples:
   callctl workflow list --page 2 --size 20
   callctl workflow list --all --from 2026-11-01T00:00:00Z --json | jq '.lists | length'
+  callctl workflow list --watch --interval 30
+
+Watch: --watch redraws the table every --interval seconds on a terminal; piped, it prints a
+timestamped row for each instance that is new or changed since the last refresh.
 
 JSON (--json): the envelope's data, {"lists": [...], "count": n}; with --all, every page's lists in one.`,
     )

@@ -1,8 +1,10 @@
 import type { Context } from '../../context.js';
 import { listWorkflows } from '../../api/cloud.js';
 import type { WorkflowInstance } from '../../schemas/workflow.js';
+import type { Column } from '../../output/table.js';
+import { runWatch, type WatchFlags } from '../watch-options.js';
 
-export interface ListOptions {
+export interface ListOptions extends WatchFlags {
   page?: number;
   size?: number;
   from?: string;
@@ -16,29 +18,41 @@ const ALL_PAGE_SIZE = 100;
 export async function run(ctx: Context, opts: ListOptions): Promise<number> {
   const client = await ctx.client();
   const filter = { start_time: opts.from, end_time: opts.to };
-  let lists: WorkflowInstance[];
-  let count: number;
-  if (opts.all) {
+  const fetch = async (): Promise<{ lists: WorkflowInstance[]; count: number }> => {
+    if (!opts.all) return listWorkflows(client, { ...filter, page: opts.page, size: opts.size });
     const { walkPages } = await import('../../api/pages.js');
-    ({ lists, count } = await walkPages((page) => listWorkflows(client, { ...filter, page, size: opts.size ?? ALL_PAGE_SIZE }), opts.page ?? 1));
-  } else {
-    ({ lists, count } = await listWorkflows(client, { ...filter, page: opts.page, size: opts.size }));
+    return walkPages((page) => listWorkflows(client, { ...filter, page, size: opts.size ?? ALL_PAGE_SIZE }), opts.page ?? 1);
+  };
+  if (opts.watch) {
+    return runWatch(
+      ctx,
+      {
+        title: 'callctl workflow list',
+        fetch,
+        screen: async (data, out) => {
+          await out.list(data.lists, COLUMNS);
+          out.info(`${data.lists.length} shown of ${data.count}`);
+        },
+        lines: (data) => data.lists.map((w) => COLUMNS.map((c) => String(c.value(w) ?? '')).join('\t')),
+        json: (data) => data,
+      },
+      opts,
+    );
   }
+  const { lists, count } = await fetch();
   const out = await ctx.output();
-  await out.list(
-    lists,
-    [
-      { header: 'ID', value: (w) => w.workflow_id, kind: 'id' },
-      { header: 'NAME', value: (w) => w.name, kind: 'text' },
-      { header: 'TEMPLATE', value: (w) => w.template_name, kind: 'text', hide: 3 },
-      { header: 'STATUS', value: (w) => w.status },
-      { header: 'TOTAL', value: (w) => w.total },
-      { header: 'START', value: (w) => w.start_time, kind: 'id' },
-      { header: 'END', value: (w) => w.end_time, kind: 'id', hide: 2 },
-      { header: 'CREATED', value: (w) => w.create_time, kind: 'id', hide: 1 },
-    ],
-    { json: { lists, count } },
-  );
+  await out.list(lists, COLUMNS, { json: { lists, count } });
   if (out.tty) out.info(`${lists.length} shown of ${count}`);
   return 0;
 }
+
+const COLUMNS: Column<WorkflowInstance>[] = [
+  { header: 'ID', value: (w) => w.workflow_id, kind: 'id' },
+  { header: 'NAME', value: (w) => w.name, kind: 'text' },
+  { header: 'TEMPLATE', value: (w) => w.template_name, kind: 'text', hide: 3 },
+  { header: 'STATUS', value: (w) => w.status },
+  { header: 'TOTAL', value: (w) => w.total },
+  { header: 'START', value: (w) => w.start_time, kind: 'id' },
+  { header: 'END', value: (w) => w.end_time, kind: 'id', hide: 2 },
+  { header: 'CREATED', value: (w) => w.create_time, kind: 'id', hide: 1 },
+];
