@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -70,5 +70,59 @@ describe('config use', () => {
     expect(r.code).toBe(2);
     expect(r.err).toBe('error: no profile "prdo"; profiles: prod (create one with `callctl -p prdo auth login` or `config set`)\n');
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
+  });
+});
+
+describe('auth status --all', () => {
+  it('checks every stored profile with the service: one row each, the worst exit code', async () => {
+    expect((await login('prod')).code).toBe(0);
+    expect((await login('test')).code).toBe(0);
+    // A profile whose stored token the service no longer accepts, and one with no token at all.
+    const file = join(dir, 'config.json');
+    const store = JSON.parse(readFileSync(file, 'utf8'));
+    store.profiles.stale = { ...store.profiles.test, token: 'expired-token-value' };
+    store.profiles.empty = { 'base-url': sandbox.url };
+    writeFileSync(file, JSON.stringify(store));
+    const before = sandbox.state.counters.byRoute['GET /service/cloud/robot'] ?? 0;
+
+    const r = await cli(['auth', 'status', '--all', '--header']);
+    expect(r.code).toBe(4);
+    const rows = r.out.trim().split('\n').map((l) => l.split('\t'));
+    expect(rows[0]).toEqual(['PROFILE', 'BASE URL', 'TOKEN', 'SERVICE', 'PROBLEM']);
+    expect(rows.slice(1).map((row) => [row[0], row[3]])).toEqual([
+      ['empty', ''],
+      ['prod', 'accepted'],
+      ['stale', 'rejected'],
+      ['test', 'accepted'],
+    ]);
+    expect(rows[1]![4]).toMatch(/no token for profile empty/);
+    expect(rows[3]![4]).toMatch(/rejected/);
+    expect(r.out).not.toContain('expired-token-value');
+    // One request for each profile that has a token.
+    expect((sandbox.state.counters.byRoute['GET /service/cloud/robot'] ?? 0) - before).toBe(3);
+
+    const json = await cli(['auth', 'status', '--all', '--json']);
+    expect(JSON.parse(json.out).map((s: { profile: string; accepted: boolean | null }) => [s.profile, s.accepted])).toEqual([
+      ['empty', null],
+      ['prod', true],
+      ['stale', false],
+      ['test', true],
+    ]);
+
+    const offline = await cli(['auth', 'status', '--all', '--offline']);
+    expect(offline.code).toBe(4);
+    expect((sandbox.state.counters.byRoute['GET /service/cloud/robot'] ?? 0) - before).toBe(6);
+  });
+
+  it('a profile the service cannot be reached for is exit 5 when every token is otherwise fine', async () => {
+    await login('prod');
+    const file = join(dir, 'config.json');
+    const store = JSON.parse(readFileSync(file, 'utf8'));
+    store.profiles.down = { ...store.profiles.prod, 'base-url': 'http://127.0.0.1:9', 'token-base-url': 'http://127.0.0.1:9' };
+    writeFileSync(file, JSON.stringify(store));
+    const r = await cli(['auth', 'status', '--all'], { env: { CALLCTL_TIMEOUT: '2' } });
+    expect(r.code).toBe(5);
+    expect(r.out).toMatch(/^down\t.*connection refused/m);
+    expect(r.out).toMatch(/^prod\t.*\taccepted\t/m);
   });
 });

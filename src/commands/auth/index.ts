@@ -27,6 +27,7 @@ JSON (--json): {"profile", "baseUrl", "tokenObtainedAt"}`,
     .command('status')
     .description('show the token in use and ask the service whether it works (exit 4 when not)')
     .option('--offline', 'answer from the local files only, without asking the service')
+    .option('--all', 'check every stored profile, one row each (exit 4 when any has no usable token, else 5 when the service could not answer)')
     .addHelpText(
       'after',
       `
@@ -38,9 +39,11 @@ when a token is at hand (CALLCTL_TOKEN, the profile's, or credentials in the env
 Examples:
   callctl auth status
   callctl auth status --offline
+  callctl auth status --all
   callctl -p prod auth status --json | jq .accepted
 
-JSON (--json): {"profile", "baseUrl", "tokenSource", "tokenBaseUrl", "tokenObtainedAt", "loggedIn", "accepted"}`,
+JSON (--json): {"profile", "baseUrl", "tokenSource", "tokenBaseUrl", "tokenObtainedAt", "loggedIn", "accepted"}; with --all, an array
+of them, each with "problem" (null, or the reason it is not usable).`,
     )
     .action(action(() => import('./status.js')));
   auth

@@ -1,9 +1,11 @@
-import { AuthError } from '../../errors.js';
-import type { Context } from '../../context.js';
+import { AuthError, CliError, ExitCode } from '../../errors.js';
+import { Context } from '../../context.js';
 
 export interface StatusOptions {
   /** Answer from the local files only, without asking the service. */
   offline?: boolean;
+  /** Check every stored profile (`--all`). */
+  all?: boolean;
 }
 
 /**
@@ -12,6 +14,25 @@ export interface StatusOptions {
  * the service rejects it; a service that cannot answer is exit 5 as for any request.
  */
 export async function run(ctx: Context, opts: StatusOptions = {}): Promise<number> {
+  if (opts.all) return runAll(ctx, opts);
+  const { status, failure } = await inspect(ctx, opts);
+  const out = await ctx.output();
+  if (out.json) out.writeJson(status);
+  else
+    out.record([
+      ['profile', status.profile],
+      ['base URL', status.baseUrl ?? '(not set)'],
+      ['token', status.tokenSource ?? '(none)'],
+      ['token for', status.tokenBaseUrl ?? ''],
+      ['obtained', status.tokenObtainedAt ?? ''],
+      ['service', status.accepted === null ? '(not asked)' : status.accepted ? 'token accepted' : 'token rejected'],
+    ]);
+  if (failure) throw failure;
+  return 0;
+}
+
+/** What `auth status` finds for the profile of `ctx`, and the error it ends with, if any. */
+async function inspect(ctx: Context, opts: StatusOptions) {
   const settings = await ctx.settings();
   const token = settings.resolve('token');
   const baseUrl = settings.get('base-url');
@@ -34,7 +55,6 @@ export async function run(ctx: Context, opts: StatusOptions = {}): Promise<numbe
       problem = error.message;
     }
   }
-  const out = await ctx.output();
   const status = {
     profile: ctx.profile,
     baseUrl: baseUrl ?? null,
@@ -45,20 +65,58 @@ export async function run(ctx: Context, opts: StatusOptions = {}): Promise<numbe
     /** What the service said of the token: true, false, or null when not asked (--offline). */
     accepted,
   };
-  if (out.json) out.writeJson(status);
-  else
-    out.record([
-      ['profile', status.profile],
-      ['base URL', status.baseUrl ?? '(not set)'],
-      ['token', status.tokenSource ?? '(none)'],
-      ['token for', status.tokenBaseUrl ?? ''],
-      ['obtained', status.tokenObtainedAt ?? ''],
-      ['service', accepted === null ? '(not asked)' : accepted ? 'token accepted' : 'token rejected'],
-    ]);
+  let failure: AuthError | undefined;
   if (usable.mismatch && !credentials) {
-    throw new AuthError(`profile ${ctx.profile} holds a token for ${usable.mismatch}, not for ${baseUrl}: log in to ${baseUrl} with \`callctl --base-url ${baseUrl} -p OTHER auth login\``);
+    failure = new AuthError(`profile ${ctx.profile} holds a token for ${usable.mismatch}, not for ${baseUrl}: log in to ${baseUrl} with \`callctl --base-url ${baseUrl} -p OTHER auth login\``);
+  } else if (!loggedIn) failure = new AuthError(`no token for profile ${ctx.profile}: run \`callctl auth login\``);
+  else if (accepted === false) failure = new AuthError(problem!);
+  return { status, failure };
+}
+
+/**
+ * `auth status --all`: every stored profile checked as `auth status -p NAME` would (one request
+ * each unless --offline), one row each. Exit 4 when any profile has no usable token, else 5 when
+ * the service could not answer for one, else 0.
+ */
+async function runAll(ctx: Context, opts: StatusOptions): Promise<number> {
+  const { readStore } = await import('../../config/store.js');
+  const names = Object.keys(readStore(await ctx.configDir()).profiles ?? {}).sort();
+  const rows: Array<Awaited<ReturnType<typeof inspect>>['status'] & { problem: string | null }> = [];
+  let exitCode: number = ExitCode.OK;
+  for (const name of names) {
+    const child = new Context(ctx.io, { ...ctx.globals, profile: name });
+    try {
+      const { status, failure } = await inspect(child, opts);
+      rows.push({ ...status, problem: failure ? redactWith(child, failure.message) : null });
+      if (failure) exitCode = ExitCode.AUTH;
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      // A profile the service cannot be asked about (network, a refusal) is reported, not fatal.
+      rows.push({ profile: name, baseUrl: null, tokenSource: null, tokenBaseUrl: null, tokenObtainedAt: null, loggedIn: false, accepted: null, problem: redactWith(child, error.message) });
+      if (exitCode === ExitCode.OK || (exitCode !== ExitCode.AUTH && error.exitCode === ExitCode.AUTH)) exitCode = error.exitCode;
+    } finally {
+      for (const secret of child.secrets) ctx.addSecret(secret);
+      await child.close();
+    }
   }
-  if (!loggedIn) throw new AuthError(`no token for profile ${ctx.profile}: run \`callctl auth login\``);
-  if (accepted === false) throw new AuthError(problem!);
-  return 0;
+  const out = await ctx.output();
+  await out.list(
+    rows,
+    [
+      { header: 'PROFILE', value: (r) => r.profile, kind: 'id' },
+      { header: 'BASE URL', value: (r) => r.baseUrl ?? '', kind: 'id' },
+      { header: 'TOKEN', value: (r) => r.tokenSource ?? 'none' },
+      { header: 'SERVICE', value: (r) => (r.accepted === null ? (opts.offline ? 'not asked' : '') : r.accepted ? 'accepted' : 'rejected') },
+      { header: 'PROBLEM', value: (r) => r.problem ?? '', kind: 'text' },
+    ],
+    { json: rows },
+  );
+  if (names.length === 0) out.info('no stored profile: log in with `callctl auth login` (or `-p NAME auth login`)');
+  return exitCode;
+}
+
+function redactWith(ctx: Context, text: string): string {
+  let out = text;
+  for (const s of ctx.secrets) if (s.length >= 4) out = out.split(s).join('***');
+  return out;
 }
