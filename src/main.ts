@@ -96,10 +96,10 @@ function report(io: IO, thrown: unknown, options: ReportOptions): number {
  */
 export function withHint(error: CliError): string {
   const m = error.message;
-  if (error.exitCode === ExitCode.NETWORK && error.details.mayHaveBeenSent !== true && !/run again/.test(m)) {
+  if (error.exitCode === ExitCode.NETWORK && error.details.mayHaveBeenSent !== true && !/run (the same command )?again/.test(m)) {
     return `${m}; this may pass by itself: run again later`;
   }
-  if (error.exitCode === ExitCode.SERVICE && error.kind === 'service' && !/will not help|run again/.test(m)) {
+  if (error.exitCode === ExitCode.SERVICE && error.kind === 'service' && !/will not help|run again|until (this|that|it) is fixed/.test(m)) {
     return `${m}; the service refused: running again will not help until that is fixed`;
   }
   return m;

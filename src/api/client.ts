@@ -145,7 +145,8 @@ export class CloudClient {
       case 'transient': {
         const tries = res.attempts > 1 ? ` after ${res.attempts} attempts` : '';
         const what = verdict.envelope ? describeAnswer(res.status, verdict.envelope) : `HTTP ${res.status}`;
-        throw new ServiceUnavailableError(`${endpoint}: ${what}${tries}; this may pass by itself: run again later`, endpoint, res.status, verdict.envelope?.code, {
+        // "Run again" is added where the error is reported (main.ts), once, after any context.
+        throw new ServiceUnavailableError(`${endpoint}: ${what}${tries}`, endpoint, res.status, verdict.envelope?.code, {
           attempts: res.attempts,
           ...details(verdict.envelope),
         });

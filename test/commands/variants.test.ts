@@ -208,3 +208,40 @@ describe.each(['(none)', ...VARIANT_NAMES])('variant %s', (variant) => {
     }
   });
 });
+
+describe('every error ends with one next step, said once', () => {
+  beforeEach(() => {
+    sandbox.setVariants([]);
+    sandbox.resetFaults();
+    token = sandbox.issueToken();
+    env = { CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: token, CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempDir('callctl-state-') };
+  });
+  const once = (err: string, re: RegExp) => expect((err.match(re) ?? []).length, err).toBe(1);
+  const file = () => writeIn(tempDir(), 'c.csv', `callee,platform\n+62855${900_000 + ++serial},shop\n`);
+
+  it('transient (5xx after retries, network): exit 5, "run again" once, "after 4 attempts" once', async () => {
+    const runs = [
+      () => cli(['robots']),
+      () => cli(['workflow', 'update', '--workflow-id', SEED.workflowId, '--csv', file(), '--yes']),
+      () => cli(['robots'], { env: { CALLCTL_BASE_URL: 'http://127.0.0.1:1' } }),
+      () => cli(['workflow', 'update', '--workflow-id', SEED.workflowId, '--csv', file(), '--yes'], { env: { CALLCTL_BASE_URL: 'http://127.0.0.1:1' } }),
+    ];
+    for (const [i, run] of runs.entries()) {
+      if (i < 2) sandbox.setFaults({ fail500: 4 });
+      const res = await run();
+      expect(res.code, res.err).toBe(5);
+      once(res.err, /run (the same command )?again/g);
+      once(res.err, /after \d+ attempts/g);
+      expect(res.err).not.toMatch(/will not help/);
+    }
+  });
+
+  it('a refusal that will recur (unknown or cancelled workflow): exit 1, what to fix once, never "run again"', async () => {
+    for (const id of [SEED.cancelledWorkflowId, 'wf-no-such']) {
+      const res = await cli(['workflow', 'update', '--workflow-id', id, '--csv', file(), '--yes']);
+      expect(res.code, res.err).toBe(1);
+      once(res.err, /will not help|until (this|that|it) is fixed/g);
+      expect(res.err).not.toMatch(/run (the same command )?again/);
+    }
+  });
+});
