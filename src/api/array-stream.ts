@@ -37,16 +37,17 @@ export class ArraySplitter {
   private carry: Buffer[] = [];
   private found = false;
   private items = 0;
+  private readonly cuts: number[] = [];
   /** The next backslash at or after a position of the current chunk (searched once, not per string). */
   private backslashAt = -1;
 
   /**
    * @param path keys from the root to the array, such as `['data', 'detail']`
-   * @param onItems told of each group of complete elements, in order
+   * @param onItems told of each group of complete elements, in order, parsed and as their bytes
    */
   constructor(
     private readonly path: readonly string[],
-    private readonly onItems: (items: unknown[]) => void,
+    private readonly onItems: (items: unknown[], raws: Buffer[]) => void,
   ) {}
 
   /** How many elements were handed out. */
@@ -66,6 +67,9 @@ export class ArraySplitter {
     let restFrom = this.targetDepth < 0 ? 0 : -1;
     let itemsFrom = this.targetDepth < 0 ? -1 : 0;
     let lastCut = -1;
+    // Commas between elements in this chunk, in order: where one element ends and the next begins.
+    const cuts = this.cuts;
+    cuts.length = 0;
     this.backslashAt = -1;
     let i = 0;
     if (this.inString) i = this.skipString(chunk, 0);
@@ -87,14 +91,17 @@ export class ArraySplitter {
         } else this.stack.push(c);
       } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
         if (this.stack.length === this.targetDepth) {
-          this.emit(chunk, itemsFrom, i);
+          this.emit(chunk, itemsFrom, i, cuts);
           this.targetDepth = -1;
           itemsFrom = -1;
           restFrom = i;
         }
         this.stack.pop();
       } else if (c === COMMA) {
-        if (this.stack.length === this.targetDepth) lastCut = i;
+        if (this.stack.length === this.targetDepth) {
+          lastCut = i;
+          cuts.push(i);
+        }
       } else if (c === COLON) {
         if (this.targetDepth < 0 && this.stack.length <= this.path.length) this.keys[this.stack.length - 1] = this.lastString;
       }
@@ -103,7 +110,8 @@ export class ArraySplitter {
     if (this.targetDepth >= 0) {
       // Hand out the elements completed in this chunk; keep the one cut by its end.
       if (lastCut >= 0) {
-        this.emit(chunk, itemsFrom, lastCut);
+        cuts.pop();
+        this.emit(chunk, itemsFrom, lastCut, cuts);
         this.carry = [chunk.subarray(lastCut + 1)];
       } else this.carry.push(chunk.subarray(itemsFrom));
     } else if (restFrom >= 0) this.restParts.push(chunk.subarray(restFrom));
@@ -167,13 +175,42 @@ export class ArraySplitter {
     return true;
   }
 
-  private emit(chunk: Buffer, from: number, to: number): void {
-    const bytes = this.carry.length ? Buffer.concat([...this.carry, chunk.subarray(from, to)]) : chunk.subarray(from, to);
+  /**
+   * Hands out the elements between `from` and `to` of this chunk (after any carried bytes), cut at
+   * `cuts`: each parsed, and each as its own bytes, trimmed (zero-copy slices of the chunk).
+   */
+  private emit(chunk: Buffer, from: number, to: number, cuts: readonly number[]): void {
+    const items: unknown[] = [];
+    const raws: Buffer[] = [];
+    let start = from;
+    for (let k = 0; k <= cuts.length; k++) {
+      const end = k < cuts.length ? cuts[k]! : to;
+      if (end < start) continue;
+      let bytes = chunk.subarray(start, end);
+      if (this.carry.length) {
+        bytes = Buffer.concat([...this.carry, bytes]);
+        this.carry = [];
+      }
+      start = end + 1;
+      const raw = trim(bytes);
+      if (raw.length === 0) continue;
+      items.push(JSON.parse(raw.toString('utf8')));
+      raws.push(raw);
+    }
     this.carry = [];
-    const text = bytes.toString('utf8');
-    if (!text.trim()) return;
-    const items = JSON.parse(`[${text}]`) as unknown[];
+    if (items.length === 0) return;
     this.items += items.length;
-    this.onItems(items);
+    this.onItems(items, raws);
   }
+}
+
+/** JSON's whitespace: space, tab, line feed, carriage return. */
+const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+
+function trim(bytes: Buffer): Buffer {
+  let a = 0;
+  let b = bytes.length;
+  while (a < b && isSpace(bytes[a]!)) a++;
+  while (b > a && isSpace(bytes[b - 1]!)) b--;
+  return a === 0 && b === bytes.length ? bytes : bytes.subarray(a, b);
 }

@@ -10,8 +10,11 @@ export interface RecordSink<T> {
    * mid-body) starts over, so the sink starts over too, or throws when it cannot.
    */
   start(attempt: number): void | Promise<void>;
-  /** A group of records, each checked against its schema. Awaited: the body is read no faster. */
-  records(items: T[]): void | Promise<void>;
+  /**
+   * A group of records, each checked against its schema, with each one's bytes as the service
+   * sent them (for exports that write them unchanged). Awaited: the body is read no faster.
+   */
+  records(items: T[], raws: Buffer[]): void | Promise<void>;
 }
 
 /**
@@ -29,8 +32,8 @@ export function streamArray<S extends z.ZodType>(
 ): NonNullable<HttpRequest['consume']> {
   return async (body, attempt) => {
     await sink.start(attempt);
-    let groups: unknown[][] = [];
-    const splitter = new ArraySplitter(path, (items) => groups.push(items));
+    let groups: Array<{ items: unknown[]; raws: Buffer[] }> = [];
+    const splitter = new ArraySplitter(path, (items, raws) => groups.push({ items, raws }));
     let index = 0;
     let good = 0;
     let first: ServiceError | undefined;
@@ -39,10 +42,13 @@ export function streamArray<S extends z.ZodType>(
         splitter.write(chunk);
         for (const group of groups) {
           const checked: Array<z.infer<S>> = [];
-          for (const value of group) {
-            const parsed = item.safeParse(value);
-            if (parsed.success) checked.push(parsed.data);
-            else {
+          const raws: Buffer[] = [];
+          for (let k = 0; k < group.items.length; k++) {
+            const parsed = item.safeParse(group.items[k]);
+            if (parsed.success) {
+              checked.push(parsed.data);
+              raws.push(group.raws[k]!);
+            } else {
               // As the client reads a whole list (tolerant.ts): an odd record is left out with a
               // warning naming it, so that it never hides the others.
               const problem = oddRecord(endpoint, path, index, parsed.error.issues);
@@ -52,7 +58,7 @@ export function streamArray<S extends z.ZodType>(
             index++;
           }
           good += checked.length;
-          if (checked.length) await sink.records(checked);
+          if (checked.length) await sink.records(checked, raws);
         }
         groups = [];
       }

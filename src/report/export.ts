@@ -4,6 +4,9 @@ import type { RecordSink } from '../api/stream.js';
 import { NetworkError } from '../errors.js';
 import { csvCell, csvLine, type CsvMode } from './csv.js';
 
+const NEWLINE = Buffer.from('\n');
+const JSON_SEP = Buffer.from(',\n');
+
 export const EXPORT_FORMATS = ['csv', 'ndjson', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
@@ -88,10 +91,26 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
     return head;
   }
 
-  async records(items: T[]): Promise<void> {
+  async records(items: T[], raws?: Buffer[]): Promise<void> {
     if (items.length === 0) return;
     const head = this.head();
     const { format } = this.options;
+    if (format !== 'csv' && raws) {
+      // NDJSON and JSON: each record's own bytes, as the service sent them (numbers keep their
+      // exact text; no serializing again). One with a line break inside (pretty-printed JSON:
+      // breaks can only be whitespace there) is serialized on one line instead.
+      const parts: Buffer[] = [Buffer.from(head + (format === 'json' ? (this.written === 0 ? '\n' : ',\n') : ''))];
+      const sep = format === 'json' ? JSON_SEP : NEWLINE;
+      for (let i = 0; i < raws.length; i++) {
+        if (i > 0) parts.push(sep);
+        const raw = raws[i]!;
+        parts.push(raw.includes(0x0a) || raw.includes(0x0d) ? Buffer.from(JSON.stringify(items[i])) : raw);
+      }
+      if (format === 'ndjson') parts.push(NEWLINE);
+      this.written += items.length;
+      await this.write(Buffer.concat(parts));
+      return;
+    }
     const lines = new Array<string>(items.length);
     for (let i = 0; i < items.length; i++) lines[i] = format === 'csv' ? this.csv(items[i]!) : JSON.stringify(items[i]);
     let text: string;
@@ -133,7 +152,7 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
     return cells.join(',');
   }
 
-  private async write(text: string): Promise<void> {
+  private async write(text: string | Buffer): Promise<void> {
     const stream = this.target.stream();
     if (!stream.write(text)) await once(stream, 'drain');
   }

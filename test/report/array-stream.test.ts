@@ -4,7 +4,12 @@ import { ArraySplitter } from '../../src/api/array-stream.js';
 /** Splits `doc` at the given cut points and feeds the pieces; returns the elements and the rest. */
 function split(doc: string, cuts: number[], path = ['data', 'detail']) {
   const items: unknown[] = [];
-  const s = new ArraySplitter(path, (group) => items.push(...group));
+  const s = new ArraySplitter(path, (group, raws) => {
+    items.push(...group);
+    // Each element's own bytes: trimmed, and the same value when parsed.
+    expect(raws.map((r) => JSON.parse(r.toString()))).toEqual(group);
+    for (const r of raws) expect(r.toString()).toBe(r.toString().trim());
+  });
   const bytes = Buffer.from(doc);
   let from = 0;
   for (const cut of [...cuts.filter((c) => c > 0 && c < bytes.length)].sort((a, b) => a - b)) {

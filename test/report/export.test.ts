@@ -122,10 +122,21 @@ describe('spreadsheet text and formula injection', () => {
   let e: Record<string, string>;
   beforeAll(async () => {
     const task = { TaskID: 'T-F', TaskName: 'f', RobotMethod: 'single', RobotID: 'r', SIPLine: 's', Status: 'finished', ScheduleStartTime: '2026-11-20T09:00:00Z', ScheduleEndTime: '2026-11-20T10:00:00Z', RepeatInterval: 1, RepeatNumber: 1, detail: [record] };
-    server = await fixtureServer({ '/service/cloud/detail': () => JSON.stringify({ data: task, status: 'OK', code: 200 }) });
+    server = await fixtureServer({
+      '/service/cloud/detail?TaskID=T-PRETTY': () => JSON.stringify({ data: { ...task, detail: [record, { ...record, id: 2 }] }, status: 'OK', code: 200 }, null, 2),
+      '/service/cloud/detail': () => JSON.stringify({ data: task, status: 'OK', code: 200 }),
+    });
     e = { ...env, CALLCTL_BASE_URL: server.url };
   });
   afterAll(() => server.close());
+
+  it('ndjson from a pretty-printed answer: still one record a line, the same values', async () => {
+    const r = await cli(['task', 'detail', 'T-PRETTY', '--format', 'ndjson'], e);
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l))).toEqual([record, { ...record, id: 2 }]);
+    const js = await cli(['task', 'detail', 'T-PRETTY', '--format', 'json'], e);
+    expect(JSON.parse(js.out)).toEqual([record, { ...record, id: 2 }]);
+  });
 
   it('by default the file holds the exact values (any CSV reader gets them back), quoted', async () => {
     const r = await cli(['task', 'detail', 'T-F', '--format', 'csv'], e);
