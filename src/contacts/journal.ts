@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Batch } from './batches.js';
 
-/** Folder of upload journals and locks, inside the config folder. */
-export function uploadsDir(configDir: string): string {
-  return join(configDir, 'uploads');
+/** Folder of upload journals and locks, inside the state folder (src/files/state.ts). */
+export function uploadsDir(stateDir: string): string {
+  return join(stateDir, 'uploads');
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Plan, UploadEvent, Validation } from './events.js';
 import { fingerprint, type Fingerprint } from './fingerprint.js';
 import { emptyJournal, findInterrupted, JournalWriter, markSuperseded, readJournal, removeJournal, skipRanges, uploadKey, uploadsDir, type JournalState, type UncertainBatch } from './journal.js';
 import { acquireLock } from '../files/lock.js';
+import { pruneJournals } from '../files/state.js';
 import { SplitFinder } from './split.js';
 
 export interface UploadOptions {
@@ -15,7 +16,10 @@ export interface UploadOptions {
   /** Its absolute path. */
   path: string;
   workflowId: string;
-  configDir: string;
+  /** The state folder (src/files/state.ts): journals and locks live in its `uploads/`. */
+  stateDir: string;
+  /** Where spool files go (the cache folder). */
+  spoolDir: string;
   delimiter: string;
   keepEmpty: boolean;
   /** Entries per request, at most MAX_ENTRIES_PER_UPDATE (the command checks). */
@@ -101,17 +105,22 @@ export class PreparedUpload {
     const fp = await fingerprint(o.path, o.file, { signal: o.signal, onChunk: splitter && ((chunk) => splitter.push(chunk)) });
     emit({ type: 'fingerprint', ...fp });
 
-    const dir = uploadsDir(o.configDir);
+    const dir = uploadsDir(o.stateDir);
     const key = uploadKey(o.workflowId, fp.sha256);
     const journalPath = join(dir, `${key}.journal`);
     let release: () => void = () => undefined;
-    const spool = o.dryRun ? undefined : join(dir, `${key}.${process.pid}.spool`);
+    const spool = o.dryRun ? undefined : join(o.spoolDir, `${key}.${process.pid}.spool`);
     if (!o.dryRun) {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
+      mkdirSync(o.spoolDir, { recursive: true, mode: 0o700 });
+      pruneJournals(dir, '.journal', (path) => {
+        const j = readJournal(path);
+        return (j.doneAt !== undefined || j.supersededAt !== undefined) && j.uncertain.length === 0;
+      });
       const lockPath = join(dir, `${key}.lock`);
       release = acquireLock(lockPath, `upload of ${o.file} to workflow ${o.workflowId}`, (owner) => emit({ type: 'stale-lock', pid: owner.pid, path: lockPath }));
       // Spools of runs that were killed (we hold the lock: nobody else uses them).
-      for (const name of readdirSync(dir)) if (name.startsWith(`${key}.`) && name.endsWith('.spool')) rmSync(join(dir, name), { force: true });
+      for (const name of readdirSync(o.spoolDir)) if (name.startsWith(`${key}.`) && name.includes('.spool')) rmSync(join(o.spoolDir, name), { force: true });
     }
     try {
       // Never stuck: a new export at the same path is a new upload; the stopped one is named.

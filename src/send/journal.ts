@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock } from '../files/lock.js';
+import { pruneJournals } from '../files/state.js';
 
 /** What identifies one batch: the same command, target and file content is the same batch. */
 export interface JournalKey {
@@ -43,6 +44,14 @@ export class Journal {
   static pathFor(configDir: string, key: JournalKey): string {
     const id = createHash('sha256').update(`${key.command}\0${key.target}\0${key.sha256}`).digest('hex').slice(0, 24);
     return join(configDir, 'journals', `${key.command}-${id}.jsonl`);
+  }
+
+  /** Removes journals last written over 30 days ago whose every row has an answer (none uncertain). */
+  static prune(dir: string): void {
+    pruneJournals(join(dir, 'journals'), '.jsonl', (path) => {
+      const { states } = readStates(path);
+      return [...states.values()].every((s) => s.state === 'sent' || s.state === 'failed');
+    });
   }
 
   /** The states recorded so far, without locking or writing (for a dry run). */

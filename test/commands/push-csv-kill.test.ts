@@ -30,7 +30,7 @@ describe('push --csv killed with SIGKILL midway, then run again', () => {
     const text = pushCsv(ROWS);
     const file = writeIn(dir, 'callers.csv', text);
     const configDir = tempConfigDir();
-    const env = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken, CALLCTL_CONFIG_DIR: configDir };
+    const env = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken, CALLCTL_CONFIG_DIR: configDir, XDG_STATE_HOME: join(configDir, 'state') };
 
     // 1. The child sends at 200/s; on the KILL_AT-th arrival, before the sandbox answers, SIGKILL.
     const child: ChildProcess = spawn(process.execPath, ['bin/callctl.js', 'push', '--csv', file, '--rate', '200', '--yes', '--json'], {
@@ -57,7 +57,7 @@ describe('push --csv killed with SIGKILL midway, then run again', () => {
     expect(existsSync(join(dir, 'callers.results.csv'))).toBe(false);
 
     // The journal: rows 1..KILL_AT-1 answered; KILL_AT about to be sent with no answer.
-    const journalDir = join(configDir, 'journals');
+    const journalDir = join(configDir, 'state', 'callctl', 'journals');
     const [journalFile] = readdirSync(journalDir).filter((f) => f.endsWith('.jsonl'));
     const entries = readFileSync(join(journalDir, journalFile!), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { t: string; row?: number });
     const answered = new Set(entries.filter((e) => e.t === 'sent').map((e) => e.row));

@@ -155,8 +155,8 @@ describe('push --csv', () => {
   it('refuses to run while another run holds the file, and does not mix --caller-id with --csv', async () => {
     const file = writeIn(dir, 'callers.csv', pushCsv(2));
     const sha = (await import('node:crypto')).createHash('sha256').update(readFileSync(file)).digest('hex');
-    const journal = Journal.pathFor(env.CALLCTL_CONFIG_DIR!, { command: 'push', target: `live POST ${sandbox.flexUrl}/api/push/***`, sha256: sha });
-    (await import('node:fs')).mkdirSync(`${env.CALLCTL_CONFIG_DIR}/journals`, { recursive: true });
+    const journal = Journal.pathFor(`${env.XDG_STATE_HOME}/callctl`, { command: 'push', target: `live POST ${sandbox.flexUrl}/api/push/***`, sha256: sha });
+    (await import('node:fs')).mkdirSync(`${env.XDG_STATE_HOME}/callctl/journals`, { recursive: true });
     writeFileSync(`${journal}.lock`, `${process.pid}\n`);
     const locked = await cli(['--csv', file, '--yes']);
     expect(locked.code).toBe(2);

@@ -105,5 +105,6 @@ it('a run killed with SIGKILL mid-upload: the re-run finishes, every row arrives
   expect(batches).toEqual(Array.from({ length: ROWS / BATCH }, (_, i) => i + 1));
   expect(journal.at(-1).type).toBe('done');
   // No spool or lock is left behind.
-  expect(readdirSync(join(env.CALLCTL_CONFIG_DIR!, 'uploads')).filter((f) => !f.endsWith('.journal'))).toEqual([]);
+  expect(readdirSync(join(env.XDG_STATE_HOME!, 'callctl', 'uploads')).filter((f) => !f.endsWith('.journal'))).toEqual([]);
+  expect(readdirSync(join(env.XDG_CACHE_HOME!, 'callctl', 'spool'))).toEqual([]);
 });

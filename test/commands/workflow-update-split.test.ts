@@ -43,10 +43,12 @@ function contacts(name: string, eol: string, edit: (i: number) => string | undef
 async function both(file: string, flags: string[]) {
   const args = (n: string) => ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--json', '--rejects', join(dir, `${n}.rejects.csv`), ...flags];
   sandbox.state.received.updates.clear();
-  const split = await builtCli(args('split'), { CALLCTL_CONFIG_DIR: join(dir, `split-${Math.random()}`) });
+  const splitState = join(dir, `split-${Math.random()}`);
+  const split = await builtCli(args('split'), { CALLCTL_CONFIG_DIR: splitState, XDG_STATE_HOME: splitState });
   const splitEntries = [...received(sandbox)];
   sandbox.state.received.updates.clear();
-  const whole = await runCli(args('whole'), { env: { ...env, CALLCTL_CONFIG_DIR: join(dir, `whole-${Math.random()}`) } });
+  const wholeState = join(dir, `whole-${Math.random()}`);
+  const whole = await runCli(args('whole'), { env: { ...env, CALLCTL_CONFIG_DIR: wholeState, XDG_STATE_HOME: wholeState } });
   const wholeEntries = [...received(sandbox)];
   expect(split.code, split.err).toBe(whole.code);
   const a = JSON.parse(split.out);
@@ -105,11 +107,12 @@ describe('a large file checked in two halves at once', () => {
     const out = join(dir, 'head-out');
     mkdirSync(out);
     const config = join(dir, 'head-config');
-    const res = await builtCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--rejects', join(out, 'rejects.csv')], { CALLCTL_CONFIG_DIR: config });
+    const res = await builtCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--rejects', join(out, 'rejects.csv')], { CALLCTL_CONFIG_DIR: config, XDG_STATE_HOME: config, XDG_CACHE_HOME: join(config, 'cache') });
     expect(res.code, res.err).toBe(3);
     expect(res.err).toContain(`line ${lineOf(20_000)}: `);
     expect(readdirSync(out)).toEqual([]);
-    expect(readdirSync(join(config, 'uploads')).filter((f) => !f.endsWith('.journal'))).toEqual([]);
+    expect(readdirSync(join(config, 'callctl', 'uploads')).filter((f) => !f.endsWith('.journal'))).toEqual([]);
+    expect(readdirSync(join(config, 'cache', 'callctl', 'spool'))).toEqual([]);
   });
 
   it('Ctrl-C while both halves are being read stops the worker and leaves no file behind', async () => {
@@ -119,7 +122,7 @@ describe('a large file checked in two halves at once', () => {
     mkdirSync(out);
     const config = join(dir, 'int-config');
     const child = spawn(process.execPath, [bin, 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--rejects', join(out, 'rejects.csv')], {
-      env: { ...process.env, ...env, CALLCTL_CONFIG_DIR: config, NO_COLOR: '1' },
+      env: { ...process.env, ...env, CALLCTL_CONFIG_DIR: config, XDG_STATE_HOME: config, XDG_CACHE_HOME: join(config, 'cache'), NO_COLOR: '1' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';
@@ -129,7 +132,8 @@ describe('a large file checked in two halves at once', () => {
     expect(code, err).toBe(130);
     expect(err).toContain('nothing was sent');
     expect(readdirSync(out)).toEqual([]);
-    expect(readdirSync(join(config, 'uploads'))).toEqual([]);
+    expect(readdirSync(join(config, 'callctl', 'uploads'))).toEqual([]);
+    expect(readdirSync(join(config, 'cache', 'callctl', 'spool'))).toEqual([]);
   });
 });
 

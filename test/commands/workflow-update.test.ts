@@ -132,7 +132,8 @@ describe('workflow update: what the CSV holds reaches the service as it is', () 
       { index: 3, firstLine: 22, lastLine: 26, count: 5 },
     ]);
     expect(received(sandbox)).toEqual([]);
-    expect(existsSync(join(env.CALLCTL_CONFIG_DIR!, 'uploads')) && readdirSync(join(env.CALLCTL_CONFIG_DIR!, 'uploads')).some((f) => f.includes('dry'))).toBe(false);
+    const uploads = join(env.XDG_STATE_HOME!, 'callctl', 'uploads');
+    expect(existsSync(uploads) && readdirSync(uploads).some((f) => f.includes('dry'))).toBe(false);
     const bad = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10001', '--yes'], { env });
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('at most 10000');
@@ -288,7 +289,7 @@ describe('workflow update: lock, terminal and signals', () => {
     const { uploadKey, uploadsDir } = await import('../../src/contacts/journal.js');
     const { mkdirSync } = await import('node:fs');
     const { hostname } = await import('node:os');
-    const uploads = uploadsDir(env.CALLCTL_CONFIG_DIR!);
+    const uploads = uploadsDir(join(env.XDG_STATE_HOME!, 'callctl'));
     mkdirSync(uploads, { recursive: true });
     const lock = join(uploads, `${uploadKey(WORKFLOW, dry.sha256)}.lock`);
     // the test process itself: a live pid

@@ -45,7 +45,8 @@ export async function uploadSetup(): Promise<{ sandbox: Sandbox; env: Record<str
   const sandbox = await startSandbox();
   const dir = tempDir();
   const configDir = join(dir, 'config');
-  const env = { CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_CONFIG_DIR: configDir, CALLCTL_BASE_URL: sandbox.url };
+  // Journals, locks and spools go to the state and cache folders: both temporary here.
+  const env = { CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_CONFIG_DIR: configDir, CALLCTL_BASE_URL: sandbox.url, XDG_STATE_HOME: join(dir, 'state'), XDG_CACHE_HOME: join(dir, 'cache') };
   return { sandbox, env, dir, configDir, close: () => sandbox.close() };
 }
 

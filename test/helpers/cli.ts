@@ -18,10 +18,18 @@ export interface RunOptions extends TestIOOptions {
 
 /** Runs callctl in-process with a test IO and returns what it printed and its exit code. */
 export async function runCli(argv: string[], options: RunOptions = {}): Promise<CliResult> {
-  const io = testIO(options);
+  // Journals, ledgers, locks and spools never go to the real home from a test.
+  const env = { XDG_STATE_HOME: testStateHome(), XDG_CACHE_HOME: join(testStateHome(), 'cache'), ...options.env };
+  const io = testIO({ ...options, env });
   io.answers.push(...(options.answers ?? []));
   const code = await main(argv, io);
   return { code, out: io.out(), err: io.err(), io };
+}
+
+let stateHome: string | undefined;
+/** A temporary state folder for this test process (tests that look into it set their own). */
+export function testStateHome(): string {
+  return (stateHome ??= mkdtempSync(join(tmpdir(), 'callctl-state-')));
 }
 
 /** A fresh, empty config folder. */

@@ -48,6 +48,7 @@ export function useSendSandbox(kind: 'push' | 'template', use: (sandbox: Sandbox
       kind === 'push'
         ? { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken }
         : { CALLCTL_BASE_URL: sandbox.url, CALLCTL_SIGN_KEY: sandbox.signKey, CALLCTL_SIGN_SECRET: sandbox.signSecret };
-    use(sandbox, { ...target, CALLCTL_CONFIG_DIR: tempConfigDir() });
+    const config = tempConfigDir();
+    use(sandbox, { ...target, CALLCTL_CONFIG_DIR: config, XDG_STATE_HOME: `${config}/state`, XDG_CACHE_HOME: `${config}/cache` });
   });
 }

@@ -7,6 +7,7 @@ import type { PreparedRequest } from '../../send/deliver.js';
 import { Journal, type JournalKey } from '../../send/journal.js';
 import { defaultResultsPath, writeResults } from '../../send/results.js';
 import { confirmSend, printDryRun } from './send-ui.js';
+import { stateDir } from '../../files/state.js';
 
 export interface CsvBatchOptions {
   rate: number;
@@ -39,7 +40,8 @@ export interface CsvBatch<B> {
  */
 export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: CsvBatchOptions): Promise<number> {
   const out = await ctx.output();
-  const configDir = await ctx.configDir();
+  // Journals (and their locks) live in the state folder, not the config folder.
+  const configDir = stateDir(ctx.io.env);
   const flags = { resendUncertain: !!opts.resendUncertain, retryFailed: !!opts.retryFailed };
   if (opts.dryRun) {
     const plan = planBatch(batch.rows, Journal.peek(configDir, batch.key), flags);
@@ -49,6 +51,7 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     return ExitCode.OK;
   }
   const file = resolve(batch.file);
+  Journal.prune(configDir);
   const edited = Journal.sameFileOtherContent(configDir, batch.key, file);
   const journal = Journal.open(configDir, batch.key, { file, ...batch.meta }, () => ctx.io.now());
   const resultsPath = opts.results ?? defaultResultsPath(batch.file);

@@ -1,4 +1,5 @@
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { cacheDir, stateDir } from '../../files/state.js';
 import type { Context } from '../../context.js';
 import { AuthError, InputError, InterruptedError, UsageError } from '../../errors.js';
 import { updateDetailsJson } from '../../api/cloud.js';
@@ -87,7 +88,8 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
         file: opts.csv,
         path,
         workflowId: opts.workflowId,
-        configDir: await ctx.configDir(),
+        stateDir: stateDir(ctx.io.env),
+        spoolDir: join(cacheDir(ctx.io.env), 'spool'),
         delimiter: opts.delimiter,
         keepEmpty: opts.keepEmpty === true,
         batchSize: opts.batchSize,

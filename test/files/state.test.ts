@@ -1,0 +1,44 @@
+import { existsSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cacheDir, pruneJournals, stateDir } from '../../src/files/state.js';
+import { runCli } from '../helpers/cli.js';
+import { received, uploadSetup, WORKFLOW, writeContacts } from '../contacts/helpers.js';
+
+describe('state folders', () => {
+  it('follow the platform: XDG_STATE_HOME first, then ~/.local/state, Application Support, LOCALAPPDATA', () => {
+    expect(stateDir({ XDG_STATE_HOME: '/s', HOME: '/h' }, 'linux')).toBe('/s/callctl');
+    expect(stateDir({ HOME: '/h' }, 'linux')).toBe('/h/.local/state/callctl');
+    expect(stateDir({ HOME: '/h' }, 'darwin')).toBe('/h/Library/Application Support/callctl/State');
+    expect(stateDir({ HOME: 'C:\\Users\\a', LOCALAPPDATA: 'L' }, 'win32')).toBe(join('L', 'callctl', 'State'));
+    expect(cacheDir({ HOME: '/h' }, 'linux')).toBe('/h/.cache/callctl');
+    expect(cacheDir({ XDG_CACHE_HOME: '/c' }, 'darwin')).toBe('/c/callctl');
+    expect(cacheDir({ HOME: '/h' }, 'darwin')).toBe('/h/Library/Caches/callctl');
+  });
+
+  it('finished journals older than 30 days are pruned; unfinished and recent ones are kept', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'callctl-prune-'));
+    const old = new Date(Date.now() - 31 * 24 * 3600 * 1000);
+    for (const name of ['old-done', 'old-open', 'new-done']) writeFileSync(join(dir, `${name}.journal`), name);
+    for (const name of ['old-done', 'old-open']) utimesSync(join(dir, `${name}.journal`), old, old);
+    const removed = pruneJournals(dir, '.journal', (path) => path.includes('done'));
+    expect(removed).toEqual([join(dir, 'old-done.journal')]);
+    expect(readdirSync(dir).sort()).toEqual(['new-done.journal', 'old-open.journal']);
+  });
+
+  it('an upload keeps its journal and lock in the state folder and its spool in the cache, nothing in the config folder', async () => {
+    const { sandbox, env, dir, configDir, close } = await uploadSetup();
+    try {
+      const r = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', writeContacts(join(dir, 's.csv'), 5), '--yes'], { env });
+      expect(r.code, r.err).toBe(0);
+      expect(received(sandbox)).toHaveLength(5);
+      expect(readdirSync(join(env.XDG_STATE_HOME!, 'callctl', 'uploads')).filter((f) => f.endsWith('.journal'))).toHaveLength(1);
+      expect(readdirSync(join(env.XDG_CACHE_HOME!, 'callctl', 'spool'))).toEqual([]);
+      expect(existsSync(join(configDir, 'uploads'))).toBe(false);
+      expect(existsSync(join(configDir, 'journals'))).toBe(false);
+    } finally {
+      await close();
+    }
+  });
+});
