@@ -33,3 +33,15 @@ export const FORWARD_LEASE_MS = 120_000;
 
 /** On SIGINT/SIGTERM, in-flight requests and forwards get this long to finish. */
 export const SHUTDOWN_GRACE_MS = 10_000;
+
+/** `--forward-queue`: forwards waiting or under way at most, by count and by bytes of body. */
+export const FORWARD_QUEUE = 1_000;
+export const FORWARD_QUEUE_BYTES = 64 * 1024 * 1024;
+/** Forwards under way at once (the rest wait in the queue). */
+export const FORWARD_CONCURRENCY = 16;
+/** Events past the queue kept by their place in the log; past this many, 503 (the service retries). */
+export const MAX_DEFERRED = 1_000_000;
+
+/** `--max-connections` and `--max-connections-per-peer`. */
+export const MAX_CONNECTIONS = 512;
+export const MAX_CONNECTIONS_PER_PEER = 64;

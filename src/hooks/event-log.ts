@@ -33,6 +33,8 @@ export interface HookRecord {
   retry: number;
   /** The HTTP status answered. */
   answer: number;
+  /** The body kept is only the first bytes (a refused request; `bytes` says how many came). */
+  truncated?: boolean;
   /** Why a request was refused (4xx other than a bad signature). */
   error?: string;
 }
@@ -54,7 +56,7 @@ export function recordBody(record: HookRecord): Buffer {
  * never lands on a torn fragment and every line stays readable.
  */
 export class EventLog {
-  private queue: Array<{ line: string; done: (error?: Error) => void }> = [];
+  private queue: Array<{ line: string; done: (error?: Error, offset?: number) => void }> = [];
   private flushing: Promise<void> | undefined;
   private closed = false;
   /** Where a failed write began, while the file could not yet be cut back to it. */
@@ -95,14 +97,15 @@ export class EventLog {
   }
 
   /**
-   * Appends one record; the promise resolves once it is in the file (and on disk with fsync).
-   * Records that arrive while a write is under way go together in the next one.
+   * Appends one record; the promise resolves with the record's offset in the file once it is in
+   * the file (and on disk with fsync). Records that arrive while a write is under way go together
+   * in the next one.
    */
-  append(record: HookRecord): Promise<void> {
+  append(record: HookRecord): Promise<number> {
     if (this.closed) return Promise.reject(new Error('event log is closed'));
     const line = JSON.stringify(record) + '\n';
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ line, done: (error) => (error ? reject(error) : resolve()) });
+    return new Promise<number>((resolve, reject) => {
+      this.queue.push({ line, done: (error, offset) => (error ? reject(error) : resolve(offset!)) });
       this.flushing ??= this.flush();
     });
   }
@@ -120,7 +123,11 @@ export class EventLog {
         start = fstatSync(this.fd).size;
         await writeAsync(this.fd, Buffer.from(batch.length === 1 ? batch[0]!.line : batch.map((b) => b.line).join(''), 'utf8'));
         if (this.fsync) await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
-        for (const b of batch) b.done();
+        let offset = start;
+        for (const b of batch) {
+          b.done(undefined, offset);
+          offset += Buffer.byteLength(b.line);
+        }
       } catch (error) {
         if (start !== undefined) this.rollback(start);
         for (const b of batch) b.done(error as Error);
@@ -135,6 +142,20 @@ export class EventLog {
       ftruncateSync(this.fd, size);
     } catch {
       this.rollbackTo = size;
+    }
+  }
+
+  /** The record that starts at `offset` (from append), or undefined when it is not there any more. */
+  readAt(offset: number): HookRecord | undefined {
+    const parts: Buffer[] = [];
+    const chunk = Buffer.alloc(64 * 1024);
+    for (let pos = offset; ; ) {
+      const n = readSync(this.fd, chunk, 0, chunk.length, pos);
+      if (n === 0) return undefined;
+      const end = chunk.subarray(0, n).indexOf(0x0a);
+      parts.push(Buffer.from(chunk.subarray(0, end >= 0 ? end : n)));
+      if (end >= 0) return parse(Buffer.concat(parts).toString('utf8'));
+      pos += n;
     }
   }
 

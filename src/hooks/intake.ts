@@ -54,6 +54,20 @@ export interface IntakeOptions extends VerifyOptions {
   now?: () => number;
   /** Records of a previous run (readRecentRecords of the log), so its events count as seen. */
   history?: Iterable<HookRecord>;
+  /** Refused requests recorded per second at most (a burst of twice that); the rest are counted. */
+  refusedLogRate?: number;
+}
+
+/** A refused request's record keeps this many bytes of its body, no more. */
+export const REFUSED_PREFIX_BYTES = 256;
+/** Default of `--refused-log-rate`. */
+export const REFUSED_LOG_RATE = 10;
+
+/** What the listener counts about refused requests (shown by /healthz and on stop). */
+export interface IntakeCounters {
+  refused: number;
+  /** Refused requests not recorded: over --refused-log-rate. */
+  refusedUnlogged: number;
 }
 
 /** One judged request: what to answer, and what to record and show. */
@@ -67,6 +81,8 @@ export interface Outcome {
   key?: string;
   /** What the store said of it (absent for a request refused before it was judged). */
   appended?: Appended;
+  /** Refused and not recorded (over --refused-log-rate). */
+  unlogged?: boolean;
 }
 
 /** The log could not be written: the request must not be acknowledged. */
@@ -82,12 +98,16 @@ export class Intake {
   readonly store: EventStore;
   private readonly now: () => number;
   private readonly pairs: SignPairs;
+  readonly counters: IntakeCounters = { refused: 0, refusedUnlogged: 0 };
+  private tokens: number;
+  private tokensAt = 0;
 
   constructor(private readonly options: IntakeOptions) {
     this.verify = createVerifier(options);
     this.store = options.store ?? new NdjsonStore(options.log?.path, options.log, options.dedup ?? new DedupStore());
     this.now = options.now ?? Date.now;
     this.pairs = new SignPairs(historyWindowMs(options.maxAgeMs));
+    this.tokens = 2 * (options.refusedLogRate ?? REFUSED_LOG_RATE);
     if (options.history) this.remember(options.history);
   }
 
@@ -109,12 +129,31 @@ export class Intake {
     }
   }
 
-  /** A request refused before its body could be judged (405, 404, 413, 415, 400). */
+  /**
+   * A request refused before its body could be judged (405, 404, 413, 415, 400). Its record
+   * keeps metadata and the first bytes only, and is written only within --refused-log-rate.
+   */
   async refuse(meta: RequestMeta, status: number, error: string, raw?: Buffer): Promise<Outcome> {
     const record = this.baseRecord(meta, raw, null);
     Object.assign(record, { answer: status, error });
-    await this.write(record, undefined);
-    return { answer: status, reply: JSON.stringify({ error }), record, summary: {} };
+    const logged = this.mayLogRefused();
+    if (logged) await this.write(record, undefined);
+    return { answer: status, reply: JSON.stringify({ error }), record, summary: {}, ...(logged ? {} : { unlogged: true }) };
+  }
+
+  /** Counts a refused request; whether its record may be written (a token bucket). */
+  private mayLogRefused(): boolean {
+    this.counters.refused += 1;
+    const rate = this.options.refusedLogRate ?? REFUSED_LOG_RATE;
+    const now = this.now();
+    this.tokens = Math.min(2 * rate, this.tokens + (Math.max(0, now - this.tokensAt) / 1000) * rate);
+    this.tokensAt = now;
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      return true;
+    }
+    this.counters.refusedUnlogged += 1;
+    return false;
   }
 
   /** A POST with an acceptable content type and size. */
@@ -144,7 +183,8 @@ export class Intake {
 
     const { answer, error } = this.judge(type, verdict, warnings);
     const key = namespaced(plainKey, answer, verdict.state);
-    const record = this.baseRecord(meta, raw, type);
+    const refused = answer !== 200;
+    const record = this.baseRecord(meta, raw, type, refused);
     Object.assign(record, {
       verdict: verdict.state,
       ...(verdict.by ? { by: verdict.by } : {}),
@@ -157,6 +197,9 @@ export class Intake {
     const undo = pair !== undefined && answer === 200 && verdict.state === 'verified' ? this.pairs.claim(pair, plainKey, this.now()) : undefined;
     // The store counts the arrival and keeps the record in one step; it sets retry and duplicate.
     const forward = answer === 200 && verdict.state !== 'rejected' ? this.options.forwardClaim : undefined;
+    const reply = answer === 200 ? '{}' : JSON.stringify({ error });
+    // A refused request past --refused-log-rate is answered and counted, not recorded.
+    if (refused && !this.mayLogRefused()) return { answer, reply, record, summary: summarize(type, body), key, unlogged: true };
     let appended: Appended;
     try {
       appended = await this.write(record, key, forward);
@@ -164,7 +207,7 @@ export class Intake {
       undo?.();
       throw e;
     }
-    return { answer, reply: answer === 200 ? '{}' : JSON.stringify({ error }), record, summary: summarize(type, body), key, appended };
+    return { answer, reply, record, summary: summarize(type, body), key, appended };
   }
 
   /** The answer to a judged event, and the error its reply names. */
@@ -183,7 +226,7 @@ export class Intake {
     return { answer: 200 };
   }
 
-  private baseRecord(meta: RequestMeta, raw: Buffer | undefined, type: EventType | null): HookRecord {
+  private baseRecord(meta: RequestMeta, raw: Buffer | undefined, type: EventType | null, refused = true): HookRecord {
     const record: HookRecord = {
       v: 1,
       time: new Date(this.now()).toISOString(),
@@ -197,6 +240,11 @@ export class Intake {
       retry: 0,
       answer: 0,
     };
+    if (raw && raw.length > REFUSED_PREFIX_BYTES && refused) {
+      // A refused request keeps its first bytes only: junk must not fill the disk.
+      raw = raw.subarray(0, REFUSED_PREFIX_BYTES);
+      record.truncated = true;
+    }
     if (raw && raw.length > 0) {
       if (isUtf8(raw)) record.body = raw.toString('utf8');
       else Object.assign(record, { body: raw.toString('base64'), encoding: 'base64' });

@@ -10,13 +10,20 @@ import {
   REQUEST_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
   FORWARD_LEASE_MS,
+  FORWARD_CONCURRENCY,
+  FORWARD_QUEUE,
+  FORWARD_QUEUE_BYTES,
+  MAX_CONNECTIONS,
+  MAX_CONNECTIONS_PER_PEER,
+  MAX_DEFERRED,
 } from './defaults.js';
 import type { EventSummary } from './detect.js';
-import type { HookRecord } from './event-log.js';
+import { recordBody, type HookRecord } from './event-log.js';
 import { Intake, LogWriteError, type IntakeOptions, type Outcome, type RequestMeta } from './intake.js';
 import type { Transport } from '../api/transport.js';
 import { VERDICT_HEADER, notificationTransport, passOnHeaders, post } from './send.js';
 import type { StoredEvent } from '../store/types.js';
+import { NdjsonStore } from '../store/ndjson.js';
 import { REDACTED } from './intake.js';
 
 export interface ListenerOptions extends IntakeOptions {
@@ -35,6 +42,12 @@ export interface ListenerOptions extends IntakeOptions {
    */
   forwardLeaseMs?: number;
   maxBodyBytes?: number;
+  /** Forwards waiting or under way, at most (count and bytes); past it events wait in the store. */
+  forwardQueue?: number;
+  forwardQueueBytes?: number;
+  /** Open connections at most, and per peer address (so one peer cannot take them all). */
+  maxConnections?: number;
+  maxConnectionsPerPeer?: number;
   /** Defaults HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -46,13 +59,27 @@ export type ListenerEvent =
   | { kind: 'refused'; seq: number; record: HookRecord }
   /** `ms`: how long the attempt took; `waitMs` (not final): how long until the next one. */
   | { kind: 'forward'; seq: number; attempt: number; final: boolean; status?: number; ms?: number; waitMs?: number; error?: string }
-  | { kind: 'error'; message: string };
+  | { kind: 'error'; message: string }
+  /** Refused requests not recorded since the last such notice (over --refused-log-rate). */
+  | { kind: 'unlogged'; count: number; total: number };
+
+/** What /healthz shows: counters of refused requests, connections and forwards. */
+export interface ListenerStats {
+  refused: number;
+  refusedUnlogged: number;
+  connectionsRefused: number;
+  /** Forwards waiting or under way. */
+  forwardQueue: number;
+  /** Accepted events past the queue, waiting in the store to be forwarded. */
+  forwardDeferred: number;
+}
 
 export interface Listener {
   /** Base URL, e.g. `http://127.0.0.1:8787`. */
   url: string;
   port: number;
   on(handler: (event: ListenerEvent) => void): () => void;
+  stats(): ListenerStats;
   /** Stops accepting, lets in-flight requests and forwards finish (within a grace period). */
   close(): Promise<void>;
 }
@@ -91,8 +118,20 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     res.end(body);
   }
 
+  let unloggedShown = 0;
+  let unloggedAt = -Infinity;
+  /** At most one notice every 10 s about refused requests left out of the log. */
+  function noteUnlogged() {
+    const now = performance.now();
+    if (now - unloggedAt < 10_000) return;
+    const total = intake.counters.refusedUnlogged;
+    emit({ kind: 'unlogged', count: total - unloggedShown, total });
+    [unloggedShown, unloggedAt] = [total, now];
+  }
+
   function deliver(res: ServerResponse, outcome: Outcome, n: number, raw?: Buffer) {
     send(res, outcome.answer, outcome.reply, outcome.answer === 413 || outcome.answer === 405 ? closeHeaders(outcome.answer) : {});
+    if (outcome.unlogged) return noteUnlogged();
     if (raw === undefined) return emit({ kind: 'refused', seq: n, record: outcome.record });
     const appended = outcome.appended;
     const verdict = outcome.record.verdict;
@@ -102,22 +141,107 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     const headers = { ...passOnHeaders(res.req.headers), [VERDICT_HEADER]: verdict ?? 'unsigned' };
     if (appended.claimed) {
       emit({ ...event, forwarding: true });
-      return forward(n, appended.firstId, raw, headers);
+      return dispatch({ n, id: appended.firstId, raw, headers }, appended.offset);
     }
     if (!outcome.record.duplicate) return emit({ ...event, forwarding: false });
     // A retry of an event whose forward failed: sent on again, by one receiver only.
     void store.reclaimFailed(appended, claim).then(
       (mine) => {
         emit({ ...event, forwarding: mine });
-        if (mine) forward(n, appended.firstId, raw, headers);
+        if (mine) dispatch({ n, id: appended.firstId, raw, headers }, appended.offset);
       },
       () => emit({ ...event, forwarding: false }),
     );
   }
 
+  // The forward queue: `reserved` counts what waits or is under way (count and bytes). An event
+  // past it waits in the store (deferred, by id, and by offset in an NDJSON file) and joins the
+  // queue, oldest first, as it empties; nothing is held in memory past the bound.
+  const queueCount = options.forwardQueue ?? FORWARD_QUEUE;
+  const queueBytes = options.forwardQueueBytes ?? FORWARD_QUEUE_BYTES;
+  const reserved = { count: 0, bytes: 0 };
+  interface Job {
+    n: number;
+    id: string;
+    raw: Buffer;
+    headers: Record<string, string>;
+  }
+  const waiting: Job[] = [];
+  const deferred: Array<{ n: number; id: string; offset?: number }> = [];
+  let active = 0;
+  let refilling = false;
+  /** Where a deferred event can be read back: the log file, or a shared store. */
+  const canDefer = store.kind !== 'ndjson' || !!options.log;
+  const fits = (bytes: number) => reserved.count < queueCount && (reserved.count === 0 || reserved.bytes + bytes <= queueBytes);
+  /** True when an event arriving now could be neither queued nor deferred (no log to keep it in). */
+  const queueFull = () => !canDefer && !fits(0);
+
+  function dispatch(job: Job, offset?: number) {
+    if (deferred.length === 0 && fits(job.raw.length)) return enqueue(job);
+    if (canDefer && deferred.length < MAX_DEFERRED) return void deferred.push({ n: job.n, id: job.id, ...(offset !== undefined ? { offset } : {}) });
+    // Reached only when the store cannot hold it back either: it goes now rather than be lost.
+    enqueue(job);
+  }
+
+  function enqueue(job: Job) {
+    reserved.count += 1;
+    reserved.bytes += job.raw.length;
+    waiting.push(job);
+    pump();
+  }
+
+  function pump() {
+    while (active < FORWARD_CONCURRENCY && waiting.length > 0) {
+      const job = waiting.shift()!;
+      active += 1;
+      void forward(job.n, job.id, job.raw, job.headers).finally(() => {
+        active -= 1;
+        reserved.count -= 1;
+        reserved.bytes -= job.raw.length;
+        void refill();
+        pump();
+      });
+    }
+  }
+
+  /** Deferred events join the queue, oldest first, while it has room. */
+  async function refill() {
+    if (refilling) return;
+    refilling = true;
+    try {
+      while (deferred.length > 0 && fits(0)) {
+        const d = deferred.shift()!;
+        const record = await load(d);
+        if (!record) {
+          emit({ kind: 'error', message: `event #${d.n} can no longer be read back from the store (log rotated?): not forwarded; hooks replay can send it` });
+          continue;
+        }
+        // The recorded headers, less the redacted ones (their values were never kept).
+        const recorded = Object.fromEntries(Object.entries(record.headers).filter(([, v]) => v !== REDACTED));
+        enqueue({ n: d.n, id: d.id, raw: recordBody(record), headers: { ...passOnHeaders(recorded), [VERDICT_HEADER]: record.verdict ?? 'unsigned' } });
+      }
+    } finally {
+      refilling = false;
+    }
+  }
+
+  async function load(d: { id: string; offset?: number }): Promise<HookRecord | undefined> {
+    if (d.offset !== undefined && store instanceof NdjsonStore) return store.readAt(d.offset);
+    return (await store.get(d.id).catch(() => undefined))?.record;
+  }
+
+  let connectionsRefused = 0;
+  const stats = (): ListenerStats => ({
+    refused: intake.counters.refused,
+    refusedUnlogged: intake.counters.refusedUnlogged,
+    connectionsRefused,
+    forwardQueue: reserved.count,
+    forwardDeferred: deferred.length,
+  });
+
   let forwardTransport: Transport | undefined;
 
-  function forward(n: number, id: string, raw: Buffer, headers: Record<string, string>) {
+  function forward(n: number, id: string, raw: Buffer, headers: Record<string, string>): Promise<void> {
     forwardTransport ??= options.forwardTransport ?? notificationTransport();
     let since = performance.now();
     const job = post(forwardTransport, options.forwardTo!, raw, headers, {
@@ -135,6 +259,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     });
     forwards.add(job);
     void job.finally(() => forwards.delete(job));
+    return job;
   }
 
   /** Forwards whose instance stopped before finishing them (their lease ran out) are taken over. */
@@ -149,7 +274,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       const raw = Buffer.from(e.record.body ?? '', e.record.encoding === 'base64' ? 'base64' : 'utf8');
       // The recorded headers, less the redacted ones (their values were never kept).
       const recorded = Object.fromEntries(Object.entries(e.record.headers).filter(([, v]) => v !== REDACTED));
-      forward(++seq, e.id, raw, { ...passOnHeaders(recorded), [VERDICT_HEADER]: e.record.verdict ?? 'unsigned' });
+      enqueue({ n: ++seq, id: e.id, raw, headers: { ...passOnHeaders(recorded), [VERDICT_HEADER]: e.record.verdict ?? 'unsigned' } });
     }
   }
   const sweeper =
@@ -164,7 +289,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const [pathname = '/'] = (req.url ?? '/').split('?');
-    if (req.method === 'GET' && pathname === '/healthz') return send(res, 200, '{"ok":true}');
+    if (req.method === 'GET' && pathname === '/healthz') return send(res, 200, JSON.stringify({ ok: true, ...stats() }));
     const meta: RequestMeta = { method: req.method ?? '?', path: shownPath(pathname), remote: req.socket.remoteAddress, headers: req.headers };
     const n = ++seq;
     const refuse = async (status: number, error: string, raw?: Buffer) => deliver(res, await intake.refuse(meta, status, error, raw), n);
@@ -176,6 +301,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (declared > maxBody) return discard(req, () => refuse(413, `body over ${maxBody} bytes`));
     const raw = await readBody(req, maxBody);
     if (raw === undefined) return refuse(413, `body over ${maxBody} bytes`);
+    // Forward queue full and nowhere to keep the event until it has room: not acknowledged (the
+    // service sends it again later), and not recorded, so its retry is taken as new.
+    if (options.forwardTo && queueFull()) return send(res, 503, JSON.stringify({ error: 'forward queue full: send it again later' }), { 'retry-after': '5' });
     const outcome = await intake.accept(meta, raw);
     if (outcome.record.type === null) return deliver(res, outcome, n); // refused: not JSON
     deliver(res, outcome, n, raw);
@@ -200,6 +328,28 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       else res.destroy();
     });
   });
+  // Connection caps: the total (Node closes sockets past maxConnections at once), and per peer
+  // address, so one peer (or a flood of half-open connections from it) cannot take every slot and
+  // lock the service's own notifications out.
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  const perPeer = options.maxConnectionsPerPeer ?? MAX_CONNECTIONS_PER_PEER;
+  const peers = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const peer = socket.remoteAddress ?? '?';
+    const open = (peers.get(peer) ?? 0) + 1;
+    if (open > perPeer) {
+      connectionsRefused += 1;
+      socket.destroy();
+      return;
+    }
+    peers.set(peer, open);
+    socket.once('close', () => {
+      const left = (peers.get(peer) ?? 1) - 1;
+      if (left <= 0) peers.delete(peer);
+      else peers.set(peer, left);
+    });
+  });
+  server.on('drop', () => (connectionsRefused += 1));
   // Requests the HTTP parser cannot read (garbage, headers over Node's cap) get a plain 400; a
   // client too slow with its headers or body, 408.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -220,6 +370,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   return {
     url: `http://${host}:${address.port}`,
     port: address.port,
+    stats,
     on(handler) {
       handlers.add(handler);
       return () => handlers.delete(handler);
@@ -234,8 +385,16 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SHUTDOWN_GRACE_MS)));
       if ((await Promise.race([stopped, grace])) === 'late') server.closeAllConnections();
-      await Promise.race([Promise.all([...forwards]), grace]);
+      // Forwards under way, then what waits in the queue, get the rest of the grace period.
+      const drained = (async () => {
+        while (forwards.size > 0) await Promise.all([...forwards]);
+      })();
+      await Promise.race([drained, grace]);
       clearTimeout(timer);
+      const left = [...waiting.map((j) => j.n), ...deferred.map((d) => d.n)];
+      if (left.length > 0 || active > 0) {
+        emit({ kind: 'error', message: `${left.length + active} accepted events not forwarded before stopping${left.length ? ` (from event #${Math.min(...left)})` : ''}: they are in the store; hooks replay --since sends them` });
+      }
       await stopped;
     },
   };

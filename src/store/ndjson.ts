@@ -60,9 +60,10 @@ export class NdjsonStore implements EventStore {
     record.retry = retry;
     record.duplicate = retry > 0;
     let settle: (() => void) | undefined;
+    let offset: number | undefined;
     if (seenKey !== undefined && this.log) this.writing.set(seenKey, new Promise<void>((resolve) => (settle = resolve)));
     try {
-      if (this.log) await this.log.append(record);
+      if (this.log) offset = await this.log.append(record);
       if (seenKey !== undefined) this.dedup.hit(seenKey, time);
     } catch (error) {
       throw new StoreUnavailable(`cannot write the event log: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
@@ -75,7 +76,12 @@ export class NdjsonStore implements EventStore {
     const id = String(++this.seq);
     const claimed = !!forward && retry === 0 && seenKey !== undefined;
     if (claimed) this.forwarding.set(id, seenKey);
-    return { id, retry, firstId: id, claimed, ...(seenKey !== undefined ? { seenKey } : {}) };
+    return { id, retry, firstId: id, claimed, ...(seenKey !== undefined ? { seenKey } : {}), ...(offset !== undefined ? { offset } : {}) };
+  }
+
+  /** The record that starts at `offset` in the file (an append's `offset`), if it is still there. */
+  readAt(offset: number): HookRecord | undefined {
+    return this.log?.readAt(offset);
   }
 
   async reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<boolean> {

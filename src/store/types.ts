@@ -58,6 +58,8 @@ export interface Appended {
   claimed: boolean;
   /** The identity as remembered, when there is one. */
   seenKey?: string;
+  /** NDJSON with a file: where the record starts in it (a deferred forward reads it back from there). */
+  offset?: number;
 }
 
 export interface ForwardClaim {

@@ -25,6 +25,11 @@ export function register(parent: Command, deps: Deps): void {
     .option('--events <types>', 'show only these types, comma-separated (all are still recorded)')
     .option('--show-numbers', 'show callee numbers in full (masked by default)')
     .option('--forward-to <url>', 'send each new accepted event on, same bytes and headers, to a local app')
+    .option('--forward-queue <n>', 'forwards waiting or under way at most; past it events wait in the log or store (else 503)', wholeNumber({ min: 1, max: 1_000_000 }), 1000)
+    .option('--forward-queue-mib <n>', 'bodies in the forward queue at most, in MiB', wholeNumber({ min: 1, max: 65_536 }), 64)
+    .option('--max-connections <n>', 'open connections at most (keep it under the file limit, ulimit -n)', wholeNumber({ min: 1, max: 1_000_000 }), 512)
+    .option('--max-connections-per-peer <n>', 'open connections per peer address at most (behind a proxy: raise to --max-connections)', wholeNumber({ min: 1, max: 1_000_000 }), 64)
+    .option('--refused-log-rate <n>', 'refused requests recorded per second at most (metadata and 256 bytes of body); the rest are counted', wholeNumber({ min: 0, max: 100_000 }), 10)
     .addHelpText(
       'after',
       `
@@ -72,6 +77,19 @@ event is committed before it is answered 200; retries are recognised across rece
 restarts; each event is forwarded by one receiver; a forward left unfinished (its receiver died)
 is taken over after --forward-lease. The store unreachable: 503 (the service retries), one line
 when the outage starts and one when it ends. Tables are created or upgraded at start.
+
+Bounds (flags above; what happens past each):
+  body over 1 MiB                 413, connection closed
+  headers not in within 10 s      408, connection closed; whole request within 30 s, else 408;
+                                  an idle keep-alive connection is closed after 5 s
+  --max-connections (512)         further connections are closed at once
+  --max-connections-per-peer (64) further connections from that address are closed at once
+  --refused-log-rate (10/s)       refused requests past it are answered but not recorded;
+                                  counted (GET /healthz, a warning at most every 10 s, on stop)
+  --forward-queue (1000, 64 MiB)  past it an accepted event is acknowledged and waits in --log
+                                  or the store, forwarded oldest first as the queue empties;
+                                  with neither it is answered 503 (the service sends it again).
+                                  Events left on stop are named (hooks replay sends them).
 
 SIGINT/SIGTERM: stop accepting, finish requests in flight, flush the log, exit 0.`,
     )

@@ -123,5 +123,7 @@ export function render(event: ListenerEvent, options: RenderOptions, c: { out: C
     }
     case 'error':
       return { err: `${c.err.red('error:')} ${event.message}\n` };
+    case 'unlogged':
+      return { err: `${c.err.yellow('warning:')} ${event.count} refused request${event.count === 1 ? '' : 's'} not logged (over --refused-log-rate; ${event.total} in all)\n` };
   }
 }

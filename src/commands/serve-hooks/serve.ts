@@ -26,6 +26,11 @@ export interface ServeOptions {
   events?: string;
   showNumbers?: boolean;
   forwardTo?: string;
+  forwardQueue?: number;
+  forwardQueueMib?: number;
+  maxConnections?: number;
+  maxConnectionsPerPeer?: number;
+  refusedLogRate?: number;
   store?: string;
   storeFile?: string;
   /** Seconds. */
@@ -100,6 +105,11 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
       store,
       history,
       forwardTo,
+      forwardQueue: opts.forwardQueue,
+      forwardQueueBytes: opts.forwardQueueMib === undefined ? undefined : opts.forwardQueueMib * 1024 * 1024,
+      maxConnections: opts.maxConnections,
+      maxConnectionsPerPeer: opts.maxConnectionsPerPeer,
+      refusedLogRate: opts.refusedLogRate,
       ...(opts.forwardLease !== undefined ? { forwardLeaseMs: opts.forwardLease * 1000 } : {}),
       // The run's one transport: --timeout and --verbose apply to forwards too.
       forwardTransport: forwardTo ? await ctx.transport() : undefined,
@@ -174,7 +184,12 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   stdout.flush();
   await log?.close();
   await store?.close();
-  out.info(`stopped: ${counts.events} events (${counts.retries} retries, ${counts.rejected} rejected)`);
+  const stats = listener.stats();
+  const extra = [
+    stats.refused ? `${stats.refused} refused${stats.refusedUnlogged ? `, ${stats.refusedUnlogged} of them not logged` : ''}` : undefined,
+    stats.connectionsRefused ? `${stats.connectionsRefused} connections over the caps closed` : undefined,
+  ].filter(Boolean);
+  out.info(`stopped: ${counts.events} events (${counts.retries} retries, ${counts.rejected} rejected)${extra.length ? `; ${extra.join('; ')}` : ''}`);
   return 0;
 }
 
