@@ -39,6 +39,13 @@ export async function main(argv: string[], io: IO): Promise<number> {
       program.outputHelp({ error: true });
       return ExitCode.USAGE;
     }
+    // `help a b`: the page of `a b` (commander's own help command takes one name, and shows the
+    // program's page for a name it does not know).
+    if (argv[0] === 'help' && argv.length > 1) {
+      const { helpFor } = await import('./help/request.js');
+      helpFor(program, argv.slice(1)).outputHelp();
+      return ExitCode.OK;
+    }
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;
   } catch (error) {

@@ -40,6 +40,8 @@ export function buildProgram(io: IO, state: RunState, deps: Deps = makeDeps(io, 
     .addOption(new Option('--columns <names>', 'only these table columns, by header name (e.g. id,name)').argParser(columnNames))
     .option('--header', 'a header line before tab-separated (piped) rows')
     .showSuggestionAfterError(true)
+    // Every subcommand's page lists the global flags too (--json, -p, --timeout...).
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),

@@ -35,7 +35,7 @@ describe('help pages rendered by the build (dist/help.json)', () => {
     expect(bare.stderr).toBe(built['']);
   });
 
-  it('anything else still goes to commander: an unknown name, help with other flags, help for two words', () => {
+  it('anything else still goes to commander: an unknown name, help with other flags; help for two words is their page', () => {
     // commander answers --help before it looks at an unknown command: the program's help.
     const unknown = cli(['workflw', '--help']);
     expect(unknown.status).toBe(0);
@@ -43,10 +43,10 @@ describe('help pages rendered by the build (dist/help.json)', () => {
     const json = cli(['--json', 'robots', '--help']);
     expect(json.status).toBe(0);
     expect(json.stdout).toBe(built.robots);
-    // commander's `help` command takes one command name and shows that command's help.
+    // `help a b` is the page of `a b` (commander's own help command would show `a`'s).
     const two = cli(['help', 'workflow', 'update']);
     expect(two.status).toBe(0);
-    expect(two.stdout).toBe(built.workflow);
+    expect(two.stdout).toBe(built['workflow update']);
   });
 });
 
@@ -58,7 +58,7 @@ describe('helpPageKey', () => {
     [['help', 'robots'], 'robots'],
     [['workflow', 'update', '--help'], 'workflow update'],
     [['workflow', 'update', '-h'], 'workflow update'],
-    [['help', 'workflow', 'update'], undefined],
+    [['help', 'workflow', 'update'], 'workflow update'],
     [['--json', '--help'], undefined],
     [['robots', '--help', '--json'], undefined],
     [['robots'], undefined],

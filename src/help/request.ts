@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
 
 /**
  * The help page `argv` asks for, as a key of the pages the build rendered ('' for the program,
@@ -7,7 +9,7 @@ import { readFileSync } from 'node:fs';
  */
 export function helpPageKey(argv: readonly string[]): string | undefined {
   let words: readonly string[];
-  if (argv[0] === 'help' && argv.length <= 2) words = argv.slice(1);
+  if (argv[0] === 'help') words = argv.slice(1);
   else if (argv.length > 0 && (argv.at(-1) === '--help' || argv.at(-1) === '-h')) words = argv.slice(0, -1);
   else return undefined;
   return words.every((w) => /^[a-z][a-z0-9-]*$/.test(w)) ? words.join(' ') : undefined;
@@ -26,4 +28,23 @@ export function readHelpPage(file: URL, key: string): string | undefined {
   }
   const page = Object.hasOwn(pages, key) ? pages[key] : undefined;
   return typeof page === 'string' ? page : undefined;
+}
+
+/**
+ * The command `words` names in `program`, for its help (`callctl help workflow update`); an unknown
+ * name is a usage error (exit 2) naming it, with the closest command when one is near.
+ */
+export function helpFor(program: Command, words: readonly string[]): Command {
+  let command = program;
+  for (const word of words) {
+    const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) {
+      const names = command.commands.map((c) => c.name()).filter((n) => !n.startsWith('_'));
+      const near = names.find((n) => n.startsWith(word.slice(0, 3)) || word.startsWith(n.slice(0, 3)));
+      const where = command === program ? '' : ` ${command.name()}`;
+      throw new UsageError(`unknown command '${[...words.slice(0, words.indexOf(word)), word].join(' ')}'${near ? ` (did you mean${where} ${near}?)` : `; commands${where}: ${names.join(', ')}`}`);
+    }
+    command = next;
+  }
+  return command;
 }
