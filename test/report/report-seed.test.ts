@@ -141,3 +141,42 @@ describe('workflow report of the seeded information-check task', () => {
     }
   });
 });
+
+describe.each(['odd-values', 'optional-missing'])('reports under the sandbox variant %s', (variant) => {
+  // Values outside the spec's lists, empty strings, absent and null fields: counted as themselves,
+  // (empty) and (none), never a crash.
+  const label = (v: unknown) => (v === undefined || v === null ? '(none)' : v === '' ? '(empty)' : String(v));
+  beforeAll(() => sandbox.setVariants([variant]));
+  afterAll(() => sandbox.setVariants([]));
+
+  it('task report: ring and hangup types and redial ring types as served', async () => {
+    const task = await raw('GET', `/service/cloud/detail?TaskID=${SEED.debtTaskId}`);
+    const got = await report(['task', 'report', SEED.debtTaskId]);
+    expect(got.totals.records).toBe(task.detail.length);
+    expect(asMap(got.ringTypes)).toEqual(count(task.detail, (r) => label(r.RingType)));
+    expect(asMap(got.hangupTypes)).toEqual(count(task.detail, (r) => label(r.HangupType)));
+    const redials = task.detail.flatMap((r: Raw) => r.RedailCall ?? []);
+    expect(asMap(got.redials.ringTypes)).toEqual(count(redials, (d: Raw) => label(d.RingType)));
+    if (variant === 'odd-values') expect(got.ringTypes.map((s: Raw) => s.value)).toContain('ringback');
+  });
+
+  it('workflow report: question statuses, types and whether-answers as served', async () => {
+    const task = await raw('POST', '/service/cloud/workflow/taskdetail', { task_id: SEED.workflowTaskId });
+    const got = await report(['workflow', 'report', '--task-id', SEED.workflowTaskId]);
+    expect(got.totals.records).toBe(task.details.length);
+    expect(asMap(got.hangupTypes)).toEqual(count(task.details, (d: Raw) => label(d.hangup_type)));
+    const answers = task.details.flatMap((d: Raw) => d.question_answer ?? []);
+    for (const q of got.questions ?? []) {
+      const mine = answers.filter((a: Raw) => label(a.question_name) === q.question);
+      expect(asMap(q.whether)).toEqual(count(mine, (a: Raw) => label(a.whether_answer)));
+      expect(asMap(q.statuses)).toEqual(count(mine, (a: Raw) => label(a.status)));
+    }
+    if (variant === 'odd-values') expect(JSON.stringify(got.questions)).toContain('Unclear');
+  });
+
+  it('plan report and the exports run through', async () => {
+    expect((await report(['plan', 'report', SEED.planName])).rounds).toHaveLength(3);
+    const csv = await runCli(['task', 'detail', SEED.debtTaskId, '--format', 'csv'], { env });
+    expect(csv.code).toBe(0);
+  });
+});
