@@ -153,8 +153,8 @@ describe.each(['odd-values', 'optional-missing'])('reports under the sandbox var
     const task = await raw('GET', `/service/cloud/detail?TaskID=${SEED.debtTaskId}`);
     const got = await report(['task', 'report', SEED.debtTaskId]);
     expect(got.totals.records).toBe(task.detail.length);
-    expect(asMap(got.ringTypes)).toEqual(count(task.detail, (r) => label(r.RingType)));
-    expect(asMap(got.hangupTypes)).toEqual(count(task.detail, (r) => label(r.HangupType)));
+    expect(asMap(got.ringTypes)).toEqual(count(task.detail, (r: Raw) => label(r.RingType)));
+    expect(asMap(got.hangupTypes)).toEqual(count(task.detail, (r: Raw) => label(r.HangupType)));
     const redials = task.detail.flatMap((r: Raw) => r.RedailCall ?? []);
     expect(asMap(got.redials.ringTypes)).toEqual(count(redials, (d: Raw) => label(d.RingType)));
     if (variant === 'odd-values') expect(got.ringTypes.map((s: Raw) => s.value)).toContain('ringback');
