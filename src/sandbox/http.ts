@@ -52,13 +52,10 @@ export function ok(data: unknown): Reply {
  * The envelope of a refusal, as the spec gives it (Errors 1: "Cloud endpoints report the outcome
  * in `status` and `code` of the envelope"): `{data, status: <the reason text>, code}`. `data` is
  * null, or what is useful (e.g. which entries were invalid). HTTP 200 by default: the service
- * reports outcomes in the envelope.
- *
- * `message` repeats the text only while the client still reads that field (issue 11 moves it to
- * `status`); it goes once the client's change is on main.
+ * reports outcomes in the envelope. No `message`: the spec does not give cloud envelopes one.
  */
 export function fail(code: number, text: string, httpStatus = 200, data?: unknown): Reply {
-  return { status: httpStatus, body: { data: data ?? null, status: text, code, message: text }, refusal: httpStatus === 200 ? 'refusal' : 'transport' };
+  return { status: httpStatus, body: { data: data ?? null, status: text, code }, refusal: httpStatus === 200 ? 'refusal' : 'transport' };
 }
 
 export const badRequest = (message: string, data?: unknown) => fail(400, message, 200, data);

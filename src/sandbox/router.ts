@@ -10,7 +10,7 @@ import { pushHandler } from './routes/push.js';
 import { unitcastHandler } from './routes/template.js';
 import { adminHandler, ADMIN_PREFIX } from './routes/admin.js';
 import type { Engine, RequestRecord } from './types.js';
-import { refusalStatus, twoHundredRefusal, type Variants } from './variants.js';
+import { reasonInMessage, refusalStatus, twoHundredRefusal, type Variants } from './variants.js';
 
 interface Route {
   method: 'GET' | 'POST';
@@ -146,11 +146,12 @@ function bend(v: Variants, routePath: string | undefined, reply: Reply): Reply {
   const route = routePath === `${CLOUD}/workflow/updatedetails` ? 'update' : routePath === `${CLOUD}/workflow/apinoticeinfo` ? 'verify' : undefined;
   const two = route && reply.refusal === 'refusal' ? twoHundredRefusal(v, route) : undefined;
   if (two) {
-    const { data, message: _m, ...rest } = body;
+    const { data: _data, ...rest } = body;
     return { ...reply, status: 200, body: two.data === 'absent' ? { ...rest, code: 200 } : { data: null, ...rest, code: 200 } };
   }
   const { httpStatus, code } = refusalStatus(v, reply.refusal, body.code as number, reply.status);
-  return { ...reply, status: httpStatus, body: { ...body, code } };
+  const text = reasonInMessage(v) ? { status: 'ERROR', message: body.status } : {};
+  return { ...reply, status: httpStatus, body: { ...body, code, ...text } };
 }
 
 async function dispatch(

@@ -11,6 +11,7 @@
 /** Every variant, name -> what it changes (one line). */
 export const SANDBOX_VARIANTS = {
   'errors-http': 'refusals come with an HTTP 4xx/5xx status equal to the envelope code (and still the envelope)',
+  'error-message': 'refusals say status "ERROR" and give the reason in an extra message field',
   'auth-401-http': 'a rejected token or wrong app credentials: HTTP 401 with envelope code 401',
   'auth-401-code': 'a rejected token or wrong app credentials: HTTP 200 with envelope code 401',
   'auth-403-http': 'a rejected token or wrong app credentials: HTTP 403 with envelope code 403',
@@ -116,6 +117,14 @@ function authRejection(v: Variants): { httpStatus: number; code: number } | unde
   if (v.has('auth-403-http')) return { httpStatus: 403, code: 403 };
   if (v.has('auth-403-code')) return { httpStatus: 200, code: 403 };
   return undefined;
+}
+
+/**
+ * error-message: the envelope's `status` is a generic `ERROR` and the reason moves to a `message`
+ * field the spec does not name (an extra field is allowed; the reason must still reach the user).
+ */
+export function reasonInMessage(v: Variants): boolean {
+  return v.has('error-message');
 }
 
 /** auth-500: the token endpoint is in trouble, whatever it is sent. */

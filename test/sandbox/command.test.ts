@@ -85,7 +85,7 @@ describe('callctl sandbox', () => {
     [['--time-scale', '0'], /positive/],
     [['--notify-url', 'ftp://x'], /--notify-url must be/],
     [['--app-secret-file', '/nonexistent/file'], /cannot read/],
-    [['--variant', 'nope'], /unknown sandbox variant "nope"; valid: errors-http, auth-401-http, .*no-user-agent/],
+    [['--variant', 'nope'], /unknown sandbox variant "nope"; valid: errors-http, error-message, auth-401-http, .*no-user-agent/],
     [['--variant', 'page-cap,count-new', '--variant', 'count-sent'], /count-sent and count-new answer the same point/],
     [['--variant', ','], /NAME\[,NAME/],
   ])('%j is a usage error (exit 2)', async (args, message) => {

@@ -185,7 +185,7 @@ describe('request format', () => {
       headers: { 'content-type': 'text/plain' },
     });
     expect(r.status).toBe(415);
-    expect(r.json).toMatchObject({ code: 415, message: 'Content-Type must be application/json' });
+    expect(r.json).toMatchObject({ code: 415, status: 'Content-Type must be application/json' });
     const ok = await call(sb.url, 'POST', '/service/cloud/workflow/taskdetail', {
       token,
       raw: JSON.stringify({ task_id: SEED.workflowTaskId }),

@@ -146,6 +146,13 @@ const CASES: Record<VariantName, () => Promise<void>> = {
     expect((await get(sb, token, '/service/cloud/robot')).status).toBe(200);
     refusal(await expired(sb), 401, 401, /token expired/);
   },
+  'error-message': async () => {
+    const { sb, token } = await sandbox(['error-message']);
+    const r = await get(sb, token, '/service/cloud/detail?TaskID=nope');
+    expect(r.status).toBe(200);
+    expect(r.json).toEqual({ data: null, status: 'ERROR', code: 404, message: 'task not found: nope' });
+    expect((await get(sb, token, '/service/cloud/robot')).json).toMatchObject({ status: 'OK', code: 200 });
+  },
   'auth-401-http': authVariant('auth-401-http', 401, 401),
   'auth-401-code': authVariant('auth-401-code', 200, 401),
   'auth-403-http': authVariant('auth-403-http', 403, 403),
@@ -362,7 +369,7 @@ describe('the default answers (no variant): the spec read literally', () => {
     const { sb, token } = await sandbox([]);
     const r = await get(sb, token, '/service/cloud/detail?TaskID=nope');
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ data: null, status: 'task not found: nope', code: 404 });
+    expect(r.json).toEqual({ data: null, status: 'task not found: nope', code: 404 });
     refusal(await expired(sb), 200, 401, /token expired/);
     refusal(await wrongCredentials(sb), 200, 401, /invalid APPKey/);
     refusal(await missingCredentials(sb), 200, 403, /required/);
@@ -397,7 +404,7 @@ describe('switching variants', () => {
     const { sb } = await sandbox(['page-cap']);
     const bad = await call(sb.url, 'POST', '/__sandbox/variants', { body: { variants: ['nope'] } });
     expect(bad.status).toBe(400);
-    expect(bad.json.status).toMatch(/unknown sandbox variant "nope"; valid: errors-http, auth-401-http/);
+    expect(bad.json.status).toMatch(/unknown sandbox variant "nope"; valid: errors-http, error-message, auth-401-http/);
     const clash = await call(sb.url, 'POST', '/__sandbox/variants', { body: { variants: ['count-new', 'count-matched'] } });
     expect(clash.json.status).toMatch(/count-matched and count-new answer the same point/);
     expect((await call(sb.url, 'POST', '/__sandbox/variants', { body: { names: [] } })).status).toBe(400);
