@@ -5,6 +5,8 @@ import type { Transport } from './api/transport.js';
 import type { Output } from './output/output.js';
 import { AuthError, UsageError } from './errors.js';
 import { VERSION } from './version.js';
+import { addSecret, addUrlSecrets, secrets } from './redact.js';
+import { SECRET_ENV_NAMES } from './config/keys.js';
 
 /** Options every command accepts (design.md, "Options, environment, storage"). */
 export interface GlobalOptions {
@@ -30,8 +32,8 @@ export interface GlobalOptions {
  * settings, transport, API client and output, so that a command pays only for what it uses.
  */
 export class Context {
-  /** Every secret value this run has seen; redacted from all output and errors. */
-  readonly secrets = new Set<string>();
+  /** Every secret value this run has seen (the process's one registry, src/redact.ts); redacted from all output and files. */
+  readonly secrets = secrets;
   private settingsCache: Settings | undefined;
   private outputCache: Output | undefined;
   private transportCache: Transport | undefined;
@@ -41,7 +43,13 @@ export class Context {
   constructor(
     readonly io: IO,
     readonly globals: GlobalOptions,
-  ) {}
+  ) {
+    // Every secret the environment holds is known from the start, whether or not this command uses
+    // it: a service that echoes one back never gets it printed or written.
+    for (const name of SECRET_ENV_NAMES) this.addSecret(io.env[name]);
+    for (const k of (io.env.CALLCTL_HOOK_KEYS ?? '').split(',')) this.addSecret(k.trim());
+    for (const url of [globals.baseUrl, io.env.CALLCTL_BASE_URL, io.env.CALLCTL_FLEX_URL, io.env.CALLCTL_FLEX_TEST_URL, io.env.CALLCTL_STORE]) addUrlSecrets(url);
+  }
 
   /** `-p`, then CALLCTL_PROFILE, then the profile `config use` chose (read by init), then `default`. */
   get profile(): string {
@@ -86,12 +94,16 @@ export class Context {
         const value = this.settingsCache.get(key);
         if (value) this.addSecret(value);
       }
+      // Hook keys are also used one by one; passwords inside URLs are secrets too.
+      for (const k of (this.settingsCache.get('hook-keys') ?? '').split(',')) this.addSecret(k.trim());
+      for (const key of ['base-url', 'flex-url', 'flex-test-url'] as const) addUrlSecrets(this.settingsCache.get(key));
+      addUrlSecrets(this.io.env.CALLCTL_STORE);
     }
     return this.settingsCache;
   }
 
   addSecret(value: string | undefined): void {
-    if (value) this.secrets.add(value);
+    addSecret(value);
   }
 
   /** Prompts only when stdin and stderr are terminals and `--no-input` is not set. */

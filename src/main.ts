@@ -1,4 +1,5 @@
 import { CliError, ExitCode, localTrouble } from './errors.js';
+import { redact } from './redact.js';
 import type { IO } from './io.js';
 import type { RunState } from './commands/action.js';
 import { helpPageKey, readHelpPage } from './help/request.js';
@@ -49,7 +50,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;
   } catch (error) {
-    return report(io, error, { wantsJson, verbose, secrets: state.ctx?.secrets ?? new Set() });
+    return report(io, error, { wantsJson, verbose });
   } finally {
     await state.ctx?.close().catch(() => undefined);
   }
@@ -58,7 +59,6 @@ export async function main(argv: string[], io: IO): Promise<number> {
 interface ReportOptions {
   wantsJson: boolean;
   verbose: boolean;
-  secrets: ReadonlySet<string>;
 }
 
 function report(io: IO, thrown: unknown, options: ReportOptions): number {
@@ -77,11 +77,8 @@ function report(io: IO, thrown: unknown, options: ReportOptions): number {
     io.stderr.write('cancelled\n');
     return ExitCode.INTERRUPTED;
   }
-  const scrub = (text: string) => {
-    let out = text;
-    for (const s of options.secrets) if (s.length >= 4) out = out.split(s).join('***');
-    return out;
-  };
+  // Every secret of the run, in each form, with secret JSON keys and URL credentials (src/redact.ts).
+  const scrub = (text: string) => redact(text);
   if (error instanceof CliError) {
     const message = scrub(withHint(error));
     io.stderr.write(`error: ${message}\n`);
@@ -116,6 +113,7 @@ function clean(message: string): string {
   return message.replace(/^error: /, '');
 }
 
+/** `{"error": {...}}` on stderr, redacted as serialised: a secret in `details` or JSON-escaped in the message is caught too. */
 function writeJsonError(io: IO, error: Record<string, unknown>): void {
-  io.stderr.write(`${JSON.stringify({ error })}\n`);
+  io.stderr.write(`${redact(JSON.stringify({ error }))}\n`);
 }

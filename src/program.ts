@@ -2,6 +2,7 @@ import { Command, Option } from './commands/commander.js';
 import { columnNames, makeDeps, type Deps, type RunState } from './commands/action.js';
 import { TIMEOUT, timeoutSeconds } from './commands/flag-values.js';
 import type { IO } from './io.js';
+import { redact } from './redact.js';
 import { VERSION } from './version.js';
 import { register as auth } from './commands/auth/index.js';
 import { register as config } from './commands/config/index.js';
@@ -51,7 +52,7 @@ export function buildProgram(io: IO, state: RunState, deps: Deps = makeDeps(io, 
       getOutHelpWidth: () => HELP_WIDTH,
       getErrHelpWidth: () => HELP_WIDTH,
       // One line per error: commander puts its suggestion on a line of its own.
-      outputError: (s, write) => write(s.replace(/\n\(Did you mean (.+)\?\)/, ' (did you mean $1?)')),
+      outputError: (s, write) => write(redact(s).replace(/\n\(Did you mean (.+)\?\)/, ' (did you mean $1?)')),
     })
     .addHelpText(
       'after',

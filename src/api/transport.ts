@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { assertTimerMs } from '../timers.js';
 import { CliError, NetworkError } from '../errors.js';
 import { MAX_RETRIES, RETRY_AFTER_MAX_MS, RETRY_BASE_MS, RETRY_MAX_MS } from '../limits.js';
-import { redact, redactHeader } from './redact.js';
+import { redact, redactHeader } from '../redact.js';
 
 export interface HttpRequest {
   method: 'GET' | 'POST';

@@ -44,3 +44,11 @@ export const SECRET_ENV = {
   signSecretFile: 'CALLCTL_SIGN_SECRET_FILE',
   chatbotSecret: 'CALLCTL_CHATBOT_SECRET',
 } as const;
+
+/** Environment variables that hold a secret value (not a file name): registered for redaction at start. */
+export const SECRET_ENV_NAMES: readonly string[] = [
+  ...Object.values(SETTINGS).flatMap((spec: SettingSpec) => (spec.secret && spec.env ? [spec.env] : [])),
+  SECRET_ENV.appSecret,
+  SECRET_ENV.signSecret,
+  SECRET_ENV.chatbotSecret,
+];

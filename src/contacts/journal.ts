@@ -2,6 +2,7 @@ import { appendFileSync, closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSyn
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Batch } from './batches.js';
+import { redactValues } from '../redact.js';
 
 /** Folder of upload journals and locks, inside the state folder (src/files/state.ts). */
 export function uploadsDir(stateDir: string): string {
@@ -189,7 +190,8 @@ export class JournalWriter {
 
   private append(record: object): void {
     if (this.fd === undefined) this.openFile();
-    writeSync(this.fd!, `${JSON.stringify(record)}\n`);
+    // A batch's error may quote the service, which may echo a secret: never into the file.
+    writeSync(this.fd!, `${redactValues(JSON.stringify(record))}\n`);
     fdatasyncSync(this.fd!);
   }
 
@@ -198,7 +200,7 @@ export class JournalWriter {
     mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
     this.fd = openSync(this.path, 'a', 0o600);
     if (!existing.header) {
-      writeSync(this.fd, `${JSON.stringify({ type: 'start', version: 1, ...this.header, at: this.now().toISOString() })}\n`);
+      writeSync(this.fd, `${redactValues(JSON.stringify({ type: 'start', version: 1, ...this.header, at: this.now().toISOString() }))}\n`);
       syncDir(join(this.path, '..'));
     }
   }

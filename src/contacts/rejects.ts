@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { REJECT_LINE_COLUMN, REJECT_REASON_COLUMN } from './columns.js';
+import { redact } from '../redact.js';
 
 const FLUSH_CHARS = 1 << 16;
 
@@ -46,7 +47,7 @@ export class RejectsWriter {
 
   reject(line: number, reason: string, fields: readonly string[]): void {
     this.count++;
-    this.row([String(line), reason, ...this.keep(fields)]);
+    this.row([String(line), redact(reason), ...this.keep(fields)]);
   }
 
   private keep(fields: readonly string[]): readonly string[] {

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { EventType } from '../schemas/events.js';
 import type { VerdictState } from './verify.js';
+import { redactValues } from '../redact.js';
 
 /**
  * One line of the `--log` NDJSON file: one request as it arrived and the answer it got. The body
@@ -103,7 +104,8 @@ export class EventLog {
    */
   append(record: HookRecord): Promise<number> {
     if (this.closed) return Promise.reject(new Error('event log is closed'));
-    const line = JSON.stringify(record) + '\n';
+    // Known secrets (hook KEYs, chatbot secret, a secret --path) never reach the file, whatever carried them.
+    const line = redactValues(JSON.stringify(record)) + '\n';
     return new Promise<number>((resolve, reject) => {
       this.queue.push({ line, done: (error, offset) => (error ? reject(error) : resolve(offset!)) });
       this.flushing ??= this.flush();

@@ -8,25 +8,8 @@ import { detectType, schemaWarnings, summarize, type EventSummary } from './dete
 import type { EventLog, HookRecord } from './event-log.js';
 import { DEFAULT_MAX_AGE_MS, createVerifier, type Verdict, type VerifyOptions } from './verify.js';
 
-/** Header names whose values never reach the log or the screen. */
-const SECRET_HEADERS = new Set([
-  'x-service-sign',
-  'x-service-sign-key',
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-]);
-export const REDACTED = '***';
-
-/** The headers as they are recorded: secret values replaced, repeated headers joined. */
-export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
+// The secret headers and their redaction are src/redact.ts's (one list for the whole program).
+import { redactHeaders } from '../redact.js';
 
 /** What the listener knows of a request before its body is judged. */
 export interface RequestMeta {

@@ -1,5 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { IO } from '../io.js';
+import { redact, redactValues } from '../redact.js';
 import { useColor } from './color.js';
 import { cellText, layoutTable, pickColumns, tsvCell, type Column } from './table.js';
 
@@ -60,8 +61,13 @@ export class Output {
     return this.io.stdoutIsTTY && !this.options.json;
   }
 
+  /** Data on stdout: the service's answers may echo a secret, so every known one is redacted. */
+  private write(text: string): void {
+    this.io.stdout.write(redactValues(text));
+  }
+
   writeJson(value: unknown): void {
-    this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    this.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
   /**
@@ -75,9 +81,9 @@ export class Output {
     if (columns.length === 0) return;
     if (opts.section !== undefined) this.heading(opts.section);
     if (!this.tty) {
-      if (opts.section !== undefined) this.io.stdout.write('\n');
-      if (this.options.header) this.io.stdout.write(`${columns.map((c) => tsvCell(c.header)).join('\t')}\n`);
-      for (const row of rows) this.io.stdout.write(`${columns.map((c) => tsvCell(c.value(row))).join('\t')}\n`);
+      if (opts.section !== undefined) this.write('\n');
+      if (this.options.header) this.write(`${columns.map((c) => tsvCell(c.header)).join('\t')}\n`);
+      for (const row of rows) this.write(`${columns.map((c) => tsvCell(c.value(row))).join('\t')}\n`);
       return;
     }
     if (rows.length === 0) {
@@ -94,35 +100,36 @@ export class Output {
       wordWrap: false,
     });
     for (const row of layout.rows) table.push(row);
-    this.io.stdout.write(`${table.toString()}\n`);
+    this.write(`${table.toString()}\n`);
     if (layout.hidden.length > 0) this.info(this.err.dim(`(${layout.hidden.join(', ')} left out to fit ${width} columns; --wide shows every column)`));
   }
 
   /** Key-value pairs of one resource: aligned on a TTY, `key<TAB>value` lines when piped. */
   record(pairs: ReadonlyArray<readonly [string, unknown]>, title?: string): void {
     if (!this.tty) {
-      for (const [k, v] of pairs) this.io.stdout.write(`${k}\t${tsvCell(v)}\n`);
+      for (const [k, v] of pairs) this.write(`${k}\t${tsvCell(v)}\n`);
       return;
     }
-    if (title) this.io.stdout.write(`${this.out.bold(title)}\n`);
+    if (title) this.write(`${this.out.bold(title)}\n`);
     const width = Math.max(...pairs.map(([k]) => k.length));
-    for (const [k, v] of pairs) this.io.stdout.write(`${this.out.dim(k.padEnd(width))}  ${cellText(v)}\n`);
+    for (const [k, v] of pairs) this.write(`${this.out.dim(k.padEnd(width))}  ${cellText(v)}\n`);
   }
 
   /** A heading between sections of human output (nothing when piped, to keep lines uniform). */
   heading(text: string): void {
-    if (this.tty) this.io.stdout.write(`\n${this.out.bold(text)}\n`);
+    if (this.tty) this.write(`\n${this.out.bold(text)}\n`);
   }
 
+  // Messages on stderr may carry the service's or a file's words: every known secret is redacted.
   info(message: string): void {
-    this.io.stderr.write(`${message}\n`);
+    this.io.stderr.write(`${redact(message)}\n`);
   }
 
   success(message: string): void {
-    this.io.stderr.write(`${this.err.green('✓')} ${message}\n`);
+    this.io.stderr.write(`${this.err.green('✓')} ${redact(message)}\n`);
   }
 
   warn(message: string): void {
-    this.io.stderr.write(`${this.err.yellow('warning:')} ${message}\n`);
+    this.io.stderr.write(`${this.err.yellow('warning:')} ${redact(message)}\n`);
   }
 }

@@ -3,6 +3,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, read
 import { join } from 'node:path';
 import { acquireLock } from '../files/lock.js';
 import { pruneJournals } from '../files/state.js';
+import { redactValues } from '../redact.js';
 
 /** What identifies one batch: the same command, target and file content is the same batch. */
 export interface JournalKey {
@@ -122,7 +123,8 @@ export class Journal {
   }
 
   private append(entry: Entry, sync: boolean): void {
-    writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+    // A row's error may quote the service, which may echo a secret: never into the file.
+    writeSync(this.fd, `${redactValues(JSON.stringify(entry))}\n`);
     if (sync) fsyncSync(this.fd);
   }
 }

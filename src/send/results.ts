@@ -1,5 +1,6 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import type { RowResult } from './batch.js';
+import { redact } from '../redact.js';
 
 /** `people.csv` -> `people.results.csv`, beside the input. */
 export function defaultResultsPath(csvPath: string): string {
@@ -21,6 +22,7 @@ export function writeResults(path: string, results: readonly RowResult[], column
   const lines = [['row', 'line', columns.who, 'outcome', columns.id, 'error'].join(',')];
   for (const r of results) lines.push([r.row, r.line, r.who, r.outcome, r.id, r.error].map(csvCell).join(','));
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${lines.join('\n')}\n`, { mode: 0o600 });
+  // Errors quote the service, which may echo a secret (a push token in a path, say).
+  writeFileSync(tmp, `${redact(lines.join('\n'))}\n`, { mode: 0o600 });
   renameSync(tmp, path);
 }

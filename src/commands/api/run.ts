@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { InputError, InterruptedError, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import { redact } from '../../api/redact.js';
+import { redact } from '../../redact.js';
 import { cloudRequest, directRequest, type RawAnswer, type RawRequest } from '../../api/raw.js';
 import { readAll } from '../../io-read.js';
 

@@ -6,7 +6,8 @@ export async function run(ctx: Context): Promise<number> {
   const token = (await ctx.settings()).get('token');
   if (!token) throw new AuthError(`no token for profile ${ctx.profile}: run \`callctl auth login\``);
   const out = await ctx.output();
-  if (out.json) out.writeJson({ token });
+  // Written past Output, which redacts every known secret: printing it is this command's purpose.
+  if (out.json) ctx.io.stdout.write(`${JSON.stringify({ token }, null, 2)}\n`);
   else ctx.io.stdout.write(`${token}\n`);
   return 0;
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { ExitCode } from '../../errors.js';
 import type { Context } from '../../context.js';
-import { redact } from '../../api/redact.js';
+import { redact } from '../../redact.js';
 import { planBatch, resultOf, runBatch, tally, type BatchEvent, type BatchPlan, type BatchRow, type BatchRun, type BatchSender } from '../../send/batch.js';
 import type { PreparedRequest } from '../../send/deliver.js';
 import { Journal, type JournalKey } from '../../send/journal.js';

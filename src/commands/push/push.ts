@@ -1,6 +1,6 @@
 import { AuthError, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import { redact } from '../../api/redact.js';
+import { redact } from '../../redact.js';
 import { deliver } from '../../send/deliver.js';
 import { buildPush, preparePush, pushAnswer, pushEndpoint, pushError, type PushTarget } from '../../send/push.js';
 import { collectVariables } from '../../send/variables.js';

@@ -1,6 +1,6 @@
 import { InputError, InterruptedError, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import { redact, redactHeader } from '../../api/redact.js';
+import { redact, redactHeader } from '../../redact.js';
 import type { PreparedRequest } from '../../send/deliver.js';
 import { formatProblems, type Problem } from '../../send/problems.js';
 import { readAll } from '../../io-read.js';

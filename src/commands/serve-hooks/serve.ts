@@ -48,6 +48,8 @@ export interface ServeOptions {
  */
 export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   if (opts.path !== undefined && !opts.path.startsWith('/')) throw new UsageError('--path must start with /');
+  // A secret segment in --path is never shown: a secret of the run, redacted wherever it would appear.
+  ctx.addSecret(opts.path);
   const keys = await hookKeys(ctx, opts);
   if (keys.length === 0 && !opts.skipVerify) {
     throw new UsageError('no KEY to verify plan and task Sign: give --key, --key-file or CALLCTL_HOOK_KEYS, or start with --skip-verify');

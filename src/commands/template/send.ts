@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import { redact } from '../../api/redact.js';
+import { redact } from '../../redact.js';
 import { deliver } from '../../send/deliver.js';
 import { signatureSource } from '../../signing/service-sign.js';
 import { buildTemplate, prepareTemplate, recipient, templateAnswer, templateEndpoint, templateError, type TemplateTarget } from '../../send/template.js';

@@ -1,0 +1,151 @@
+/**
+ * The one redaction of callctl. Every secret the run learns (token, APPSecret, push tokens, sign
+ * key and secret, hook KEYs, chatbot secret, passwords in URLs) is added to the registry of this
+ * process, and every writer of text that leaves the process (errors, human and `--json`; `--verbose`;
+ * results, rejects and journal files; serve-hooks' event log) passes its text through `redact`
+ * or `redactValues` just before writing it. A secret is replaced in each form it can take there:
+ * as is, JSON-escaped once and twice (an error text inside a JSON line inside a JSON string), as a
+ * CSV field (quotes doubled) and percent-encoded (a token in a URL path).
+ *
+ * The registry lives as long as the process: a CLI run is one process. Tests that run many
+ * commands in one process only get more redaction, never less.
+ */
+
+export const REDACTED = '***';
+
+/** Header names whose values are never shown or recorded. */
+export const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'x-service-sign',
+  'x-service-sign-key',
+  'cookie',
+  'set-cookie',
+]);
+
+/**
+ * JSON keys whose values are never shown (for display text only, not for records kept as data:
+ * a plan-end body's `Sign` must stay in the event log for replay). The value pattern follows JSON
+ * string escapes, so a secret holding `\"` is replaced whole.
+ */
+const SECRET_JSON_KEYS = /"(APPSecret|token|push_token|Sign|sign|secret|password)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g;
+
+/** `scheme://user:password@` or `scheme://token@` in a URL: the part before `@` is credentials. */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>\\]+)@/gi;
+
+/** Shorter values would redact ordinary words; callctl's secrets are longer. */
+const MIN_LENGTH = 4;
+
+/** Every secret value known to this process, with the forms it can take in output. */
+class SecretRegistry implements Iterable<string> {
+  private readonly values = new Set<string>();
+  /** Every form of every secret, longest first (so that a longer secret is replaced before a part of it). */
+  private forms: string[] = [];
+
+  add(value: string | undefined): void {
+    if (!value || value.length < MIN_LENGTH || this.values.has(value)) return;
+    this.values.add(value);
+    const all = new Set(this.forms);
+    for (const form of formsOf(value)) if (form.length >= MIN_LENGTH) all.add(form);
+    this.forms = [...all].sort((a, b) => b.length - a.length);
+  }
+
+  has(value: string): boolean {
+    return this.values.has(value);
+  }
+
+  get size(): number {
+    return this.values.size;
+  }
+
+  [Symbol.iterator](): Iterator<string> {
+    return this.values.values();
+  }
+
+  /** Replaces every form of every secret. */
+  replace(text: string): string {
+    let out = text;
+    for (const form of this.forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    return out;
+  }
+}
+
+/** The forms a secret can take in what callctl writes. */
+function formsOf(secret: string): string[] {
+  const json1 = JSON.stringify(secret).slice(1, -1);
+  const json2 = JSON.stringify(json1).slice(1, -1);
+  return [secret, json1, json2, secret.replaceAll('"', '""'), encodeURIComponent(secret), encodeURI(secret)];
+}
+
+/** The secrets of this process. `Context.addSecret` and the commands that read a secret add to it. */
+export const secrets = new SecretRegistry();
+
+/** Adds a secret (and, for a URL, the password inside it) to the registry. */
+export function addSecret(value: string | undefined): void {
+  secrets.add(value);
+}
+
+/** Adds the credentials inside a URL (`https://user:password@host`), if any. */
+export function addUrlSecrets(url: string | undefined): void {
+  if (!url) return;
+  for (const m of url.matchAll(URL_USERINFO)) {
+    const info = m[2]!;
+    const colon = info.indexOf(':');
+    const secret = colon >= 0 ? info.slice(colon + 1) : info;
+    addSecret(secret);
+    try {
+      addSecret(decodeURIComponent(secret));
+    } catch {
+      // not percent-encoded
+    }
+  }
+}
+
+/**
+ * For display text (errors, warnings, `--verbose`, results): every known secret in each of its
+ * forms, the values of secret JSON keys, and credentials inside URLs. `extra` adds values for
+ * this call only.
+ */
+export function redact(text: string, extra: Iterable<string | undefined> = []): string {
+  let out = redactUrls(text).replace(SECRET_JSON_KEYS, (_m, key: string, colon: string) => `"${key}"${colon}"${REDACTED}"`);
+  out = secrets.replace(out);
+  for (const value of extra) {
+    if (value && value.length >= MIN_LENGTH && !secrets.has(value)) for (const form of formsOf(value)) if (form.length >= MIN_LENGTH) out = out.split(form).join(REDACTED);
+  }
+  return out;
+}
+
+/**
+ * For records kept as data (journals, serve-hooks' event log): only the known secret values, so
+ * that the rest of a record (a plan end's `Sign`, a body to replay) stays as it came.
+ */
+export function redactValues(text: string): string {
+  return secrets.size === 0 ? text : secrets.replace(redactUrls(text));
+}
+
+/** `scheme://user:password@host` -> `scheme://user:***@host`; `scheme://token@host` -> `scheme://***@host`. */
+export function redactUrls(text: string): string {
+  return text.replace(URL_USERINFO, (_m, scheme: string, info: string) => {
+    const colon = info.indexOf(':');
+    return `${scheme}${colon >= 0 ? `${info.slice(0, colon)}:${REDACTED}` : REDACTED}@`;
+  });
+}
+
+/** A header as it may be shown: secret headers keep only their scheme (`Token ***`). */
+export function redactHeader(name: string, value: string, extra: Iterable<string | undefined> = []): string {
+  if (SECRET_HEADERS.has(name.toLowerCase())) {
+    const scheme = /^(Token|Bearer|Basic) /i.exec(value)?.[1];
+    return scheme ? `${scheme} ${REDACTED}` : REDACTED;
+  }
+  return redact(value, extra);
+}
+
+/** Headers as they are recorded: secret values replaced, repeated headers joined, known secrets removed. */
+export function redactHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : redactValues(Array.isArray(value) ? value.join(', ') : value);
+  }
+  return out;
+}
