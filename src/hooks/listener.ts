@@ -24,7 +24,7 @@ import type { Transport } from '../api/transport.js';
 import { VERDICT_HEADER, notificationTransport, passOnHeaders, post } from './send.js';
 import type { StoredEvent } from '../store/types.js';
 import { NdjsonStore } from '../store/ndjson.js';
-import { REDACTED } from './intake.js';
+import { REDACTED } from '../redact.js';
 
 export interface ListenerOptions extends IntakeOptions {
   host?: string;
