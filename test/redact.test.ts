@@ -81,6 +81,7 @@ afterAll(() => new Promise<void>((resolve) => echo.close(() => resolve())));
 describe('one redaction: a service that echoes every secret never gets one printed or written', () => {
   const env = () => ({
     CALLCTL_CONFIG_DIR: dir,
+    XDG_STATE_HOME: dir,
     CALLCTL_BASE_URL: echoUrl,
     CALLCTL_TOKEN: SECRETS.token,
     CALLCTL_FLEX_URL: `${echoUrl}/flex`,
@@ -127,7 +128,7 @@ describe('one redaction: a service that echoes every secret never gets one print
     const names = files.map(([path]) => path.slice(dir.length + 1));
     // What must have been written: results of both sends, the rejects file and the journals.
     expect(names, names.join(', ')).toEqual(expect.arrayContaining(['push.results.csv', 'template.results.csv', 'rejects.csv']));
-    expect(names.some((n) => n.startsWith('journals')), names.join(', ')).toBe(true);
+    expect(names.some((n) => n.startsWith('callctl/journals')), names.join(', ')).toBe(true);
     // (An upload refused at its first batch leaves no journal: uploads/ is checked when present.)
     for (const [path, text] of files) expectClean(path, text);
   });

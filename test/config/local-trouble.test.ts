@@ -87,12 +87,14 @@ describe('local trouble is exit 6, one line, never a service error', () => {
 
   it('a journal folder that cannot be written is 6 and nothing is sent (push --csv, workflow update)', async () => {
     const dir = tempConfigDir();
-    writeFileSync(join(dir, 'journals'), ''); // a file where the journal folder goes
-    writeFileSync(join(dir, 'uploads'), '');
+    // State lives under $XDG_STATE_HOME/callctl: a file where the journal folders go.
+    mkdirSync(join(dir, 'callctl'));
+    writeFileSync(join(dir, 'callctl', 'journals'), '');
+    writeFileSync(join(dir, 'callctl', 'uploads'), '');
     writeFileSync(join(dir, 'rows.csv'), 'caller_id\n+6281234567001\n');
     writeFileSync(join(dir, 'contacts.csv'), 'callee,platform\n+6281234567001,a\n');
     sandbox.requests.length = 0;
-    const env = { CALLCTL_CONFIG_DIR: dir, CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };
+    const env = { CALLCTL_CONFIG_DIR: dir, XDG_STATE_HOME: dir, CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };
     const push = await runCli(['push', '--csv', join(dir, 'rows.csv'), '--yes'], { env });
     expect(push.code, push.err).toBe(6);
     expect(oneLine(push.err)).toMatch(/journals: a file of that name is in the way/);
