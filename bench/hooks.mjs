@@ -123,7 +123,8 @@ const pgServer = new EmbeddedPostgres({
 await pgServer.initialise();
 await pgServer.start();
 await pgServer.createDatabase('bench');
-const storeUrl = `postgres://postgres:${pgPassword}@127.0.0.1:${pgPort}/bench`;
+// BENCH_PG_QUERY adds connection options, e.g. '?options=-c%20synchronous_commit%3Doff' to see what the disk flush costs.
+const storeUrl = `postgres://postgres:${pgPassword}@127.0.0.1:${pgPort}/bench${process.env.BENCH_PG_QUERY ?? ''}`;
 
 const configs = [
   { name: 'bare node:http {}', server: await startServer(['-e', BARE]) },
