@@ -118,3 +118,11 @@ export function durationMs(value: string, maxMs = TIMER_MAX_MS): number | undefi
   if (!Number.isInteger(ms) || ms > maxMs) throw new InvalidArgumentError(`expected a duration of whole milliseconds up to ${maxMs / 86_400_000 >= 1 ? `${Math.floor(maxMs / 86_400_000)}d` : `${maxMs}ms`}, got "${value}"`);
   return ms;
 }
+
+/** `--recall-window`: a duration with its unit (`24h`, `90m`, `2d`) or `0` (no ledger check), in milliseconds. */
+export function recallWindow(value: string): number {
+  if (value.trim() === '0') return 0;
+  const ms = durationMs(value, 366 * 86_400_000);
+  if (ms === undefined) throw new InvalidArgumentError(`expected a duration such as 24h, 90m or 2d (or 0), got "${value}"`);
+  return ms;
+}

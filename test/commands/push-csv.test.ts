@@ -140,14 +140,15 @@ describe('push --csv', () => {
     expect(sandbox.state.received.pushes).toHaveLength(6);
   });
 
-  it('warns when the same file path was sent before with other content (an edited file is a new batch)', async () => {
+  it('warns when the same file path was sent before with other content (an edited file is a new batch; the ledger skips who was called)', async () => {
     const file = writeIn(dir, 'callers.csv', pushCsv(2));
     expect((await cli(['--csv', file, '--yes'])).code).toBe(0);
     writeFileSync(file, pushCsv(3));
     const r = await cli(['--csv', file, '--yes', '--json']);
     expect(r.code, r.err).toBe(0);
-    expect(r.err).toMatch(/callers\.csv was sent before with other content .*rows sent then are sent again/);
-    expect(JSON.parse(r.out).thisRun.sent).toBe(3);
+    expect(r.err).toMatch(/callers\.csv was sent before with other content .*people reached then are skipped by the ledger unless --call-again/);
+    expect(JSON.parse(r.out).thisRun.sent).toBe(1);
+    expect(JSON.parse(r.out).skipped).toBe(2);
     const quiet = await cli(['--csv', file, '--yes']);
     expect(quiet.err).not.toContain('sent before');
   });

@@ -8,6 +8,7 @@ import { Journal, type JournalKey } from '../../send/journal.js';
 import { defaultResultsPath, writeResults } from '../../send/results.js';
 import { confirmSend, printDryRun } from './send-ui.js';
 import { stateDir } from '../../files/state.js';
+import { fileLedgers, normaliseDestination, RECALL_WINDOW_MS } from '../../reach/ledger.js';
 
 export interface CsvBatchOptions {
   rate: number;
@@ -16,10 +17,16 @@ export interface CsvBatchOptions {
   results?: string;
   resendUncertain?: boolean;
   retryFailed?: boolean;
+  /** Reach people the ledger says were reached through this destination within the window. */
+  callAgain?: boolean;
+  /** `--recall-window` in ms (default 24 h; 0: no ledger check). */
+  recallWindow?: number;
 }
 
 export interface CsvBatch<B> {
   key: JournalKey;
+  /** Where rows go, for the never-twice ledger (URLs normalised by the ledger). */
+  destination: string;
   file: string;
   /** Row-independent settings of the run, kept in the journal for reference. */
   meta: Record<string, unknown>;
@@ -42,6 +49,7 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
   const out = await ctx.output();
   // Journals (and their locks) live in the state folder, not the config folder.
   const configDir = stateDir(ctx.io.env);
+  const state = configDir;
   const flags = { resendUncertain: !!opts.resendUncertain, retryFailed: !!opts.retryFailed };
   if (opts.dryRun) {
     const plan = planBatch(batch.rows, Journal.peek(configDir, batch.key), flags);
@@ -64,22 +72,44 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     offSignal();
     out.info('stopping after the request in flight; Ctrl-C again quits now (that row is then uncertain)');
   });
+  const ledger = fileLedgers(state).open(normaliseDestination(batch.destination));
+  const ledgerSkipped = new Map<number, string>();
   try {
     const plan = planBatch(batch.rows, journal.states, flags);
+    // Never twice: a person reached through this destination within the window, from any file, is skipped.
+    const window = opts.recallWindow ?? RECALL_WINDOW_MS;
+    if (!opts.callAgain && window > 0) {
+      const since = ctx.io.now() - window;
+      for (const r of batch.rows) {
+        const at = ledger.lastReached(r.who);
+        // Rows this file's journal knows (uncertain, refused) follow the journal's own rules.
+        if (at && Date.parse(at) >= since && !journal.states.has(r.row)) ledgerSkipped.set(r.row, at);
+      }
+      plan.toSend = plan.toSend.filter((n) => !ledgerSkipped.has(n));
+      for (const r of batch.rows) {
+        const at = ledgerSkipped.get(r.row);
+        if (at) out.warn(`row ${r.row} (line ${r.line}) ${r.who}: skipped: already reached through this destination at ${at} (within --recall-window); --call-again reaches again`);
+      }
+    }
     if (journal.isNew && edited.length > 0) {
-      out.warn(`${batch.file} was sent before with other content (${edited.map((e) => e.at).join(', ')}): an edited file is a new batch, so rows sent then are sent again`);
+      out.warn(`${batch.file} was sent before with other content (${edited.map((e) => e.at).join(', ')}): an edited file is a new batch; people reached then are skipped by the ledger unless --call-again`);
     }
     if (plan.toSend.length > 0) {
       await confirmSend(ctx, confirmation(batch, plan, opts.rate, flags), `${batch.words.verb} ${plan.toSend.length} ${plan.toSend.length === 1 ? batch.words.one : batch.words.many}?`, opts.yes);
     }
     started = true;
-    const batchOptions = { rate: opts.rate, ...flags, now: () => ctx.io.now(), sleep: (ms: number) => ctx.io.sleep(ms), stopRequested: () => stopRequested };
+    const batchOptions = { rate: opts.rate, ...flags, now: () => ctx.io.now(), sleep: (ms: number) => ctx.io.sleep(ms), stopRequested: () => stopRequested, ledger };
     run = await runBatch(batch.rows, plan, journal, batch.sender, batchOptions, (e) => render(ctx, e, batch.words.one));
   } finally {
     offSignal();
     // Even when the batch ended with an error (a signing command failing), the file is complete.
-    const results = run?.results ?? batch.rows.map((r) => resultOf(r, journal.states.get(r.row), true));
+    const results = (run?.results ?? batch.rows.map((r) => resultOf(r, journal.states.get(r.row), true))).map((r) => {
+      const at = ledgerSkipped.get(r.row);
+      return at ? { ...r, outcome: 'skipped' as const, error: `already reached through this destination at ${at} (within --recall-window); --call-again reaches again` } : r;
+    });
+    if (run) run.results = results;
     journal.close();
+    ledger.close();
     if (started) writeResults(resultsPath, results, batch.columns);
   }
   return report(ctx, batch, run!, resultsPath, journal.path);

@@ -1,6 +1,6 @@
 import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
-import { RATE, rate } from '../flag-values.js';
+import { RATE, rate, recallWindow } from '../flag-values.js';
 
 export function register(parent: Command, { action }: Deps): void {
   parent
@@ -20,6 +20,8 @@ export function register(parent: Command, { action }: Deps): void {
     .option('--results <file>', 'with --csv: results file (default: beside the input, FILE.results.csv)')
     .option('--resend-uncertain', 'with --csv: send again rows an earlier run sent without getting an answer (may call twice)')
     .option('--retry-failed', 'with --csv: send again rows the service refused in an earlier run')
+    .option('--call-again', 'with --csv: send also to people already called through the same destination within --recall-window')
+    .option('--recall-window <duration>', 'with --csv: how long a person reached through a destination is not reached again (default 24h; e.g. 90m, 2d; 0: no ledger check)', recallWindow)
     .option('--allow-duplicates', 'with --csv: allow the same caller_id on several rows')
     .addHelpText(
       'after',
@@ -35,7 +37,10 @@ service: a connection that fails after sending exits 5 and says the call may hav
 --csv: every row is checked before anything is sent (exit 3 with line numbers). A journal in the
 config folder records each row before it is sent and its answer after, so a re-run of the same
 file never calls anyone twice: answered rows are skipped; rows sent without an answer (the run
-was killed) are reported as uncertain and not sent again unless --resend-uncertain. Exit 0 when
+was killed) are reported as uncertain and not sent again unless --resend-uncertain. A ledger per
+destination (the flex-route address, however spelled: localhost or 127.0.0.1, trailing slash, case
+of the host) remembers who was called: a caller_id called through it within --recall-window
+(default 24h), from any file, is skipped and reported, unless --call-again. Exit 0 when
 every row was sent, 1 when some were refused or are uncertain, 5 when a connection failed
 (re-run to continue), 130 when interrupted.
 

@@ -49,6 +49,7 @@ export async function runPushCsv(ctx: Context, opts: PushOptions): Promise<numbe
     ctx,
     {
       key: { command: 'push', target: `${target.environment} ${endpoint}`, sha256: file.sha256 },
+      destination: `push ${target.environment} ${endpoint}`,
       file: opts.csv!,
       meta: { environment: target.environment, endpoint },
       rows,

@@ -21,11 +21,13 @@ export interface SendOptions {
   resendUncertain?: boolean;
   retryFailed?: boolean;
   allowDuplicates?: boolean;
+  callAgain?: boolean;
+  recallWindow?: number;
 }
 
 /** Flags that mean something only with `--csv`: a usage error without it. */
 export function refuseCsvOnlyFlags(opts: SendOptions): void {
-  for (const flag of ['results', 'resendUncertain', 'retryFailed', 'allowDuplicates'] as const) {
+  for (const flag of ['results', 'resendUncertain', 'retryFailed', 'allowDuplicates', 'callAgain', 'recallWindow'] as const) {
     if (opts[flag]) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --csv`);
   }
 }

@@ -1,6 +1,6 @@
 import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
-import { RATE, rate, wholeNumber } from '../flag-values.js';
+import { RATE, rate, wholeNumber, recallWindow } from '../flag-values.js';
 
 const wholeNumberArg = wholeNumber();
 
@@ -27,6 +27,8 @@ export function register(parent: Command, { action }: Deps): void {
     .option('--results <file>', 'with --csv: results file (default: beside the input, FILE.results.csv)')
     .option('--resend-uncertain', 'with --csv: send again rows an earlier run sent without getting an answer (may message twice)')
     .option('--retry-failed', 'with --csv: send again rows the service refused in an earlier run')
+    .option('--call-again', 'with --csv: send also to people already messaged through the same destination within --recall-window')
+    .option('--recall-window <duration>', 'with --csv: how long a person reached through a destination is not reached again (default 24h; e.g. 90m, 2d; 0: no ledger check)', recallWindow)
     .option('--allow-duplicates', 'with --csv: allow the same channel, channel_id and user_id on several rows')
     .addHelpText(
       'after',
@@ -45,7 +47,10 @@ the service: a connection that fails after sending exits 5 and says the message 
 --csv: every row is checked before anything is sent (exit 3 with line numbers); a journal in the
 config folder makes a re-run of the same file skip answered rows and never send a row twice; rows
 sent without an answer (the run was killed) are uncertain and not sent again unless
---resend-uncertain. --signature does not go with --csv (each body differs). Exit 0 when every row
+--resend-uncertain. A ledger per destination (template endpoint and template id, however the URL
+is spelled) remembers who was messaged: a recipient (channel, channel id, user) messaged within
+--recall-window (default 24h), from any file, is skipped and reported, unless --call-again.
+--signature does not go with --csv (each body differs). Exit 0 when every row
 was sent, 1 when some were refused or are uncertain, 5 when a connection failed, 130 interrupted.
 
 Examples:

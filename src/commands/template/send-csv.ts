@@ -66,6 +66,7 @@ export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): P
     ctx,
     {
       key: { command: 'template', target: `${endpoint} template ${opts.templateId}`, sha256: file.sha256 },
+      destination: `template ${endpoint} template ${opts.templateId}`,
       file: opts.csv!,
       meta: { endpoint, template_id: opts.templateId },
       rows,
