@@ -133,33 +133,55 @@ export function signPair(body: unknown): string | undefined {
 }
 
 /**
- * Plan-end replay protection: which event (identity) each `Timestamp`+`Sign` pair was first seen
- * with. The plan Sign covers only Timestamp + KEY, so one captured notification would otherwise
- * let anyone send any PlanName and PlanDetails under its pair. Pairs are remembered for twice the
- * freshness window (the span in which a Timestamp is accepted at all).
+ * How long after a Timestamp+Sign pair first arrives other plan ends may still share it: two plans
+ * ending in the same second get the same Timestamp, so the same Sign (it covers only
+ * Timestamp + KEY). Past this, another PlanName or PlanDetails under the pair is a replay.
+ */
+export const SHARED_PAIR_MS = 10_000;
+
+/**
+ * Plan-end replay protection: which events (identities) each `Timestamp`+`Sign` pair was seen
+ * with, and when first. The plan Sign covers only Timestamp + KEY, so one captured notification
+ * would otherwise let anyone send any PlanName and PlanDetails under its pair. Pairs are
+ * remembered for twice the freshness window (the span in which a Timestamp is accepted at all).
  */
 export class SignPairs {
-  private readonly owners = new Map<string, { key: string; last: number }>();
+  private readonly owners = new Map<string, { keys: Set<string>; first: number; last: number }>();
 
   constructor(
     private readonly windowMs: number,
     private readonly maxKeys = DEDUP_MAX_KEYS,
+    private readonly sharedMs = SHARED_PAIR_MS,
   ) {}
 
-  /** The identity the pair was seen with, if any. */
-  owner(pair: string, now: number): string | undefined {
+  /**
+   * Whether `key` arriving under `pair` now is a replay: the pair was first seen more than
+   * SHARED_PAIR_MS ago with other events only.
+   */
+  replay(pair: string, key: string, now: number): boolean {
     this.expire(now);
-    return this.owners.get(pair)?.key;
+    const entry = this.owners.get(pair);
+    return entry !== undefined && !entry.keys.has(key) && now - entry.first > this.sharedMs;
   }
 
   /** Records the pair for `key`; returns an undo for a record that could not be written. */
   claim(pair: string, key: string, now: number): () => void {
-    const had = this.owners.get(pair);
-    this.owners.delete(pair);
-    this.owners.set(pair, { key, last: now });
+    let entry = this.owners.get(pair);
+    const added = !entry?.keys.has(key);
+    if (entry) {
+      entry.keys.add(key);
+      entry.last = now;
+      this.owners.delete(pair);
+    } else {
+      entry = { keys: new Set([key]), first: now, last: now };
+    }
+    this.owners.set(pair, entry);
     if (this.owners.size > this.maxKeys) this.owners.delete(this.owners.keys().next().value!);
     return () => {
-      if (had === undefined && this.owners.get(pair)?.key === key) this.owners.delete(pair);
+      const e = this.owners.get(pair);
+      if (!added || !e) return;
+      e.keys.delete(key);
+      if (e.keys.size === 0) this.owners.delete(pair);
     };
   }
 

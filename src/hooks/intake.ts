@@ -158,8 +158,7 @@ export class Intake {
     // Plan end: a verified Timestamp+Sign pair seen before with another event is a replay.
     const pair = type === 'plan.end' && verdict.state === 'verified' ? signPair(body) : undefined;
     if (pair !== undefined) {
-      const owner = this.pairs.owner(pair, this.now());
-      if (owner !== undefined && owner !== plainKey) {
+      if (this.pairs.replay(pair, plainKey, this.now())) {
         verdict = { state: 'rejected', reason: 'replay: this Timestamp and Sign came before with another PlanName or PlanDetails' };
       }
     }

@@ -141,9 +141,13 @@ describe('plan end: freshness and replays', () => {
 
   it('refuses a Timestamp+Sign pair seen before with another PlanName or other details, also after a restart', async () => {
     const local = await app();
-    const first = await listen({ forwardTo: local.url });
+    let clock = NOW;
+    const first = await listen({ forwardTo: local.url, now: () => clock });
     const ts = seconds(NOW);
     expect((await post(first.url, plan(ts, 'PLAN-A'))).status).toBe(200);
+    // Within 10 s another plan may share the pair: two plans ending in the same second do.
+    expect((await post(first.url, plan(ts, 'PLAN-SAME-SECOND'))).status).toBe(200);
+    clock += 11_000;
     const forged = await post(first.url, plan(ts, 'PLAN-FORGED'));
     expect(forged.status).toBe(401);
     expect(JSON.parse(forged.body).error).toMatch(/replay/);
@@ -152,10 +156,10 @@ describe('plan end: freshness and replays', () => {
     // The same event again with the same pair is the service's retry, not a replay.
     expect((await post(first.url, plan(ts, 'PLAN-A'))).status).toBe(200);
     await first.listener.close();
-    expect(local.got.map((g) => JSON.parse(g.body).PlanName)).toEqual(['PLAN-A']);
+    expect(local.got.map((g) => JSON.parse(g.body).PlanName)).toEqual(['PLAN-A', 'PLAN-SAME-SECOND']);
     // A restart reading the log remembers the pair.
     const { readRecentRecords } = await import('../../src/hooks/event-log.js');
-    const second = await startListener({ port: 0, keys: [KEY], history: readRecentRecords(first.logPath, NOW - 30 * 60_000) });
+    const second = await startListener({ port: 0, keys: [KEY], now: () => clock, history: readRecentRecords(first.logPath, NOW - 30 * 60_000) });
     open.push(second);
     expect((await post(second.url, plan(ts, 'PLAN-FORGED'))).status).toBe(401);
   });

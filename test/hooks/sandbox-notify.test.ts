@@ -1,4 +1,6 @@
-import { afterEach, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
 import { defaultServiceSign } from '../../src/signing/sign.js';
 import { startListener, type ListenerEvent } from '../../src/hooks/listener.js';
 import { notifierOf } from '../../src/sandbox/notifier.js';
@@ -72,4 +74,60 @@ it('sends the other types on demand: chatbot ones signed over the exact bytes, a
   expect(find('chatbot.session_closed', closed)()!.summary.channel).toBe('telegram');
   expect(find('workflow.api_push', push)()!.record).toMatchObject({ verdict: 'unsigned' });
   for (const e of events.filter((x) => x.record.type !== 'task.end' && x.record.type !== 'plan.end')) expect(e.record.warnings).toBeUndefined();
+});
+
+describe('notification variants: retries (new Timestamp and Sign) stay one event', () => {
+  it.each([[[]], [['plan-end-int-timestamp']], [['plan-end-task-fields']], [['no-user-agent']], [['plan-end-int-timestamp', 'plan-end-task-fields', 'no-user-agent']]])(
+    'retry-new-sign with %j: every first arrival is new, every retry counted against it, all verified',
+    async (extra: string[]) => {
+      const key = 'sbx-variant-key';
+      const listener = await startListener({ port: 0, keys: [key] });
+      cleanup.push(() => listener.close());
+      const events: Array<Extract<ListenerEvent, { kind: 'event' }>> = [];
+      listener.on((e) => e.kind === 'event' && events.push(e));
+      // In front of the listener: every request reaches it, but the sandbox is told 500 the first
+      // time it sends each event, so it retries (made again: a new Timestamp and Sign).
+      const firsts = new Set<string>();
+      const front = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString())).on('end', async () => {
+          const headers: Record<string, string> = { 'content-type': 'application/json' };
+          if (req.headers['user-agent']) headers['user-agent'] = req.headers['user-agent'];
+          await post(`${listener.url}/hooks`, body, headers).catch(() => undefined);
+          const parsed = JSON.parse(body) as { TaskID?: string; PlanName?: string };
+          const id = parsed.TaskID ?? `plan:${parsed.PlanName}`;
+          const first = !firsts.has(id);
+          firsts.add(id);
+          res.writeHead(first ? 500 : 200, { 'content-type': 'application/json' }).end('{}');
+        });
+      });
+      await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+      cleanup.push(() => front.close());
+      const sb = await startSandbox({
+        notifyUrl: `http://127.0.0.1:${(front.address() as AddressInfo).port}/hooks`,
+        notifyKey: key,
+        timeScale: 60_000,
+        variants: ['retry-new-sign', ...extra] as never,
+      });
+      cleanup.push(() => sb.close());
+      sb.simulate.finishPlan(SEED.callingPlanName);
+      const plans = () => events.filter((e) => e.record.type === 'plan.end');
+      const signedNow = () => events.filter((e) => e.record.type === 'plan.end' || e.record.type === 'task.end');
+      const arrivals = () => {
+        const n = new Map<string, number>();
+        for (const e of signedNow()) n.set(e.record.key!, (n.get(e.record.key!) ?? 0) + 1);
+        return [...n.values()];
+      };
+      // Every event sent, and sent again once (the front answered 500 to its first delivery).
+      await until(() => plans().length >= 2 && arrivals().every((c) => c >= 2), 10_000);
+      const signed = signedNow();
+      expect(signed.every((e) => e.record.verdict === 'verified' && e.record.answer === 200), JSON.stringify(signed.map((e) => e.record.reason))).toBe(true);
+      const byEvent = new Map<string, boolean[]>();
+      for (const e of signed) byEvent.set(e.record.key!, [...(byEvent.get(e.record.key!) ?? []), e.record.duplicate]);
+      // Each event: its first arrival new, each retry a duplicate (one event, a retry count).
+      for (const [k, dups] of byEvent) expect([k, dups[0], dups.slice(1).every(Boolean), dups.length >= 2]).toEqual([k, false, true, true]);
+      if (extra.includes('plan-end-int-timestamp')) expect(typeof (JSON.parse(plans()[0]!.record.body!) as { Timestamp: unknown }).Timestamp).toBe('number');
+      if (extra.includes('no-user-agent')) expect(signed.every((e) => e.record.headers['user-agent'] === undefined)).toBe(true);
+    },
+  );
 });
