@@ -125,7 +125,8 @@ export class Transport {
       if (wait === undefined) {
         if ('response' in outcome) return outcome.response;
       }
-      const why = 'response' in outcome ? `HTTP ${outcome.response.status}` : describe(outcome.error);
+      // An HTTP 200 retried carries its trouble in the body (an envelope code 500): say so.
+      const why = 'response' in outcome ? `HTTP ${outcome.response.status}${outcome.response.status === 200 ? ' with an error code in the answer' : ''}` : describe(outcome.error);
       this.log(`! ${req.endpoint}: ${why}; retry ${attempt} of ${maxRetries} in ${wait} ms`);
       req.onRetry?.(attempt, { ...('response' in outcome ? { status: outcome.response.status } : { error: redact(why, this.options.secrets()) }), waitMs: wait ?? 0 });
       await this.options.sleep(wait ?? 0);
