@@ -29,6 +29,7 @@ export const SANDBOX_VARIANTS = {
   'reach-code-0': 'push and template success answered with code 0',
   'reach-odd-shape': 'push/template success with fields missing or null (body null, no show_err or trace_id; template without request_id and data)',
   'reach-non-json': 'push/template success as HTTP 200 with a body that is not JSON',
+  'reach-refusal-200': 'push/template refusals (unknown token, bad body, bad signature) on HTTP 200 with their non-success code',
   'plan-end-int-timestamp': 'plan-end notifications carry Timestamp as an integer',
   'plan-end-task-fields': 'plan-end notifications also carry the task-level fields and details',
   'retry-new-sign': 'notification retries carry a new Timestamp (plan end, template status) and Sign',
@@ -169,6 +170,11 @@ export function countsMatches(v: Variants): boolean {
 }
 
 // ---- Push and template success -------------------------------------------------------------
+
+/** The HTTP status of a push or template refusal: its code's by default, 200 under reach-refusal-200. */
+export function reachRefusalStatus(v: Variants, httpStatus: number): number {
+  return v.has('reach-refusal-200') ? 200 : httpStatus;
+}
 
 /** How a push or template success is answered: as built, or bent by a reach-* variant. */
 export function reachSuccess(v: Variants, what: 'push' | 'template', body: Record<string, unknown>): { body?: Record<string, unknown>; raw?: string } {

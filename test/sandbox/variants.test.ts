@@ -312,6 +312,23 @@ const CASES: Record<VariantName, () => Promise<void>> = {
     // A refusal is still JSON.
     expect((await call(sb.flexUrl, 'POST', '/api/push/nope', { body: {} })).json.code).toBe(404);
   },
+  'reach-refusal-200': async () => {
+    const [plain, bent] = await both('reach-refusal-200', (sb) => call(sb.flexUrl, 'POST', '/api/push/nope', { body: {} }));
+    expect(plain.status).toBe(404);
+    expect(bent.status).toBe(200);
+    expect(bent.json).toMatchObject({ code: 404, show_err: true, message: expect.stringMatching(/unknown push token/) });
+    const { sb } = await sandbox(['reach-refusal-200']);
+    const badBody = await call(sb.flexUrl, 'POST', `/api/push/${sb.pushToken}`, { body: { variables: {} } });
+    expect([badBody.status, badBody.json.code]).toEqual([200, 400]);
+    const raw = JSON.stringify(templateMessage);
+    const badSign = await call(sb.url, 'POST', '/api/v1/template/unitcast', { raw, headers: { 'x-service-sign-key': sb.signKey, 'x-service-sign': 'f'.repeat(64) } });
+    expect([badSign.status, badSign.json.code]).toEqual([200, 401]);
+    expect(badSign.json.message).toMatch(/does not match/);
+    // Nothing refused was recorded; a good one still is.
+    expect(sb.state.received.pushes).toHaveLength(0);
+    expect(sb.state.received.templates).toHaveLength(0);
+    expect((await sendPush(sb)).json.code).toBe(200);
+  },
   'plan-end-int-timestamp': async () => {
     const [plain] = await planEnd([]);
     expect(typeof plain!.body.Timestamp).toBe('string');

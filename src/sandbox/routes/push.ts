@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sameSecret as signaturesEqual } from '../spec/sign.js';
 import { objectBody, type Handler, type Reply } from '../http.js';
 import type { ReceivedPush } from '../state.js';
-import { reachSuccess } from '../variants.js';
+import { reachRefusalStatus, reachSuccess } from '../variants.js';
 
 /** The direct call-push answer: `{code, message, show_err, timestamp, body, trace_id}`. */
 function answer(httpStatus: number, code: number, message: string, traceId: string, body: Record<string, unknown> = {}): Reply {
@@ -34,11 +34,11 @@ export function pushHandler(environment: 'live' | 'test'): Handler {
     const { options, state, events } = ctx.engine;
     const expected = environment === 'live' ? options.pushToken : options.pushTestToken;
     if (!signaturesEqual(expected, ctx.params.token ?? '')) {
-      return answer(404, 404, `unknown push token for the ${environment} environment`, traceId);
+      return answer(reachRefusalStatus(ctx.engine.variants, 404), 404, `unknown push token for the ${environment} environment`, traceId);
     }
     const body = objectBody(ctx);
     const bad = problem(body);
-    if (bad) return answer(400, 400, bad, traceId);
+    if (bad) return answer(reachRefusalStatus(ctx.engine.variants, 400), 400, bad, traceId);
     const push: ReceivedPush = {
       id: ++state.ids.push,
       environment,
