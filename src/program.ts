@@ -33,7 +33,7 @@ export function buildProgram(io: IO, state: RunState, deps: Deps = makeDeps(io, 
     .option('--base-url <url>', "the service's base URL (env CALLCTL_BASE_URL)")
     .option('--config-dir <dir>', 'config folder (env CALLCTL_CONFIG_DIR)')
     .option('--json', 'print JSON only on stdout')
-    .option('--no-color', 'no colour (also NO_COLOR, CLICOLOR=0, TERM=dumb)')
+    .option('--no-color', 'no colour, whatever the environment says (NO_COLOR, FORCE_COLOR=0, CLICOLOR=0, TERM=dumb also turn it off)')
     .option('-v, --verbose', 'show each HTTP exchange on stderr, secrets redacted')
     .addOption(new Option('--timeout <seconds>', `request timeout in seconds, ${TIMEOUT.min} to ${TIMEOUT.max}`).default(TIMEOUT.default).argParser(timeoutSeconds))
     .option('--no-input', 'never prompt; a missing value is a usage error')
