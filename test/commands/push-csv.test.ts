@@ -167,3 +167,15 @@ describe('push --csv', () => {
     expect(sandbox.requests).toHaveLength(0);
   });
 });
+
+describe('push --csv line numbers (one CSV reader with workflow update)', () => {
+  it('a bad row after a quoted field holding a CRLF is named by its own line (was 8 for line 6)', async () => {
+    // line 1 header; 2; 3-4 (a quoted CRLF inside); 5; 6 the bad row (no caller_id)
+    const text = ['caller_id,client_name,debt_amount', '+621,A,10', '+622,"B\r\nB",11', '+623,C,12', ',D,13', ''].join('\r\n');
+    const r = await cli(['--csv', writeIn(dir, 'crlf-quoted.csv', text), '--yes']);
+    expect(r.code).toBe(3);
+    expect(r.err).toContain('line 6: caller_id is required');
+    expect(r.err).not.toContain('line 8');
+    expect(sandbox.requests).toHaveLength(0);
+  });
+});
