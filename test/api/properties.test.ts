@@ -42,7 +42,7 @@ async function holds<T extends unknown[]>(name: string, arbs: { [K in keyof T]: 
   await fc.assert(fc.asyncProperty(tuple, (args) => predicate(...args)), { numRuns: runs });
 }
 
-const cloud = (argv: string[]) => runCli(argv, { env: { CALLCTL_BASE_URL: peer.url, CALLCTL_TOKEN: TOKEN, CALLCTL_CONFIG_DIR: tempConfigDir() } });
+const cloud = (argv: string[]) => runCli(argv, { env: { CALLCTL_BASE_URL: peer.url, CALLCTL_TOKEN: TOKEN, CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempConfigDir() } });
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 const robot = { RobotMethod: 'single', RobotID: 'r-1', Voice: 'female' };
@@ -217,7 +217,7 @@ describe('properties of push and template send', () => {
           return { status, body };
         };
         const res = await runCli(['push', '--caller-id', '+6281234567001', '--yes'], {
-          env: { CALLCTL_FLEX_URL: peer.url, CALLCTL_PUSH_TOKEN: 'ptk-property-12345', CALLCTL_CONFIG_DIR: tempConfigDir() },
+          env: { CALLCTL_FLEX_URL: peer.url, CALLCTL_PUSH_TOKEN: 'ptk-property-12345', CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempConfigDir() },
         });
         expect(received).toBe(1);
         expect(res.err).not.toMatch(STACK);
@@ -240,7 +240,7 @@ describe('properties of push and template send', () => {
         };
         const res = await runCli(
           ['template', 'send', '--template-id', '7', '--channel', 'whatsapp', '--channel-id', '+6281234567001', '--var', 'date=2026-12-01', '--var', 'name=Budi', '--reply-url', 'https://example.com/r', '--yes'],
-          { env: { CALLCTL_BASE_URL: peer.url, CALLCTL_SIGN_KEY: 'sign-key-123', CALLCTL_SIGN_SECRET: 'sign-secret-123', CALLCTL_CONFIG_DIR: tempConfigDir() } },
+          { env: { CALLCTL_BASE_URL: peer.url, CALLCTL_SIGN_KEY: 'sign-key-123', CALLCTL_SIGN_SECRET: 'sign-secret-123', CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempConfigDir() } },
         );
         expect(received).toBe(1);
         expect(res.err).not.toMatch(STACK);
@@ -261,7 +261,7 @@ describe('properties of push and template send', () => {
           return { status, body };
         };
         const file = writeIn(tempDir(), 'callers.csv', `caller_id\n${callers.join('\n')}\n`);
-        const env = { CALLCTL_FLEX_URL: peer.url, CALLCTL_PUSH_TOKEN: 'ptk-property-12345', CALLCTL_CONFIG_DIR: tempConfigDir() };
+        const env = { CALLCTL_FLEX_URL: peer.url, CALLCTL_PUSH_TOKEN: 'ptk-property-12345', CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempConfigDir() };
         const first = await runCli(['push', '--csv', file, '--yes'], { env });
         const again = await runCli(['push', '--csv', file, '--yes', '--retry-failed'], { env });
         for (const r of [first, again]) {

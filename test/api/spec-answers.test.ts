@@ -21,7 +21,7 @@ async function peer(answer: (req: PeerRequest) => PeerAnswer | Promise<PeerAnswe
 
 const TOKEN = 'tok-spec-answers-0001';
 const run = (p: Peer, argv: string[], options: RunOptions = {}) =>
-  runCli(argv, { ...options, env: { CALLCTL_BASE_URL: p.url, CALLCTL_TOKEN: TOKEN, CALLCTL_CONFIG_DIR: tempConfigDir(), ...options.env } });
+  runCli(argv, { ...options, env: { CALLCTL_BASE_URL: p.url, CALLCTL_TOKEN: TOKEN, CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempConfigDir(), ...options.env } });
 const CREDS = { CALLCTL_APP_KEY: 'app-key-1', CALLCTL_APP_SECRET: 'app-secret-very-1' };
 const robot = { RobotMethod: 'single', RobotID: 'r-1', RobotName: 'A', Voice: 'female', Tone: 'Polite' };
 const instance = (i: number) => ({
@@ -268,7 +268,7 @@ describe('push and template send: an accepted request is never "failed"', () => 
   it.each(odd)('push answered HTTP 200 with %s: sent, with a warning; exit 0', async (_what, answer) => {
     const p = await peer(() => answer);
     const res = await runCli(['push', '--caller-id', '+6281234567001', '--yes'], {
-      env: { CALLCTL_FLEX_URL: p.url, CALLCTL_PUSH_TOKEN: 'ptk-live-123456', CALLCTL_CONFIG_DIR: tempConfigDir() },
+      env: { CALLCTL_FLEX_URL: p.url, CALLCTL_PUSH_TOKEN: 'ptk-live-123456', CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempConfigDir() },
     });
     expect(res.code, res.err).toBe(0);
     expect(res.err).toMatch(/warning: .*(recorded as sent|taken as accepted)/);
@@ -279,7 +279,7 @@ describe('push and template send: an accepted request is never "failed"', () => 
     const p = await peer(() => answer);
     const res = await runCli(
       ['template', 'send', '--template-id', '7', '--channel', 'whatsapp', '--channel-id', '+6281234567001', '--var', 'date=2026-12-01', '--var', 'name=Budi', '--reply-url', 'https://example.com/r', '--yes'],
-      { env: { CALLCTL_BASE_URL: p.url, CALLCTL_SIGN_KEY: 'sign-key-123', CALLCTL_SIGN_SECRET: 'sign-secret-123', CALLCTL_CONFIG_DIR: tempConfigDir() } },
+      { env: { CALLCTL_BASE_URL: p.url, CALLCTL_SIGN_KEY: 'sign-key-123', CALLCTL_SIGN_SECRET: 'sign-secret-123', CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempConfigDir() } },
     );
     expect(res.code, res.err).toBe(0);
     expect(res.err).toMatch(/warning: .*(recorded as sent|taken as accepted)/);
@@ -291,7 +291,7 @@ describe('push and template send: an accepted request is never "failed"', () => 
     const p = await peer(() => odd[n++ % odd.length]![1]);
     const dir = tempDir();
     const file = writeIn(dir, 'callers.csv', 'caller_id\n+621001\n+621002\n+621003\n+621004\n+621005\n');
-    const env = { CALLCTL_FLEX_URL: p.url, CALLCTL_PUSH_TOKEN: 'ptk-live-123456', CALLCTL_CONFIG_DIR: tempConfigDir() };
+    const env = { CALLCTL_FLEX_URL: p.url, CALLCTL_PUSH_TOKEN: 'ptk-live-123456', CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempConfigDir() };
     const first = await runCli(['push', '--csv', file, '--yes', '--json'], { env });
     expect(first.code, first.err).toBe(0);
     expect(JSON.parse(first.out)).toMatchObject({ sent: 5, failed: 0, uncertain: 0 });
@@ -303,7 +303,7 @@ describe('push and template send: an accepted request is never "failed"', () => 
   it('a push token is sent only to the flex-route address it was set for', async () => {
     const a = await peer(() => ({ body: { code: 200, message: 'ok', show_err: false, timestamp: 1, body: {}, trace_id: 't-1' } }));
     const b = await peer(() => ({ body: { code: 200, message: 'ok', show_err: false, timestamp: 1, body: {}, trace_id: 't-2' } }));
-    const env = { CALLCTL_CONFIG_DIR: tempConfigDir(), CALLCTL_FLEX_URL: a.url };
+    const env = { CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempConfigDir(), CALLCTL_FLEX_URL: a.url };
     expect((await runCli(['config', 'set', 'push-token', '--stdin'], { env, stdin: 'ptk-profile-778899' })).code).toBe(0);
     expect((await runCli(['push', '--caller-id', '+6281234567001', '--yes'], { env })).code).toBe(0);
     const elsewhere = await runCli(['push', '--caller-id', '+6281234567001', '--yes'], { env: { ...env, CALLCTL_FLEX_URL: b.url } });
