@@ -136,6 +136,40 @@ describe('token rejection: 401 and 403, as HTTP status or as envelope code', () 
   });
 });
 
+describe('what else a real service may answer', () => {
+  it('code as text ("200", "403"): read as the number it names', async () => {
+    const ok = await peer(() => ({ body: { data: [robot], status: 'OK', code: '200' } }));
+    expect((await run(ok, ['robots'])).code).toBe(0);
+    const rejected = await peer(() => ({ body: { data: null, status: 'token expired', code: '403' } }));
+    const res = await run(rejected, ['robots']);
+    expect(res.code).toBe(4);
+    expect(res.err).toContain('code 403: token expired');
+  });
+
+  it('HTTP 401 with a body that is not JSON (a gateway): the token was rejected, exit 4', async () => {
+    const p = await peer(() => ({ status: 401, body: '<html>401 Authorization Required</html>', headers: { 'content-type': 'text/html' } }));
+    const res = await run(p, ['robots']);
+    expect(res.code).toBe(4);
+    expect(res.err).toMatch(/HTTP 401: the token was rejected/);
+  });
+
+  it('code 429 in an HTTP 200 envelope with Retry-After: waits as told, retries, then exit 5', async () => {
+    const p = await peer(() => ({ body: envelope(null, 429, 'slow down'), headers: { 'retry-after': '2' } }));
+    const res = await run(p, ['robots']);
+    expect(res.code).toBe(5);
+    expect(res.io.slept).toEqual([2000, 2000, 2000]);
+    expect(res.err).toMatch(/code 429: slow down after 4 attempts; this may pass by itself: run again later/);
+  });
+
+  it('status "OK" with a code other than 200, or code 200 with an empty status: a refusal, not a success', async () => {
+    for (const body of [envelope([robot], 201, 'OK'), envelope([robot], 200, '')]) {
+      const p = await peer(() => ({ body }));
+      const res = await run(p, ['robots']);
+      expect(res.code, JSON.stringify(body)).toBe(1);
+    }
+  });
+});
+
 describe('workflow list --all pages by count', () => {
   const list = (total: number, cap: number, ignorePage = false) =>
     peer((r) => {
