@@ -90,7 +90,7 @@ export class Context {
     if (!this.settingsCache) {
       const { Settings } = await import('./config/settings.js');
       this.settingsCache = new Settings(await this.configDir(), this.profile, this.io.env, { 'base-url': this.globals.baseUrl });
-      for (const key of ['token', 'push-token', 'push-test-token', 'sign-key', 'hook-keys'] as const) {
+      for (const key of ['token', 'push-token', 'push-test-token', 'sign-key', 'sign-secret', 'hook-keys'] as const) {
         const value = this.settingsCache.get(key);
         if (value) this.addSecret(value);
       }

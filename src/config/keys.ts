@@ -24,6 +24,7 @@ export const SETTINGS = {
   'push-token-flex-url': { internal: true, description: 'the flex-route address push-token was set for (it is sent nowhere else)' },
   'push-test-token-flex-url': { internal: true, description: 'the flex-route address push-test-token was set for' },
   'sign-key': { env: 'CALLCTL_SIGN_KEY', secret: true, description: 'X-Service-Sign-Key (template API key)' },
+  'sign-secret': { env: 'CALLCTL_SIGN_SECRET', secret: true, description: 'secret of the default X-Service-Sign (set it with --stdin)' },
   'hook-keys': { env: 'CALLCTL_HOOK_KEYS', secret: true, description: 'comma-separated KEYs for plan/task Sign' },
   store: { env: 'CALLCTL_STORE', secret: true, description: 'event store: postgres://user:password@host/db, or an NDJSON file' },
 } as const satisfies Record<string, SettingSpec>;

@@ -37,7 +37,7 @@ export function signatureSource(opts: SignatureOptions, env: Record<string, stri
   const secret = secretFromEnv(env, SECRET_ENV.signSecret, SECRET_ENV.signSecretFile);
   if (secret) return { kind: 'default', secret, from: env[SECRET_ENV.signSecret] ? SECRET_ENV.signSecret : SECRET_ENV.signSecretFile };
   throw new UsageError(
-    `missing X-Service-Sign: give --signature, --sign-command CMD, --sign-secret-file FILE, ${SECRET_ENV.signSecret} or ${SECRET_ENV.signSecretFile}`,
+    `missing X-Service-Sign: give --signature, --sign-command CMD, --sign-secret-file FILE, ${SECRET_ENV.signSecret} or ${SECRET_ENV.signSecretFile}, or store the secret with \`callctl config set sign-secret --stdin\``,
   );
 }
 

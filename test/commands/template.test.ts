@@ -206,3 +206,37 @@ describe('template send, then status callbacks from the sandbox (--notify-url)',
     }
   });
 });
+
+describe('the sign secret from the profile or a masked prompt', () => {
+  const withoutSecret = () => ({ ...env, CALLCTL_SIGN_SECRET: '' });
+
+  it('config set sign-secret --stdin stores it (never from the command line); template send then signs with it', async () => {
+    const onCommandLine = await runCli(['config', 'set', 'sign-secret', sandbox.signSecret], { env: withoutSecret() });
+    expect(onCommandLine.code).toBe(2);
+    const set = await runCli(['config', 'set', 'sign-secret', '--stdin'], { env: withoutSecret(), stdin: `${sandbox.signSecret}\n` });
+    expect(set.code, set.err).toBe(0);
+    const list = await runCli(['config', 'list'], { env: withoutSecret() });
+    expect(list.out).toMatch(/^sign-secret\t\S+\tprofile$/m);
+    expect(list.out).not.toContain(sandbox.signSecret);
+
+    const r = await cli([...MESSAGE, '--yes'], { env: withoutSecret() });
+    expect(r.code, r.err).toBe(0);
+    const [req] = received(sandbox, PATH);
+    expect(req!.headers['x-service-sign']).toBe(defaultServiceSign(req!.body, sandbox.signSecret));
+    const verbose = await cli([...MESSAGE, '--yes', '-v'], { env: withoutSecret() });
+    expect(`${verbose.out}${verbose.err}`).not.toContain(sandbox.signSecret);
+  });
+
+  it('with nothing given, a terminal asks for it masked; without one the error says how to store it', async () => {
+    const asked = await cli([...MESSAGE, '--yes'], { env: withoutSecret(), tty: true, answers: [sandbox.signSecret] });
+    expect(asked.code, asked.err).toBe(0);
+    expect(asked.io.asked).toEqual(['X-Service-Sign secret']);
+    const [req] = received(sandbox, PATH);
+    expect(req!.headers['x-service-sign']).toBe(defaultServiceSign(req!.body, sandbox.signSecret));
+    expect(asked.out + asked.err).not.toContain(sandbox.signSecret);
+
+    const none = await cli([...MESSAGE, '--yes'], { env: withoutSecret() });
+    expect(none.code).toBe(2);
+    expect(none.err).toMatch(/missing X-Service-Sign: .*config set sign-secret --stdin/);
+  });
+});

@@ -27,7 +27,7 @@ export function render(sb: Sandbox, out: Output, o: { verbose: boolean; banner: 
   const width = Math.max(...rows.map(([k]) => k.length));
   out.info(`${e.bold('callctl sandbox')}: a local simulator of the service, throwaway credentials`);
   for (const [k, v] of rows) out.info(`  ${e.dim(k.padEnd(width))}  ${v}`);
-  out.info(`Try:\n  export CALLCTL_BASE_URL=${b.url} CALLCTL_APP_KEY=${b.appKey} CALLCTL_APP_SECRET=${b.appSecret}\n  callctl robots\nCtrl-C to stop.`);
+  out.info(`Try, in another terminal (this sets everything the README's tour needs):\n${exportLine(b)}\n  callctl robots\nCtrl-C to stop.`);
 
   const off: Array<() => void> = [];
   const on = <K extends keyof SandboxEventMap>(name: K, fn: (...args: SandboxEventMap[K]) => void) => {
@@ -56,4 +56,28 @@ export function render(sb: Sandbox, out: Output, o: { verbose: boolean; banner: 
     );
   }
   return () => off.forEach((f) => f());
+}
+
+/**
+ * The `export` command that points callctl at this sandbox: base URL and app credentials (auth),
+ * flex-route addresses and push tokens (push), sign key and secret (template send), and the
+ * notification KEY when notifications are on (serve-hooks). Continued lines, to paste as is.
+ */
+export function exportLine(b: ReturnType<typeof describe>): string {
+  const vars: Array<[string, string]> = [
+    ['CALLCTL_BASE_URL', b.url],
+    ['CALLCTL_APP_KEY', b.appKey],
+    ['CALLCTL_APP_SECRET', b.appSecret],
+    ['CALLCTL_FLEX_URL', b.flexUrl],
+    ['CALLCTL_FLEX_TEST_URL', b.flexTestUrl],
+    ['CALLCTL_PUSH_TOKEN', b.pushToken],
+    ['CALLCTL_PUSH_TEST_TOKEN', b.pushTestToken],
+    ['CALLCTL_SIGN_KEY', b.signKey],
+    ['CALLCTL_SIGN_SECRET', b.signSecret],
+    ...(b.notifyUrl && b.notifyKey ? ([['CALLCTL_HOOK_KEYS', b.notifyKey]] as Array<[string, string]>) : []),
+  ];
+  const quote = (v: string) => (/^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
+  const lines: string[] = [];
+  for (let i = 0; i < vars.length; i += 3) lines.push(vars.slice(i, i + 3).map(([k, v]) => `${k}=${quote(v)}`).join(' '));
+  return lines.map((l, i) => `${i === 0 ? '  export ' : '         '}${l}${i < lines.length - 1 ? ' \\' : ''}`).join('\n');
 }

@@ -2,7 +2,8 @@ import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
 import { deliver } from '../../send/deliver.js';
-import { signatureSource } from '../../signing/service-sign.js';
+import { signatureSource, type SignatureSource } from '../../signing/service-sign.js';
+import { SECRET_ENV } from '../../config/keys.js';
 import { buildTemplate, prepareTemplate, recipient, templateAnswer, templateEndpoint, templateError, type TemplateTarget } from '../../send/template.js';
 import { collectVariables } from '../../send/variables.js';
 import { confirmSend, invalidInput, printDryRun, refuseCsvOnlyFlags, summaryLines, type SendOptions } from '../push/send-ui.js';
@@ -82,9 +83,29 @@ export async function run(ctx: Context, opts: TemplateSendOptions): Promise<numb
 /** Base URL, API key (environment or profile; a secret) and the signature source. */
 export async function templateTarget(ctx: Context, opts: Pick<TemplateSendOptions, 'signature' | 'signCommand' | 'signSecretFile'>): Promise<TemplateTarget> {
   const baseUrl = await ctx.baseUrl();
-  const signKey = (await ctx.settings()).require('sign-key');
+  const settings = await ctx.settings();
+  const signKey = settings.require('sign-key');
   ctx.addSecret(signKey);
-  const signature = signatureSource(opts, ctx.io.env);
+  const signature = await signatureWithFallback(ctx, opts, settings.stored()['sign-secret']);
   if (signature.kind === 'default') ctx.addSecret(signature.secret);
   return { baseUrl, signKey, signature };
+}
+
+/**
+ * The signature source of `signatureSource` (flag, sign command, secret file, environment); when
+ * none is given, the secret stored in the profile (`config set sign-secret --stdin`), else a
+ * masked prompt on a terminal.
+ */
+async function signatureWithFallback(
+  ctx: Context,
+  opts: Pick<TemplateSendOptions, 'signature' | 'signCommand' | 'signSecretFile'>,
+  stored: string | undefined,
+): Promise<SignatureSource> {
+  const env = ctx.io.env;
+  const given = opts.signature !== undefined || opts.signCommand !== undefined || Boolean(opts.signSecretFile) || Boolean(env[SECRET_ENV.signSecret]) || Boolean(env[SECRET_ENV.signSecretFile]);
+  if (given || (!stored && !ctx.canPrompt())) return signatureSource(opts, env);
+  if (stored) return { kind: 'default', secret: stored, from: 'profile sign-secret' };
+  const secret = await ctx.io.prompter.password('X-Service-Sign secret');
+  if (!secret) throw new UsageError('no X-Service-Sign secret given');
+  return { kind: 'default', secret, from: 'prompt' };
 }

@@ -1,0 +1,59 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempConfigDir } from './helpers/cli.js';
+
+const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
+const run = promisify(execFile);
+let sandbox: ChildProcess | undefined;
+
+afterAll(() => {
+  sandbox?.kill('SIGTERM');
+});
+
+/** Starts `callctl sandbox --port 0` as a person would and returns what it printed on stderr. */
+async function startSandbox(): Promise<string> {
+  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  sandbox = child;
+  let text = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('Ctrl-C to stop')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}: ${text}`)));
+  });
+  return text;
+}
+
+describe("the sandbox's export line", () => {
+  it('sets everything the tour needs: push and template send work from it as written', async () => {
+    const banner = await startSandbox();
+    // The export command as printed: from "export" through its continued lines.
+    const lines = banner.split('\n');
+    const start = lines.findIndex((l) => l.trimStart().startsWith('export '));
+    expect(start).toBeGreaterThan(0);
+    let end = start;
+    while (lines[end]!.endsWith('\\')) end++;
+    const exportCommand = lines.slice(start, end + 1).join('\n');
+    for (const name of ['CALLCTL_BASE_URL', 'CALLCTL_APP_KEY', 'CALLCTL_APP_SECRET', 'CALLCTL_FLEX_URL', 'CALLCTL_PUSH_TOKEN', 'CALLCTL_SIGN_KEY', 'CALLCTL_SIGN_SECRET']) {
+      expect(exportCommand).toContain(`${name}=`);
+    }
+    // Only the environment the line sets (and PATH for sh): no CALLCTL_* from the test's own.
+    const env = { PATH: process.env.PATH ?? '', CALLCTL_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
+    const callctl = `"${process.execPath}" "${bin}"`;
+    const script = [
+      exportCommand,
+      `${callctl} robots > /dev/null`,
+      `${callctl} push --caller-id +6281234567001 --client-name Budi --var debt_amount=1500000 --yes`,
+      `${callctl} template send --template-id 7 --channel whatsapp --channel-id +6281234567001 --var date=2026-12-01 --var name=Budi --reply-url https://example.com/replies --yes`,
+      `${callctl} push --test --caller-id +6281234567001 --var debt_amount=1 --yes`,
+    ].join(' && \\\n');
+    const result = await run('sh', ['-c', script], { env }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    expect((result as { code?: number }).code ?? 0, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/call pushed for \+6281234567001, trace_id \S+/);
+    expect(result.stderr).toMatch(/message sent \(.*\), task_id \S+/);
+    expect(result.stderr).toMatch(/call pushed for \+6281234567001 \(test\)/);
+  });
+});
