@@ -150,17 +150,30 @@ export class Transport {
     }
     const started = Date.now();
     const { request } = await import('./undici.js');
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
-    const res = await request(req.url, {
-      method: req.method,
-      headers,
-      body: req.body,
-      dispatcher: await this.agent(),
-      signal,
-      headersTimeout: this.options.timeoutMs,
-      bodyTimeout: this.options.timeoutMs,
-    });
-    const text = req.consume && res.statusCode === 200 ? await req.consume(res.body, attempt) : await res.body.text();
+    // The whole exchange is bounded by the timeout, except a streamed body (`consume`) once its
+    // head arrived: a large task read into a pipe that someone pages through slowly may take
+    // longer, and undici's bodyTimeout still ends it when no byte comes for that long.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), this.options.timeoutMs);
+    let text: string;
+    let res: Awaited<ReturnType<typeof request>>;
+    try {
+      res = await request(req.url, {
+        method: req.method,
+        headers,
+        body: req.body,
+        dispatcher: await this.agent(),
+        signal: controller.signal,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      });
+      if (req.consume && res.statusCode === 200) {
+        clearTimeout(timer);
+        text = await req.consume(res.body, attempt);
+      } else text = await res.body.text();
+    } finally {
+      clearTimeout(timer);
+    }
     if (this.options.log) {
       this.log(`< ${res.statusCode} ${req.endpoint} (${Date.now() - started} ms)`);
       this.log(`< ${redact(text.length > 4000 ? `${text.slice(0, 4000)}...` : text, secrets)}`);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 /** A loopback listener that answers each path with a fixed envelope (the test's own tiny service). */
 export async function fixtureServer(
   routes: Record<string, () => string | Buffer>,
-  options: { cutFirst?: number } = {},
+  options: { cutFirst?: number; pieceDelayMs?: number } = {},
 ): Promise<{ url: string; hits: string[]; close(): Promise<void> }> {
   const hits: string[] = [];
   // The first `cutFirst` answers lose their connection half-way through the body.
@@ -32,7 +32,8 @@ export async function fixtureServer(
         if (i >= bytes.length) return res.end();
         res.write(bytes.subarray(i, i + 97));
         i += 97;
-        setImmediate(step);
+        if (options.pieceDelayMs) setTimeout(step, options.pieceDelayMs);
+        else setImmediate(step);
       };
       step();
     });

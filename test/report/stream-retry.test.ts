@@ -55,3 +55,19 @@ describe('a connection lost mid-body', () => {
     expect(r.err.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe('a streamed body slower than --timeout', () => {
+  it('an export goes on while bytes keep coming; a whole-answer read still times out', async () => {
+    const small = JSON.stringify({ data: { ...task, detail: records.slice(0, 12) }, status: 'OK', code: 200 });
+    // About 40 pieces 60 ms apart: 2.4 s in all, never 1 s without a byte.
+    server = await fixtureServer({ '/service/cloud/detail': () => small }, { pieceDelayMs: 60 });
+    const env = { CALLCTL_BASE_URL: server.url, CALLCTL_TOKEN: 'tok', CALLCTL_CONFIG_DIR: tempConfigDir() };
+    const exported = await runCli(['task', 'detail', 'T-CUT', '--format', 'ndjson', '--timeout', '1'], { env });
+    expect(exported.err).toBe('');
+    expect(exported.code).toBe(0);
+    expect(exported.out.trimEnd().split('\n')).toHaveLength(12);
+    const whole = await runCli(['task', 'detail', 'T-CUT', '--json', '--timeout', '1'], { env });
+    expect(whole.code).toBe(5);
+    expect(whole.err).toContain('timed out after 1 s');
+  }, 30_000);
+});
