@@ -53,6 +53,10 @@ export async function renderSamples(readme) {
       CALLCTL_SIGN_KEY: sandbox.signKey,
       CALLCTL_SIGN_SECRET: sandbox.signSecret,
       CALLCTL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'callctl-readme-')),
+      // Journals and ledgers in a folder of this run: the user's state (or another run's) must not
+      // change what the samples show ("already uploaded"), nor be changed by them.
+      XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'callctl-readme-state-')),
+      XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'callctl-readme-cache-')),
       CALLCTL_FORCE_TTY: '100',
       NO_COLOR: '1',
     };
