@@ -244,7 +244,23 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   function forward(n: number, id: string, raw: Buffer, headers: Record<string, string>): Promise<void> {
     forwardTransport ??= options.forwardTransport ?? notificationTransport();
     let since = performance.now();
-    const job = post(forwardTransport, options.forwardTo!, raw, headers, {
+    // With a shared store the claim is renewed as the forward starts: an event that waited in the
+    // queue past its lease may have been taken over by another receiver, which then forwards it.
+    const mine = store.kind === 'ndjson' ? Promise.resolve(true) : store.renewClaim(id, claim).catch(() => false);
+    const job = mine.then(async (held) => {
+      if (!held) {
+        emit({ kind: 'error', message: `event ${id}: its forward is no longer this receiver's (taken over, or the store is unreachable); not sent from here` });
+        return;
+      }
+      return sendOn(n, id, raw, headers, since);
+    });
+    forwards.add(job);
+    void job.finally(() => forwards.delete(job));
+    return job;
+  }
+
+  function sendOn(n: number, id: string, raw: Buffer, headers: Record<string, string>, since: number): Promise<void> {
+    return post(forwardTransport!, options.forwardTo!, raw, headers, {
       onRetry: (attempt, failure) => {
         const ms = Math.round(performance.now() - since);
         emit({ kind: 'forward', seq: n, attempt, final: false, ms, ...failure });
@@ -257,9 +273,6 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         .finishForward(id, owner, { ok: okay, attempts: o.attempts, ...(o.answer ? { status: o.answer.status } : {}), ...(o.error ? { error: o.error } : {}) })
         .catch((error: Error) => emit({ kind: 'error', message: `cannot record the forward of event ${id}: ${error.message}` }));
     });
-    forwards.add(job);
-    void job.finally(() => forwards.delete(job));
-    return job;
   }
 
   /** Forwards whose instance stopped before finishing them (their lease ran out) are taken over. */

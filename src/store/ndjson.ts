@@ -92,6 +92,11 @@ export class NdjsonStore implements EventStore {
     return true;
   }
 
+  /** One process: a claim is never taken over. */
+  async renewClaim(): Promise<boolean> {
+    return true;
+  }
+
   async finishForward(id: string, _owner: string, result: ForwardResult): Promise<void> {
     const key = this.forwarding.get(id);
     this.forwarding.delete(id);

@@ -280,6 +280,14 @@ export class PostgresStore implements EventStore {
     return r.rowCount === 1;
   }
 
+  async renewClaim(id: string, claim: ForwardClaim): Promise<boolean> {
+    const r = await this.pool.query(
+      `UPDATE callctl_events SET fwd_lease = now() + $3::interval WHERE id = $1 AND fwd_owner = $2 AND fwd_state = 'claimed' RETURNING id`,
+      [id, claim.owner, ms(claim.leaseMs)],
+    );
+    return r.rowCount === 1;
+  }
+
   async finishForward(id: string, owner: string, result: ForwardResult): Promise<void> {
     await this.pool.query(
       `UPDATE callctl_events SET fwd_state = $3, fwd_status = $4, fwd_error = $5, fwd_attempts = coalesce(fwd_attempts, 0) + $6, fwd_at = now(), fwd_lease = NULL

@@ -28,6 +28,11 @@ export interface EventStore {
    * gets it sent on again): true when this caller now holds it.
    */
   reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<boolean>;
+  /**
+   * Extends this owner's claim on an event's forward by its lease, as the forward starts: false
+   * when the claim is no longer this owner's (its lease ran out and another took it over).
+   */
+  renewClaim(id: string, claim: ForwardClaim): Promise<boolean>;
   /** Records how the forward of an event ended and releases the claim. */
   finishForward(id: string, owner: string, result: ForwardResult): Promise<void>;
   /**
