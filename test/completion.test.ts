@@ -34,7 +34,12 @@ describe('callctl __complete', () => {
     [['workflow', 'list', '--s'], ['--size']],
     [['-p', ''], ['prod', 'test']],
     [['--profile', 'p'], ['prod']],
-    [['completion', 'z'], []],
+    [['completion', 'z'], ['zsh']],
+    [['hooks', 'trigger', ''], ['chatbot.session_closed', 'chatbot.transfer', 'plan.end', 'task.end', 'template.status', 'workflow.api_push']],
+    [['hooks', 'trigger', 't'], ['task.end', 'template.status']],
+    [['hooks', 'trigger', '--url', 'http://x', 'p'], ['plan.end']],
+    [['hooks', 'trigger', 'task.end', ''], []],
+    [['config', 'use', ''], ['prod', 'test']],
   ])('%j -> %j', async (words, expected) => {
     const res = await runCli(['__complete', '--', ...words], { env: { CALLCTL_CONFIG_DIR: configDir } });
     expect(res.code).toBe(0);
@@ -69,5 +74,13 @@ describe('completion scripts in real shells', () => {
   itWith('fish', 'fish: the script loads without errors', () => {
     expect(() => shell('fish', 'callctl completion fish | source; complete -C"callctl wor"')).not.toThrow();
     expect(shell('fish', 'callctl completion fish | source; complete -C"callctl wor"')).toMatch(/^workflow/);
+  });
+});
+
+describe('hooks trigger types', () => {
+  it('the completion list is the list trigger sends', async () => {
+    const { TRIGGER_TYPES } = await import('../src/commands/hooks/index.js');
+    const { SAMPLE_TYPES } = await import('../src/commands/hooks/trigger.js');
+    expect([...TRIGGER_TYPES].sort()).toEqual([...SAMPLE_TYPES].sort());
   });
 });

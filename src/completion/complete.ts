@@ -8,6 +8,7 @@ export function complete(program: Command, words: readonly string[], profiles: (
   const current = words.at(-1) ?? '';
   let command = program;
   let expectsValue: Option | undefined;
+  let positional = 0;
   for (const word of words.slice(0, -1)) {
     if (expectsValue) {
       expectsValue = undefined;
@@ -19,7 +20,10 @@ export function complete(program: Command, words: readonly string[], profiles: (
       continue;
     }
     const sub = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
-    if (sub) command = sub;
+    if (sub) {
+      command = sub;
+      positional = 0;
+    } else positional++;
   }
   let candidates: string[];
   if (expectsValue) {
@@ -27,8 +31,12 @@ export function complete(program: Command, words: readonly string[], profiles: (
   } else if (current.startsWith('-')) {
     candidates = optionsOf(command).flatMap((o) => [o.long, o.short]).filter((f): f is string => Boolean(f));
     candidates.push('--help');
-  } else {
+  } else if (command.commands.length > 0) {
     candidates = command.commands.filter((c) => !isHidden(c)).map((c) => c.name());
+  } else {
+    // A positional argument with known values (hooks trigger <type>), or a profile name.
+    const isConfigUse = command.name() === 'use' && command.parent?.name() === 'config';
+    candidates = isConfigUse && positional === 0 ? profiles() : (command.registeredArguments[positional]?.argChoices ?? []);
   }
   return [...new Set(candidates)].filter((c) => c.startsWith(current)).sort();
 }

@@ -54,7 +54,7 @@ describe('serve-hooks: start-up', () => {
     const r = await runCli(['serve-hooks', '--port', port, '--key', 'k', '--config-dir', tempConfigDir()]);
     blocker.close();
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/port is in use/);
+    expect(r.err).toMatch(/port is in use \(--port 0 picks a free one\)/);
   });
 
   it('takes keys from CALLCTL_HOOK_KEYS, --key-file and the profile, and never prints them', async () => {

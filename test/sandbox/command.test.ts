@@ -123,7 +123,7 @@ describe('callctl sandbox', () => {
     const port = new URL(JSON.parse(io.out()).url).port;
     const second = signalIO();
     expect(await main(['sandbox', '--port', port], second)).toBe(2);
-    expect(second.err()).toMatch(/the port is in use/);
+    expect(second.err()).toMatch(/the port is in use \(--port 0 picks a free one\)/);
     io.fire('SIGTERM');
     await running;
   });

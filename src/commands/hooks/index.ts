@@ -1,10 +1,24 @@
-import { Option, type Command } from '../commander.js';
+import { Argument, Option, type Command } from '../commander.js';
 import { collect, positiveInt, type Deps } from '../action.js';
+
+/**
+ * The types `hooks trigger` can send (src/hooks/samples.ts SAMPLE_TYPES; a test holds the two
+ * equal), here without loading the schemas, for shell completion.
+ */
+export const TRIGGER_TYPES = ['plan.end', 'task.end', 'workflow.api_push', 'template.status', 'chatbot.session_closed', 'chatbot.transfer'];
+
+/** `<type>` of hooks trigger: completion offers TRIGGER_TYPES; trigger.ts checks the value itself. */
+function typeArgument(): Argument {
+  const argument = new Argument('<type>');
+  argument.argChoices = TRIGGER_TYPES;
+  return argument;
+}
 
 export function register(parent: Command, deps: Deps): void {
   const hooks = parent.command('hooks').description('send notifications: signed samples, and recorded events again');
   hooks
-    .command('trigger <type>')
+    .command('trigger')
+    .addArgument(typeArgument())
     .description('send a realistic, schema-valid, correctly signed sample notification')
     .option('--url <url>', 'where to send it (e.g. the URL serve-hooks prints)')
     .option('--key <KEY>', 'KEY for plan/task Sign (else --key-file, CALLCTL_HOOK_KEYS, profile hook-keys)', collect)

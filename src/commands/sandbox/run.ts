@@ -106,7 +106,7 @@ export async function run(ctx: Context, opts: SandboxCommandOptions): Promise<nu
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code) throw new UsageError(`cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use' : code}`);
+    if (code) throw new UsageError(`cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : code}`);
     throw new UsageError((error as Error).message);
   }
 

@@ -121,7 +121,7 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
     await log?.close();
     await store?.close();
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use' : code ?? 'error'}`);
+    throw new UsageError(`cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : code ?? 'error'}`);
   }
 
   const options: RenderOptions = { json: out.json || !ctx.io.stdoutIsTTY, showNumbers: !!opts.showNumbers, skipVerify: !!opts.skipVerify, events };
