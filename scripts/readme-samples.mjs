@@ -37,6 +37,8 @@ function normalise(text, url) {
     .split(root).join('./')
     .replace(/\b\d+\.\d s\b/g, '0.0 s')
     .replace(/\(\d+ rows\/s\)/g, '(n rows/s)')
+    // Progress and warning lines start with the time when stderr is not a terminal.
+    .replace(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z /gm, '2026-11-23T02:30:00.000Z ')
     .trimEnd();
 }
 

@@ -70,6 +70,11 @@ export class Output {
     this.write(`${JSON.stringify(value, null, 2)}\n`);
   }
 
+  /** JSON on one line (a run's summary that a cron job appends to a log, one record per run). */
+  writeJsonLine(value: unknown): void {
+    this.write(`${JSON.stringify(value)}\n`);
+  }
+
   /**
    * A list: `--json` prints the rows (or `options.json`); otherwise a table that fits the
    * terminal (src/output/table.ts) or tab-separated lines, never shortened, when piped. Every

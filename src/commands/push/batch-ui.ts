@@ -159,7 +159,7 @@ async function report<B>(ctx: Context, batch: CsvBatch<B>, run: BatchRun, result
     stopped: run.stopped ?? null,
   };
   const out = await ctx.output();
-  if (out.json) out.writeJson(summary);
+  if (out.json) out.writeJsonLine(summary);
   else {
     out.record([
       ['total', summary.total],

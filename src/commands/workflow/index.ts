@@ -70,6 +70,7 @@ JSON (--json): the envelope's data, {"lists": [...], "count": n}; with --all, ev
     .option('--batch-size <n>', `entries per request, at most ${MAX_ENTRIES_PER_UPDATE}`, batchSize, MAX_ENTRIES_PER_UPDATE)
     .option('--dry-run', 'check the file and list the batches it would send; send nothing')
     .option('--restart', "ignore an earlier run's journal: send every batch again")
+    .option('-q, --quiet', 'print errors only (no progress, warnings or summary; --json still prints the summary)')
     .option('--resend-uncertain', 'send again the batches an earlier run left uncertain (sent, no answer) whose rows lack caseid')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .addHelpText(
@@ -120,8 +121,11 @@ Examples:
   callctl workflow update --workflow-id wf-20001 --csv contacts.csv --rejects rejects.csv --max-invalid 50
   callctl workflow update --workflow-id wf-20001 --csv contacts.csv --yes --json | jq .entriesAcknowledged
 
-JSON (--json), on stdout once the file is checked (also when the run fails or stops):
-  {"status": "done"|"dry-run"|"invalid"|"failed"|"interrupted", "workflowId", "file", "sha256",
+Without a terminal every progress and warning line on stderr starts with an ISO-8601 time.
+
+JSON (--json), ONE line on stdout once the file is checked (also when the run fails or stops):
+  {"status": "done"|"dry-run"|"invalid"|"failed"|"interrupted", "startedAt", "endedAt",
+   "workflowId", "file", "sha256", "sent" (entries accepted in this run),
    "rowsRead", "valid", "invalid", "skipped", "batchSize", "batchesTotal", "batchesSent",
    "batchesResumed", "entriesAcknowledged", "entriesResumed", "serviceCount" (the service's count,
    summed), "uncertain": [{"batch", "firstLine", "lastLine", "entries"}], "earlierUpload" (null, or

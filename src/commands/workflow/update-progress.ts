@@ -20,15 +20,17 @@ export class UploadProgress {
     private readonly file: string,
     private readonly tty: boolean,
     private readonly warn: (message: string) => void,
+    /** `--quiet`: errors only (the command prints those), no progress, no warnings. */
+    private readonly quiet = false,
   ) {
     this.readStarted = io.now();
   }
 
   readonly onEvent = (e: UploadEvent): void => {
+    if (this.quiet) return;
     switch (e.type) {
       case 'stale-lock':
-        this.clear();
-        this.warn(`took over the lock of an earlier run that is gone (pid ${e.pid})`);
+        this.warning(`took over the lock of an earlier run that is gone (pid ${e.pid})`);
         break;
       case 'resume':
         this.line(
@@ -38,36 +40,30 @@ export class UploadProgress {
         );
         break;
       case 'earlier-upload':
-        this.clear();
-        this.warn(
+        this.warning(
           `an upload of an earlier version of ${this.file} to this workflow stopped at ${e.at || e.startedAt} after ${plural(e.batches, 'batch', 'batches')} ` +
             `(${plural(e.entries, 'entry', 'entries')}, up to line ${e.line}); this file is new content and is uploaded from its first row (journal ${e.journal})`,
         );
         break;
       case 'resend-uncertain':
-        this.clear();
-        this.warn(
+        this.warning(
           `sending again batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}), which an earlier run sent with no answer: ` +
             (e.reason === 'caseid' ? 'every entry carries caseid, so the service does not duplicate it' : '--resend-uncertain'),
         );
         break;
       case 'uncertain-kept':
-        this.clear();
-        this.warn(`not sending batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}) again: an earlier run sent it at ${e.batch.at} with no answer (${e.batch.error}); --resend-uncertain sends it`);
+        this.warning(`not sending batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}) again: an earlier run sent it at ${e.batch.at} with no answer (${e.batch.error}); --resend-uncertain sends it`);
         break;
       case 'retry-uncertain':
-        this.clear();
-        this.warn(
+        this.warning(
           `batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}): ${e.error}; it may have reached the service, but every entry carries caseid, so it is sent again (${e.attempt} of ${e.of}) in ${(e.waitMs / 1000).toFixed(1)} s`,
         );
         break;
       case 'count-differs':
-        this.clear();
-        this.warn(`batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}): accepted; the service counted ${plural(e.count, 'entry', 'entries')} of the ${e.batch.count} sent (what it counts is not said; nothing is sent again)`);
+        this.warning(`batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}): accepted; the service counted ${plural(e.count, 'entry', 'entries')} of the ${e.batch.count} sent (what it counts is not said; nothing is sent again)`);
         break;
       case 'other-workflow':
-        this.clear();
-        this.warn(`batch ${e.batch.index}: accepted, but the answer names workflow ${e.workflowId}`);
+        this.warning(`batch ${e.batch.index}: accepted, but the answer names workflow ${e.workflowId}`);
         break;
       case 'read': {
         if (!this.tty) break;
@@ -101,7 +97,7 @@ export class UploadProgress {
           );
         } else {
           this.io.stderr.write(
-            `batch ${b.index}/${e.total} sent: lines ${b.firstLine}-${b.lastLine}, ${plural(b.count, 'entry', 'entries')} accepted, service count ${e.acked} (${e.entriesSent}/${e.entriesToSend} this run, ${rate(e.entriesSent, seconds)})\n`,
+            `${this.stamp()}batch ${b.index}/${e.total} sent: lines ${b.firstLine}-${b.lastLine}, ${plural(b.count, 'entry', 'entries')} accepted, service count ${e.acked} (${e.entriesSent}/${e.entriesToSend} this run, ${rate(e.entriesSent, seconds)})\n`,
           );
         }
         break;
@@ -111,10 +107,24 @@ export class UploadProgress {
     }
   };
 
-  /** A message between redraws (the status line is cleared first). */
+  /** A message between redraws (the status line is cleared first); without a terminal, after the time. */
   line(message: string): void {
+    if (this.quiet) return;
     this.clear();
-    this.io.stderr.write(`${message}\n`);
+    this.io.stderr.write(`${this.stamp()}${message}\n`);
+  }
+
+  /** A warning line; without a terminal it starts with the time too (a cron log read back by night). */
+  private warning(message: string): void {
+    if (this.quiet) return;
+    this.clear();
+    if (this.tty) this.warn(message);
+    else this.io.stderr.write(`${this.stamp()}warning: ${message}\n`);
+  }
+
+  /** `2026-11-23T02:30:05.123Z ` without a terminal; nothing on one. */
+  private stamp(): string {
+    return this.tty ? '' : `${new Date(this.io.now()).toISOString()} `;
   }
 
   /** Removes the status line, if one is shown. */

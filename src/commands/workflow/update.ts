@@ -19,12 +19,15 @@ export interface UpdateOptions {
   dryRun?: boolean;
   restart?: boolean;
   resendUncertain?: boolean;
+  quiet?: boolean;
   yes?: boolean;
 }
 
 /** The `--json` summary (documented in `--help`). */
 export interface UpdateSummary {
   status: 'done' | 'dry-run' | 'invalid' | 'failed' | 'interrupted';
+  startedAt: string;
+  endedAt: string;
   workflowId: string;
   file: string;
   sha256: string;
@@ -37,6 +40,8 @@ export interface UpdateSummary {
   batchesSent: number;
   batchesResumed: number;
   entriesAcknowledged: number;
+  /** Entries sent and accepted in this run (= entriesAcknowledged), beside the service's count. */
+  sent: number;
   entriesResumed: number;
   /** The service's `count`, summed over the batches it accepted in this run. */
   serviceCount: number;
@@ -71,7 +76,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
   if (client && !client.currentToken && !(await ctx.envCredentials())) {
     throw new AuthError('not logged in: run `callctl auth login`, or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET');
   }
-  const progress = new UploadProgress(ctx.io, basename(opts.csv), ctx.io.stderrIsTTY, (m) => out.warn(m));
+  const progress = new UploadProgress(ctx.io, basename(opts.csv), ctx.io.stderrIsTTY, (m) => out.warn(m), opts.quiet === true);
   const abort = new AbortController();
   let phase: 'reading' | 'confirming' | 'sending' = 'reading';
   let stopRequested = false;
@@ -112,6 +117,8 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
     const { validation: v, plan } = u;
     const summary = (status: UpdateSummary['status'], sent?: SendOutcome): UpdateSummary => ({
       status,
+      startedAt: new Date(started).toISOString(),
+      endedAt: new Date(ctx.io.now()).toISOString(),
       workflowId: opts.workflowId,
       file: u.options.path,
       sha256: u.fingerprint.sha256,
@@ -124,6 +131,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
       batchesSent: sent?.batchesSent ?? 0,
       batchesResumed: plan.resumed.batches,
       entriesAcknowledged: sent?.entriesAcked ?? 0,
+      sent: sent?.entriesAcked ?? 0,
       entriesResumed: plan.resumed.entries,
       serviceCount: sent?.serviceCount ?? 0,
       uncertain: (sent?.uncertain ?? plan.uncertain).map((b) => ({ batch: b.index, firstLine: b.firstLine, lastLine: b.lastLine, entries: b.count })),
@@ -139,13 +147,14 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
       error: sent?.error ? String((sent.error as Error).message ?? sent.error) : null,
     });
 
-    if (v.problems.length > 0) listProblems(ctx, out, opts.csv, u, !u.allowed);
+    // --quiet: problems that stop the upload are errors and shown; skipped ones are not.
+    if (v.problems.length > 0 && !(opts.quiet && u.allowed)) listProblems(ctx, out, opts.csv, u, !u.allowed);
     if (!u.allowed) {
-      await printSummary(out, summary('invalid'));
+      await printSummary(out, opts.quiet === true, summary('invalid'));
       throw invalidError(opts, u);
     }
     if (opts.dryRun) {
-      await printSummary(out, summary('dry-run'));
+      await printSummary(out, opts.quiet === true, summary('dry-run'));
       return 0;
     }
     if (plan.batches.length > 0 && !opts.yes) {
@@ -163,13 +172,13 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
     const outcome = await u.send((details) => updateDetailsJson(client!, opts.workflowId, details), { shouldStop: () => stopRequested });
     progress.clear();
     const status = outcome.error ? 'failed' : outcome.interrupted ? 'interrupted' : 'done';
-    await printSummary(out, summary(status, outcome));
+    await printSummary(out, opts.quiet === true, summary(status, outcome));
     if (outcome.error) throw outcome.error;
     if (outcome.interrupted) {
       const acked = plan.resumed.batches + outcome.batchesSent;
       throw new InterruptedError(`interrupted: ${acked} of ${plural(plan.totalBatches, 'batch', 'batches')} are acknowledged and journaled; run the same command again to send the rest`);
     }
-    if (plan.batches.length === 0) out.info(`nothing to send: every valid row of ${opts.csv} was already acknowledged (--restart sends them again)`);
+    if (plan.batches.length === 0 && !opts.quiet) out.info(`nothing to send: every valid row of ${opts.csv} was already acknowledged (--restart sends them again)`);
     return 0;
   } finally {
     offSignal();
@@ -180,11 +189,16 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
 
 function listProblems(ctx: Context, out: Output, file: string, u: PreparedUpload, blocking: boolean): void {
   const v = u.validation;
+  // Without a terminal each line starts with the time, as the progress lines do.
+  const stamp = ctx.io.stderrIsTTY ? '' : `${new Date(ctx.io.now()).toISOString()} `;
   const rows = `${v.invalid} invalid row${v.invalid === 1 ? '' : 's'}`;
-  if (!blocking) out.warn(`skipping ${rows} (--max-invalid ${u.options.maxInvalid}):`);
-  for (const p of v.problems) ctx.io.stderr.write(`  ${file}: ${formatProblem(p)}\n`);
+  if (!blocking) {
+    if (stamp) ctx.io.stderr.write(`${stamp}warning: skipping ${rows} (--max-invalid ${u.options.maxInvalid}):\n`);
+    else out.warn(`skipping ${rows} (--max-invalid ${u.options.maxInvalid}):`);
+  }
+  for (const p of v.problems) ctx.io.stderr.write(`${stamp}  ${file}: ${formatProblem(p)}\n`);
   const more = v.problemCount - v.problems.length;
-  if (more > 0) ctx.io.stderr.write(`  ... and ${count(more)} more problem${more === 1 ? '' : 's'}${u.options.rejectsPath ? ` (every rejected row is in ${u.options.rejectsPath})` : ' (--rejects FILE writes every rejected row)'}\n`);
+  if (more > 0) ctx.io.stderr.write(`${stamp}  ... and ${count(more)} more problem${more === 1 ? '' : 's'}${u.options.rejectsPath ? ` (every rejected row is in ${u.options.rejectsPath})` : ' (--rejects FILE writes every rejected row)'}\n`);
 }
 
 function invalidError(opts: UpdateOptions, u: PreparedUpload): InputError {
@@ -198,8 +212,10 @@ function invalidError(opts: UpdateOptions, u: PreparedUpload): InputError {
   );
 }
 
-async function printSummary(out: Output, s: UpdateSummary): Promise<void> {
-  if (out.json) return out.writeJson(s);
+async function printSummary(out: Output, quiet: boolean, s: UpdateSummary): Promise<void> {
+  // One line: a cron job appends it to a log that stays one record per night.
+  if (out.json) return out.writeJsonLine(s);
+  if (quiet) return;
   if (s.batches && s.batches.length > 0) {
     out.heading('Batches it would send');
     await out.list(s.batches, [
