@@ -6,7 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // One real PostgreSQL for the whole run (test/helpers/postgres-global.ts).
-    globalSetup: ['test/helpers/postgres-global.ts'],
+    // State and cache folders in one temp folder per run; one real PostgreSQL for the whole run.
+    globalSetup: ['test/helpers/state-global.ts', 'test/helpers/postgres-global.ts'],
   },
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
@@ -127,8 +127,14 @@ describe('a large file checked in two halves at once', () => {
     });
     let err = '';
     child.stderr.on('data', (c) => (err += c));
-    setTimeout(() => child.kill('SIGINT'), 600);
-    const code = await new Promise((resolve) => child.on('exit', (c) => resolve(c)));
+    const exited = new Promise((resolve) => child.on('exit', (c) => resolve(c)));
+    // Ctrl-C once the check has begun writing its spool (the run's signal handler is installed
+    // before that), not after a fixed delay: on a loaded machine 600 ms could still be module loading.
+    const spool = join(config, 'cache', 'callctl', 'spool');
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && (!existsSync(spool) || readdirSync(spool).length === 0)) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    const code = await exited;
     expect(code, err).toBe(130);
     expect(err).toContain('nothing was sent');
     expect(readdirSync(out)).toEqual([]);
