@@ -363,6 +363,42 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     });
   });
   server.on('drop', () => (connectionsRefused += 1));
+
+  // Our own header and request deadlines. Node's (headersTimeout, requestTimeout) stop checking
+  // at the first connection that is not expired, so one idle keep-alive connection let clients
+  // trickling bytes stay forever (a slow-client test found it). Each socket: when it started
+  // waiting for a request's headers, and when its request (headers read) began.
+  const clocks = new Map<Socket, { waiting: number; read: number; request?: number }>();
+  server.on('connection', (socket: Socket) => {
+    if (socket.destroyed) return;
+    clocks.set(socket, { waiting: performance.now(), read: 0 });
+    socket.once('close', () => clocks.delete(socket));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const clock = clocks.get(req.socket);
+    if (!clock) return;
+    clock.request = performance.now();
+    res.once('finish', () => {
+      clock.request = undefined;
+      clock.waiting = performance.now();
+      clock.read = req.socket.bytesRead;
+    });
+  });
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const deadlines = setInterval(() => {
+    const now = performance.now();
+    for (const [socket, clock] of clocks) {
+      const late =
+        clock.request !== undefined
+          ? now - clock.request > requestTimeout
+          : socket.bytesRead > clock.read && now - clock.waiting > headersTimeout;
+      if (!late) continue;
+      clocks.delete(socket);
+      if (socket.writable && !socket.destroyed && clock.request === undefined) socket.end(TIMED_OUT);
+      setTimeout(() => socket.destroy(), 100).unref();
+    }
+  }, Math.max(50, Math.min(1_000, headersTimeout / 2)));
+  deadlines.unref();
   // Requests the HTTP parser cannot read (garbage, headers over Node's cap) get a plain 400; a
   // client too slow with its headers or body, 408.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -390,6 +426,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     },
     async close() {
       closing = true;
+      clearInterval(deadlines);
       clearInterval(sweeper);
       // Stops accepting; idle keep-alive connections close now, busy ones once answered (their
       // answers carry `connection: close`); only after the grace period is anything cut.
