@@ -179,3 +179,12 @@ describe('push --csv line numbers (one CSV reader with workflow update)', () => 
     expect(sandbox.requests).toHaveLength(0);
   });
 });
+
+describe('push --csv progress without a terminal', () => {
+  it('prints timed lines as rows are sent (the first, the last, and one per second between)', async () => {
+    const r = await cli(['--csv', writeIn(dir, 'piped.csv', pushCsv(3, 700)), '--rate', '1000', '--yes']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z calls: 1\/3, row 1 \(line 2\) \+628000000700: sent/m);
+    expect(r.err).toMatch(/^\S+Z calls: 3\/3, row 3 \(line 4\) \+628000000702: sent/m);
+  });
+});

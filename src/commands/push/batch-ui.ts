@@ -99,7 +99,8 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     }
     started = true;
     const batchOptions = { rate: opts.rate, ...flags, now: () => ctx.io.now(), sleep: (ms: number) => ctx.io.sleep(ms), stopRequested: () => stopRequested, ledger };
-    run = await runBatch(batch.rows, plan, journal, batch.sender, batchOptions, (e) => render(ctx, e, batch.words.one));
+    const last = { at: -Infinity };
+    run = await runBatch(batch.rows, plan, journal, batch.sender, batchOptions, (e) => render(ctx, e, batch.words.one, last));
   } finally {
     offSignal();
     // Even when the batch ended with an error (a signing command failing), the file is complete.
@@ -129,19 +130,29 @@ function confirmation<B>(batch: CsvBatch<B>, plan: BatchPlan, rate: number, flag
   ];
 }
 
-function render(ctx: Context, e: BatchEvent, one: string): void {
+/** Without a terminal: a line per row, or per second when rows go faster (ms since the last line). */
+const PIPED_LINE_MS = 1_000;
+
+function render(ctx: Context, e: BatchEvent, one: string, last: { at: number }): void {
   const scrub = (t: string) => redact(t, [...ctx.secrets]);
+  const tty = ctx.io.stderrIsTTY;
+  // Without a terminal (cron) each line starts with its time.
+  const stamp = tty ? '' : `${new Date(ctx.io.now()).toISOString()} `;
   if (e.type === 'stopped') {
-    if (ctx.io.stderrIsTTY) ctx.io.stderr.write('\n');
-    ctx.io.stderr.write(`stopped: ${scrub(e.message)}\n`);
+    if (tty) ctx.io.stderr.write('\n');
+    ctx.io.stderr.write(`${stamp}stopped: ${scrub(e.message)}\n`);
     return;
   }
   const r = e.result;
   if (r.outcome !== 'sent' || r.warning) {
-    if (ctx.io.stderrIsTTY) ctx.io.stderr.write('\r\x1b[K');
-    ctx.io.stderr.write(`row ${r.row} (line ${r.line}) ${r.who}: ${r.outcome}${r.error ? `: ${scrub(r.error)}` : ''}${r.warning ? `; warning: ${scrub(r.warning)}` : ''}\n`);
+    if (tty) ctx.io.stderr.write('\r\x1b[K');
+    ctx.io.stderr.write(`${stamp}row ${r.row} (line ${r.line}) ${r.who}: ${r.outcome}${r.error ? `: ${scrub(r.error)}` : ''}${r.warning ? `; warning: ${scrub(r.warning)}` : ''}\n`);
+    last.at = ctx.io.now();
+  } else if (!tty && (e.done === e.of || e.done === 1 || ctx.io.now() - last.at >= PIPED_LINE_MS)) {
+    ctx.io.stderr.write(`${stamp}${one}s: ${e.done}/${e.of}, row ${r.row} (line ${r.line}) ${r.who}: sent${r.id ? ` (${r.id})` : ''}\n`);
+    last.at = ctx.io.now();
   }
-  if (ctx.io.stderrIsTTY) ctx.io.stderr.write(`\r\x1b[K${one}s: ${e.done}/${e.of}${e.done === e.of ? '\n' : ''}`);
+  if (tty) ctx.io.stderr.write(`\r\x1b[K${one}s: ${e.done}/${e.of}${e.done === e.of ? '\n' : ''}`);
 }
 
 async function report<B>(ctx: Context, batch: CsvBatch<B>, run: BatchRun, resultsPath: string, journalPath: string): Promise<number> {
