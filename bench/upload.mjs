@@ -151,6 +151,9 @@ try {
       try {
         const r = await measure([cli, 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--json', ...extra], {
           CALLCTL_CONFIG_DIR: configDir,
+          // Journals (state) and spools (cache) of each run in its own folder: every run sends it all.
+          XDG_STATE_HOME: configDir,
+          XDG_CACHE_HOME: join(configDir, 'cache'),
           CALLCTL_BASE_URL: sandbox.url,
           CALLCTL_TOKEN: token,
         });
