@@ -117,3 +117,40 @@ describe('upload fault matrix', () => {
     }
   }
 });
+
+describe('upload killed with SIGKILL while a batch is in flight (rows without caseid)', () => {
+  it('the re-run names the batch in flight as uncertain and sends the rest; --resend-uncertain sends it once more', async () => {
+    const { spawn } = await import('node:child_process');
+    const root = join(import.meta.dirname, '..', '..');
+    const path = file(false);
+    const id = n;
+    // Slow answers: the kill lands after the service took batch 2 and before the client heard.
+    sandbox.setFaults({ path: PATH, delayMs: 400 });
+    const child = spawn(process.execPath, [join(root, 'bin/callctl.js'), 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', path, '--batch-size', '4', '--yes'], {
+      env: { ...process.env, ...env, NO_COLOR: '1' },
+      stdio: 'ignore',
+    });
+    const onUpdate = (e: { batch: number }) => {
+      if (received(sandbox).length >= 8) child.kill('SIGKILL');
+      void e;
+    };
+    sandbox.events.on('workflow.updated', onUpdate);
+    const exit = await new Promise<string | null>((resolve) => child.on('exit', (_c, signal) => resolve(signal)));
+    sandbox.events.off('workflow.updated', onUpdate);
+    sandbox.resetFaults();
+    expect(exit).toBe('SIGKILL');
+    expect(received(sandbox)).toHaveLength(8);
+
+    const again = await update(path);
+    expect(again.code).toBe(5);
+    expect(again.err).toMatch(/not sending batch 2 \(lines 6-9\) again: an earlier run sent it at \S+ with no answer/);
+    expect(uncertainLines(again.out)).toEqual([6, 7, 8, 9]);
+    const callee = (i: number) => `+62899${String(id).padStart(3, '0')}${String(i).padStart(4, '0')}`;
+    const times = (i: number) => received(sandbox).filter((e) => e.callee === callee(i)).length;
+    for (let i = 1; i <= ROWS; i++) expect(times(i), `row ${i}`).toBe(1);
+
+    const asked = await update(path, '--resend-uncertain');
+    expect(asked.code, asked.err).toBe(0);
+    for (let i = 1; i <= ROWS; i++) expect(times(i), `row ${i}`).toBe(i >= 5 && i <= 8 ? 2 : 1);
+  });
+});
