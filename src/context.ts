@@ -90,14 +90,13 @@ export class Context {
     if (!this.settingsCache) {
       const { Settings } = await import('./config/settings.js');
       this.settingsCache = new Settings(await this.configDir(), this.profile, this.io.env, { 'base-url': this.globals.baseUrl });
-      for (const key of ['token', 'push-token', 'push-test-token', 'sign-key', 'sign-secret', 'hook-keys'] as const) {
+      for (const key of ['token', 'push-token', 'push-test-token', 'sign-key', 'sign-secret', 'hook-keys', 'store'] as const) {
         const value = this.settingsCache.get(key);
         if (value) this.addSecret(value);
       }
       // Hook keys are also used one by one; passwords inside URLs are secrets too.
       for (const k of (this.settingsCache.get('hook-keys') ?? '').split(',')) this.addSecret(k.trim());
-      for (const key of ['base-url', 'flex-url', 'flex-test-url'] as const) addUrlSecrets(this.settingsCache.get(key));
-      addUrlSecrets(this.io.env.CALLCTL_STORE);
+      for (const key of ['base-url', 'flex-url', 'flex-test-url', 'store'] as const) addUrlSecrets(this.settingsCache.get(key));
     }
     return this.settingsCache;
   }

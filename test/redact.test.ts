@@ -158,3 +158,16 @@ describe('one redaction: a service that echoes every secret never gets one print
     expectClean('serve-hooks stderr', hooks.stderr(), known);
   });
 });
+
+describe('the redaction itself', () => {
+  it('a store URL password (profile or environment) is redacted wherever it appears', async () => {
+    const { addUrlSecrets, redact, redactValues } = await import('../src/redact.js');
+    const password = 'st"ore\\Pw-61d0';
+    const url = `postgres://events:${encodeURIComponent(password)}@db.example/hooks`;
+    addUrlSecrets(url);
+    for (const text of [`could not connect to ${url}`, `password ${password} refused`, JSON.stringify({ error: `auth failed: ${password}` })]) {
+      for (const out of [redact(text), redactValues(text)]) for (const form of forms(password)) expect(out).not.toContain(form);
+    }
+    expect(redact(`connect ${url}`)).toBe('connect postgres://events:***@db.example/hooks');
+  });
+});
