@@ -83,7 +83,7 @@ export async function checkPart(
   let columns: Columns | undefined;
   let entry: RowEntry | undefined;
   const useHeader = (fields: string[], line: number, write: boolean) => {
-    columns = readHeader(fields, line, input.file);
+    columns = readHeader(fields, line, input.file, input.delimiter);
     entry = new RowEntry(columns, rowOptions);
     rejects?.header(fields, { write });
   };

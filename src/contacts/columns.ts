@@ -1,3 +1,4 @@
+import { delimiterHint } from '../csv/delimiter-hint.js';
 import { InputError } from '../errors.js';
 
 /** The columns of a contact CSV with a meaning of their own (design.md, "Reading the spec's gaps"). */
@@ -31,7 +32,7 @@ export interface Columns {
  * a key of `variables`. Missing required columns, empty names and repeated names are caught here,
  * before any row is read.
  */
-export function readHeader(fields: readonly string[], line: number, file: string): Columns {
+export function readHeader(fields: readonly string[], line: number, file: string, delimiter = ','): Columns {
   const names = fields.map((f) => f.trim());
   const fail = (message: string) => new InputError(`${file}: line ${line}: ${message}`, { line });
   const seen = new Map<string, number>();
@@ -52,7 +53,7 @@ export function readHeader(fields: readonly string[], line: number, file: string
   const missing = REQUIRED_COLUMNS.filter((c) => known[c] === undefined);
   if (missing.length > 0) {
     const what = missing.length === 1 ? `required column ${missing[0]}` : `required columns ${missing.join(' and ')}`;
-    throw fail(`missing ${what} (the header has: ${names.join(', ')})`);
+    throw fail(`missing ${what} (the header has: ${names.join(', ')})${delimiterHint(names, delimiter)}`);
   }
   return {
     names,

@@ -24,7 +24,7 @@ export interface CsvFile {
  * Reads a CSV file with a header row (UTF-8, with or without BOM; quoted fields may hold commas
  * and newlines). Rows with the wrong number of fields become problems, with their line numbers.
  */
-export async function readCsv(path: string): Promise<CsvFile> {
+export async function readCsv(path: string, delimiter = ','): Promise<CsvFile> {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -35,7 +35,7 @@ export async function readCsv(path: string): Promise<CsvFile> {
   // The one CSV reader (src/csv/reader.ts), as workflow update reads: its line numbers count a
   // CRLF inside a quoted field once, and blank lines still count.
   const records: Array<{ record: string[]; line: number }> = [];
-  await readRecords(path, path, { delimiter: ',', onRecord: (record, line) => void records.push({ record, line }) });
+  await readRecords(path, path, { delimiter, onRecord: (record, line) => void records.push({ record, line }) });
   const problems: Problem[] = [];
   const first = records[0];
   if (!first) throw new InputError(`${path} is empty: a header row and at least one row are expected`);

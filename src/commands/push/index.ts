@@ -1,5 +1,6 @@
 import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
+import { delimiter } from '../delimiter.js';
 import { RATE, rate, recallWindow } from '../flag-values.js';
 
 export function register(parent: Command, { action }: Deps): void {
@@ -15,6 +16,7 @@ export function register(parent: Command, { action }: Deps): void {
     .option('--push-token-stdin', 'read the push token from stdin (else env CALLCTL_PUSH_TOKEN / CALLCTL_PUSH_TEST_TOKEN, profile push-token / push-test-token)')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--dry-run', 'print the exact request (token redacted) and send nothing')
+    .option('--delimiter <char>', 'with --csv: field delimiter, one character; "tab" for a tab', delimiter)
     .option('--csv <file>', 'one push per row: header row; caller_id required, client_name optional, every other column a variable')
     .addOption(new Option('--rate <n>', `with --csv: pushes per second, one at a time (${RATE.min} to ${RATE.max})`).default(5).argParser(rate()))
     .option('--results <file>', 'with --csv: results file (default: beside the input, FILE.results.csv)')

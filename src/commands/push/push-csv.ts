@@ -1,3 +1,4 @@
+import { delimiterHint } from '../../csv/delimiter-hint.js';
 import type { Context } from '../../context.js';
 import type { PushRequest } from '../../schemas/push.js';
 import type { BatchRow } from '../../send/batch.js';
@@ -19,9 +20,9 @@ const FIELD_COLUMNS = new Set(['caller_id', 'client_name']);
 export async function runPushCsv(ctx: Context, opts: PushOptions): Promise<number> {
   const target = await pushTarget(ctx, opts);
   const common = collectVariables(opts.var, opts.varsFile);
-  const file = await readCsv(opts.csv!);
+  const file = await readCsv(opts.csv!, opts.delimiter);
   const problems: Problem[] = [...file.problems];
-  if (!file.header.includes('caller_id')) problems.unshift({ line: 1, message: 'the header has no caller_id column' });
+  if (!file.header.includes('caller_id')) problems.unshift({ line: 1, message: `the header has no caller_id column${delimiterHint(file.header, opts.delimiter ?? ',')}` });
   const rows: BatchRow<PushRequest>[] = [];
   const seen = new Map<string, number>();
   // With a sound header, every row is checked, so that one run lists every problem.

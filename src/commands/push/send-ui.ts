@@ -23,11 +23,13 @@ export interface SendOptions {
   allowDuplicates?: boolean;
   callAgain?: boolean;
   recallWindow?: number;
+  /** `--delimiter` of the `--csv` file (default comma). */
+  delimiter?: string;
 }
 
 /** Flags that mean something only with `--csv`: a usage error without it. */
 export function refuseCsvOnlyFlags(opts: SendOptions): void {
-  for (const flag of ['results', 'resendUncertain', 'retryFailed', 'allowDuplicates', 'callAgain', 'recallWindow'] as const) {
+  for (const flag of ['results', 'resendUncertain', 'retryFailed', 'allowDuplicates', 'callAgain', 'recallWindow', 'delimiter'] as const) {
     if (opts[flag]) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --csv`);
   }
 }

@@ -1,5 +1,6 @@
 import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
+import { delimiter } from '../delimiter.js';
 import { RATE, rate, wholeNumber, recallWindow } from '../flag-values.js';
 
 const wholeNumberArg = wholeNumber();
@@ -22,6 +23,7 @@ export function register(parent: Command, { action }: Deps): void {
     .option('--sign-secret-file <file>', 'secret for the built-in default signature (else CALLCTL_SIGN_SECRET, CALLCTL_SIGN_SECRET_FILE)')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .option('--dry-run', 'print the exact request (key and signature redacted) and send nothing')
+    .option('--delimiter <char>', 'with --csv: field delimiter, one character; "tab" for a tab', delimiter)
     .option('--csv <file>', 'one message per row: header row; channel, channel_id, user_id, reply_url columns (else the flags); every other column a variable')
     .addOption(new Option('--rate <n>', `with --csv: messages per second, one at a time (${RATE.min} to ${RATE.max})`).default(5).argParser(rate()))
     .option('--results <file>', 'with --csv: results file (default: beside the input, FILE.results.csv)')

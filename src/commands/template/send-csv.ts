@@ -1,3 +1,4 @@
+import { delimiterHint } from '../../csv/delimiter-hint.js';
 import type { Context } from '../../context.js';
 import type { TemplateRequest } from '../../schemas/template.js';
 import type { BatchRow } from '../../send/batch.js';
@@ -20,9 +21,9 @@ const FIELD_COLUMNS = new Set(['channel', 'channel_id', 'user_id', 'reply_url'])
 export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): Promise<number> {
   const target = await templateTarget(ctx, opts);
   const common = collectVariables(opts.var, opts.varsFile);
-  const file = await readCsv(opts.csv!);
+  const file = await readCsv(opts.csv!, opts.delimiter);
   const problems: Problem[] = [...file.problems];
-  if (!file.header.includes('channel_id') && !opts.channelId) problems.unshift({ line: 1, message: 'the header has no channel_id column and --channel-id is not given' });
+  if (!file.header.includes('channel_id') && !opts.channelId) problems.unshift({ line: 1, message: `the header has no channel_id column and --channel-id is not given${delimiterHint(file.header, opts.delimiter ?? ',')}` });
   const rows: BatchRow<TemplateRequest>[] = [];
   const seen = new Map<string, number>();
   const nowSeconds = () => opts.timestamp ?? Math.floor(ctx.io.now() / 1000);

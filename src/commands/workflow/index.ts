@@ -4,6 +4,7 @@ import { ISO_TIME_RE } from '../../schemas/formats.js';
 import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
 import { REPORT_HELP, REPORT_JSON } from '../task/index.js';
 import { watchOptions } from '../watch-options.js';
+import { delimiter } from '../delimiter.js';
 
 function isoTime(value: string): string {
   if (!ISO_TIME_RE.test(value) || Number.isNaN(Date.parse(value))) {
@@ -12,14 +13,6 @@ function isoTime(value: string): string {
   return value;
 }
 
-/** `--delimiter`: one character; `tab` or `\t` for a tab. Quotes and line breaks cannot delimit. */
-function delimiter(value: string): string {
-  const d = value === 'tab' || value === '\\t' ? '\t' : value;
-  if ([...d].length !== 1 || d === '"' || d === '\r' || d === '\n') {
-    throw new InvalidArgumentError('expected one character (e.g. ";" or tab), not a quote or a line break');
-  }
-  return d;
-}
 
 function batchSize(value: string): number {
   const n = positiveInt(value);
