@@ -155,7 +155,20 @@ export function findInterrupted(dir: string, workflowId: string, file: string, s
  * request, its outcome after. The file is created with its header at the first batch, so a run
  * that sends nothing leaves no journal behind.
  */
-export class JournalWriter {
+/**
+ * What the uploader needs of a journal's writing side. Files today (JournalWriter); another
+ * backend (a database, issue 14) implements the same, with readJournal's JournalState to read.
+ */
+export interface UploadJournal {
+  sending(batch: Batch): void;
+  batch(batch: Batch, acked: number): void;
+  uncertain(batch: Batch, error: string): void;
+  failed(batch: Batch, error: string): void;
+  done(): void;
+  close(): void;
+}
+
+export class JournalWriter implements UploadJournal {
   private fd: number | undefined;
 
   constructor(

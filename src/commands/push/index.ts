@@ -37,7 +37,7 @@ exits 1 with the service's message and trace_id. Never retried once the body may
 service: a connection that fails after sending exits 5 and says the call may have been placed.
 
 --csv: every row is checked before anything is sent (exit 3 with line numbers). A journal in the
-config folder records each row before it is sent and its answer after, so a re-run of the same
+state folder records each row before it is sent and its answer after, so a re-run of the same
 file never calls anyone twice: answered rows are skipped; rows sent without an answer (the run
 was killed) are reported as uncertain and not sent again unless --resend-uncertain. A ledger per
 destination (the flex-route address, however spelled: localhost or 127.0.0.1, trailing slash, case

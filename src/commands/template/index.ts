@@ -47,7 +47,7 @@ exits 1 with the service's message and request_id. Never retried once the body m
 the service: a connection that fails after sending exits 5 and says the message may have gone out.
 
 --csv: every row is checked before anything is sent (exit 3 with line numbers); a journal in the
-config folder makes a re-run of the same file skip answered rows and never send a row twice; rows
+state folder makes a re-run of the same file skip answered rows and never send a row twice; rows
 sent without an answer (the run was killed) are uncertain and not sent again unless
 --resend-uncertain. A ledger per destination (template endpoint and template id, however the URL
 is spelled) remembers who was messaged: a recipient (channel, channel id, user) messaged within
