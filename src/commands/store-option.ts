@@ -28,6 +28,12 @@ export async function storeValue(ctx: Context, flags: StoreFlags): Promise<{ val
   found.value = found.value.trim();
   if (found.value === '') throw new UsageError(`${found.from}: empty store`);
   ctx.addSecret(storePassword(found.value));
+  // Anything else that looks like a URL (mysql://, a mistyped postgress:// or postgres:/) is not
+  // a file to read: taken as one, `hooks events` listed nothing and exited 0. The value is not
+  // echoed (it may hold a password no redaction knows of).
+  if (!isPostgresUrl(found.value) && (/^[a-z][a-z0-9+.-]*:\/\//i.test(found.value) || /^postgres(?:ql)?:/i.test(found.value)) && !/^file:/i.test(found.value)) {
+    throw new UsageError(`${found.from}: not a store: give a postgres:// URL or an NDJSON file's path`);
+  }
   if (isPostgresUrl(found.value)) {
     try {
       new URL(found.value);

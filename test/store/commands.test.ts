@@ -94,6 +94,19 @@ describe('callctl store migrate / status', () => {
     expect(down.err.split('\n').filter(Boolean)).toHaveLength(1);
     expect(down.err).not.toContain('pw-secret');
   });
+
+  it('refuses a store URL of another kind instead of reading it as a file (a mistyped scheme listed nothing, exit 0)', async () => {
+    for (const value of ['mysql://u:pw-secret@db.internal/x', 'postgress://u:pw-secret@db.internal/x', 'postgres:/db.internal/x']) {
+      const e = { ...env(), CALLCTL_STORE: value };
+      for (const args of [['hooks', 'events'], ['hooks', 'show', '1'], ['store', 'status'], ['serve-hooks', '--port', '0', '--key', KEY]]) {
+        const r = await runCli(args, { env: e });
+        expect(r.code, `${args.join(' ')} with ${value}: ${r.err}`).toBe(2);
+        expect(r.err).toMatch(/^error: CALLCTL_STORE: not a store: give a postgres:\/\/ URL or an NDJSON file's path/);
+        expect(r.err.split('\n').filter(Boolean)).toHaveLength(1);
+        expect(r.out + r.err).not.toContain('pw-secret');
+      }
+    }
+  });
 });
 
 describe.each(['PostgreSQL', 'NDJSON'])('hooks events / show against the %s store', (name) => {
