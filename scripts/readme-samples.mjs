@@ -20,6 +20,8 @@ const bin = join(root, 'bin', 'callctl.js');
 const run = promisify(execFile);
 /** The address samples show, whatever port the sandbox got. */
 export const SHOWN_URL = 'http://127.0.0.1:8780';
+/** The sandbox's simulated start time for the samples; the README's tour starts the sandbox with it. */
+export const SAMPLE_START_TIME = '2026-11-02T09:00:00Z';
 const SAMPLE = /<!-- sample -->\n```console\n\$ callctl (.+)\n[\s\S]*?```/g;
 
 /** Splits a command line as a shell would, for the simple quoting samples use. */
@@ -44,7 +46,7 @@ function normalise(text, url) {
 
 export async function renderSamples(readme) {
   const { startSandbox } = await import('../dist/sandbox/server.js');
-  const sandbox = await startSandbox({ port: 0, seed: 1, startTime: '2026-11-02T09:00:00Z' });
+  const sandbox = await startSandbox({ port: 0, seed: 1, startTime: SAMPLE_START_TIME });
   try {
     const env = {
       ...process.env,

@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -55,5 +56,29 @@ describe("the sandbox's export line", () => {
     expect(result.stderr).toMatch(/call pushed for \+6281234567001, trace_id \S+/);
     expect(result.stderr).toMatch(/message sent \(.*\), task_id \S+/);
     expect(result.stderr).toMatch(/call pushed for \+6281234567001 \(test\)/);
+  });
+});
+
+describe("the README's dates", () => {
+  it('the tour starts the sandbox at the simulated time the samples were rendered at, and it serves those dates', async () => {
+    // @ts-expect-error: a plain .mjs script, shared with `npm run readme`
+    const { SAMPLE_START_TIME } = (await import('../scripts/readme-samples.mjs')) as { SAMPLE_START_TIME: string };
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(`$ callctl sandbox --port 8780 --start-time ${SAMPLE_START_TIME}\n`);
+    // The sandbox started as the tour says serves the dates the samples show.
+    const shown = /^Schedule {2}(\S+) - /m.exec(readme)![1]!;
+    const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--start-time', SAMPLE_START_TIME], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let text = '';
+    await new Promise<void>((resolve) => child.stderr!.on('data', (c: Buffer) => ((text += c.toString()), text.includes('Ctrl-C to stop') && resolve())));
+    const url = /base URL\s+(\S+)/.exec(text)![1]!;
+    try {
+      const env = { ...process.env, CALLCTL_BASE_URL: url, CALLCTL_APP_KEY: 'demo-app-key', CALLCTL_APP_SECRET: /app secret\s+(\S+)/.exec(text)![1]!, CALLCTL_CONFIG_DIR: tempConfigDir() };
+      const { stdout } = await run(process.execPath, [bin, 'task', 'detail', 'T-DEBT-0001'], { env });
+      expect(stdout).toContain(`Schedule\t${shown} - `);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const bad = await run(process.execPath, [bin, 'sandbox', '--start-time', 'yesterday']).catch((e: { code: number; stderr: string }) => e);
+    expect((bad as { code: number }).code).toBe(2);
   });
 });

@@ -47,12 +47,21 @@ const variantHelp = Object.entries(SANDBOX_VARIANTS)
   })
   .join('\n');
 
+/** `--start-time`: an ISO time in UTC, such as 2026-11-02T09:00:00Z. */
+function startTime(value: string): string {
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(value) || Number.isNaN(Date.parse(value))) {
+    throw new InvalidArgumentError('expected a time as YYYY-MM-DDTHH:MM:SSZ, e.g. 2026-11-02T09:00:00Z');
+  }
+  return value;
+}
+
 export function register(parent: Command, { action }: Deps): void {
   parent
     .command('sandbox')
     .description('run the embedded simulator of the service on loopback, until Ctrl-C')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, 0)
+    .option('--start-time <time>', 'simulated time at start, YYYY-MM-DDTHH:MM:SSZ (default now): seeded dates are then the same on every run, as in the README', startTime)
     .option('--time-scale <x>', 'simulated-time speed: 1 is real time, 60 makes a minute last a second', number({ min: 0.001, max: 1_000_000 }), 1)
     .option('--token-ttl <seconds>', 'token lifetime, real seconds', seconds({ min: 1 }), 7200)
     .option('--app-key <key>', 'APPKey the token endpoint accepts', 'demo-app-key')

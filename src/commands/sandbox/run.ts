@@ -10,6 +10,8 @@ export interface SandboxCommandOptions {
   host: string;
   port: number;
   timeScale: number;
+  /** `--start-time`: simulated time at start (ISO), so that seeded dates are the same each run. */
+  startTime?: string;
   tokenTtl: number;
   appKey: string;
   appSecretFile?: string;
@@ -94,6 +96,7 @@ export async function run(ctx: Context, opts: SandboxCommandOptions): Promise<nu
       host: opts.host,
       port: opts.port,
       timeScale: opts.timeScale,
+      ...(opts.startTime !== undefined ? { startTime: opts.startTime } : {}),
       tokenTtlSeconds: opts.tokenTtl,
       appKey: opts.appKey,
       appSecret,
