@@ -109,6 +109,19 @@ describe('callctl store migrate / status', () => {
   });
 });
 
+describe('hooks events / show on an NDJSON log that cannot be read', () => {
+  it('is local trouble (exit 6, fix the path), not "run again later" (exit 5)', async () => {
+    const folder = tempDir();
+    for (const args of [['hooks', 'events', '--log', folder], ['hooks', 'show', '1', '--log', folder]]) {
+      const r = await runCli(args, { env: env() });
+      expect(r.code, `${args.join(' ')}: ${r.err}`).toBe(6);
+      expect(r.err).toMatch(/^error: cannot read the event log .*EISDIR/);
+      expect(r.err).not.toMatch(/run again later/);
+      expect(r.err.split('\n').filter(Boolean)).toHaveLength(1);
+    }
+  });
+});
+
 describe.each(['PostgreSQL', 'NDJSON'])('hooks events / show against the %s store', (name) => {
   it('lists every request with its retry and verdict, as TSV when piped and NDJSON with --json', async () => {
     const { storeEnv, args } = source(name);

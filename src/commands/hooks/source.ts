@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { NetworkError, UsageError } from '../../errors.js';
+import { LocalError, NetworkError, UsageError } from '../../errors.js';
 import { openStoreForReading } from '../../store/open.js';
 import type { EventStore } from '../../store/types.js';
 import { storeValue, type StoreFlags } from '../store-option.js';
@@ -31,9 +31,13 @@ export async function readSource(ctx: Context, flags: SourceFlags): Promise<Even
   }
 }
 
-/** A read that failed half-way (the database went away): exit 5, store named without its password. */
+/**
+ * A read that failed half-way: the database went away (exit 5, store named without its
+ * password), or the NDJSON log is a folder or unreadable (exit 6: running again will not help).
+ */
 export async function readFailed(store: EventStore, error: unknown): Promise<never> {
-  if (error instanceof UsageError || error instanceof NetworkError) throw error;
+  if (error instanceof UsageError || error instanceof NetworkError || error instanceof LocalError) throw error;
   const { describe } = await import('../../store/postgres.js');
+  if (store.kind === 'ndjson') throw new LocalError(`cannot read the event log ${store.where}: ${describe(error)}`);
   throw new NetworkError(`cannot read the store ${store.where}: ${describe(error)}`);
 }
