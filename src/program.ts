@@ -61,9 +61,11 @@ Exit codes, for scripts and cron jobs:
   0  success (an empty list included)
   1  the service refused (unknown or cancelled workflow, invalid data): fix what the
      error names; running again will not help
-  2  usage: unknown flag, missing argument, bad flag value
+  2  usage: unknown flag, missing argument, bad flag value; or the same upload
+     already running
   3  invalid input data (CSV rows, JSON files, variables): nothing was sent
-  4  authentication: no token, or token or credentials rejected: log in again
+  4  authentication: no token, token or credentials rejected (401/403), or a token
+     that belongs to another base URL: log in
   5  may pass by itself (network, timeout, 429, 5xx after retries): run again later
   6  local trouble: a config, journal or log file or folder cannot be read or written
   130 interrupted (Ctrl-C) or a prompt declined

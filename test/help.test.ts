@@ -38,6 +38,17 @@ describe('help', () => {
     expect(res.out).toMatch(/JSON|--json|Output:/);
   });
 
+  it('root --help lists the exit codes as the README table does (exit 2 for an upload already running, 4 for a token of another base URL)', async () => {
+    const res = await runCli(['--help']);
+    const readme = (await import('node:fs')).readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const codes = [...readme.matchAll(/^\| (\d+) \| /gm)].map((m) => m[1]!);
+    expect(codes).toEqual(['0', '1', '2', '3', '4', '5', '6', '130']);
+    const section = res.out.slice(res.out.indexOf('Exit codes')).replace(/\n {5}/g, ' ');
+    for (const code of codes) expect(section).toMatch(new RegExp(`\\n  ${code} {1,2}\\S`));
+    expect(section).toMatch(/\n  2 .*already running/);
+    expect(section).toMatch(/\n  4 .*another base URL/);
+  });
+
   it('`callctl help <command>` works and a mistyped command suggests the closest one', async () => {
     const help = await runCli(['help', 'workflow']);
     expect(help.code).toBe(0);
