@@ -84,7 +84,7 @@ export interface SchemaStatus {
 
 /** What is there: the schema version and the server's. */
 export async function schemaStatus(client: PoolClient): Promise<SchemaStatus> {
-  const server = (await client.query<{ v: string }>('SHOW server_version')).rows[0]!.v;
+  const server = (await client.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
   const exists = await client.query("SELECT to_regclass('callctl_schema') IS NOT NULL AS there");
   if (!exists.rows[0].there) return { version: 0, latest: SCHEMA_VERSION, history: [], server };
   const rows = await client.query<{ version: number; description: string; at: Date }>(

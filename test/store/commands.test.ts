@@ -44,6 +44,7 @@ describe('callctl store migrate / status', () => {
     const before = await runCli(['store', 'status', '--json'], { env: e });
     expect(before.code).toBe(1);
     expect(JSON.parse(before.out)).toMatchObject({ version: 0, latest: 2, events: 0 });
+    expect(JSON.parse(before.out).server).toMatch(/^1\d\.\d+/); // the server's version (was missing: 'PostgreSQL undefined')
     const first = await runCli(['store', 'migrate', '--json'], { env: e });
     expect(first.code).toBe(0);
     expect(JSON.parse(first.out)).toMatchObject({ from: 0, to: 2, applied: [1, 2] });
@@ -53,6 +54,7 @@ describe('callctl store migrate / status', () => {
     const status = await runCli(['store', 'status'], { env: e });
     expect(status.code).toBe(0);
     expect(status.out).toMatch(/schema\tversion 2: up to date/);
+    expect(status.out).toMatch(/^server\tPostgreSQL 1\d\.\d+/m);
     const { password } = pgServer();
     for (const r of [before, first, again, status]) expect(r.out + r.err).not.toContain(password);
   });
