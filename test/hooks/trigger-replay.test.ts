@@ -89,6 +89,20 @@ describe('hooks trigger', () => {
     expect(r.err).toMatch(message);
   });
 
+  it('a receiver answering 5xx or 429 (a receiver whose store is down answers 503) may pass by itself: exit 5, not 1', async () => {
+    for (const status of [503, 500, 429]) {
+      const server = createServer((req, res) => req.resume().on('end', () => res.writeHead(status).end('{}')));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      try {
+        const r = await cli(['hooks', 'trigger', 'task.end', '--key', 'k', '--url', `http://127.0.0.1:${(server.address() as AddressInfo).port}/`]);
+        expect(r.code, r.err).toBe(5);
+        expect(r.err).toMatch(new RegExp(`^error: hooks trigger: the receiver answered HTTP ${status}; this may pass by itself: run again later`));
+      } finally {
+        server.close();
+      }
+    }
+  });
+
   it('a receiver that cannot be reached is a network error, exit 5', async () => {
     const r = await cli(['hooks', 'trigger', 'template.status', '--url', 'http://127.0.0.1:9/hooks']);
     expect(r.code).toBe(5);

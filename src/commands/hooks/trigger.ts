@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { NetworkError, ServiceError, UsageError } from '../../errors.js';
+import { NetworkError, ServiceError, ServiceUnavailableError, UsageError } from '../../errors.js';
 import { signNotification } from '../../hooks/outgoing.js';
 import { applySet, sampleBody, type SampleType } from '../../hooks/samples.js';
 import { EVENT_TYPES } from '../../schemas/events.js';
@@ -65,6 +65,10 @@ export async function run(ctx: Context, opts: TriggerOptions, type: string): Pro
   if (out.json) out.writeJson(result);
   else if (out.tty) out.record([['type', type], ['status', answer.status], ['answer', answer.body], ['time', `${answer.ms} ms`], ...(opts.tamper ? [['tamper', opts.tamper] as const] : [])]);
   else ctx.io.stdout.write(`${type}\t${answer.status}\t${answer.body.replace(/[\t\r\n]+/g, ' ')}\t${answer.ms}\n`);
+  // A receiver in trouble (5xx: its store is down; 429) may answer 200 later: run again (exit 5).
+  if (answer.status >= 500 || answer.status === 429) {
+    throw new ServiceUnavailableError(`hooks trigger: the receiver answered HTTP ${answer.status}`, 'notification', answer.status, undefined);
+  }
   if (answer.status < 200 || answer.status >= 300) {
     throw new ServiceError(`hooks trigger: the receiver answered HTTP ${answer.status}`, 'notification', answer.status, undefined);
   }
