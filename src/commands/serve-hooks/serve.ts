@@ -30,6 +30,10 @@ export interface ServeOptions {
   forwardQueueMib?: number;
   maxConnections?: number;
   maxConnectionsPerPeer?: number;
+  /** Seconds. */
+  headerTimeout?: number;
+  /** Seconds. */
+  requestTimeout?: number;
   refusedLogRate?: number;
   store?: string;
   storeFile?: string;
@@ -48,6 +52,9 @@ export interface ServeOptions {
  */
 export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   if (opts.path !== undefined && !opts.path.startsWith('/')) throw new UsageError('--path must start with /');
+  if ((opts.requestTimeout ?? 30) < (opts.headerTimeout ?? 10)) {
+    throw new UsageError('--request-timeout covers the headers too: give it at least --header-timeout');
+  }
   // A secret segment in --path is never shown: a secret of the run, redacted wherever it would appear.
   ctx.addSecret(opts.path);
   const keys = await hookKeys(ctx, opts);
@@ -111,6 +118,8 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
       forwardQueueBytes: opts.forwardQueueMib === undefined ? undefined : opts.forwardQueueMib * 1024 * 1024,
       maxConnections: opts.maxConnections,
       maxConnectionsPerPeer: opts.maxConnectionsPerPeer,
+      ...(opts.headerTimeout !== undefined ? { headersTimeoutMs: Math.round(opts.headerTimeout * 1000) } : {}),
+      ...(opts.requestTimeout !== undefined ? { requestTimeoutMs: Math.round(opts.requestTimeout * 1000) } : {}),
       refusedLogRate: opts.refusedLogRate,
       ...(opts.forwardLease !== undefined ? { forwardLeaseMs: opts.forwardLease * 1000 } : {}),
       // The run's one transport: --timeout and --verbose apply to forwards too.
