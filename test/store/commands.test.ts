@@ -111,6 +111,24 @@ describe('callctl store migrate / status', () => {
   });
 });
 
+describe('hooks events / show never pass a request\'s control characters to the terminal', () => {
+  it('shows an ESC or BEL inside an id (from anyone who can POST, even with a wrong Sign) as text', async () => {
+    const path = join(tempDir(), 'evil.ndjson');
+    const { testIO } = await import('../../src/io.js');
+    const hooks = await startServeHooks({ key: [KEY], log: path }, testIO());
+    const evil = JSON.stringify({ TaskID: 'T-\u001b[31mRED\u001b]0;pwned\u0007', Sign: '0'.repeat(32), PlanName: 'P\u009b2J' });
+    expect(await postOnce(Number(new URL(hooks.url).port), evil)).toBe(401);
+    await hooks.stop();
+    const listed = await runCli(['hooks', 'events', '--log', path], { env: env() });
+    const shown = await runCli(['hooks', 'show', '1', '--log', path], { env: env() });
+    for (const r of [listed, shown]) {
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+      expect(r.out).toContain('T-\\x1b[31mRED\\x1b]0;pwned\\x07');
+    }
+  });
+});
+
 describe('hooks events / show on an NDJSON log that cannot be read', () => {
   it('is local trouble (exit 6, fix the path), not "run again later" (exit 5)', async () => {
     const folder = tempDir();

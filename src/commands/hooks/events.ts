@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from '../../schemas/events.js';
-import { recordFacts } from '../../store/facts.js';
+import { printable, recordFacts, shownFacts } from '../../store/facts.js';
 import type { EventFilter, StoredEvent } from '../../store/types.js';
 import { eventLine, eventObject, maskNumber, type RenderOptions } from '../serve-hooks/render.js';
 import { tsvCell } from '../../output/output.js';
@@ -64,14 +64,15 @@ export async function run(ctx: Context, opts: EventsOptions): Promise<number> {
   const out = await ctx.output();
   const render: RenderOptions = { json: out.json, showNumbers: !!opts.showNumbers, skipVerify: false };
   const write = (e: StoredEvent) => {
-    const summary = recordFacts(e.record);
+    const summary = out.json ? recordFacts(e.record) : shownFacts(e.record);
     if (out.json) {
       const { seq: _seq, ...o } = eventObject(0, e.record, summary, render);
       void _seq;
       ctx.io.stdout.write(`${JSON.stringify({ id: e.id, ...o, ...(e.forward ? { forward: e.forward } : {}) })}\n`);
     } else if (out.tty) {
       const fwd = forwardText(e);
-      ctx.io.stdout.write(`${eventLine(Number(e.id), e.record, summary, render, out.out)}${fwd ? `  ${out.out.dim(fwd)}` : ''}\n`);
+      const shown = e.record.warnings ? { ...e.record, warnings: e.record.warnings.map((w) => printable(w)) } : e.record;
+      ctx.io.stdout.write(`${eventLine(Number(e.id), shown, summary, render, out.out)}${fwd ? `  ${out.out.dim(fwd)}` : ''}\n`);
     } else {
       const callee = summary.callee === undefined ? '' : opts.showNumbers ? summary.callee : maskNumber(summary.callee);
       const cells = [e.id, e.record.time, e.record.type ?? 'refused', summary.plan, summary.task, callee, summary.status, e.record.verdict ?? '', e.record.retry, e.record.answer, forwardText(e)];

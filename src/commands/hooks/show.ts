@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { InputError } from '../../errors.js';
 import { recordBody } from '../../hooks/event-log.js';
-import { recordFacts } from '../../store/facts.js';
+import { printable, recordFacts, shownFacts } from '../../store/facts.js';
 import { maskNumber } from '../serve-hooks/render.js';
 import { readFailed, readSource, type SourceFlags } from './source.js';
 
@@ -27,7 +27,7 @@ export async function run(ctx: Context, opts: ShowOptions, id: string): Promise<
     }
     if (!event) throw new InputError(`no event ${id} in ${store.where}`);
     const r = event.record;
-    const facts = recordFacts(r);
+    const facts = out.json ? recordFacts(r) : shownFacts(r);
     if (facts.callee && !opts.showNumbers) facts.callee = maskNumber(facts.callee);
     let body = recordBody(r).toString(r.encoding === 'base64' ? 'base64' : 'utf8');
     let parsed: unknown;
@@ -60,23 +60,23 @@ export async function run(ctx: Context, opts: ShowOptions, id: string): Promise<
         ...(r.error ? ([['error', r.error]] as const) : []),
         ['verdict', r.verdict ?? ''],
         ...(r.by ? ([['key matched', r.by]] as const) : []),
-        ...(r.reason ? ([['reason', r.reason]] as const) : []),
-        ...(r.warnings?.length ? ([['warnings', r.warnings.join('; ')]] as const) : []),
-        ['identity', r.key ?? ''],
+        ...(r.reason ? ([['reason', printable(r.reason)]] as const) : []),
+        ...(r.warnings?.length ? ([['warnings', printable(r.warnings.join('; '))]] as const) : []),
+        ['identity', printable(r.key ?? '')],
         ['retry', r.retry > 0 ? `retry ${r.retry} of this event` : 'first arrival'],
         ['arrivals', arrivals || 1],
         [
           'forward',
           !f ? (store.kind === 'ndjson' ? 'not recorded in an NDJSON log' : 'not forwarded') : `${f.state}${f.status !== undefined ? ` ${f.status}` : ''}${f.error ? ` ${f.error}` : ''}${f.attempts ? ` after ${f.attempts} attempt${f.attempts > 1 ? 's' : ''}` : ''}${f.at ? ` at ${f.at}` : ''}`,
         ],
-        ['from', `${r.remote ?? ''} ${r.method} ${r.path}`.trim()],
+        ['from', printable(`${r.remote ?? ''} ${r.method} ${r.path}`.trim())],
       ],
       `event ${event.id}`,
     );
     out.heading('headers');
-    for (const [k, v] of Object.entries(r.headers)) ctx.io.stdout.write(out.tty ? `  ${out.out.dim(k)}: ${v}\n` : `header\t${k}\t${v}\n`);
+    for (const [k, v] of Object.entries(r.headers)) ctx.io.stdout.write(out.tty ? `  ${out.out.dim(k)}: ${printable(String(v))}\n` : `header\t${k}\t${printable(String(v))}\n`);
     out.heading(`body (${r.bytes} bytes${r.encoding === 'base64' ? ', base64' : ''})`);
-    ctx.io.stdout.write(out.tty ? `${body}\n` : `body\t${body.replace(/\s*\n\s*/g, ' ')}\n`);
+    ctx.io.stdout.write(out.tty ? `${printable(body, true)}\n` : `body\t${printable(body.replace(/\s*\n\s*/g, ' '))}\n`);
     return 0;
   } finally {
     await store.close();
