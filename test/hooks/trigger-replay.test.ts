@@ -167,13 +167,21 @@ describe('hooks replay', () => {
     expect(later.err).toMatch(/replayed 0 events/);
   });
 
-  it('exits 1 when the receiver keeps answering an error, after retrying', async () => {
+  it('exits 5 (run again later) when the receiver keeps answering 5xx, after retrying', async () => {
     const { logPath } = await recorded('s');
     const app = await receiver([500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500]);
     const r = await cli(['hooks', 'replay', '--log', logPath, '--to', app.url, '--events', 'task.end']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(5);
     expect(app.got).toHaveLength(4); // the first try and 3 retries
-    expect(r.err).toMatch(/1 answered with an error \(HTTP 500\)/);
+    expect(r.err).toMatch(/1 answered with an error \(HTTP 500\).*this may pass by itself: run again later/);
+  });
+
+  it('exits 1 when the receiver refuses (4xx): running again will not help', async () => {
+    const { logPath } = await recorded('s4');
+    const app = await receiver([400, 400, 400, 400]);
+    const r = await cli(['hooks', 'replay', '--log', logPath, '--to', app.url, '--events', 'task.end']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/1 answered with an error \(HTTP 400\)/);
   });
 
   it('never signs an event that was not verified on arrival: skipped, or sent unsigned with --include-unverified', async () => {

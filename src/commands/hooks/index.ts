@@ -125,8 +125,8 @@ Events not verified on arrival (no secret then, --skip-verify) are skipped, or w
 retried on network errors, 408, 429 and 5xx with back-off.
 
 Output: one line per event (time, type, answer); piped or --json one JSON object per event:
-{"time","type","status","error","attempts"}. Exit 1 when a receiver answered an error, 5 when
-one could not be reached.
+{"time","type","status","error","attempts"}. Exit 1 when the receiver refused one (4xx); 5 when
+it could not be reached or kept answering 5xx or 429 after retries (run again later).
 
 Examples:
   callctl hooks replay --log events.ndjson --to http://127.0.0.1:3000/hooks --events task.end --since 2h

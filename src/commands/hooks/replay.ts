@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Context } from '../../context.js';
-import { NetworkError, ServiceError, UsageError } from '../../errors.js';
+import { NetworkError, ServiceError, ServiceUnavailableError, UsageError } from '../../errors.js';
 import { recordBody, type HookRecord } from '../../hooks/event-log.js';
 import { readFailed, readSource } from './source.js';
 import { runSignCommand } from '../../signing/sign-command.js';
@@ -66,6 +66,8 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
   let skipped = 0;
   let unsignedWarned = false;
   let lastError: string | undefined;
+  // Failures the receiver will answer the same way again (4xx): exit 1; only 5xx/429 ones: exit 5.
+  let refused = 0;
   const transport = await ctx.transport();
   const store = await readSource(ctx, opts);
   try {
@@ -97,6 +99,7 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
     else {
       failed += 1;
       lastError = outcome.error ?? `HTTP ${status}`;
+      if (status !== undefined && status < 500 && status !== 408 && status !== 429) refused += 1;
     }
     const row = { time: r.time, type: r.type, status: status ?? null, ...(outcome.error ? { error: outcome.error } : {}), attempts: outcome.attempts };
     if (json) ctx.io.stdout.write(`${JSON.stringify(row)}\n`);
@@ -111,6 +114,7 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
   if (skipped) out.warn(`skipped ${skipped} event${skipped === 1 ? '' : 's'} not verified on arrival (--include-unverified sends them unsigned)`);
   if (sent === 0 && failed === 0) return 0;
   if (failed > 0 && lastError && !/^HTTP /.test(lastError)) throw new NetworkError(`hooks replay: ${failed} not delivered (${lastError})`);
+  if (failed > 0 && refused === 0) throw new ServiceUnavailableError(`hooks replay: ${failed} answered with an error (${lastError})`, 'replay', 0, undefined);
   if (failed > 0) throw new ServiceError(`hooks replay: ${failed} answered with an error (${lastError})`, 'replay', 0, undefined);
   return 0;
 }
