@@ -38,6 +38,11 @@ export interface UploadOptions {
   dryRun: boolean;
   signal?: AbortSignal;
   onEvent?: (event: UploadEvent) => void;
+  /**
+   * A lock shared between hosts (a PostgreSQL store), taken under the same key as the local lock
+   * file and held as long as it; resolves to its release. Without it the lock file is the only one.
+   */
+  sharedLock?: (key: string, what: string) => Promise<() => Promise<void>>;
 }
 
 /** Sends one batch (its entries as a JSON array's text); resolves with the envelope's data. */
@@ -118,7 +123,21 @@ export class PreparedUpload {
         return (j.doneAt !== undefined || j.supersededAt !== undefined) && j.uncertain.length === 0;
       });
       const lockPath = join(dir, `${key}.lock`);
-      release = acquireLock(lockPath, `upload of ${o.file} to workflow ${o.workflowId}`, (owner) => emit({ type: 'stale-lock', pid: owner.pid, path: lockPath }));
+      const what = `upload of ${o.file} to workflow ${o.workflowId}`;
+      // The shared lock first: another host's run is refused before this one touches local files.
+      const releaseShared = o.sharedLock ? await o.sharedLock(`upload ${key}`, what) : undefined;
+      try {
+        const releaseFile = acquireLock(lockPath, what, (owner) => emit({ type: 'stale-lock', pid: owner.pid, path: lockPath }));
+        release = releaseShared
+          ? () => {
+              releaseFile();
+              void releaseShared();
+            }
+          : releaseFile;
+      } catch (error) {
+        await releaseShared?.();
+        throw error;
+      }
       // Spools of runs that were killed (we hold the lock: nobody else uses them).
       for (const name of readdirSync(o.spoolDir)) if (name.startsWith(`${key}.`) && name.includes('.spool')) rmSync(join(o.spoolDir, name), { force: true });
     }

@@ -8,7 +8,8 @@ import { Journal, type JournalKey } from '../../send/journal.js';
 import { defaultResultsPath, writeResults } from '../../send/results.js';
 import { confirmSend, printDryRun } from './send-ui.js';
 import { stateDir } from '../../files/state.js';
-import { fileLedgers, normaliseDestination, RECALL_WINDOW_MS } from '../../reach/ledger.js';
+import { fileLedgers, normaliseDestination, RECALL_WINDOW_MS, type Ledger } from '../../reach/ledger.js';
+import { sharedLocks } from '../shared-lock.js';
 
 export interface CsvBatchOptions {
   rate: number;
@@ -61,7 +62,22 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
   const file = resolve(batch.file);
   Journal.prune(configDir);
   const edited = Journal.sameFileOtherContent(configDir, batch.key, file);
-  const journal = Journal.open(configDir, batch.key, { file, ...batch.meta }, () => ctx.io.now());
+  // With a PostgreSQL store, the same locks are also taken there (another host's cron runs the
+  // same batch, or sends to the same destination): the batch first, for its plainer message.
+  const takeShared = await sharedLocks(ctx);
+  const destination = normaliseDestination(batch.destination);
+  const shared: Array<() => Promise<void>> = [];
+  let journal: Journal;
+  try {
+    if (takeShared) {
+      shared.push(await takeShared(`${batch.key.command} ${normaliseDestination(batch.key.target)} ${batch.key.sha256}`, `${batch.key.command} run of this file`));
+      shared.push(await takeShared(`ledger ${destination}`, `send to ${destination}`));
+    }
+    journal = Journal.open(configDir, batch.key, { file, ...batch.meta }, () => ctx.io.now());
+  } catch (error) {
+    for (const release of shared) await release();
+    throw error;
+  }
   const resultsPath = opts.results ?? defaultResultsPath(batch.file);
   let run: BatchRun | undefined;
   let started = false;
@@ -72,7 +88,14 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     offSignal();
     out.info('stopping after the request in flight; Ctrl-C again quits now (that row is then uncertain)');
   });
-  const ledger = fileLedgers(state).open(normaliseDestination(batch.destination));
+  let ledger: Ledger;
+  try {
+    ledger = fileLedgers(state).open(destination);
+  } catch (error) {
+    journal.close();
+    for (const release of shared) await release();
+    throw error;
+  }
   const ledgerSkipped = new Map<number, string>();
   try {
     const plan = planBatch(batch.rows, journal.states, flags);
@@ -111,6 +134,7 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     if (run) run.results = results;
     journal.close();
     ledger.close();
+    for (const release of shared) await release();
     if (started) writeResults(resultsPath, results, batch.columns);
   }
   return report(ctx, batch, run!, resultsPath, journal.path);

@@ -1,5 +1,6 @@
 import { basename, join, resolve } from 'node:path';
 import { cacheDir, stateDir } from '../../files/state.js';
+import { sharedLocks } from '../shared-lock.js';
 import type { Context } from '../../context.js';
 import { AuthError, InputError, InterruptedError, UsageError } from '../../errors.js';
 import { updateDetailsJson } from '../../api/cloud.js';
@@ -106,6 +107,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
         dryRun: opts.dryRun === true,
         signal: abort.signal,
         onEvent: progress.onEvent,
+        sharedLock: opts.dryRun ? undefined : await sharedLocks(ctx),
       });
     } catch (error) {
       progress.clear();

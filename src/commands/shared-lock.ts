@@ -1,0 +1,26 @@
+import type { Context } from '../context.js';
+import { isPostgresUrl } from '../store/open.js';
+import { storeValue } from './store-option.js';
+
+/** Takes a named lock for the run; resolves to its release. */
+export type TakeSharedLock = (name: string, what: string) => Promise<() => Promise<void>>;
+
+/**
+ * With a PostgreSQL store (CALLCTL_STORE, CALLCTL_STORE_FILE or the profile's `store`), the
+ * locks of uploads, pushes and template sends are also taken there, so that two hosts (cron on
+ * each) cannot run the same work at once; undefined with no store or an NDJSON one (the files
+ * in the state folder are then the only locks, as before). A lock lost under the run (the
+ * database gone away) is said on stderr.
+ */
+export async function sharedLocks(ctx: Context): Promise<TakeSharedLock | undefined> {
+  const chosen = await storeValue(ctx, {});
+  if (!chosen || !isPostgresUrl(chosen.value)) return undefined;
+  const url = chosen.value;
+  const { acquireSharedLock } = await import('../store/pg-lock.js');
+  return async (name, what) => {
+    const lock = await acquireSharedLock(url, name, what, (error) => {
+      void ctx.output().then((out) => out.warn(`the lock of this ${what} in the store was lost (${error.message.split('\n')[0]}): another host may now start the same work`));
+    });
+    return () => lock.release();
+  };
+}

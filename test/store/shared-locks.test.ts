@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { received as updatesReceived, tempDir as uploadDir, WORKFLOW, writeContacts } from '../contacts/helpers.js';
+import { freshDatabase } from '../helpers/postgres.js';
+import { pushCsv, tempDir, writeIn } from '../send/helpers.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+let sandbox: Sandbox;
+let store: string;
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  // Every request waits a little, so that each run lasts long enough for the other to meet it.
+  sandbox = await startSandbox({ faults: { delayMs: 100 } });
+  store = await freshDatabase('locks');
+}, 60_000);
+afterAll(() => sandbox?.close());
+
+/** A "host": its own config, state and cache folders; the one database as its store. */
+function host(name: string, extra: Record<string, string>): Record<string, string> {
+  const dir = tempDir(`callctl-host-${name}-`);
+  return { CALLCTL_CONFIG_DIR: join(dir, 'config'), XDG_STATE_HOME: join(dir, 'state'), XDG_CACHE_HOME: join(dir, 'cache'), CALLCTL_STORE: store, NO_COLOR: '1', ...extra };
+}
+
+function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/callctl.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out, err })));
+}
+
+/** Exactly one of two runs sent; the other was refused with exit 2 naming the holder. */
+function oneSentOneRefused(results: Array<{ code: number | null; out: string; err: string }>, what: RegExp): void {
+  const codes = results.map((r) => r.code).sort();
+  expect(codes, results.map((r) => r.err).join('\n---\n')).toEqual([0, 2]);
+  const loser = results.find((r) => r.code === 2)!;
+  expect(loser.err).toMatch(what);
+  expect(loser.err).toMatch(/\(pid \d+ on \S+, started [0-9T:.-]+Z; its lock is in the store postgres:\/\//);
+  // The store's password is a secret of the run: never printed.
+  expect(loser.err).not.toContain(new URL(store).password);
+}
+
+describe('two hosts, one PostgreSQL store: the same work is sent once', () => {
+  it('push --csv of the same file from two hosts started together: one sends, the other refuses (exit 2), each row arrives once', async () => {
+    const dir = tempDir();
+    const file = writeIn(dir, 'callers.csv', pushCsv(20));
+    const extra = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };
+    const args = ['push', '--csv', file, '--rate', '20', '--yes', '--json'];
+    const results = await Promise.all([run(args, host('a', extra)), run(args, host('b', extra))]);
+    oneSentOneRefused(results, /another push run of this file is running/);
+    const pushes = sandbox.state.received.pushes;
+    expect(pushes).toHaveLength(20);
+    expect(new Set(pushes.map((p) => p.caller_id)).size).toBe(20);
+  }, 60_000);
+
+  it('workflow update of the same file from two hosts started together: one uploads, the other refuses (exit 2), each entry arrives once', async () => {
+    const dir = uploadDir();
+    const file = join(dir, 'contacts.csv');
+    writeContacts(file, 100);
+    const extra = { CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_BASE_URL: sandbox.url };
+    const args = ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes', '--json'];
+    const results = await Promise.all([run(args, host('a', extra)), run(args, host('b', extra))]);
+    oneSentOneRefused(results, /another upload of .*contacts\.csv to workflow .* is running/);
+    const entries = updatesReceived(sandbox);
+    expect(entries).toHaveLength(100);
+    expect(new Set(entries.map((e) => JSON.stringify(e))).size).toBe(100);
+  }, 60_000);
+});
