@@ -34,6 +34,11 @@ export interface GlobalOptions {
 export class Context {
   /** Every secret value this run has seen (the process's one registry, src/redact.ts); redacted from all output and files. */
   readonly secrets = secrets;
+  /**
+   * Set by the commands a cron job runs (workflow update, push, template send): without a
+   * terminal their final error line starts with an ISO-8601 time, like their progress lines.
+   */
+  timedLines = false;
   private settingsCache: Settings | undefined;
   private outputCache: Output | undefined;
   private transportCache: Transport | undefined;

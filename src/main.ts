@@ -50,7 +50,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;
   } catch (error) {
-    return report(io, error, { wantsJson, verbose });
+    return report(io, error, { wantsJson, verbose, timed: state.ctx?.timedLines === true && !io.stderrIsTTY });
   } finally {
     await state.ctx?.close().catch(() => undefined);
   }
@@ -59,6 +59,8 @@ export async function main(argv: string[], io: IO): Promise<number> {
 interface ReportOptions {
   wantsJson: boolean;
   verbose: boolean;
+  /** Start the error line with an ISO-8601 time (a cron-run command, no terminal). */
+  timed: boolean;
 }
 
 function report(io: IO, thrown: unknown, options: ReportOptions): number {
@@ -79,15 +81,16 @@ function report(io: IO, thrown: unknown, options: ReportOptions): number {
   }
   // Every secret of the run, in each form, with secret JSON keys and URL credentials (src/redact.ts).
   const scrub = (text: string) => redact(text);
+  const stamp = options.timed ? `${new Date(io.now()).toISOString()} ` : '';
   if (error instanceof CliError) {
     const message = scrub(withHint(error));
-    io.stderr.write(`error: ${message}\n`);
+    io.stderr.write(`${stamp}error: ${message}\n`);
     if (options.verbose && error.stack) io.stderr.write(`${scrub(error.stack)}\n`);
     if (options.wantsJson) writeJsonError(io, { kind: error.kind, message, exitCode: error.exitCode, ...error.details });
     return error.exitCode;
   }
   const message = scrub(e?.message ?? String(error));
-  io.stderr.write(`error: ${message}${options.verbose ? '' : ' (run with --verbose for details)'}\n`);
+  io.stderr.write(`${stamp}error: ${message}${options.verbose ? '' : ' (run with --verbose for details)'}\n`);
   if (options.verbose && (error as Error)?.stack) io.stderr.write(`${scrub((error as Error).stack!)}\n`);
   if (options.wantsJson) writeJsonError(io, { kind: 'internal', message, exitCode: ExitCode.SERVICE });
   return ExitCode.SERVICE;

@@ -22,6 +22,8 @@ export interface CsvBatchOptions {
   callAgain?: boolean;
   /** `--recall-window` in ms (default 24 h; 0: no ledger check). */
   recallWindow?: number;
+  /** `-q, --quiet`: errors only (rows refused or uncertain, a stop); --json still prints the summary. */
+  quiet?: boolean;
 }
 
 export interface CsvBatch<B> {
@@ -47,7 +49,14 @@ export interface CsvBatch<B> {
  * stderr, the results file, the summary and the exit code.
  */
 export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: CsvBatchOptions): Promise<number> {
+  const startedAt = ctx.io.now();
   const out = await ctx.output();
+  // Without a terminal (cron) every line starts with its time; --quiet keeps only the errors.
+  const warn = (message: string) => {
+    if (opts.quiet) return;
+    if (ctx.io.stderrIsTTY) out.warn(message);
+    else ctx.io.stderr.write(`${stampOf(ctx)}warning: ${redact(message, [...ctx.secrets])}\n`);
+  };
   // Journals (and their locks) live in the state folder, not the config folder.
   const configDir = stateDir(ctx.io.env);
   const state = configDir;
@@ -86,7 +95,7 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     stopRequested = true;
     // A second Ctrl-C gets the default action: the process ends at once.
     offSignal();
-    out.info('stopping after the request in flight; Ctrl-C again quits now (that row is then uncertain)');
+    if (!opts.quiet) ctx.io.stderr.write(`${stampOf(ctx)}stopping after the request in flight; Ctrl-C again quits now (that row is then uncertain)\n`);
   });
   let ledger: Ledger;
   try {
@@ -111,11 +120,11 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
       plan.toSend = plan.toSend.filter((n) => !ledgerSkipped.has(n));
       for (const r of batch.rows) {
         const at = ledgerSkipped.get(r.row);
-        if (at) out.warn(`row ${r.row} (line ${r.line}) ${r.who}: skipped: already reached through this destination at ${at} (within --recall-window); --call-again reaches again`);
+        if (at) warn(`row ${r.row} (line ${r.line}) ${r.who}: skipped: already reached through this destination at ${at} (within --recall-window); --call-again reaches again`);
       }
     }
     if (journal.isNew && edited.length > 0) {
-      out.warn(`${batch.file} was sent before with other content (${edited.map((e) => e.at).join(', ')}): an edited file is a new batch; people reached then are skipped by the ledger unless --call-again`);
+      warn(`${batch.file} was sent before with other content (${edited.map((e) => e.at).join(', ')}): an edited file is a new batch; people reached then are skipped by the ledger unless --call-again`);
     }
     if (plan.toSend.length > 0) {
       await confirmSend(ctx, confirmation(batch, plan, opts.rate, flags), `${batch.words.verb} ${plan.toSend.length} ${plan.toSend.length === 1 ? batch.words.one : batch.words.many}?`, opts.yes);
@@ -123,7 +132,7 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     started = true;
     const batchOptions = { rate: opts.rate, ...flags, now: () => ctx.io.now(), sleep: (ms: number) => ctx.io.sleep(ms), stopRequested: () => stopRequested, ledger };
     const last = { at: -Infinity };
-    run = await runBatch(batch.rows, plan, journal, batch.sender, batchOptions, (e) => render(ctx, e, batch.words.one, last));
+    run = await runBatch(batch.rows, plan, journal, batch.sender, batchOptions, (e) => render(ctx, e, batch.words.one, last, opts.quiet === true));
   } finally {
     offSignal();
     // Even when the batch ended with an error (a signing command failing), the file is complete.
@@ -137,7 +146,7 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     for (const release of shared) await release();
     if (started) writeResults(resultsPath, results, batch.columns);
   }
-  return report(ctx, batch, run!, resultsPath, journal.path);
+  return report(ctx, batch, run!, resultsPath, journal.path, { startedAt, quiet: opts.quiet === true, warn });
 }
 
 function confirmation<B>(batch: CsvBatch<B>, plan: BatchPlan, rate: number, flags: { resendUncertain: boolean; retryFailed: boolean }): string[] {
@@ -157,11 +166,15 @@ function confirmation<B>(batch: CsvBatch<B>, plan: BatchPlan, rate: number, flag
 /** Without a terminal: a line per row, or per second when rows go faster (ms since the last line). */
 const PIPED_LINE_MS = 1_000;
 
-function render(ctx: Context, e: BatchEvent, one: string, last: { at: number }): void {
+/** Without a terminal (cron) each line starts with its ISO-8601 time. */
+function stampOf(ctx: Context): string {
+  return ctx.io.stderrIsTTY ? '' : `${new Date(ctx.io.now()).toISOString()} `;
+}
+
+function render(ctx: Context, e: BatchEvent, one: string, last: { at: number }, quiet: boolean): void {
   const scrub = (t: string) => redact(t, [...ctx.secrets]);
   const tty = ctx.io.stderrIsTTY;
-  // Without a terminal (cron) each line starts with its time.
-  const stamp = tty ? '' : `${new Date(ctx.io.now()).toISOString()} `;
+  const stamp = stampOf(ctx);
   if (e.type === 'stopped') {
     if (tty) ctx.io.stderr.write('\n');
     ctx.io.stderr.write(`${stamp}stopped: ${scrub(e.message)}\n`);
@@ -172,21 +185,36 @@ function render(ctx: Context, e: BatchEvent, one: string, last: { at: number }):
     if (tty) ctx.io.stderr.write('\r\x1b[K');
     ctx.io.stderr.write(`${stamp}row ${r.row} (line ${r.line}) ${r.who}: ${r.outcome}${r.error ? `: ${scrub(r.error)}` : ''}${r.warning ? `; warning: ${scrub(r.warning)}` : ''}\n`);
     last.at = ctx.io.now();
+  } else if (quiet) {
+    return;
   } else if (!tty && (e.done === e.of || e.done === 1 || ctx.io.now() - last.at >= PIPED_LINE_MS)) {
     ctx.io.stderr.write(`${stamp}${one}s: ${e.done}/${e.of}, row ${r.row} (line ${r.line}) ${r.who}: sent${r.id ? ` (${r.id})` : ''}\n`);
     last.at = ctx.io.now();
   }
-  if (tty) ctx.io.stderr.write(`\r\x1b[K${one}s: ${e.done}/${e.of}${e.done === e.of ? '\n' : ''}`);
+  if (tty && !quiet) ctx.io.stderr.write(`\r\x1b[K${one}s: ${e.done}/${e.of}${e.done === e.of ? '\n' : ''}`);
 }
 
-async function report<B>(ctx: Context, batch: CsvBatch<B>, run: BatchRun, resultsPath: string, journalPath: string): Promise<number> {
+async function report<B>(
+  ctx: Context,
+  batch: CsvBatch<B>,
+  run: BatchRun,
+  resultsPath: string,
+  journalPath: string,
+  how: { startedAt: number; quiet: boolean; warn: (message: string) => void },
+): Promise<number> {
   const t = tally(run.results);
   const thisRun = tally(run.results.filter((r) => !r.earlier));
   const uncertainRows = run.results.filter((r) => r.outcome === 'uncertain').map((r) => r.row);
   const summary = {
+    startedAt: new Date(how.startedAt).toISOString(),
+    endedAt: new Date(ctx.io.now()).toISOString(),
     file: batch.file,
     results: resultsPath,
     journal: journalPath,
+    // Every row was checked before anything was sent: an invalid row stops the run (exit 3) first.
+    rows: batch.rows.length,
+    valid: batch.rows.length,
+    invalid: 0,
     total: run.results.length,
     ...t,
     thisRun: { sent: thisRun.sent, failed: thisRun.failed, uncertain: thisRun.uncertain },
@@ -195,7 +223,7 @@ async function report<B>(ctx: Context, batch: CsvBatch<B>, run: BatchRun, result
   };
   const out = await ctx.output();
   if (out.json) out.writeJsonLine(summary);
-  else {
+  else if (!how.quiet) {
     out.record([
       ['total', summary.total],
       ['sent', `${t.sent}${t.sent !== thisRun.sent ? ` (${thisRun.sent} in this run)` : ''}`],
@@ -206,7 +234,7 @@ async function report<B>(ctx: Context, batch: CsvBatch<B>, run: BatchRun, result
     ]);
   }
   if (uncertainRows.length > 0) {
-    out.warn(
+    how.warn(
       `${uncertainRows.length} row${uncertainRows.length === 1 ? '' : 's'} may have reached people without an answer (rows ${uncertainRows.slice(0, 20).join(', ')}${uncertainRows.length > 20 ? ', ...' : ''}): check with the service; --resend-uncertain sends them again`,
     );
   }

@@ -15,11 +15,12 @@ export function register(parent: Command, { action }: Deps): void {
     .option('--flex-url <url>', 'flex-route address (env CALLCTL_FLEX_URL / CALLCTL_FLEX_TEST_URL with --test; profile flex-url / flex-test-url)')
     .option('--push-token-stdin', 'read the push token from stdin (else env CALLCTL_PUSH_TOKEN / CALLCTL_PUSH_TEST_TOKEN, profile push-token / push-test-token)')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .option('-q, --quiet', 'print errors only (no progress, warnings or summary; --json still prints the answer or summary)')
     .option('--dry-run', 'print the exact request (token redacted) and send nothing')
     .option('--delimiter <char>', 'with --csv: field delimiter, one character; "tab" for a tab', delimiter)
     .option('--csv <file>', 'one push per row: header row; caller_id required, client_name optional, every other column a variable')
     .addOption(new Option('--rate <n>', `with --csv: pushes per second, one at a time (${RATE.min} to ${RATE.max})`).default(5).argParser(rate()))
-    .option('--results <file>', 'with --csv: results file (default: beside the input, FILE.results.csv)')
+    .option('--results <file>', 'with --csv: results file (default: beside the input, its .csv replaced: calls.csv gives calls.results.csv)')
     .option('--resend-uncertain', 'with --csv: send again rows an earlier run sent without getting an answer (may call twice)')
     .option('--retry-failed', 'with --csv: send again rows the service refused in an earlier run')
     .option('--call-again', 'with --csv: send also to people already called through the same destination within --recall-window')
@@ -44,7 +45,8 @@ destination (the flex-route address, however spelled: localhost or 127.0.0.1, tr
 of the host) remembers who was called: a caller_id called through it within --recall-window
 (default 24h), from any file, is skipped and reported, unless --call-again. Exit 0 when
 every row was sent, 1 when some were refused or are uncertain, 5 when a connection failed
-(re-run to continue), 130 when interrupted.
+(re-run to continue), 130 when interrupted. Without a terminal every progress, warning and
+error line on stderr starts with an ISO-8601 time.
 
 Examples:
   callctl push --caller-id +6281234567001 --client-name Budi --var debt_amount=1500000
@@ -53,7 +55,8 @@ Examples:
 
 JSON (--json): one push: the service's answer, {"code","message","show_err","timestamp","body","trace_id"};
 --dry-run: {"dryRun": true, "requests": [{"method","url","headers","body"}]};
---csv: {"file","results","journal","total","sent","failed","uncertain","skipped",
+--csv: one line, {"startedAt","endedAt","file","results","journal","rows","valid","invalid","total",
+        "sent","failed","uncertain","skipped",
         "thisRun": {"sent","failed","uncertain"},"uncertainRows": [n],"stopped": null | {"reason","message"}}.`,
     )
     .action(action(() => import('./push.js')));

@@ -17,6 +17,8 @@ export interface PushOptions extends SendOptions {
 }
 
 export async function run(ctx: Context, opts: PushOptions): Promise<number> {
+  // Run by cron: without a terminal, the final error line carries its time too (src/main.ts).
+  ctx.timedLines = true;
   if (opts.csv) {
     if (opts.callerId) throw new UsageError('--caller-id and --csv do not go together: the CSV names one caller_id per row');
     const { runPushCsv } = await import('./push-csv.js');
@@ -47,11 +49,12 @@ export async function run(ctx: Context, opts: PushOptions): Promise<number> {
   const d = await deliver(await ctx.transport(), req, pushAnswer);
   if (d.outcome !== 'sent') throw pushError(target, body, d, sentAt);
   const out = await ctx.output();
-  if (d.warning) out.warn(redact(`${pushEndpoint(target)}: ${d.warning}`, [...ctx.secrets]));
+  if (d.warning && !opts.quiet) out.warn(redact(`${pushEndpoint(target)}: ${d.warning}`, [...ctx.secrets]));
   if (out.json) {
     out.writeJson(d.answer);
     return 0;
   }
+  if (opts.quiet) return 0;
   const scrub = (v: unknown) => (typeof v === 'string' ? redact(v, [...ctx.secrets]) : v);
   out.record([
     ['code', d.code],

@@ -23,6 +23,8 @@ export interface SendOptions {
   allowDuplicates?: boolean;
   callAgain?: boolean;
   recallWindow?: number;
+  /** `-q, --quiet`: errors only (no progress, warnings or summary; --json still prints the summary). */
+  quiet?: boolean;
   /** `--delimiter` of the `--csv` file (default comma). */
   delimiter?: string;
 }
@@ -112,7 +114,9 @@ export async function secretFromStdin(ctx: Context, flag: string): Promise<strin
 export function invalidInput(ctx: Context, what: string, unsorted: readonly Problem[]): InputError {
   const problems = [...unsorted].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   if (problems.length === 1 && problems[0]!.line === undefined) return new InputError(`${what}: ${problems[0]!.message}; nothing was sent`);
-  ctx.io.stderr.write(`${formatProblems(problems)}\n`);
+  // Without a terminal (cron) each problem line starts with its time, like the error line after it.
+  const stamp = ctx.io.stderrIsTTY ? '' : `${new Date(ctx.io.now()).toISOString()} `;
+  ctx.io.stderr.write(`${formatProblems(problems).split('\n').map((l) => stamp + l).join('\n')}\n`);
   return new InputError(`${what}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent`, {
     problems: problems.slice(0, 100),
   });

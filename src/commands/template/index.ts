@@ -22,11 +22,12 @@ export function register(parent: Command, { action }: Deps): void {
     .option('--sign-command <cmd>', 'a shell command that reads the exact body on stdin and prints X-Service-Sign')
     .option('--sign-secret-file <file>', 'secret for the built-in default signature (else CALLCTL_SIGN_SECRET, CALLCTL_SIGN_SECRET_FILE)')
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .option('-q, --quiet', 'print errors only (no progress, warnings or summary; --json still prints the answer or summary)')
     .option('--dry-run', 'print the exact request (key and signature redacted) and send nothing')
     .option('--delimiter <char>', 'with --csv: field delimiter, one character; "tab" for a tab', delimiter)
     .option('--csv <file>', 'one message per row: header row; channel, channel_id, user_id, reply_url columns (else the flags); every other column a variable')
     .addOption(new Option('--rate <n>', `with --csv: messages per second, one at a time (${RATE.min} to ${RATE.max})`).default(5).argParser(rate()))
-    .option('--results <file>', 'with --csv: results file (default: beside the input, FILE.results.csv)')
+    .option('--results <file>', 'with --csv: results file (default: beside the input, its .csv replaced: calls.csv gives calls.results.csv)')
     .option('--resend-uncertain', 'with --csv: send again rows an earlier run sent without getting an answer (may message twice)')
     .option('--retry-failed', 'with --csv: send again rows the service refused in an earlier run')
     .option('--call-again', 'with --csv: send also to people already messaged through the same destination within --recall-window')
@@ -54,6 +55,7 @@ is spelled) remembers who was messaged: a recipient (channel, channel id, user) 
 --recall-window (default 24h), from any file, is skipped and reported, unless --call-again.
 --signature does not go with --csv (each body differs). Exit 0 when every row
 was sent, 1 when some were refused or are uncertain, 5 when a connection failed, 130 interrupted.
+Without a terminal every progress, warning and error line on stderr starts with an ISO-8601 time.
 
 Examples:
   callctl template send --template-id 7 --channel whatsapp --channel-id +6281234567001 \\
@@ -65,7 +67,8 @@ Examples:
 
 JSON (--json): one message: the service's answer, {"request_id","code","message","data": {"task_id"}};
 --dry-run: {"dryRun": true, "requests": [{"method","url","headers","body"}]};
---csv: {"file","results","journal","total","sent","failed","uncertain","skipped",
+--csv: one line, {"startedAt","endedAt","file","results","journal","rows","valid","invalid","total",
+        "sent","failed","uncertain","skipped",
         "thisRun": {"sent","failed","uncertain"},"uncertainRows": [n],"stopped": null | {"reason","message"}}.`,
     )
     .action(action(() => import('./send.js')));

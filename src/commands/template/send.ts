@@ -23,6 +23,8 @@ export interface TemplateSendOptions extends SendOptions {
 }
 
 export async function run(ctx: Context, opts: TemplateSendOptions): Promise<number> {
+  // Run by cron: without a terminal, the final error line carries its time too (src/main.ts).
+  ctx.timedLines = true;
   if (opts.csv) {
     if (opts.signature !== undefined) throw new UsageError('--signature does not go with --csv: a signature is bound to one body; use --sign-command or the default');
     const { runTemplateCsv } = await import('./send-csv.js');
@@ -65,11 +67,12 @@ export async function run(ctx: Context, opts: TemplateSendOptions): Promise<numb
   const d = await deliver(await ctx.transport(), req, templateAnswer);
   if (d.outcome !== 'sent') throw templateError(target, body, d);
   const out = await ctx.output();
-  if (d.warning) out.warn(redact(`${req.endpoint}: ${d.warning}`, [...ctx.secrets]));
+  if (d.warning && !opts.quiet) out.warn(redact(`${req.endpoint}: ${d.warning}`, [...ctx.secrets]));
   if (out.json) {
     out.writeJson(d.answer);
     return 0;
   }
+  if (opts.quiet) return 0;
   out.record([
     ['request_id', d.answer.request_id],
     ['code', d.code],

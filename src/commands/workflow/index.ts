@@ -114,7 +114,7 @@ Examples:
   callctl workflow update --workflow-id wf-20001 --csv contacts.csv --rejects rejects.csv --max-invalid 50
   callctl workflow update --workflow-id wf-20001 --csv contacts.csv --yes --json | jq .entriesAcknowledged
 
-Without a terminal every progress and warning line on stderr starts with an ISO-8601 time.
+Without a terminal every progress, warning and error line on stderr starts with an ISO-8601 time.
 
 JSON (--json), ONE line on stdout once the file is checked (also when the run fails or stops):
   {"status": "done"|"dry-run"|"invalid"|"failed"|"interrupted", "startedAt", "endedAt",
