@@ -1,8 +1,19 @@
 #!/usr/bin/env node
-// Entry point: load the built program, call main(argv, io), exit with its code.
+// Entry point. CommonJS (bin/package.json says so): Node starts a CommonJS file without its ESM
+// loader, so `--version` and help, answered by dist/quick.cjs, cost what `node -e 0` costs.
+// Everything else loads the built program and calls main(argv, io), exiting with its code.
+'use strict';
 
-// Node 22.1+ caches compiled code between runs (node:module is loaded only where that exists).
-if (Number(process.versions.node.split('.')[0]) >= 22) (await import('node:module')).enableCompileCache?.();
-
-const { main, nodeIO } = await import('../dist/main.js');
-process.exitCode = await main(process.argv.slice(2), nodeIO());
+const argv = process.argv.slice(2);
+const answered = require('../dist/quick.cjs').quickAnswer(argv);
+if (answered !== undefined) {
+  process.exitCode = answered;
+} else {
+  // Node 22.1+ caches compiled code between runs (node:module is loaded only where that exists).
+  if (Number(process.versions.node.split('.')[0]) >= 22) require('node:module').enableCompileCache?.();
+  import('../dist/main.js')
+    .then(({ main, nodeIO }) => main(argv, nodeIO()))
+    .then((code) => {
+      process.exitCode = code;
+    });
+}

@@ -59,6 +59,20 @@ await build({
   logLevel: 'warning',
 });
 
+// The answers that need no module of the program (--version, help pages): CommonJS, so that
+// bin/callctl.js gives them without starting Node's ESM loader (src/quick.ts).
+await build({
+  entryPoints: ['src/quick.ts'],
+  outfile: 'dist.next/quick.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  define: { 'import.meta.url': '__import_meta_url' },
+  banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+});
+
 // Every help page, rendered once by the built tree: `callctl ... --help` then reads its page
 // without loading commander and the command tree (src/help/request.ts).
 const { renderHelpPages } = await import(pathToFileURL(out('dist.next/help/pages.js')).href);

@@ -13,6 +13,11 @@ const tracer = fileURLToPath(new URL('./helpers/trace-imports.mjs', import.meta.
  * `npm test` does first). esbuild marks each bundled module with a `// path` comment.
  */
 function sourcesLoaded(args: string[]): string[] {
+  return distFilesLoaded(args).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)].map((m) => m[1]!));
+}
+
+/** The files of dist/ a run of the built CLI loads, ES modules and CommonJS alike. */
+function distFilesLoaded(args: string[]): string[] {
   const file = join(mkdtempSync(join(tmpdir(), 'callctl-trace-')), 'modules.txt');
   // The exit code does not matter here (robots has no service to reach), only what was loaded.
   spawnSync(process.execPath, ['--import', tracer, bin, ...args], {
@@ -20,7 +25,7 @@ function sourcesLoaded(args: string[]): string[] {
     stdio: 'ignore',
   });
   const urls = readFileSync(file, 'utf8').split('\n').filter((u) => u.startsWith('file://') && u.includes('/dist/'));
-  return urls.flatMap((u) => [...readFileSync(fileURLToPath(u), 'utf8').matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)].map((m) => m[1]!));
+  return urls.map((u) => fileURLToPath(u));
 }
 
 const HEAVY = ['zod', 'undici', 'conf', 'chalk', 'cli-table3', 'csv-parse', '@inquirer'];
@@ -40,6 +45,13 @@ describe('start-up', () => {
       expect(sources).toContain('src/help/request.ts');
       expect(sources).not.toContain('src/program.ts');
       expect(sources.filter((s) => s.startsWith('node_modules/'))).toEqual([]);
+    },
+  );
+
+  it.each([['--version'], ['--help'], ['workflow', 'update', '--help'], ['help', 'robots'], []])(
+    '`callctl %s` is answered by dist/quick.cjs alone (CommonJS: no ESM loader, no program module)',
+    (...args) => {
+      expect(distFilesLoaded(args).map((f) => f.replace(/.*\/dist\//, 'dist/'))).toEqual(['dist/quick.cjs']);
     },
   );
 

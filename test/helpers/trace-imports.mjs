@@ -1,5 +1,8 @@
-// Preloaded with --import: appends every module URL that gets loaded to $TRACE_IMPORTS_FILE.
-import { register } from 'node:module';
+// Preloaded with --import: appends every module URL that gets loaded to $TRACE_IMPORTS_FILE:
+// ES modules through a loader hook, CommonJS files (bin/callctl.js, dist/quick.cjs) as compiled.
+import { appendFileSync } from 'node:fs';
+import Module, { register } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
 const hooks = `
 import { appendFileSync } from 'node:fs';
@@ -8,3 +11,9 @@ export async function load(url, context, next) {
   return next(url, context);
 }`;
 register(`data:text/javascript,${encodeURIComponent(hooks)}`);
+
+const compile = Module.prototype._compile;
+Module.prototype._compile = function (content, filename) {
+  if (process.env.TRACE_IMPORTS_FILE) appendFileSync(process.env.TRACE_IMPORTS_FILE, `${pathToFileURL(filename).href}\n`);
+  return compile.call(this, content, filename);
+};
