@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import type { LedgerStore } from '../reach/ledger.js';
 import { isPostgresUrl } from '../store/open.js';
 import { storeValue } from './store-option.js';
 
@@ -17,10 +18,21 @@ export async function sharedLocks(ctx: Context): Promise<TakeSharedLock | undefi
   if (!chosen || !isPostgresUrl(chosen.value)) return undefined;
   const url = chosen.value;
   const { acquireSharedLock } = await import('../store/pg-lock.js');
-  return async (name, what) => {
+  return async (name: string, what: string) => {
     const lock = await acquireSharedLock(url, name, what, (error) => {
       void ctx.output().then((out) => out.warn(`the lock of this ${what} in the store was lost (${error.message.split('\n')[0]}): another host may now start the same work`));
     });
     return () => lock.release();
   };
+}
+
+/**
+ * The never-twice ledgers of push and template send in the PostgreSQL store, when there is one
+ * (the same setting as sharedLocks); undefined otherwise (the ledger files in the state folder).
+ */
+export async function sharedLedgers(ctx: Context): Promise<LedgerStore | undefined> {
+  const chosen = await storeValue(ctx, {});
+  if (!chosen || !isPostgresUrl(chosen.value)) return undefined;
+  const { pgLedgers } = await import('../store/pg-ledger.js');
+  return pgLedgers(chosen.value);
 }

@@ -12,16 +12,16 @@ import { acquireLock } from '../files/lock.js';
 export interface Ledger {
   /** When this person was last reached (or may have been: sent without an answer), if ever. */
   lastReached(person: string): string | undefined;
-  /** Written (and flushed) right before the request: from here on the person may be reached. */
-  pending(person: string, at: string): void;
+  /** Written (and flushed, or committed) right before the request: from here on the person may be reached. */
+  pending(person: string, at: string): void | Promise<void>;
   /** The request was refused or never left: the person was not reached by it. */
-  cleared(person: string, at: string): void;
-  close(): void;
+  cleared(person: string, at: string): void | Promise<void>;
+  close(): void | Promise<void>;
 }
 
-/** Where ledgers live: files today (fileLedgers); another backend (a database, issue 14) implements the same. */
+/** Where ledgers live: files (fileLedgers) or the PostgreSQL store (src/store/pg-ledger.ts). */
 export interface LedgerStore {
-  open(destination: string): Ledger;
+  open(destination: string): Ledger | Promise<Ledger>;
 }
 
 /** Default window within which a person reached through a destination is not reached again. */

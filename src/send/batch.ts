@@ -27,7 +27,7 @@ export interface BatchOptions {
   /** Checked before each send: true ends the batch (Ctrl-C). */
   stopRequested(): boolean;
   /** The never-twice ledger (src/reach/ledger.ts): told before each send and of each send that reached nobody. */
-  ledger?: { pending(who: string, at: string): void; cleared(who: string, at: string): void };
+  ledger?: { pending(who: string, at: string): void | Promise<void>; cleared(who: string, at: string): void | Promise<void> };
 }
 
 /** Stop after this many refusals in a row: a wrong token or key would fail every row. */
@@ -123,11 +123,12 @@ export async function runBatch<B>(
     }
     lastStart = opts.now();
     journal.about(row.row);
-    opts.ledger?.pending(row.who, journal.iso());
+    // Committed before the request leaves (a database ledger answers asynchronously).
+    await opts.ledger?.pending(row.who, journal.iso());
     thisRun.add(row.row);
     const d = await sender.deliver(req);
     journal.answer(row.row, toState(d, journal.iso()));
-    if (d.outcome === 'failed' || d.outcome === 'not-sent') opts.ledger?.cleared(row.who, journal.iso());
+    if (d.outcome === 'failed' || d.outcome === 'not-sent') await opts.ledger?.cleared(row.who, journal.iso());
     const result = { ...resultOf(row, journal.states.get(row.row), false), ...(d.outcome === 'sent' && d.warning ? { warning: d.warning } : {}) };
     emit({ type: 'row', result, done: i + 1, of: plan.toSend.length });
     if (d.outcome === 'uncertain' || d.outcome === 'not-sent') {

@@ -66,6 +66,21 @@ DROP FUNCTION IF EXISTS callctl_events_notify();
 ALTER TABLE callctl_events ADD COLUMN seen_key text;
 `,
   },
+  {
+    version: 3,
+    description: 'never-twice ledger of push and template send, shared by every host',
+    // One row per destination and person: the last thing known (pending: may have been reached
+    // at \`at\`; clear: the request reached nobody), as the last line per person in a ledger file.
+    sql: `
+CREATE TABLE callctl_reach_ledger (
+  destination text NOT NULL,
+  person      text NOT NULL,
+  state       text NOT NULL CHECK (state IN ('pending', 'clear')),
+  at          timestamptz NOT NULL,
+  PRIMARY KEY (destination, person)
+);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -72,4 +72,38 @@ describe('two hosts, one PostgreSQL store: the same work is sent once', () => {
     expect(entries).toHaveLength(100);
     expect(new Set(entries.map((e) => JSON.stringify(e))).size).toBe(100);
   }, 60_000);
+
+  it('never twice across hosts: host A pushes to people, then host B (its own state folder, another file) the same people within the window: B skips them all', async () => {
+    const dir = tempDir();
+    const extra = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };
+    const before = sandbox.state.received.pushes.length;
+    const a = await run(['push', '--csv', writeIn(dir, 'monday.csv', pushCsv(5, 101)), '--rate', '50', '--yes', '--json'], host('a', extra));
+    expect(a.code, a.err).toBe(0);
+    expect(JSON.parse(a.out)).toMatchObject({ sent: 5, skipped: 0 });
+    // The same five people and one more, in another file (other amounts), from another host.
+    const other = pushCsv(6, 101).split('\n').map((l, i) => (i > 0 && l ? `${l}7` : l)).join('\n');
+    const b = await run(['push', '--csv', writeIn(dir, 'tuesday.csv', other), '--rate', '50', '--yes', '--json'], host('b', extra));
+    expect(b.code, b.err).toBe(0);
+    expect(JSON.parse(b.out)).toMatchObject({ sent: 1, skipped: 5 });
+    expect(b.err).toMatch(/\+628000000101: skipped: already reached through this destination at \S+ \(within --recall-window\)/);
+    const pushes = sandbox.state.received.pushes.slice(before);
+    expect(pushes.map((p) => p.caller_id).sort()).toEqual(['101', '102', '103', '104', '105', '106'].map((n) => `+628000000${n}`));
+    // --call-again on host B reaches them again, as with the ledger files.
+    const again = await run(['push', '--csv', writeIn(dir, 'tuesday.csv', other), '--rate', '50', '--yes', '--json', '--call-again'], host('b2', extra));
+    expect(again.code, again.err).toBe(0);
+    expect(JSON.parse(again.out)).toMatchObject({ sent: 6, skipped: 0 });
+  }, 60_000);
+
+  it('a store that cannot be reached: push --csv sends nothing and exits 5 (run again later), naming the store without its password', async () => {
+    const dir = tempDir();
+    const extra = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };
+    const before = sandbox.state.received.pushes.length;
+    const down = new URL(store);
+    down.port = '1';
+    const r = await run(['push', '--csv', writeIn(dir, 'c.csv', pushCsv(3, 201)), '--yes', '--json'], { ...host('c', extra), CALLCTL_STORE: down.toString() });
+    expect(r.code, r.err).toBe(5);
+    expect(r.err).toMatch(/cannot take the lock of this push run of this file in the store postgres:\/\/[^ ]*:\*\*\*@127\.0\.0\.1:1\//);
+    expect(r.err).not.toContain(down.password);
+    expect(sandbox.state.received.pushes.length).toBe(before);
+  }, 60_000);
 });

@@ -9,7 +9,7 @@ import { defaultResultsPath, writeResults } from '../../send/results.js';
 import { confirmSend, printDryRun } from './send-ui.js';
 import { stateDir } from '../../files/state.js';
 import { fileLedgers, normaliseDestination, RECALL_WINDOW_MS, type Ledger } from '../../reach/ledger.js';
-import { sharedLocks } from '../shared-lock.js';
+import { sharedLedgers, sharedLocks } from '../shared-lock.js';
 
 export interface CsvBatchOptions {
   rate: number;
@@ -99,7 +99,8 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
   });
   let ledger: Ledger;
   try {
-    ledger = fileLedgers(state).open(destination);
+    // With a PostgreSQL store the ledger is there too (under the destination's shared lock).
+    ledger = await ((takeShared && (await sharedLedgers(ctx))) || fileLedgers(state)).open(destination);
   } catch (error) {
     journal.close();
     for (const release of shared) await release();
@@ -142,7 +143,7 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     });
     if (run) run.results = results;
     journal.close();
-    ledger.close();
+    await ledger.close();
     for (const release of shared) await release();
     if (started) writeResults(resultsPath, results, batch.columns);
   }
