@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { CliError, ServiceError } from '../errors.js';
+import { quickCheckOf } from '../schemas/quick-check.js';
 import { ArraySplitter } from './array-stream.js';
 import type { HttpRequest } from './transport.js';
 
@@ -32,6 +33,8 @@ export function streamArray<S extends z.ZodType>(
 ): NonNullable<HttpRequest['consume']> {
   return async (body, attempt) => {
     await sink.start(attempt);
+    // Most records pass the quick check and are used as they are; zod decides the others.
+    const quick = quickCheckOf(item);
     let groups: Array<{ items: unknown[]; raws: Buffer[] }> = [];
     const splitter = new ArraySplitter(path, (items, raws) => groups.push({ items, raws }));
     let index = 0;
@@ -44,7 +47,14 @@ export function streamArray<S extends z.ZodType>(
           const checked: Array<z.infer<S>> = [];
           const raws: Buffer[] = [];
           for (let k = 0; k < group.items.length; k++) {
-            const parsed = item.safeParse(group.items[k]);
+            const value = group.items[k];
+            if (quick(value)) {
+              checked.push(value as z.infer<S>);
+              raws.push(group.raws[k]!);
+              index++;
+              continue;
+            }
+            const parsed = item.safeParse(value);
             if (parsed.success) {
               checked.push(parsed.data);
               raws.push(group.raws[k]!);
