@@ -106,4 +106,39 @@ describe('two hosts, one PostgreSQL store: the same work is sent once', () => {
     expect(r.err).not.toContain(down.password);
     expect(sandbox.state.received.pushes.length).toBe(before);
   }, 60_000);
+
+  it('the ledger\'s connection lost while sending: the run stops with exit 5, the row whose ledger line failed is never sent, and a re-run keeps it uncertain', async () => {
+    const dir = tempDir();
+    const extra = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };
+    const env = host('d', extra);
+    const file = writeIn(dir, 'd.csv', pushCsv(12, 301));
+    const before = sandbox.state.received.pushes.length;
+    const { default: pg } = await import('pg');
+    const admin = new pg.Client({ connectionString: store });
+    await admin.connect();
+    let cut: Promise<unknown> | undefined;
+    const onPush = () => {
+      // On the 4th arrival, the server ends the run's ledger session (as a database restart would).
+      if (sandbox.state.received.pushes.length - before === 4) cut = admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'callctl ledger'");
+    };
+    sandbox.events.on('push.received', onPush);
+    try {
+      const r = await run(['push', '--csv', file, '--rate', '10', '--yes', '--json'], env);
+      expect(r.code, r.err).toBe(5);
+      expect(r.err).toMatch(/cannot write to the never-twice ledger in the store postgres:\/\//);
+      expect((await cut) !== undefined).toBe(true);
+    } finally {
+      sandbox.events.off('push.received', onPush);
+      await admin.end();
+    }
+    // Rows 1-4 went out; row 5 was journaled as about to go, then its ledger line failed: never sent.
+    expect(sandbox.state.received.pushes.length - before).toBe(4);
+    const again = await run(['push', '--csv', file, '--rate', '50', '--yes', '--json'], env);
+    expect(again.code, again.err).toBe(1);
+    expect(JSON.parse(again.out)).toMatchObject({ total: 12, sent: 11, uncertain: 1, uncertainRows: [5] });
+    const callers = sandbox.state.received.pushes.slice(before).map((p) => p.caller_id);
+    expect(callers).toHaveLength(11);
+    expect(new Set(callers).size).toBe(11);
+    expect(callers).not.toContain('+628000000305');
+  }, 60_000);
 });
