@@ -50,32 +50,52 @@ export function normaliseDestination(text: string): string {
 
 type Entry = { p: string; s: 'pending' | 'clear'; at: string };
 
+const ledgerPath = (stateDir: string, destination: string) =>
+  join(stateDir, 'ledgers', `${createHash('sha256').update(destination).digest('hex').slice(0, 24)}.jsonl`);
+
+/** The ledger file's text ('' when there is none yet) and each person's last entry. */
+function readLedger(path: string): { text: string; last: Map<string, Entry> } {
+  const last = new Map<string, Entry>();
+  let text = '';
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      const e = JSON.parse(line) as Entry & { destination?: string };
+      if (typeof e.p === 'string') last.set(e.p, e);
+    } catch {
+      /* a line torn by a kill */
+    }
+  }
+  return { text, last };
+}
+
+/**
+ * When each person was last reached through `destination`, read without its lock and without
+ * writing anything (`--dry-run`: what a run now would skip; a run in progress may add more).
+ */
+export function peekLedger(stateDir: string, destination: string): (person: string) => string | undefined {
+  const { last } = readLedger(ledgerPath(stateDir, destination));
+  return (person) => {
+    const e = last.get(person);
+    return e?.s === 'pending' ? e.at : undefined;
+  };
+}
+
 /** Ledgers as NDJSON files in `<state>/ledgers/`, one per destination, append-only. */
 export function fileLedgers(stateDir: string): LedgerStore {
   return {
     open(destination) {
-      const dir = join(stateDir, 'ledgers');
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      const path = join(dir, `${createHash('sha256').update(destination).digest('hex').slice(0, 24)}.jsonl`);
+      mkdirSync(join(stateDir, 'ledgers'), { recursive: true, mode: 0o700 });
+      const path = ledgerPath(stateDir, destination);
       // Two runs to the same destination at once would each miss the other's people.
       const release = acquireLock(`${path}.lock`, `send to ${destination}`);
       try {
-        const last = new Map<string, Entry>();
-        let text = '';
-        try {
-          text = readFileSync(path, 'utf8');
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-        }
-        for (const line of text.split('\n')) {
-          if (!line) continue;
-          try {
-            const e = JSON.parse(line) as Entry & { destination?: string };
-            if (typeof e.p === 'string') last.set(e.p, e);
-          } catch {
-            /* a line torn by a kill */
-          }
-        }
+        const { text, last } = readLedger(path);
         const fd = openSync(path, 'a', 0o600);
         if (!text) writeSync(fd, `${JSON.stringify({ destination })}\n`);
         else if (!text.endsWith('\n')) writeSync(fd, '\n');

@@ -8,7 +8,7 @@ import { Journal, type JournalKey } from '../../send/journal.js';
 import { defaultResultsPath, writeResults } from '../../send/results.js';
 import { confirmSend, printDryRun } from './send-ui.js';
 import { stateDir } from '../../files/state.js';
-import { fileLedgers, normaliseDestination, RECALL_WINDOW_MS, type Ledger } from '../../reach/ledger.js';
+import { fileLedgers, normaliseDestination, peekLedger, RECALL_WINDOW_MS, type Ledger } from '../../reach/ledger.js';
 import { sharedLedgers, sharedLocks } from '../shared-lock.js';
 
 export interface CsvBatchOptions {
@@ -62,10 +62,31 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
   const state = configDir;
   const flags = { resendUncertain: !!opts.resendUncertain, retryFailed: !!opts.retryFailed };
   if (opts.dryRun) {
-    const plan = planBatch(batch.rows, Journal.peek(configDir, batch.key), flags);
+    const states = Journal.peek(configDir, batch.key);
+    const plan = planBatch(batch.rows, states, flags);
+    // What the never-twice ledger would skip now (read only: no lock taken, nothing written).
+    const destination = normaliseDestination(batch.destination);
+    const pg = await sharedLedgers(ctx);
+    let lastReached = peekLedger(state, destination);
+    if (pg) {
+      // The PostgreSQL store's ledger (read, then closed: its `pending`/`cleared` are never called here).
+      const l = await pg.open(destination);
+      const known = new Map(batch.rows.map((r) => [r.who, l.lastReached(r.who)]));
+      await l.close();
+      lastReached = (who) => known.get(who);
+    }
+    const skips = ledgerSkips(batch.rows, lastReached, states, ctx.io.now(), opts);
+    plan.toSend = plan.toSend.filter((n) => !skips.has(n));
     const byRow = new Map(batch.rows.map((r) => [r.row, r]));
     const requests = await Promise.all(plan.toSend.map((n) => batch.preview(byRow.get(n)!)));
-    await printDryRun(ctx, requests, `${plan.toSend.length} of ${plan.total} rows would be sent${plan.uncertain.length ? `, ${plan.uncertain.length} uncertain from an earlier run would not` : ''}`);
+    const skipped = batch.rows.filter((r) => skips.has(r.row)).map((r) => ({ row: r.row, line: r.line, who: r.who, reachedAt: skips.get(r.row)! }));
+    for (const s of skipped) warn(`row ${s.row} (line ${s.line}) ${s.who}: would be skipped: already reached through this destination at ${s.reachedAt} (within --recall-window); --call-again reaches again`);
+    await printDryRun(
+      ctx,
+      requests,
+      `${plan.toSend.length} of ${plan.total} rows would be sent${plan.uncertain.length ? `, ${plan.uncertain.length} uncertain from an earlier run would not` : ''}${skipped.length ? `, ${skipped.length} already reached through this destination would be skipped` : ''}`,
+      { skipped },
+    );
     return ExitCode.OK;
   }
   const file = resolve(batch.file);
@@ -106,23 +127,15 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     for (const release of shared) await release();
     throw error;
   }
-  const ledgerSkipped = new Map<number, string>();
+  let ledgerSkipped = new Map<number, string>();
   try {
     const plan = planBatch(batch.rows, journal.states, flags);
     // Never twice: a person reached through this destination within the window, from any file, is skipped.
-    const window = opts.recallWindow ?? RECALL_WINDOW_MS;
-    if (!opts.callAgain && window > 0) {
-      const since = ctx.io.now() - window;
-      for (const r of batch.rows) {
-        const at = ledger.lastReached(r.who);
-        // Rows this file's journal knows (uncertain, refused) follow the journal's own rules.
-        if (at && Date.parse(at) >= since && !journal.states.has(r.row)) ledgerSkipped.set(r.row, at);
-      }
-      plan.toSend = plan.toSend.filter((n) => !ledgerSkipped.has(n));
-      for (const r of batch.rows) {
-        const at = ledgerSkipped.get(r.row);
-        if (at) warn(`row ${r.row} (line ${r.line}) ${r.who}: skipped: already reached through this destination at ${at} (within --recall-window); --call-again reaches again`);
-      }
+    ledgerSkipped = ledgerSkips(batch.rows, (who) => ledger.lastReached(who), journal.states, ctx.io.now(), opts);
+    plan.toSend = plan.toSend.filter((n) => !ledgerSkipped.has(n));
+    for (const r of batch.rows) {
+      const at = ledgerSkipped.get(r.row);
+      if (at) warn(`row ${r.row} (line ${r.line}) ${r.who}: skipped: already reached through this destination at ${at} (within --recall-window); --call-again reaches again`);
     }
     if (journal.isNew && edited.length > 0) {
       warn(`${batch.file} was sent before with other content (${edited.map((e) => e.at).join(', ')}): an edited file is a new batch; people reached then are skipped by the ledger unless --call-again`);
@@ -148,6 +161,29 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     if (started) writeResults(resultsPath, results, batch.columns);
   }
   return report(ctx, batch, run!, resultsPath, journal.path, { startedAt, quiet: opts.quiet === true, warn });
+}
+
+/**
+ * Rows whose person was reached through this destination within the window (row -> when), unless
+ * --call-again or a window of 0. Rows this file's journal knows (uncertain, refused) follow the
+ * journal's own rules instead.
+ */
+function ledgerSkips(
+  rows: readonly BatchRow<unknown>[],
+  lastReached: (who: string) => string | undefined,
+  known: ReadonlyMap<number, unknown>,
+  now: number,
+  opts: Pick<CsvBatchOptions, 'callAgain' | 'recallWindow'>,
+): Map<number, string> {
+  const skips = new Map<number, string>();
+  const window = opts.recallWindow ?? RECALL_WINDOW_MS;
+  if (opts.callAgain || window <= 0) return skips;
+  const since = now - window;
+  for (const r of rows) {
+    const at = lastReached(r.who);
+    if (at && Date.parse(at) >= since && !known.has(r.row)) skips.set(r.row, at);
+  }
+  return skips;
 }
 
 function confirmation<B>(batch: CsvBatch<B>, plan: BatchPlan, rate: number, flags: { resendUncertain: boolean; retryFailed: boolean }): string[] {

@@ -54,7 +54,8 @@ Examples:
   callctl push --csv callers.csv --rate 10 --yes --json
 
 JSON (--json): one push: the service's answer, {"code","message","show_err","timestamp","body","trace_id"};
---dry-run: {"dryRun": true, "requests": [{"method","url","headers","body"}]};
+--dry-run: {"dryRun": true, "requests": [{"method","url","headers","body"}]}, with --csv also
+        "skipped": [{"row","line","who","reachedAt"}] (rows the ledger would skip);
 --csv: one line, {"startedAt","endedAt","file","results","journal","rows","valid","invalid","total",
         "sent","failed","uncertain","skipped",
         "thisRun": {"sent","failed","uncertain"},"uncertainRows": [n],"stopped": null | {"reason","message"}}.`,

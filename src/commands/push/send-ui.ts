@@ -78,11 +78,11 @@ export function dryRunView(ctx: Context, req: PreparedRequest) {
  * Prints the requests a dry run would send: the request line and headers, then each body as sent,
  * one a line; or JSON with `--json`.
  */
-export async function printDryRun(ctx: Context, requests: readonly PreparedRequest[], note: string): Promise<void> {
+export async function printDryRun(ctx: Context, requests: readonly PreparedRequest[], note: string, extra: Record<string, unknown> = {}): Promise<void> {
   const out = await ctx.output();
   const views = requests.map((r) => dryRunView(ctx, r));
   if (out.json) {
-    out.writeJson({ dryRun: true, requests: views.map((v) => ({ ...v, body: parseOr(v.body) })) });
+    out.writeJson({ dryRun: true, requests: views.map((v) => ({ ...v, body: parseOr(v.body) })), ...extra });
   } else if (views.length > 0) {
     // Every request goes to the same place with the same headers: shown once, then each body.
     const [first] = views;

@@ -66,7 +66,8 @@ Examples:
     --csv recipients.csv --rate 20 --sign-command 'my-signer --key prod' --yes
 
 JSON (--json): one message: the service's answer, {"request_id","code","message","data": {"task_id"}};
---dry-run: {"dryRun": true, "requests": [{"method","url","headers","body"}]};
+--dry-run: {"dryRun": true, "requests": [{"method","url","headers","body"}]}, with --csv also
+        "skipped": [{"row","line","who","reachedAt"}] (rows the ledger would skip);
 --csv: one line, {"startedAt","endedAt","file","results","journal","rows","valid","invalid","total",
         "sent","failed","uncertain","skipped",
         "thisRun": {"sent","failed","uncertain"},"uncertainRows": [n],"stopped": null | {"reason","message"}}.`,
