@@ -82,6 +82,13 @@ describe('two hosts, one PostgreSQL store: the same work is sent once', () => {
     expect(JSON.parse(a.out)).toMatchObject({ sent: 5, skipped: 0 });
     // The same five people and one more, in another file (other amounts), from another host.
     const other = pushCsv(6, 101).split('\n').map((l, i) => (i > 0 && l ? `${l}7` : l)).join('\n');
+    // A dry run on another host names the five from the store's ledger, and sends nothing.
+    const sentBefore = sandbox.state.received.pushes.length;
+    const dry = await run(['push', '--csv', writeIn(dir, 'tuesday.csv', other), '--dry-run', '--json'], host('b0', extra));
+    expect(dry.code, dry.err).toBe(0);
+    expect(JSON.parse(dry.out).skipped.map((x: { who: string }) => x.who)).toEqual(['101', '102', '103', '104', '105'].map((n) => `+628000000${n}`));
+    expect(JSON.parse(dry.out).requests).toHaveLength(1);
+    expect(sandbox.state.received.pushes.length).toBe(sentBefore);
     const b = await run(['push', '--csv', writeIn(dir, 'tuesday.csv', other), '--rate', '50', '--yes', '--json'], host('b', extra));
     expect(b.code, b.err).toBe(0);
     expect(JSON.parse(b.out)).toMatchObject({ sent: 1, skipped: 5 });
