@@ -3,7 +3,8 @@
 // start-up time: Node no longer resolves and reads hundreds of small files (zod alone has ~100).
 // Type-checking is tsc's job (`npm test` runs `tsc --noEmit`).
 import { build } from 'esbuild';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const zodEnglish = fileURLToPath(new URL('../node_modules/zod/v4/locales/en.js', import.meta.url));
@@ -24,6 +25,27 @@ const lean = {
       loader: 'js',
       resolveDir: '.',
     }));
+    // undici's HTTP/2 client requires node:http2 (and with it tls and crypto, ~5 ms) when loaded;
+    // callctl never asks for HTTP/2 (no allowH2), so it is loaded if a connection ever needs it.
+    b.onResolve({ filter: /^\.\/client-h2(\.js)?$/ }, (args) =>
+      args.importer.includes('/node_modules/undici/')
+        ? { path: 'lazy-client-h2', namespace: 'lean', pluginData: { real: join(args.resolveDir, 'client-h2.js') } }
+        : undefined,
+    );
+    b.onLoad({ filter: /^lazy-client-h2$/, namespace: 'lean' }, (args) => ({
+      contents: `let h2; module.exports = function connectH2(...args) { return (h2 ??= require(${JSON.stringify(args.pluginData.real)}))(...args); };`,
+      loader: 'js',
+      resolveDir: '.',
+    }));
+    // undici's body.js takes crypto's randomInt when loaded (for multipart boundaries, which callctl
+    // never sends); loading node:crypto costs a few ms of every request's start. Taken when used.
+    b.onLoad({ filter: /\/node_modules\/undici\/lib\/web\/fetch\/body\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const eager = "const random = runtimeFeatures.has('crypto')\n  ? require('node:crypto').randomInt\n  : (max) => Math.floor(Math.random() * max)";
+      if (!source.includes(eager)) throw new Error(`${args.path} changed: review the lean build's swap for it`);
+      const lazy = "const random = (max) => runtimeFeatures.has('crypto') ? require('node:crypto').randomInt(max) : Math.floor(Math.random() * max)";
+      return { contents: source.replace(eager, lazy), loader: 'js' };
+    });
     // commander loads child_process (and with it net, dgram...) for executable subcommands,
     // which callctl does not have: load it only if it is ever used, not on every start.
     b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { hostname } from 'node:os';
@@ -43,6 +42,9 @@ const FRESH_MS = 5_000;
  * workflow wf-1") for the busy message.
  */
 export function acquireLock(path: string, what: string, onStale: (owner: LockOwner) => void = () => undefined): () => void {
+  // node:crypto is loaded here, not with this module: every command that reads the config loads
+  // it, and loading crypto costs a few milliseconds of start-up that reading never needs.
+  const { randomBytes } = process.getBuiltinModule('node:crypto');
   const me: LockOwner = { pid: process.pid, host: hostname(), at: new Date().toISOString(), nonce: randomBytes(8).toString('hex') };
   const text = `${JSON.stringify(me)}\n`;
   const mine = `${path}.${process.pid}.${me.nonce}.tmp`;
