@@ -19,7 +19,7 @@ export class AtomicFile {
 
   stream(): WriteStream {
     if (!this.current) {
-      this.current = createWriteStream(this.temp, { mode: 0o644 });
+      this.current = createWriteStream(this.temp, { mode: 0o644, highWaterMark: 1 << 20 });
       // Reported when written to or closed; keep the process from failing on the event itself.
       this.current.on('error', () => {});
     }
@@ -29,7 +29,7 @@ export class AtomicFile {
   /** Empties the file to write it again from the start. */
   async restart(): Promise<void> {
     await this.close();
-    this.current = createWriteStream(this.temp, { mode: 0o644 });
+    this.current = createWriteStream(this.temp, { mode: 0o644, highWaterMark: 1 << 20 });
     this.current.on('error', () => {});
   }
 
