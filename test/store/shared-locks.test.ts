@@ -138,14 +138,17 @@ describe('two hosts, one PostgreSQL store: the same work is sent once', () => {
       sandbox.events.off('push.received', onPush);
       await admin.end();
     }
-    // Rows 1-4 went out; row 5 was journaled as about to go, then its ledger line failed: never sent.
-    expect(sandbox.state.received.pushes.length - before).toBe(4);
+    // Rows 1..k went out (k is 4, or more when the session ended a little later than asked); row
+    // k+1 was journaled as about to go, then its ledger line failed: it was never sent.
+    const k = sandbox.state.received.pushes.length - before;
+    expect(k).toBeGreaterThanOrEqual(4);
+    expect(k).toBeLessThan(12);
     const again = await run(['push', '--csv', file, '--rate', '50', '--yes', '--json'], env);
     expect(again.code, again.err).toBe(1);
-    expect(JSON.parse(again.out)).toMatchObject({ total: 12, sent: 11, uncertain: 1, uncertainRows: [5] });
+    expect(JSON.parse(again.out)).toMatchObject({ total: 12, sent: 11, uncertain: 1, uncertainRows: [k + 1] });
     const callers = sandbox.state.received.pushes.slice(before).map((p) => p.caller_id);
     expect(callers).toHaveLength(11);
     expect(new Set(callers).size).toBe(11);
-    expect(callers).not.toContain('+628000000305');
+    expect(callers).not.toContain(`+628000000${300 + k + 1}`);
   }, 60_000);
 });
