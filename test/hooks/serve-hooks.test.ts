@@ -100,6 +100,16 @@ describe('serve-hooks: output', () => {
     expect(s.io.err()).toMatch(/stopped: 4 events \(1 retries, 1 rejected\)/);
   });
 
+  it('on a terminal: control characters from a request (ESC, BEL, a line break) are shown as text, never sent to the terminal', async () => {
+    const s = await serve({ key: ['k'] }, testIO({ tty: true }));
+    await post(s.url, JSON.stringify({ TaskID: 'T-\u001b]0;pwned\u0007X', Sign: '0'.repeat(32), PlanName: 'P\nQ' }), { 'content-type': 'application/json' });
+    await s.stop();
+    const lines = s.io.out().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(lines[0]).toContain('task T-\\x1b]0;pwned\\x07X');
+  });
+
   it('piped: NDJSON on stdout, --events filters what is shown (all is recorded), --show-numbers', async () => {
     const log = join(tempDir(), 'events.ndjson');
     const s = await serve({ key: ['k'], events: 'template.status', showNumbers: true, log });

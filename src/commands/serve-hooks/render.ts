@@ -2,6 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import type { EventSummary } from '../../hooks/detect.js';
 import type { HookRecord } from '../../hooks/event-log.js';
 import type { ListenerEvent } from '../../hooks/listener.js';
+import { printable } from '../../store/facts.js';
 
 export interface RenderOptions {
   /** One NDJSON object per event (piped or `--json`) instead of a coloured line. */
@@ -59,17 +60,18 @@ export function eventLine(seq: number, record: HookRecord, summary: EventSummary
   const ids = ID_FIELDS.flatMap(([field, label]) => {
     const value = summary[field];
     if (value === undefined || value === '') return [];
-    const shown = field === 'callee' && !options.showNumbers ? maskNumber(String(value)) : String(value);
+    // What a request carries is shown as text: an ESC or a line break never reaches the terminal.
+    const shown = printable(field === 'callee' && !options.showNumbers ? maskNumber(String(value)) : String(value));
     return [`${c.dim(label)} ${shown}`];
   });
   if (summary.rounds !== undefined) ids.push(`${c.dim('rounds')} ${summary.rounds}`);
   const parts = [c.dim(time), c.bold(c.cyan((record.type ?? '?').padEnd(22))), ...ids];
-  if (summary.status) parts.push(c.magenta(summary.status));
+  if (summary.status) parts.push(c.magenta(printable(summary.status)));
   parts.push(verdictText(record, c));
   if (options.skipVerify) parts.push(c.yellow('[--skip-verify]'));
   if (record.duplicate) parts.push(c.yellow(`retry ${record.retry}`));
   if (record.answer !== 200) parts.push(c.red(`answered ${record.answer}`));
-  if (record.warnings?.length) parts.push(c.yellow(`⚠ ${record.warnings[0]}${record.warnings.length > 1 ? ` (+${record.warnings.length - 1})` : ''}`));
+  if (record.warnings?.length) parts.push(c.yellow(`⚠ ${printable(record.warnings[0]!)}${record.warnings.length > 1 ? ` (+${record.warnings.length - 1})` : ''}`));
   parts.push(c.dim(`#${seq}`));
   return parts.join('  ');
 }
