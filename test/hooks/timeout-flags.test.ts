@@ -31,17 +31,17 @@ function serveHooks(args: string[]): Promise<string> {
   });
 }
 
-/** Writes `text` and waits up to `waitMs` for the server to answer and close; '' if it did not. */
-async function trickle(url: string, text: string, waitMs: number): Promise<{ answer: string; ms: number }> {
+/** Writes `text` and waits up to `waitMs` for the server to answer and close the connection. */
+async function trickle(url: string, text: string, waitMs: number): Promise<{ answer: string; ms: number; closed: boolean }> {
   const { port } = new URL(url);
   const started = Date.now();
   const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
   let answer = '';
   socket.on('data', (c: Buffer) => (answer += c.toString()));
-  const closed = new Promise((r) => socket.on('close', r));
-  await Promise.race([closed, new Promise((r) => setTimeout(r, waitMs))]);
+  const closed = new Promise<boolean>((r) => socket.on('close', () => r(true)));
+  const gone = await Promise.race([closed, new Promise<boolean>((r) => setTimeout(() => r(false), waitMs))]);
   socket.destroy();
-  return { answer, ms: Date.now() - started };
+  return { answer, ms: Date.now() - started, closed: gone };
 }
 
 const HEADERS_HALF = 'POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n';
@@ -53,14 +53,18 @@ describe('serve-hooks --header-timeout and --request-timeout', () => {
     const headers = await trickle(quick, HEADERS_HALF, 5_000);
     expect(headers.answer).toMatch(/^HTTP\/1.1 408 /);
     expect(headers.ms).toBeLessThan(3_000);
+    // A body too slow: Node's own check answers 408, serve-hooks' per-socket sweep (which may come
+    // first on a loaded machine) closes the connection; either way it ends at the deadline.
     const body = await trickle(quick, BODY_HALF, 5_000);
-    expect(body.answer).toMatch(/^HTTP\/1.1 408 /);
+    expect(body.closed).toBe(true);
+    expect(body.answer === '' || /^HTTP\/1.1 408 /.test(body.answer), body.answer).toBe(true);
     expect(body.ms).toBeGreaterThanOrEqual(500);
+    expect(body.ms).toBeLessThan(3_000);
 
     const defaults = await serveHooks([]);
     const waiting = await trickle(defaults, HEADERS_HALF, 1_500);
     expect(waiting.answer).toBe('');
-    expect(waiting.ms).toBeGreaterThanOrEqual(1_400);
+    expect(waiting.closed).toBe(false);
   });
 
   it.each([

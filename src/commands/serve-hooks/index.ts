@@ -28,7 +28,7 @@ export function register(parent: Command, deps: Deps): void {
     .option('--forward-queue <n>', 'forwards waiting or under way at most; past it events wait in the log or store (else 503)', wholeNumber({ min: 1, max: 1_000_000 }), 1000)
     .option('--forward-queue-mib <n>', 'bodies in the forward queue at most, in MiB', wholeNumber({ min: 1, max: 65_536 }), 64)
     .option('--header-timeout <seconds>', 'a request whose headers are not all in by then is answered 408 and closed', seconds({ min: 0.1, max: 3600 }), 10)
-    .option('--request-timeout <seconds>', 'a request not wholly in by then (headers and body) is answered 408 and closed', seconds({ min: 0.1, max: 3600 }), 30)
+    .option('--request-timeout <seconds>', 'a request not wholly in by then (headers and body) is closed (408 when Node sees it first)', seconds({ min: 0.1, max: 3600 }), 30)
     .option('--max-connections <n>', 'open connections at most (keep it under the file limit, ulimit -n)', wholeNumber({ min: 1, max: 1_000_000 }), 512)
     .option('--max-connections-per-peer <n>', 'open connections per peer address at most (behind a proxy: raise to --max-connections)', wholeNumber({ min: 1, max: 1_000_000 }), 64)
     .option('--refused-log-rate <n>', 'refused requests recorded per second at most (metadata and 256 bytes of body); the rest are counted', wholeNumber({ min: 0, max: 100_000 }), 10)
@@ -83,8 +83,9 @@ when the outage starts and one when it ends. Tables are created or upgraded at s
 Bounds (flags above; what happens past each):
   body over 1 MiB                 413, connection closed
   --header-timeout (10 s)         headers not all in: 408, connection closed
-  --request-timeout (30 s)        whole request (headers and body) not in: 408, connection
-                                  closed; an idle keep-alive connection is closed after 5 s
+  --request-timeout (30 s)        whole request (headers and body) not in: connection closed
+                                  (408 when Node's check sees it first); an idle keep-alive
+                                  connection is closed after 5 s
   --max-connections (512)         further connections are closed at once
   --max-connections-per-peer (64) further connections from that address are closed at once
   --refused-log-rate (10/s)       refused requests past it are answered but not recorded;
