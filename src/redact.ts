@@ -24,6 +24,19 @@ export const SECRET_HEADERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Header names that look like they carry a credential, whatever the sender calls them
+ * (`X-Api-Key`, `X-Auth-Token`, `X-Webhook-Secret`, `X-Signature`...): their values are never
+ * shown or recorded either. One hyphen- or underscore-separated word of the name decides.
+ */
+const SECRET_HEADER_WORDS = /(?:^|[-_])(?:api[-_]?key|key|token|secret|password|passwd|auth|signature|sign|session|cookie|credentials?)(?:$|[-_])/i;
+
+/** True for a header whose value is a secret: a known one, or one named like a credential. */
+export function isSecretHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return SECRET_HEADERS.has(lower) || SECRET_HEADER_WORDS.test(lower);
+}
+
+/**
  * JSON keys whose values are never shown (for display text only, not for records kept as data:
  * a plan-end body's `Sign` must stay in the event log for replay). The value pattern follows JSON
  * string escapes, so a secret holding `\"` is replaced whole.
@@ -133,7 +146,7 @@ export function redactUrls(text: string): string {
 
 /** A header as it may be shown: secret headers keep only their scheme (`Token ***`). */
 export function redactHeader(name: string, value: string, extra: Iterable<string | undefined> = []): string {
-  if (SECRET_HEADERS.has(name.toLowerCase())) {
+  if (isSecretHeader(name)) {
     const scheme = /^(Token|Bearer|Basic) /i.exec(value)?.[1];
     return scheme ? `${scheme} ${REDACTED}` : REDACTED;
   }
@@ -145,7 +158,7 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    out[name] = SECRET_HEADERS.has(name.toLowerCase()) ? REDACTED : redactValues(Array.isArray(value) ? value.join(', ') : value);
+    out[name] = isSecretHeader(name) ? REDACTED : redactValues(Array.isArray(value) ? value.join(', ') : value);
   }
   return out;
 }

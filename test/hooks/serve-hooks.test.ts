@@ -123,6 +123,24 @@ describe('serve-hooks: output', () => {
     expect(readRecords(log).map((r) => r.type)).toEqual(['task.end', 'template.status']);
   });
 
+  it('never records or shows a header named like a credential (X-Api-Key, X-Auth-Token...), whatever the sender calls it', async () => {
+    const log = join(tempDir(), 'events.ndjson');
+    const s = await serve({ key: ['k'], log });
+    const secrets = { 'x-api-key': 'APIKEYSECRET-1', 'x-auth-token': 'AUTHTOKEN-2', 'x-webhook-secret': 'HOOKSECRET-3', 'x-signature': 'SIGVALUE-4' };
+    const req = await signNotification('task.end', sampleBody('task.end'), { key: 'k' });
+    const answer = await post(s.url, req.body, { ...req.headers, 'x-request-id': 'visible-id', ...secrets });
+    expect(answer.status).toBe(200);
+    await s.stop();
+    const text = (await import('node:fs')).readFileSync(log, 'utf8');
+    expect(text).toContain('visible-id');
+    const shown = await runCli(['hooks', 'show', '1', '--log', log], { env: { CALLCTL_CONFIG_DIR: tempConfigDir() } });
+    expect(shown.code, shown.err).toBe(0);
+    for (const value of Object.values(secrets)) {
+      expect(text).not.toContain(value);
+      expect(shown.out + shown.err + s.io.out() + s.io.err()).not.toContain(value);
+    }
+  });
+
   it('with --skip-verify says so on every event line', async () => {
     const s = await serve({ skipVerify: true }, testIO({ tty: true }));
     await send(s.url, 'task.end', 'any');
