@@ -295,8 +295,11 @@ describe('listener: timeouts', () => {
     const headers = await slow('POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n');
     expect(headers.answer).toMatch(/^HTTP\/1.1 408 /);
     expect(headers.ms).toBeLessThan(3_000);
+    // A body too slow ends at the request deadline: with a 408 when Node's own check sees it
+    // first, closed by serve-hooks' per-socket sweep otherwise (the README says both).
     const body = await slow('POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 10\r\n\r\n{"a"');
-    expect(body.answer).toMatch(/^HTTP\/1.1 408 /);
+    expect(body.answer === '' || /^HTTP\/1.1 408 /.test(body.answer), body.answer).toBe(true);
+    expect(body.ms).toBeGreaterThanOrEqual(350);
     expect(body.ms).toBeLessThan(3_000);
   });
 });
