@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { received, uploadSetup, WORKFLOW } from '../contacts/helpers.js';
+import { received, useUploadSandbox, WORKFLOW } from '../contacts/helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import type { FaultPatch } from '../../src/sandbox/faults.js';
 
@@ -15,16 +15,7 @@ import type { FaultPatch } from '../../src/sandbox/faults.js';
 let sandbox: Sandbox;
 let env: Record<string, string>;
 let dir: string;
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ sandbox, env, dir, close } = await uploadSetup());
-});
-afterAll(() => close());
-beforeEach(() => {
-  sandbox.state.received.updates.clear();
-  sandbox.resetFaults();
-});
+useUploadSandbox((s) => ({ sandbox, env, dir } = s));
 
 const ROWS = 12;
 const PATH = '/service/cloud/workflow/updatedetails';

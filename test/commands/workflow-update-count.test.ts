@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { entry, received, uploadSetup, WORKFLOW, writeContacts } from '../contacts/helpers.js';
+import { entry, received, useUploadSandbox, WORKFLOW, writeContacts } from '../contacts/helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 // Issue 12 item 5: an envelope with status OK and code 200 is an accepted batch. The service's
@@ -11,14 +11,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 let sandbox: Sandbox;
 let env: Record<string, string>;
 let dir: string;
-let close: () => Promise<void>;
-beforeAll(async () => ({ sandbox, env, dir, close } = await uploadSetup()));
-afterAll(() => close());
-beforeEach(() => {
-  sandbox.state.received.updates.clear();
-  sandbox.resetFaults();
-  sandbox.setVariants([]);
-});
+useUploadSandbox((s) => ({ sandbox, env, dir } = s));
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z /;
 let state = 0;

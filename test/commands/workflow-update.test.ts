@@ -1,23 +1,14 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { entry, HEADER, received, row, uploadSetup, WORKFLOW, writeContacts } from '../contacts/helpers.js';
+import { entry, HEADER, received, row, useUploadSandbox, WORKFLOW, writeContacts } from '../contacts/helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
 let dir: string;
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ sandbox, env, dir, close } = await uploadSetup());
-});
-afterAll(() => close());
-beforeEach(() => {
-  sandbox.state.received.updates.clear();
-  sandbox.resetFaults();
-});
+useUploadSandbox((s) => ({ sandbox, env, dir } = s));
 
 let n = 0;
 /** A CSV file with a unique name (and content, by its last column) so that journals never collide. */

@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ListEntry } from '../../src/schemas/workflow.js';
@@ -48,6 +49,27 @@ export async function uploadSetup(): Promise<{ sandbox: Sandbox; env: Record<str
   // Journals, locks and spools go to the state and cache folders: both temporary here.
   const env = { CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_CONFIG_DIR: configDir, CALLCTL_BASE_URL: sandbox.url, XDG_STATE_HOME: join(dir, 'state'), XDG_CACHE_HOME: join(dir, 'cache') };
   return { sandbox, env, dir, configDir, close: () => sandbox.close() };
+}
+
+export type UploadSetup = Awaited<ReturnType<typeof uploadSetup>>;
+
+/**
+ * The upload suites' fixture: one sandbox and temporary folders for the file (`uploadSetup`),
+ * closed after it; before each test nothing is received and no fault or variant is on. `use` is told the
+ * setup once it exists.
+ */
+export function useUploadSandbox(use: (setup: UploadSetup) => void): void {
+  let setup: UploadSetup | undefined;
+  beforeAll(async () => {
+    setup = await uploadSetup();
+    use(setup);
+  });
+  afterAll(() => setup?.close());
+  beforeEach(() => {
+    setup!.sandbox.state.received.updates.clear();
+    setup!.sandbox.resetFaults();
+    setup!.sandbox.setVariants([]);
+  });
 }
 
 /** What the sandbox accepted for a workflow, in arrival order. */
