@@ -5,6 +5,7 @@ import type { Transport } from './api/transport.js';
 import type { Output } from './output/output.js';
 import { AuthError, UsageError } from './errors.js';
 import { VERSION } from './version.js';
+import { DEFAULT_TIMEOUT_SECONDS } from './limits.js';
 import { addSecret, addUrlSecrets, secrets } from './redact.js';
 import { SECRET_ENV_NAMES } from './config/keys.js';
 
@@ -131,7 +132,7 @@ export class Context {
 
   /** Whole milliseconds (`--timeout` allows at most 3 decimals; the product may carry float noise). */
   timeoutMs(): number {
-    return Math.round((this.globals.timeout ?? 30) * 1000);
+    return Math.round((this.globals.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000);
   }
 
   /** The one transport of this run. */

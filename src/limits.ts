@@ -12,11 +12,7 @@ export const PLATFORM_MAX_LENGTH = 40;
 /** A callee: `+` then 7 to 15 digits (E.164). */
 export const CALLEE_RE = /^\+\d{7,15}$/;
 
-/** The verify-push endpoint keeps history for the last three months. */
-export const VERIFY_HISTORY_MONTHS = 3;
-
-/** Task-end notifications: retried at 1-minute intervals, at most 5 retries. */
-export const NOTIFY_RETRY_INTERVAL_MS = 60_000;
+/** Task-end notifications: retried (at 1-minute intervals) at most 5 times. */
 export const NOTIFY_MAX_RETRIES = 5;
 
 /** Push and template-send answers: HTTP 2xx with one of these codes is success. */

@@ -44,9 +44,9 @@ describe('help', () => {
     const codes = [...readme.matchAll(/^\| (\d+) \| /gm)].map((m) => m[1]!);
     expect(codes).toEqual(['0', '1', '2', '3', '4', '5', '6', '130']);
     const section = res.out.slice(res.out.indexOf('Exit codes')).replace(/\n {5}/g, ' ');
-    for (const code of codes) expect(section).toMatch(new RegExp(`\\n  ${code} {1,2}\\S`));
-    expect(section).toMatch(/\n  2 .*already running/);
-    expect(section).toMatch(/\n  4 .*another base URL/);
+    for (const code of codes) expect(section).toMatch(new RegExp(`\\n {2}${code} {1,2}\\S`));
+    expect(section).toMatch(/\n {2}2 .*already running/);
+    expect(section).toMatch(/\n {2}4 .*another base URL/);
   });
 
   it('`callctl help <command>` works and a mistyped command suggests the closest one', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { SEED, startSandbox, type Sandbox } from '../src/sandbox/server.js';
 import { itWith } from './helpers/programs.js';
 import { TmuxSession } from './helpers/tmux.js';

@@ -1,5 +1,5 @@
 import type { CallRecord } from '../schemas/task.js';
-import type { ListEntry, WorkflowCallDetail, VerifyPushRequest, WorkflowListQuery } from '../schemas/workflow.js';
+import type { WorkflowCallDetail, VerifyPushRequest, WorkflowListQuery } from '../schemas/workflow.js';
 import type { RecordSink } from './stream.js';
 import type { CloudClient } from './client.js';
 
@@ -34,19 +34,10 @@ export const getPlanDetail = async (c: CloudClient, planName: string) =>
 export const listWorkflows = async (c: CloudClient, query: WorkflowListQuery) =>
   c.call({ method: 'GET', path: '/service/cloud/workflow/instancelist', query, data: (await workflow()).workflowListDataSchema });
 
-/** POST /service/cloud/workflow/updatedetails: one batch; retried only when the service took nothing (its contacts get called). */
-export const updateDetails = async (c: CloudClient, workflowId: string, details: ListEntry[]) =>
-  c.call({
-    retry: 'answered',
-    method: 'POST',
-    path: '/service/cloud/workflow/updatedetails',
-    body: { workflow_id: workflowId, details },
-    data: (await workflow()).updateDetailsDataSchema,
-  });
-
 /**
- * The same request with `details` given as a JSON array's text: an upload spools its batches as
- * JSON and sends them as they are, instead of parsing and serializing 10,000 objects per batch.
+ * POST /service/cloud/workflow/updatedetails: one batch, with `details` given as a JSON array's
+ * text: an upload spools its batches as JSON and sends them as they are, instead of parsing and
+ * serializing 10,000 objects per batch.
  */
 export const updateDetailsJson = async (c: CloudClient, workflowId: string, detailsJson: Buffer) =>
   c.call({

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from './commander.js';
 import { TIMER_MAX_MS } from '../timers.js';
+import { DEFAULT_TIMEOUT_SECONDS } from '../limits.js';
 
 /*
  * The one parser of numeric flag values: durations, rates, counts and ports. A value is checked for
@@ -12,7 +13,7 @@ import { TIMER_MAX_MS } from '../timers.js';
 export const MAX_TIMER_SECONDS = Math.floor(TIMER_MAX_MS / 1000);
 
 /** Default and range of `--timeout` (seconds). */
-export const TIMEOUT = { default: 30, min: 0.001, max: MAX_TIMER_SECONDS } as const;
+export const TIMEOUT = { default: DEFAULT_TIMEOUT_SECONDS, min: 0.001, max: MAX_TIMER_SECONDS } as const;
 /** Range of `--rate` (requests per second): at the slowest one per 1000 s, at the fastest one per ms. */
 export const RATE = { min: 0.001, max: 1000 } as const;
 

@@ -77,7 +77,9 @@ export async function checkFile(
       onProgress: (p) => ((progress.first = p), report()),
     });
     if (!run.worker) throw new Error('checkFile: no header in the first half'); // the cut comes after the header row
-    let { part: tail, duplicates: later } = await run.worker.result;
+    const result = await run.worker.result;
+    let tail = result.part;
+    const later = result.duplicates;
     if (head.lines !== split.line - 1 || duplicates.overlaps(later)) {
       discardPart(second);
       tail = await checkPart({ ...second, header: head.header }, duplicates, { signal: options.signal, onProgress: (p) => ((progress.second = p), report()) });

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
@@ -10,21 +10,6 @@ export interface LockOwner {
   at: string;
   /** Random, so that two locks of the same pid are told apart. */
   nonce?: string;
-}
-
-/** A lock held by this process. */
-export interface Lock {
-  readonly path: string;
-  /** Releases it (only if it is still ours). Safe to call more than once. */
-  release(): void;
-}
-
-/**
- * Where locks live. Files today (this module); another backend (a database, issue 14) implements
- * the same: `acquire` takes the named lock or throws a UsageError naming its holder.
- */
-export interface LockStore {
-  acquire(name: string, what: string, onStale?: (owner: LockOwner) => void): Lock;
 }
 
 /** A lock file this young with no readable owner is being written by hand or by an old version. */
@@ -111,24 +96,13 @@ function takeClaim(path: string, ino: number, text: string): string | undefined 
 function removeClaims(path: string, ino: number): void {
   const dir = dirname(path);
   const prefix = `${basename(path)}.stale-${ino}`;
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return;
   }
   for (const name of names) if (name === prefix || name.startsWith(`${prefix}-`)) rmSync(join(dir, name), { force: true });
-}
-
-/** The lock files of a folder, as a LockStore (names are file names in it). */
-export function fileLockStore(dir: string): LockStore {
-  return {
-    acquire(name, what, onStale) {
-      const path = join(dir, `${name}.lock`);
-      const release = acquireLock(path, what, onStale);
-      return { path, release };
-    },
-  };
 }
 
 function busy(what: string, owner: LockOwner | undefined): UsageError {
@@ -190,15 +164,5 @@ function release(path: string, text: string): void {
     if (readFileSync(path, 'utf8') === text) unlinkSync(path);
   } catch {
     /* already gone */
-  }
-}
-
-/** Whether a lock file exists (for tests and status lines). */
-export function lockExists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -243,7 +243,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
   function forward(n: number, id: string, raw: Buffer, headers: Record<string, string>): Promise<void> {
     forwardTransport ??= options.forwardTransport ?? notificationTransport();
-    let since = performance.now();
+    const since = performance.now();
     // With a shared store the claim is renewed as the forward starts: an event that waited in the
     // queue past its lease may have been taken over by another receiver, which then forwards it.
     const mine = store.kind === 'ndjson' ? Promise.resolve(true) : store.renewClaim(id, claim).catch(() => false);

@@ -139,8 +139,6 @@ export function createVerifier(options: VerifyOptions) {
   };
 }
 
-export type Verify = ReturnType<typeof createVerifier>;
-
 /**
  * The sign command's answer, or a failure once `ms` have passed: a command whose own children
  * keep its output open outlives its timeout, and the request must not wait for them.

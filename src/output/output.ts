@@ -4,7 +4,7 @@ import { redact, redactValues } from '../redact.js';
 import { useColor } from './color.js';
 import { cellText, layoutTable, pickColumns, tsvCell, type Column } from './table.js';
 
-export { tsvCell, type Column, type ColumnKind } from './table.js';
+export { tsvCell, type Column } from './table.js';
 
 export interface OutputOptions {
   json: boolean;

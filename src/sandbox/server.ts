@@ -12,9 +12,9 @@ import { Simulation } from './simulation.js';
 import { Variants } from './variants.js';
 import type { Engine, ResolvedOptions, Sandbox, SandboxEventMap, SandboxOptions } from './types.js';
 
-export type { Sandbox, SandboxOptions, SandboxEventMap, RequestRecord } from './types.js';
+export type { Sandbox, SandboxOptions, SandboxEventMap } from './types.js';
 export { SEED } from './seed/index.js';
-export { SANDBOX_VARIANTS, VARIANT_NAMES, checkVariants, type VariantName } from './variants.js';
+export { VARIANT_NAMES } from './variants.js';
 
 /** Throwaway credentials of the local simulator (printed by `callctl sandbox`). */
 export const SANDBOX_DEFAULTS = {

@@ -1,4 +1,4 @@
-import type { Robot, CallingTask, CallRecord, PlanStatus, ListEntry, WorkflowInstance, WorkflowTaskDetail, ApiPushData as VerifyPushData } from './spec/shapes.js';
+import type { Robot, CallingTask, PlanStatus, ListEntry, WorkflowInstance, WorkflowTaskDetail, ApiPushData as VerifyPushData } from './spec/shapes.js';
 
 /** The three business scenarios of the spec; their call records differ in some fields. */
 export type Scenario = 'debt' | 'telemarketing' | 'info-check';
@@ -153,5 +153,3 @@ export function planView(state: SandboxState, plan: PlanModel) {
   };
 }
 export type PlanView = ReturnType<typeof planView>;
-
-export type { CallRecord };

@@ -18,11 +18,9 @@ export const RING_TYPES = [
   'null',
 ] as const;
 export const ringTypeSchema = z.enum(RING_TYPES);
-export type RingType = z.infer<typeof ringTypeSchema>;
 
 export const HANGUP_TYPES = ['ByCallee', 'ByRobot', 'Canceled'] as const;
 export const hangupTypeSchema = z.enum(HANGUP_TYPES);
-export type HangupType = z.infer<typeof hangupTypeSchema>;
 
 /**
  * A value the spec lists known values for, read from the service leniently: the service may add

@@ -66,7 +66,6 @@ export const planEndSchema = z.looseObject({
   ...snakeTaskFields,
   details: z.array(planEndCallSchema).optional(),
 });
-export type PlanEnd = z.infer<typeof planEndSchema>;
 
 /** Task end status notification. */
 export const taskEndSchema = z.looseObject({
@@ -75,7 +74,6 @@ export const taskEndSchema = z.looseObject({
   Sign: z.string(),
   PlanName: z.string().optional(),
 });
-export type TaskEnd = z.infer<typeof taskEndSchema>;
 
 /** Custom API node data push (workflow): the shape lives with the verify-push endpoint's. */
 export { apiPushSchema };
@@ -98,7 +96,6 @@ export const templateStatusSchema = z.looseObject({
   callee: z.string(),
   variables: stringMap,
 });
-export type TemplateStatus = z.infer<typeof templateStatusSchema>;
 
 const chatUserSchema = z.looseObject({ id: z.string(), name: z.string().nullish() });
 
@@ -122,7 +119,6 @@ export const chatbotSessionClosedSchema = z.looseObject({
   user: chatUserSchema.optional(),
   messages: z.array(chatMessageSchema),
 });
-export type ChatbotSessionClosed = z.infer<typeof chatbotSessionClosedSchema>;
 
 /** Chatbot transfer to agent request (labelled as in development by the spec): all required. */
 export const chatbotTransferSchema = z.looseObject({
@@ -134,7 +130,6 @@ export const chatbotTransferSchema = z.looseObject({
   company: z.string(),
   conclusion: z.looseObject({ record_slots: z.record(z.string(), z.unknown()), output_label: z.string() }),
 });
-export type ChatbotTransfer = z.infer<typeof chatbotTransferSchema>;
 
 /** The schema of each known type; `unknown` has none. */
 export const EVENT_SCHEMAS = {

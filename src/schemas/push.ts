@@ -7,7 +7,6 @@ import { z } from 'zod';
  * agreed with the service.
  */
 export const pushVariablesSchema = z.record(z.string(), z.string());
-export type PushVariables = z.infer<typeof pushVariablesSchema>;
 
 /** Body of POST {flex_route_url}/api/push/<push_token> (spec endpoint 10). */
 export const pushRequestSchema = z.strictObject({
@@ -29,4 +28,3 @@ export const pushResponseSchema = z.looseObject({
   body: z.record(z.string(), z.unknown()),
   trace_id: z.string(),
 });
-export type PushResponse = z.infer<typeof pushResponseSchema>;

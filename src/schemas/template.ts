@@ -8,10 +8,6 @@ export const templateVariableSchema = z
       if (v[key] === undefined || v[key] === '') ctx.addIssue({ code: 'custom', path: [key], message: `variable ${key} is required (--var ${key}=...)` });
     }
   });
-export type TemplateVariable = z.infer<typeof templateVariableSchema>;
-
-/** `custom`: the JSON text of `{"reply_url": ...}`. */
-export const templateCustomSchema = z.strictObject({ reply_url: z.string() });
 
 /** Body of POST /api/v1/template/unitcast (spec endpoint 11). Key order is the order sent. */
 export const templateRequestSchema = z.strictObject({
@@ -32,4 +28,3 @@ export const templateResponseSchema = z.looseObject({
   message: z.string(),
   data: z.looseObject({ task_id: z.string() }),
 });
-export type TemplateResponse = z.infer<typeof templateResponseSchema>;

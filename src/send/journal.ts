@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock } from '../files/lock.js';
 import { pruneJournals } from '../files/state.js';

@@ -70,7 +70,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await pg.start();
   } catch (error) {
     rmSync(databaseDir, { recursive: true, force: true });
-    throw new Error(`the test PostgreSQL did not start: ${String(error)}\n${logs.slice(-20).join('')}`);
+    throw new Error(`the test PostgreSQL did not start: ${String(error)}\n${logs.slice(-20).join('')}`, { cause: error });
   }
   if (process.env.CALLCTL_TEST_PG_TIMING) console.log(`test PostgreSQL ready on port ${port} in ${Date.now() - started} ms`);
   project.provide('pg', { host: '127.0.0.1', port, user: 'postgres', password });

@@ -39,9 +39,6 @@ const simulateSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('advanceTime'), ms: z.number().min(0) }),
 ]);
 
-/** Input of `POST /__sandbox/simulate`. */
-export type SimulateRequest = z.infer<typeof simulateSchema>;
-
 const LAST = 100;
 
 /** Counts and what was received, for `GET /__sandbox/state`. */

@@ -129,7 +129,7 @@ export function buildSeed(seed: number, base: number): SandboxState {
     state.plans.set(plan.PlanName, plan);
   });
   seedWorkflows(state, rng, base);
-  seedWorkflowTasks(state, rng, base);
+  seedWorkflowTasks(state, rng);
   seedApiPushes(state, rng, base);
   return state;
 }

@@ -67,7 +67,7 @@ export function seedWorkflows(state: SandboxState, rng: Rng, base: number): void
 }
 
 /** Seeds the outbound information-check tasks of workflow nodes, with question-answer records. */
-export function seedWorkflowTasks(state: SandboxState, rng: Rng, base: number): void {
+export function seedWorkflowTasks(state: SandboxState, rng: Rng): void {
   const specs = [
     { id: 'WT-IC-0001', wf: 0, node: 'nt-call-01', nodeName: 'KYC call', status: 'finished', from: 0, n: 6 },
     { id: 'WT-IC-0002', wf: 0, node: 'nt-call-02', nodeName: 'KYC call retry', status: 'calling', from: 6, n: 2 },
