@@ -36,12 +36,35 @@ const quote = (text: string) => `"${text.includes('"') ? text.replaceAll('"', '"
 
 /** One cell's text. Objects and arrays (AsrResult, RedailCall, NerSlots...) as their JSON text. */
 export function csvCell(value: unknown, mode: CsvMode = 'exact'): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value !== 'string') {
-    const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
-    return NEEDS_QUOTES.test(text) ? quote(text) : text;
+  // By type, most frequent first: a call record is mostly strings, then numbers, then nested values.
+  switch (typeof value) {
+    case 'string':
+      return value === '' ? '' : textCell(value, mode);
+    case 'number':
+      // A number's text has no comma, quote or line break (JSON numbers are finite).
+      return String(value);
+    case 'object':
+      if (value === null) return '';
+      return jsonCell(JSON.stringify(value));
+    case 'undefined':
+      return '';
+    default: {
+      const text = String(value);
+      return NEEDS_QUOTES.test(text) ? quote(text) : text;
+    }
   }
-  if (value === '') return '';
+}
+
+/** A nested value's JSON text: quoted when it holds a quote or a comma (`[]` and `{}` stay as they are). */
+function jsonCell(text: string): string {
+  if (text.length <= 2) return text;
+  // JSON text holds no raw line break; a key or a string value means a quote.
+  const quoteAt = text.indexOf('"');
+  if (quoteAt >= 0) return `"${text.replaceAll('"', '""')}"`;
+  return text.includes(',') ? `"${text}"` : text;
+}
+
+function textCell(value: string, mode: CsvMode): string {
   if (spreadsheetReads(value)) {
     if (mode === 'exact') return quote(value);
     return quote(value.length <= EXCEL_LITERAL_MAX ? `="${value.replaceAll('"', '""')}"` : `'${value}`);
