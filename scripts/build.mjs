@@ -63,7 +63,7 @@ const lean = {
 const out = (name) => fileURLToPath(new URL(`../${name}`, import.meta.url));
 rmSync(out('dist.next'), { recursive: true, force: true });
 await build({
-  entryPoints: ['src/main.ts', 'src/sandbox/server.ts', 'src/help/pages.ts', 'src/contacts/part-worker.ts'],
+  entryPoints: ['src/main.ts', 'src/sandbox/server.ts', 'src/help/pages.ts', 'src/upload/part-worker.ts'],
   outdir: 'dist.next',
   outbase: 'src',
   bundle: true,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ServiceError } from '../errors.js';
 import type { CloudClient } from './client.js';
 import type { HttpResponse, Transport } from './transport.js';
-import { readAnswer } from '../send/deliver.js';
+import { readAnswer } from '../reach/deliver.js';
 
 /**
  * Any request of the spec, including the operations it lists by title only, through the one

@@ -1,8 +1,8 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
-import { basename, dirname, join } from 'node:path';
 import { LocalError } from '../errors.js';
+import { commitFile, tempBeside } from '../files/atomic-write.js';
 
 /**
  * A file written atomically: into a temporary file beside it, renamed over the target only when
@@ -14,7 +14,7 @@ export class AtomicFile {
   readonly temp: string;
 
   constructor(readonly path: string) {
-    this.temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
+    this.temp = tempBeside(path);
   }
 
   stream(): WriteStream {
@@ -33,12 +33,12 @@ export class AtomicFile {
     this.current.on('error', () => {});
   }
 
-  /** Flushes, closes and renames the file into place. */
+  /** Flushes, closes and renames the file into place (src/files/atomic-write.ts: fsync, rename). */
   async commit(): Promise<void> {
     this.stream();
     await this.close();
     try {
-      await rename(this.temp, this.path);
+      commitFile(this.temp, this.path);
     } catch (error) {
       throw this.localError(error);
     }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { startPeer, type Peer, type PeerAnswer, type PeerRequest } from '../helpers/peer.js';
-import { tempDir, writeIn } from '../send/helpers.js';
+import { tempDir, writeIn } from '../reach/helpers.js';
 
 /**
  * Property tests: envelopes, pages and push/template answers generated from what the spec allows

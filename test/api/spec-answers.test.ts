@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
 import { envelope, startPeer, type Peer, type PeerAnswer, type PeerRequest } from '../helpers/peer.js';
-import { tempDir, writeIn } from '../send/helpers.js';
+import { tempDir, writeIn } from '../reach/helpers.js';
 
 /**
  * Answers the spec allows (or leaves open) that the sandbox does not give by default, served by a

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SEED, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { defaultServiceSign } from '../../src/signing/sign.js';
 import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
-import { received, tempDir, writeIn } from '../send/helpers.js';
+import { received, tempDir, writeIn } from '../reach/helpers.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;

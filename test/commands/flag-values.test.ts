@@ -4,7 +4,7 @@ import { intervalMs, TIMER_MAX_MS } from '../../src/timers.js';
 import { durationMs, MAX_TIMER_SECONDS, rate, seconds, timeoutSeconds } from '../../src/commands/flag-values.js';
 import { Transport } from '../../src/api/transport.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { pushCsv, tempDir, writeIn } from '../send/helpers.js';
+import { pushCsv, tempDir, writeIn } from '../reach/helpers.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;

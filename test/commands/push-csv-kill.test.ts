@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { pushCsv, tempDir, writeIn } from '../send/helpers.js';
+import { pushCsv, tempDir, writeIn } from '../reach/helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ROWS = 500;

@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { Journal } from '../../src/send/journal.js';
+import { Journal } from '../../src/reach/journal.js';
 import { main } from '../../src/main.js';
 import { testIO } from '../../src/io.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';
-import { pushCsv, received, tempDir, useSendSandbox, writeIn } from '../send/helpers.js';
+import { pushCsv, received, tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import type { FaultPatch } from '../../src/sandbox/faults.js';
 import { runCli } from '../helpers/cli.js';
-import { pushCsv, tempDir, useSendSandbox, writeIn } from '../send/helpers.js';
+import { pushCsv, tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
 
 /**
  * The fault matrix of push --csv: each fault × a re-run with and without --resend-uncertain. The

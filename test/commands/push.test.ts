@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';
-import { received, tempDir, useSendSandbox, writeIn } from '../send/helpers.js';
+import { received, tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;

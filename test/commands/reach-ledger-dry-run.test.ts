@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
-import { pushCsv, tempDir, useSendSandbox, writeIn } from '../send/helpers.js';
+import { pushCsv, tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
 
 // Issue 12: --dry-run of push/template --csv says which rows the never-twice ledger would skip,
 // and neither sends nor writes anything (no ledger, no journal).

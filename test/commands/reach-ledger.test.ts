@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { normaliseUrl } from '../../src/reach/ledger.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';
-import { pushCsv, received, tempDir, useSendSandbox, writeIn } from '../send/helpers.js';
+import { pushCsv, received, tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { defaultResultsPath } from '../../src/send/results.js';
+import { defaultResultsPath } from '../../src/reach/results.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';
-import { pushCsv, tempDir, useSendSandbox, writeIn } from '../send/helpers.js';
+import { pushCsv, tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
 
 // Issue 12 item 7 for push and template send: without a terminal every progress, warning and
 // error line on stderr starts with an ISO-8601 time (the final `error:` line too); --quiet prints

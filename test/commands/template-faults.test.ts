@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import type { FaultPatch } from '../../src/sandbox/faults.js';
 import { runCli } from '../helpers/cli.js';
-import { tempDir, useSendSandbox, writeIn } from '../send/helpers.js';
+import { tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
 
 /**
  * The fault matrix of template send --csv (the runner push --csv shares): each fault on the first

@@ -6,7 +6,7 @@ import { defaultServiceSign } from '../../src/signing/sign.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { TEMPLATE_MAGIC_RECIPIENTS } from '../../src/sandbox/routes/template.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';
-import { received, tempDir, useSendSandbox, writeIn } from '../send/helpers.js';
+import { received, tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { uploadSetup, WORKFLOW, writeContacts } from '../contacts/helpers.js';
+import { uploadSetup, WORKFLOW, writeContacts } from '../upload/helpers.js';
 
 let env: Record<string, string>;
 let dir: string;

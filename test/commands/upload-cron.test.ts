@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { received, uploadSetup, WORKFLOW } from '../contacts/helpers.js';
+import { received, uploadSetup, WORKFLOW } from '../upload/helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 let sandbox: Sandbox;

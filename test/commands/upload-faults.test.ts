@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { received, useUploadSandbox, WORKFLOW } from '../contacts/helpers.js';
+import { received, useUploadSandbox, WORKFLOW } from '../upload/helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import type { FaultPatch } from '../../src/sandbox/faults.js';
 

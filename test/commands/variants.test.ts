@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SEED, VARIANT_NAMES, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
-import { tempDir, writeIn } from '../send/helpers.js';
+import { tempDir, writeIn } from '../reach/helpers.js';
 
 /**
  * The MATRIX: the command suite against the sandbox in every variant of SANDBOX_VARIANTS (and in

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { entry, received, useUploadSandbox, WORKFLOW, writeContacts } from '../contacts/helpers.js';
+import { entry, received, useUploadSandbox, WORKFLOW, writeContacts } from '../upload/helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 // Issue 12 item 5: an envelope with status OK and code 200 is an accepted batch. The service's

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { entry, received, uploadSetup, WORKFLOW, writeContacts } from '../contacts/helpers.js';
+import { entry, received, uploadSetup, WORKFLOW, writeContacts } from '../upload/helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 // The child runs the built CLI (bin/callctl.js loads dist/): `npm test` builds first.

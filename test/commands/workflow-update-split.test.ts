@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { HEADER, received, row, uploadSetup, WORKFLOW } from '../contacts/helpers.js';
+import { HEADER, received, row, uploadSetup, WORKFLOW } from '../upload/helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 // A file of 4 MiB or more is checked as two halves at once, the second in a worker thread. The

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { entry, HEADER, received, row, useUploadSandbox, WORKFLOW, writeContacts } from '../contacts/helpers.js';
+import { entry, HEADER, received, row, useUploadSandbox, WORKFLOW, writeContacts } from '../upload/helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 let sandbox: Sandbox;
@@ -277,7 +277,7 @@ describe('workflow update: lock, terminal and signals', () => {
   it('refuses while another run holds the lock, naming its pid; takes over a stale lock with a warning', async () => {
     const file = writeContacts(join(dir, 'locked.csv'), 5);
     const dry = JSON.parse((await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--dry-run', '--json'], { env })).out);
-    const { uploadKey, uploadsDir } = await import('../../src/contacts/journal.js');
+    const { uploadKey, uploadsDir } = await import('../../src/upload/journal.js');
     const { mkdirSync } = await import('node:fs');
     const { hostname } = await import('node:os');
     const uploads = uploadsDir(join(env.XDG_STATE_HOME!, 'callctl'));

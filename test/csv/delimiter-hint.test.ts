@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { delimiterHint } from '../../src/csv/delimiter-hint.js';
 import { startSandbox, SEED, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { tempDir, writeIn } from '../send/helpers.js';
+import { tempDir, writeIn } from '../reach/helpers.js';
 
 describe('delimiterHint', () => {
   it('names the flag when another common delimiter splits a one-field header', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheDir, pruneJournals, stateDir } from '../../src/files/state.js';
 import { runCli } from '../helpers/cli.js';
-import { received, uploadSetup, WORKFLOW, writeContacts } from '../contacts/helpers.js';
+import { received, uploadSetup, WORKFLOW, writeContacts } from '../upload/helpers.js';
 
 describe('state folders', () => {
   it('follow the platform: XDG_STATE_HOME first, then ~/.local/state, Application Support, LOCALAPPDATA', () => {

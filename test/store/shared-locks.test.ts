@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { received as updatesReceived, tempDir as uploadDir, WORKFLOW, writeContacts } from '../contacts/helpers.js';
+import { received as updatesReceived, tempDir as uploadDir, WORKFLOW, writeContacts } from '../upload/helpers.js';
 import { freshDatabase } from '../helpers/postgres.js';
-import { pushCsv, tempDir, writeIn } from '../send/helpers.js';
+import { pushCsv, tempDir, writeIn } from '../reach/helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

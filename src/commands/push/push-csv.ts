@@ -1,15 +1,15 @@
 import { delimiterHint } from '../../csv/delimiter-hint.js';
 import type { Context } from '../../context.js';
 import type { PushRequest } from '../../schemas/push.js';
-import type { BatchRow } from '../../send/batch.js';
-import { readCsv } from '../../send/csv.js';
-import { deliver } from '../../send/deliver.js';
-import type { Problem } from '../../send/problems.js';
-import { buildPush, preparePush, pushAnswer, pushEndpoint } from '../../send/push.js';
-import { collectVariables } from '../../send/variables.js';
-import { runCsvBatch } from './batch-ui.js';
+import type { BatchRow } from '../../reach/batch.js';
+import { readCsv } from '../../csv/table.js';
+import { deliver } from '../../reach/deliver.js';
+import type { Problem } from '../../csv/problems.js';
+import { buildPush, preparePush, pushAnswer, pushEndpoint } from '../../reach/push.js';
+import { collectVariables } from '../../commands/shared/variables.js';
+import { runCsvBatch } from '../shared/csv-send.js';
 import { pushTarget, type PushOptions } from './push.js';
-import { invalidInput } from './send-ui.js';
+import { invalidInput } from '../shared/send-ui.js';
 
 const FIELD_COLUMNS = new Set(['caller_id', 'client_name']);
 

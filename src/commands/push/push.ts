@@ -1,10 +1,10 @@
 import { AuthError, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
-import { deliver } from '../../send/deliver.js';
-import { buildPush, preparePush, pushAnswer, pushEndpoint, pushError, type PushTarget } from '../../send/push.js';
-import { collectVariables } from '../../send/variables.js';
-import { checkUrl, confirmSend, invalidInput, printDryRun, refuseCsvOnlyFlags, secretFromStdin, summaryLines, type SendOptions } from './send-ui.js';
+import { deliver } from '../../reach/deliver.js';
+import { buildPush, preparePush, pushAnswer, pushEndpoint, pushError, type PushTarget } from '../../reach/push.js';
+import { collectVariables } from '../../commands/shared/variables.js';
+import { checkUrl, confirmSend, invalidInput, printDryRun, refuseCsvOnlyFlags, secretFromStdin, summaryLines, type SendOptions } from '../shared/send-ui.js';
 
 export interface PushOptions extends SendOptions {
   callerId?: string;

@@ -1,14 +1,14 @@
 import { delimiterHint } from '../../csv/delimiter-hint.js';
 import type { Context } from '../../context.js';
 import type { TemplateRequest } from '../../schemas/template.js';
-import type { BatchRow } from '../../send/batch.js';
-import { readCsv } from '../../send/csv.js';
-import { deliver } from '../../send/deliver.js';
-import type { Problem } from '../../send/problems.js';
-import { buildTemplate, prepareTemplate, templateAnswer, templateEndpoint } from '../../send/template.js';
-import { collectVariables } from '../../send/variables.js';
-import { runCsvBatch } from '../push/batch-ui.js';
-import { invalidInput } from '../push/send-ui.js';
+import type { BatchRow } from '../../reach/batch.js';
+import { readCsv } from '../../csv/table.js';
+import { deliver } from '../../reach/deliver.js';
+import type { Problem } from '../../csv/problems.js';
+import { buildTemplate, prepareTemplate, templateAnswer, templateEndpoint } from '../../reach/template.js';
+import { collectVariables } from '../../commands/shared/variables.js';
+import { runCsvBatch } from '../shared/csv-send.js';
+import { invalidInput } from '../shared/send-ui.js';
 import { templateTarget, type TemplateSendOptions } from './send.js';
 
 const FIELD_COLUMNS = new Set(['channel', 'channel_id', 'user_id', 'reply_url']);

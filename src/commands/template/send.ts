@@ -1,12 +1,12 @@
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
-import { deliver } from '../../send/deliver.js';
+import { deliver } from '../../reach/deliver.js';
 import { signatureSource, type SignatureSource } from '../../signing/service-sign.js';
 import { SECRET_ENV } from '../../config/keys.js';
-import { buildTemplate, prepareTemplate, recipient, templateAnswer, templateEndpoint, templateError, type TemplateTarget } from '../../send/template.js';
-import { collectVariables } from '../../send/variables.js';
-import { confirmSend, invalidInput, printDryRun, refuseCsvOnlyFlags, summaryLines, type SendOptions } from '../push/send-ui.js';
+import { buildTemplate, prepareTemplate, recipient, templateAnswer, templateEndpoint, templateError, type TemplateTarget } from '../../reach/template.js';
+import { collectVariables } from '../../commands/shared/variables.js';
+import { confirmSend, invalidInput, printDryRun, refuseCsvOnlyFlags, summaryLines, type SendOptions } from '../shared/send-ui.js';
 
 export interface TemplateSendOptions extends SendOptions {
   templateId: number;

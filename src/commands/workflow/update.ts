@@ -4,10 +4,11 @@ import { sharedLocks } from '../shared-lock.js';
 import type { Context } from '../../context.js';
 import { AuthError, InputError, InterruptedError, UsageError } from '../../errors.js';
 import { updateDetailsJson } from '../../api/cloud.js';
-import { PreparedUpload, type SendOutcome } from '../../contacts/upload.js';
-import { formatProblem } from '../../contacts/problems.js';
+import { PreparedUpload, type SendOutcome } from '../../upload/upload.js';
+import { formatProblem, type Problem } from '../../csv/problems.js';
 import type { Output } from '../../output/output.js';
-import { count, plural, UploadProgress } from './update-progress.js';
+import { UploadProgress } from './update-progress.js';
+import { count, plural, Progress } from '../shared/progress.js';
 
 export interface UpdateOptions {
   workflowId: string;
@@ -53,7 +54,7 @@ export interface UpdateSummary {
   durationMs: number;
   journal: string | null;
   rejects: string | null;
-  problems: Array<{ line: number; column: string; message: string }>;
+  problems: Problem[];
   problemCount: number;
   batches?: Array<{ index: number; firstLine: number; lastLine: number; count: number }>;
   error: string | null;
@@ -79,12 +80,13 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
   if (client && !client.currentToken && !(await ctx.envCredentials())) {
     throw new AuthError('not logged in: run `callctl auth login`, or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET');
   }
-  const progress = new UploadProgress(ctx.io, basename(opts.csv), ctx.io.stderrIsTTY, (m) => out.warn(m), opts.quiet === true);
+  const shown = new Progress(ctx.io, { quiet: opts.quiet === true, warn: (m) => out.warn(m) });
+  const progress = new UploadProgress(ctx.io, basename(opts.csv), shown);
   const abort = new AbortController();
   let phase: 'reading' | 'confirming' | 'sending' = 'reading';
   let stopRequested = false;
   const offSignal = ctx.io.onSignal(() => {
-    if (phase === 'sending' && !stopRequested) progress.line('stopping after the batch in flight (it will be journaled)...');
+    if (phase === 'sending' && !stopRequested) shown.line('stopping after the batch in flight (it will be journaled)...');
     stopRequested = true;
     if (phase !== 'sending') abort.abort();
   });
@@ -112,7 +114,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
         sharedLock: opts.dryRun ? undefined : await sharedLocks(ctx),
       });
     } catch (error) {
-      progress.clear();
+      shown.clear();
       if (abort.signal.aborted) throw new InterruptedError(`interrupted while reading ${opts.csv}; nothing was sent`);
       throw error;
     }
@@ -152,7 +154,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
     });
 
     // --quiet: problems that stop the upload are errors and shown; skipped ones are not.
-    if (v.problems.length > 0 && !(opts.quiet && u.allowed)) listProblems(ctx, out, opts.csv, u, !u.allowed);
+    if (v.problems.length > 0 && !(opts.quiet && u.allowed)) listProblems(shown, opts.csv, u, !u.allowed);
     if (!u.allowed) {
       await printSummary(out, opts.quiet === true, summary('invalid'));
       throw invalidError(opts, u);
@@ -174,7 +176,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
     phase = 'sending';
     // Never retried by the transport once the body may have gone out: the uploader decides (and says so).
     const outcome = await u.send((details) => updateDetailsJson(client!, opts.workflowId, details), { shouldStop: () => stopRequested });
-    progress.clear();
+    shown.clear();
     const status = outcome.error ? 'failed' : outcome.interrupted ? 'interrupted' : 'done';
     await printSummary(out, opts.quiet === true, summary(status, outcome));
     if (outcome.error) throw outcome.error;
@@ -186,23 +188,15 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
     return 0;
   } finally {
     offSignal();
-    progress.clear();
+    shown.clear();
     upload?.close();
   }
 }
 
-function listProblems(ctx: Context, out: Output, file: string, u: PreparedUpload, blocking: boolean): void {
+function listProblems(shown: Progress, file: string, u: PreparedUpload, blocking: boolean): void {
   const v = u.validation;
-  // Without a terminal each line starts with the time, as the progress lines do.
-  const stamp = ctx.io.stderrIsTTY ? '' : `${new Date(ctx.io.now()).toISOString()} `;
-  const rows = `${v.invalid} invalid row${v.invalid === 1 ? '' : 's'}`;
-  if (!blocking) {
-    if (stamp) ctx.io.stderr.write(`${stamp}warning: skipping ${rows} (--max-invalid ${u.options.maxInvalid}):\n`);
-    else out.warn(`skipping ${rows} (--max-invalid ${u.options.maxInvalid}):`);
-  }
-  for (const p of v.problems) ctx.io.stderr.write(`${stamp}  ${file}: ${formatProblem(p)}\n`);
-  const more = v.problemCount - v.problems.length;
-  if (more > 0) ctx.io.stderr.write(`${stamp}  ... and ${count(more)} more problem${more === 1 ? '' : 's'}${u.options.rejectsPath ? ` (every rejected row is in ${u.options.rejectsPath})` : ' (--rejects FILE writes every rejected row)'}\n`);
+  if (!blocking) shown.warning(`skipping ${v.invalid} invalid row${v.invalid === 1 ? '' : 's'} (--max-invalid ${u.options.maxInvalid}):`);
+  shown.problems(v.problems, v.problemCount, file, u.options.rejectsPath ? ` (every rejected row is in ${u.options.rejectsPath})` : ' (--rejects FILE writes every rejected row)');
 }
 
 function invalidError(opts: UpdateOptions, u: PreparedUpload): InputError {

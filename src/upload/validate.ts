@@ -1,7 +1,7 @@
 import { CALLEE_RE, PLATFORM_MAX_LENGTH } from '../limits.js';
 import { listEntrySchema, type ListEntry } from '../schemas/workflow.js';
 import type { Columns } from './columns.js';
-import type { Problem } from './problems.js';
+import type { Problem } from '../csv/problems.js';
 
 export interface RowOptions {
   /** Keep empty cells as empty strings in `variables` (default: left out). */

@@ -1,7 +1,7 @@
 import { NetworkError, ServiceError } from '../errors.js';
 import { templateRequestSchema, templateResponseSchema, type TemplateRequest } from '../schemas/template.js';
 import type { AnswerReader, Delivery, PreparedRequest } from './deliver.js';
-import { issuesToProblems, type Problem } from './problems.js';
+import { issuesToProblems, type Problem } from '../csv/problems.js';
 import { signBody, type SignatureSource } from '../signing/service-sign.js';
 
 export const UNITCAST_PATH = '/api/v1/template/unitcast';

@@ -2,11 +2,12 @@ import { resolve } from 'node:path';
 import { ExitCode } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
-import { planBatch, resultOf, runBatch, tally, type BatchEvent, type BatchPlan, type BatchRow, type BatchRun, type BatchSender } from '../../send/batch.js';
-import type { PreparedRequest } from '../../send/deliver.js';
-import { Journal, type JournalKey } from '../../send/journal.js';
-import { defaultResultsPath, writeResults } from '../../send/results.js';
+import { planBatch, resultOf, runBatch, tally, type BatchEvent, type BatchPlan, type BatchRow, type BatchRun, type BatchSender } from '../../reach/batch.js';
+import type { PreparedRequest } from '../../reach/deliver.js';
+import { Journal, type JournalKey } from '../../reach/journal.js';
+import { defaultResultsPath, writeResults } from '../../reach/results.js';
 import { confirmSend, printDryRun } from './send-ui.js';
+import { Progress } from './progress.js';
 import { stateDir } from '../../files/state.js';
 import { fileLedgers, normaliseDestination, peekLedger, RECALL_WINDOW_MS, type Ledger } from '../../reach/ledger.js';
 import { sharedLedgers, sharedLocks } from '../shared-lock.js';
@@ -52,11 +53,8 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
   const startedAt = ctx.io.now();
   const out = await ctx.output();
   // Without a terminal (cron) every line starts with its time; --quiet keeps only the errors.
-  const warn = (message: string) => {
-    if (opts.quiet) return;
-    if (ctx.io.stderrIsTTY) out.warn(message);
-    else ctx.io.stderr.write(`${stampOf(ctx)}warning: ${redact(message, [...ctx.secrets])}\n`);
-  };
+  const shown = new Progress(ctx.io, { quiet: opts.quiet === true, warn: (m) => out.warn(m), scrub: (t) => redact(t, [...ctx.secrets]) });
+  const warn = (message: string) => shown.warning(message);
   // Journals (and their locks) live in the state folder, not the config folder.
   const configDir = stateDir(ctx.io.env);
   const state = configDir;
@@ -116,7 +114,7 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     stopRequested = true;
     // A second Ctrl-C gets the default action: the process ends at once.
     offSignal();
-    if (!opts.quiet) ctx.io.stderr.write(`${stampOf(ctx)}stopping after the request in flight; Ctrl-C again quits now (that row is then uncertain)\n`);
+    shown.line('stopping after the request in flight; Ctrl-C again quits now (that row is then uncertain)');
   });
   let ledger: Ledger;
   try {
@@ -145,8 +143,7 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     }
     started = true;
     const batchOptions = { rate: opts.rate, ...flags, now: () => ctx.io.now(), sleep: (ms: number) => ctx.io.sleep(ms), stopRequested: () => stopRequested, ledger };
-    const last = { at: -Infinity };
-    run = await runBatch(batch.rows, plan, journal, batch.sender, batchOptions, (e) => render(ctx, e, batch.words.one, last, opts.quiet === true));
+    run = await runBatch(batch.rows, plan, journal, batch.sender, batchOptions, (e) => render(shown, e, batch.words.one));
   } finally {
     offSignal();
     // Even when the batch ended with an error (a signing command failing), the file is complete.
@@ -203,32 +200,22 @@ function confirmation<B>(batch: CsvBatch<B>, plan: BatchPlan, rate: number, flag
 /** Without a terminal: a line per row, or per second when rows go faster (ms since the last line). */
 const PIPED_LINE_MS = 1_000;
 
-/** Without a terminal (cron) each line starts with its ISO-8601 time. */
-function stampOf(ctx: Context): string {
-  return ctx.io.stderrIsTTY ? '' : `${new Date(ctx.io.now()).toISOString()} `;
-}
-
-function render(ctx: Context, e: BatchEvent, one: string, last: { at: number }, quiet: boolean): void {
-  const scrub = (t: string) => redact(t, [...ctx.secrets]);
-  const tty = ctx.io.stderrIsTTY;
-  const stamp = stampOf(ctx);
+/** A row's outcome: a refusal, an uncertain row or a warning always; a sent row as progress. */
+function render(shown: Progress, e: BatchEvent, one: string): void {
   if (e.type === 'stopped') {
-    if (tty) ctx.io.stderr.write('\n');
-    ctx.io.stderr.write(`${stamp}stopped: ${scrub(e.message)}\n`);
+    shown.error(`stopped: ${e.message}`);
     return;
   }
   const r = e.result;
   if (r.outcome !== 'sent' || r.warning) {
-    if (tty) ctx.io.stderr.write('\r\x1b[K');
-    ctx.io.stderr.write(`${stamp}row ${r.row} (line ${r.line}) ${r.who}: ${r.outcome}${r.error ? `: ${scrub(r.error)}` : ''}${r.warning ? `; warning: ${scrub(r.warning)}` : ''}\n`);
-    last.at = ctx.io.now();
-  } else if (quiet) {
-    return;
-  } else if (!tty && (e.done === e.of || e.done === 1 || ctx.io.now() - last.at >= PIPED_LINE_MS)) {
-    ctx.io.stderr.write(`${stamp}${one}s: ${e.done}/${e.of}, row ${r.row} (line ${r.line}) ${r.who}: sent${r.id ? ` (${r.id})` : ''}\n`);
-    last.at = ctx.io.now();
+    shown.error(`row ${r.row} (line ${r.line}) ${r.who}: ${r.outcome}${r.error ? `: ${r.error}` : ''}${r.warning ? `; warning: ${r.warning}` : ''}`);
+    shown.due(PIPED_LINE_MS, true);
+  } else if (!shown.tty && !shown.quiet && shown.due(PIPED_LINE_MS, e.done === e.of || e.done === 1)) {
+    shown.line(`${one}s: ${e.done}/${e.of}, row ${r.row} (line ${r.line}) ${r.who}: sent${r.id ? ` (${r.id})` : ''}`);
   }
-  if (tty && !quiet) ctx.io.stderr.write(`\r\x1b[K${one}s: ${e.done}/${e.of}${e.done === e.of ? '\n' : ''}`);
+  // On a terminal the count is redrawn in place, and left as a line once the last row is done.
+  if (shown.tty && e.done === e.of) shown.line(`${one}s: ${e.done}/${e.of}`);
+  else shown.draw(`${one}s: ${e.done}/${e.of}`);
 }
 
 async function report<B>(

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fingerprint, READ_CHUNK_BYTES } from '../../src/contacts/fingerprint.js';
+import { fingerprint, READ_CHUNK_BYTES } from '../../src/upload/fingerprint.js';
 import { tempDir } from './helpers.js';
 
 const dir = tempDir();

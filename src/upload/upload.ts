@@ -1,4 +1,5 @@
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, type Stats } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
+import { commitFile } from '../files/atomic-write.js';
 import { join } from 'node:path';
 import { CliError, InputError, NetworkError, ServiceError, ServiceUnavailableError } from '../errors.js';
 import { BatchReader, plainBatch, type Batch, type SpooledBatch } from './batches.js';
@@ -340,7 +341,8 @@ async function readAndCheck(
     discardRejects();
     throw new InputError(`${o.file}: line ${check.lines + 1}: no rows after the header`, { line: check.lines + 1 });
   }
-  if (rejectsPath) renameSync(rejectsPath, o.rejectsPath!);
+  // Flushed and renamed into place in one step: a cron job never reads half a rejects file.
+  if (rejectsPath) commitFile(rejectsPath, o.rejectsPath!);
   return check;
 }
 

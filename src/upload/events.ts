@@ -1,5 +1,5 @@
 import type { Batch } from './batches.js';
-import type { Problem } from './problems.js';
+import type { Problem } from '../csv/problems.js';
 
 /** What pass 1 found. */
 export interface Validation {

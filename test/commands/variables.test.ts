@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { InputError, UsageError } from '../../src/errors.js';
-import { collectVariables, parseVarFlags } from '../../src/send/variables.js';
-import { buildPush } from '../../src/send/push.js';
+import { collectVariables, parseVarFlags } from '../../src/commands/shared/variables.js';
+import { buildPush } from '../../src/reach/push.js';
 import { signatureSource, signBody, runSendSignCommand as runSignCommand } from '../../src/signing/service-sign.js';
 import { defaultServiceSign } from '../../src/signing/sign.js';
-import { tempDir, writeIn } from './helpers.js';
+import { tempDir, writeIn } from '../reach/helpers.js';
 
 describe('variables', () => {
   it('--var pairs keep = in values; flags win over the file', () => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, UsageError } from '../../errors.js';
 
 /**
  * Variables from repeatable `--var key=value` flags and an optional JSON file holding an object

@@ -1,4 +1,4 @@
-import { renameSync, writeFileSync } from 'node:fs';
+import { writeFileAtomic } from '../files/atomic-write.js';
 import type { RowResult } from './batch.js';
 import { redact } from '../redact.js';
 
@@ -15,14 +15,12 @@ export function csvCell(value: string | number | undefined): string {
 
 /**
  * Writes the results file, one line per input row: row, line, who, outcome, the id (trace_id or
- * task_id) and the error. Written whole to a temporary file and renamed, so a reader never sees
- * half of it.
+ * task_id) and the error. Written atomically (src/files/atomic-write.ts), so a reader never
+ * sees half of it.
  */
 export function writeResults(path: string, results: readonly RowResult[], columns: { who: string; id: string }): void {
   const lines = [['row', 'line', columns.who, 'outcome', columns.id, 'error'].join(',')];
   for (const r of results) lines.push([r.row, r.line, r.who, r.outcome, r.id, r.error].map(csvCell).join(','));
-  const tmp = `${path}.${process.pid}.tmp`;
   // Errors quote the service, which may echo a secret (a push token in a path, say).
-  writeFileSync(tmp, `${redact(lines.join('\n'))}\n`, { mode: 0o600 });
-  renameSync(tmp, path);
+  writeFileAtomic(path, `${redact(lines.join('\n'))}\n`);
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { readCsv } from '../../src/send/csv.js';
+import { readCsv } from '../../src/csv/table.js';
 import { InputError } from '../../src/errors.js';
-import { defaultResultsPath, csvCell } from '../../src/send/results.js';
-import { tempDir, writeIn } from './helpers.js';
+import { defaultResultsPath, csvCell } from '../../src/reach/results.js';
+import { tempDir, writeIn } from '../reach/helpers.js';
 
 describe('CSV input', () => {
   it('reads a BOM, quoted commas and line breaks, and gives each row the line it starts on', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkError } from '../../src/errors.js';
-import { MAX_CONSECUTIVE_FAILURES, planBatch, runBatch, tally, type BatchEvent, type BatchRow } from '../../src/send/batch.js';
-import type { Delivery } from '../../src/send/deliver.js';
-import { Journal } from '../../src/send/journal.js';
+import { MAX_CONSECUTIVE_FAILURES, planBatch, runBatch, tally, type BatchEvent, type BatchRow } from '../../src/reach/batch.js';
+import type { Delivery } from '../../src/reach/deliver.js';
+import { Journal } from '../../src/reach/journal.js';
 import { tempDir } from './helpers.js';
 
 const rows: BatchRow<string>[] = Array.from({ length: 8 }, (_, i) => ({ row: i + 1, line: i + 2, who: `c${i + 1}`, body: `b${i + 1}` }));

@@ -3,7 +3,7 @@ import { readHeader, type Columns } from './columns.js';
 import { DuplicateIndex } from './dedup.js';
 import { RowEntry } from './entry-json.js';
 import type { Validation } from './events.js';
-import { LISTED_PROBLEMS, type Problem } from './problems.js';
+import { LISTED_PROBLEMS, type Problem } from '../csv/problems.js';
 import { readRecords } from '../csv/reader.js';
 import { RejectsWriter } from './rejects.js';
 import { checkFields } from './validate.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SplitFinder } from '../../src/contacts/split.js';
+import { SplitFinder } from '../../src/upload/split.js';
 
 /** The split point of `text` for `target`, fed in chunks of `size` bytes. */
 function find(text: string, target: number, size = 3) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readHeader } from '../../src/contacts/columns.js';
-import type { Columns } from '../../src/contacts/columns.js';
-import { checkFields, parsePdsVariables, toEntry, type RowOptions } from '../../src/contacts/validate.js';
+import { readHeader } from '../../src/upload/columns.js';
+import type { Columns } from '../../src/upload/columns.js';
+import { checkFields, parsePdsVariables, toEntry, type RowOptions } from '../../src/upload/validate.js';
 import { listEntrySchema } from '../../src/schemas/workflow.js';
 
 const header = (names: string) => readHeader(names.split(','), 1, 'f.csv');

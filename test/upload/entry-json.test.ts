@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readHeader } from '../../src/contacts/columns.js';
-import { RowEntry } from '../../src/contacts/entry-json.js';
-import { checkFields, toEntry } from '../../src/contacts/validate.js';
+import { readHeader } from '../../src/upload/columns.js';
+import { RowEntry } from '../../src/upload/entry-json.js';
+import { checkFields, toEntry } from '../../src/upload/validate.js';
 
 const header = (names: string[]) => readHeader(names, 1, 'f.csv');
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import type { Problem } from './problems.js';
-import { readRecords } from '../csv/reader.js';
+import { readRecords } from './reader.js';
 
 /** One data row of a CSV file: its 1-based number among the rows, and the line it starts on. */
 export interface CsvRow {

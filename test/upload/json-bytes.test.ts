@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { writeJson } from '../../src/contacts/json-bytes.js';
+import { writeJson } from '../../src/upload/json-bytes.js';
 
 const written = (value: unknown, size = 1 << 16): string | undefined => {
   const buffer = Buffer.alloc(size);

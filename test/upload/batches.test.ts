@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BatchReader, BatchWriter } from '../../src/contacts/batches.js';
-import { writeJson, type JsonSource } from '../../src/contacts/json-bytes.js';
+import { BatchReader, BatchWriter } from '../../src/upload/batches.js';
+import { writeJson, type JsonSource } from '../../src/upload/json-bytes.js';
 import { tempDir } from './helpers.js';
 
 /** A JsonSource for any value, through writeJson. */

@@ -6,7 +6,7 @@ import type { SpooledBatch } from './batches.js';
 import { checkPart, type PartInput, type PartProgress, type PartResult } from './check-part.js';
 import { DuplicateIndex } from './dedup.js';
 import type { Validation } from './events.js';
-import { LISTED_PROBLEMS } from './problems.js';
+import { LISTED_PROBLEMS } from '../csv/problems.js';
 import { appendFile, rejectsTempPath } from './rejects.js';
 import type { SplitPoint } from './split.js';
 
@@ -14,7 +14,7 @@ import type { SplitPoint } from './split.js';
 export const SPLIT_MIN_BYTES = 4 << 20;
 
 /** The worker's script, beside the bundle's chunks; absent when running from the sources. */
-const WORKER = new URL('../contacts/part-worker.js', import.meta.url);
+const WORKER = new URL('../upload/part-worker.js', import.meta.url);
 
 /** The spool of the second half, beside the first's. */
 export function secondSpoolPath(spool: string): string {

@@ -1,14 +1,15 @@
 import { InputError, InterruptedError, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact, redactHeader } from '../../redact.js';
-import type { PreparedRequest } from '../../send/deliver.js';
-import { formatProblems, type Problem } from '../../send/problems.js';
+import type { PreparedRequest } from '../../reach/deliver.js';
+import { LISTED_PROBLEMS, type Problem } from '../../csv/problems.js';
+import { Progress } from './progress.js';
 import { readAll } from '../../io-read.js';
 import { VERSION } from '../../version.js';
 
 /**
  * What push and template send share at the edge: confirmation, dry-run rendering, reading a
- * secret from stdin, reporting invalid input. The silent core is src/send/.
+ * secret from stdin, reporting invalid input. The silent core is src/reach/.
  */
 
 /** The safety and `--csv` options that push and template send share. */
@@ -115,8 +116,7 @@ export function invalidInput(ctx: Context, what: string, unsorted: readonly Prob
   const problems = [...unsorted].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   if (problems.length === 1 && problems[0]!.line === undefined) return new InputError(`${what}: ${problems[0]!.message}; nothing was sent`);
   // Without a terminal (cron) each problem line starts with its time, like the error line after it.
-  const stamp = ctx.io.stderrIsTTY ? '' : `${new Date(ctx.io.now()).toISOString()} `;
-  ctx.io.stderr.write(`${formatProblems(problems).split('\n').map((l) => stamp + l).join('\n')}\n`);
+  new Progress(ctx.io, { scrub: (t) => redact(t, [...ctx.secrets]) }).problems(problems.slice(0, LISTED_PROBLEMS), problems.length);
   return new InputError(`${what}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent`, {
     problems: problems.slice(0, 100),
   });

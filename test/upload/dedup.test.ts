@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DuplicateIndex } from '../../src/contacts/dedup.js';
+import { DuplicateIndex } from '../../src/upload/dedup.js';
 
 describe('DuplicateIndex', () => {
   it('returns the first line of a repeated callee and caseid; the same callee with another caseid is not a duplicate', () => {
