@@ -13,12 +13,12 @@ const root = join(import.meta.dirname, '..', '..');
 function checkBuilt(): void {
   const built = join(root, 'dist', 'main.js');
   const sources = [
-    ...readdirSync(join(root, 'src/contacts')).map((f) => join(root, 'src/contacts', f)),
+    ...readdirSync(join(root, 'src/upload')).map((f) => join(root, 'src/upload', f)),
     join(root, 'src/commands/workflow/update.ts'),
     join(root, 'src/commands/workflow/update-progress.ts'),
   ];
   const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
-  if (!existsSync(built) || statSync(built).mtimeMs < newest) throw new Error('dist/ is missing or older than src/contacts: run `npm run build` first');
+  if (!existsSync(built) || statSync(built).mtimeMs < newest) throw new Error('dist/ is missing or older than src/upload: run `npm run build` first');
 }
 
 let sandbox: Sandbox;
