@@ -2,6 +2,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type { IO } from '../io.js';
 import { redact, redactValues } from '../redact.js';
 import { useColor } from './color.js';
+import { printable } from './printable.js';
 import { cellText, layoutTable, pickColumns, tsvCell, type Column } from './table.js';
 
 export { tsvCell, type Column } from './table.js';
@@ -117,7 +118,7 @@ export class Output {
     }
     if (title) this.write(`${this.out.bold(title)}\n`);
     const width = Math.max(...pairs.map(([k]) => k.length));
-    for (const [k, v] of pairs) this.write(`${this.out.dim(k.padEnd(width))}  ${cellText(v)}\n`);
+    for (const [k, v] of pairs) this.write(`${this.out.dim(k.padEnd(width))}  ${printable(cellText(v), true)}\n`);
   }
 
   /** A heading between sections of human output (nothing when piped, to keep lines uniform). */

@@ -1,3 +1,4 @@
+import { printable } from './printable.js';
 import { UsageError } from '../errors.js';
 
 /**
@@ -28,9 +29,12 @@ export function cellText(value: unknown): string {
   return String(value);
 }
 
-/** A cell on one line: tabs and newlines would break the line structure, so they become spaces. */
+/**
+ * A cell on one line: tabs and newlines would break the line structure, so they become spaces;
+ * other control characters are shown as `\xNN` (see printable).
+ */
 export function tsvCell(value: unknown): string {
-  return cellText(value).replace(/[\t\r\n]+/g, ' ');
+  return printable(cellText(value).replace(/[\t\r\n]+/g, ' '));
 }
 
 /** `TASK ID`, `task_id` and `task-id` name the same column. */

@@ -1,4 +1,5 @@
 import { summarize, type EventSummary } from '../hooks/detect.js';
+import { printable } from '../output/printable.js';
 import { recordBody, type HookRecord } from '../hooks/event-log.js';
 import type { EventFilter } from './types.js';
 
@@ -12,17 +13,7 @@ export function recordFacts(record: HookRecord): EventSummary {
   }
 }
 
-/**
- * Text safe to show on a terminal: control characters (ESC, BEL, C1 such as CSI...) become
- * `\xNN`, so that a request's body, which anyone who can reach the receiver may write, never
- * drives the terminal it is shown on. `keepNewlines` keeps line breaks and tabs (a body shown whole).
- */
-export function printable(text: string, keepNewlines = false): string {
-  const control = keepNewlines ? /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g : /[\u0000-\u001f\u007f-\u009f]/g;
-  return text.replace(control, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
-
-/** The ids of a recorded event as shown (see {@link printable}); filters use {@link recordFacts}. */
+/** The ids of a recorded event as shown (see printable); filters use {@link recordFacts}. */
 export function shownFacts(record: HookRecord): EventSummary {
   const facts = recordFacts(record);
   for (const [k, v] of Object.entries(facts)) if (typeof v === 'string') (facts as Record<string, unknown>)[k] = printable(v);

@@ -135,3 +135,45 @@ describe('in a real 80-column terminal (tmux)', () => {
     expect(screen).toContain(SEED.workflowId);
   });
 });
+
+describe('service text never drives the terminal', () => {
+  // A robot's name and description are the service's words (and whoever wrote them there): an
+  // ESC sequence, a BEL or a C1 CSI in them must not reach the terminal or break TSV lines.
+  const hostile = { name: 'Collect\u001b[2J\u0007or', description: 'line one\nline two\tand\u009b31m red\u0000' };
+  let saved: { RobotName?: string | null; RobotDescription?: string | null };
+  beforeEach(() => {
+    const robot = robots()[0]!;
+    saved = { RobotName: robot.RobotName, RobotDescription: robot.RobotDescription };
+    Object.assign(robot, { RobotName: hostile.name, RobotDescription: hostile.description });
+    return () => Object.assign(robots()[0]!, saved);
+  });
+  const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+  it.each([
+    ['piped, TSV', { tty: false }],
+    ['on a terminal, table', { tty: true, columns: 200 }],
+  ] as const)('robots %s: control characters shown as \\xNN, one line per robot', async (_label, options) => {
+    const r = await cli(['robots', '--wide'], options);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).not.toMatch(controls);
+    expect(r.out).toContain('Collect\\x1b[2J\\x07or');
+    expect(r.out).toContain('\\x9b31m red\\x00');
+    if (!options.tty) expect(lines(r.out)).toHaveLength(robots().length);
+  });
+
+  it('key and value lines (plan status) show them as \\xNN too, piped and on a terminal', async () => {
+    const plan = sandbox.state.plans.get(SEED.planName)!;
+    const before = plan.PlanStatus;
+    plan.PlanStatus = 'running\u001b]0;owned\u0007' as typeof plan.PlanStatus;
+    try {
+      for (const tty of [false, true]) {
+        const r = await cli(['plan', 'status', SEED.planName], { tty, columns: 200 });
+        expect(r.code, r.err).toBe(0);
+        expect(r.out).not.toMatch(controls);
+        expect(r.out).toContain('running\\x1b]0;owned\\x07');
+      }
+    } finally {
+      plan.PlanStatus = before;
+    }
+  });
+});

@@ -1,7 +1,8 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from '../../schemas/events.js';
-import { printable, recordFacts, shownFacts } from '../../store/facts.js';
+import { recordFacts, shownFacts } from '../../store/facts.js';
+import { printable } from '../../output/printable.js';
 import type { EventFilter, StoredEvent } from '../../store/types.js';
 import { eventLine, eventObject, maskNumber, type RenderOptions } from '../serve-hooks/render.js';
 import { tsvCell } from '../../output/output.js';

@@ -2,7 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import type { EventSummary } from '../../hooks/detect.js';
 import type { HookRecord } from '../../hooks/event-log.js';
 import type { ListenerEvent } from '../../hooks/listener.js';
-import { printable } from '../../store/facts.js';
+import { printable } from '../../output/printable.js';
 
 export interface RenderOptions {
   /** One NDJSON object per event (piped or `--json`) instead of a coloured line. */
