@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from './helpers/cli.js';
 import { itWith } from './helpers/programs.js';
+import { tempDir } from './helpers/temp.js';
 
 const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
 let pathDir: string;
@@ -13,7 +13,7 @@ let configDir: string;
 
 beforeAll(async () => {
   // `callctl` on PATH, as an installed copy would be (needs `npm run build`, which `npm test` does first).
-  pathDir = mkdtempSync(join(tmpdir(), 'callctl-path-'));
+  pathDir = tempDir('callctl-path-');
   writeFileSync(join(pathDir, 'callctl'), `#!/bin/sh\nexec "${process.execPath}" "${bin}" "$@"\n`);
   chmodSync(join(pathDir, 'callctl'), 0o755);
   configDir = tempConfigDir();

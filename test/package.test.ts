@@ -1,10 +1,10 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const run = promisify(execFile);
@@ -15,7 +15,7 @@ let installedDir: string;
 let installLog: string;
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'callctl-pack-'));
+  work = tempDir('callctl-pack-');
   // --ignore-scripts: dist/ is already built by `npm test`; rebuilding here would race other tests.
   await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: root });
   tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!);

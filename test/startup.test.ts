@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from './helpers/temp.js';
 
 const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
 const tracer = fileURLToPath(new URL('./helpers/trace-imports.mjs', import.meta.url));
@@ -18,7 +18,7 @@ function sourcesLoaded(args: string[]): string[] {
 
 /** The files of dist/ a run of the built CLI loads, ES modules and CommonJS alike. */
 function distFilesLoaded(args: string[]): string[] {
-  const file = join(mkdtempSync(join(tmpdir(), 'callctl-trace-')), 'modules.txt');
+  const file = join(tempDir('callctl-trace-'), 'modules.txt');
   // The exit code does not matter here (robots has no service to reach), only what was loaded.
   spawnSync(process.execPath, ['--import', tracer, bin, ...args], {
     env: { ...process.env, TRACE_IMPORTS_FILE: file, CALLCTL_BASE_URL: 'http://127.0.0.1:1', CALLCTL_TOKEN: 'x' },

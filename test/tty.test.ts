@@ -1,27 +1,27 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { SEED, startSandbox, type Sandbox } from '../src/sandbox/server.js';
+import { afterAll, describe, expect, beforeEach } from 'vitest';
+import { SEED, type Sandbox } from '../src/sandbox/server.js';
 import { itWith } from './helpers/programs.js';
 import { TmuxSession } from './helpers/tmux.js';
+import { tempDir } from './helpers/temp.js';
+import { useSandbox } from './helpers/sandbox.js';
 
 const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
 let sandbox: Sandbox;
 const sessions: TmuxSession[] = [];
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
+const fixture = useSandbox();
+// Hooks after a test run last-registered first: the sessions close before the sandbox does.
+afterAll(() => {
   for (const s of sessions) s.close();
-  await sandbox.close();
 });
+beforeEach(() => (sandbox = fixture.sandbox));
 
 describe('in a real terminal (tmux)', () => {
   itWith('tmux', 'auth login asks for the key, masks the secret, and stores the token', async () => {
-    const config = mkdtempSync(join(tmpdir(), 'callctl-tty-'));
+    const config = tempDir('callctl-tty-');
     const session = new TmuxSession(`"${process.execPath}" "${bin}" auth login --base-url ${sandbox.url}`, {
       CALLCTL_CONFIG_DIR: config,
     });
@@ -48,7 +48,7 @@ describe('workflow update in a real terminal (tmux)', () => {
   const csv = fileURLToPath(new URL('../fixtures/contacts/demo.csv', import.meta.url));
 
   itWith('tmux', 'asks before sending, naming the workflow and the rows; declining sends nothing', async () => {
-    const config = mkdtempSync(join(tmpdir(), 'callctl-tty-'));
+    const config = tempDir('callctl-tty-');
     const env = { CALLCTL_CONFIG_DIR: config, CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: sandbox.issueToken() };
     const before = sandbox.state.received.updates.get(SEED.workflowId)?.count ?? 0;
     const no = new TmuxSession(`"${process.execPath}" "${bin}" workflow update --workflow-id ${SEED.workflowId} --csv "${csv}" --max-invalid 1`, env);

@@ -1,25 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SEED, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { SEED, type Sandbox } from '../../src/sandbox/server.js';
 import { defaultServiceSign } from '../../src/signing/sign.js';
-import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
+import { runCli, type RunOptions } from '../helpers/cli.js';
 import { received, tempDir, writeIn } from '../reach/helpers.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
 let token: string;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  sandbox.resetFaults();
-  sandbox.requests.length = 0;
-  sandbox.state.received.pushes.length = 0;
-  sandbox.state.received.templates.length = 0;
-  token = sandbox.issueToken();
-  env = { CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: token, CALLCTL_CONFIG_DIR: tempConfigDir() };
-});
+const fixture = useSandbox();
+beforeEach(() => ({ sandbox, env, token } = fixture));
 
 const api = (argv: string[], options: RunOptions = {}) => runCli(['api', ...argv], { ...options, env: { ...env, ...options.env } });
 

@@ -1,30 +1,24 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox } from '../../src/sandbox/server.js';
 import { intervalMs, TIMER_MAX_MS } from '../../src/timers.js';
 import { durationMs, MAX_TIMER_SECONDS, rate, seconds, timeoutSeconds } from '../../src/commands/flag-values.js';
 import { Transport } from '../../src/api/transport.js';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { pushCsv, tempDir, writeIn } from '../reach/helpers.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(() => sandbox.close());
+const fixture = useSandbox();
 beforeEach(() => {
-  sandbox.resetFaults();
-  sandbox.requests.length = 0;
-  sandbox.state.received.pushes.length = 0;
+  sandbox = fixture.sandbox;
   env = {
-    CALLCTL_BASE_URL: sandbox.url,
-    CALLCTL_TOKEN: sandbox.issueToken(),
+    ...fixture.env,
     CALLCTL_FLEX_URL: sandbox.flexUrl,
     CALLCTL_PUSH_TOKEN: sandbox.pushToken,
     CALLCTL_SIGN_KEY: sandbox.signKey,
     CALLCTL_SIGN_SECRET: sandbox.signSecret,
-    CALLCTL_CONFIG_DIR: tempConfigDir(),
   };
 });
 

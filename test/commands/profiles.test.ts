@@ -1,18 +1,17 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox } from '../../src/sandbox/server.js';
+import { runCli, type RunOptions } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 let dir: string;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(() => sandbox.close());
+const fixture = useSandbox();
 beforeEach(() => {
-  dir = tempConfigDir();
+  sandbox = fixture.sandbox;
+  dir = fixture.configDir;
 });
 
 const cli = (argv: string[], options: RunOptions = {}) => runCli(argv, { ...options, env: { CALLCTL_CONFIG_DIR: dir, NO_COLOR: '1', ...options.env } });

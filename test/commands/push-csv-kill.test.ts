@@ -2,10 +2,11 @@ import { spawn, execSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeAll, describe, expect, it, beforeEach } from 'vitest';
+import { type Sandbox } from '../../src/sandbox/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { pushCsv, tempDir, writeIn } from '../reach/helpers.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ROWS = 500;
@@ -17,9 +18,9 @@ let sandbox: Sandbox;
 beforeAll(async () => {
   // The child runs the built CLI (`npm test` builds first); build when it is missing.
   if (!existsSync(join(ROOT, 'dist/main.js'))) execSync('npm run build', { cwd: ROOT, stdio: 'ignore' });
-  sandbox = await startSandbox();
 });
-afterAll(() => sandbox.close());
+const fixture = useSandbox();
+beforeEach(() => (sandbox = fixture.sandbox));
 
 /** Blocks this process's event loop, so the sandbox cannot answer before the kill has landed. */
 const block = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

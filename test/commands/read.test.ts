@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SEED, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { SEED, type Sandbox } from '../../src/sandbox/server.js';
 import { robotListSchema } from '../../src/schemas/robot.js';
 import { callingTaskSchema } from '../../src/schemas/task.js';
 import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 let token: string;
 let env: Record<string, string>;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(() => sandbox.close());
-beforeEach(() => {
-  sandbox.resetFaults();
-  token = sandbox.issueToken();
-  env = { CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: token, CALLCTL_CONFIG_DIR: tempConfigDir() };
-});
+const fixture = useSandbox();
+beforeEach(() => ({ sandbox, token, env } = fixture));
 
 const cli = (argv: string[], options: RunOptions = {}) => runCli(argv, { ...options, env: { ...env, ...options.env } });
 const ANSI = /\u001b\[/;

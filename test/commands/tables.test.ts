@@ -1,24 +1,24 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SEED, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { SEED, type Sandbox } from '../../src/sandbox/server.js';
 import { displayWidth } from '../../src/output/table.js';
-import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
+import { runCli, type RunOptions } from '../helpers/cli.js';
 import { TmuxSession } from '../helpers/tmux.js';
 import { itWith } from '../helpers/programs.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
 const sessions: TmuxSession[] = [];
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
+const fixture = useSandbox();
+// Hooks after a test run last-registered first: the sessions close before the sandbox does.
+afterAll(() => {
   for (const s of sessions) s.close();
-  await sandbox.close();
 });
 beforeEach(() => {
-  env = { CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
+  sandbox = fixture.sandbox;
+  env = { ...fixture.env, NO_COLOR: '1' };
 });
 
 const cli = (argv: string[], options: RunOptions = {}) => runCli(argv, { ...options, env: { ...env, ...options.env } });

@@ -1,13 +1,11 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { uploadSetup, WORKFLOW, writeContacts } from '../upload/helpers.js';
+import { useUploadSandbox, WORKFLOW, writeContacts } from '../upload/helpers.js';
 
 let env: Record<string, string>;
 let dir: string;
-let close: () => Promise<void>;
-beforeAll(async () => ({ env, dir, close } = await uploadSetup()));
-afterAll(() => close());
+useUploadSandbox((s) => ({ env, dir } = s));
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z /;
 

@@ -1,16 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { received, uploadSetup, WORKFLOW } from '../upload/helpers.js';
+import { received, useUploadSandbox, WORKFLOW } from '../upload/helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
 let dir: string;
-let close: () => Promise<void>;
-beforeAll(async () => ({ sandbox, env, dir, close } = await uploadSetup()));
-afterAll(() => close());
+useUploadSandbox((s) => ({ sandbox, env, dir } = s));
 
 /** One night's export: the same path every night, other people each night. */
 function exportFor(night: number, rows: number): string {

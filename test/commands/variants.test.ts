@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SEED, VARIANT_NAMES, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { SEED, VARIANT_NAMES, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
 import { tempDir, writeIn } from '../reach/helpers.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 /**
  * The MATRIX: the command suite against the sandbox in every variant of SANDBOX_VARIANTS (and in
@@ -14,10 +15,8 @@ import { tempDir, writeIn } from '../reach/helpers.js';
 let sandbox: Sandbox;
 let token: string;
 let env: Record<string, string>;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const fixture = useSandbox();
+beforeEach(() => (sandbox = fixture.sandbox));
 
 const cli = (argv: string[], options: RunOptions = {}) => runCli(argv, { ...options, env: { ...env, ...options.env } });
 const CREDS = () => ({ CALLCTL_APP_KEY: sandbox.appKey, CALLCTL_APP_SECRET: sandbox.appSecret });

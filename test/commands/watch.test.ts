@@ -1,27 +1,25 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SEED, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { SEED, type Sandbox } from '../../src/sandbox/server.js';
 import { main } from '../../src/main.js';
 import { testIO, type TestIO } from '../../src/io.js';
-import { tempConfigDir } from '../helpers/cli.js';
 import { TmuxSession } from '../helpers/tmux.js';
 import { itWith } from '../helpers/programs.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
 const sessions: TmuxSession[] = [];
 const MINUTE = 60_000;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
+const fixture = useSandbox();
+// Hooks after a test run last-registered first: the sessions close before the sandbox does.
+afterAll(() => {
   for (const s of sessions) s.close();
-  await sandbox.close();
 });
 beforeEach(() => {
-  sandbox.resetFaults();
-  env = { CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
+  sandbox = fixture.sandbox;
+  env = { ...fixture.env, NO_COLOR: '1' };
 });
 
 interface Watched {

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { entry, received, uploadSetup, WORKFLOW, writeContacts } from '../upload/helpers.js';
+import { entry, received, useUploadSandbox, WORKFLOW, writeContacts } from '../upload/helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 // The child runs the built CLI (bin/callctl.js loads dist/): `npm test` builds first.
@@ -24,13 +24,9 @@ function checkBuilt(): void {
 let sandbox: Sandbox;
 let env: Record<string, string>;
 let dir: string;
-let close: () => Promise<void>;
 
-beforeAll(async () => {
-  checkBuilt();
-  ({ sandbox, env, dir, close } = await uploadSetup());
-});
-afterAll(() => close?.());
+beforeAll(() => checkBuilt());
+useUploadSandbox((s) => ({ sandbox, env, dir } = s));
 
 const ROWS = 200_000;
 const BATCH = 10_000;

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { HEADER, received, row, uploadSetup, WORKFLOW } from '../upload/helpers.js';
+import { HEADER, received, row, useUploadSandbox, WORKFLOW } from '../upload/helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
 // A file of 4 MiB or more is checked as two halves at once, the second in a worker thread. The
@@ -16,9 +16,7 @@ const ROWS = 70_000;
 let sandbox: Sandbox;
 let env: Record<string, string>;
 let dir: string;
-let close: () => Promise<void>;
-beforeAll(async () => ({ sandbox, env, dir, close } = await uploadSetup()));
-afterAll(() => close?.());
+useUploadSandbox((s) => ({ sandbox, env, dir } = s));
 
 function builtCli(args: string[], extraEnv: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
   const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env, ...extraEnv, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -2,9 +2,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it, beforeEach } from 'vitest';
+import { type Sandbox } from '../../src/sandbox/server.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const bin = fileURLToPath(new URL('../../bin/callctl.js', import.meta.url));
 /** A folder that cannot be written even by root: sysfs (Linux). */
@@ -12,10 +13,8 @@ const READ_ONLY_DIR = '/sys/fs';
 const TOKEN = 'tok-4d1e0c9b8a7f6e5d4c3b2a19';
 
 let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(() => sandbox.close());
+const fixture = useSandbox();
+beforeEach(() => (sandbox = fixture.sandbox));
 
 function oneLine(err: string): string {
   const lines = err.trim().split('\n');

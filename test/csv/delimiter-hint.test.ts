@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { delimiterHint } from '../../src/csv/delimiter-hint.js';
-import { startSandbox, SEED, type Sandbox } from '../../src/sandbox/server.js';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { SEED, type Sandbox } from '../../src/sandbox/server.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { runCli } from '../helpers/cli.js';
 import { tempDir, writeIn } from '../reach/helpers.js';
 
 describe('delimiterHint', () => {
@@ -17,19 +18,17 @@ describe('delimiterHint', () => {
 describe('a semicolon-separated file', () => {
   let sandbox: Sandbox;
   let env: Record<string, string>;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0 });
+  const fixture = useSandbox();
+  beforeEach(() => {
+    sandbox = fixture.sandbox;
     env = {
-      CALLCTL_BASE_URL: sandbox.url,
-      CALLCTL_TOKEN: sandbox.issueToken(),
+      ...fixture.env,
       CALLCTL_FLEX_URL: sandbox.flexUrl,
       CALLCTL_PUSH_TOKEN: sandbox.pushToken,
       CALLCTL_SIGN_KEY: sandbox.signKey,
       CALLCTL_SIGN_SECRET: sandbox.signSecret,
-      CALLCTL_CONFIG_DIR: tempConfigDir(),
     };
   });
-  afterAll(() => sandbox.close());
   const dir = tempDir();
 
   it('workflow update, push and template send suggest --delimiter, and read it with the flag', async () => {

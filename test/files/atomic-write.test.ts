@@ -1,12 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitFile, tempBeside, writeFileAtomic } from '../../src/files/atomic-write.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('atomic write', () => {
   it('replaces a file whole, private by default, leaving no temporary file behind', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'callctl-atomic-'));
+    const dir = tempDir('callctl-atomic-');
     const path = join(dir, 'results.csv');
     writeFileSync(path, 'old\n');
     writeFileAtomic(path, 'new\n');
@@ -23,7 +23,7 @@ describe('atomic write', () => {
   });
 
   it('a commit that cannot complete leaves the old file as it was and removes the temporary one', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'callctl-atomic-'));
+    const dir = tempDir('callctl-atomic-');
     const path = join(dir, 'out.csv');
     writeFileSync(path, 'old\n');
     const temp = tempBeside(path);

@@ -1,10 +1,11 @@
 import { buildSync } from 'esbuild';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp.js';
 
 const ROUNDS = 200;
 const RUNS = 3;
@@ -41,7 +42,7 @@ const { workerData, parentPort } = require('node:worker_threads');
 
 describe('lock takeover', () => {
   it(`${ROUNDS} rounds of ${RUNS} runs started together over a dead owner's lock: exactly one proceeds each time`, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'callctl-lock-race-'));
+    const dir = tempDir('callctl-lock-race-');
     // The module under test, bundled so worker threads can load it (LOCK_MODULE: another source, to check the test fails on it).
     const out = join(dir, 'lock.mjs');
     buildSync({ entryPoints: [process.env.LOCK_MODULE ?? 'src/files/lock.ts'], bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'silent' });

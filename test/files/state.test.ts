@@ -1,10 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheDir, pruneJournals, stateDir } from '../../src/files/state.js';
 import { runCli } from '../helpers/cli.js';
-import { received, uploadSetup, WORKFLOW, writeContacts } from '../upload/helpers.js';
+import { received, useUploadSandbox, WORKFLOW, writeContacts, type UploadSetup } from '../upload/helpers.js';
+import { tempDir } from '../helpers/temp.js';
+
+let upload: UploadSetup | undefined;
+useUploadSandbox((s) => (upload = s));
 
 describe('state folders', () => {
   it('follow the platform: XDG_STATE_HOME first, then ~/.local/state, Application Support, LOCALAPPDATA', () => {
@@ -18,7 +21,7 @@ describe('state folders', () => {
   });
 
   it('finished journals older than 30 days are pruned; unfinished and recent ones are kept', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'callctl-prune-'));
+    const dir = tempDir('callctl-prune-');
     const old = new Date(Date.now() - 31 * 24 * 3600 * 1000);
     for (const name of ['old-done', 'old-open', 'new-done']) writeFileSync(join(dir, `${name}.journal`), name);
     for (const name of ['old-done', 'old-open']) utimesSync(join(dir, `${name}.journal`), old, old);
@@ -28,17 +31,13 @@ describe('state folders', () => {
   });
 
   it('an upload keeps its journal and lock in the state folder and its spool in the cache, nothing in the config folder', async () => {
-    const { sandbox, env, dir, configDir, close } = await uploadSetup();
-    try {
-      const r = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', writeContacts(join(dir, 's.csv'), 5), '--yes'], { env });
-      expect(r.code, r.err).toBe(0);
-      expect(received(sandbox)).toHaveLength(5);
-      expect(readdirSync(join(env.XDG_STATE_HOME!, 'callctl', 'uploads')).filter((f) => f.endsWith('.journal'))).toHaveLength(1);
-      expect(readdirSync(join(env.XDG_CACHE_HOME!, 'callctl', 'spool'))).toEqual([]);
-      expect(existsSync(join(configDir, 'uploads'))).toBe(false);
-      expect(existsSync(join(configDir, 'journals'))).toBe(false);
-    } finally {
-      await close();
-    }
+    const { sandbox, env, dir, configDir } = upload!;
+    const r = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', writeContacts(join(dir, 's.csv'), 5), '--yes'], { env });
+    expect(r.code, r.err).toBe(0);
+    expect(received(sandbox)).toHaveLength(5);
+    expect(readdirSync(join(env.XDG_STATE_HOME!, 'callctl', 'uploads')).filter((f) => f.endsWith('.journal'))).toHaveLength(1);
+    expect(readdirSync(join(env.XDG_CACHE_HOME!, 'callctl', 'spool'))).toEqual([]);
+    expect(existsSync(join(configDir, 'uploads'))).toBe(false);
+    expect(existsSync(join(configDir, 'journals'))).toBe(false);
   });
 });

@@ -1,8 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/main.js';
 import { testIO, type TestIO, type TestIOOptions } from '../../src/io.js';
+import { tempDir } from './temp.js';
 
 export interface CliResult {
   code: number;
@@ -27,12 +26,12 @@ export async function runCli(argv: string[], options: RunOptions = {}): Promise<
 }
 
 let stateHome: string | undefined;
-/** A temporary state folder for this test process (tests that look into it set their own). */
+/** A temporary state folder for this test file (tests that look into it set their own). */
 export function testStateHome(): string {
-  return (stateHome ??= mkdtempSync(join(tmpdir(), 'callctl-state-')));
+  return (stateHome ??= tempDir('callctl-state-', 'file'));
 }
 
-/** A fresh, empty config folder. */
+/** A fresh, empty config folder (removed after the test, or after the file when made outside a test). */
 export function tempConfigDir(): string {
-  return mkdtempSync(join(tmpdir(), 'callctl-test-'));
+  return tempDir('callctl-config-');
 }

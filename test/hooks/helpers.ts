@@ -1,14 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import type { HookRecord } from '../../src/hooks/event-log.js';
 import { testIO } from '../../src/io.js';
+import { tempDir } from '../helpers/temp.js';
 
-/** A fresh temporary folder. */
-export function tempDir(prefix = 'callctl-hooks-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+export { tempDir };
 
 export interface Answer {
   status: number;

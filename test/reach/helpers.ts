@@ -1,21 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { tempConfigDir } from '../helpers/cli.js';
+import { beforeEach } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
-/** A fresh temporary folder. */
-export function tempDir(prefix = 'callctl-send-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
-
-/** Writes a file in `dir` and returns its path. */
-export function writeIn(dir: string, name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+export { tempDir, writeIn } from '../helpers/temp.js';
 
 /** Requests the sandbox received on a route, by route key such as `POST /flex/api/push/<token>`. */
 export function received(sandbox: Sandbox, pathPrefix: string) {
@@ -30,25 +17,17 @@ export function pushCsv(rows: number, start = 1): string {
 }
 
 /**
- * One sandbox for a push or template test file, started once and reset before each test, and the
- * environment that points the CLI at it. `use` is told of both before each test.
+ * The sandbox fixture (test/helpers/sandbox.ts) for a push or template test file, and the
+ * environment that points the CLI at it for that kind of send. `use` is told of both before each test.
  */
 export function useSendSandbox(kind: 'push' | 'template', use: (sandbox: Sandbox, env: Record<string, string>) => void): void {
-  let sandbox: Sandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox();
-  });
-  afterAll(() => sandbox.close());
+  const fixture = useSandbox();
   beforeEach(() => {
-    sandbox.resetFaults();
-    sandbox.requests.length = 0;
-    sandbox.state.received.pushes.length = 0;
-    sandbox.state.received.templates.length = 0;
+    const { sandbox, configDir: config } = fixture;
     const target: Record<string, string> =
       kind === 'push'
         ? { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken }
         : { CALLCTL_BASE_URL: sandbox.url, CALLCTL_SIGN_KEY: sandbox.signKey, CALLCTL_SIGN_SECRET: sandbox.signSecret };
-    const config = tempConfigDir();
     use(sandbox, { ...target, CALLCTL_CONFIG_DIR: config, XDG_STATE_HOME: `${config}/state`, XDG_CACHE_HOME: `${config}/cache` });
   });
 }

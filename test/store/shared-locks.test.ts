@@ -2,11 +2,12 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeAll, describe, expect, it, beforeEach } from 'vitest';
+import { type Sandbox } from '../../src/sandbox/server.js';
 import { received as updatesReceived, tempDir as uploadDir, WORKFLOW, writeContacts } from '../upload/helpers.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { pushCsv, tempDir, writeIn } from '../reach/helpers.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -15,11 +16,11 @@ let store: string;
 
 beforeAll(async () => {
   if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
-  // Every request waits a little, so that each run lasts long enough for the other to meet it.
-  sandbox = await startSandbox({ faults: { delayMs: 100 } });
   store = await freshDatabase('locks');
 }, 60_000);
-afterAll(() => sandbox?.close());
+// Every request waits a little, so that each run lasts long enough for the other to meet it.
+const fixture = useSandbox({ faults: { delayMs: 100 } });
+beforeEach(() => (sandbox = fixture.sandbox));
 
 /** A "host": its own config, state and cache folders; the one database as its store. */
 function host(name: string, extra: Record<string, string>): Record<string, string> {

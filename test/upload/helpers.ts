@@ -1,16 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { beforeEach } from 'vitest';
 import { join } from 'node:path';
 import type { ListEntry } from '../../src/schemas/workflow.js';
-import { startSandbox, SEED, type Sandbox } from '../../src/sandbox/server.js';
+import { SEED, type Sandbox } from '../../src/sandbox/server.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp.js';
+
+export { tempDir };
 
 export const WORKFLOW = SEED.workflowId;
-
-/** A fresh temporary folder. */
-export function tempDir(prefix = 'callctl-upload-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
 
 export const HEADER = 'callee,platform,caseid,name,amount,note,pds_variables';
 
@@ -41,34 +39,32 @@ export function writeContacts(path: string, n: number, options: { eol?: string; 
   return path;
 }
 
-/** An in-process sandbox, a token, a config folder and the environment a CLI run needs. */
-export async function uploadSetup(): Promise<{ sandbox: Sandbox; env: Record<string, string>; dir: string; configDir: string; close(): Promise<void> }> {
-  const sandbox = await startSandbox();
-  const dir = tempDir();
-  const configDir = join(dir, 'config');
-  // Journals, locks and spools go to the state and cache folders: both temporary here.
-  const env = { CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_CONFIG_DIR: configDir, CALLCTL_BASE_URL: sandbox.url, XDG_STATE_HOME: join(dir, 'state'), XDG_CACHE_HOME: join(dir, 'cache') };
-  return { sandbox, env, dir, configDir, close: () => sandbox.close() };
+/** The sandbox, one folder for the test file and the environment a CLI upload needs. */
+export interface UploadSetup {
+  sandbox: Sandbox;
+  env: Record<string, string>;
+  /** Removed after the file. */
+  dir: string;
+  configDir: string;
 }
 
-export type UploadSetup = Awaited<ReturnType<typeof uploadSetup>>;
-
 /**
- * The upload suites' fixture: one sandbox and temporary folders for the file (`uploadSetup`),
- * closed after it; before each test nothing is received and no fault or variant is on. `use` is told the
- * setup once it exists.
+ * The upload suites' fixture: the sandbox fixture (test/helpers/sandbox.ts, which resets it before
+ * each test) and one folder for the whole file, with the config, state and cache folders of the
+ * CLI's runs inside it (journals and spools stay from one test to the next). `use` is told the setup
+ * once, before the first test.
  */
 export function useUploadSandbox(use: (setup: UploadSetup) => void): void {
+  const fixture = useSandbox();
   let setup: UploadSetup | undefined;
-  beforeAll(async () => {
-    setup = await uploadSetup();
-    use(setup);
-  });
-  afterAll(() => setup?.close());
   beforeEach(() => {
-    setup!.sandbox.state.received.updates.clear();
-    setup!.sandbox.resetFaults();
-    setup!.sandbox.setVariants([]);
+    if (setup) return;
+    const dir = tempDir('callctl-upload-', 'file');
+    const configDir = join(dir, 'config');
+    // Journals, locks and spools go to the state and cache folders: both temporary here.
+    const env = { CALLCTL_TOKEN: fixture.token, CALLCTL_CONFIG_DIR: configDir, CALLCTL_BASE_URL: fixture.sandbox.url, XDG_STATE_HOME: join(dir, 'state'), XDG_CACHE_HOME: join(dir, 'cache') };
+    setup = { sandbox: fixture.sandbox, env, dir, configDir };
+    use(setup);
   });
 }
 
