@@ -122,12 +122,12 @@ export async function runBatch<B>(
       if (wait > 0) await opts.sleep(wait);
     }
     lastStart = opts.now();
-    journal.about(row.row);
+    await journal.about(row.row);
     // Committed before the request leaves (a database ledger answers asynchronously).
     await opts.ledger?.pending(row.who, journal.iso());
     thisRun.add(row.row);
     const d = await sender.deliver(req);
-    journal.answer(row.row, toState(d, journal.iso()));
+    await journal.answer(row.row, toState(d, journal.iso()));
     if (d.outcome === 'failed' || d.outcome === 'not-sent') await opts.ledger?.cleared(row.who, journal.iso());
     const result = { ...resultOf(row, journal.states.get(row.row), false), ...(d.outcome === 'sent' && d.warning ? { warning: d.warning } : {}) };
     emit({ type: 'row', result, done: i + 1, of: plan.toSend.length });

@@ -1,12 +1,16 @@
-import { appendFileSync, closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Batch } from './batches.js';
-import { redactValues } from '../redact.js';
+import { FileJournals, type JournalAppender, type JournalRecord, type JournalStore } from '../files/journal.js';
 
 /** Folder of upload journals and locks, inside the state folder (src/files/state.ts). */
 export function uploadsDir(stateDir: string): string {
   return join(stateDir, 'uploads');
+}
+
+/** The upload journals as files: `<state>/uploads/<key>.journal` (src/files/journal.ts). */
+export function uploadJournals(stateDir: string): JournalStore {
+  return new FileJournals(uploadsDir(stateDir), '.journal');
 }
 
 /**
@@ -45,6 +49,9 @@ export interface UncertainBatch extends Batch {
 
 /** What a journal says. */
 export interface JournalState {
+  /** The journal's name in its store (the upload's key). */
+  name: string;
+  /** Where it is (a file's path), for messages. */
   path: string;
   header?: JournalHeader;
   /** Batches the service accepted. */
@@ -64,37 +71,27 @@ export interface JournalState {
 }
 
 /** The state of an upload with no journal (a first run, or `--restart`). */
-export function emptyJournal(path: string): JournalState {
-  return { path, batches: [], uncertain: [], resumeLine: 0, ackedEntries: 0, serviceCount: 0 };
+export function emptyJournal(name: string, path: string): JournalState {
+  return { name, path, batches: [], uncertain: [], resumeLine: 0, ackedEntries: 0, serviceCount: 0 };
 }
 
 type Record_ = { type?: string; at?: string; error?: string } & Batch & Record<string, unknown>;
 
 /**
- * Reads a journal: append-only NDJSON, one record per line. Per batch (by its lines): `sending`
- * is written and flushed before the request; `batch` (accepted), `uncertain` or `failed` (nothing
- * reached the service) after it. A `sending` with nothing after it is a run killed while the
- * batch was in flight: uncertain. A line that does not parse (the last one, torn by a kill
- * mid-write) is ignored.
+ * Reads a journal: one record per batch event, keyed by the batch's lines. `sending` is written
+ * and flushed before the request; `batch` (accepted), `uncertain` or `failed` (nothing reached
+ * the service) after it. A `sending` with nothing after it is a run killed while the batch was in
+ * flight: uncertain.
  */
-export function readJournal(path: string): JournalState {
-  const state = emptyJournal(path);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return state;
-    throw e;
-  }
+export async function readJournal(store: JournalStore, name: string): Promise<JournalState> {
+  return foldJournal(name, store.where(name), (await store.read(name)) ?? []);
+}
+
+function foldJournal(name: string, path: string, records: readonly JournalRecord[]): JournalState {
+  const state = emptyJournal(name, path);
   const last = new Map<string, Record_>();
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    let record: Record_;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      continue;
-    }
+  for (const r of records) {
+    const record = r as Record_;
     if (record.type === 'start' && !state.header) state.header = record as unknown as JournalHeader;
     else if (record.type === 'done') state.doneAt = record.at;
     else if (record.type === 'superseded') state.supersededAt = record.at;
@@ -119,6 +116,12 @@ export function readJournal(path: string): JournalState {
   return state;
 }
 
+/** Whether a journal may be pruned once old: completed or left behind, with nothing uncertain. */
+export function finishedUpload(records: JournalRecord[]): boolean {
+  const j = foldJournal('', '', records);
+  return (j.doneAt !== undefined || j.supersededAt !== undefined) && j.uncertain.length === 0;
+}
+
 /** The line ranges a re-run does not send: accepted batches, and uncertain ones unless `resend` says so. */
 export function skipRanges(state: JournalState, resend: (b: UncertainBatch) => boolean): Array<[number, number]> {
   const ranges: Array<[number, number]> = [...state.batches, ...state.uncertain.filter((b) => !resend(b))].map((b) => [b.firstLine, b.lastLine]);
@@ -129,18 +132,11 @@ export function skipRanges(state: JournalState, resend: (b: UncertainBatch) => b
  * Unfinished uploads of the same file (same absolute path) to the same workflow with other
  * content: the file changed since a run that did not complete.
  */
-export function findInterrupted(dir: string, workflowId: string, file: string, sha256: string): JournalState[] {
+export async function findInterrupted(store: JournalStore, workflowId: string, file: string, sha256: string): Promise<JournalState[]> {
   const prefix = uploadKey(workflowId, '').slice(0, -1);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
   const found: JournalState[] = [];
-  for (const name of names) {
-    if (!name.endsWith('.journal') || !name.startsWith(`${prefix}-`)) continue;
-    const state = readJournal(join(dir, name));
+  for (const name of await store.list(`${prefix}-`)) {
+    const state = await readJournal(store, name);
     const h = state.header;
     const started = state.batches.length > 0 || state.uncertain.length > 0;
     if (h && h.workflowId === workflowId && h.file === file && h.sha256 !== sha256 && !state.doneAt && !state.supersededAt && started) {
@@ -151,99 +147,60 @@ export function findInterrupted(dir: string, workflowId: string, file: string, s
 }
 
 /**
- * Appends to a journal, each record flushed to disk (fdatasync): `sending` before a batch's
- * request, its outcome after. The file is created with its header at the first batch, so a run
- * that sends nothing leaves no journal behind.
+ * What the uploader writes in its journal (src/files/journal.ts underneath): `sending` before a
+ * batch's request, on disk before the body leaves; its outcome after, flushed by the next
+ * `sending` (one flush per batch: the answer of a batch and the intent of the next go to disk
+ * together) or by `close`. A crash that loses an answer leaves its batch uncertain: reported,
+ * never sent again silently. The journal is created with its header at the first batch, so a
+ * run that sends nothing leaves none behind.
  */
-/**
- * What the uploader needs of a journal's writing side. Files today (JournalWriter); another
- * backend (a database, issue 14) implements the same, with readJournal's JournalState to read.
- */
-export interface UploadJournal {
-  sending(batch: Batch): void;
-  batch(batch: Batch, acked: number): void;
-  uncertain(batch: Batch, error: string): void;
-  failed(batch: Batch, error: string): void;
-  done(): void;
-  close(): void;
-}
-
-export class JournalWriter implements UploadJournal {
-  private fd: number | undefined;
+export class JournalWriter {
+  private readonly appender: JournalAppender;
 
   constructor(
-    readonly path: string,
-    private readonly header: Omit<JournalHeader, 'type' | 'version' | 'at'>,
+    store: JournalStore,
+    name: string,
+    header: Omit<JournalHeader, 'type' | 'version' | 'at'>,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.appender = store.open(name, () => ({ type: 'start', version: 1, ...header, at: this.now().toISOString() }));
+  }
 
   /** Before the request: from here on the batch may reach the service. */
-  sending(batch: Batch): void {
-    this.append({ type: 'sending', ...batch, at: this.now().toISOString() });
+  sending(batch: Batch): void | Promise<void> {
+    return this.appender.append({ type: 'sending', ...batch, at: this.now().toISOString() }, true);
   }
 
   /** Accepted (status OK, code 200); `acked` is the service's `count`. */
-  batch(batch: Batch, acked: number): void {
-    this.append({ type: 'batch', ...batch, acked, at: this.now().toISOString() });
+  batch(batch: Batch, acked: number): void | Promise<void> {
+    return this.appender.append({ type: 'batch', ...batch, acked, at: this.now().toISOString() }, false);
   }
 
   /** The body may have reached the service, and no answer came. */
-  uncertain(batch: Batch, error: string): void {
-    this.append({ type: 'uncertain', ...batch, error, at: this.now().toISOString() });
+  uncertain(batch: Batch, error: string): void | Promise<void> {
+    return this.appender.append({ type: 'uncertain', ...batch, error, at: this.now().toISOString() }, false);
   }
 
   /** Nothing of it was accepted (refused with an answer, or never connected): a re-run sends it. */
-  failed(batch: Batch, error: string): void {
-    this.append({ type: 'failed', ...batch, error, at: this.now().toISOString() });
+  failed(batch: Batch, error: string): void | Promise<void> {
+    return this.appender.append({ type: 'failed', ...batch, error, at: this.now().toISOString() }, false);
   }
 
-  done(): void {
-    this.append({ type: 'done', at: this.now().toISOString() });
+  done(): void | Promise<void> {
+    return this.appender.append({ type: 'done', at: this.now().toISOString() }, true);
   }
 
-  private append(record: object): void {
-    if (this.fd === undefined) this.openFile();
-    // A batch's error may quote the service, which may echo a secret: never into the file.
-    writeSync(this.fd!, `${redactValues(JSON.stringify(record))}\n`);
-    fdatasyncSync(this.fd!);
-  }
-
-  private openFile(): void {
-    const existing = readJournal(this.path);
-    mkdirSync(join(this.path, '..'), { recursive: true, mode: 0o700 });
-    this.fd = openSync(this.path, 'a', 0o600);
-    if (!existing.header) {
-      writeSync(this.fd, `${redactValues(JSON.stringify({ type: 'start', version: 1, ...this.header, at: this.now().toISOString() }))}\n`);
-      syncDir(join(this.path, '..'));
-    }
-  }
-
-  close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
+  close(): void | Promise<void> {
+    return this.appender.close();
   }
 }
 
 /** Marks an unfinished journal as left behind by a newer upload of the same path (warned once). */
-export function markSuperseded(path: string, by: string, now = new Date()): void {
-  appendFileSync(path, `${JSON.stringify({ type: 'superseded', by, at: now.toISOString() })}\n`);
-}
-
-/** Removes a journal (`--restart`). */
-export function removeJournal(path: string): void {
-  rmSync(path, { force: true });
-}
-
-/** Makes a new file's name durable too (not possible on every platform; best effort). */
-function syncDir(dir: string): void {
+export async function markSuperseded(store: JournalStore, name: string, by: string, now = new Date()): Promise<void> {
+  const appender = store.open(name, () => ({ type: 'start', version: 1 }));
   try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Windows cannot open a folder; its rename and create are durable enough for this.
+    await appender.append({ type: 'superseded', by, at: now.toISOString() }, true);
+  } finally {
+    await appender.close();
   }
 }

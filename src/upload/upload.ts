@@ -6,9 +6,9 @@ import { BatchReader, plainBatch, type Batch, type SpooledBatch } from './batche
 import { checkFile, secondSpoolPath, SPLIT_MIN_BYTES } from './check-file.js';
 import type { Plan, UploadEvent, Validation } from './events.js';
 import { fingerprint, type Fingerprint } from './fingerprint.js';
-import { emptyJournal, findInterrupted, JournalWriter, markSuperseded, readJournal, removeJournal, skipRanges, uploadKey, uploadsDir, type JournalState, type UncertainBatch } from './journal.js';
+import { emptyJournal, findInterrupted, finishedUpload, JournalWriter, markSuperseded, readJournal, skipRanges, uploadJournals, uploadKey, uploadsDir, type JournalState, type UncertainBatch } from './journal.js';
+import type { JournalStore } from '../files/journal.js';
 import { acquireLock } from '../files/lock.js';
-import { pruneJournals } from '../files/state.js';
 import { SplitFinder } from './split.js';
 
 export interface UploadOptions {
@@ -83,7 +83,9 @@ export class PreparedUpload {
     readonly fingerprint: Fingerprint,
     readonly validation: Validation,
     readonly plan: Plan,
-    /** The journal of this upload (which may not exist yet). */
+    /** The journal of this upload (which may not exist yet): its store, its name there, and where it is. */
+    private readonly journals: JournalStore,
+    private readonly journalName: string,
     readonly journalPath: string,
     /** Rows written to `options.rejectsPath` (undefined without it). */
     readonly rejected: number | undefined,
@@ -113,16 +115,14 @@ export class PreparedUpload {
 
     const dir = uploadsDir(o.stateDir);
     const key = uploadKey(o.workflowId, fp.sha256);
-    const journalPath = join(dir, `${key}.journal`);
+    const journals = uploadJournals(o.stateDir);
+    const journalPath = journals.where(key);
     let release: () => void = () => undefined;
     const spool = o.dryRun ? undefined : join(o.spoolDir, `${key}.${process.pid}.spool`);
     if (!o.dryRun) {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       mkdirSync(o.spoolDir, { recursive: true, mode: 0o700 });
-      pruneJournals(dir, '.journal', (path) => {
-        const j = readJournal(path);
-        return (j.doneAt !== undefined || j.supersededAt !== undefined) && j.uncertain.length === 0;
-      });
+      await journals.prune(finishedUpload);
       const lockPath = join(dir, `${key}.lock`);
       const what = `upload of ${o.file} to workflow ${o.workflowId}`;
       // The shared lock first: another host's run is refused before this one touches local files.
@@ -144,9 +144,9 @@ export class PreparedUpload {
     }
     try {
       // Never stuck: a new export at the same path is a new upload; the stopped one is named.
-      const interrupted = findInterrupted(dir, o.workflowId, o.path, fp.sha256);
+      const interrupted = await findInterrupted(journals, o.workflowId, o.path, fp.sha256);
       if (!o.restart) for (const j of interrupted) emit({ type: 'earlier-upload', ...earlierOf(j) });
-      const journal = o.restart ? emptyJournal(journalPath) : readJournal(journalPath);
+      const journal = o.restart ? emptyJournal(key, journalPath) : await readJournal(journals, key);
       if (journal.batches.length > 0 || journal.uncertain.length > 0) {
         emit({ type: 'resume', batches: journal.batches.length, entries: journal.ackedEntries, line: journal.resumeLine, journal: journalPath, doneAt: journal.doneAt });
       }
@@ -172,8 +172,8 @@ export class PreparedUpload {
         totalBatches: numbered + batches.length,
       };
       emit({ type: 'validated', validation, plan });
-      const replaced = o.restart ? [journalPath, ...interrupted.map((j) => j.path)] : [];
-      return new PreparedUpload(o, fp, validation, plan, journalPath, rejected, spooled, spoolFiles(spool), journal, replaced, o.restart ? [] : interrupted, release);
+      const replaced = o.restart ? [key, ...interrupted.map((j) => j.name)] : [];
+      return new PreparedUpload(o, fp, validation, plan, journals, key, journalPath, rejected, spooled, spoolFiles(spool), journal, replaced, o.restart ? [] : interrupted, release);
     } catch (error) {
       for (const path of spoolFiles(spool)) rmSync(path, { force: true });
       release();
@@ -193,20 +193,20 @@ export class PreparedUpload {
     const emit = o.onEvent ?? (() => undefined);
     const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     const { batches, totalBatches, entries } = this.plan;
-    const journal = new JournalWriter(this.journalPath, { workflowId: o.workflowId, file: o.path, sha256: this.fingerprint.sha256, bytes: this.fingerprint.bytes });
+    const journal = new JournalWriter(this.journals, this.journalName, { workflowId: o.workflowId, file: o.path, sha256: this.fingerprint.sha256, bytes: this.fingerprint.bytes });
     const outcome: SendOutcome = { batchesSent: 0, entriesAcked: 0, serviceCount: 0, uncertain: [...this.plan.uncertain], complete: false, interrupted: false };
-    const finish = () => {
+    const finish = async () => {
       if (outcome.uncertain.length > 0) {
         outcome.error ??= uncertainError(outcome.uncertain, totalBatches);
         return;
       }
       outcome.complete = true;
-      journal.done();
+      await journal.done();
     };
     try {
       if (batches.length === 0) {
-        if (this.plan.uncertain.length > 0) finish();
-        else if (!this.journal.doneAt && (this.journal.batches.length > 0 || this.journal.uncertain.length > 0)) finish();
+        if (this.plan.uncertain.length > 0) await finish();
+        else if (!this.journal.doneAt && (this.journal.batches.length > 0 || this.journal.uncertain.length > 0)) await finish();
         else outcome.complete = true;
         return outcome;
       }
@@ -221,8 +221,8 @@ export class PreparedUpload {
             break;
           }
           if (i === 0) {
-            for (const path of this.replaced) removeJournal(path);
-            for (const j of this.earlier) markSuperseded(j.path, this.journalPath);
+            for (const name of this.replaced) await this.journals.remove(name);
+            for (const j of this.earlier) await markSuperseded(this.journals, j.name, this.journalPath);
           }
           emit({ type: 'sending', batch, total: totalBatches });
           if (i + 1 < batches.length) {
@@ -231,19 +231,19 @@ export class PreparedUpload {
           }
           let answer: { workflow_id?: string; count: number } | undefined;
           for (let attempt = 0; ; attempt++) {
-            journal.sending(batch);
+            await journal.sending(batch);
             try {
               answer = await sendBatch(details, batch);
               break;
             } catch (error) {
               const why = error instanceof Error ? error.message : String(error);
               if (!mayHaveArrived(error)) {
-                journal.failed(batch, why);
+                await journal.failed(batch, why);
                 outcome.error = this.describeFailure(error, batch, outcome);
                 outcome.failedBatch = batch;
                 break;
               }
-              journal.uncertain(batch, why);
+              await journal.uncertain(batch, why);
               if (batch.caseids && attempt < CASEID_RETRIES) {
                 const wait = 500 * 2 ** attempt;
                 emit({ type: 'retry-uncertain', batch, attempt: attempt + 1, of: CASEID_RETRIES, waitMs: wait, error: why });
@@ -257,7 +257,7 @@ export class PreparedUpload {
             }
           }
           if (!answer) break;
-          journal.batch(batch, answer.count);
+          await journal.batch(batch, answer.count);
           outcome.batchesSent++;
           outcome.entriesAcked += batch.count;
           outcome.serviceCount += answer.count;
@@ -270,10 +270,10 @@ export class PreparedUpload {
         await next?.catch(() => undefined);
         await reader.close();
       }
-      if (outcome.batchesSent === batches.length) finish();
+      if (outcome.batchesSent === batches.length) await finish();
       return outcome;
     } finally {
-      journal.close();
+      await journal.close();
     }
   }
 

@@ -2,18 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { NetworkError } from '../../src/errors.js';
 import { MAX_CONSECUTIVE_FAILURES, planBatch, runBatch, tally, type BatchEvent, type BatchRow } from '../../src/reach/batch.js';
 import type { Delivery } from '../../src/reach/deliver.js';
-import { Journal } from '../../src/reach/journal.js';
+import { Journal, reachJournals } from '../../src/reach/journal.js';
 import { tempDir } from './helpers.js';
 
 const rows: BatchRow<string>[] = Array.from({ length: 8 }, (_, i) => ({ row: i + 1, line: i + 2, who: `c${i + 1}`, body: `b${i + 1}` }));
 
 /** A fake clock: sleeping and each request move time forward; nothing really waits. */
-function harness(answer: (body: string) => Delivery, options: { rate?: number; stopAfter?: number } = {}) {
+async function harness(answer: (body: string) => Delivery, options: { rate?: number; stopAfter?: number } = {}) {
   let t = 1_000_000;
   const starts: number[] = [];
   const sent: string[] = [];
   const events: BatchEvent[] = [];
-  const journal = Journal.open(tempDir(), { command: 'push', target: 't', sha256: 's' }, {}, () => t);
+  const journal = await Journal.open(reachJournals(tempDir()), { command: 'push', target: 't', sha256: 's' }, {}, () => t);
   const run = (plan = planBatch(rows, journal.states, { resendUncertain: false, retryFailed: false })) =>
     runBatch(
       rows,
@@ -50,7 +50,7 @@ const refusedConnection: Delivery = { outcome: 'not-sent', error: new NetworkErr
 
 describe('batch sender', () => {
   it('sends every row once, spaced 1000/rate ms apart, journaling each before and after', async () => {
-    const h = harness(ok, { rate: 50 });
+    const h = await harness(ok, { rate: 50 });
     const { results } = await h.run();
     expect(h.sent).toEqual(rows.map((r) => r.body));
     const gaps = h.starts.slice(1).map((s, i) => s - h.starts[i]!);
@@ -58,11 +58,11 @@ describe('batch sender', () => {
     expect(tally(results)).toEqual({ sent: 8, failed: 0, uncertain: 0, skipped: 0 });
     expect(results[0]).toMatchObject({ row: 1, line: 2, who: 'c1', outcome: 'sent', id: 'id-b1', earlier: false });
     expect(h.events.filter((e) => e.type === 'row')).toHaveLength(8);
-    h.journal.close();
+    await h.journal.close();
   });
 
   it('a connection dropped after sending stops the batch; that row is uncertain, later rows skipped', async () => {
-    const h = harness((b) => (b === 'b3' ? dropped : ok(b)));
+    const h = await harness((b) => (b === 'b3' ? dropped : ok(b)));
     const { results, stopped } = await h.run();
     expect(stopped?.reason).toBe('network');
     expect(h.sent).toEqual(['b1', 'b2', 'b3']);
@@ -71,34 +71,34 @@ describe('batch sender', () => {
     const plan = planBatch(rows, h.journal.states, { resendUncertain: false, retryFailed: false });
     expect(plan).toMatchObject({ toSend: [4, 5, 6, 7, 8], sentEarlier: 2, uncertain: [3] });
     expect(planBatch(rows, h.journal.states, { resendUncertain: true, retryFailed: false }).toSend).toEqual([3, 4, 5, 6, 7, 8]);
-    h.journal.close();
+    await h.journal.close();
   });
 
   it('a refused connection stops the batch, and that row is sent again next time (nothing went out)', async () => {
-    const h = harness((b) => (b === 'b2' ? refusedConnection : ok(b)));
+    const h = await harness((b) => (b === 'b2' ? refusedConnection : ok(b)));
     const { results, stopped } = await h.run();
     expect(stopped?.reason).toBe('network');
     expect(results[1]).toMatchObject({ outcome: 'skipped' });
     expect(planBatch(rows, h.journal.states, { resendUncertain: false, retryFailed: false }).toSend).toEqual([2, 3, 4, 5, 6, 7, 8]);
-    h.journal.close();
+    await h.journal.close();
   });
 
   it(`stops after ${MAX_CONSECUTIVE_FAILURES} refusals in a row; refused rows are sent again only with retryFailed`, async () => {
-    const h = harness(() => refused);
+    const h = await harness(() => refused);
     const { results, stopped } = await h.run();
     expect(stopped?.reason).toBe('failures');
     expect(h.sent).toHaveLength(MAX_CONSECUTIVE_FAILURES);
     expect(tally(results)).toMatchObject({ failed: MAX_CONSECUTIVE_FAILURES, skipped: rows.length - MAX_CONSECUTIVE_FAILURES });
     expect(planBatch(rows, h.journal.states, { resendUncertain: false, retryFailed: false }).toSend).toEqual([6, 7, 8]);
     expect(planBatch(rows, h.journal.states, { resendUncertain: false, retryFailed: true }).toSend).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    h.journal.close();
+    await h.journal.close();
   });
 
   it('a stop request (Ctrl-C) ends the batch before the next row, never in the middle of one', async () => {
-    const h = harness(ok, { stopAfter: 3 });
+    const h = await harness(ok, { stopAfter: 3 });
     const { results, stopped } = await h.run();
     expect(stopped?.reason).toBe('interrupted');
     expect(tally(results)).toMatchObject({ sent: 3, skipped: 5, uncertain: 0 });
-    h.journal.close();
+    await h.journal.close();
   });
 });

@@ -3,41 +3,62 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findInterrupted, JournalWriter, readJournal, uploadKey } from '../../src/upload/journal.js';
+import { FileJournals } from '../../src/files/journal.js';
 import { acquireLock } from '../../src/files/lock.js';
 import { tempDir } from './helpers.js';
 
 const batch = (index: number, firstLine: number, lastLine: number, count: number) => ({ index, firstLine, lastLine, count });
 
 describe('journal', () => {
-  it('is created at the first acknowledged batch; a torn last line counts as not acknowledged', () => {
+  it('is created at the first acknowledged batch; a torn last line counts as not acknowledged', async () => {
     const dir = tempDir();
-    const path = join(dir, 'uploads', `${uploadKey('wf/1', 'ab'.repeat(32))}.journal`);
+    const store = new FileJournals(join(dir, 'uploads'), '.journal');
+    const key = uploadKey('wf/1', 'ab'.repeat(32));
+    const path = store.where(key);
     expect(path).toMatch(/uploads\/wf_1~[0-9a-f]{8}-abababababababab\.journal$/);
-    const w = new JournalWriter(path, { workflowId: 'wf/1', file: '/data/c.csv', sha256: 'ab'.repeat(32), bytes: 10 });
+    const w = new JournalWriter(store, key, { workflowId: 'wf/1', file: '/data/c.csv', sha256: 'ab'.repeat(32), bytes: 10 });
     expect(existsSync(path)).toBe(false);
-    w.batch(batch(1, 2, 11, 10), 10);
-    w.batch(batch(2, 12, 25, 10), 10);
-    w.close();
+    await w.batch(batch(1, 2, 11, 10), 10);
+    await w.batch(batch(2, 12, 25, 10), 10);
+    await w.close();
     appendFileSync(path, '{"type":"batch","index":3,"firstLi');
-    const state = readJournal(path);
+    const state = await readJournal(store, key);
     expect(state.doneAt).toBeUndefined();
     expect(state).toMatchObject({ resumeLine: 25, ackedEntries: 20, header: { workflowId: 'wf/1', file: '/data/c.csv' } });
     expect(state.batches.map((b) => b.index)).toEqual([1, 2]);
     expect(readFileSync(path, 'utf8').split('\n')[0]).toContain('"type":"start"');
   });
 
-  it('finds unfinished uploads of the same file with other content', () => {
-    const dir = tempDir();
-    const other = new JournalWriter(join(dir, `${uploadKey('wf-1', '11'.repeat(32))}.journal`), { workflowId: 'wf-1', file: '/c.csv', sha256: '11'.repeat(32), bytes: 1 });
-    other.batch(batch(1, 2, 3, 2), 2);
-    other.close();
-    const finished = new JournalWriter(join(dir, `${uploadKey('wf-1', '22'.repeat(32))}.journal`), { workflowId: 'wf-1', file: '/c.csv', sha256: '22'.repeat(32), bytes: 1 });
-    finished.batch(batch(1, 2, 3, 2), 2);
-    finished.done();
-    finished.close();
-    expect(findInterrupted(dir, 'wf-1', '/c.csv', '33'.repeat(32)).map((j) => j.header?.sha256)).toEqual(['11'.repeat(32)]);
-    expect(findInterrupted(dir, 'wf-1', '/other.csv', '33'.repeat(32))).toEqual([]);
-    expect(findInterrupted(dir, 'wf-2', '/c.csv', '33'.repeat(32))).toEqual([]);
+  it('after a run killed mid-write, the next run records on a line of its own: the batch it sends is known as in flight', async () => {
+    const store = new FileJournals(tempDir(), '.journal');
+    const key = uploadKey('wf-1', 'cd'.repeat(32));
+    const header = { workflowId: 'wf-1', file: '/c.csv', sha256: 'cd'.repeat(32), bytes: 10 };
+    const first = new JournalWriter(store, key, header);
+    await first.batch(batch(1, 2, 11, 10), 10);
+    await first.close();
+    // Killed while writing batch 2's record: a torn last line, no newline.
+    appendFileSync(store.where(key), '{"type":"sending","index":2,"firstLi');
+    const second = new JournalWriter(store, key, header);
+    await second.sending(batch(2, 12, 21, 10));
+    await second.close();
+    // Killed again while batch 2 was in flight: the re-run must see it as uncertain, not send it silently.
+    const state = await readJournal(store, key);
+    expect(state.batches.map((b) => b.index)).toEqual([1]);
+    expect(state.uncertain.map((b) => b.index)).toEqual([2]);
+  });
+
+  it('finds unfinished uploads of the same file with other content', async () => {
+    const store = new FileJournals(tempDir(), '.journal');
+    const other = new JournalWriter(store, uploadKey('wf-1', '11'.repeat(32)), { workflowId: 'wf-1', file: '/c.csv', sha256: '11'.repeat(32), bytes: 1 });
+    await other.batch(batch(1, 2, 3, 2), 2);
+    await other.close();
+    const finished = new JournalWriter(store, uploadKey('wf-1', '22'.repeat(32)), { workflowId: 'wf-1', file: '/c.csv', sha256: '22'.repeat(32), bytes: 1 });
+    await finished.batch(batch(1, 2, 3, 2), 2);
+    await finished.done();
+    await finished.close();
+    expect((await findInterrupted(store, 'wf-1', '/c.csv', '33'.repeat(32))).map((j) => j.header?.sha256)).toEqual(['11'.repeat(32)]);
+    expect(await findInterrupted(store, 'wf-1', '/other.csv', '33'.repeat(32))).toEqual([]);
+    expect(await findInterrupted(store, 'wf-2', '/c.csv', '33'.repeat(32))).toEqual([]);
   });
 });
 

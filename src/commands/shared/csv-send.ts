@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
 import { planBatch, resultOf, runBatch, tally, type BatchEvent, type BatchPlan, type BatchRow, type BatchRun, type BatchSender } from '../../reach/batch.js';
 import type { PreparedRequest } from '../../reach/deliver.js';
-import { Journal, type JournalKey } from '../../reach/journal.js';
+import { Journal, reachJournals, type JournalKey } from '../../reach/journal.js';
 import { defaultResultsPath, writeResults } from '../../reach/results.js';
 import { confirmSend, printDryRun } from './send-ui.js';
 import { Progress } from './progress.js';
@@ -56,11 +56,11 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
   const shown = new Progress(ctx.io, { quiet: opts.quiet === true, warn: (m) => out.warn(m), scrub: (t) => redact(t, [...ctx.secrets]) });
   const warn = (message: string) => shown.warning(message);
   // Journals (and their locks) live in the state folder, not the config folder.
-  const configDir = stateDir(ctx.io.env);
-  const state = configDir;
+  const state = stateDir(ctx.io.env);
+  const journals = reachJournals(state);
   const flags = { resendUncertain: !!opts.resendUncertain, retryFailed: !!opts.retryFailed };
   if (opts.dryRun) {
-    const states = Journal.peek(configDir, batch.key);
+    const states = await Journal.peek(journals, batch.key);
     const plan = planBatch(batch.rows, states, flags);
     // What the never-twice ledger would skip now (read only: no lock taken, nothing written).
     const destination = normaliseDestination(batch.destination);
@@ -88,8 +88,8 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     return ExitCode.OK;
   }
   const file = resolve(batch.file);
-  Journal.prune(configDir);
-  const edited = Journal.sameFileOtherContent(configDir, batch.key, file);
+  await Journal.prune(journals);
+  const edited = await Journal.sameFileOtherContent(journals, batch.key, file);
   // With a PostgreSQL store, the same locks are also taken there (another host's cron runs the
   // same batch, or sends to the same destination): the batch first, for its plainer message.
   const takeShared = await sharedLocks(ctx);
@@ -101,7 +101,7 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
       shared.push(await takeShared(`${batch.key.command} ${normaliseDestination(batch.key.target)} ${batch.key.sha256}`, `${batch.key.command} run of this file`));
       shared.push(await takeShared(`ledger ${destination}`, `send to ${destination}`));
     }
-    journal = Journal.open(configDir, batch.key, { file, ...batch.meta }, () => ctx.io.now());
+    journal = await Journal.open(journals, batch.key, { file, ...batch.meta }, () => ctx.io.now());
   } catch (error) {
     for (const release of shared) await release();
     throw error;
@@ -121,7 +121,7 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     // With a PostgreSQL store the ledger is there too (under the destination's shared lock).
     ledger = await ((takeShared && (await sharedLedgers(ctx))) || fileLedgers(state)).open(destination);
   } catch (error) {
-    journal.close();
+    await journal.close();
     for (const release of shared) await release();
     throw error;
   }
@@ -152,7 +152,7 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
       return at ? { ...r, outcome: 'skipped' as const, error: `already reached through this destination at ${at} (within --recall-window); --call-again reaches again` } : r;
     });
     if (run) run.results = results;
-    journal.close();
+    await journal.close();
     await ledger.close();
     for (const release of shared) await release();
     if (started) writeResults(resultsPath, results, batch.columns);
