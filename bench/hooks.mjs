@@ -44,7 +44,10 @@ process.on('SIGTERM', () => server.close(() => process.exit(0)));
 /** Starts a server process and resolves with its URL, read from its "listening on" line. */
 function startServer(args, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, args, {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (chunk) => {
       err += chunk;
@@ -68,7 +71,9 @@ const run = process.pid.toString(36);
 /** A fresh, correctly signed task.end body for every request: no two are retries of each other. */
 function setupRequest(req) {
   const TaskID = `T-${run}-${++counter}`;
-  const Sign = createHash('md5').update(TaskID + KEYS[counter % 2]).digest('hex');
+  const Sign = createHash('md5')
+    .update(TaskID + KEYS[counter % 2])
+    .digest('hex');
   req.body = JSON.stringify({ TaskID, TaskName: 'Collections November round 1', Sign, PlanName: 'PLAN-bench' });
   return req;
 }
@@ -130,7 +135,11 @@ const configs = [
   { name: 'bare node:http {}', server: await startServer(['-e', BARE]) },
   { name: 'serve-hooks --log', server: await startServer(hookArgs(logPlain), env), log: logPlain },
   { name: 'serve-hooks --log --fsync', server: await startServer(hookArgs(logFsync, ['--fsync']), env), log: logFsync },
-  { name: 'serve-hooks postgres', server: await startServer([bin, 'serve-hooks', '--port', '0'], { ...env, CALLCTL_STORE: storeUrl }), pg: true },
+  {
+    name: 'serve-hooks postgres',
+    server: await startServer([bin, 'serve-hooks', '--port', '0'], { ...env, CALLCTL_STORE: storeUrl }),
+    pg: true,
+  },
 ];
 for (const c of configs) {
   c.runs = [];
@@ -170,9 +179,15 @@ for (const c of configs) {
   const other = c.runs.reduce((a, r) => a + r.non2xx + r.errors + r.timeouts, 0);
   const log = c.logged !== undefined ? `  logged ${c.logged}` : '';
   Object.assign(c, { rps, ratio, p99 });
-  console.log(`${c.name.padEnd(26)} ${rps.toFixed(0).padStart(7)} req/s  ratio ${ratio.toFixed(2)}  p50 ${p50} ms  p99 ${p99} ms  2xx ${ok}  other ${other}${log}`);
+  console.log(
+    `${c.name.padEnd(26)} ${rps.toFixed(0).padStart(7)} req/s  ratio ${ratio.toFixed(2)}  p50 ${p50} ms  p99 ${p99} ms  2xx ${ok}  other ${other}${log}`,
+  );
 }
 const main = configs[1];
-console.log(`target: ratio >= 0.5 ${main.ratio >= 0.5 ? 'ok' : 'MISSED'} (${main.ratio.toFixed(2)}); p99 < 10 ms ${main.p99 < 10 ? 'ok' : 'MISSED'} (${main.p99} ms)`);
+console.log(
+  `target: ratio >= 0.5 ${main.ratio >= 0.5 ? 'ok' : 'MISSED'} (${main.ratio.toFixed(2)}); p99 < 10 ms ${main.p99 < 10 ? 'ok' : 'MISSED'} (${main.p99} ms)`,
+);
 const shared = configs[3];
-console.log(`target (postgres): ratio >= 0.5 ${shared.ratio >= 0.5 ? 'ok' : 'MISSED'} (${shared.ratio.toFixed(2)}); p99 < 20 ms ${shared.p99 < 20 ? 'ok' : 'MISSED'} (${shared.p99} ms)`);
+console.log(
+  `target (postgres): ratio >= 0.5 ${shared.ratio >= 0.5 ? 'ok' : 'MISSED'} (${shared.ratio.toFixed(2)}); p99 < 20 ms ${shared.p99 < 20 ? 'ok' : 'MISSED'} (${shared.p99} ms)`,
+);

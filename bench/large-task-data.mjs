@@ -12,7 +12,8 @@ const INTENT = [
 ];
 
 const pad = (n, w) => String(n).padStart(w, '0');
-const time = (s) => `2026-11-20T${pad(8 + Math.floor(s / 3600) % 12, 2)}:${pad(Math.floor(s / 60) % 60, 2)}:${pad(s % 60, 2)}Z`;
+const time = (s) =>
+  `2026-11-20T${pad(8 + (Math.floor(s / 3600) % 12), 2)}:${pad(Math.floor(s / 60) % 60, 2)}:${pad(s % 60, 2)}Z`;
 
 /** One call record as JSON text. */
 export function recordJson(i) {
@@ -27,7 +28,20 @@ export function recordJson(i) {
         { time: '00:00:15', robottext: 'When can you pay?', text: 'I will pay tomorrow.' },
       ]
     : [];
-  const redial = connected ? [] : [{ CallID: `call-r${i}`, CallStartTime: time(start + 1800), RingType: 'busy', RingTime: 30, HangupType: 'Canceled', ResultLabel: 'NoAnswer', caller_number: '+622150001234', callee_number: `+62812${pad(i, 8)}` }];
+  const redial = connected
+    ? []
+    : [
+        {
+          CallID: `call-r${i}`,
+          CallStartTime: time(start + 1800),
+          RingType: 'busy',
+          RingTime: 30,
+          HangupType: 'Canceled',
+          ResultLabel: 'NoAnswer',
+          caller_number: '+622150001234',
+          callee_number: `+62812${pad(i, 8)}`,
+        },
+      ];
   return JSON.stringify({
     id: i + 1,
     RobotID: 'rb-1001',

@@ -74,11 +74,15 @@ const env = { CALLCTL_BASE_URL: base, CALLCTL_TOKEN: 'bench-token', CALLCTL_CONF
 async function measure(argv, { input = 'module' } = {}) {
   const rssFile = join(work, `rss-${Math.random().toString(36).slice(2)}`);
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', probe, ...(input === 'eval' ? ['--input-type=module', '-e'] : []), ...argv], {
-    cwd: root,
-    env: { ...process.env, ...env, BENCH_RSS_OUT: rssFile },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', probe, ...(input === 'eval' ? ['--input-type=module', '-e'] : []), ...argv],
+    {
+      cwd: root,
+      env: { ...process.env, ...env, BENCH_RSS_OUT: rssFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = 0;
   let stderr = '';
   child.stdout.on('data', (c) => (out += c.length));
@@ -95,14 +99,19 @@ const floor = (id) => measure([floorScript, `${base}/service/cloud/detail?TaskID
 const cases = [
   ['report', (id) => measure([cli, 'task', 'report', id, '--json'])],
   ['export csv', (id) => measure([cli, 'task', 'detail', id, '--format', 'csv', '--output', join(work, `${id}.csv`)])],
-  ['export ndjson', (id) => measure([cli, 'task', 'detail', id, '--format', 'ndjson', '--output', join(work, `${id}.ndjson`)])],
+  [
+    'export ndjson',
+    (id) => measure([cli, 'task', 'detail', id, '--format', 'ndjson', '--output', join(work, `${id}.ndjson`)]),
+  ],
   ['detail --json', (id) => measure([cli, 'task', 'detail', id, '--json'])],
 ];
 
 const mb = (n) => `${n.toFixed(0)} MB`;
 const line = (label, r, f) =>
   `  ${label.padEnd(14)} ${r.seconds.toFixed(2)} s  ${(r.seconds / f.seconds).toFixed(2)}x  CPU ${r.cpu.toFixed(2)} s  ${(r.cpu / f.cpu).toFixed(2)}x  peak RSS ${mb(r.rssMb)}`;
-process.stdout.write(`large task: ${BIG} records, ${(bodies['T-LARGE'].length / 1e6).toFixed(1)} MB of JSON; ${RUNS} runs (Node ${process.version})\n`);
+process.stdout.write(
+  `large task: ${BIG} records, ${(bodies['T-LARGE'].length / 1e6).toFixed(1)} MB of JSON; ${RUNS} runs (Node ${process.version})\n`,
+);
 const ratios = Object.fromEntries(cases.map(([l]) => [l, []]));
 const rss = Object.fromEntries(cases.map(([l]) => [l, []]));
 const times = Object.fromEntries(cases.map(([l]) => [l, []]));
@@ -128,15 +137,21 @@ try {
   const small = {};
   for (const [label, fn] of cases.slice(0, 3)) {
     small[label] = await fn('T-SMALL');
-    process.stdout.write(`  ${label.padEnd(14)} peak RSS ${mb(small[label].rssMb)} (${BIG} records: ${mb(Math.max(...rss[label]))})\n`);
+    process.stdout.write(
+      `  ${label.padEnd(14)} peak RSS ${mb(small[label].rssMb)} (${BIG} records: ${mb(Math.max(...rss[label]))})\n`,
+    );
   }
   // The machine may be shared: each measurement's best run against the floor's best run, as
   // bench/upload.mjs does, besides the median of the per-run ratios.
   // On a shared machine wall time swings with the load; CPU time (user + system) much less.
-  process.stdout.write('summary: best wall time against the best floor; median per-run ratio of wall and of CPU time (target <= 1.2x for report and exports):\n');
+  process.stdout.write(
+    'summary: best wall time against the best floor; median per-run ratio of wall and of CPU time (target <= 1.2x for report and exports):\n',
+  );
   const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
   const bestFloor = Math.min(...floors.map((f) => f.seconds));
-  process.stdout.write(`  ${'floor'.padEnd(14)} ${bestFloor.toFixed(2)} s  CPU ${median(floors.map((f) => f.cpu)).toFixed(2)} s\n`);
+  process.stdout.write(
+    `  ${'floor'.padEnd(14)} ${bestFloor.toFixed(2)} s  CPU ${median(floors.map((f) => f.cpu)).toFixed(2)} s\n`,
+  );
   for (const [label] of cases) {
     const bestTime = Math.min(...times[label].map((r) => r.seconds));
     process.stdout.write(

@@ -20,9 +20,16 @@ const auth = await fetch(`${sandbox.url}/service/cloud/auth`, {
   body: JSON.stringify({ APPKey: sandbox.appKey, APPSecret: sandbox.appSecret }),
 }).then((r) => r.json());
 const clean = Object.fromEntries(
-  Object.entries(process.env).filter(([k]) => !['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'NODE_COMPILE_CACHE'].includes(k) && !k.startsWith('CALLCTL_')),
+  Object.entries(process.env).filter(
+    ([k]) => !['NODE_EXTRA_CA_CERTS', 'NODE_OPTIONS', 'NODE_COMPILE_CACHE'].includes(k) && !k.startsWith('CALLCTL_'),
+  ),
 );
-const env = { ...clean, CALLCTL_TOKEN: auth.data.token, CALLCTL_BASE_URL: sandbox.url, CALLCTL_CONFIG_DIR: '/nonexistent-callctl-bench' };
+const env = {
+  ...clean,
+  CALLCTL_TOKEN: auth.data.token,
+  CALLCTL_BASE_URL: sandbox.url,
+  CALLCTL_CONFIG_DIR: '/nonexistent-callctl-bench',
+};
 
 // The floor of `robots --json`: one GET with node:http, the envelope's data printed as JSON.
 const bareGet = `

@@ -106,7 +106,10 @@ async function measure(argv, env = {}) {
 }
 
 async function startSandbox() {
-  const child = spawn(process.execPath, [cli, 'sandbox', '--json', '--no-keep-entries'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [cli, 'sandbox', '--json', '--no-keep-entries'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   let text = '';
   for await (const chunk of child.stdout) {
     text += chunk;
@@ -136,27 +139,37 @@ try {
   const auth = await json(`${sandbox.url}/service/cloud/auth`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ APPKey: sandbox.info.appKey ?? 'demo-app-key', APPSecret: sandbox.info.appSecret ?? 'sbx-secret-4f9d2c7a1e8b6035' }),
+    body: JSON.stringify({
+      APPKey: sandbox.info.appKey ?? 'demo-app-key',
+      APPSecret: sandbox.info.appSecret ?? 'sbx-secret-4f9d2c7a1e8b6035',
+    }),
   });
   const token = auth.data.token;
   const results = {};
   for (const rows of [SMALL, BIG]) {
     const file = files[rows];
-    process.stderr.write(`${rows.toLocaleString('en-US')} rows (${(statSync(file).size / 1e6).toFixed(1)} MB), best of ${RUNS}:\n`);
+    process.stderr.write(
+      `${rows.toLocaleString('en-US')} rows (${(statSync(file).size / 1e6).toFixed(1)} MB), best of ${RUNS}:\n`,
+    );
     const parse = await best('csv-parse alone', () => measure(['--input-type=module', '-e', parseAlone, file]));
     if (Number(parse.stdout) !== rows) throw new Error(`csv-parse read ${parse.stdout} rows, expected ${rows}`);
-    const events = await best("csv-parse, 'data' events", () => measure(['--input-type=module', '-e', parseEvents, file]));
+    const events = await best("csv-parse, 'data' events", () =>
+      measure(['--input-type=module', '-e', parseEvents, file]),
+    );
     const cliRun = async (extra) => {
       const configDir = mkdtempSync(join(tmpdir(), 'callctl-bench-'));
       try {
-        const r = await measure([cli, 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--json', ...extra], {
-          CALLCTL_CONFIG_DIR: configDir,
-          // Journals (state) and spools (cache) of each run in its own folder: every run sends it all.
-          XDG_STATE_HOME: configDir,
-          XDG_CACHE_HOME: join(configDir, 'cache'),
-          CALLCTL_BASE_URL: sandbox.url,
-          CALLCTL_TOKEN: token,
-        });
+        const r = await measure(
+          [cli, 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--json', ...extra],
+          {
+            CALLCTL_CONFIG_DIR: configDir,
+            // Journals (state) and spools (cache) of each run in its own folder: every run sends it all.
+            XDG_STATE_HOME: configDir,
+            XDG_CACHE_HOME: join(configDir, 'cache'),
+            CALLCTL_BASE_URL: sandbox.url,
+            CALLCTL_TOKEN: token,
+          },
+        );
         const summary = JSON.parse(r.stdout);
         if (summary.valid !== rows) throw new Error(`expected ${rows} valid rows, got ${summary.valid}`);
         return { ...r, summary };
@@ -170,21 +183,45 @@ try {
       const before = (await json(`${sandbox.url}/__sandbox/state`)).data.counters.entriesAccepted;
       const r = await cliRun(['--yes']);
       accepted = (await json(`${sandbox.url}/__sandbox/state`)).data.counters.entriesAccepted - before;
-      if (accepted !== rows || r.summary.entriesAcknowledged !== rows) throw new Error(`the sandbox accepted ${accepted} entries, expected ${rows}`);
+      if (accepted !== rows || r.summary.entriesAcknowledged !== rows)
+        throw new Error(`the sandbox accepted ${accepted} entries, expected ${rows}`);
       return r;
     });
     results[rows] = { parse, events, dry, upload };
   }
 
   const rate = (rows, r) => rows / r.seconds;
-  const line = (cells) => cells.map((c, i) => String(c).padStart(i === 0 ? 0 : 13).padEnd(i === 0 ? 22 : 0)).join('');
-  console.log(`\ncallctl workflow update: ${BIG.toLocaleString('en-US')} and ${SMALL.toLocaleString('en-US')} rows, best of ${RUNS} (Node ${process.version})`);
+  const line = (cells) =>
+    cells
+      .map((c, i) =>
+        String(c)
+          .padStart(i === 0 ? 0 : 13)
+          .padEnd(i === 0 ? 22 : 0),
+      )
+      .join('');
+  console.log(
+    `\ncallctl workflow update: ${BIG.toLocaleString('en-US')} and ${SMALL.toLocaleString('en-US')} rows, best of ${RUNS} (Node ${process.version})`,
+  );
   console.log(line(['', 'rows', 'seconds', 'rows/s', 'x csv-parse', 'peak RSS MB']));
   for (const rows of [SMALL, BIG]) {
     const r = results[rows];
     const base = rate(rows, r.parse);
-    for (const [name, m] of [['csv-parse alone', r.parse], ["csv-parse 'data'", r.events], ['--dry-run', r.dry], ['upload (sandbox)', r.upload]]) {
-      console.log(line([name, rows.toLocaleString('en-US'), m.seconds.toFixed(2), Math.round(rate(rows, m)).toLocaleString('en-US'), (rate(rows, m) / base).toFixed(2), m.rssMb.toFixed(0)]));
+    for (const [name, m] of [
+      ['csv-parse alone', r.parse],
+      ["csv-parse 'data'", r.events],
+      ['--dry-run', r.dry],
+      ['upload (sandbox)', r.upload],
+    ]) {
+      console.log(
+        line([
+          name,
+          rows.toLocaleString('en-US'),
+          m.seconds.toFixed(2),
+          Math.round(rate(rows, m)).toLocaleString('en-US'),
+          (rate(rows, m) / base).toFixed(2),
+          m.rssMb.toFixed(0),
+        ]),
+      );
     }
   }
   const big = results[BIG];
@@ -196,14 +233,26 @@ try {
   const rssDry = big.dry.rssMb / small.dry.rssMb;
   const verdict = (ok) => (ok ? 'ok' : 'MISSED');
   console.log('');
-  console.log(`upload / csv-parse alone (rows/s):         ${uploadRatio.toFixed(2)}x   target >= 0.60x  ${verdict(uploadRatio >= 0.6)}`);
+  console.log(
+    `upload / csv-parse alone (rows/s):         ${uploadRatio.toFixed(2)}x   target >= 0.60x  ${verdict(uploadRatio >= 0.6)}`,
+  );
   console.log(`dry-run / csv-parse alone (rows/s):        ${dryRatio.toFixed(2)}x`);
-  console.log(`upload / csv-parse with 'data' events:     ${(rate(BIG, big.upload) / rate(BIG, big.events)).toFixed(2)}x`);
+  console.log(
+    `upload / csv-parse with 'data' events:     ${(rate(BIG, big.upload) / rate(BIG, big.events)).toFixed(2)}x`,
+  );
   const sendSeconds = big.upload.seconds - big.dry.seconds;
-  console.log(`upload minus dry-run (spool, send, sandbox): ${sendSeconds.toFixed(2)} s of ${big.upload.seconds.toFixed(2)} s`);
-  console.log(`peak RSS at ${BIG.toLocaleString('en-US')} rows:             ${peak.toFixed(0)} MB   target < 200 MB  ${verdict(peak < 200)}`);
-  console.log(`RSS ${BIG.toLocaleString('en-US')} / ${SMALL.toLocaleString('en-US')} rows, upload:    ${rssUpload.toFixed(2)}x   target <= 1.30x  ${verdict(rssUpload <= 1.3)}`);
-  console.log(`RSS ${BIG.toLocaleString('en-US')} / ${SMALL.toLocaleString('en-US')} rows, dry-run:   ${rssDry.toFixed(2)}x   target <= 1.30x  ${verdict(rssDry <= 1.3)}`);
+  console.log(
+    `upload minus dry-run (spool, send, sandbox): ${sendSeconds.toFixed(2)} s of ${big.upload.seconds.toFixed(2)} s`,
+  );
+  console.log(
+    `peak RSS at ${BIG.toLocaleString('en-US')} rows:             ${peak.toFixed(0)} MB   target < 200 MB  ${verdict(peak < 200)}`,
+  );
+  console.log(
+    `RSS ${BIG.toLocaleString('en-US')} / ${SMALL.toLocaleString('en-US')} rows, upload:    ${rssUpload.toFixed(2)}x   target <= 1.30x  ${verdict(rssUpload <= 1.3)}`,
+  );
+  console.log(
+    `RSS ${BIG.toLocaleString('en-US')} / ${SMALL.toLocaleString('en-US')} rows, dry-run:   ${rssDry.toFixed(2)}x   target <= 1.30x  ${verdict(rssDry <= 1.3)}`,
+  );
 } finally {
   sandbox.child.kill('SIGTERM');
 }

@@ -41,18 +41,23 @@ const lean = {
     // never sends); loading node:crypto costs a few ms of every request's start. Taken when used.
     b.onLoad({ filter: /\/node_modules\/undici\/lib\/web\/fetch\/body\.js$/ }, (args) => {
       const source = readFileSync(args.path, 'utf8');
-      const eager = "const random = runtimeFeatures.has('crypto')\n  ? require('node:crypto').randomInt\n  : (max) => Math.floor(Math.random() * max)";
+      const eager =
+        "const random = runtimeFeatures.has('crypto')\n  ? require('node:crypto').randomInt\n  : (max) => Math.floor(Math.random() * max)";
       if (!source.includes(eager)) throw new Error(`${args.path} changed: review the lean build's swap for it`);
-      const lazy = "const random = (max) => runtimeFeatures.has('crypto') ? require('node:crypto').randomInt(max) : Math.floor(Math.random() * max)";
+      const lazy =
+        "const random = (max) => runtimeFeatures.has('crypto') ? require('node:crypto').randomInt(max) : Math.floor(Math.random() * max)";
       return { contents: source.replace(eager, lazy), loader: 'js' };
     });
     // commander loads child_process (and with it net, dgram...) for executable subcommands,
     // which callctl does not have: load it only if it is ever used, not on every start.
     b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.importer.includes('/node_modules/commander/') ? { path: 'lazy-child-process', namespace: 'lean' } : undefined,
+      args.importer.includes('/node_modules/commander/')
+        ? { path: 'lazy-child-process', namespace: 'lean' }
+        : undefined,
     );
     b.onLoad({ filter: /^lazy-child-process$/, namespace: 'lean' }, () => ({
-      contents: "let cp; module.exports = new Proxy({}, { get: (_, name) => (cp ??= require('node:child_process'))[name] });",
+      contents:
+        "let cp; module.exports = new Proxy({}, { get: (_, name) => (cp ??= require('node:child_process'))[name] });",
       loader: 'js',
     }));
   },

@@ -54,7 +54,8 @@ const env = {
   CALLCTL_SIGN_KEY: sandbox.signKey,
   CALLCTL_SIGN_SECRET: sandbox.signSecret,
 };
-for (const name of ['CALLCTL_TOKEN', 'CALLCTL_PROFILE', 'CALLCTL_BASE_URL', 'CALLCTL_APP_KEY', 'CALLCTL_APP_SECRET']) delete env[name];
+for (const name of ['CALLCTL_TOKEN', 'CALLCTL_PROFILE', 'CALLCTL_BASE_URL', 'CALLCTL_APP_KEY', 'CALLCTL_APP_SECRET'])
+  delete env[name];
 // On a terminal, the children render tables as they would for a person.
 if (process.stdout.isTTY) env.CALLCTL_FORCE_TTY = String(process.stdout.columns || 100);
 
@@ -85,7 +86,11 @@ function startHooks() {
   const args = ['serve-hooks', '--port', String(hooksPort), '--key', HOOK_KEY, '--log', join(work, 'events.ndjson')];
   process.stdout.write(`\n${bold(`$ callctl ${args.join(' ').replace(work, '$WORK')} &`)}\n`);
   // One human line per event, as support staff see it in a terminal.
-  const hooksEnv = { ...env, CALLCTL_FORCE_TTY: env.CALLCTL_FORCE_TTY ?? '120', ...(process.stdout.isTTY ? {} : { NO_COLOR: '1' }) };
+  const hooksEnv = {
+    ...env,
+    CALLCTL_FORCE_TTY: env.CALLCTL_FORCE_TTY ?? '120',
+    ...(process.stdout.isTTY ? {} : { NO_COLOR: '1' }),
+  };
   const child = spawn(process.execPath, [bin, ...args], { env: hooksEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = [];
   const show = (d) => {
@@ -135,10 +140,21 @@ try {
 
   section('Workflows');
   await callctl(['workflow', 'list', '--size', '5']);
-  const all = JSON.parse(await callctl(['workflow', 'list', '--all', '--json'], { quiet: true, show: 'workflow list --all --json' }));
+  const all = JSON.parse(
+    await callctl(['workflow', 'list', '--all', '--json'], { quiet: true, show: 'workflow list --all --json' }),
+  );
   process.stdout.write(`(${all.lists.length} workflows of ${all.count}, every page walked)\n`);
   await callctl(['workflow', 'task-detail', SEED.workflowTaskId]);
-  await callctl(['workflow', 'verify-push', '--workflow-id', SEED.verifyPush.workflowId, '--node-id', SEED.verifyPush.nodeId, '--callee', SEED.verifyPush.callee]);
+  await callctl([
+    'workflow',
+    'verify-push',
+    '--workflow-id',
+    SEED.verifyPush.workflowId,
+    '--node-id',
+    SEED.verifyPush.nodeId,
+    '--callee',
+    SEED.verifyPush.callee,
+  ]);
 
   section('Contact upload: every row is checked first; a bad row is caught, set aside, fixed and sent');
   writeFileSync(join(work, 'contacts.csv'), readFileSync(join(root, 'fixtures', 'contacts', 'demo.csv')));
@@ -146,30 +162,75 @@ try {
   await callctl([...upload, '--csv', 'contacts.csv', '--yes'], { expect: 3 });
   await callctl([...upload, '--csv', 'contacts.csv', '--max-invalid', '1', '--rejects', 'rejects.csv', '--yes']);
   process.stdout.write(`\n${bold('$ cat rejects.csv')}\n${readFileSync(join(work, 'rejects.csv'), 'utf8')}`);
-  writeFileSync(join(work, 'rejects.csv'), readFileSync(join(work, 'rejects.csv'), 'utf8').replaceAll('0812-3450-0005', '+6281234500005'));
+  writeFileSync(
+    join(work, 'rejects.csv'),
+    readFileSync(join(work, 'rejects.csv'), 'utf8').replaceAll('0812-3450-0005', '+6281234500005'),
+  );
   process.stdout.write(`${bold("$ sed -i 's/0812-3450-0005/+6281234500005/' rejects.csv")}\n`);
   await callctl([...upload, '--csv', 'rejects.csv', '--yes']);
   const received = sandbox.state.received.updates.get(SEED.workflowId)?.count ?? 0;
   check(received === 8, `the sandbox holds ${received} contacts, not the file's 8`);
-  process.stdout.write(`(the sandbox now holds ${received} uploaded contacts for ${SEED.workflowId}: every row of the file)\n`);
+  process.stdout.write(
+    `(the sandbox now holds ${received} uploaded contacts for ${SEED.workflowId}: every row of the file)\n`,
+  );
 
   section('Notifications: serve-hooks verifies, records and shows what the sandbox sends');
   hooks = startHooks();
   check(await waitFor(() => hooks.lines.some((l) => /listening/i.test(l))), 'serve-hooks did not start');
-  process.stdout.write(`(a flaky load balancer at ${balancerUrl} loses serve-hooks' first answer, so the service retries)\n`);
+  process.stdout.write(
+    `(a flaky load balancer at ${balancerUrl} loses serve-hooks' first answer, so the service retries)\n`,
+  );
   sandbox.simulate.finishTask(SEED.callingTaskId);
-  check(await waitFor(() => hooks.lines.some((l) => /retry 1\b/.test(l))), 'the retried task.end was not shown as retry 1');
+  check(
+    await waitFor(() => hooks.lines.some((l) => /retry 1\b/.test(l))),
+    'the retried task.end was not shown as retry 1',
+  );
   sandbox.simulate.finishPlan(SEED.callingPlanName);
   check(await waitFor(() => hooks.lines.some((l) => /plan\.end/.test(l))), 'no plan.end arrived');
-  await callctl(['hooks', 'trigger', 'task.end', '--url', `${hooksUrl}/hooks`, '--key', 'wrong-key'], { expect: 1, show: `hooks trigger task.end --url ${hooksUrl}/hooks --key wrong-key` });
+  await callctl(['hooks', 'trigger', 'task.end', '--url', `${hooksUrl}/hooks`, '--key', 'wrong-key'], {
+    expect: 1,
+    show: `hooks trigger task.end --url ${hooksUrl}/hooks --key wrong-key`,
+  });
 
   section('Reaching people: a push and a template message (status callbacks follow)');
-  await callctl(['push', '--caller-id', '+6281234567001', '--client-name', 'Budi', '--var', 'debt_amount=1500000', '--push-token-stdin', '--yes'], {
-    input: sandbox.pushToken,
-    show: 'push --caller-id +6281234567001 --client-name Budi --var debt_amount=1500000 --push-token-stdin --yes < push-token.txt',
-  });
-  await callctl(['template', 'send', '--template-id', '7', '--channel', 'whatsapp', '--channel-id', '+6281234567001', '--var', 'date=2026-12-01', '--var', 'name=Budi', '--reply-url', 'https://example.com/replies', '--yes']);
-  check(await waitFor(() => hooks.lines.some((l) => /template\.status.*\bread\b/.test(l))), 'the template status callbacks did not arrive');
+  await callctl(
+    [
+      'push',
+      '--caller-id',
+      '+6281234567001',
+      '--client-name',
+      'Budi',
+      '--var',
+      'debt_amount=1500000',
+      '--push-token-stdin',
+      '--yes',
+    ],
+    {
+      input: sandbox.pushToken,
+      show: 'push --caller-id +6281234567001 --client-name Budi --var debt_amount=1500000 --push-token-stdin --yes < push-token.txt',
+    },
+  );
+  await callctl([
+    'template',
+    'send',
+    '--template-id',
+    '7',
+    '--channel',
+    'whatsapp',
+    '--channel-id',
+    '+6281234567001',
+    '--var',
+    'date=2026-12-01',
+    '--var',
+    'name=Budi',
+    '--reply-url',
+    'https://example.com/replies',
+    '--yes',
+  ]);
+  check(
+    await waitFor(() => hooks.lines.some((l) => /template\.status.*\bread\b/.test(l))),
+    'the template status callbacks did not arrive',
+  );
 
   section('serve-hooks stops cleanly; its log holds every request it answered');
   hooks.child.kill('SIGTERM');
@@ -185,7 +246,9 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-process.stdout.write(`\n${failures === 0 ? 'demo finished: every step behaved as expected' : `demo: ${failures} step(s) did not behave as expected`}\n`);
+process.stdout.write(
+  `\n${failures === 0 ? 'demo finished: every step behaved as expected' : `demo: ${failures} step(s) did not behave as expected`}\n`,
+);
 process.exitCode = failures === 0 ? 0 : 1;
 
 function freePort() {

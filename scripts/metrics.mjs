@@ -37,17 +37,32 @@ const dynamicEdges = new Map(files.map((f) => [f, new Set()]));
 for (const f of files) {
   const sf = ts.createSourceFile(f, readFileSync(f, 'utf8'), ts.ScriptTarget.Latest, true);
   const visit = (node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       const t = target(f, node.moduleSpecifier.text);
       if (t) {
         staticEdges.get(f).add(t);
         const clause = ts.isImportDeclaration(node) ? node.importClause : node;
         const allTypes = ts.isImportDeclaration(node)
-          ? clause && (clause.isTypeOnly || (!clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly)))
+          ? clause &&
+            (clause.isTypeOnly ||
+              (!clause.name &&
+                clause.namedBindings &&
+                ts.isNamedImports(clause.namedBindings) &&
+                clause.namedBindings.elements.length > 0 &&
+                clause.namedBindings.elements.every((e) => e.isTypeOnly)))
           : node.isTypeOnly;
         if (allTypes) typeOnly.get(f).add(t);
       }
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0])
+    ) {
       const t = target(f, node.arguments[0].text);
       if (t) dynamicEdges.get(f).add(t);
     }
@@ -59,17 +74,31 @@ for (const f of files) {
 /** Tarjan's strongly connected components of size > 1 (or a self-import). */
 function circles(edges) {
   let index = 0;
-  const idx = new Map(), low = new Map(), stack = [], on = new Set(), out = [];
+  const idx = new Map(),
+    low = new Map(),
+    stack = [],
+    on = new Set(),
+    out = [];
   const strong = (v) => {
-    idx.set(v, index); low.set(v, index); index++; stack.push(v); on.add(v);
+    idx.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    on.add(v);
     for (const w of edges.get(v)) {
-      if (!idx.has(w)) { strong(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-      else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+      if (!idx.has(w)) {
+        strong(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
     }
     if (low.get(v) === idx.get(v)) {
       const comp = [];
       let w;
-      do { w = stack.pop(); on.delete(w); comp.push(w); } while (w !== v);
+      do {
+        w = stack.pop();
+        on.delete(w);
+        comp.push(w);
+      } while (w !== v);
       if (comp.length > 1 || edges.get(v).has(v)) out.push(comp.map((c) => relative(root, c)).sort());
     }
   };
@@ -77,11 +106,17 @@ function circles(edges) {
   return out;
 }
 
-const valueEdges = new Map(files.map((f) => [f, new Set([...staticEdges.get(f)].filter((t) => !typeOnly.get(f).has(t)))]));
+const valueEdges = new Map(
+  files.map((f) => [f, new Set([...staticEdges.get(f)].filter((t) => !typeOnly.get(f).has(t)))]),
+);
 const all = circles(staticEdges);
 const value = circles(valueEdges);
 const withDynamic = circles(new Map(files.map((f) => [f, new Set([...staticEdges.get(f), ...dynamicEdges.get(f)])])));
 console.log(`src: ${files.length} files, ${total} lines, ${big.length} files over 200 lines`);
-console.log(`import circles (static, type-only edges included): ${all.length}; of them with value imports only: ${value.length}; adding dynamic import(): ${withDynamic.length}`);
+console.log(
+  `import circles (static, type-only edges included): ${all.length}; of them with value imports only: ${value.length}; adding dynamic import(): ${withDynamic.length}`,
+);
 for (const c of all) console.log(`  circle: ${c.join(' <-> ')}`);
-if (list) for (const f of big.sort((a, b) => lines.get(b) - lines.get(a))) console.log(`  ${lines.get(f)}\t${relative(root, f)}`);
+if (list)
+  for (const f of big.sort((a, b) => lines.get(b) - lines.get(a)))
+    console.log(`  ${lines.get(f)}\t${relative(root, f)}`);

@@ -34,14 +34,18 @@ function words(line) {
  * folder, and timings (shown as 0.0 s and n rows/s).
  */
 function normalise(text, url) {
-  return text
-    .split(url).join(SHOWN_URL)
-    .split(root).join('./')
-    .replace(/\b\d+\.\d s\b/g, '0.0 s')
-    .replace(/\(\d+ rows\/s\)/g, '(n rows/s)')
-    // Progress and warning lines start with the time when stderr is not a terminal.
-    .replace(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z /gm, '2026-11-23T02:30:00.000Z ')
-    .trimEnd();
+  return (
+    text
+      .split(url)
+      .join(SHOWN_URL)
+      .split(root)
+      .join('./')
+      .replace(/\b\d+\.\d s\b/g, '0.0 s')
+      .replace(/\(\d+ rows\/s\)/g, '(n rows/s)')
+      // Progress and warning lines start with the time when stderr is not a terminal.
+      .replace(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z /gm, '2026-11-23T02:30:00.000Z ')
+      .trimEnd()
+  );
 }
 
 export async function renderSamples(readme) {

@@ -54,7 +54,14 @@ export class Context {
     // it: a service that echoes one back never gets it printed or written.
     for (const name of SECRET_ENV_NAMES) this.addSecret(io.env[name]);
     for (const k of (io.env.CALLCTL_HOOK_KEYS ?? '').split(',')) this.addSecret(k.trim());
-    for (const url of [globals.baseUrl, io.env.CALLCTL_BASE_URL, io.env.CALLCTL_FLEX_URL, io.env.CALLCTL_FLEX_TEST_URL, io.env.CALLCTL_STORE]) addUrlSecrets(url);
+    for (const url of [
+      globals.baseUrl,
+      io.env.CALLCTL_BASE_URL,
+      io.env.CALLCTL_FLEX_URL,
+      io.env.CALLCTL_FLEX_TEST_URL,
+      io.env.CALLCTL_STORE,
+    ])
+      addUrlSecrets(url);
   }
 
   /** `-p`, then CALLCTL_PROFILE, then the profile `config use` chose (read by init), then `default`. */
@@ -95,14 +102,25 @@ export class Context {
   async settings(): Promise<Settings> {
     if (!this.settingsCache) {
       const { Settings } = await import('./config/settings.js');
-      this.settingsCache = new Settings(await this.configDir(), this.profile, this.io.env, { 'base-url': this.globals.baseUrl });
-      for (const key of ['token', 'push-token', 'push-test-token', 'sign-key', 'sign-secret', 'hook-keys', 'store'] as const) {
+      this.settingsCache = new Settings(await this.configDir(), this.profile, this.io.env, {
+        'base-url': this.globals.baseUrl,
+      });
+      for (const key of [
+        'token',
+        'push-token',
+        'push-test-token',
+        'sign-key',
+        'sign-secret',
+        'hook-keys',
+        'store',
+      ] as const) {
         const value = this.settingsCache.get(key);
         if (value) this.addSecret(value);
       }
       // Hook keys are also used one by one; passwords inside URLs are secrets too.
       for (const k of (this.settingsCache.get('hook-keys') ?? '').split(',')) this.addSecret(k.trim());
-      for (const key of ['base-url', 'flex-url', 'flex-test-url', 'store'] as const) addUrlSecrets(this.settingsCache.get(key));
+      for (const key of ['base-url', 'flex-url', 'flex-test-url', 'store'] as const)
+        addUrlSecrets(this.settingsCache.get(key));
     }
     return this.settingsCache;
   }

@@ -121,15 +121,56 @@ const FS_REASONS: Record<string, string> = {
 };
 
 const FS_SYSCALLS = new Set([
-  'open', 'read', 'write', 'close', 'mkdir', 'mkdtemp', 'rmdir', 'rename', 'unlink', 'link', 'symlink', 'chmod', 'fchmod',
-  'stat', 'lstat', 'fstat', 'scandir', 'opendir', 'access', 'copyfile', 'fsync', 'fdatasync', 'ftruncate', 'truncate', 'utime', 'futime', 'rm',
+  'open',
+  'read',
+  'write',
+  'close',
+  'mkdir',
+  'mkdtemp',
+  'rmdir',
+  'rename',
+  'unlink',
+  'link',
+  'symlink',
+  'chmod',
+  'fchmod',
+  'stat',
+  'lstat',
+  'fstat',
+  'scandir',
+  'opendir',
+  'access',
+  'copyfile',
+  'fsync',
+  'fdatasync',
+  'ftruncate',
+  'truncate',
+  'utime',
+  'futime',
+  'rm',
 ]);
 
 /** What each call does, for a reader. */
 const FS_VERBS: Record<string, string> = {
-  open: 'open', read: 'read', write: 'write', mkdir: 'create the folder', mkdtemp: 'create a folder in', rename: 'replace',
-  unlink: 'remove', rm: 'remove', link: 'create', symlink: 'create', chmod: 'change the mode of', fchmod: 'change the mode of',
-  scandir: 'list', opendir: 'list', fsync: 'flush', fdatasync: 'flush', ftruncate: 'truncate', truncate: 'truncate', copyfile: 'copy',
+  open: 'open',
+  read: 'read',
+  write: 'write',
+  mkdir: 'create the folder',
+  mkdtemp: 'create a folder in',
+  rename: 'replace',
+  unlink: 'remove',
+  rm: 'remove',
+  link: 'create',
+  symlink: 'create',
+  chmod: 'change the mode of',
+  fchmod: 'change the mode of',
+  scandir: 'list',
+  opendir: 'list',
+  fsync: 'flush',
+  fdatasync: 'flush',
+  ftruncate: 'truncate',
+  truncate: 'truncate',
+  copyfile: 'copy',
 };
 
 /** A file-system error code in words ("permission denied" for EACCES). */
@@ -149,5 +190,9 @@ export function localTrouble(error: unknown, what?: string): unknown {
   const reason = e.syscall === 'mkdir' && e.code === 'EEXIST' ? 'a file of that name is in the way' : fsReason(e.code);
   const path = e.path ? ` ${e.path}` : '';
   const verb = FS_VERBS[e.syscall] ?? e.syscall;
-  return new LocalError(`cannot ${verb}${what ? ` ${what}` : ''}${path}: ${reason}`, { code: e.code, syscall: e.syscall, ...(e.path ? { path: e.path } : {}) });
+  return new LocalError(`cannot ${verb}${what ? ` ${what}` : ''}${path}: ${reason}`, {
+    code: e.code,
+    syscall: e.syscall,
+    ...(e.path ? { path: e.path } : {}),
+  });
 }

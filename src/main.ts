@@ -71,7 +71,8 @@ function report(io: IO, thrown: unknown, options: ReportOptions): number {
   // commander has already printed its own one-line message for these.
   if (typeof e?.code === 'string' && e.code.startsWith('commander.')) {
     if (e.exitCode === 0) return ExitCode.OK; // --help, --version, `help <command>`
-    if (options.wantsJson) writeJsonError(io, { kind: 'usage', message: clean(e.message ?? ''), exitCode: ExitCode.USAGE });
+    if (options.wantsJson)
+      writeJsonError(io, { kind: 'usage', message: clean(e.message ?? ''), exitCode: ExitCode.USAGE });
     return ExitCode.USAGE;
   }
   // @inquirer/prompts throws this on Ctrl-C at a prompt.
@@ -86,7 +87,8 @@ function report(io: IO, thrown: unknown, options: ReportOptions): number {
     const message = scrub(withHint(error));
     io.stderr.write(`${stamp}error: ${message}\n`);
     if (options.verbose && error.stack) io.stderr.write(`${scrub(error.stack)}\n`);
-    if (options.wantsJson) writeJsonError(io, { kind: error.kind, message, exitCode: error.exitCode, ...error.details });
+    if (options.wantsJson)
+      writeJsonError(io, { kind: error.kind, message, exitCode: error.exitCode, ...error.details });
     return error.exitCode;
   }
   const message = scrub(e?.message ?? String(error));
@@ -103,10 +105,18 @@ function report(io: IO, thrown: unknown, options: ReportOptions): number {
  */
 export function withHint(error: CliError): string {
   const m = error.message;
-  if (error.exitCode === ExitCode.NETWORK && error.details.mayHaveBeenSent !== true && !/run (the same command )?again/.test(m)) {
+  if (
+    error.exitCode === ExitCode.NETWORK &&
+    error.details.mayHaveBeenSent !== true &&
+    !/run (the same command )?again/.test(m)
+  ) {
     return `${m}; this may pass by itself: run again later`;
   }
-  if (error.exitCode === ExitCode.SERVICE && error.kind === 'service' && !/will not help|run again|until (this|that|it) is fixed/.test(m)) {
+  if (
+    error.exitCode === ExitCode.SERVICE &&
+    error.kind === 'service' &&
+    !/will not help|run again|until (this|that|it) is fixed/.test(m)
+  ) {
     return `${m}; the service refused: running again will not help until that is fixed`;
   }
   return m;

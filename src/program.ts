@@ -27,18 +27,29 @@ const HELP_WIDTH = 80;
  */
 export function buildProgram(io: IO, state: RunState, deps: Deps = makeDeps(io, state)): Command {
   const program = new Command('callctl')
-    .description('Drive robot outbound-calling campaigns: robots, tasks, plans, workflows, contact uploads, call pushes, template messages and webhook notifications.')
+    .description(
+      'Drive robot outbound-calling campaigns: robots, tasks, plans, workflows, contact uploads, call pushes, template messages and webhook notifications.',
+    )
     .version(VERSION, '--version', 'print the version')
     .option('-p, --profile <name>', 'profile to use (env CALLCTL_PROFILE)', undefined)
     .option('--base-url <url>', "the service's base URL (env CALLCTL_BASE_URL)")
     .option('--config-dir <dir>', 'config folder (env CALLCTL_CONFIG_DIR)')
     .option('--json', 'print JSON only on stdout')
-    .option('--no-color', 'no colour, whatever the environment says (NO_COLOR, FORCE_COLOR=0, CLICOLOR=0, TERM=dumb also turn it off)')
+    .option(
+      '--no-color',
+      'no colour, whatever the environment says (NO_COLOR, FORCE_COLOR=0, CLICOLOR=0, TERM=dumb also turn it off)',
+    )
     .option('-v, --verbose', 'show each HTTP exchange on stderr, secrets redacted')
-    .addOption(new Option('--timeout <seconds>', `request timeout in seconds, ${TIMEOUT.min} to ${TIMEOUT.max}`).default(TIMEOUT.default).argParser(timeoutSeconds))
+    .addOption(
+      new Option('--timeout <seconds>', `request timeout in seconds, ${TIMEOUT.min} to ${TIMEOUT.max}`)
+        .default(TIMEOUT.default)
+        .argParser(timeoutSeconds),
+    )
     .option('--no-input', 'never prompt; a missing value is a usage error')
     .option('--wide', 'tables show every cell in full, however wide the terminal')
-    .addOption(new Option('--columns <names>', 'only these table columns, by header name (e.g. id,name)').argParser(columnNames))
+    .addOption(
+      new Option('--columns <names>', 'only these table columns, by header name (e.g. id,name)').argParser(columnNames),
+    )
     .option('--header', 'a header line before tab-separated (piped) rows')
     .showSuggestionAfterError(true)
     // Every subcommand's page lists the global flags too (--json, -p, --timeout...).
@@ -75,7 +86,22 @@ Start here:
   callctl auth login --base-url http://127.0.0.1:8780
   callctl robots`,
     );
-  for (const register of [auth, config, robots, task, plan, workflow, push, template, serveHooks, hooks, store, sandbox, api, completion]) {
+  for (const register of [
+    auth,
+    config,
+    robots,
+    task,
+    plan,
+    workflow,
+    push,
+    template,
+    serveHooks,
+    hooks,
+    store,
+    sandbox,
+    api,
+    completion,
+  ]) {
     register(program, deps);
   }
   return program;

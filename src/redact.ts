@@ -28,7 +28,8 @@ export const SECRET_HEADERS: ReadonlySet<string> = new Set([
  * (`X-Api-Key`, `X-Auth-Token`, `X-Webhook-Secret`, `X-Signature`...): their values are never
  * shown or recorded either. One hyphen- or underscore-separated word of the name decides.
  */
-const SECRET_HEADER_WORDS = /(?:^|[-_])(?:api[-_]?key|key|token|secret|password|passwd|auth|signature|sign|session|cookie|credentials?)(?:$|[-_])/i;
+const SECRET_HEADER_WORDS =
+  /(?:^|[-_])(?:api[-_]?key|key|token|secret|password|passwd|auth|signature|sign|session|cookie|credentials?)(?:$|[-_])/i;
 
 /** True for a header whose value is a secret: a known one, or one named like a credential. */
 export function isSecretHeader(name: string): boolean {
@@ -120,10 +121,14 @@ export function addUrlSecrets(url: string | undefined): void {
  * this call only.
  */
 export function redact(text: string, extra: Iterable<string | undefined> = []): string {
-  let out = redactUrls(text).replace(SECRET_JSON_KEYS, (_m, key: string, colon: string) => `"${key}"${colon}"${REDACTED}"`);
+  let out = redactUrls(text).replace(
+    SECRET_JSON_KEYS,
+    (_m, key: string, colon: string) => `"${key}"${colon}"${REDACTED}"`,
+  );
   out = secrets.replace(out);
   for (const value of extra) {
-    if (value && value.length >= MIN_LENGTH && !secrets.has(value)) for (const form of formsOf(value)) if (form.length >= MIN_LENGTH) out = out.split(form).join(REDACTED);
+    if (value && value.length >= MIN_LENGTH && !secrets.has(value))
+      for (const form of formsOf(value)) if (form.length >= MIN_LENGTH) out = out.split(form).join(REDACTED);
   }
   return out;
 }

@@ -13,7 +13,8 @@ export function isTimerMs(ms: number): boolean {
 
 /** Throws a RangeError (a bug, not user input) unless `ms` is a delay Node would honour as given. */
 export function assertTimerMs(ms: number, what: string): number {
-  if (!isTimerMs(ms)) throw new RangeError(`${what} must be a whole number of milliseconds from 0 to ${TIMER_MAX_MS}, got ${ms}`);
+  if (!isTimerMs(ms))
+    throw new RangeError(`${what} must be a whole number of milliseconds from 0 to ${TIMER_MAX_MS}, got ${ms}`);
   return ms;
 }
 

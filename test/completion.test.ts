@@ -17,7 +17,10 @@ beforeAll(async () => {
   writeFileSync(join(pathDir, 'callctl'), `#!/bin/sh\nexec "${process.execPath}" "${bin}" "$@"\n`);
   chmodSync(join(pathDir, 'callctl'), 0o755);
   configDir = tempConfigDir();
-  for (const p of ['prod', 'test']) await runCli(['-p', p, 'config', 'set', 'base-url', `https://${p}.example`], { env: { CALLCTL_CONFIG_DIR: configDir } });
+  for (const p of ['prod', 'test'])
+    await runCli(['-p', p, 'config', 'set', 'base-url', `https://${p}.example`], {
+      env: { CALLCTL_CONFIG_DIR: configDir },
+    });
 });
 
 function shell(program: string, script: string): string {
@@ -30,16 +33,31 @@ function shell(program: string, script: string): string {
 describe('callctl __complete', () => {
   it.each([
     [['wor'], ['workflow']],
-    [['workflow', ''], ['list', 'task-detail', 'verify-push']],
+    [
+      ['workflow', ''],
+      ['list', 'task-detail', 'verify-push'],
+    ],
     [['workflow', 'list', '--s'], ['--size']],
-    [['-p', ''], ['prod', 'test']],
+    [
+      ['-p', ''],
+      ['prod', 'test'],
+    ],
     [['--profile', 'p'], ['prod']],
     [['completion', 'z'], ['zsh']],
-    [['hooks', 'trigger', ''], ['chatbot.session_closed', 'chatbot.transfer', 'plan.end', 'task.end', 'template.status', 'workflow.api_push']],
-    [['hooks', 'trigger', 't'], ['task.end', 'template.status']],
+    [
+      ['hooks', 'trigger', ''],
+      ['chatbot.session_closed', 'chatbot.transfer', 'plan.end', 'task.end', 'template.status', 'workflow.api_push'],
+    ],
+    [
+      ['hooks', 'trigger', 't'],
+      ['task.end', 'template.status'],
+    ],
     [['hooks', 'trigger', '--url', 'http://x', 'p'], ['plan.end']],
     [['hooks', 'trigger', 'task.end', ''], []],
-    [['config', 'use', ''], ['prod', 'test']],
+    [
+      ['config', 'use', ''],
+      ['prod', 'test'],
+    ],
   ])('%j -> %j', async (words, expected) => {
     const res = await runCli(['__complete', '--', ...words], { env: { CALLCTL_CONFIG_DIR: configDir } });
     expect(res.code).toBe(0);

@@ -27,7 +27,8 @@ describe('callctl help', () => {
     for (const path of paths) {
       const page = (await renderHelp(path))!;
       const global = page.split('Global Options:')[1] ?? '';
-      for (const flag of ['--json', '-p, --profile <name>', '--timeout <seconds>']) expect(global, `${path.join(' ')}: ${flag}`).toContain(flag);
+      for (const flag of ['--json', '-p, --profile <name>', '--timeout <seconds>'])
+        expect(global, `${path.join(' ')}: ${flag}`).toContain(flag);
     }
   });
 });

@@ -9,7 +9,11 @@ const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
 const pagesFile = new URL('../dist/help.json', import.meta.url);
 const built = JSON.parse(readFileSync(pagesFile, 'utf8')) as Record<string, string>;
 
-const cli = (args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, CALLCTL_CONFIG_DIR: '/nonexistent-callctl' } });
+const cli = (args: string[]) =>
+  spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, CALLCTL_CONFIG_DIR: '/nonexistent-callctl' },
+  });
 
 describe('help pages rendered by the build (dist/help.json)', () => {
   const paths = commandPaths().filter((p) => !p.includes('__complete'));
@@ -18,12 +22,22 @@ describe('help pages rendered by the build (dist/help.json)', () => {
     expect(Object.keys(built).sort()).toEqual(paths.map((p) => p.join(' ')).sort());
   });
 
-  it.each(paths.map((p) => [p.join(' ') || '(the program)', p]))('`%s --help`: the page is what commander prints', async (_name, path) => {
-    expect(built[path.join(' ')]).toBe(await renderHelp(path));
-  });
+  it.each(paths.map((p) => [p.join(' ') || '(the program)', p]))(
+    '`%s --help`: the page is what commander prints',
+    async (_name, path) => {
+      expect(built[path.join(' ')]).toBe(await renderHelp(path));
+    },
+  );
 
   it('the built CLI answers each form of a help request with its page', () => {
-    for (const [args, key] of [[['--help'], ''], [['-h'], ''], [['help'], ''], [['help', 'workflow'], 'workflow'], [['workflow', 'update', '--help'], 'workflow update'], [['push', '-h'], 'push']] as const) {
+    for (const [args, key] of [
+      [['--help'], ''],
+      [['-h'], ''],
+      [['help'], ''],
+      [['help', 'workflow'], 'workflow'],
+      [['workflow', 'update', '--help'], 'workflow update'],
+      [['push', '-h'], 'push'],
+    ] as const) {
       const res = cli([...args]);
       expect(res.status, args.join(' ')).toBe(0);
       expect(res.stdout, args.join(' ')).toBe(built[key]);

@@ -23,20 +23,46 @@ describe('help', () => {
 
   it('covers every command of design.md', () => {
     const names = commands.map((c) => c.join(' '));
-    for (const name of ['auth login', 'auth status', 'auth logout', 'auth token', 'robots', 'task detail', 'plan status', 'plan detail', 'workflow list', 'workflow update', 'workflow verify-push', 'workflow task-detail', 'push', 'template send', 'serve-hooks', 'hooks trigger', 'hooks replay', 'sandbox', 'config get', 'config set', 'config list', 'completion']) {
+    for (const name of [
+      'auth login',
+      'auth status',
+      'auth logout',
+      'auth token',
+      'robots',
+      'task detail',
+      'plan status',
+      'plan detail',
+      'workflow list',
+      'workflow update',
+      'workflow verify-push',
+      'workflow task-detail',
+      'push',
+      'template send',
+      'serve-hooks',
+      'hooks trigger',
+      'hooks replay',
+      'sandbox',
+      'config get',
+      'config set',
+      'config list',
+      'completion',
+    ]) {
       expect(names).toContain(name);
     }
   });
 
-  it.each(commands.map((c) => [c.join(' '), c]))('`%s --help`: purpose, flags, examples, JSON shape', async (_name, path) => {
-    const res = await runCli([...path, '--help']);
-    expect(res.code).toBe(0);
-    const [usage, , purpose] = res.out.split('\n');
-    expect(usage).toMatch(/^Usage: callctl /);
-    expect(purpose!.length).toBeGreaterThan(10);
-    expect(res.out).toMatch(/\nExamples:\n( {2}\S.*\n)( {2}.*\n)+/);
-    expect(res.out).toMatch(/JSON|--json|Output:/);
-  });
+  it.each(commands.map((c) => [c.join(' '), c]))(
+    '`%s --help`: purpose, flags, examples, JSON shape',
+    async (_name, path) => {
+      const res = await runCli([...path, '--help']);
+      expect(res.code).toBe(0);
+      const [usage, , purpose] = res.out.split('\n');
+      expect(usage).toMatch(/^Usage: callctl /);
+      expect(purpose!.length).toBeGreaterThan(10);
+      expect(res.out).toMatch(/\nExamples:\n( {2}\S.*\n)( {2}.*\n)+/);
+      expect(res.out).toMatch(/JSON|--json|Output:/);
+    },
+  );
 
   it('root --help lists the exit codes as the README table does (exit 2 for an upload already running, 4 for a token of another base URL)', async () => {
     const res = await runCli(['--help']);

@@ -18,9 +18,16 @@ beforeAll(async () => {
   work = tempDir('callctl-pack-');
   // --ignore-scripts: dist/ is already built by `npm test`; rebuilding here would race other tests.
   await run('npm', ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: root });
-  tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz'))!);
+  tarball = join(
+    work,
+    readdirSync(work).find((f) => f.endsWith('.tgz'))!,
+  );
   const prefix = join(work, 'global');
-  const install = await run('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: work });
+  const install = await run(
+    'npm',
+    ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball],
+    { cwd: work },
+  );
   installLog = install.stdout + install.stderr;
   installed = join(prefix, 'bin', 'callctl');
   installedDir = join(prefix, 'lib', 'node_modules', 'callctl');
@@ -83,7 +90,11 @@ describe('the packed tarball', () => {
     expect((await run(installed, ['config', 'get', 'base-url'], { env })).stdout.trim()).toBe(info.url);
     const csv = join(work, 'contacts.csv');
     writeFileSync(csv, 'callee,platform\n+6281234567001,a\n');
-    const dry = await run(installed, ['workflow', 'update', '--workflow-id', 'wf-20001', '--csv', csv, '--dry-run', '--json'], { env });
+    const dry = await run(
+      installed,
+      ['workflow', 'update', '--workflow-id', 'wf-20001', '--csv', csv, '--dry-run', '--json'],
+      { env },
+    );
     expect(JSON.parse(dry.stdout)).toMatchObject({ valid: 1 });
     sandbox.kill('SIGTERM');
     const code = await new Promise((resolve) => sandbox.on('exit', resolve));

@@ -31,14 +31,18 @@ const ALL = Object.values(SECRETS);
 function forms(secret: string): string[] {
   const json1 = JSON.stringify(secret).slice(1, -1);
   const json2 = JSON.stringify(json1).slice(1, -1);
-  return [...new Set([secret, json1, json2, secret.replaceAll('"', '""'), encodeURIComponent(secret), encodeURI(secret)])];
+  return [
+    ...new Set([secret, json1, json2, secret.replaceAll('"', '""'), encodeURIComponent(secret), encodeURI(secret)]),
+  ];
 }
 
 /** The secrets a CLI command knows of (from its environment); serve-hooks also knows its --path. */
 const CLI_SECRETS = ALL.filter((s) => s !== SECRETS.hookPath && s !== SECRETS.urlPassword);
 
 function expectClean(where: string, text: string, secrets = CLI_SECRETS): void {
-  for (const secret of secrets) for (const form of forms(secret)) expect(text.includes(form), `${where} holds ${JSON.stringify(form)}:\n${text.slice(0, 3000)}`).toBe(false);
+  for (const secret of secrets)
+    for (const form of forms(secret))
+      expect(text.includes(form), `${where} holds ${JSON.stringify(form)}:\n${text.slice(0, 3000)}`).toBe(false);
 }
 
 /** Every file under a folder, with its text. */
@@ -64,7 +68,15 @@ beforeAll(async () => {
     req.on('end', () => {
       const said = `you sent ${req.method} ${decodeURIComponent(req.url ?? '')} ${JSON.stringify(req.headers)} ${body}; and we know ${ALL.join(' ')}`;
       // An envelope refusal (and a push/template answer) whose every text field echoes.
-      const answer = { code: 400, status: said, message: said, show_err: true, data: { echo: said, secrets: ALL }, body: said, trace_id: 'tr-echo' };
+      const answer = {
+        code: 400,
+        status: said,
+        message: said,
+        show_err: true,
+        data: { echo: said, secrets: ALL },
+        body: said,
+        trace_id: 'tr-echo',
+      };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     });
   });
@@ -73,7 +85,10 @@ beforeAll(async () => {
   dir = tempConfigDir();
   writeFileSync(join(dir, 'chatbot-secret.txt'), `${SECRETS.chatbotSecret}\n`);
   writeFileSync(join(dir, 'rows.csv'), 'caller_id,client_name\n+6281234567001,Budi\n+6281234567002,Sari\n');
-  writeFileSync(join(dir, 'recipients.csv'), 'user_id,channel,channel_id,date,name\nu-1,wa,ch-1,2026-12-01,Budi\nu-2,wa,ch-1,2026-12-01,Sari\n');
+  writeFileSync(
+    join(dir, 'recipients.csv'),
+    'user_id,channel,channel_id,date,name\nu-1,wa,ch-1,2026-12-01,Budi\nu-2,wa,ch-1,2026-12-01,Sari\n',
+  );
   writeFileSync(join(dir, 'contacts.csv'), 'callee,platform\n+6281234567001,a\nnot-a-number,a\n+6281234567003,a\n');
 });
 afterAll(() => new Promise<void>((resolve) => echo.close(() => resolve())));
@@ -98,9 +113,63 @@ describe('one redaction: a service that echoes every secret never gets one print
     ['task detail', ['task', 'detail', 'T-1'], undefined],
     ['push', ['push', '--caller-id', '+6281234567001', '--yes'], undefined],
     ['push --csv', ['push', '--csv', '@rows.csv', '--yes', '--results', '@push.results.csv'], undefined],
-    ['template send', ['template', 'send', '--template-id', '7', '--user-id', 'u-1', '--channel', 'wa', '--channel-id', 'ch-1', '--var', 'date=2026-12-01', '--var', 'name=Budi', '--reply-url', 'http://reply.example/r', '--yes'], undefined],
-    ['template send --csv', ['template', 'send', '--template-id', '7', '--csv', '@recipients.csv', '--reply-url', 'http://reply.example/r', '--yes', '--results', '@template.results.csv'], undefined],
-    ['workflow update', ['workflow', 'update', '--workflow-id', 'wf-echo', '--csv', '@contacts.csv', '--max-invalid', '5', '--rejects', '@rejects.csv', '--yes'], undefined],
+    [
+      'template send',
+      [
+        'template',
+        'send',
+        '--template-id',
+        '7',
+        '--user-id',
+        'u-1',
+        '--channel',
+        'wa',
+        '--channel-id',
+        'ch-1',
+        '--var',
+        'date=2026-12-01',
+        '--var',
+        'name=Budi',
+        '--reply-url',
+        'http://reply.example/r',
+        '--yes',
+      ],
+      undefined,
+    ],
+    [
+      'template send --csv',
+      [
+        'template',
+        'send',
+        '--template-id',
+        '7',
+        '--csv',
+        '@recipients.csv',
+        '--reply-url',
+        'http://reply.example/r',
+        '--yes',
+        '--results',
+        '@template.results.csv',
+      ],
+      undefined,
+    ],
+    [
+      'workflow update',
+      [
+        'workflow',
+        'update',
+        '--workflow-id',
+        'wf-echo',
+        '--csv',
+        '@contacts.csv',
+        '--max-invalid',
+        '5',
+        '--rejects',
+        '@rejects.csv',
+        '--yes',
+      ],
+      undefined,
+    ],
   ])('%s: stdout, stderr, --json errors and --verbose', async (_name, argv, stdin) => {
     const args = argv.map((a) => (a.startsWith('@') ? join(dir, a.slice(1)) : a));
     for (const extra of [[], ['--json'], ['--verbose'], ['--json', '--verbose']]) {
@@ -119,7 +188,10 @@ describe('one redaction: a service that echoes every secret never gets one print
     for (const extra of [['--verbose'], ['--json', '--verbose']]) {
       const r = await runCli([...extra, 'robots', '--base-url', withPassword], { env: env() });
       expect(r.code).not.toBe(0);
-      expectClean('robots --verbose with a password in the base URL', r.out + r.err, [...CLI_SECRETS, SECRETS.urlPassword]);
+      expectClean('robots --verbose with a password in the base URL', r.out + r.err, [
+        ...CLI_SECRETS,
+        SECRETS.urlPassword,
+      ]);
     }
   });
 
@@ -127,8 +199,13 @@ describe('one redaction: a service that echoes every secret never gets one print
     const files = filesUnder(dir).filter(([path]) => !/chatbot-secret\.txt$/.test(path));
     const names = files.map(([path]) => path.slice(dir.length + 1));
     // What must have been written: results of both sends, the rejects file and the journals.
-    expect(names, names.join(', ')).toEqual(expect.arrayContaining(['push.results.csv', 'template.results.csv', 'rejects.csv']));
-    expect(names.some((n) => n.startsWith('callctl/journals')), names.join(', ')).toBe(true);
+    expect(names, names.join(', ')).toEqual(
+      expect.arrayContaining(['push.results.csv', 'template.results.csv', 'rejects.csv']),
+    );
+    expect(
+      names.some((n) => n.startsWith('callctl/journals')),
+      names.join(', '),
+    ).toBe(true);
     // (An upload refused at its first batch leaves no journal: uploads/ is checked when present.)
     for (const [path, text] of files) expectClean(path, text);
   });
@@ -136,7 +213,19 @@ describe('one redaction: a service that echoes every secret never gets one print
   it('serve-hooks: forwarding to an app that echoes, the event log, stdout and stderr hold no secret', async () => {
     const log = join(dir, 'events.ndjson');
     const hooks = await serveHooksChild(
-      ['--key', SECRETS.hookKey, '--chatbot-secret-file', join(dir, 'chatbot-secret.txt'), '--path', SECRETS.hookPath, '--log', log, '--forward-to', `${echoUrl}/app`, '--verbose'],
+      [
+        '--key',
+        SECRETS.hookKey,
+        '--chatbot-secret-file',
+        join(dir, 'chatbot-secret.txt'),
+        '--path',
+        SECRETS.hookPath,
+        '--log',
+        log,
+        '--forward-to',
+        `${echoUrl}/app`,
+        '--verbose',
+      ],
       { env: { CALLCTL_CONFIG_DIR: tempConfigDir() } },
     );
     try {
@@ -165,8 +254,13 @@ describe('the redaction itself', () => {
     const password = 'st"ore\\Pw-61d0';
     const url = `postgres://events:${encodeURIComponent(password)}@db.example/hooks`;
     addUrlSecrets(url);
-    for (const text of [`could not connect to ${url}`, `password ${password} refused`, JSON.stringify({ error: `auth failed: ${password}` })]) {
-      for (const out of [redact(text), redactValues(text)]) for (const form of forms(password)) expect(out).not.toContain(form);
+    for (const text of [
+      `could not connect to ${url}`,
+      `password ${password} refused`,
+      JSON.stringify({ error: `auth failed: ${password}` }),
+    ]) {
+      for (const out of [redact(text), redactValues(text)])
+        for (const form of forms(password)) expect(out).not.toContain(form);
     }
     expect(redact(`connect ${url}`)).toBe('connect postgres://events:***@db.example/hooks');
   });

@@ -13,7 +13,9 @@ const tracer = fileURLToPath(new URL('./helpers/trace-imports.mjs', import.meta.
  * `npm test` does first). esbuild marks each bundled module with a `// path` comment.
  */
 function sourcesLoaded(args: string[]): string[] {
-  return distFilesLoaded(args).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)].map((m) => m[1]!));
+  return distFilesLoaded(args).flatMap((f) =>
+    [...readFileSync(f, 'utf8').matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)].map((m) => m[1]!),
+  );
 }
 
 /** The files of dist/ a run of the built CLI loads, ES modules and CommonJS alike. */
@@ -24,7 +26,9 @@ function distFilesLoaded(args: string[]): string[] {
     env: { ...process.env, TRACE_IMPORTS_FILE: file, CALLCTL_BASE_URL: 'http://127.0.0.1:1', CALLCTL_TOKEN: 'x' },
     stdio: 'ignore',
   });
-  const urls = readFileSync(file, 'utf8').split('\n').filter((u) => u.startsWith('file://') && u.includes('/dist/'));
+  const urls = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((u) => u.startsWith('file://') && u.includes('/dist/'));
   return urls.map((u) => fileURLToPath(u));
 }
 
@@ -69,7 +73,9 @@ describe('start-up', () => {
     expect(sources.some((s) => s.startsWith('node_modules/undici/'))).toBe(true);
     const others = sources.filter((s) => /^src\/commands\/(?!robots|commander)[^/]+\/(?!index\.ts)[^/]+\.ts$/.test(s));
     expect(others).toEqual([]);
-    expect(sources.some((s) => s.startsWith('node_modules/conf/') || s.startsWith('node_modules/csv-parse/'))).toBe(false);
+    expect(sources.some((s) => s.startsWith('node_modules/conf/') || s.startsWith('node_modules/csv-parse/'))).toBe(
+      false,
+    );
   });
 });
 

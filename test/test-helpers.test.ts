@@ -29,7 +29,9 @@ describe('useSandbox', () => {
   const fixture = useSandbox({ variants: ['page-cap'] });
 
   it('gives a token the sandbox accepts and a config folder', async () => {
-    const res = await fetch(`${fixture.env.CALLCTL_BASE_URL}/service/cloud/robot`, { headers: { authorization: `Token ${fixture.token}` } });
+    const res = await fetch(`${fixture.env.CALLCTL_BASE_URL}/service/cloud/robot`, {
+      headers: { authorization: `Token ${fixture.token}` },
+    });
     expect(((await res.json()) as { code: number }).code).toBe(200);
     expect(existsSync(fixture.configDir)).toBe(true);
     fixture.sandbox.setFaults({ fail500: 3 });

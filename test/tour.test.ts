@@ -15,7 +15,10 @@ afterAll(() => {
 
 /** Starts `callctl sandbox --port 0` as a person would and returns what it printed on stderr. */
 async function startSandbox(): Promise<string> {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0'], {
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   sandbox = child;
   let text = '';
   await new Promise<void>((resolve, reject) => {
@@ -38,7 +41,15 @@ describe("the sandbox's export line", () => {
     let end = start;
     while (lines[end]!.endsWith('\\')) end++;
     const exportCommand = lines.slice(start, end + 1).join('\n');
-    for (const name of ['CALLCTL_BASE_URL', 'CALLCTL_APP_KEY', 'CALLCTL_APP_SECRET', 'CALLCTL_FLEX_URL', 'CALLCTL_PUSH_TOKEN', 'CALLCTL_SIGN_KEY', 'CALLCTL_SIGN_SECRET']) {
+    for (const name of [
+      'CALLCTL_BASE_URL',
+      'CALLCTL_APP_KEY',
+      'CALLCTL_APP_SECRET',
+      'CALLCTL_FLEX_URL',
+      'CALLCTL_PUSH_TOKEN',
+      'CALLCTL_SIGN_KEY',
+      'CALLCTL_SIGN_SECRET',
+    ]) {
       expect(exportCommand).toContain(`${name}=`);
     }
     // Only the environment the line sets (and PATH for sh): no CALLCTL_* from the test's own.
@@ -51,7 +62,9 @@ describe("the sandbox's export line", () => {
       `${callctl} template send --template-id 7 --channel whatsapp --channel-id +6281234567001 --var date=2026-12-01 --var name=Budi --reply-url https://example.com/replies --yes`,
       `${callctl} push --test --caller-id +6281234567001 --var debt_amount=1 --yes`,
     ].join(' && \\\n');
-    const result = await run('sh', ['-c', script], { env }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    const result = await run('sh', ['-c', script], { env }).catch(
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
     expect((result as { code?: number }).code ?? 0, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/call pushed for \+6281234567001, trace_id \S+/);
     expect(result.stderr).toMatch(/message sent \(.*\), task_id \S+/);
@@ -67,18 +80,31 @@ describe("the README's dates", () => {
     expect(readme).toContain(`$ callctl sandbox --port 8780 --start-time ${SAMPLE_START_TIME}\n`);
     // The sandbox started as the tour says serves the dates the samples show.
     const shown = /^Schedule {2}(\S+) - /m.exec(readme)![1]!;
-    const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--start-time', SAMPLE_START_TIME], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--start-time', SAMPLE_START_TIME], {
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let text = '';
-    await new Promise<void>((resolve) => child.stderr!.on('data', (c: Buffer) => ((text += c.toString()), text.includes('Ctrl-C to stop') && resolve())));
+    await new Promise<void>((resolve) =>
+      child.stderr!.on('data', (c: Buffer) => ((text += c.toString()), text.includes('Ctrl-C to stop') && resolve())),
+    );
     const url = /base URL\s+(\S+)/.exec(text)![1]!;
     try {
-      const env = { ...process.env, CALLCTL_BASE_URL: url, CALLCTL_APP_KEY: 'demo-app-key', CALLCTL_APP_SECRET: /app secret\s+(\S+)/.exec(text)![1]!, CALLCTL_CONFIG_DIR: tempConfigDir() };
+      const env = {
+        ...process.env,
+        CALLCTL_BASE_URL: url,
+        CALLCTL_APP_KEY: 'demo-app-key',
+        CALLCTL_APP_SECRET: /app secret\s+(\S+)/.exec(text)![1]!,
+        CALLCTL_CONFIG_DIR: tempConfigDir(),
+      };
       const { stdout } = await run(process.execPath, [bin, 'task', 'detail', 'T-DEBT-0001'], { env });
       expect(stdout).toContain(`Schedule\t${shown} - `);
     } finally {
       child.kill('SIGTERM');
     }
-    const bad = await run(process.execPath, [bin, 'sandbox', '--start-time', 'yesterday']).catch((e: { code: number; stderr: string }) => e);
+    const bad = await run(process.execPath, [bin, 'sandbox', '--start-time', 'yesterday']).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect((bad as { code: number }).code).toBe(2);
   });
 });

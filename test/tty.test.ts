@@ -51,7 +51,10 @@ describe('workflow update in a real terminal (tmux)', () => {
     const config = tempDir('callctl-tty-');
     const env = { CALLCTL_CONFIG_DIR: config, CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: sandbox.issueToken() };
     const before = sandbox.state.received.updates.get(SEED.workflowId)?.count ?? 0;
-    const no = new TmuxSession(`"${process.execPath}" "${bin}" workflow update --workflow-id ${SEED.workflowId} --csv "${csv}" --max-invalid 1`, env);
+    const no = new TmuxSession(
+      `"${process.execPath}" "${bin}" workflow update --workflow-id ${SEED.workflowId} --csv "${csv}" --max-invalid 1`,
+      env,
+    );
     sessions.push(no);
     const question = await no.waitFor(/\?.*(Y\/n|y\/N)/);
     expect(question).toContain(SEED.workflowId);
@@ -61,7 +64,10 @@ describe('workflow update in a real terminal (tmux)', () => {
     expect(await no.waitFor(/EXIT=\d+/)).toMatch(/EXIT=130/);
     expect(sandbox.state.received.updates.get(SEED.workflowId)?.count ?? 0).toBe(before);
 
-    const yes = new TmuxSession(`"${process.execPath}" "${bin}" workflow update --workflow-id ${SEED.workflowId} --csv "${csv}" --max-invalid 1`, env);
+    const yes = new TmuxSession(
+      `"${process.execPath}" "${bin}" workflow update --workflow-id ${SEED.workflowId} --csv "${csv}" --max-invalid 1`,
+      env,
+    );
     sessions.push(yes);
     await yes.waitFor(/\?.*(Y\/n|y\/N)/);
     yes.type('y');

@@ -103,7 +103,8 @@ export class ArraySplitter {
           cuts.push(i);
         }
       } else if (c === COLON) {
-        if (this.targetDepth < 0 && this.stack.length <= this.path.length) this.keys[this.stack.length - 1] = this.lastString;
+        if (this.targetDepth < 0 && this.stack.length <= this.path.length)
+          this.keys[this.stack.length - 1] = this.lastString;
       }
       i++;
     }

@@ -68,7 +68,8 @@ export class CloudClient {
 
   /** POST /service/cloud/auth: exchanges APPKey and APPSecret for a token. */
   async authenticate(credentials = this.options.credentials): Promise<string> {
-    if (!credentials) throw new AuthError('no credentials: run `callctl auth login` or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET');
+    if (!credentials)
+      throw new AuthError('no credentials: run `callctl auth login` or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET');
     const endpoint = 'POST /service/cloud/auth';
     const res = await this.transport.send({
       method: 'POST',
@@ -96,7 +97,9 @@ export class CloudClient {
     const endpoint = `${spec.method} ${spec.path}`;
     if (!this.token) {
       if (!this.options.credentials) {
-        throw new AuthError('not logged in: run `callctl auth login`, or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET');
+        throw new AuthError(
+          'not logged in: run `callctl auth login`, or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET',
+        );
       }
       await this.authenticate();
     }
@@ -128,7 +131,12 @@ export class CloudClient {
     this.options.onWarning?.(message);
   }
 
-  private check<T extends z.ZodType>(endpoint: string, res: HttpResponse, verdict: ReturnType<typeof judge>, schema: T): z.infer<T> {
+  private check<T extends z.ZodType>(
+    endpoint: string,
+    res: HttpResponse,
+    verdict: ReturnType<typeof judge>,
+    schema: T,
+  ): z.infer<T> {
     const details = (envelope?: Envelope) => ({
       ...(envelope?.status !== undefined ? { serviceStatus: envelope.status } : {}),
       ...(envelope?.message !== undefined ? { serviceMessage: envelope.message } : {}),
@@ -137,7 +145,13 @@ export class CloudClient {
       case 'ok': {
         const parsed = tolerantParse(schema, verdict.envelope.data);
         if (!parsed.ok) {
-          throw new ServiceError(`${endpoint}: code 200, but an unexpected answer: ${parsed.problem}`, endpoint, res.status, 200, { issues: parsed.issues });
+          throw new ServiceError(
+            `${endpoint}: code 200, but an unexpected answer: ${parsed.problem}`,
+            endpoint,
+            res.status,
+            200,
+            { issues: parsed.issues },
+          );
         }
         for (const warning of parsed.warnings) this.options.onWarning?.(`${endpoint}: ${warning}`);
         return parsed.data;
@@ -146,15 +160,29 @@ export class CloudClient {
         const tries = res.attempts > 1 ? ` after ${res.attempts} attempts` : '';
         const what = verdict.envelope ? describeAnswer(res.status, verdict.envelope) : `HTTP ${res.status}`;
         // "Run again" is added where the error is reported (main.ts), once, after any context.
-        throw new ServiceUnavailableError(`${endpoint}: ${what}${tries}`, endpoint, res.status, verdict.envelope?.code, {
-          attempts: res.attempts,
-          ...details(verdict.envelope),
-        });
+        throw new ServiceUnavailableError(
+          `${endpoint}: ${what}${tries}`,
+          endpoint,
+          res.status,
+          verdict.envelope?.code,
+          {
+            attempts: res.attempts,
+            ...details(verdict.envelope),
+          },
+        );
       }
       case 'refused':
-        throw new ServiceError(`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}`, endpoint, res.status, verdict.envelope.code, details(verdict.envelope));
+        throw new ServiceError(
+          `${endpoint}: ${describeAnswer(res.status, verdict.envelope)}`,
+          endpoint,
+          res.status,
+          verdict.envelope.code,
+          details(verdict.envelope),
+        );
       case 'not-envelope': {
-        const body = this.options.showBody ? `; it begins: ${JSON.stringify(firstBytes(res.text))}` : ' (run with --verbose to see its first bytes)';
+        const body = this.options.showBody
+          ? `; it begins: ${JSON.stringify(firstBytes(res.text))}`
+          : ' (run with --verbose to see its first bytes)';
         throw new ServiceError(
           `${endpoint}: HTTP ${res.status}, and the answer is not the service's envelope (${res.text.length === 0 ? 'empty' : /^\s*[[{]/.test(res.text) ? 'JSON without code or status' : 'not JSON'})${body}; check the base URL`,
           endpoint,

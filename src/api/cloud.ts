@@ -20,19 +20,39 @@ export const listRobots = async (c: CloudClient) =>
 
 /** GET /service/cloud/detail?TaskID= */
 export const getTask = async (c: CloudClient, taskId: string) =>
-  c.call({ method: 'GET', path: '/service/cloud/detail', query: { TaskID: taskId }, data: (await task()).callingTaskSchema });
+  c.call({
+    method: 'GET',
+    path: '/service/cloud/detail',
+    query: { TaskID: taskId },
+    data: (await task()).callingTaskSchema,
+  });
 
 /** GET /service/cloud/planstatus?PlanName= */
 export const getPlanStatus = async (c: CloudClient, planName: string) =>
-  c.call({ method: 'GET', path: '/service/cloud/planstatus', query: { PlanName: planName }, data: (await plan()).planStatusDataSchema });
+  c.call({
+    method: 'GET',
+    path: '/service/cloud/planstatus',
+    query: { PlanName: planName },
+    data: (await plan()).planStatusDataSchema,
+  });
 
 /** GET /service/cloud/plandetail?PlanName= */
 export const getPlanDetail = async (c: CloudClient, planName: string) =>
-  c.call({ method: 'GET', path: '/service/cloud/plandetail', query: { PlanName: planName }, data: (await plan()).planDetailDataSchema });
+  c.call({
+    method: 'GET',
+    path: '/service/cloud/plandetail',
+    query: { PlanName: planName },
+    data: (await plan()).planDetailDataSchema,
+  });
 
 /** GET /service/cloud/workflow/instancelist */
 export const listWorkflows = async (c: CloudClient, query: WorkflowListQuery) =>
-  c.call({ method: 'GET', path: '/service/cloud/workflow/instancelist', query, data: (await workflow()).workflowListDataSchema });
+  c.call({
+    method: 'GET',
+    path: '/service/cloud/workflow/instancelist',
+    query,
+    data: (await workflow()).workflowListDataSchema,
+  });
 
 /**
  * POST /service/cloud/workflow/updatedetails: one batch, with `details` given as a JSON array's
@@ -45,18 +65,31 @@ export const updateDetailsJson = async (c: CloudClient, workflowId: string, deta
     retry: 'answered',
     method: 'POST',
     path: '/service/cloud/workflow/updatedetails',
-    jsonBody: Buffer.concat([Buffer.from(`{"workflow_id":${JSON.stringify(workflowId)},"details":`), detailsJson, Buffer.from('}')]),
+    jsonBody: Buffer.concat([
+      Buffer.from(`{"workflow_id":${JSON.stringify(workflowId)},"details":`),
+      detailsJson,
+      Buffer.from('}'),
+    ]),
     data: (await workflow()).updateDetailsDataSchema,
   });
 
 /** POST /service/cloud/workflow/apinoticeinfo */
 export const verifyPush = async (c: CloudClient, body: VerifyPushRequest) =>
-  c.call({ method: 'POST', path: '/service/cloud/workflow/apinoticeinfo', body, data: (await apiPush()).verifyPushDataSchema });
+  c.call({
+    method: 'POST',
+    path: '/service/cloud/workflow/apinoticeinfo',
+    body,
+    data: (await apiPush()).verifyPushDataSchema,
+  });
 
 /** POST /service/cloud/workflow/taskdetail */
 export const getWorkflowTask = async (c: CloudClient, taskId: string) =>
-  c.call({ method: 'POST', path: '/service/cloud/workflow/taskdetail', body: { task_id: taskId }, data: (await workflow()).workflowTaskDetailSchema });
-
+  c.call({
+    method: 'POST',
+    path: '/service/cloud/workflow/taskdetail',
+    body: { task_id: taskId },
+    data: (await workflow()).workflowTaskDetailSchema,
+  });
 
 /**
  * GET /service/cloud/detail?TaskID=, its call records handed to `sink` as they arrive (a task of
@@ -68,7 +101,13 @@ export const streamTask = async (c: CloudClient, taskId: string, sink: RecordSin
     path: '/service/cloud/detail',
     query: { TaskID: taskId },
     data: (await task()).callingTaskSchema,
-    consume: (await import('./stream.js')).streamArray('GET /service/cloud/detail', ['data', 'detail'], (await task()).callRecordSchema, sink, (m) => c.warn(m)),
+    consume: (await import('./stream.js')).streamArray(
+      'GET /service/cloud/detail',
+      ['data', 'detail'],
+      (await task()).callRecordSchema,
+      sink,
+      (m) => c.warn(m),
+    ),
   });
 
 /** POST /service/cloud/workflow/taskdetail, its `details` handed to `sink` as they arrive. Returns the task with `details` empty. */
@@ -78,5 +117,11 @@ export const streamWorkflowTask = async (c: CloudClient, taskId: string, sink: R
     path: '/service/cloud/workflow/taskdetail',
     body: { task_id: taskId },
     data: (await workflow()).workflowTaskDetailSchema,
-    consume: (await import('./stream.js')).streamArray('POST /service/cloud/workflow/taskdetail', ['data', 'details'], (await workflow()).workflowCallDetailSchema, sink, (m) => c.warn(m)),
+    consume: (await import('./stream.js')).streamArray(
+      'POST /service/cloud/workflow/taskdetail',
+      ['data', 'details'],
+      (await workflow()).workflowCallDetailSchema,
+      sink,
+      (m) => c.warn(m),
+    ),
   });

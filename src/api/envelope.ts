@@ -57,7 +57,8 @@ export function judge(res: Pick<HttpResponse, 'status' | 'text'>): Verdict {
   if (REJECTED_CODES.has(res.status) || REJECTED_CODES.has(envelope?.code ?? 0)) return { kind: 'rejected', envelope };
   if (isTransientCode(res.status) || isTransientCode(envelope?.code)) return { kind: 'transient', envelope };
   if (!envelope) return { kind: 'not-envelope' };
-  if (res.status === 200 && envelope.code === ENVELOPE_OK.code && envelope.status === ENVELOPE_OK.status) return { kind: 'ok', envelope };
+  if (res.status === 200 && envelope.code === ENVELOPE_OK.code && envelope.status === ENVELOPE_OK.status)
+    return { kind: 'ok', envelope };
   return { kind: 'refused', envelope };
 }
 

@@ -13,7 +13,10 @@ const ENDPOINT = 'GET /service/cloud/workflow/instancelist';
  * the end). A page that brings nothing new (a service that ignores `page` and repeats itself)
  * ends the walk with an error instead of a loop or a silently short list.
  */
-export async function walkPages(fetchPage: (page: number) => Promise<WorkflowListData>, firstPage = 1): Promise<{ lists: WorkflowInstance[]; count: number }> {
+export async function walkPages(
+  fetchPage: (page: number) => Promise<WorkflowListData>,
+  firstPage = 1,
+): Promise<{ lists: WorkflowInstance[]; count: number }> {
   const held = new Map<string, WorkflowInstance>();
   let count = 0;
   for (let page = firstPage; page < firstPage + MAX_PAGES; page++) {

@@ -28,7 +28,11 @@ export interface RawAnswer {
 }
 
 /** A cloud endpoint (`/service/cloud/...`): the envelope's `data`, or a typed error. */
-export async function cloudRequest(client: CloudClient, req: RawRequest, onAnswer: (text: string) => void): Promise<RawAnswer> {
+export async function cloudRequest(
+  client: CloudClient,
+  req: RawRequest,
+  onAnswer: (text: string) => void,
+): Promise<RawAnswer> {
   let res: HttpResponse | undefined;
   try {
     const data = await client.call({
@@ -71,14 +75,25 @@ export async function directRequest(
     retry: req.method === 'GET' ? 'idempotent' : 'never',
     endpoint: req.endpoint,
   });
-  const delivery = readAnswer(res, { schema: looseAnswer, successId: () => '', errorId: (a) => idOf(a), idName: 'trace_id' });
+  const delivery = readAnswer(res, {
+    schema: looseAnswer,
+    successId: () => '',
+    errorId: (a) => idOf(a),
+    idName: 'trace_id',
+  });
   if (delivery.outcome === 'sent') return { data: JSON.parse(res.text) as unknown, text: res.text, status: res.status };
   onAnswer(res.text);
   const failed = delivery as Extract<typeof delivery, { outcome: 'failed' }>;
-  throw new ServiceError(`${req.endpoint}: ${failed.message}${failed.id ? ` (${failed.id})` : ''}`, req.endpoint, res.status, failed.code);
+  throw new ServiceError(
+    `${req.endpoint}: ${failed.message}${failed.id ? ` (${failed.id})` : ''}`,
+    req.endpoint,
+    res.status,
+    failed.code,
+  );
 }
 
 function idOf(answer: Record<string, unknown>): string | undefined {
-  for (const key of ['trace_id', 'request_id']) if (typeof answer[key] === 'string' && answer[key]) return `${key} ${answer[key] as string}`;
+  for (const key of ['trace_id', 'request_id'])
+    if (typeof answer[key] === 'string' && answer[key]) return `${key} ${answer[key] as string}`;
   return undefined;
 }

@@ -63,7 +63,9 @@ export function streamArray<S extends z.ZodType>(
               // warning naming it, so that it never hides the others.
               const problem = oddRecord(endpoint, path, index, parsed.error.issues);
               first ??= problem;
-              warn(`${endpoint}: ${(problem.details.issues as Array<{ path: string; message: string }>)[0]!.path}: ${(problem.details.issues as Array<{ message: string }>)[0]!.message}; that record is left out, the others are shown`);
+              warn(
+                `${endpoint}: ${(problem.details.issues as Array<{ path: string; message: string }>)[0]!.path}: ${(problem.details.issues as Array<{ message: string }>)[0]!.message}; that record is left out, the others are shown`,
+              );
             }
             index++;
           }
@@ -82,14 +84,30 @@ export function streamArray<S extends z.ZodType>(
   };
 }
 
-function oddRecord(endpoint: string, path: readonly string[], index: number, issues: readonly z.core.$ZodIssue[]): ServiceError {
+function oddRecord(
+  endpoint: string,
+  path: readonly string[],
+  index: number,
+  issues: readonly z.core.$ZodIssue[],
+): ServiceError {
   const where = (i: z.core.$ZodIssue) => [...path, index, ...i.path].join('.');
   const issue = issues[0]!;
-  return new ServiceError(`${endpoint}: code 200, but an unexpected answer: ${where(issue)}: ${issue.message}`, endpoint, 200, 200, {
-    issues: issues.slice(0, 5).map((i) => ({ path: where(i), message: i.message })),
-  });
+  return new ServiceError(
+    `${endpoint}: code 200, but an unexpected answer: ${where(issue)}: ${issue.message}`,
+    endpoint,
+    200,
+    200,
+    {
+      issues: issues.slice(0, 5).map((i) => ({ path: where(i), message: i.message })),
+    },
+  );
 }
 
 function notJson(endpoint: string): CliError {
-  return new ServiceError(`${endpoint}: HTTP 200, and the answer is not the service's envelope (not JSON); check the base URL`, endpoint, 200, undefined);
+  return new ServiceError(
+    `${endpoint}: HTTP 200, and the answer is not the service's envelope (not JSON); check the base URL`,
+    endpoint,
+    200,
+    undefined,
+  );
 }

@@ -21,8 +21,16 @@ export function tolerantParse<T extends z.ZodType>(schema: T, data: unknown): To
   for (let pass = 0; pass < 3; pass++) {
     const parsed = schema.safeParse(current);
     if (parsed.success) return { ok: true, data: parsed.data, warnings };
-    const issues = parsed.error.issues.map((i) => ({ path: pathText(i.path), message: i.message, keys: i.path as Key[] }));
-    const fail = () => ({ ok: false as const, problem: `${issues[0]!.path}: ${issues[0]!.message}`, issues: issues.slice(0, 5).map(({ path, message }) => ({ path, message })) });
+    const issues = parsed.error.issues.map((i) => ({
+      path: pathText(i.path),
+      message: i.message,
+      keys: i.path as Key[],
+    }));
+    const fail = () => ({
+      ok: false as const,
+      problem: `${issues[0]!.path}: ${issues[0]!.message}`,
+      issues: issues.slice(0, 5).map(({ path, message }) => ({ path, message })),
+    });
     // Each issue's record: the path up to the first array index in it.
     const records = new Map<string, { container: Key[]; index: number; why: string }>();
     for (const issue of issues) {
@@ -30,7 +38,8 @@ export function tolerantParse<T extends z.ZodType>(schema: T, data: unknown): To
       if (at < 0) return fail();
       const container = issue.keys.slice(0, at);
       const id = JSON.stringify(issue.keys.slice(0, at + 1));
-      if (!records.has(id)) records.set(id, { container, index: issue.keys[at] as number, why: `${issue.path}: ${issue.message}` });
+      if (!records.has(id))
+        records.set(id, { container, index: issue.keys[at] as number, why: `${issue.path}: ${issue.message}` });
     }
     current = structuredClone(current);
     const byContainer = new Map<string, { list: unknown[]; indexes: number[] }>();

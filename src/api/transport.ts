@@ -61,7 +61,14 @@ export interface TransportOptions {
 }
 
 /** Errors where the connection was never made, so no byte of the request reached the service. */
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /**
  * The one transport: keep-alive pool per origin (undici's Agent, honouring HTTPS_PROXY /
@@ -109,13 +116,20 @@ export class Transport {
         // A bug (a TypeError, a RangeError from a bad argument) is not a network failure: no
         // retry, no exit 5, and never "may have been sent" (nothing left the process). Nor is a
         // typed error a body consumer raised (an answer it could not read): it is final.
-        if (!errorCode(error) || errorCode(error) === 'TypeError' || error instanceof RangeError || error instanceof CliError) throw error;
+        if (
+          !errorCode(error) ||
+          errorCode(error) === 'TypeError' ||
+          error instanceof RangeError ||
+          error instanceof CliError
+        )
+          throw error;
         outcome = { error, connected: !NOT_CONNECTED.has(errorCode(error)) };
       }
       const canRetry =
         attempt <= maxRetries &&
         ('response' in outcome
-          ? req.retry !== 'never' && (req.transient ? req.transient(outcome.response) : retryableStatus(outcome.response.status))
+          ? req.retry !== 'never' &&
+            (req.transient ? req.transient(outcome.response) : retryableStatus(outcome.response.status))
           : req.retry === 'idempotent' || !outcome.connected);
       if (!canRetry) {
         if ('response' in outcome) return outcome.response;
@@ -126,9 +140,17 @@ export class Transport {
         if ('response' in outcome) return outcome.response;
       }
       // An HTTP 200 retried carries its trouble in the body (an envelope code 500): say so.
-      const why = 'response' in outcome ? `HTTP ${outcome.response.status}${outcome.response.status === 200 ? ' with an error code in the answer' : ''}` : describe(outcome.error);
+      const why =
+        'response' in outcome
+          ? `HTTP ${outcome.response.status}${outcome.response.status === 200 ? ' with an error code in the answer' : ''}`
+          : describe(outcome.error);
       this.log(`! ${req.endpoint}: ${why}; retry ${attempt} of ${maxRetries} in ${wait} ms`);
-      req.onRetry?.(attempt, { ...('response' in outcome ? { status: outcome.response.status } : { error: redact(why, this.options.secrets()) }), waitMs: wait ?? 0 });
+      req.onRetry?.(attempt, {
+        ...('response' in outcome
+          ? { status: outcome.response.status }
+          : { error: redact(why, this.options.secrets()) }),
+        waitMs: wait ?? 0,
+      });
       await this.options.sleep(wait ?? 0);
     }
   }
@@ -154,7 +176,10 @@ export class Transport {
     // head arrived: a large task read into a pipe that someone pages through slowly may take
     // longer, and undici's bodyTimeout still ends it when no byte comes for that long.
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), this.options.timeoutMs);
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      this.options.timeoutMs,
+    );
     let text: string;
     let res: Awaited<ReturnType<typeof request>>;
     try {
@@ -233,7 +258,12 @@ function errorCode(error: unknown): string {
 
 function describe(error: unknown, timeoutMs?: number): string {
   const code = errorCode(error);
-  if (code === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    code === 'TimeoutError' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return timeoutMs ? `timed out after ${timeoutMs / 1000} s` : 'timed out';
   }
   if (code === 'ECONNREFUSED') return 'connection refused (is it running, and is the address right?)';

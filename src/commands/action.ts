@@ -25,16 +25,18 @@ export function makeDeps(io: IO, state: RunState): Deps {
   return {
     io,
     state,
-    action: (load) => async (...args) => {
-      // commander calls an action with (...positional, options, command).
-      const command = args.at(-1) as Command;
-      const positional = args.slice(0, -2);
-      const ctx = new Context(io, globalsOf(command));
-      state.ctx = ctx;
-      await ctx.init();
-      const verb = await load();
-      state.exitCode = (await verb.run(ctx, command.opts(), ...positional)) ?? 0;
-    },
+    action:
+      (load) =>
+      async (...args) => {
+        // commander calls an action with (...positional, options, command).
+        const command = args.at(-1) as Command;
+        const positional = args.slice(0, -2);
+        const ctx = new Context(io, globalsOf(command));
+        state.ctx = ctx;
+        await ctx.init();
+        const verb = await load();
+        state.exitCode = (await verb.run(ctx, command.opts(), ...positional)) ?? 0;
+      },
   };
 }
 
@@ -61,7 +63,8 @@ export { nonNegativeInt, positiveInt } from './flag-values.js';
 /** `--columns a,b`: the names in order; an empty name is a usage error. */
 export function columnNames(value: string): string[] {
   const names = value.split(',').map((n) => n.trim());
-  if (names.some((n) => n === '')) throw new InvalidArgumentError('expected comma-separated column names, e.g. id,name');
+  if (names.some((n) => n === ''))
+    throw new InvalidArgumentError('expected comma-separated column names, e.g. id,name');
   return names;
 }
 

@@ -29,7 +29,8 @@ function show(n: number): string {
 /** A decimal number as written by a person: digits, an optional fraction, an optional exponent. */
 function decimal(value: string, expected: string): number {
   const text = value.trim();
-  if (!/^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) throw new InvalidArgumentError(`expected ${expected}, got "${value}"`);
+  if (!/^[+]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text))
+    throw new InvalidArgumentError(`expected ${expected}, got "${value}"`);
   return Number(text);
 }
 
@@ -54,7 +55,8 @@ export function seconds(range: Partial<Range> = {}): (value: string) => number {
   const expected = `seconds from ${show(min)} to ${show(max)}, at most 3 decimals`;
   return (value) => {
     const n = decimal(value, expected);
-    if (!(n >= min && n <= max) || !hasPlaces(n, 3)) throw new InvalidArgumentError(`expected ${expected}, got "${value}"`);
+    if (!(n >= min && n <= max) || !hasPlaces(n, 3))
+      throw new InvalidArgumentError(`expected ${expected}, got "${value}"`);
     return Math.round(n * 1000) / 1000;
   };
 }
@@ -74,20 +76,26 @@ export function rate(range: Range = RATE): (value: string) => number {
   const expected = `a rate per second from ${show(range.min)} to ${show(range.max)}, at most 3 decimals`;
   return (value) => {
     const n = decimal(value, expected);
-    if (!(n >= range.min && n <= range.max) || !hasPlaces(n, 3)) throw new InvalidArgumentError(`expected ${expected}, got "${value}"`);
+    if (!(n >= range.min && n <= range.max) || !hasPlaces(n, 3))
+      throw new InvalidArgumentError(`expected ${expected}, got "${value}"`);
     return n;
   };
 }
 
 /** A whole number from `min` to `max` (both within Number.MAX_SAFE_INTEGER); `what` names it in errors. */
-export function wholeNumber(range: Partial<Range> = {}, unit = '', what = `a whole number${unit ? ` of ${unit}` : ''}`): (value: string) => number {
+export function wholeNumber(
+  range: Partial<Range> = {},
+  unit = '',
+  what = `a whole number${unit ? ` of ${unit}` : ''}`,
+): (value: string) => number {
   const min = range.min ?? 0;
   const max = range.max ?? Number.MAX_SAFE_INTEGER;
   const expected = `${what} from ${min} to ${max}`;
   return (value) => {
     const text = value.trim();
     const n = Number(text);
-    if (!/^[+]?\d+$/.test(text) || !(n >= min && n <= max)) throw new InvalidArgumentError(`expected ${expected}, got "${value}"`);
+    if (!/^[+]?\d+$/.test(text) || !(n >= min && n <= max))
+      throw new InvalidArgumentError(`expected ${expected}, got "${value}"`);
     return n;
   };
 }
@@ -120,7 +128,10 @@ export function durationMs(value: string, maxMs = TIMER_MAX_MS): number | undefi
   const d = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/.exec(value.trim());
   if (!d) return undefined;
   const ms = Number(d[1]) * UNIT_MS[d[2] as keyof typeof UNIT_MS];
-  if (!Number.isInteger(ms) || ms > maxMs) throw new InvalidArgumentError(`expected a duration of whole milliseconds up to ${maxMs / 86_400_000 >= 1 ? `${Math.floor(maxMs / 86_400_000)}d` : `${maxMs}ms`}, got "${value}"`);
+  if (!Number.isInteger(ms) || ms > maxMs)
+    throw new InvalidArgumentError(
+      `expected a duration of whole milliseconds up to ${maxMs / 86_400_000 >= 1 ? `${Math.floor(maxMs / 86_400_000)}d` : `${maxMs}ms`}, got "${value}"`,
+    );
   return ms;
 }
 
@@ -128,6 +139,7 @@ export function durationMs(value: string, maxMs = TIMER_MAX_MS): number | undefi
 export function recallWindow(value: string): number {
   if (value.trim() === '0') return 0;
   const ms = durationMs(value, 366 * 86_400_000);
-  if (ms === undefined) throw new InvalidArgumentError(`expected a duration such as 24h, 90m or 2d (or 0), got "${value}"`);
+  if (ms === undefined)
+    throw new InvalidArgumentError(`expected a duration such as 24h, 90m or 2d (or 0), got "${value}"`);
   return ms;
 }

@@ -20,7 +20,13 @@ export async function sharedLocks(ctx: Context): Promise<TakeSharedLock | undefi
   const { acquireSharedLock } = await import('../store/pg-lock.js');
   return async (name: string, what: string) => {
     const lock = await acquireSharedLock(url, name, what, (error) => {
-      void ctx.output().then((out) => out.warn(`the lock of this ${what} in the store was lost (${error.message.split('\n')[0]}): another host may now start the same work`));
+      void ctx
+        .output()
+        .then((out) =>
+          out.warn(
+            `the lock of this ${what} in the store was lost (${error.message.split('\n')[0]}): another host may now start the same work`,
+          ),
+        );
     });
     return () => lock.release();
   };

@@ -13,13 +13,18 @@ export interface StoreFlags {
  * CALLCTL_STORE, else CALLCTL_STORE_FILE, else the profile's `store`; undefined when none.
  * A PostgreSQL URL's password becomes a secret of the run (redacted from any output).
  */
-export async function storeValue(ctx: Context, flags: StoreFlags): Promise<{ value: string; from: string } | undefined> {
+export async function storeValue(
+  ctx: Context,
+  flags: StoreFlags,
+): Promise<{ value: string; from: string } | undefined> {
   const env = ctx.io.env;
   let found: { value: string; from: string } | undefined;
   if (flags.store !== undefined) found = { value: flags.store, from: '--store' };
-  else if (flags.storeFile !== undefined) found = { value: readUrlFile(flags.storeFile, '--store-file'), from: '--store-file' };
+  else if (flags.storeFile !== undefined)
+    found = { value: readUrlFile(flags.storeFile, '--store-file'), from: '--store-file' };
   else if (env.CALLCTL_STORE) found = { value: env.CALLCTL_STORE, from: 'CALLCTL_STORE' };
-  else if (env.CALLCTL_STORE_FILE) found = { value: readUrlFile(env.CALLCTL_STORE_FILE, 'CALLCTL_STORE_FILE'), from: 'CALLCTL_STORE_FILE' };
+  else if (env.CALLCTL_STORE_FILE)
+    found = { value: readUrlFile(env.CALLCTL_STORE_FILE, 'CALLCTL_STORE_FILE'), from: 'CALLCTL_STORE_FILE' };
   else {
     const stored = (await ctx.settings()).get('store');
     if (stored) found = { value: stored, from: 'profile store' };
@@ -31,7 +36,11 @@ export async function storeValue(ctx: Context, flags: StoreFlags): Promise<{ val
   // Anything else that looks like a URL (mysql://, a mistyped postgress:// or postgres:/) is not
   // a file to read: taken as one, `hooks events` listed nothing and exited 0. The value is not
   // echoed (it may hold a password no redaction knows of).
-  if (!isPostgresUrl(found.value) && (/^[a-z][a-z0-9+.-]*:\/\//i.test(found.value) || /^postgres(?:ql)?:/i.test(found.value)) && !/^file:/i.test(found.value)) {
+  if (
+    !isPostgresUrl(found.value) &&
+    (/^[a-z][a-z0-9+.-]*:\/\//i.test(found.value) || /^postgres(?:ql)?:/i.test(found.value)) &&
+    !/^file:/i.test(found.value)
+  ) {
     throw new UsageError(`${found.from}: not a store: give a postgres:// URL or an NDJSON file's path`);
   }
   if (isPostgresUrl(found.value)) {

@@ -16,9 +16,23 @@ export const WATCH_INTERVAL = 5;
 /** Adds the watch flags to a command; `exitStatus` for those with a final state. */
 export function watchOptions(command: Command, what: string, exitStatus: boolean): Command {
   command
-    .option('-w, --watch', `refresh ${what} until Ctrl-C: in place on a terminal, a timestamped line on each change when piped`)
-    .addOption(new Option('--interval <seconds>', 'seconds between refreshes with --watch (doubled while the service fails, up to 60)').default(WATCH_INTERVAL).argParser(seconds({ min: 1 })));
-  if (exitStatus) command.option('--exit-status', 'watch until a final state: exit 0 when finished, 1 when canceled (implies --watch)');
+    .option(
+      '-w, --watch',
+      `refresh ${what} until Ctrl-C: in place on a terminal, a timestamped line on each change when piped`,
+    )
+    .addOption(
+      new Option(
+        '--interval <seconds>',
+        'seconds between refreshes with --watch (doubled while the service fails, up to 60)',
+      )
+        .default(WATCH_INTERVAL)
+        .argParser(seconds({ min: 1 })),
+    );
+  if (exitStatus)
+    command.option(
+      '--exit-status',
+      'watch until a final state: exit 0 when finished, 1 when canceled (implies --watch)',
+    );
   return command;
 }
 

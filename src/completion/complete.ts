@@ -27,16 +27,19 @@ export function complete(program: Command, words: readonly string[], profiles: (
   }
   let candidates: string[];
   if (expectsValue) {
-    candidates = expectsValue.long === '--profile' ? profiles() : expectsValue.argChoices ?? [];
+    candidates = expectsValue.long === '--profile' ? profiles() : (expectsValue.argChoices ?? []);
   } else if (current.startsWith('-')) {
-    candidates = optionsOf(command).flatMap((o) => [o.long, o.short]).filter((f): f is string => Boolean(f));
+    candidates = optionsOf(command)
+      .flatMap((o) => [o.long, o.short])
+      .filter((f): f is string => Boolean(f));
     candidates.push('--help');
   } else if (command.commands.length > 0) {
     candidates = command.commands.filter((c) => !isHidden(c)).map((c) => c.name());
   } else {
     // A positional argument with known values (hooks trigger <type>), or a profile name.
     const isConfigUse = command.name() === 'use' && command.parent?.name() === 'config';
-    candidates = isConfigUse && positional === 0 ? profiles() : (command.registeredArguments[positional]?.argChoices ?? []);
+    candidates =
+      isConfigUse && positional === 0 ? profiles() : (command.registeredArguments[positional]?.argChoices ?? []);
   }
   return [...new Set(candidates)].filter((c) => c.startsWith(current)).sort();
 }

@@ -21,12 +21,23 @@ export const SETTINGS = {
   'flex-test-url': { env: 'CALLCTL_FLEX_TEST_URL', description: 'direct call-push address (test)' },
   'push-token': { env: 'CALLCTL_PUSH_TOKEN', secret: true, description: 'push token (live)' },
   'push-test-token': { env: 'CALLCTL_PUSH_TEST_TOKEN', secret: true, description: 'push token (test)' },
-  'push-token-flex-url': { internal: true, description: 'the flex-route address push-token was set for (it is sent nowhere else)' },
+  'push-token-flex-url': {
+    internal: true,
+    description: 'the flex-route address push-token was set for (it is sent nowhere else)',
+  },
   'push-test-token-flex-url': { internal: true, description: 'the flex-route address push-test-token was set for' },
   'sign-key': { env: 'CALLCTL_SIGN_KEY', secret: true, description: 'X-Service-Sign-Key (template API key)' },
-  'sign-secret': { env: 'CALLCTL_SIGN_SECRET', secret: true, description: 'secret of the default X-Service-Sign (set it with --stdin)' },
+  'sign-secret': {
+    env: 'CALLCTL_SIGN_SECRET',
+    secret: true,
+    description: 'secret of the default X-Service-Sign (set it with --stdin)',
+  },
   'hook-keys': { env: 'CALLCTL_HOOK_KEYS', secret: true, description: 'comma-separated KEYs for plan/task Sign' },
-  store: { env: 'CALLCTL_STORE', secret: true, description: 'event store: postgres://user:password@host/db, or an NDJSON file' },
+  store: {
+    env: 'CALLCTL_STORE',
+    secret: true,
+    description: 'event store: postgres://user:password@host/db, or an NDJSON file',
+  },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -22,7 +22,9 @@ export const PROFILE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** Throws a usage error (exit 2) for a profile name outside PROFILE_NAME_RE; `source` says where it came from. */
 export function checkProfileName(name: string, source: string): string {
   if (!PROFILE_NAME_RE.test(name)) {
-    throw new UsageError(`${source}: "${name.slice(0, 70)}" is not a profile name (a letter or digit, then letters, digits, ".", "_" or "-"; at most 64)`);
+    throw new UsageError(
+      `${source}: "${name.slice(0, 70)}" is not a profile name (a letter or digit, then letters, digits, ".", "_" or "-"; at most 64)`,
+    );
   }
   return name;
 }
@@ -45,7 +47,10 @@ export function readStore(dir: string): StoreData {
     throw localTrouble(error, 'the config file');
   }
   try {
-    if (!fstatSync(fd).isFile()) throw new LocalError(`the config file ${path} is not a regular file; remove it or point --config-dir elsewhere`, { path });
+    if (!fstatSync(fd).isFile())
+      throw new LocalError(`the config file ${path} is not a regular file; remove it or point --config-dir elsewhere`, {
+        path,
+      });
     text = readFileSync(fd, 'utf8');
   } catch (error) {
     throw localTrouble(error, 'the config file');
@@ -58,23 +63,28 @@ export function readStore(dir: string): StoreData {
     data = JSON.parse(text);
   } catch {
     // JSON.parse's message quotes the text around the fault: it could be part of a token.
-    throw new LocalError(`the config file ${path} is not valid JSON; fix it or remove it (then log in again)`, { path });
+    throw new LocalError(`the config file ${path} is not valid JSON; fix it or remove it (then log in again)`, {
+      path,
+    });
   }
   const problem = shapeProblem(data);
-  if (problem) throw new LocalError(`the config file ${path} is not a callctl config (${problem}); fix it or remove it`, { path });
+  if (problem)
+    throw new LocalError(`the config file ${path} is not a callctl config (${problem}); fix it or remove it`, { path });
   return data as StoreData;
 }
 
 /** What is wrong with the store's shape, named without its values; undefined when it is fine. */
 function shapeProblem(data: unknown): string | undefined {
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isObject(data)) return 'not a JSON object';
   if (data.current !== undefined && typeof data.current !== 'string') return '"current" is not text';
   if (data.profiles === undefined) return undefined;
   if (!isObject(data.profiles)) return '"profiles" is not an object';
   for (const [name, profile] of Object.entries(data.profiles)) {
     if (!isObject(profile)) return `profile ${name} is not an object`;
-    for (const [key, value] of Object.entries(profile)) if (typeof value !== 'string') return `profile ${name}: ${key} is not text`;
+    for (const [key, value] of Object.entries(profile))
+      if (typeof value !== 'string') return `profile ${name}: ${key} is not text`;
   }
   return undefined;
 }
@@ -154,7 +164,8 @@ async function lockConfig(path: string): Promise<() => void> {
       return acquireLock(path, 'write of the config file');
     } catch (error) {
       if (!(error instanceof UsageError)) throw localTrouble(error);
-      if (Date.now() > until) throw new LocalError(`${error.message.replace(/^another /, 'the config file is busy: another ')}`, { path });
+      if (Date.now() > until)
+        throw new LocalError(`${error.message.replace(/^another /, 'the config file is busy: another ')}`, { path });
     }
     await new Promise((resolve) => setTimeout(resolve, delay * (0.5 + Math.random())));
   }

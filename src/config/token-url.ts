@@ -27,5 +27,7 @@ function normalize(url: string): string {
  * (the address in force then), else the profile's own address.
  */
 export function pushTokenFlexUrl(profile: Profile, test: boolean): string | undefined {
-  return test ? (profile['push-test-token-flex-url'] ?? profile['flex-test-url']) : (profile['push-token-flex-url'] ?? profile['flex-url']);
+  return test
+    ? (profile['push-test-token-flex-url'] ?? profile['flex-test-url'])
+    : (profile['push-token-flex-url'] ?? profile['flex-url']);
 }

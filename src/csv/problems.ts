@@ -17,7 +17,9 @@ export const LISTED_PROBLEMS = 20;
 
 /** `line 7, column callee: ...`, `line 7: ...` or the message alone: the one format of a problem. */
 export function formatProblem(p: Problem): string {
-  const where = [p.line !== undefined ? `line ${p.line}` : '', p.column !== undefined ? `column ${p.column}` : ''].filter(Boolean).join(', ');
+  const where = [p.line !== undefined ? `line ${p.line}` : '', p.column !== undefined ? `column ${p.column}` : '']
+    .filter(Boolean)
+    .join(', ');
   return where ? `${where}: ${p.message}` : p.message;
 }
 
@@ -26,7 +28,8 @@ export function issuesToProblems(error: z.ZodError, line?: number): Problem[] {
   return error.issues.map((i) => {
     const path = i.path.join('.');
     // Custom messages already name their field.
-    const message = i.code === 'custom' || !path || i.message.includes(String(i.path.at(-1))) ? i.message : `${path}: ${i.message}`;
+    const message =
+      i.code === 'custom' || !path || i.message.includes(String(i.path.at(-1))) ? i.message : `${path}: ${i.message}`;
     return line === undefined ? { message } : { line, message };
   });
 }

@@ -105,12 +105,18 @@ function lineBreaks(s: string): number {
 /** csv-parse's errors, as one line naming the line the broken row starts on. */
 function csvError(error: unknown, display: string, line: number): unknown {
   const e = error as { code?: string; message?: string; name?: string };
-  if (e?.name === 'AbortError' || error instanceof InputError || typeof e?.code !== 'string' || !e.code.startsWith('CSV_') && e.code !== 'INVALID_OPENING_QUOTE') {
+  if (
+    e?.name === 'AbortError' ||
+    error instanceof InputError ||
+    typeof e?.code !== 'string' ||
+    (!e.code.startsWith('CSV_') && e.code !== 'INVALID_OPENING_QUOTE')
+  ) {
     return error;
   }
   const why: Record<string, string> = {
     CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed (a missing ")',
-    CSV_INVALID_CLOSING_QUOTE: 'a closing quote is followed by other characters (write a quote inside a quoted field as "")',
+    CSV_INVALID_CLOSING_QUOTE:
+      'a closing quote is followed by other characters (write a quote inside a quoted field as "")',
     INVALID_OPENING_QUOTE: 'a quote inside an unquoted field (quote the whole field and write the quote as "")',
     CSV_MAX_RECORD_SIZE: `a row longer than ${MAX_ROW_CHARS} characters (an unclosed quote?)`,
   };

@@ -6,7 +6,10 @@ import { basename, dirname, join } from 'node:path';
  * rename across file systems is a copy). Hidden, and unique per process and call.
  */
 export function tempBeside(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
+  return join(
+    dirname(path),
+    `.${basename(path)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`,
+  );
 }
 
 /**

@@ -93,7 +93,9 @@ export class FileJournals implements JournalStore {
     } catch {
       return [];
     }
-    return names.filter((n) => n.startsWith(prefix) && n.endsWith(this.suffix)).map((n) => n.slice(0, -this.suffix.length));
+    return names
+      .filter((n) => n.startsWith(prefix) && n.endsWith(this.suffix))
+      .map((n) => n.slice(0, -this.suffix.length));
   }
 
   async remove(name: string): Promise<void> {
@@ -102,7 +104,13 @@ export class FileJournals implements JournalStore {
 
   async prune(finished: (records: JournalRecord[]) => boolean, keepMs?: number): Promise<string[]> {
     const { readFileSync } = await import('node:fs');
-    return pruneJournals(this.dir, this.suffix, (path) => finished(parseRecords(readFileSync(path, 'utf8'))), Date.now(), keepMs);
+    return pruneJournals(
+      this.dir,
+      this.suffix,
+      (path) => finished(parseRecords(readFileSync(path, 'utf8'))),
+      Date.now(),
+      keepMs,
+    );
   }
 }
 
@@ -113,7 +121,8 @@ function parseRecords(text: string): JournalRecord[] {
     if (!line) continue;
     try {
       const record = JSON.parse(line) as unknown;
-      if (record !== null && typeof record === 'object' && !Array.isArray(record)) records.push(record as JournalRecord);
+      if (record !== null && typeof record === 'object' && !Array.isArray(record))
+        records.push(record as JournalRecord);
     } catch {
       // An unfinished line from a killed run: its request was never made (the flush came first).
     }

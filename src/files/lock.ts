@@ -1,4 +1,15 @@
-import { closeSync, fstatSync, linkSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fstatSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
@@ -26,11 +37,20 @@ const FRESH_MS = 5_000;
  * over a dead owner's lock, exactly one proceeds. `what` names the work ("upload of c.csv to
  * workflow wf-1") for the busy message.
  */
-export function acquireLock(path: string, what: string, onStale: (owner: LockOwner) => void = () => undefined): () => void {
+export function acquireLock(
+  path: string,
+  what: string,
+  onStale: (owner: LockOwner) => void = () => undefined,
+): () => void {
   // node:crypto is loaded here, not with this module: every command that reads the config loads
   // it, and loading crypto costs a few milliseconds of start-up that reading never needs.
   const { randomBytes } = process.getBuiltinModule('node:crypto');
-  const me: LockOwner = { pid: process.pid, host: hostname(), at: new Date().toISOString(), nonce: randomBytes(8).toString('hex') };
+  const me: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    at: new Date().toISOString(),
+    nonce: randomBytes(8).toString('hex'),
+  };
   const text = `${JSON.stringify(me)}\n`;
   const mine = `${path}.${process.pid}.${me.nonce}.tmp`;
   writeFileSync(mine, text, { mode: 0o600 });
@@ -102,11 +122,14 @@ function removeClaims(path: string, ino: number): void {
   } catch {
     return;
   }
-  for (const name of names) if (name === prefix || name.startsWith(`${prefix}-`)) rmSync(join(dir, name), { force: true });
+  for (const name of names)
+    if (name === prefix || name.startsWith(`${prefix}-`)) rmSync(join(dir, name), { force: true });
 }
 
 function busy(what: string, owner: LockOwner | undefined): UsageError {
-  const who = owner ? `pid ${owner.pid}${owner.host !== hostname() ? ` on ${owner.host}` : ''}${owner.at ? `, started ${owner.at}` : ''}` : 'a process that is starting';
+  const who = owner
+    ? `pid ${owner.pid}${owner.host !== hostname() ? ` on ${owner.host}` : ''}${owner.at ? `, started ${owner.at}` : ''}`
+    : 'a process that is starting';
   return new UsageError(`another ${what} is running (${who}); wait for it to finish, or stop it and run again`, {
     ...(owner ? { pid: owner.pid } : {}),
   });
@@ -142,7 +165,9 @@ function parseOwner(text: string): LockOwner | undefined {
   if (/^\d+$/.test(trimmed)) return { pid: Number(trimmed), host: hostname(), at: '' };
   try {
     const owner = JSON.parse(trimmed) as LockOwner;
-    return Number.isInteger(owner.pid) && owner.pid > 0 ? { ...owner, host: owner.host ?? hostname(), at: owner.at ?? '' } : undefined;
+    return Number.isInteger(owner.pid) && owner.pid > 0
+      ? { ...owner, host: owner.host ?? hostname(), at: owner.at ?? '' }
+      : undefined;
   } catch {
     return undefined;
   }

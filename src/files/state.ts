@@ -47,7 +47,13 @@ export const JOURNAL_KEEP_MS = 30 * 24 * 3600 * 1000;
  * `finished(path)` says whether a journal is done with (an unfinished one is kept: it holds
  * what a re-run needs, uncertain rows included). Best effort: a file that cannot be read stays.
  */
-export function pruneJournals(dir: string, suffix: string, finished: (path: string) => boolean, now = Date.now(), keepMs = JOURNAL_KEEP_MS): string[] {
+export function pruneJournals(
+  dir: string,
+  suffix: string,
+  finished: (path: string) => boolean,
+  now = Date.now(),
+  keepMs = JOURNAL_KEEP_MS,
+): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);

@@ -42,7 +42,9 @@ export function helpFor(program: Command, words: readonly string[]): Command {
       const names = command.commands.map((c) => c.name()).filter((n) => !n.startsWith('_'));
       const near = names.find((n) => n.startsWith(word.slice(0, 3)) || word.startsWith(n.slice(0, 3)));
       const where = command === program ? '' : ` ${command.name()}`;
-      throw new UsageError(`unknown command '${[...words.slice(0, words.indexOf(word)), word].join(' ')}'${near ? ` (did you mean${where} ${near}?)` : `; commands${where}: ${names.join(', ')}`}`);
+      throw new UsageError(
+        `unknown command '${[...words.slice(0, words.indexOf(word)), word].join(' ')}'${near ? ` (did you mean${where} ${near}?)` : `; commands${where}: ${names.join(', ')}`}`,
+      );
     }
     command = next;
   }

@@ -52,7 +52,15 @@ export function dedupKey(type: EventType, body: unknown, raw: Buffer): string {
       const call = obj(o.call);
       const callId = part(call.call_id);
       const without = [part(call.task_id), part(obj(o.callee).callee_number), part(call.call_start_time)];
-      parts = [part(o.workflow_id), part(o.node_id), ...(callId !== undefined ? [callId] : without.some((p) => p !== undefined) ? without.map((p) => p ?? '') : [undefined])];
+      parts = [
+        part(o.workflow_id),
+        part(o.node_id),
+        ...(callId !== undefined
+          ? [callId]
+          : without.some((p) => p !== undefined)
+            ? without.map((p) => p ?? '')
+            : [undefined]),
+      ];
       break;
     }
     case 'chatbot.session_closed':

@@ -92,7 +92,7 @@ export function summarize(type: EventType, body: unknown): EventSummary {
       return pick({
         call: str(body.call_id),
         channel: str(body.channel),
-        status: type === 'chatbot.transfer' ? str(conclusion.output_label) ?? 'transfer' : 'closed',
+        status: type === 'chatbot.transfer' ? (str(conclusion.output_label) ?? 'transfer') : 'closed',
       });
     }
     default:

@@ -123,8 +123,12 @@ export class EventLog {
         }
         // Asked of the file, not remembered: a log cut by logrotate's copytruncate stays right.
         start = fstatSync(this.fd).size;
-        await writeAsync(this.fd, Buffer.from(batch.length === 1 ? batch[0]!.line : batch.map((b) => b.line).join(''), 'utf8'));
-        if (this.fsync) await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
+        await writeAsync(
+          this.fd,
+          Buffer.from(batch.length === 1 ? batch[0]!.line : batch.map((b) => b.line).join(''), 'utf8'),
+        );
+        if (this.fsync)
+          await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
         let offset = start;
         for (const b of batch) {
           b.done(undefined, offset);
@@ -151,7 +155,7 @@ export class EventLog {
   readAt(offset: number): HookRecord | undefined {
     const parts: Buffer[] = [];
     const chunk = Buffer.alloc(64 * 1024);
-    for (let pos = offset; ; ) {
+    for (let pos = offset; ;) {
       const n = readSync(this.fd, chunk, 0, chunk.length, pos);
       if (n === 0) return undefined;
       const end = chunk.subarray(0, n).indexOf(0x0a);

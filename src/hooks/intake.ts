@@ -100,7 +100,13 @@ export class Intake {
       if (!r.key) continue;
       const at = Date.parse(r.time);
       if (this.store instanceof NdjsonStore) this.store.remember(namespaced(r.key, r.answer, r.verdict), at);
-      if (r.type === 'plan.end' && r.verdict === 'verified' && r.answer === 200 && r.body !== undefined && r.encoding === undefined) {
+      if (
+        r.type === 'plan.end' &&
+        r.verdict === 'verified' &&
+        r.answer === 200 &&
+        r.body !== undefined &&
+        r.encoding === undefined
+      ) {
         let pair: string | undefined;
         try {
           pair = signPair(JSON.parse(r.body));
@@ -121,7 +127,13 @@ export class Intake {
     Object.assign(record, { answer: status, error });
     const logged = this.mayLogRefused();
     if (logged) await this.write(record, undefined);
-    return { answer: status, reply: JSON.stringify({ error }), record, summary: {}, ...(logged ? {} : { unlogged: true }) };
+    return {
+      answer: status,
+      reply: JSON.stringify({ error }),
+      record,
+      summary: {},
+      ...(logged ? {} : { unlogged: true }),
+    };
   }
 
   /** Counts a refused request; whether its record may be written (a token bucket). */
@@ -159,7 +171,10 @@ export class Intake {
     const pair = type === 'plan.end' && verdict.state === 'verified' ? signPair(body) : undefined;
     if (pair !== undefined) {
       if (this.pairs.replay(pair, plainKey, this.now())) {
-        verdict = { state: 'rejected', reason: 'replay: this Timestamp and Sign came before with another PlanName or PlanDetails' };
+        verdict = {
+          state: 'rejected',
+          reason: 'replay: this Timestamp and Sign came before with another PlanName or PlanDetails',
+        };
       }
     }
 
@@ -176,12 +191,16 @@ export class Intake {
       answer,
     });
     // Claimed at once (a copy arriving meanwhile sees it), given back when the record fails.
-    const undo = pair !== undefined && answer === 200 && verdict.state === 'verified' ? this.pairs.claim(pair, plainKey, this.now()) : undefined;
+    const undo =
+      pair !== undefined && answer === 200 && verdict.state === 'verified'
+        ? this.pairs.claim(pair, plainKey, this.now())
+        : undefined;
     // The store counts the arrival and keeps the record in one step; it sets retry and duplicate.
     const forward = answer === 200 && verdict.state !== 'rejected' ? this.options.forwardClaim : undefined;
     const reply = answer === 200 ? '{}' : JSON.stringify({ error });
     // A refused request past --refused-log-rate is answered and counted, not recorded.
-    if (refused && !this.mayLogRefused()) return { answer, reply, record, summary: summarize(type, body), key, unlogged: true };
+    if (refused && !this.mayLogRefused())
+      return { answer, reply, record, summary: summarize(type, body), key, unlogged: true };
     let appended: Appended;
     try {
       appended = await this.write(record, key, forward);
@@ -203,7 +222,8 @@ export class Intake {
     if (this.options.strict) {
       if (type === 'unknown') return { answer: 400, error: 'unknown event type (--strict)' };
       if (warnings.length) return { answer: 400, error: warnings[0] };
-      if (verdict.state === 'unsigned' || verdict.state === 'unverified') return { answer: 401, error: `${verdict.state} event refused (--strict)` };
+      if (verdict.state === 'unsigned' || verdict.state === 'unverified')
+        return { answer: 401, error: `${verdict.state} event refused (--strict)` };
     }
     return { answer: 200 };
   }
@@ -238,7 +258,11 @@ export class Intake {
     try {
       return await this.store.append(record, key, forward);
     } catch (error) {
-      throw new LogWriteError(error instanceof StoreUnavailable ? error.message : `cannot write the event log: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new LogWriteError(
+        error instanceof StoreUnavailable
+          ? error.message
+          : `cannot write the event log: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
     }
   }
 }

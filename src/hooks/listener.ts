@@ -58,7 +58,16 @@ export type ListenerEvent =
   | { kind: 'event'; seq: number; record: HookRecord; summary: EventSummary; forwarding: boolean }
   | { kind: 'refused'; seq: number; record: HookRecord }
   /** `ms`: how long the attempt took; `waitMs` (not final): how long until the next one. */
-  | { kind: 'forward'; seq: number; attempt: number; final: boolean; status?: number; ms?: number; waitMs?: number; error?: string }
+  | {
+      kind: 'forward';
+      seq: number;
+      attempt: number;
+      final: boolean;
+      status?: number;
+      ms?: number;
+      waitMs?: number;
+      error?: string;
+    }
   | { kind: 'error'; message: string }
   /** Refused requests not recorded since the last such notice (over --refused-log-rate). */
   | { kind: 'unlogged'; count: number; total: number };
@@ -130,7 +139,12 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   }
 
   function deliver(res: ServerResponse, outcome: Outcome, n: number, raw?: Buffer) {
-    send(res, outcome.answer, outcome.reply, outcome.answer === 413 || outcome.answer === 405 ? closeHeaders(outcome.answer) : {});
+    send(
+      res,
+      outcome.answer,
+      outcome.reply,
+      outcome.answer === 413 || outcome.answer === 405 ? closeHeaders(outcome.answer) : {},
+    );
     if (outcome.unlogged) return noteUnlogged();
     if (raw === undefined) return emit({ kind: 'refused', seq: n, record: outcome.record });
     const appended = outcome.appended;
@@ -172,13 +186,15 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   let refilling = false;
   /** Where a deferred event can be read back: the log file, or a shared store. */
   const canDefer = store.kind !== 'ndjson' || !!options.log;
-  const fits = (bytes: number) => reserved.count < queueCount && (reserved.count === 0 || reserved.bytes + bytes <= queueBytes);
+  const fits = (bytes: number) =>
+    reserved.count < queueCount && (reserved.count === 0 || reserved.bytes + bytes <= queueBytes);
   /** True when an event arriving now could be neither queued nor deferred (no log to keep it in). */
   const queueFull = () => !canDefer && !fits(0);
 
   function dispatch(job: Job, offset?: number) {
     if (deferred.length === 0 && fits(job.raw.length)) return enqueue(job);
-    if (canDefer && deferred.length < MAX_DEFERRED) return void deferred.push({ n: job.n, id: job.id, ...(offset !== undefined ? { offset } : {}) });
+    if (canDefer && deferred.length < MAX_DEFERRED)
+      return void deferred.push({ n: job.n, id: job.id, ...(offset !== undefined ? { offset } : {}) });
     // Reached only when the store cannot hold it back either: it goes now rather than be lost.
     enqueue(job);
   }
@@ -213,12 +229,20 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         const d = deferred.shift()!;
         const record = await load(d);
         if (!record) {
-          emit({ kind: 'error', message: `event #${d.n} can no longer be read back from the store (log rotated?): not forwarded; hooks replay can send it` });
+          emit({
+            kind: 'error',
+            message: `event #${d.n} can no longer be read back from the store (log rotated?): not forwarded; hooks replay can send it`,
+          });
           continue;
         }
         // The recorded headers, less the redacted ones (their values were never kept).
         const recorded = Object.fromEntries(Object.entries(record.headers).filter(([, v]) => v !== REDACTED));
-        enqueue({ n: d.n, id: d.id, raw: recordBody(record), headers: { ...passOnHeaders(recorded), [VERDICT_HEADER]: record.verdict ?? 'unsigned' } });
+        enqueue({
+          n: d.n,
+          id: d.id,
+          raw: recordBody(record),
+          headers: { ...passOnHeaders(recorded), [VERDICT_HEADER]: record.verdict ?? 'unsigned' },
+        });
       }
     } finally {
       refilling = false;
@@ -249,7 +273,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     const mine = store.kind === 'ndjson' ? Promise.resolve(true) : store.renewClaim(id, claim).catch(() => false);
     const job = mine.then(async (held) => {
       if (!held) {
-        emit({ kind: 'error', message: `event ${id}: its forward is no longer this receiver's (taken over, or the store is unreachable); not sent from here` });
+        emit({
+          kind: 'error',
+          message: `event ${id}: its forward is no longer this receiver's (taken over, or the store is unreachable); not sent from here`,
+        });
         return;
       }
       return sendOn(n, id, raw, headers, since);
@@ -268,10 +295,23 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       },
     }).then(async (o) => {
       const okay = o.answer !== undefined && o.answer.status < 300;
-      emit({ kind: 'forward', seq: n, attempt: o.attempts, final: true, ...(o.answer ? { status: o.answer.status, ms: o.answer.ms } : { error: o.error }) });
+      emit({
+        kind: 'forward',
+        seq: n,
+        attempt: o.attempts,
+        final: true,
+        ...(o.answer ? { status: o.answer.status, ms: o.answer.ms } : { error: o.error }),
+      });
       await store
-        .finishForward(id, owner, { ok: okay, attempts: o.attempts, ...(o.answer ? { status: o.answer.status } : {}), ...(o.error ? { error: o.error } : {}) })
-        .catch((error: Error) => emit({ kind: 'error', message: `cannot record the forward of event ${id}: ${error.message}` }));
+        .finishForward(id, owner, {
+          ok: okay,
+          attempts: o.attempts,
+          ...(o.answer ? { status: o.answer.status } : {}),
+          ...(o.error ? { error: o.error } : {}),
+        })
+        .catch((error: Error) =>
+          emit({ kind: 'error', message: `cannot record the forward of event ${id}: ${error.message}` }),
+        );
     });
   }
 
@@ -287,7 +327,12 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       const raw = Buffer.from(e.record.body ?? '', e.record.encoding === 'base64' ? 'base64' : 'utf8');
       // The recorded headers, less the redacted ones (their values were never kept).
       const recorded = Object.fromEntries(Object.entries(e.record.headers).filter(([, v]) => v !== REDACTED));
-      enqueue({ n: ++seq, id: e.id, raw, headers: { ...passOnHeaders(recorded), [VERDICT_HEADER]: e.record.verdict ?? 'unsigned' } });
+      enqueue({
+        n: ++seq,
+        id: e.id,
+        raw,
+        headers: { ...passOnHeaders(recorded), [VERDICT_HEADER]: e.record.verdict ?? 'unsigned' },
+      });
     }
   }
   const sweeper =
@@ -302,10 +347,17 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const [pathname = '/'] = (req.url ?? '/').split('?');
-    if (req.method === 'GET' && pathname === '/healthz') return send(res, 200, JSON.stringify({ ok: true, ...stats() }));
-    const meta: RequestMeta = { method: req.method ?? '?', path: shownPath(pathname), remote: req.socket.remoteAddress, headers: req.headers };
+    if (req.method === 'GET' && pathname === '/healthz')
+      return send(res, 200, JSON.stringify({ ok: true, ...stats() }));
+    const meta: RequestMeta = {
+      method: req.method ?? '?',
+      path: shownPath(pathname),
+      remote: req.socket.remoteAddress,
+      headers: req.headers,
+    };
     const n = ++seq;
-    const refuse = async (status: number, error: string, raw?: Buffer) => deliver(res, await intake.refuse(meta, status, error, raw), n);
+    const refuse = async (status: number, error: string, raw?: Buffer) =>
+      deliver(res, await intake.refuse(meta, status, error, raw), n);
     if (req.method !== 'POST') return discard(req, () => refuse(405, `method ${req.method} not allowed`));
     if (options.path && pathname !== options.path) return discard(req, () => refuse(404, 'no such path'));
     const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -316,7 +368,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (raw === undefined) return refuse(413, `body over ${maxBody} bytes`);
     // Forward queue full and nowhere to keep the event until it has room: not acknowledged (the
     // service sends it again later), and not recorded, so its retry is taken as new.
-    if (options.forwardTo && queueFull()) return send(res, 503, JSON.stringify({ error: 'forward queue full: send it again later' }), { 'retry-after': '5' });
+    if (options.forwardTo && queueFull())
+      return send(res, 503, JSON.stringify({ error: 'forward queue full: send it again later' }), {
+        'retry-after': '5',
+      });
     const outcome = await intake.accept(meta, raw);
     if (outcome.record.type === null) return deliver(res, outcome, n); // refused: not JSON
     deliver(res, outcome, n, raw);
@@ -385,24 +440,28 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     });
   });
   const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
-  const deadlines = setInterval(() => {
-    const now = performance.now();
-    for (const [socket, clock] of clocks) {
-      const late =
-        clock.request !== undefined
-          ? now - clock.request > requestTimeout
-          : socket.bytesRead > clock.read && now - clock.waiting > headersTimeout;
-      if (!late) continue;
-      clocks.delete(socket);
-      if (socket.writable && !socket.destroyed && clock.request === undefined) socket.end(TIMED_OUT);
-      setTimeout(() => socket.destroy(), 100).unref();
-    }
-  }, Math.max(50, Math.min(1_000, headersTimeout / 2)));
+  const deadlines = setInterval(
+    () => {
+      const now = performance.now();
+      for (const [socket, clock] of clocks) {
+        const late =
+          clock.request !== undefined
+            ? now - clock.request > requestTimeout
+            : socket.bytesRead > clock.read && now - clock.waiting > headersTimeout;
+        if (!late) continue;
+        clocks.delete(socket);
+        if (socket.writable && !socket.destroyed && clock.request === undefined) socket.end(TIMED_OUT);
+        setTimeout(() => socket.destroy(), 100).unref();
+      }
+    },
+    Math.max(50, Math.min(1_000, headersTimeout / 2)),
+  );
   deadlines.unref();
   // Requests the HTTP parser cannot read (garbage, headers over Node's cap) get a plain 400; a
   // client too slow with its headers or body, 408.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (socket.writable && !socket.destroyed) socket.end(error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? TIMED_OUT : MALFORMED);
+    if (socket.writable && !socket.destroyed)
+      socket.end(error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? TIMED_OUT : MALFORMED);
     else socket.destroy();
   });
 
@@ -443,7 +502,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       clearTimeout(timer);
       const left = [...waiting.map((j) => j.n), ...deferred.map((d) => d.n)];
       if (left.length > 0 || active > 0) {
-        emit({ kind: 'error', message: `${left.length + active} accepted events not forwarded before stopping${left.length ? ` (from event #${Math.min(...left)})` : ''}: they are in the store; hooks replay --since sends them` });
+        emit({
+          kind: 'error',
+          message: `${left.length + active} accepted events not forwarded before stopping${left.length ? ` (from event #${Math.min(...left)})` : ''}: they are in the store; hooks replay --since sends them`,
+        });
       }
       await stopped;
     },

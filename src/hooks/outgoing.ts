@@ -29,7 +29,12 @@ export interface OutgoingRequest {
 }
 
 /** Types whose notifications carry a signature the spec defines (in the body or a header). */
-export const SIGNED_TYPES: ReadonlySet<EventType> = new Set(['plan.end', 'task.end', 'chatbot.session_closed', 'chatbot.transfer']);
+export const SIGNED_TYPES: ReadonlySet<EventType> = new Set([
+  'plan.end',
+  'task.end',
+  'chatbot.session_closed',
+  'chatbot.transfer',
+]);
 
 /** Thrown when a signature cannot be made; the message names what is missing. */
 export class SignError extends Error {}
@@ -38,8 +43,15 @@ export class SignError extends Error {}
  * Serialises `body` and signs it as the spec says: plan and task `Sign` in the body (a `Sign`
  * already set is kept), chatbot `X-Service-Sign` over the exact bytes. `body` is changed in place.
  */
-export async function signNotification(type: EventType, body: Json, options: SignOptions = {}): Promise<OutgoingRequest> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': options.userAgent ?? 'callctl' };
+export async function signNotification(
+  type: EventType,
+  body: Json,
+  options: SignOptions = {},
+): Promise<OutgoingRequest> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': options.userAgent ?? 'callctl',
+  };
   let signedWith: string | undefined;
   if (type === 'plan.end' || type === 'task.end') {
     const field = type === 'plan.end' ? 'Timestamp' : 'TaskID';
@@ -64,7 +76,8 @@ export async function signNotification(type: EventType, body: Json, options: Sig
     if (signer.signature) [sign, signedWith] = [signer.signature, 'signature'];
     else if (signer.command) [sign, signedWith] = [await runSignCommand(signer.command, raw), 'command'];
     else if (signer.secret) [sign, signedWith] = [defaultServiceSign(raw, signer.secret), 'secret'];
-    if (options.tamper && !sign) throw new SignError(`no X-Service-Sign to tamper with: give a chatbot secret, --sign-command or --service-sign`);
+    if (options.tamper && !sign)
+      throw new SignError(`no X-Service-Sign to tamper with: give a chatbot secret, --sign-command or --service-sign`);
     if (sign !== undefined) headers['x-service-sign'] = options.tamper === 'sign' ? flipChar(sign) : sign;
     if (options.tamper === 'body') {
       body.call_id = flipChar(String(body.call_id ?? ''));

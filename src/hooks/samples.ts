@@ -100,8 +100,18 @@ export function sampleBody(type: SampleType, now = Date.now()): Json {
         channel_id: 'CH-1',
         user: { id: 'U-6281234567003', name: 'Sari' },
         messages: [
-          { msg_id: id('M-'), timestamp: seconds - 30, sender: 'robot', content: { type: 'text', text: 'How can I help?' } },
-          { msg_id: id('M-'), timestamp: seconds - 10, sender: 'user', content: { type: 'text', text: 'All good, thanks.' } },
+          {
+            msg_id: id('M-'),
+            timestamp: seconds - 30,
+            sender: 'robot',
+            content: { type: 'text', text: 'How can I help?' },
+          },
+          {
+            msg_id: id('M-'),
+            timestamp: seconds - 10,
+            sender: 'user',
+            content: { type: 'text', text: 'All good, thanks.' },
+          },
         ],
       };
     case 'chatbot.transfer':

@@ -57,7 +57,14 @@ const LATEST_MS = Date.UTC(2100, 0, 1);
  */
 export function timestampMs(value: unknown): number | undefined {
   let ms: number | undefined;
-  const digits = typeof value === 'number' ? (Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined) : typeof value === 'string' ? value.trim() : undefined;
+  const digits =
+    typeof value === 'number'
+      ? Number.isSafeInteger(value) && value >= 0
+        ? String(value)
+        : undefined
+      : typeof value === 'string'
+        ? value.trim()
+        : undefined;
   if (digits === undefined) return undefined;
   if (/^\d{1,13}$/.test(digits)) {
     const n = Number(digits);
@@ -76,13 +83,16 @@ export function createVerifier(options: VerifyOptions) {
 
   function md5(value: unknown, sign: unknown, field: string): Verdict {
     if (options.skipVerify) return { state: 'skipped', reason: '--skip-verify' };
-    if (typeof value !== 'string' && typeof value !== 'number') return { state: 'rejected', reason: `no ${field} to check Sign against` };
+    if (typeof value !== 'string' && typeof value !== 'number')
+      return { state: 'rejected', reason: `no ${field} to check Sign against` };
     if (sign === undefined || sign === null || sign === '') return { state: 'rejected', reason: 'missing Sign' };
     if (typeof sign !== 'string' || !/^[0-9a-f]{32}$/.test(sign)) {
       return { state: 'rejected', reason: 'Sign is not 32 lowercase hex characters' };
     }
     const index = matchMd5Sign(String(value), sign, keys);
-    return index >= 0 ? { state: 'verified', by: `key ${index + 1}` } : { state: 'rejected', reason: 'Sign matches no key' };
+    return index >= 0
+      ? { state: 'verified', by: `key ${index + 1}` }
+      : { state: 'rejected', reason: 'Sign matches no key' };
   }
 
   function chatbot(given: string | undefined, raw: Buffer): Verdict | Promise<Verdict> {
@@ -115,18 +125,26 @@ export function createVerifier(options: VerifyOptions) {
     if (maxAge > 0 && Math.abs(now() - at) > maxAge) {
       const minutes = Math.round(Math.abs(now() - at) / 60_000);
       const when = at < now() ? `${minutes} min old` : `${minutes} min ahead`;
-      return { state: 'rejected', reason: `Timestamp is ${when}, outside ±${Math.round(maxAge / 60_000)} min (stale or replayed)` };
+      return {
+        state: 'rejected',
+        reason: `Timestamp is ${when}, outside ±${Math.round(maxAge / 60_000)} min (stale or replayed)`,
+      };
     }
     return undefined;
   }
 
   /** The verdict on one event, from its type, parsed body, `X-Service-Sign` header and raw bytes. */
-  return function verify(type: EventType, body: unknown, serviceSign: string | undefined, raw: Buffer): Verdict | Promise<Verdict> {
+  return function verify(
+    type: EventType,
+    body: unknown,
+    serviceSign: string | undefined,
+    raw: Buffer,
+  ): Verdict | Promise<Verdict> {
     const o = (typeof body === 'object' && body !== null ? body : {}) as Obj;
     switch (type) {
       case 'plan.end': {
         const verdict = md5(o.Timestamp, o.Sign, 'Timestamp');
-        return verdict.state === 'verified' ? fresh(o.Timestamp) ?? verdict : verdict;
+        return verdict.state === 'verified' ? (fresh(o.Timestamp) ?? verdict) : verdict;
       }
       case 'task.end':
         return md5(o.TaskID, o.Sign, 'TaskID');
@@ -145,6 +163,8 @@ export function createVerifier(options: VerifyOptions) {
  */
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`sign command gave no answer within ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`sign command gave no answer within ${ms} ms`)), ms)),
+  );
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

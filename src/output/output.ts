@@ -97,7 +97,12 @@ export class Output {
       return;
     }
     const width = this.io.columns ?? DEFAULT_COLUMNS;
-    const layout = layoutTable(rows, columns, this.options.wide ? undefined : width, this.options.columns !== undefined);
+    const layout = layoutTable(
+      rows,
+      columns,
+      this.options.wide ? undefined : width,
+      this.options.columns !== undefined,
+    );
     const { default: Table } = await import('cli-table3');
     const table = new Table({
       head: layout.headers.map((h) => this.out.bold(h)),
@@ -107,7 +112,10 @@ export class Output {
     });
     for (const row of layout.rows) table.push(row);
     this.write(`${table.toString()}\n`);
-    if (layout.hidden.length > 0) this.info(this.err.dim(`(${layout.hidden.join(', ')} left out to fit ${width} columns; --wide shows every column)`));
+    if (layout.hidden.length > 0)
+      this.info(
+        this.err.dim(`(${layout.hidden.join(', ')} left out to fit ${width} columns; --wide shows every column)`),
+      );
   }
 
   /** Key-value pairs of one resource: aligned on a TTY, `key<TAB>value` lines when piped. */

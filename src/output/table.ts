@@ -39,7 +39,10 @@ export function tsvCell(value: unknown): string {
 
 /** `TASK ID`, `task_id` and `task-id` name the same column. */
 export function columnKey(name: string): string {
-  return name.trim().toLowerCase().replace(/[\s_-]+/g, '-');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '-');
 }
 
 /**
@@ -47,7 +50,11 @@ export function columnKey(name: string): string {
  * error listing the valid names, unless it names a column of another table the same command
  * prints (`others`), in which case it is left for that table.
  */
-export function pickColumns<T>(columns: readonly Column<T>[], names: readonly string[] | undefined, others: readonly string[] = []): Column<T>[] {
+export function pickColumns<T>(
+  columns: readonly Column<T>[],
+  names: readonly string[] | undefined,
+  others: readonly string[] = [],
+): Column<T>[] {
   if (!names) return [...columns];
   const byKey = new Map(columns.map((c) => [columnKey(c.header), c]));
   const elsewhere = new Set(others.map(columnKey));
@@ -169,7 +176,12 @@ export function fitColumns(columns: readonly FitColumn[], available: number): Fi
 }
 
 /** Shortens the widest column of each kind in turn, down to `floor` (or its header, if wider). */
-function shrink(columns: readonly FitColumn[], hidden: readonly boolean[], available: number, steps: ReadonlyArray<readonly [ColumnKind, number]>): { widths: number[]; excess: number } {
+function shrink(
+  columns: readonly FitColumn[],
+  hidden: readonly boolean[],
+  available: number,
+  steps: ReadonlyArray<readonly [ColumnKind, number]>,
+): { widths: number[]; excess: number } {
   const widths = columns.map((c, i) => (hidden[i] ? 0 : c.natural));
   const shown = hidden.filter((h) => !h).length;
   let excess = widths.reduce((a, b) => a + b, 0) + tableOverhead(shown) - available;
@@ -205,14 +217,24 @@ export interface TableLayout {
  * Lays out a table for a terminal `available` cells wide (undefined: as wide as it takes).
  * `keepAll`: the columns were picked by name, so none is left out.
  */
-export function layoutTable<T>(rows: readonly T[], columns: readonly Column<T>[], available: number | undefined, keepAll = false): TableLayout {
+export function layoutTable<T>(
+  rows: readonly T[],
+  columns: readonly Column<T>[],
+  available: number | undefined,
+  keepAll = false,
+): TableLayout {
   const headers = columns.map((c) => c.header);
   const cells = rows.map((row) => columns.map((c) => tsvCell(c.value(row))));
   const headerWidths = headers.map(displayWidth);
   const natural = headerWidths.map((w, i) => cells.reduce((max, r) => Math.max(max, displayWidth(r[i]!)), w));
   if (available === undefined) return { headers, rows: cells, widths: natural, hidden: [] };
   const fit = fitColumns(
-    columns.map((c, i) => ({ natural: natural[i]!, header: headerWidths[i]!, kind: c.kind ?? 'value', hide: keepAll ? undefined : c.hide })),
+    columns.map((c, i) => ({
+      natural: natural[i]!,
+      header: headerWidths[i]!,
+      kind: c.kind ?? 'value',
+      hide: keepAll ? undefined : c.hide,
+    })),
     available,
   );
   const kept = columns.map((_, i) => i).filter((i) => !fit.hidden[i]);

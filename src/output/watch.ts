@@ -78,7 +78,8 @@ export async function watch<T>(io: IO, spec: WatchSpec<T>, options: WatchOptions
         problem = error;
         failures++;
       }
-      const waitMs = failures === 0 ? intervalMs : Math.min(Math.max(intervalMs, MAX_BACKOFF_MS), intervalMs * 2 ** failures);
+      const waitMs =
+        failures === 0 ? intervalMs : Math.min(Math.max(intervalMs, MAX_BACKOFF_MS), intervalMs * 2 ** failures);
       const now = new Date(io.now()).toISOString().replace(/\.\d+Z$/, 'Z');
       if (tty) {
         // A failed poll keeps the last screen, with the error under it.
@@ -109,18 +110,37 @@ export async function watch<T>(io: IO, spec: WatchSpec<T>, options: WatchOptions
 }
 
 /** The screen: a title line with the time, what the command shows, and the last error if any. */
-async function renderFrame<T>(io: IO, spec: WatchSpec<T>, options: WatchOptions, value: T | undefined, problem: CliError | undefined, now: string, waitMs: number) {
+async function renderFrame<T>(
+  io: IO,
+  spec: WatchSpec<T>,
+  options: WatchOptions,
+  value: T | undefined,
+  problem: CliError | undefined,
+  now: string,
+  waitMs: number,
+) {
   let text = '';
   const capture = { write: (chunk: string | Buffer) => ((text += chunk.toString()), true) } as unknown as Writable;
-  const screenIO = { stdout: capture, stderr: capture, stdoutIsTTY: true, stderrIsTTY: io.stderrIsTTY, columns: io.columns, env: io.env } as IO;
+  const screenIO = {
+    stdout: capture,
+    stderr: capture,
+    stdoutIsTTY: true,
+    stderrIsTTY: io.stderrIsTTY,
+    columns: io.columns,
+    env: io.env,
+  } as IO;
   const out = new Output(screenIO, options.output);
   text += `${out.out.dim(`Every ${options.interval} s: ${spec.title}`)}  ${out.out.dim(now)}\n\n`;
   if (value !== undefined) await spec.screen(value, out);
-  if (problem) text += `${out.out.yellow('error:')} ${problem.message} (trying again in ${Math.round(waitMs / 1000)} s)\n`;
+  if (problem)
+    text += `${out.out.yellow('error:')} ${problem.message} (trying again in ${Math.round(waitMs / 1000)} s)\n`;
   else text += `${out.out.dim('Ctrl-C to stop')}\n`;
   const lines = text.split('\n');
   // Each line clears what the previous screen left to its right.
-  return { text: lines.map((l, i) => (i < lines.length - 1 ? `${l}${CLEAR_LINE}` : l)).join('\n'), lines: lines.length - 1 };
+  return {
+    text: lines.map((l, i) => (i < lines.length - 1 ? `${l}${CLEAR_LINE}` : l)).join('\n'),
+    lines: lines.length - 1,
+  };
 }
 
 /** A status read leniently: the spec's `canceled`, and `cancelled` as workflows spell it. */

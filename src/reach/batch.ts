@@ -27,7 +27,10 @@ export interface BatchOptions {
   /** Checked before each send: true ends the batch (Ctrl-C). */
   stopRequested(): boolean;
   /** The never-twice ledger (src/reach/ledger.ts): told before each send and of each send that reached nobody. */
-  ledger?: { pending(who: string, at: string): void | Promise<void>; cleared(who: string, at: string): void | Promise<void> };
+  ledger?: {
+    pending(who: string, at: string): void | Promise<void>;
+    cleared(who: string, at: string): void | Promise<void>;
+  };
 }
 
 /** Stop after this many refusals in a row: a wrong token or key would fail every row. */
@@ -75,7 +78,11 @@ export interface BatchRun {
 const isUncertain = (s: RowState | undefined) => s?.state === 'about' || s?.state === 'uncertain';
 
 /** Which rows this run sends, from what the journal recorded. */
-export function planBatch(rows: readonly BatchRow<unknown>[], states: ReadonlyMap<number, RowState>, opts: Pick<BatchOptions, 'resendUncertain' | 'retryFailed'>): BatchPlan {
+export function planBatch(
+  rows: readonly BatchRow<unknown>[],
+  states: ReadonlyMap<number, RowState>,
+  opts: Pick<BatchOptions, 'resendUncertain' | 'retryFailed'>,
+): BatchPlan {
   const plan: BatchPlan = { total: rows.length, toSend: [], sentEarlier: 0, failedEarlier: [], uncertain: [] };
   for (const { row } of rows) {
     const s = states.get(row);
@@ -129,7 +136,10 @@ export async function runBatch<B>(
     const d = await sender.deliver(req);
     await journal.answer(row.row, toState(d, journal.iso()));
     if (d.outcome === 'failed' || d.outcome === 'not-sent') await opts.ledger?.cleared(row.who, journal.iso());
-    const result = { ...resultOf(row, journal.states.get(row.row), false), ...(d.outcome === 'sent' && d.warning ? { warning: d.warning } : {}) };
+    const result = {
+      ...resultOf(row, journal.states.get(row.row), false),
+      ...(d.outcome === 'sent' && d.warning ? { warning: d.warning } : {}),
+    };
     emit({ type: 'row', result, done: i + 1, of: plan.toSend.length });
     if (d.outcome === 'uncertain' || d.outcome === 'not-sent') {
       stopped = { reason: 'network', message: `row ${row.row} (line ${row.line}): ${d.error.message}` };
@@ -137,7 +147,10 @@ export async function runBatch<B>(
     }
     consecutiveFailures = d.outcome === 'failed' ? consecutiveFailures + 1 : 0;
     if (consecutiveFailures >= MAX_CONSECUTIVE_FAILURES) {
-      stopped = { reason: 'failures', message: `the service refused ${consecutiveFailures} rows in a row (last: ${result.error}); check the settings before running again` };
+      stopped = {
+        reason: 'failures',
+        message: `the service refused ${consecutiveFailures} rows in a row (last: ${result.error}); check the settings before running again`,
+      };
       break;
     }
   }
@@ -171,9 +184,17 @@ export function resultOf(row: BatchRow<unknown>, s: RowState | undefined, earlie
     case 'not-sent':
       return { ...base, outcome: 'skipped', error: `not sent (${s.error}); a re-run sends it` };
     case 'about':
-      return { ...base, outcome: 'uncertain', error: `sent ${s.at} with no answer recorded (the run was killed): it may have reached the person; not sent again unless --resend-uncertain` };
+      return {
+        ...base,
+        outcome: 'uncertain',
+        error: `sent ${s.at} with no answer recorded (the run was killed): it may have reached the person; not sent again unless --resend-uncertain`,
+      };
     case 'uncertain':
-      return { ...base, outcome: 'uncertain', error: `${s.error}; it may have reached the person; not sent again unless --resend-uncertain` };
+      return {
+        ...base,
+        outcome: 'uncertain',
+        error: `${s.error}; it may have reached the person; not sent again unless --resend-uncertain`,
+      };
   }
 }
 

@@ -18,7 +18,15 @@ export interface PreparedRequest {
  * with a `warning`: the service accepted it, but its answer was not the shape the spec gives.
  */
 export type Delivery =
-  | { outcome: 'sent'; httpStatus: number; code?: number; message: string; id: string; answer: Record<string, unknown>; warning?: string }
+  | {
+      outcome: 'sent';
+      httpStatus: number;
+      code?: number;
+      message: string;
+      id: string;
+      answer: Record<string, unknown>;
+      warning?: string;
+    }
   | { outcome: 'failed'; httpStatus: number; code?: number; message: string; id?: string; answer?: unknown }
   /** The connection failed after the body may have reached the service. */
   | { outcome: 'uncertain'; error: NetworkError }
@@ -40,10 +48,21 @@ export interface AnswerReader<T extends z.ZodType> {
  * Sends once and never again (`retry: 'never'`: the transport repeats only a refused connection,
  * before any byte went out). Success is HTTP 2xx with a code in SEND_SUCCESS_CODES.
  */
-export async function deliver<T extends z.ZodType>(transport: Transport, req: PreparedRequest, reader: AnswerReader<T>): Promise<Delivery> {
+export async function deliver<T extends z.ZodType>(
+  transport: Transport,
+  req: PreparedRequest,
+  reader: AnswerReader<T>,
+): Promise<Delivery> {
   let res: HttpResponse;
   try {
-    res = await transport.send({ method: 'POST', url: req.url, headers: req.headers, body: req.body, retry: 'never', endpoint: req.endpoint });
+    res = await transport.send({
+      method: 'POST',
+      url: req.url,
+      headers: req.headers,
+      body: req.body,
+      retry: 'never',
+      endpoint: req.endpoint,
+    });
   } catch (error) {
     if (!(error instanceof NetworkError)) throw error;
     return error.details.mayHaveBeenSent === false ? { outcome: 'not-sent', error } : { outcome: 'uncertain', error };
@@ -70,16 +89,36 @@ export function readAnswer<T extends z.ZodType>(res: HttpResponse, reader: Answe
     }
     return { outcome: 'failed', httpStatus: res.status, message: `HTTP ${res.status}` };
   }
-  const loose = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
-  const code = typeof loose.code === 'number' ? loose.code : typeof loose.code === 'string' && /^-?\d+$/.test(loose.code) ? Number(loose.code) : undefined;
+  const loose =
+    json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
+  const code =
+    typeof loose.code === 'number'
+      ? loose.code
+      : typeof loose.code === 'string' && /^-?\d+$/.test(loose.code)
+        ? Number(loose.code)
+        : undefined;
   const message = typeof loose.message === 'string' ? loose.message.replace(/\s+/g, ' ').trim() : '';
   if (ok && (code === undefined || SEND_SUCCESS_CODES.includes(code))) {
     const parsed = reader.schema.safeParse(json);
     if (parsed.success) {
-      return { outcome: 'sent', httpStatus: res.status, code, message, id: reader.successId(parsed.data), answer: parsed.data as Record<string, unknown> };
+      return {
+        outcome: 'sent',
+        httpStatus: res.status,
+        code,
+        message,
+        id: reader.successId(parsed.data),
+        answer: parsed.data as Record<string, unknown>,
+      };
     }
     // Accepted, in an answer of another shape: sent, with a warning naming the odd fields.
-    const odd = [...new Set(parsed.error.issues.map((i) => `${i.path.join('.') || '(the answer)'} ${i.input === undefined ? 'missing' : i.input === null ? 'null' : 'unexpected'}`))];
+    const odd = [
+      ...new Set(
+        parsed.error.issues.map(
+          (i) =>
+            `${i.path.join('.') || '(the answer)'} ${i.input === undefined ? 'missing' : i.input === null ? 'null' : 'unexpected'}`,
+        ),
+      ),
+    ];
     let id: string | undefined;
     try {
       id = reader.successId(json as z.infer<T>);
@@ -98,5 +137,12 @@ export function readAnswer<T extends z.ZodType>(res: HttpResponse, reader: Answe
     };
   }
   const what = ok ? `code ${code ?? 'missing'}` : `HTTP ${res.status}${code !== undefined ? `, code ${code}` : ''}`;
-  return { outcome: 'failed', httpStatus: res.status, code, message: message ? `${what}: ${message}` : what, id: reader.errorId(loose), answer: json };
+  return {
+    outcome: 'failed',
+    httpStatus: res.status,
+    code,
+    message: message ? `${what}: ${message}` : what,
+    id: reader.errorId(loose),
+    answer: json,
+  };
 }

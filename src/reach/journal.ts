@@ -58,7 +58,9 @@ export class Journal {
 
   /** Removes journals last written over 30 days ago whose every row has an answer (none uncertain). */
   static async prune(store: JournalStore): Promise<void> {
-    await store.prune((records) => [...statesOf(records).values()].every((s) => s.state === 'sent' || s.state === 'failed'));
+    await store.prune((records) =>
+      [...statesOf(records).values()].every((s) => s.state === 'sent' || s.state === 'failed'),
+    );
   }
 
   /** The states recorded so far, without locking or writing (for a dry run). */
@@ -70,17 +72,27 @@ export class Journal {
    * Earlier batches of the same command and target from the same file path with other content:
    * their rows are not known to this batch (an edited file is a new batch), so a warning is due.
    */
-  static async sameFileOtherContent(store: JournalStore, key: JournalKey, file: string): Promise<Array<{ path: string; at: string }>> {
+  static async sameFileOtherContent(
+    store: JournalStore,
+    key: JournalKey,
+    file: string,
+  ): Promise<Array<{ path: string; at: string }>> {
     const found: Array<{ path: string; at: string }> = [];
     for (const name of await store.list(`${key.command}-`)) {
       const begin = await store.first(name);
-      if (begin?.target === key.target && begin.file === file && begin.sha256 !== key.sha256) found.push({ path: store.where(name), at: String(begin.at) });
+      if (begin?.target === key.target && begin.file === file && begin.sha256 !== key.sha256)
+        found.push({ path: store.where(name), at: String(begin.at) });
     }
     return found;
   }
 
   /** Locks the batch, reads what earlier runs recorded, and starts the journal if it is new. */
-  static async open(store: JournalStore, key: JournalKey, meta: Record<string, unknown>, now: () => number): Promise<Journal> {
+  static async open(
+    store: JournalStore,
+    key: JournalKey,
+    meta: Record<string, unknown>,
+    now: () => number,
+  ): Promise<Journal> {
     const name = journalName(key);
     const path = store.where(name);
     mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });

@@ -25,7 +25,10 @@ export interface PushFields {
 }
 
 /** Checks the fields against the request schema (caller id present, variables strings). */
-export function buildPush(fields: PushFields, line?: number): { ok: true; body: PushRequest } | { ok: false; problems: Problem[] } {
+export function buildPush(
+  fields: PushFields,
+  line?: number,
+): { ok: true; body: PushRequest } | { ok: false; problems: Problem[] } {
   const candidate: Record<string, unknown> = { caller_id: fields.caller_id ?? '', variables: fields.variables };
   if (fields.client_name !== undefined && fields.client_name !== '') candidate.client_name = fields.client_name;
   const parsed = pushRequestSchema.safeParse(candidate);
@@ -54,18 +57,35 @@ export const pushAnswer: AnswerReader<typeof pushResponseSchema> = {
  * The error a single push ends with, when it did not succeed. A failed connection after the
  * body went out says that the call may have been placed, and what identifies it.
  */
-export function pushError(target: PushTarget, body: PushRequest, d: Exclude<Delivery, { outcome: 'sent' }>, sentAt: number): Error {
+export function pushError(
+  target: PushTarget,
+  body: PushRequest,
+  d: Exclude<Delivery, { outcome: 'sent' }>,
+  sentAt: number,
+): Error {
   const endpoint = pushEndpoint(target);
   const who = `caller_id ${body.caller_id}${target.environment === 'test' ? ', test environment' : ''}`;
   if (d.outcome === 'failed') {
-    return new ServiceError(`${endpoint}: ${d.message}${d.id ? ` (trace_id ${d.id})` : ''}`, endpoint, d.httpStatus, d.code, {
-      traceId: d.id,
-      callerId: body.caller_id,
-    });
+    return new ServiceError(
+      `${endpoint}: ${d.message}${d.id ? ` (trace_id ${d.id})` : ''}`,
+      endpoint,
+      d.httpStatus,
+      d.code,
+      {
+        traceId: d.id,
+        callerId: body.caller_id,
+      },
+    );
   }
   const why = d.error.message.replace(`${endpoint}: `, '');
-  const details = { endpoint, callerId: body.caller_id, sentAt: new Date(sentAt).toISOString(), mayHaveBeenSent: d.outcome === 'uncertain' };
-  if (d.outcome === 'not-sent') return new NetworkError(`the call was not placed (${who}): ${endpoint}: ${why}`, details);
+  const details = {
+    endpoint,
+    callerId: body.caller_id,
+    sentAt: new Date(sentAt).toISOString(),
+    mayHaveBeenSent: d.outcome === 'uncertain',
+  };
+  if (d.outcome === 'not-sent')
+    return new NetworkError(`the call was not placed (${who}): ${endpoint}: ${why}`, details);
   return new NetworkError(
     `the call MAY HAVE BEEN PLACED (${who}, sent ${details.sentAt}): ${endpoint}: ${why}; not retried, so as not to call twice: check with the service before pushing again`,
     details,

@@ -31,11 +31,15 @@ export interface TemplateFields {
 }
 
 /** Checks the fields; `custom` becomes the JSON text of `{"reply_url": ...}`. */
-export function buildTemplate(f: TemplateFields, line?: number): { ok: true; body: TemplateRequest } | { ok: false; problems: Problem[] } {
+export function buildTemplate(
+  f: TemplateFields,
+  line?: number,
+): { ok: true; body: TemplateRequest } | { ok: false; problems: Problem[] } {
   const problems: Problem[] = [];
   const at = line === undefined ? {} : { line };
   if (!f.reply_url) problems.push({ ...at, message: 'reply_url is required (--reply-url URL)' });
-  else if (!/^https?:\/\/\S+$/.test(f.reply_url)) problems.push({ ...at, message: `reply_url must be an http(s) URL, not ${JSON.stringify(f.reply_url)}` });
+  else if (!/^https?:\/\/\S+$/.test(f.reply_url))
+    problems.push({ ...at, message: `reply_url must be an http(s) URL, not ${JSON.stringify(f.reply_url)}` });
   const parsed = templateRequestSchema.safeParse({
     template_id: f.template_id,
     timestamp: f.timestamp,
@@ -51,7 +55,11 @@ export function buildTemplate(f: TemplateFields, line?: number): { ok: true; bod
 }
 
 /** The exact request; the signature covers the exact body bytes. */
-export async function prepareTemplate(target: TemplateTarget, body: TemplateRequest, sign = true): Promise<PreparedRequest> {
+export async function prepareTemplate(
+  target: TemplateTarget,
+  body: TemplateRequest,
+  sign = true,
+): Promise<PreparedRequest> {
   const bytes = Buffer.from(JSON.stringify(body), 'utf8');
   return {
     url: `${target.baseUrl.replace(/\/+$/, '')}${UNITCAST_PATH}`,
@@ -77,16 +85,35 @@ export function recipient(body: TemplateRequest): string {
 }
 
 /** The error a single send ends with, when it did not succeed. */
-export function templateError(target: TemplateTarget, body: TemplateRequest, d: Exclude<Delivery, { outcome: 'sent' }>): Error {
+export function templateError(
+  target: TemplateTarget,
+  body: TemplateRequest,
+  d: Exclude<Delivery, { outcome: 'sent' }>,
+): Error {
   const endpoint = templateEndpoint(target);
   if (d.outcome === 'failed') {
-    return new ServiceError(`${endpoint}: ${d.message}${d.id ? ` (request_id ${d.id})` : ''}`, endpoint, d.httpStatus, d.code, {
-      requestId: d.id,
-    });
+    return new ServiceError(
+      `${endpoint}: ${d.message}${d.id ? ` (request_id ${d.id})` : ''}`,
+      endpoint,
+      d.httpStatus,
+      d.code,
+      {
+        requestId: d.id,
+      },
+    );
   }
   const why = d.error.message.replace(`${endpoint}: `, '');
-  const details = { endpoint, templateId: body.template_id, channel: body.channel, channelId: body.channel_id, userId: body.user_id, timestamp: body.timestamp, mayHaveBeenSent: d.outcome === 'uncertain' };
-  if (d.outcome === 'not-sent') return new NetworkError(`the message was not sent (${recipient(body)}): ${endpoint}: ${why}`, details);
+  const details = {
+    endpoint,
+    templateId: body.template_id,
+    channel: body.channel,
+    channelId: body.channel_id,
+    userId: body.user_id,
+    timestamp: body.timestamp,
+    mayHaveBeenSent: d.outcome === 'uncertain',
+  };
+  if (d.outcome === 'not-sent')
+    return new NetworkError(`the message was not sent (${recipient(body)}): ${endpoint}: ${why}`, details);
   return new NetworkError(
     `the message MAY HAVE BEEN SENT (${recipient(body)}, timestamp ${body.timestamp}): ${endpoint}: ${why}; not retried, so as not to send twice: check with the service before sending again`,
     details,

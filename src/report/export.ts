@@ -12,18 +12,63 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** The named fields of a calling task's record, in the spec's order: the CSV header. */
 export const TASK_RECORD_COLUMNS = [
-  'id', 'RobotID', 'CalleeName', 'CalleeGender', 'CalleeNumber', 'CallStartTime', 'CallEndTime', 'Status',
-  'Intention', 'intention_description', 'CallID', 'CallTimes', 'Comments', 'BorrowedDate', 'DueDate',
-  'BorrowedAmount', 'TotalOwingAmount', 'CurrencyUnit', 'PlatformName', 'RingType', 'HangupType', 'ExtraA',
-  'ExtraB', 'ExtraC', 'AsrResult', 'EventLabel', 'RingTime', 'TalkRound', 'RedailCall', 'NerSlots',
-  'call_notes', 'caller_number',
+  'id',
+  'RobotID',
+  'CalleeName',
+  'CalleeGender',
+  'CalleeNumber',
+  'CallStartTime',
+  'CallEndTime',
+  'Status',
+  'Intention',
+  'intention_description',
+  'CallID',
+  'CallTimes',
+  'Comments',
+  'BorrowedDate',
+  'DueDate',
+  'BorrowedAmount',
+  'TotalOwingAmount',
+  'CurrencyUnit',
+  'PlatformName',
+  'RingType',
+  'HangupType',
+  'ExtraA',
+  'ExtraB',
+  'ExtraC',
+  'AsrResult',
+  'EventLabel',
+  'RingTime',
+  'TalkRound',
+  'RedailCall',
+  'NerSlots',
+  'call_notes',
+  'caller_number',
 ] as const;
 
 /** The named fields of a workflow call-task's `details` entry, in the spec's order. */
 export const WORKFLOW_CALL_COLUMNS = [
-  'id', 'callee', 'result', 'result_label', 'duration', 'hangup_type', 'ring_type', 'question_answer', 'NerSlots',
-  'robot_hash', 'call_id', 'call_times', 'call_start_time', 'call_end_time', 'ring_time', 'talk_round',
-  'redail_call', 'intention_description', 'EventLabel', 'caller_number', 'case_id',
+  'id',
+  'callee',
+  'result',
+  'result_label',
+  'duration',
+  'hangup_type',
+  'ring_type',
+  'question_answer',
+  'NerSlots',
+  'robot_hash',
+  'call_id',
+  'call_times',
+  'call_start_time',
+  'call_end_time',
+  'ring_time',
+  'talk_round',
+  'redail_call',
+  'intention_description',
+  'EventLabel',
+  'caller_number',
+  'case_id',
 ] as const;
 
 /**
@@ -72,7 +117,9 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
   async start(attempt: number): Promise<void> {
     if (this.started && this.headWritten) {
       if (!this.target.restart) {
-        throw new NetworkError(`the connection was lost after ${this.written} records were written (attempt ${attempt - 1}); run the command again`);
+        throw new NetworkError(
+          `the connection was lost after ${this.written} records were written (attempt ${attempt - 1}); run the command again`,
+        );
       }
       await this.target.restart();
     }

@@ -67,7 +67,13 @@ export function timeOf(v: unknown): number | undefined {
   // surrounding spaces included, goes through the regular expression.
   if ((v.length === 19 || v.length === 20) && (v.length === 19 || v.charCodeAt(19) === 90)) {
     const sep = v.charCodeAt(10);
-    if ((sep === 84 || sep === 32) && v.charCodeAt(4) === 45 && v.charCodeAt(7) === 45 && v.charCodeAt(13) === 58 && v.charCodeAt(16) === 58) {
+    if (
+      (sep === 84 || sep === 32) &&
+      v.charCodeAt(4) === 45 &&
+      v.charCodeAt(7) === 45 &&
+      v.charCodeAt(13) === 58 &&
+      v.charCodeAt(16) === 58
+    ) {
       const year = digits(v, 0, 4);
       const month = digits(v, 5, 2);
       const day = digits(v, 8, 2);
@@ -123,7 +129,10 @@ export function viewOfRecord(r: CallRecord): CallView {
     hangupType: valueOf(r.HangupType),
     talkRounds: connected ? talkRounds : undefined,
     duration: connected && start !== undefined && end !== undefined && end >= start ? (end - start) / 1000 : undefined,
-    redials: (Array.isArray(r.RedailCall) ? r.RedailCall : []).map((d) => ({ ringType: valueOf(d?.RingType), label: valueOf(d?.ResultLabel) })),
+    redials: (Array.isArray(r.RedailCall) ? r.RedailCall : []).map((d) => ({
+      ringType: valueOf(d?.RingType),
+      label: valueOf(d?.ResultLabel),
+    })),
   };
 }
 

@@ -44,15 +44,33 @@ export interface ReportRow {
   detail: string;
 }
 
-export function reportRows(n: CallNumbers, rounds?: Array<{ Rounds: string; TaskID: string; Status: string; totals: Totals; rates: CallNumbers['rates'] }>): ReportRow[] {
+export function reportRows(
+  n: CallNumbers,
+  rounds?: Array<{ Rounds: string; TaskID: string; Status: string; totals: Totals; rates: CallNumbers['rates'] }>,
+): ReportRow[] {
   const rows: ReportRow[] = [];
   for (const r of rounds ?? []) {
-    rows.push({ section: 'round', value: r.Rounds, count: r.totals.records, share: null, detail: `${r.TaskID} ${r.Status}` });
-    for (const [k] of TOTAL_LABELS.slice(1)) rows.push({ section: `round ${r.Rounds}`, value: k, count: r.totals[k], share: r.rates[k], detail: '' });
+    rows.push({
+      section: 'round',
+      value: r.Rounds,
+      count: r.totals.records,
+      share: null,
+      detail: `${r.TaskID} ${r.Status}`,
+    });
+    for (const [k] of TOTAL_LABELS.slice(1))
+      rows.push({ section: `round ${r.Rounds}`, value: k, count: r.totals[k], share: r.rates[k], detail: '' });
   }
-  for (const [k] of TOTAL_LABELS) rows.push({ section: 'totals', value: k, count: n.totals[k], share: n.rates[k], detail: '' });
+  for (const [k] of TOTAL_LABELS)
+    rows.push({ section: 'totals', value: k, count: n.totals[k], share: n.rates[k], detail: '' });
   const dist = (section: string, shares: Share[]) => {
-    for (const s of shares) rows.push({ section, value: s.value, count: s.count, share: s.share, detail: (s as IntentionShare).descriptions?.join(' / ') ?? '' });
+    for (const s of shares)
+      rows.push({
+        section,
+        value: s.value,
+        count: s.count,
+        share: s.share,
+        detail: (s as IntentionShare).descriptions?.join(' / ') ?? '',
+      });
   };
   dist('status', n.statuses);
   dist('intention', n.intentions);
@@ -61,7 +79,8 @@ export function reportRows(n: CallNumbers, rounds?: Array<{ Rounds: string; Task
   dist('hangup_type', n.hangupTypes);
   const spread = (section: string, s: Spread) => {
     rows.push({ section, value: 'count', count: s.count, share: null, detail: '' });
-    for (const k of ['median', 'p90', 'max'] as const) rows.push({ section, value: k, count: s[k], share: null, detail: '' });
+    for (const k of ['median', 'p90', 'max'] as const)
+      rows.push({ section, value: k, count: s[k], share: null, detail: '' });
   };
   spread('talk_rounds', n.talkRounds);
   spread('duration_seconds', n.durations);
@@ -122,18 +141,31 @@ export async function renderReport(
   out.record(
     TOTAL_LABELS.map(([k, label]) => {
       const count = String(n.totals[k]).padStart(countWidth);
-      return [label, k === 'records' ? count : `${count}  ${percent(n.rates[k]).padStart(6)}  ${bar(n.rates[k])}`] as const;
+      return [
+        label,
+        k === 'records' ? count : `${count}  ${percent(n.rates[k]).padStart(6)}  ${bar(n.rates[k])}`,
+      ] as const;
     }),
   );
   const v = (x: number | null, unit: string) => (x === null ? '-' : `${x}${unit}`);
   out.heading('Connected calls');
   out.record(
-    ([['talk rounds', n.talkRounds, ''], ['call duration', n.durations, ' s']] as const).map(([label, s, unit]) => [
+    (
+      [
+        ['talk rounds', n.talkRounds, ''],
+        ['call duration', n.durations, ' s'],
+      ] as const
+    ).map(([label, s, unit]) => [
       label,
       `median ${v(s.median, unit)}, p90 ${v(s.p90, unit)}, max ${v(s.max, unit)}  (${s.count} calls)`,
     ]),
   );
-  await distribution(out, 'Intentions', n.intentions, n.intentions.some((i) => i.descriptions.length > 0));
+  await distribution(
+    out,
+    'Intentions',
+    n.intentions,
+    n.intentions.some((i) => i.descriptions.length > 0),
+  );
   await distribution(out, 'Final labels', n.labels);
   await distribution(out, 'Call statuses', n.statuses);
   await distribution(out, 'Ring types', n.ringTypes);
@@ -148,11 +180,19 @@ export async function renderReport(
   }
 }
 
-async function distribution(out: Output, heading: string | undefined, shares: Share[], descriptions = false, header = 'VALUE'): Promise<void> {
+async function distribution(
+  out: Output,
+  heading: string | undefined,
+  shares: Share[],
+  descriptions = false,
+  header = 'VALUE',
+): Promise<void> {
   if (heading) out.heading(heading);
   await out.list(shares, [
     { header, value: (s) => s.value },
-    ...(descriptions ? [{ header: 'DESCRIPTION', value: (s: Share) => (s as IntentionShare).descriptions.join(' / ') }] : []),
+    ...(descriptions
+      ? [{ header: 'DESCRIPTION', value: (s: Share) => (s as IntentionShare).descriptions.join(' / ') }]
+      : []),
     { header: 'COUNT', value: (s) => s.count },
     { header: 'SHARE', value: (s) => percent(s.share) },
     { header: '', value: (s) => bar(s.share) },

@@ -28,7 +28,15 @@ export interface PlanReport extends CallNumbers {
 
 /** `workflow report --json`. */
 export interface WorkflowReport extends CallNumbers {
-  task: { task_id: string; task_name: string; status: string; workflow_id: string; workflow_name: string; nodetask_id: string; nodetask_name: string };
+  task: {
+    task_id: string;
+    task_name: string;
+    status: string;
+    workflow_id: string;
+    workflow_name: string;
+    nodetask_id: string;
+    nodetask_name: string;
+  };
 }
 
 /** Streams a task's records into fresh numbers, starting over if the request is retried. */
@@ -63,7 +71,14 @@ export async function planReport(client: CloudClient, planName: string): Promise
     const { stats } = await addTask(client, round.TaskID, () => new CallStats());
     whole.merge(stats[0]!);
     const own = stats[0]!.numbers();
-    rounds.push({ Rounds: round.Rounds, TaskName: round.TaskName, TaskID: round.TaskID, Status: round.Status, totals: own.totals, rates: own.rates });
+    rounds.push({
+      Rounds: round.Rounds,
+      TaskName: round.TaskName,
+      TaskID: round.TaskID,
+      Status: round.Status,
+      totals: own.totals,
+      rates: own.rates,
+    });
   }
   return { plan: { PlanName: plan.PlanName }, rounds, ...whole.numbers() };
 }
@@ -79,5 +94,8 @@ export async function workflowReport(client: CloudClient, taskId: string): Promi
     },
   });
   const { task_id, task_name, status, workflow_id, workflow_name, nodetask_id, nodetask_name } = task;
-  return { task: { task_id, task_name, status, workflow_id, workflow_name, nodetask_id, nodetask_name }, ...stats.numbers() };
+  return {
+    task: { task_id, task_name, status, workflow_id, workflow_name, nodetask_id, nodetask_name },
+    ...stats.numbers(),
+  };
 }

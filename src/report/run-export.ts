@@ -12,7 +12,12 @@ export interface ExportFlags {
   excel?: boolean;
 }
 
-const EXTENSIONS: Record<string, ExportFormat> = { '.csv': 'csv', '.ndjson': 'ndjson', '.jsonl': 'ndjson', '.json': 'json' };
+const EXTENSIONS: Record<string, ExportFormat> = {
+  '.csv': 'csv',
+  '.ndjson': 'ndjson',
+  '.jsonl': 'ndjson',
+  '.json': 'json',
+};
 
 /** The format asked for: `--format`, else `--output`'s extension; undefined when not an export. */
 export function exportFormat(flags: ExportFlags): ExportFormat | undefined {
@@ -28,7 +33,10 @@ export function exportFormat(flags: ExportFlags): ExportFormat | undefined {
   }
   const ext = /\.[^./\\]+$/.exec(flags.output)?.[0]?.toLowerCase() ?? '';
   const format = EXTENSIONS[ext];
-  if (!format) throw new UsageError(`--output ${flags.output}: say --format ${EXPORT_FORMATS.join('|')} (the file name does not tell)`);
+  if (!format)
+    throw new UsageError(
+      `--output ${flags.output}: say --format ${EXPORT_FORMATS.join('|')} (the file name does not tell)`,
+    );
   return format;
 }
 
@@ -44,7 +52,12 @@ export async function exportRecords<T extends object>(
   fetch: (sink: RecordSink<T>) => Promise<unknown>,
 ): Promise<number> {
   if ((flags.bom || flags.excel) && format !== 'csv') throw new UsageError('--bom and --excel go with --format csv');
-  const options = { format, columns, csvMode: flags.excel ? 'excel' : 'exact', bom: Boolean(flags.bom || flags.excel) } as const;
+  const options = {
+    format,
+    columns,
+    csvMode: flags.excel ? 'excel' : 'exact',
+    bom: Boolean(flags.bom || flags.excel),
+  } as const;
   if (flags.output === undefined || flags.output === '-') {
     const writer = new RecordWriter<T>(options, { stream: () => stdout });
     await fetch(writer);

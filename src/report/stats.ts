@@ -92,7 +92,12 @@ export function percentile(sorted: readonly number[], p: number): number | null 
 function spread(values: number[]): Spread {
   const sorted = Float64Array.from(values).sort();
   const list = Array.from(sorted);
-  return { count: list.length, median: percentile(list, 0.5), p90: percentile(list, 0.9), max: list.length ? list[list.length - 1]! : null };
+  return {
+    count: list.length,
+    median: percentile(list, 0.5),
+    p90: percentile(list, 0.9),
+    max: list.length ? list[list.length - 1]! : null,
+  };
 }
 
 class QuestionTally {
@@ -109,7 +114,16 @@ class QuestionTally {
  * durations, for their percentiles) are kept, never the records.
  */
 export class CallStats {
-  private readonly totals: Totals = { records: 0, called: 0, connected: 0, noAnswer: 0, busy: 0, finished: 0, hungUpByCallee: 0, redialed: 0 };
+  private readonly totals: Totals = {
+    records: 0,
+    called: 0,
+    connected: 0,
+    noAnswer: 0,
+    busy: 0,
+    finished: 0,
+    hungUpByCallee: 0,
+    redialed: 0,
+  };
   private readonly statuses = new Tally();
   private readonly intentions = new Tally();
   private readonly descriptions = new Map<string, Tally>();
@@ -168,7 +182,16 @@ export class CallStats {
   /** Adds another set of calls (a plan's round into the plan's whole). */
   merge(o: CallStats): void {
     for (const k of Object.keys(this.totals) as Array<keyof Totals>) this.totals[k] += o.totals[k];
-    for (const k of ['statuses', 'intentions', 'labels', 'ringTypes', 'hangupTypes', 'redialRing', 'redialLabel'] as const) this[k].merge(o[k]);
+    for (const k of [
+      'statuses',
+      'intentions',
+      'labels',
+      'ringTypes',
+      'hangupTypes',
+      'redialRing',
+      'redialLabel',
+    ] as const)
+      this[k].merge(o[k]);
     for (const [intention, d] of o.descriptions) {
       const mine = this.descriptions.get(intention);
       if (mine) mine.merge(d);
@@ -195,7 +218,10 @@ export class CallStats {
   numbers(): CallNumbers {
     const t = this.totals;
     const rates = Object.fromEntries(
-      (Object.keys(t) as Array<keyof Totals>).map((k) => [k, k === 'records' ? null : k === 'called' ? ratio(t.called, t.records) : ratio(t[k], t.called)]),
+      (Object.keys(t) as Array<keyof Totals>).map((k) => [
+        k,
+        k === 'records' ? null : k === 'called' ? ratio(t.called, t.records) : ratio(t[k], t.called),
+      ]),
     ) as Record<keyof Totals, number | null>;
     const numbers: CallNumbers = {
       totals: { ...t },

@@ -52,12 +52,16 @@ export class TokenStore {
   }
 
   private prune(): void {
-    for (const [token, issued] of this.tokens) if (issued !== -Infinity && this.expired(issued)) this.tokens.delete(token);
+    for (const [token, issued] of this.tokens)
+      if (issued !== -Infinity && this.expired(issued)) this.tokens.delete(token);
   }
 }
 
 /** Constant-time check of the app credentials. */
-export function credentialsMatch(given: { key: string; secret: string }, expected: { key: string; secret: string }): boolean {
+export function credentialsMatch(
+  given: { key: string; secret: string },
+  expected: { key: string; secret: string },
+): boolean {
   const keyOk = signaturesEqual(expected.key, given.key);
   const secretOk = signaturesEqual(expected.secret, given.secret);
   return keyOk && secretOk;

@@ -55,7 +55,11 @@ export function ok(data: unknown): Reply {
  * reports outcomes in the envelope. No `message`: the spec does not give cloud envelopes one.
  */
 export function fail(code: number, text: string, httpStatus = 200, data?: unknown): Reply {
-  return { status: httpStatus, body: { data: data ?? null, status: text, code }, refusal: httpStatus === 200 ? 'refusal' : 'transport' };
+  return {
+    status: httpStatus,
+    body: { data: data ?? null, status: text, code },
+    refusal: httpStatus === 200 ? 'refusal' : 'transport',
+  };
 }
 
 export const badRequest = (message: string, data?: unknown) => fail(400, message, 200, data);

@@ -98,7 +98,11 @@ export function notifyShape(v: Variants | undefined): NotifyShape {
 
 /** Task end status notification body: `Sign` = md5(TaskID + KEY). */
 export function taskEndBody(task: CallingTask, key: string, planName?: string): Record<string, unknown> {
-  const body: Record<string, unknown> = { TaskID: task.TaskID, TaskName: task.TaskName, Sign: md5Sign(task.TaskID, key) };
+  const body: Record<string, unknown> = {
+    TaskID: task.TaskID,
+    TaskName: task.TaskName,
+    Sign: md5Sign(task.TaskID, key),
+  };
   if (planName) body.PlanName = planName;
   return body;
 }
@@ -117,7 +121,12 @@ export function planEndBody(
 ): Record<string, unknown> {
   const seconds = Math.floor(nowMs / 1000);
   const timestamp = shape.intTimestamp ? seconds : String(seconds);
-  const body: Record<string, unknown> = { PlanName: plan.PlanName, Timestamp: timestamp, Sign: md5Sign(timestamp, key), PlanDetails: plan.PlanDetails };
+  const body: Record<string, unknown> = {
+    PlanName: plan.PlanName,
+    Timestamp: timestamp,
+    Sign: md5Sign(timestamp, key),
+    PlanDetails: plan.PlanDetails,
+  };
   if (shape.taskFields && lastRound) Object.assign(body, taskLevelFields(lastRound));
   return body;
 }
@@ -162,7 +171,9 @@ export const TEMPLATE_PATH = ['wait', 'send', 'delivery', 'read'] as const satis
 
 /** Template message status callback body for a message the sandbox received. */
 export function templateStatusBody(t: ReceivedTemplate, status: string, nowMs = Date.now()): Record<string, unknown> {
-  const variables = Object.fromEntries(Object.entries(t.variable).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+  const variables = Object.fromEntries(
+    Object.entries(t.variable).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+  );
   return {
     workflow_id: 'WF-TEMPLATE',
     workflow_name: 'Template messages',
@@ -194,7 +205,10 @@ interface Sending {
   headers: Record<string, string>;
 }
 
-const sendingOf = (n: Pick<Notification, 'body' | 'raw' | 'headers'>): Sending => ({ text: n.raw ?? JSON.stringify(n.body), headers: { ...n.headers } });
+const sendingOf = (n: Pick<Notification, 'body' | 'raw' | 'headers'>): Sending => ({
+  text: n.raw ?? JSON.stringify(n.body),
+  headers: { ...n.headers },
+});
 
 /**
  * POSTs JSON with node:http (fetch would add a User-Agent of its own, and no-user-agent needs
@@ -204,11 +218,19 @@ function post(url: string, text: string, headers: Record<string, string>, signal
   return new Promise((resolve, reject) => {
     const request = url.startsWith('https:') ? httpsRequest : httpRequest;
     const body = Buffer.from(text, 'utf8');
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers }, signal }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(body.length), ...headers },
+        signal,
+      },
+      (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -241,7 +263,12 @@ export function createNotifier(o: NotifierOptions): Notifier {
     const shape = notifyShape(o.variants);
     let failure: string;
     try {
-      const status = await post(o.url, sending.text, { ...(shape.userAgent ? { 'user-agent': NOTIFY_USER_AGENT } : {}), ...sending.headers }, AbortSignal.any([aborter.signal, AbortSignal.timeout(o.timeoutMs ?? 10_000)]));
+      const status = await post(
+        o.url,
+        sending.text,
+        { ...(shape.userAgent ? { 'user-agent': NOTIFY_USER_AGENT } : {}), ...sending.headers },
+        AbortSignal.any([aborter.signal, AbortSignal.timeout(o.timeoutMs ?? 10_000)]),
+      );
       if (status === 200) {
         o.events.emit('notify.sent', { kind: n.kind, url: o.url, attempt: attemptNo, status });
         return done(n, true);
@@ -311,7 +338,9 @@ export function attachNotifier(o: NotifierOptions): SandboxNotifier {
     timers.add(t);
   };
 
-  o.events.on('task.finished', ({ task, planName }) => notifier.send({ kind: 'task.end', body: taskEndBody(task, o.key, planName) }));
+  o.events.on('task.finished', ({ task, planName }) =>
+    notifier.send({ kind: 'task.end', body: taskEndBody(task, o.key, planName) }),
+  );
   o.events.on('plan.finished', ({ plan, lastRound }) => {
     const make = () => ({ body: planEndBody(plan, o.key, Date.now(), notifyShape(o.variants), lastRound) });
     notifier.send({ kind: 'plan.end', ...make(), renew: make });
@@ -334,7 +363,9 @@ export function attachNotifier(o: NotifierOptions): SandboxNotifier {
     sendSample(type, set = []) {
       const body = sampleBody(type);
       for (const assignment of set) applySet(body, assignment);
-      const n: Notification = type.startsWith('chatbot.') ? chatbotNotification(type, body, secret) : { kind: type, body };
+      const n: Notification = type.startsWith('chatbot.')
+        ? chatbotNotification(type, body, secret)
+        : { kind: type, body };
       notifier.send(n);
       return body;
     },

@@ -35,8 +35,20 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: `${CLOUD}/workflow/updatedetails`, token: true, handler: updateDetailsHandler },
   { method: 'POST', path: `${CLOUD}/workflow/apinoticeinfo`, token: true, handler: verifyPushHandler },
   { method: 'POST', path: `${CLOUD}/workflow/taskdetail`, token: true, handler: workflowTaskDetailHandler },
-  { method: 'POST', path: '/flex/api/push/<token>', pattern: /^\/flex\/api\/push\/(?<token>[^/]+)$/, token: false, handler: pushHandler('live') },
-  { method: 'POST', path: '/flex-test/api/push/<token>', pattern: /^\/flex-test\/api\/push\/(?<token>[^/]+)$/, token: false, handler: pushHandler('test') },
+  {
+    method: 'POST',
+    path: '/flex/api/push/<token>',
+    pattern: /^\/flex\/api\/push\/(?<token>[^/]+)$/,
+    token: false,
+    handler: pushHandler('live'),
+  },
+  {
+    method: 'POST',
+    path: '/flex-test/api/push/<token>',
+    pattern: /^\/flex-test\/api\/push\/(?<token>[^/]+)$/,
+    token: false,
+    handler: pushHandler('test'),
+  },
   { method: 'POST', path: '/api/v1/template/unitcast', token: false, handler: unitcastHandler },
 ];
 
@@ -143,11 +155,20 @@ export async function handle(engine: Engine, req: IncomingMessage, res: ServerRe
 function bend(v: Variants, routePath: string | undefined, reply: Reply): Reply {
   if (!reply.refusal) return reply;
   const body = reply.body as Record<string, unknown>;
-  const route = routePath === `${CLOUD}/workflow/updatedetails` ? 'update' : routePath === `${CLOUD}/workflow/apinoticeinfo` ? 'verify' : undefined;
+  const route =
+    routePath === `${CLOUD}/workflow/updatedetails`
+      ? 'update'
+      : routePath === `${CLOUD}/workflow/apinoticeinfo`
+        ? 'verify'
+        : undefined;
   const two = route && reply.refusal === 'refusal' ? twoHundredRefusal(v, route) : undefined;
   if (two) {
     const { data: _data, ...rest } = body;
-    return { ...reply, status: 200, body: two.data === 'absent' ? { ...rest, code: 200 } : { data: null, ...rest, code: 200 } };
+    return {
+      ...reply,
+      status: 200,
+      body: two.data === 'absent' ? { ...rest, code: 200 } : { data: null, ...rest, code: 200 },
+    };
   }
   const { httpStatus, code } = refusalStatus(v, reply.refusal, body.code as number, reply.status);
   const text = reasonInMessage(v) ? { status: 'ERROR', message: body.status } : {};
@@ -160,9 +181,14 @@ async function dispatch(
   found: ReturnType<typeof findRoute>,
   r: { method: string; path: string; query: URLSearchParams; raw: Buffer },
 ): Promise<Reply> {
-  if (!found) return fail(404, `no such endpoint: ${r.method} ${r.path.replace(/(\/api\/push\/)[^/]+/, '$1<token>')}`, 404);
+  if (!found)
+    return fail(404, `no such endpoint: ${r.method} ${r.path.replace(/(\/api\/push\/)[^/]+/, '$1<token>')}`, 404);
   const { route, params } = found;
-  if (route.method !== r.method) return { ...fail(405, `method ${r.method} not allowed; use ${route.method}`, 405), headers: { allow: route.method } };
+  if (route.method !== r.method)
+    return {
+      ...fail(405, `method ${r.method} not allowed; use ${route.method}`, 405),
+      headers: { allow: route.method },
+    };
   let parsed: unknown;
   let hasParsed = false;
   const ctx: RouteContext = {

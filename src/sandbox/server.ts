@@ -37,8 +37,10 @@ export const SANDBOX_DEFAULTS = {
 function resolveOptions(o: SandboxOptions): ResolvedOptions {
   const d = SANDBOX_DEFAULTS;
   const timeScale = o.timeScale ?? d.timeScale;
-  if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new RangeError(`timeScale must be a positive number, got ${timeScale}`);
-  const start = o.startTime === undefined ? Date.now() : typeof o.startTime === 'number' ? o.startTime : Date.parse(o.startTime);
+  if (!(timeScale > 0) || !Number.isFinite(timeScale))
+    throw new RangeError(`timeScale must be a positive number, got ${timeScale}`);
+  const start =
+    o.startTime === undefined ? Date.now() : typeof o.startTime === 'number' ? o.startTime : Date.parse(o.startTime);
   if (Number.isNaN(start)) throw new RangeError(`startTime is not a date: ${o.startTime}`);
   const pushToken = o.pushToken ?? d.pushToken;
   return {
@@ -113,7 +115,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   engine.url = url;
 
   let notifier: Notifier | undefined;
-  if (o.notifyUrl) notifier = attachNotifier({ url: o.notifyUrl, key: o.notifyKey, events, timeScale: o.timeScale, variants });
+  if (o.notifyUrl)
+    notifier = attachNotifier({ url: o.notifyUrl, key: o.notifyKey, events, timeScale: o.timeScale, variants });
   simulation.start();
 
   let closing: Promise<void> | undefined;

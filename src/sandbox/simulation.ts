@@ -127,7 +127,12 @@ export class Simulation implements Simulator {
     if (!name) throw new SimulationError('a plan needs a name');
     if (this.state.plans.has(name)) throw new SimulationError(`plan already exists: ${name}`);
     const now = this.now();
-    const plan: PlanModel = { PlanName: name, PlanStatus: 'planned', rounds: [], roundIntervalMinutes: input.roundIntervalMinutes ?? 30 };
+    const plan: PlanModel = {
+      PlanName: name,
+      PlanStatus: 'planned',
+      rounds: [],
+      roundIntervalMinutes: input.roundIntervalMinutes ?? 30,
+    };
     const rounds = Math.max(1, input.rounds ?? 2);
     for (let r = 1; r <= rounds; r++) {
       const id = `T-${name}-R${r}`;
@@ -167,7 +172,8 @@ export class Simulation implements Simulator {
   finishTask(id: string): CallingTask {
     const model = this.task(id);
     for (let to = NEXT[model.task.Status]; to; to = NEXT[model.task.Status]) this.transition(model, to);
-    if (model.task.Status !== 'finished') throw new SimulationError(`task ${id} is ${model.task.Status}; it cannot finish`);
+    if (model.task.Status !== 'finished')
+      throw new SimulationError(`task ${id} is ${model.task.Status}; it cannot finish`);
     this.run();
     return model.task;
   }
@@ -231,7 +237,7 @@ export class Simulation implements Simulator {
     const plan = this.state.plans.get(model.planName as string);
     if (!plan) return;
     if (to === 'finished') {
-      const nextId = plan.rounds[(model.round ?? 1)];
+      const nextId = plan.rounds[model.round ?? 1];
       const next = nextId ? this.state.tasks.get(nextId) : undefined;
       if (next && next.task.Status === 'created') {
         next.task.ScheduleStartTime = isoSeconds(now + plan.roundIntervalMinutes * MINUTE);
@@ -275,7 +281,8 @@ export class Simulation implements Simulator {
 
 /** A plan's status from its rounds' statuses. */
 export function planStatusOf(rounds: TaskStatus[]): PlanStatus {
-  if (rounds.every((s) => s === 'finished' || s === 'canceled')) return rounds.every((s) => s === 'canceled') ? 'canceled' : 'finished';
+  if (rounds.every((s) => s === 'finished' || s === 'canceled'))
+    return rounds.every((s) => s === 'canceled') ? 'canceled' : 'finished';
   if (rounds.some((s) => s === 'calling' || s === 'finished' || s === 'paused')) return 'calling';
   return 'planned';
 }

@@ -1,4 +1,12 @@
-import type { Robot, CallingTask, PlanStatus, ListEntry, WorkflowInstance, WorkflowTaskDetail, ApiPushData as VerifyPushData } from './spec/shapes.js';
+import type {
+  Robot,
+  CallingTask,
+  PlanStatus,
+  ListEntry,
+  WorkflowInstance,
+  WorkflowTaskDetail,
+  ApiPushData as VerifyPushData,
+} from './spec/shapes.js';
 
 /** The three business scenarios of the spec; their call records differ in some fields. */
 export type Scenario = 'debt' | 'telemarketing' | 'info-check';

@@ -7,7 +7,8 @@ import type { Variants } from './variants.js';
  */
 
 /** What a read endpoint serves. */
-export type ServedKind = 'robots' | 'task' | 'plan-status' | 'plan-detail' | 'instances' | 'workflow-task' | 'verify-push';
+export type ServedKind =
+  'robots' | 'task' | 'plan-status' | 'plan-detail' | 'instances' | 'workflow-task' | 'verify-push';
 
 type Json = Record<string, unknown>;
 
@@ -113,14 +114,34 @@ function optionalMissing(kind: ServedKind, data: unknown): void {
       dropEach(data, ['RobotName', 'RobotDescription', 'Link', 'Tone']);
       return;
     case 'task':
-      dropEach(d.detail, ['CalleeName', 'CalleeGender', 'Comments', 'AsrResult', 'EventLabel', 'RedailCall', 'NerSlots', 'call_notes', 'ExtraA', 'BorrowedDate', 'RingTime']);
+      dropEach(d.detail, [
+        'CalleeName',
+        'CalleeGender',
+        'Comments',
+        'AsrResult',
+        'EventLabel',
+        'RedailCall',
+        'NerSlots',
+        'call_notes',
+        'ExtraA',
+        'BorrowedDate',
+        'RingTime',
+      ]);
       return;
     case 'instances':
       for (const w of (d.lists as Json[] | undefined) ?? []) w.start_time = null;
       dropEach(d.lists, ['end_time']);
       return;
     case 'workflow-task':
-      dropEach(d.details, ['result_label', 'question_answer', 'NerSlots', 'redail_call', 'EventLabel', 'case_id', 'duration']);
+      dropEach(d.details, [
+        'result_label',
+        'question_answer',
+        'NerSlots',
+        'redail_call',
+        'EventLabel',
+        'case_id',
+        'duration',
+      ]);
       return;
     case 'verify-push': {
       const call = d.call as Json | undefined;

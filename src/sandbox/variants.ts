@@ -23,13 +23,18 @@ export const SANDBOX_VARIANTS = {
   'count-matched': "list update's data.count counts the entries that matched a contact the workflow already had",
   'count-new': "list update's data.count counts the entries that were new to the workflow",
   'update-error-200': 'list update refusals: HTTP 200, code 200, the reason in status (not OK), no data',
-  'verify-exception-200': 'verify-push refusals (none found, bad request): HTTP 200, code 200, the reason in status, data null',
-  'odd-values': 'enumerated values outside the spec lists, and empty strings (Tone, Voice, statuses, ring/hangup types, question answers)',
-  'optional-missing': 'optional fields absent or null (robot name/link/tone, call record fields, api push call.task_id/call_id...)',
+  'verify-exception-200':
+    'verify-push refusals (none found, bad request): HTTP 200, code 200, the reason in status, data null',
+  'odd-values':
+    'enumerated values outside the spec lists, and empty strings (Tone, Voice, statuses, ring/hangup types, question answers)',
+  'optional-missing':
+    'optional fields absent or null (robot name/link/tone, call record fields, api push call.task_id/call_id...)',
   'reach-code-0': 'push and template success answered with code 0',
-  'reach-odd-shape': 'push/template success with fields missing or null (body null, no show_err or trace_id; template without request_id and data)',
+  'reach-odd-shape':
+    'push/template success with fields missing or null (body null, no show_err or trace_id; template without request_id and data)',
   'reach-non-json': 'push/template success as HTTP 200 with a body that is not JSON',
-  'reach-refusal-200': 'push/template refusals (unknown token, bad body, bad signature) on HTTP 200 with their non-success code',
+  'reach-refusal-200':
+    'push/template refusals (unknown token, bad body, bad signature) on HTTP 200 with their non-success code',
   'plan-end-int-timestamp': 'plan-end notifications carry Timestamp as an integer',
   'plan-end-task-fields': 'plan-end notifications also carry the task-level fields and details',
   'retry-new-sign': 'notification retries carry a new Timestamp (plan end, template status) and Sign',
@@ -59,7 +64,9 @@ export function isVariantName(name: string): name is VariantName {
 export function checkVariants(names: readonly string[]): VariantName[] {
   const unknown = names.filter((n) => !isVariantName(n));
   if (unknown.length > 0) {
-    throw new RangeError(`unknown sandbox variant${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; valid: ${VARIANT_NAMES.join(', ')}`);
+    throw new RangeError(
+      `unknown sandbox variant${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; valid: ${VARIANT_NAMES.join(', ')}`,
+    );
   }
   const list = [...new Set(names as VariantName[])];
   for (const group of EXCLUSIVE) {
@@ -101,7 +108,12 @@ export type RefusalKind = 'refusal' | 'token' | 'credentials' | 'missing-credent
  * HTTP status and envelope code of a refusal. `code` is the spec-literal code the route chose;
  * `httpStatus` the HTTP status it chose (200 for envelope outcomes, 4xx/5xx for transport trouble).
  */
-export function refusalStatus(v: Variants, kind: RefusalKind, code: number, httpStatus: number): { httpStatus: number; code: number } {
+export function refusalStatus(
+  v: Variants,
+  kind: RefusalKind,
+  code: number,
+  httpStatus: number,
+): { httpStatus: number; code: number } {
   if (kind === 'token' || kind === 'credentials') {
     const auth = authRejection(v);
     if (auth) return auth;
@@ -177,7 +189,11 @@ export function reachRefusalStatus(v: Variants, httpStatus: number): number {
 }
 
 /** How a push or template success is answered: as built, or bent by a reach-* variant. */
-export function reachSuccess(v: Variants, what: 'push' | 'template', body: Record<string, unknown>): { body?: Record<string, unknown>; raw?: string } {
+export function reachSuccess(
+  v: Variants,
+  what: 'push' | 'template',
+  body: Record<string, unknown>,
+): { body?: Record<string, unknown>; raw?: string } {
   if (v.has('reach-non-json')) return { raw: what === 'push' ? 'success' : '<html><body>OK</body></html>' };
   if (v.has('reach-code-0')) return { body: { ...body, code: 0 } };
   if (v.has('reach-odd-shape')) {

@@ -34,9 +34,7 @@ export const apiPushCallSchema = z.looseObject({
   slots: z.string().nullish(),
   multi_label: z.record(z.string(), z.unknown()).nullish(),
   asr_ptp: z.string().nullish(),
-  asr_result: z
-    .array(z.looseObject({ time: z.string(), robottext: z.string(), text: z.string() }))
-    .nullish(),
+  asr_result: z.array(z.looseObject({ time: z.string(), robottext: z.string(), text: z.string() })).nullish(),
 });
 
 /** Body of the custom API node data push (workflow) notification. */

@@ -119,7 +119,10 @@ function objectCheck(def: Def): QuickCheck {
   // shapes to zod rather than tell an own key from an inherited one here.
   if (keys.some((k) => k in Object.prototype || k === '__proto__')) return never;
   // Unknown keys are kept only by a loose object (catchall unknown); others strip or refuse them.
-  const loose = def.catchall !== undefined && ['unknown', 'any'].includes(defOf(def.catchall).type) && !defOf(def.catchall).checks?.length;
+  const loose =
+    def.catchall !== undefined &&
+    ['unknown', 'any'].includes(defOf(def.catchall).type) &&
+    !defOf(def.catchall).checks?.length;
   const checks = keys.map((k) => quickCheckOf(shape[k]!));
   const optional = keys.map((k) => defOf(shape[k]!).type === 'optional');
   const index = new Map(keys.map((k, i) => [k, i]));

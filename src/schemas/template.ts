@@ -1,13 +1,12 @@
 import { z } from 'zod';
 
 /** `variable` of a template message: `date` and `name` are required strings; other keys pass. */
-export const templateVariableSchema = z
-  .record(z.string(), z.string())
-  .superRefine((v, ctx) => {
-    for (const key of ['date', 'name'] as const) {
-      if (v[key] === undefined || v[key] === '') ctx.addIssue({ code: 'custom', path: [key], message: `variable ${key} is required (--var ${key}=...)` });
-    }
-  });
+export const templateVariableSchema = z.record(z.string(), z.string()).superRefine((v, ctx) => {
+  for (const key of ['date', 'name'] as const) {
+    if (v[key] === undefined || v[key] === '')
+      ctx.addIssue({ code: 'custom', path: [key], message: `variable ${key} is required (--var ${key}=...)` });
+  }
+});
 
 /** Body of POST /api/v1/template/unitcast (spec endpoint 11). Key order is the order sent. */
 export const templateRequestSchema = z.strictObject({

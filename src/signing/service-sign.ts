@@ -33,9 +33,19 @@ export function signatureSource(opts: SignatureOptions, env: Record<string, stri
     if (!opts.signCommand.trim()) throw new UsageError('--sign-command is empty');
     return { kind: 'command', command: opts.signCommand };
   }
-  if (opts.signSecretFile) return { kind: 'default', secret: readSecretFile(opts.signSecretFile, '--sign-secret-file'), from: '--sign-secret-file' };
+  if (opts.signSecretFile)
+    return {
+      kind: 'default',
+      secret: readSecretFile(opts.signSecretFile, '--sign-secret-file'),
+      from: '--sign-secret-file',
+    };
   const secret = secretFromEnv(env, SECRET_ENV.signSecret, SECRET_ENV.signSecretFile);
-  if (secret) return { kind: 'default', secret, from: env[SECRET_ENV.signSecret] ? SECRET_ENV.signSecret : SECRET_ENV.signSecretFile };
+  if (secret)
+    return {
+      kind: 'default',
+      secret,
+      from: env[SECRET_ENV.signSecret] ? SECRET_ENV.signSecret : SECRET_ENV.signSecretFile,
+    };
   throw new UsageError(
     `missing X-Service-Sign: give --signature, --sign-command CMD, --sign-secret-file FILE, ${SECRET_ENV.signSecret} or ${SECRET_ENV.signSecretFile}, or store the secret with \`callctl config set sign-secret --stdin\``,
   );
@@ -57,7 +67,11 @@ export async function signBody(source: SignatureSource, body: Buffer): Promise<s
  * Runs `--sign-command` (src/signing/sign-command.ts) with the exact body on stdin and returns
  * its stdout, trimmed. A failure, or more than one line, is a usage error.
  */
-export async function runSendSignCommand(command: string, body: Buffer, timeoutMs = SEND_SIGN_COMMAND_TIMEOUT_MS): Promise<string> {
+export async function runSendSignCommand(
+  command: string,
+  body: Buffer,
+  timeoutMs = SEND_SIGN_COMMAND_TIMEOUT_MS,
+): Promise<string> {
   let sign: string;
   try {
     sign = await runSignCommand(command, body, timeoutMs);

@@ -6,7 +6,11 @@ export const SIGN_COMMAND_TIMEOUT_MS = 5_000;
 /** Why a sign command gave no signature; `message` is the text serve-hooks records. */
 export class SignCommandError extends Error {
   constructor(
-    readonly why: { kind: 'start'; errno: string } | { kind: 'signal'; signal: string } | { kind: 'exit'; code: number | null } | { kind: 'empty' },
+    readonly why:
+      | { kind: 'start'; errno: string }
+      | { kind: 'signal'; signal: string }
+      | { kind: 'exit'; code: number | null }
+      | { kind: 'empty' },
   ) {
     super(
       why.kind === 'start'
@@ -31,7 +35,9 @@ export function runSignCommand(command: string, body: Buffer, timeoutMs = SIGN_C
     const child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'ignore'], timeout: timeoutMs });
     const out: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.on('error', (error) => reject(new SignCommandError({ kind: 'start', errno: (error as NodeJS.ErrnoException).code ?? 'error' })));
+    child.on('error', (error) =>
+      reject(new SignCommandError({ kind: 'start', errno: (error as NodeJS.ErrnoException).code ?? 'error' })),
+    );
     child.on('close', (code, signal) => {
       if (signal) return reject(new SignCommandError({ kind: 'signal', signal }));
       if (code !== 0) return reject(new SignCommandError({ kind: 'exit', code }));

@@ -5,7 +5,9 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
  * (`Timestamp` for plans, `TaskID` for tasks). It does not cover the body.
  */
 export function md5Sign(value: string, key: string): string {
-  return createHash('md5').update(value + key, 'utf8').digest('hex');
+  return createHash('md5')
+    .update(value + key, 'utf8')
+    .digest('hex');
 }
 
 export const planSign = (timestamp: string | number, key: string) => md5Sign(String(timestamp), key);

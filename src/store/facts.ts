@@ -16,7 +16,8 @@ export function recordFacts(record: HookRecord): EventSummary {
 /** The ids of a recorded event as shown (see printable); filters use {@link recordFacts}. */
 export function shownFacts(record: HookRecord): EventSummary {
   const facts = recordFacts(record);
-  for (const [k, v] of Object.entries(facts)) if (typeof v === 'string') (facts as Record<string, unknown>)[k] = printable(v);
+  for (const [k, v] of Object.entries(facts))
+    if (typeof v === 'string') (facts as Record<string, unknown>)[k] = printable(v);
   return facts;
 }
 

@@ -2,7 +2,15 @@ import { statSync } from 'node:fs';
 import { DedupStore } from '../hooks/dedup.js';
 import { EventLog, readLog, type HookRecord } from '../hooks/event-log.js';
 import { matches, recordFacts } from './facts.js';
-import { StoreUnavailable, type Appended, type EventFilter, type EventStore, type ForwardClaim, type ForwardResult, type StoredEvent } from './types.js';
+import {
+  StoreUnavailable,
+  type Appended,
+  type EventFilter,
+  type EventStore,
+  type ForwardClaim,
+  type ForwardResult,
+  type StoredEvent,
+} from './types.js';
 
 /**
  * The embedded store: serve-hooks' `--log` NDJSON file (or nothing, without a file) and dedup in
@@ -30,7 +38,10 @@ export class NdjsonStore implements EventStore {
   }
 
   /** Opens the file for appending (serve-hooks) when `write`, else only for reading. */
-  static open(path: string | undefined, options: { write?: boolean; fsync?: boolean; dedup?: DedupStore } = {}): NdjsonStore {
+  static open(
+    path: string | undefined,
+    options: { write?: boolean; fsync?: boolean; dedup?: DedupStore } = {},
+  ): NdjsonStore {
     const log = path && options.write ? EventLog.open(path, { fsync: options.fsync }) : undefined;
     return new NdjsonStore(path, log, options.dedup);
   }
@@ -61,7 +72,8 @@ export class NdjsonStore implements EventStore {
     record.duplicate = retry > 0;
     let settle: (() => void) | undefined;
     let offset: number | undefined;
-    if (seenKey !== undefined && this.log) this.writing.set(seenKey, new Promise<void>((resolve) => (settle = resolve)));
+    if (seenKey !== undefined && this.log)
+      this.writing.set(seenKey, new Promise<void>((resolve) => (settle = resolve)));
     try {
       if (this.log) offset = await this.log.append(record);
       if (seenKey !== undefined) this.dedup.hit(seenKey, time);
@@ -76,7 +88,14 @@ export class NdjsonStore implements EventStore {
     const id = String(++this.seq);
     const claimed = !!forward && retry === 0 && seenKey !== undefined;
     if (claimed) this.forwarding.set(id, seenKey);
-    return { id, retry, firstId: id, claimed, ...(seenKey !== undefined ? { seenKey } : {}), ...(offset !== undefined ? { offset } : {}) };
+    return {
+      id,
+      retry,
+      firstId: id,
+      claimed,
+      ...(seenKey !== undefined ? { seenKey } : {}),
+      ...(offset !== undefined ? { offset } : {}),
+    };
   }
 
   /** The record that starts at `offset` in the file (an append's `offset`), if it is still there. */

@@ -15,11 +15,16 @@ const CONNECT_TIMEOUT_MS = 5_000;
  */
 export function pgLedgers(url: string): LedgerStore {
   const where = shownUrl(url);
-  const trouble = (doing: string, error: unknown) => new NetworkError(`cannot ${doing} the never-twice ledger in the store ${where}: ${describe(error)}`);
+  const trouble = (doing: string, error: unknown) =>
+    new NetworkError(`cannot ${doing} the never-twice ledger in the store ${where}: ${describe(error)}`);
   return {
     async open(destination): Promise<Ledger> {
       const { default: pg } = await import('pg');
-      const client: Client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: 'callctl ledger' });
+      const client: Client = new pg.Client({
+        connectionString: url,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+        application_name: 'callctl ledger',
+      });
       let broken: Error | undefined;
       client.on('error', (error) => (broken = error));
       const last = new Map<string, { state: string; at: string }>();
@@ -28,7 +33,10 @@ export function pgLedgers(url: string): LedgerStore {
         // `migrate` wants a PoolClient only for query(): a Client has the same.
         const c = client as unknown as Parameters<typeof migrate>[0];
         if ((await schemaStatus(c)).version < SCHEMA_VERSION) await migrate(c);
-        const rows = await client.query<{ person: string; state: string; at: Date }>('SELECT person, state, at FROM callctl_reach_ledger WHERE destination = $1', [destination]);
+        const rows = await client.query<{ person: string; state: string; at: Date }>(
+          'SELECT person, state, at FROM callctl_reach_ledger WHERE destination = $1',
+          [destination],
+        );
         for (const r of rows.rows) last.set(r.person, { state: r.state, at: r.at.toISOString() });
       } catch (error) {
         await client.end().catch(() => undefined);

@@ -19,9 +19,15 @@ const PREFIX = 'callctl lock\0';
  * bigint is), with the two 32-bit halves pg_locks shows it as (classid, objid).
  */
 export function lockKey(name: string): { key: string; classid: string; objid: string } {
-  const digest = createHash('sha256').update(PREFIX + name).digest();
+  const digest = createHash('sha256')
+    .update(PREFIX + name)
+    .digest();
   const unsigned = digest.readBigUInt64BE(0);
-  return { key: BigInt.asIntN(64, unsigned).toString(), classid: (unsigned >> 32n).toString(), objid: (unsigned & 0xffffffffn).toString() };
+  return {
+    key: BigInt.asIntN(64, unsigned).toString(),
+    classid: (unsigned >> 32n).toString(),
+    objid: (unsigned & 0xffffffffn).toString(),
+  };
 }
 
 /**
@@ -33,7 +39,12 @@ export function lockKey(name: string): { key: string; classid: string; objid: st
  * NetworkError (exit 5), since nothing was sent and a later run may find it.
  * `onLost` hears of the session ending under the run (the lock is then no longer held).
  */
-export async function acquireSharedLock(url: string, name: string, what: string, onLost: (error: Error) => void = () => undefined): Promise<SharedLock> {
+export async function acquireSharedLock(
+  url: string,
+  name: string,
+  what: string,
+  onLost: (error: Error) => void = () => undefined,
+): Promise<SharedLock> {
   const { default: pg } = await import('pg');
   const where = shownUrl(url);
   const client: Client = new pg.Client({
@@ -80,11 +91,22 @@ export async function acquireSharedLock(url: string, name: string, what: string,
   }
 }
 
-function busy(what: string, where: string, row: { app: string | null; started: Date | null; addr: string | null } | undefined): UsageError {
+function busy(
+  what: string,
+  where: string,
+  row: { app: string | null; started: Date | null; addr: string | null } | undefined,
+): UsageError {
   const m = /^callctl (\d+) (.+)$/.exec(row?.app ?? '');
-  const who = m ? `pid ${m[1]} on ${m[2]}` : row?.app ? `${row.app}${row.addr ? ` from ${row.addr}` : ''}` : 'another session';
+  const who = m
+    ? `pid ${m[1]} on ${m[2]}`
+    : row?.app
+      ? `${row.app}${row.addr ? ` from ${row.addr}` : ''}`
+      : 'another session';
   const at = row?.started ? `, started ${row.started.toISOString()}` : '';
-  return new UsageError(`another ${what} is running (${who}${at}; its lock is in the store ${where}); wait for it to finish, or stop it and run again`, {
-    ...(m ? { pid: Number(m[1]), host: m[2] } : {}),
-  });
+  return new UsageError(
+    `another ${what} is running (${who}${at}; its lock is in the store ${where}); wait for it to finish, or stop it and run again`,
+    {
+      ...(m ? { pid: Number(m[1]), host: m[2] } : {}),
+    },
+  );
 }

@@ -56,7 +56,8 @@ CREATE TRIGGER callctl_events_notify AFTER INSERT ON callctl_events
   },
   {
     version: 2,
-    description: 'notifications sent by receivers after commit, not by a trigger; the identity as remembered on each event',
+    description:
+      'notifications sent by receivers after commit, not by a trigger; the identity as remembered on each event',
     // NOTIFY in the inserting transaction takes a database-wide lock until its commit, so every
     // append waited for the previous one's disk flush (246 req/s in bench/hooks.mjs). Receivers
     // now notify from their own short transaction, at most every NOTIFY_DELAY_MS.
@@ -125,7 +126,10 @@ export async function migrate(client: PoolClient): Promise<{ from: number; appli
     for (const step of MIGRATIONS) {
       if (step.version <= from) continue;
       await client.query(step.sql);
-      await client.query('INSERT INTO callctl_schema (version, description) VALUES ($1, $2)', [step.version, step.description]);
+      await client.query('INSERT INTO callctl_schema (version, description) VALUES ($1, $2)', [
+        step.version,
+        step.description,
+      ]);
       applied.push(step.version);
     }
     await client.query('COMMIT');

@@ -3,7 +3,15 @@ import { DEDUP_WINDOW_MS } from '../hooks/defaults.js';
 import type { HookRecord } from '../hooks/event-log.js';
 import { recordFacts } from './facts.js';
 import { migrate, schemaStatus, SCHEMA_VERSION, type SchemaStatus } from './pg-schema.js';
-import { StoreUnavailable, type Appended, type EventFilter, type EventStore, type ForwardClaim, type ForwardResult, type StoredEvent } from './types.js';
+import {
+  StoreUnavailable,
+  type Appended,
+  type EventFilter,
+  type EventStore,
+  type ForwardClaim,
+  type ForwardResult,
+  type StoredEvent,
+} from './types.js';
 
 /** The URL as it may be shown: the password is never part of it. */
 export function shownUrl(url: string): string {
@@ -146,7 +154,10 @@ export class PostgresStore implements EventStore {
    * Connects (lazily: no connection is made until the first query) and loads the driver.
    * `onIdleError` hears about connections lost while idle (the pool replaces them).
    */
-  static async open(url: string, options: { windowMs?: number; onIdleError?: (error: Error) => void } = {}): Promise<PostgresStore> {
+  static async open(
+    url: string,
+    options: { windowMs?: number; onIdleError?: (error: Error) => void } = {},
+  ): Promise<PostgresStore> {
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({
       connectionString: url,
@@ -182,8 +193,14 @@ export class PostgresStore implements EventStore {
   async check(): Promise<void> {
     const s = await this.status();
     if (s.version === 0) throw new SchemaError('the store has no callctl tables yet: run `callctl store migrate`');
-    if (s.version > SCHEMA_VERSION) throw new SchemaError(`the store's schema is version ${s.version}, newer than this callctl's ${SCHEMA_VERSION}: upgrade callctl`);
-    if (s.version < SCHEMA_VERSION) throw new SchemaError(`the store's schema is version ${s.version}, older than this callctl's ${SCHEMA_VERSION}: run \`callctl store migrate\``);
+    if (s.version > SCHEMA_VERSION)
+      throw new SchemaError(
+        `the store's schema is version ${s.version}, newer than this callctl's ${SCHEMA_VERSION}: upgrade callctl`,
+      );
+    if (s.version < SCHEMA_VERSION)
+      throw new SchemaError(
+        `the store's schema is version ${s.version}, older than this callctl's ${SCHEMA_VERSION}: run \`callctl store migrate\``,
+      );
   }
 
   /**
@@ -200,8 +217,32 @@ export class PostgresStore implements EventStore {
     delete stored.duplicate;
     const args =
       seenKey === undefined
-        ? [record.time, record.type, record.key ?? null, record.answer, record.verdict ?? null, f.plan ?? null, f.task ?? null, f.callee ?? null, stored]
-        : [seenKey, record.time, ms(this.windowMs), record.type, record.key ?? null, record.answer, record.verdict ?? null, f.plan ?? null, f.task ?? null, f.callee ?? null, stored, forward?.owner ?? null, ms(forward?.leaseMs ?? 0)];
+        ? [
+            record.time,
+            record.type,
+            record.key ?? null,
+            record.answer,
+            record.verdict ?? null,
+            f.plan ?? null,
+            f.task ?? null,
+            f.callee ?? null,
+            stored,
+          ]
+        : [
+            seenKey,
+            record.time,
+            ms(this.windowMs),
+            record.type,
+            record.key ?? null,
+            record.answer,
+            record.verdict ?? null,
+            f.plan ?? null,
+            f.task ?? null,
+            f.callee ?? null,
+            stored,
+            forward?.owner ?? null,
+            ms(forward?.leaseMs ?? 0),
+          ];
     return new Promise<Appended>((resolve, reject) => {
       this.queue.push({
         key: seenKey,
@@ -211,7 +252,13 @@ export class PostgresStore implements EventStore {
           if (error || !row) return reject(new StoreUnavailable(`cannot write to the store: ${describe(error)}`));
           record.retry = row.retry;
           record.duplicate = row.retry > 0;
-          resolve({ id: String(row.id), retry: row.retry, firstId: String(row.first_id), claimed: row.fwd_state === 'claimed', ...(seenKey !== undefined ? { seenKey } : {}) });
+          resolve({
+            id: String(row.id),
+            retry: row.retry,
+            firstId: String(row.first_id),
+            claimed: row.fwd_state === 'claimed',
+            ...(seenKey !== undefined ? { seenKey } : {}),
+          });
         },
       });
       this.pump();
@@ -226,7 +273,7 @@ export class PostgresStore implements EventStore {
     while (this.queue.length > 0 && this.flushing < MAX_FLUSHES) {
       const batch: Pending[] = [];
       const keys = new Set<string>();
-      for (let i = 0; i < this.queue.length && batch.length < MAX_BATCH; ) {
+      for (let i = 0; i < this.queue.length && batch.length < MAX_BATCH;) {
         const p = this.queue[i]!;
         if (p.key !== undefined && keys.has(p.key)) {
           i += 1; // a second arrival of one identity waits for the next batch
@@ -249,12 +296,18 @@ export class PostgresStore implements EventStore {
       const keyed = batch.filter((p) => p.key !== undefined);
       const plain = batch.filter((p) => p.key === undefined);
       const rows = new Map<Pending, AppendRow>();
-      if (keyed.length === 1) rows.set(keyed[0]!, (await this.pool.query<AppendRow>(keyed[0]!.sql, keyed[0]!.args)).rows[0]!);
+      if (keyed.length === 1)
+        rows.set(keyed[0]!, (await this.pool.query<AppendRow>(keyed[0]!.sql, keyed[0]!.args)).rows[0]!);
       else if (keyed.length > 1) {
         // One statement: one transaction, one commit (and one disk flush) for the whole batch.
         const col = (i: number) => keyed.map((p) => p.args[i]);
         const args: unknown[] = [0, 1, 3, 4, 5, 6, 7, 8, 9].map(col);
-        args.push(keyed.map((p) => JSON.stringify(p.args[10])), col(11), col(12), ms(this.windowMs));
+        args.push(
+          keyed.map((p) => JSON.stringify(p.args[10])),
+          col(11),
+          col(12),
+          ms(this.windowMs),
+        );
         const result = await this.pool.query<AppendRow & { seen_key: string }>(APPEND_BATCH, args);
         const byKey = new Map(result.rows.map((r) => [r.seen_key, r]));
         for (const p of keyed) {
@@ -314,7 +367,10 @@ export class PostgresStore implements EventStore {
     if (filter.types) {
       const types = [...filter.types];
       const named = types.filter((t) => t !== 'refused');
-      const parts = [named.length ? `type = ANY(${arg(named)})` : undefined, types.includes('refused') ? 'type IS NULL' : undefined].filter(Boolean);
+      const parts = [
+        named.length ? `type = ANY(${arg(named)})` : undefined,
+        types.includes('refused') ? 'type IS NULL' : undefined,
+      ].filter(Boolean);
       where.push(`(${parts.join(' OR ')})`);
     }
     if (filter.since !== undefined) where.push(`received_at >= ${arg(new Date(filter.since).toISOString())}`);
@@ -331,7 +387,10 @@ export class PostgresStore implements EventStore {
     const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
     // The latest N (shown oldest first) when a limit is given without a position; else in pages.
     if (filter.limit !== undefined && after === undefined) {
-      const rows = await this.pool.query<Row>(`SELECT * FROM (SELECT ${COLUMNS} FROM callctl_events ${cond} ORDER BY id DESC LIMIT ${arg(filter.limit)}) t ORDER BY id`, args);
+      const rows = await this.pool.query<Row>(
+        `SELECT * FROM (SELECT ${COLUMNS} FROM callctl_events ${cond} ORDER BY id DESC LIMIT ${arg(filter.limit)}) t ORDER BY id`,
+        args,
+      );
       for (const row of rows.rows) yield toEvent(row);
       return;
     }

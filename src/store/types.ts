@@ -85,7 +85,14 @@ export interface ForwardResult {
 export interface StoredEvent {
   id: string;
   record: HookRecord;
-  forward?: { state: 'claimed' | 'done' | 'failed'; owner?: string; status?: number; error?: string; attempts?: number; at?: string };
+  forward?: {
+    state: 'claimed' | 'done' | 'failed';
+    owner?: string;
+    status?: number;
+    error?: string;
+    attempts?: number;
+    at?: string;
+  };
 }
 
 /** What `hooks events` can ask for; every field narrows. */

@@ -68,7 +68,14 @@ export class BatchWriter {
   /** Adds an entry; with a spool, its JSON is written now (`entry` may be reused afterwards). */
   add(line: number, entry: JsonSource, hasCaseid = false): void {
     if (!this.current) {
-      this.current = { index: this.firstIndex + this.batches.length, firstLine: line, lastLine: line, count: 0, caseids: true, offset: this.position };
+      this.current = {
+        index: this.firstIndex + this.batches.length,
+        firstLine: line,
+        lastLine: line,
+        count: 0,
+        caseids: true,
+        offset: this.position,
+      };
       this.byte(OPEN);
     } else this.byte(COMMA);
     this.current.lastLine = line;

@@ -73,7 +73,8 @@ export async function checkFile(
   try {
     const head = await checkPart(first, duplicates, {
       signal: options.signal,
-      onHeader: (header) => (run.worker = runWorker({ ...second, header }, options.signal, (p) => ((progress.second = p), report()))),
+      onHeader: (header) =>
+        (run.worker = runWorker({ ...second, header }, options.signal, (p) => ((progress.second = p), report()))),
       onProgress: (p) => ((progress.first = p), report()),
     });
     if (!run.worker) throw new Error('checkFile: no header in the first half'); // the cut comes after the header row
@@ -82,7 +83,10 @@ export async function checkFile(
     const later = result.duplicates;
     if (head.lines !== split.line - 1 || duplicates.overlaps(later)) {
       discardPart(second);
-      tail = await checkPart({ ...second, header: head.header }, duplicates, { signal: options.signal, onProgress: (p) => ((progress.second = p), report()) });
+      tail = await checkPart({ ...second, header: head.header }, duplicates, {
+        signal: options.signal,
+        onProgress: (p) => ((progress.second = p), report()),
+      });
     }
     if (input.rejectsPath) joinFiles(input.rejectsPath, first.rejectsPath!, second.rejectsPath!);
     return join(head, tail);
@@ -99,7 +103,11 @@ interface WorkerRun {
   stop(): Promise<void>;
 }
 
-function runWorker(input: PartInput, signal: AbortSignal | undefined, onProgress: (p: PartProgress) => void): WorkerRun {
+function runWorker(
+  input: PartInput,
+  signal: AbortSignal | undefined,
+  onProgress: (p: PartProgress) => void,
+): WorkerRun {
   const worker = new Worker(WORKER, { workerData: input });
   const stop = () => void worker.terminate();
   signal?.addEventListener('abort', stop, { once: true });
@@ -107,10 +115,18 @@ function runWorker(input: PartInput, signal: AbortSignal | undefined, onProgress
     worker.on('message', (m: WorkerMessage) => {
       if (m.type === 'progress') return onProgress(m.progress);
       if (m.type === 'done') return resolve({ part: m.result, duplicates: DuplicateIndex.fromSlots(m.slots, m.size) });
-      reject(m.kind === 'input' ? new InputError(m.message, m.details) : m.kind === 'usage' ? new UsageError(m.message) : new Error(m.message));
+      reject(
+        m.kind === 'input'
+          ? new InputError(m.message, m.details)
+          : m.kind === 'usage'
+            ? new UsageError(m.message)
+            : new Error(m.message),
+      );
     });
     worker.on('error', reject);
-    worker.on('exit', (code) => reject(new Error(signal?.aborted ? 'aborted' : `the checking thread stopped (exit ${code})`)));
+    worker.on('exit', (code) =>
+      reject(new Error(signal?.aborted ? 'aborted' : `the checking thread stopped (exit ${code})`)),
+    );
   }).finally(() => signal?.removeEventListener('abort', stop));
   result.catch(() => undefined);
   return {
@@ -132,7 +148,8 @@ type WorkerMessage =
  */
 function discardPart(input: PartInput): void {
   if (input.spoolPath) rmSync(input.spoolPath, { force: true });
-  if (input.rejectsPath) for (const path of [input.rejectsPath, rejectsTempPath(input.rejectsPath)]) rmSync(path, { force: true });
+  if (input.rejectsPath)
+    for (const path of [input.rejectsPath, rejectsTempPath(input.rejectsPath)]) rmSync(path, { force: true });
 }
 
 /** The two halves' rejects files, joined under the final name (so that it never looks finished early). */
@@ -143,7 +160,14 @@ function joinFiles(target: string, head: string, tail: string): void {
 }
 
 function fileCheck(part: PartResult): FileCheck {
-  return { validation: part.validation, lines: part.lines, batches: part.batches, entries: part.entries, rejected: part.rejected, header: part.header !== undefined };
+  return {
+    validation: part.validation,
+    lines: part.lines,
+    batches: part.batches,
+    entries: part.entries,
+    rejected: part.rejected,
+    header: part.header !== undefined,
+  };
 }
 
 function join(head: PartResult, tail: PartResult): FileCheck {
@@ -162,4 +186,9 @@ function join(head: PartResult, tail: PartResult): FileCheck {
 }
 
 const empty = (): PartProgress => ({ rows: 0, valid: 0, invalid: 0, bytes: 0 });
-const sum = (a: PartProgress, b: PartProgress): PartProgress => ({ rows: a.rows + b.rows, valid: a.valid + b.valid, invalid: a.invalid + b.invalid, bytes: a.bytes + b.bytes });
+const sum = (a: PartProgress, b: PartProgress): PartProgress => ({
+  rows: a.rows + b.rows,
+  valid: a.valid + b.valid,
+  invalid: a.invalid + b.invalid,
+  bytes: a.bytes + b.bytes,
+});

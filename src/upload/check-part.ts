@@ -96,7 +96,8 @@ export async function checkPart(
     return skipAt < skip.length && skip[skipAt]![0] <= line;
   };
   let bytes = 0;
-  const progress = () => options.onProgress?.({ rows: validation.rows, valid: validation.valid, invalid: validation.invalid, bytes });
+  const progress = () =>
+    options.onProgress?.({ rows: validation.rows, valid: validation.valid, invalid: validation.invalid, bytes });
   const reject = (fields: readonly string[], line: number, problems: Problem[]) => {
     validation.invalid++;
     validation.problemCount += problems.length;
@@ -126,11 +127,17 @@ export async function checkPart(
         const caseid = columns.caseid >= 0 && fields[columns.caseid] !== '' ? fields[columns.caseid] : undefined;
         const first = duplicates.add(fields[columns.callee]!, caseid, line);
         if (first !== undefined) {
-          const column = caseid === undefined ? columns.names[columns.callee]! : `${columns.names[columns.callee]}+${columns.names[columns.caseid]}`;
-          return reject(fields, line, [{ line, column, message: `duplicate of line ${first} (same callee and caseid)` }]);
+          const column =
+            caseid === undefined
+              ? columns.names[columns.callee]!
+              : `${columns.names[columns.callee]}+${columns.names[columns.caseid]}`;
+          return reject(fields, line, [
+            { line, column, message: `duplicate of line ${first} (same callee and caseid)` },
+          ]);
         }
         validation.valid++;
-        if (line > input.resumeLine && (skip.length === 0 || !skipped(line))) writer.add(line, entry!.set(fields, r.pds), caseid !== undefined);
+        if (line > input.resumeLine && (skip.length === 0 || !skipped(line)))
+          writer.add(line, entry!.set(fields, r.pds), caseid !== undefined);
       },
     }));
     writer.finish();

@@ -41,7 +41,10 @@ export function readHeader(fields: readonly string[], line: number, file: string
   names.forEach((name, index) => {
     if (name === '') throw fail(`column ${index + 1} of the header has no name`);
     const lower = name.toLowerCase();
-    const reserved = (REQUIRED_COLUMNS as readonly string[]).includes(lower) || (OPTIONAL_COLUMNS as readonly string[]).includes(lower) || IGNORED.has(lower);
+    const reserved =
+      (REQUIRED_COLUMNS as readonly string[]).includes(lower) ||
+      (OPTIONAL_COLUMNS as readonly string[]).includes(lower) ||
+      IGNORED.has(lower);
     const key = reserved ? lower : name;
     const earlier = seen.get(key);
     if (earlier !== undefined) throw fail(`column "${name}" appears twice (columns ${earlier + 1} and ${index + 1})`);

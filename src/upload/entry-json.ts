@@ -32,7 +32,10 @@ export class RowEntry implements JsonSource {
   ) {
     const indices = columns.variables.filter((v) => arrayIndex(v.key)).sort((a, b) => Number(a.key) - Number(b.key));
     const others = columns.variables.filter((v) => !arrayIndex(v.key));
-    this.variables = [...indices, ...others].map(({ index, key }) => ({ index, key: bytes(`${JSON.stringify(key)}:`) }));
+    this.variables = [...indices, ...others].map(({ index, key }) => ({
+      index,
+      key: bytes(`${JSON.stringify(key)}:`),
+    }));
   }
 
   set(fields: readonly string[], pds: PdsValue): this {

@@ -44,7 +44,15 @@ export type UploadEvent =
   | { type: 'read'; rows: number; valid: number; invalid: number; bytes: number; totalBytes: number }
   | { type: 'validated'; validation: Validation; plan: Plan }
   /** An unfinished upload of the same path with other content: this new one goes ahead; that one is named. */
-  | { type: 'earlier-upload'; journal: string; at: string; startedAt: string; batches: number; entries: number; line: number }
+  | {
+      type: 'earlier-upload';
+      journal: string;
+      at: string;
+      startedAt: string;
+      batches: number;
+      entries: number;
+      line: number;
+    }
   /** An earlier run's uncertain batch is sent again: its entries all carry caseid, or --resend-uncertain. */
   | { type: 'resend-uncertain'; batch: Batch; reason: 'caseid' | 'asked' }
   /** An earlier run's uncertain batch is left out (no caseid on every entry, no --resend-uncertain). */

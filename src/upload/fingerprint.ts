@@ -29,7 +29,9 @@ export async function fingerprint(
   const stream = createReadStream(path, { highWaterMark: READ_CHUNK_BYTES, signal: options.signal });
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     if (bytes === 0 && chunk.includes(0)) {
-      throw new InputError(`${display}: line ${lineAt(chunk, chunk.indexOf(0))}: the file holds NUL bytes; is it UTF-16? Save it as UTF-8`);
+      throw new InputError(
+        `${display}: line ${lineAt(chunk, chunk.indexOf(0))}: the file holds NUL bytes; is it UTF-16? Save it as UTF-8`,
+      );
     }
     hash.update(chunk);
     options.onChunk?.(chunk);
@@ -90,9 +92,15 @@ function lineAt(buffer: Buffer, offset: number): number {
 async function notUtf8(path: string, display: string, offset: number): Promise<InputError> {
   let line = 1;
   if (offset > 0) {
-    for await (const chunk of createReadStream(path, { highWaterMark: READ_CHUNK_BYTES, end: offset - 1 }) as AsyncIterable<Buffer>) {
+    for await (const chunk of createReadStream(path, {
+      highWaterMark: READ_CHUNK_BYTES,
+      end: offset - 1,
+    }) as AsyncIterable<Buffer>) {
       line += newlines(chunk);
     }
   }
-  return new InputError(`${display}: line ${line}: not valid UTF-8 (byte ${offset + 1}); save the file as UTF-8`, { line, byte: offset + 1 });
+  return new InputError(`${display}: line ${line}: not valid UTF-8 (byte ${offset + 1}); save the file as UTF-8`, {
+    line,
+    byte: offset + 1,
+  });
 }

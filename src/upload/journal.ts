@@ -19,7 +19,8 @@ export function uploadJournals(stateDir: string): JournalStore {
  */
 export function uploadKey(workflowId: string, sha256: string): string {
   const safe = workflowId.replace(/[^A-Za-z0-9._-]/g, '_');
-  const id = safe === workflowId ? safe : `${safe}~${createHash('sha256').update(workflowId).digest('hex').slice(0, 8)}`;
+  const id =
+    safe === workflowId ? safe : `${safe}~${createHash('sha256').update(workflowId).digest('hex').slice(0, 8)}`;
   return `${id}-${sha256.slice(0, 16)}`;
 }
 
@@ -95,7 +96,12 @@ function foldJournal(name: string, path: string, records: readonly JournalRecord
     if (record.type === 'start' && !state.header) state.header = record as unknown as JournalHeader;
     else if (record.type === 'done') state.doneAt = record.at;
     else if (record.type === 'superseded') state.supersededAt = record.at;
-    else if (record.type === 'batch' || record.type === 'sending' || record.type === 'uncertain' || record.type === 'failed') {
+    else if (
+      record.type === 'batch' ||
+      record.type === 'sending' ||
+      record.type === 'uncertain' ||
+      record.type === 'failed'
+    ) {
       last.set(`${record.firstLine}-${record.lastLine}`, record);
     }
   }
@@ -107,7 +113,11 @@ function foldJournal(name: string, path: string, records: readonly JournalRecord
       state.ackedEntries += b.count;
       state.serviceCount += typeof b.acked === 'number' ? b.acked : b.count;
     } else if (r.type === 'sending' || r.type === 'uncertain') {
-      state.uncertain.push({ ...(rest as unknown as Batch), at: r.at ?? '', error: r.type === 'sending' ? 'the run ended (killed?) while it was in flight' : (r.error ?? 'no answer') });
+      state.uncertain.push({
+        ...(rest as unknown as Batch),
+        at: r.at ?? '',
+        error: r.type === 'sending' ? 'the run ended (killed?) while it was in flight' : (r.error ?? 'no answer'),
+      });
     } else continue;
     state.resumeLine = Math.max(state.resumeLine, r.lastLine);
   }
@@ -124,7 +134,10 @@ export function finishedUpload(records: JournalRecord[]): boolean {
 
 /** The line ranges a re-run does not send: accepted batches, and uncertain ones unless `resend` says so. */
 export function skipRanges(state: JournalState, resend: (b: UncertainBatch) => boolean): Array<[number, number]> {
-  const ranges: Array<[number, number]> = [...state.batches, ...state.uncertain.filter((b) => !resend(b))].map((b) => [b.firstLine, b.lastLine]);
+  const ranges: Array<[number, number]> = [...state.batches, ...state.uncertain.filter((b) => !resend(b))].map((b) => [
+    b.firstLine,
+    b.lastLine,
+  ]);
   return ranges.sort((a, b) => a[0] - b[0]);
 }
 
@@ -132,14 +145,27 @@ export function skipRanges(state: JournalState, resend: (b: UncertainBatch) => b
  * Unfinished uploads of the same file (same absolute path) to the same workflow with other
  * content: the file changed since a run that did not complete.
  */
-export async function findInterrupted(store: JournalStore, workflowId: string, file: string, sha256: string): Promise<JournalState[]> {
+export async function findInterrupted(
+  store: JournalStore,
+  workflowId: string,
+  file: string,
+  sha256: string,
+): Promise<JournalState[]> {
   const prefix = uploadKey(workflowId, '').slice(0, -1);
   const found: JournalState[] = [];
   for (const name of await store.list(`${prefix}-`)) {
     const state = await readJournal(store, name);
     const h = state.header;
     const started = state.batches.length > 0 || state.uncertain.length > 0;
-    if (h && h.workflowId === workflowId && h.file === file && h.sha256 !== sha256 && !state.doneAt && !state.supersededAt && started) {
+    if (
+      h &&
+      h.workflowId === workflowId &&
+      h.file === file &&
+      h.sha256 !== sha256 &&
+      !state.doneAt &&
+      !state.supersededAt &&
+      started
+    ) {
       found.push(state);
     }
   }

@@ -7,7 +7,9 @@ const port = parentPort!;
 const input = workerData as PartInput;
 const duplicates = new DuplicateIndex(DuplicateIndex.capacityFor(input.expectedRows));
 try {
-  const result = await checkPart(input, duplicates, { onProgress: (progress) => port.postMessage({ type: 'progress', progress }) });
+  const result = await checkPart(input, duplicates, {
+    onProgress: (progress) => port.postMessage({ type: 'progress', progress }),
+  });
   const slots = duplicates.slots;
   port.postMessage({ type: 'done', result, slots, size: duplicates.size }, [slots.buffer as ArrayBuffer]);
 } catch (error) {

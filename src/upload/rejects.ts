@@ -28,7 +28,9 @@ export class RejectsWriter {
       this.fd = openSync(this.temp, 'w', 0o600);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new UsageError(`--rejects: cannot write ${path}: ${code === 'ENOENT' ? 'no such folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+      throw new UsageError(
+        `--rejects: cannot write ${path}: ${code === 'ENOENT' ? 'no such folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
+      );
     }
     this.needsQuote = new RegExp(`["\\r\\n]|${escapeRegExp(delimiter)}|^\\s|\\s$`);
   }
@@ -55,7 +57,8 @@ export class RejectsWriter {
   }
 
   private row(fields: readonly string[]): void {
-    this.buffer += fields.map((f) => (this.needsQuote.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(this.delimiter) + '\n';
+    this.buffer +=
+      fields.map((f) => (this.needsQuote.test(f) ? `"${f.replace(/"/g, '""')}"` : f)).join(this.delimiter) + '\n';
     if (this.buffer.length >= FLUSH_CHARS) this.flush();
   }
 
@@ -93,7 +96,7 @@ export function appendFile(target: string, source: string): void {
   const to = openSync(target, 'a');
   try {
     const chunk = Buffer.allocUnsafe(FLUSH_CHARS);
-    for (let n; (n = readSync(from, chunk, 0, chunk.length, null)) > 0; ) writeSync(to, chunk, 0, n);
+    for (let n; (n = readSync(from, chunk, 0, chunk.length, null)) > 0;) writeSync(to, chunk, 0, n);
   } finally {
     closeSync(from);
     closeSync(to);

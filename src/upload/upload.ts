@@ -6,7 +6,20 @@ import { BatchReader, plainBatch, type Batch, type SpooledBatch } from './batche
 import { checkFile, secondSpoolPath, SPLIT_MIN_BYTES } from './check-file.js';
 import type { Plan, UploadEvent, Validation } from './events.js';
 import { fingerprint, type Fingerprint } from './fingerprint.js';
-import { emptyJournal, findInterrupted, finishedUpload, JournalWriter, markSuperseded, readJournal, skipRanges, uploadJournals, uploadKey, uploadsDir, type JournalState, type UncertainBatch } from './journal.js';
+import {
+  emptyJournal,
+  findInterrupted,
+  finishedUpload,
+  JournalWriter,
+  markSuperseded,
+  readJournal,
+  skipRanges,
+  uploadJournals,
+  uploadKey,
+  uploadsDir,
+  type JournalState,
+  type UncertainBatch,
+} from './journal.js';
 import type { JournalStore } from '../files/journal.js';
 import { acquireLock } from '../files/lock.js';
 import { SplitFinder } from './split.js';
@@ -110,7 +123,10 @@ export class PreparedUpload {
     const before = statFile(o.path, o.file);
     // A large file is checked as two halves at once (check-file.ts), cut where pass 0 finds a record start.
     const splitter = before.size >= SPLIT_MIN_BYTES ? new SplitFinder(Math.floor(before.size / 2)) : undefined;
-    const fp = await fingerprint(o.path, o.file, { signal: o.signal, onChunk: splitter && ((chunk) => splitter.push(chunk)) });
+    const fp = await fingerprint(o.path, o.file, {
+      signal: o.signal,
+      onChunk: splitter && ((chunk) => splitter.push(chunk)),
+    });
     emit({ type: 'fingerprint', ...fp });
 
     const dir = uploadsDir(o.stateDir);
@@ -128,7 +144,9 @@ export class PreparedUpload {
       // The shared lock first: another host's run is refused before this one touches local files.
       const releaseShared = o.sharedLock ? await o.sharedLock(`upload ${key}`, what) : undefined;
       try {
-        const releaseFile = acquireLock(lockPath, what, (owner) => emit({ type: 'stale-lock', pid: owner.pid, path: lockPath }));
+        const releaseFile = acquireLock(lockPath, what, (owner) =>
+          emit({ type: 'stale-lock', pid: owner.pid, path: lockPath }),
+        );
         release = releaseShared
           ? () => {
               releaseFile();
@@ -140,7 +158,8 @@ export class PreparedUpload {
         throw error;
       }
       // Spools of runs that were killed (we hold the lock: nobody else uses them).
-      for (const name of readdirSync(o.spoolDir)) if (name.startsWith(`${key}.`) && name.includes('.spool')) rmSync(join(o.spoolDir, name), { force: true });
+      for (const name of readdirSync(o.spoolDir))
+        if (name.startsWith(`${key}.`) && name.includes('.spool')) rmSync(join(o.spoolDir, name), { force: true });
     }
     try {
       // Never stuck: a new export at the same path is a new upload; the stopped one is named.
@@ -148,10 +167,22 @@ export class PreparedUpload {
       if (!o.restart) for (const j of interrupted) emit({ type: 'earlier-upload', ...earlierOf(j) });
       const journal = o.restart ? emptyJournal(key, journalPath) : await readJournal(journals, key);
       if (journal.batches.length > 0 || journal.uncertain.length > 0) {
-        emit({ type: 'resume', batches: journal.batches.length, entries: journal.ackedEntries, line: journal.resumeLine, journal: journalPath, doneAt: journal.doneAt });
+        emit({
+          type: 'resume',
+          batches: journal.batches.length,
+          entries: journal.ackedEntries,
+          line: journal.resumeLine,
+          journal: journalPath,
+          doneAt: journal.doneAt,
+        });
       }
       const resend = (b: UncertainBatch) => b.caseids === true || o.resendUncertain === true;
-      for (const b of journal.uncertain) emit(resend(b) ? { type: 'resend-uncertain', batch: b, reason: b.caseids ? 'caseid' : 'asked' } : { type: 'uncertain-kept', batch: b });
+      for (const b of journal.uncertain)
+        emit(
+          resend(b)
+            ? { type: 'resend-uncertain', batch: b, reason: b.caseids ? 'caseid' : 'asked' }
+            : { type: 'uncertain-kept', batch: b },
+        );
       const kept = journal.uncertain.filter((b) => !resend(b));
       const check = await readAndCheck(o, fp, skipRanges(journal, resend), spool, splitter, emit);
       const { validation, rejected } = check;
@@ -167,13 +198,33 @@ export class PreparedUpload {
         batchSize: o.batchSize,
         batches,
         entries: check.entries,
-        resumed: { batches: journal.batches.length, entries: journal.ackedEntries, line: journal.resumeLine, serviceCount: journal.serviceCount },
+        resumed: {
+          batches: journal.batches.length,
+          entries: journal.ackedEntries,
+          line: journal.resumeLine,
+          serviceCount: journal.serviceCount,
+        },
         uncertain: kept,
         totalBatches: numbered + batches.length,
       };
       emit({ type: 'validated', validation, plan });
       const replaced = o.restart ? [key, ...interrupted.map((j) => j.name)] : [];
-      return new PreparedUpload(o, fp, validation, plan, journals, key, journalPath, rejected, spooled, spoolFiles(spool), journal, replaced, o.restart ? [] : interrupted, release);
+      return new PreparedUpload(
+        o,
+        fp,
+        validation,
+        plan,
+        journals,
+        key,
+        journalPath,
+        rejected,
+        spooled,
+        spoolFiles(spool),
+        journal,
+        replaced,
+        o.restart ? [] : interrupted,
+        release,
+      );
     } catch (error) {
       for (const path of spoolFiles(spool)) rmSync(path, { force: true });
       release();
@@ -193,8 +244,20 @@ export class PreparedUpload {
     const emit = o.onEvent ?? (() => undefined);
     const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     const { batches, totalBatches, entries } = this.plan;
-    const journal = new JournalWriter(this.journals, this.journalName, { workflowId: o.workflowId, file: o.path, sha256: this.fingerprint.sha256, bytes: this.fingerprint.bytes });
-    const outcome: SendOutcome = { batchesSent: 0, entriesAcked: 0, serviceCount: 0, uncertain: [...this.plan.uncertain], complete: false, interrupted: false };
+    const journal = new JournalWriter(this.journals, this.journalName, {
+      workflowId: o.workflowId,
+      file: o.path,
+      sha256: this.fingerprint.sha256,
+      bytes: this.fingerprint.bytes,
+    });
+    const outcome: SendOutcome = {
+      batchesSent: 0,
+      entriesAcked: 0,
+      serviceCount: 0,
+      uncertain: [...this.plan.uncertain],
+      complete: false,
+      interrupted: false,
+    };
     const finish = async () => {
       if (outcome.uncertain.length > 0) {
         outcome.error ??= uncertainError(outcome.uncertain, totalBatches);
@@ -206,7 +269,8 @@ export class PreparedUpload {
     try {
       if (batches.length === 0) {
         if (this.plan.uncertain.length > 0) await finish();
-        else if (!this.journal.doneAt && (this.journal.batches.length > 0 || this.journal.uncertain.length > 0)) await finish();
+        else if (!this.journal.doneAt && (this.journal.batches.length > 0 || this.journal.uncertain.length > 0))
+          await finish();
         else outcome.complete = true;
         return outcome;
       }
@@ -246,7 +310,14 @@ export class PreparedUpload {
               await journal.uncertain(batch, why);
               if (batch.caseids && attempt < CASEID_RETRIES) {
                 const wait = 500 * 2 ** attempt;
-                emit({ type: 'retry-uncertain', batch, attempt: attempt + 1, of: CASEID_RETRIES, waitMs: wait, error: why });
+                emit({
+                  type: 'retry-uncertain',
+                  batch,
+                  attempt: attempt + 1,
+                  of: CASEID_RETRIES,
+                  waitMs: wait,
+                  error: why,
+                });
                 await sleep(wait);
                 continue;
               }
@@ -263,8 +334,16 @@ export class PreparedUpload {
           outcome.serviceCount += answer.count;
           // Status OK and code 200: accepted. `count` is told, never a verdict (what it counts is not said).
           if (answer.count !== batch.count) emit({ type: 'count-differs', batch, count: answer.count });
-          if (answer.workflow_id !== undefined && answer.workflow_id !== o.workflowId) emit({ type: 'other-workflow', batch, workflowId: answer.workflow_id });
-          emit({ type: 'sent', batch, total: totalBatches, acked: answer.count, entriesSent: outcome.entriesAcked, entriesToSend: entries });
+          if (answer.workflow_id !== undefined && answer.workflow_id !== o.workflowId)
+            emit({ type: 'other-workflow', batch, workflowId: answer.workflow_id });
+          emit({
+            type: 'sent',
+            batch,
+            total: totalBatches,
+            acked: answer.count,
+            entriesSent: outcome.entriesAcked,
+            entriesToSend: entries,
+          });
         }
       } finally {
         await next?.catch(() => undefined);
@@ -295,10 +374,17 @@ export class PreparedUpload {
       ? `; ${done}; run the same command again to send the rest`
       : `; ${done}; the service will refuse it again until this is fixed (the workflow id and its state, or the rows named)`;
     // A 5xx or 429 refusal may pass by itself: exit 5 ("run again"), as design.md's exit codes say.
-    if (error instanceof ServiceError && transient(error)) error = new NetworkError(error.message, { ...error.details });
+    if (error instanceof ServiceError && transient(error))
+      error = new NetworkError(error.message, { ...error.details });
     if (error instanceof CliError) {
       error.message = `${prefix}${error.message}${suffix}`;
-      Object.assign(error.details, { batch: batch.index, firstLine: batch.firstLine, lastLine: batch.lastLine, acknowledgedBatches: acked, runAgain: transient(error) });
+      Object.assign(error.details, {
+        batch: batch.index,
+        firstLine: batch.firstLine,
+        lastLine: batch.lastLine,
+        acknowledgedBatches: acked,
+        runAgain: transient(error),
+      });
     }
     return error;
   }
@@ -317,7 +403,17 @@ async function readAndCheck(
   // Written beside its final name, which it takes only once the file proves to have rows.
   const rejectsPath = o.rejectsPath && `${o.rejectsPath}.${process.pid}.part`;
   const check = await checkFile(
-    { path: o.path, file: o.file, delimiter: o.delimiter, keepEmpty: o.keepEmpty, batchSize: o.batchSize, resumeLine: 0, skip, spoolPath, rejectsPath },
+    {
+      path: o.path,
+      file: o.file,
+      delimiter: o.delimiter,
+      keepEmpty: o.keepEmpty,
+      batchSize: o.batchSize,
+      resumeLine: 0,
+      skip,
+      spoolPath,
+      rejectsPath,
+    },
     fp.bytes,
     splitter?.found,
     {
@@ -335,7 +431,10 @@ async function readAndCheck(
   const discardRejects = () => rejectsPath && rmSync(rejectsPath, { force: true });
   if (!check.header) {
     discardRejects();
-    throw new InputError(`${o.file}: line 1: the file is empty; expected a header row naming at least callee and platform`, { line: 1 });
+    throw new InputError(
+      `${o.file}: line 1: the file is empty; expected a header row naming at least callee and platform`,
+      { line: 1 },
+    );
   }
   if (rows === 0) {
     discardRejects();
@@ -368,19 +467,45 @@ export function transient(error: unknown): boolean {
 
 /** The run stops on uncertain batches: their lines, and what to do (exit 5). */
 function uncertainError(batches: readonly Batch[], total: number, why?: string): NetworkError {
-  const lines = batches.map((b) => `batch ${b.index} of ${total} (lines ${b.firstLine}-${b.lastLine}, ${b.count} ${b.count === 1 ? 'entry' : 'entries'})`).join(', ');
+  const lines = batches
+    .map(
+      (b) =>
+        `batch ${b.index} of ${total} (lines ${b.firstLine}-${b.lastLine}, ${b.count} ${b.count === 1 ? 'entry' : 'entries'})`,
+    )
+    .join(', ');
   const verb = batches.length === 1 ? 'it is' : 'they are';
   return new NetworkError(
     `${lines} may have reached the service with no answer${why ? ` (${why})` : ''}; ${verb} not sent again by itself, as a second copy of rows without caseid would duplicate contacts: ` +
       'check the workflow, then run again with --resend-uncertain to send those lines (a run without it sends only the rest)',
-    { uncertain: batches.map((b) => ({ batch: b.index, firstLine: b.firstLine, lastLine: b.lastLine, entries: b.count })) },
+    {
+      uncertain: batches.map((b) => ({
+        batch: b.index,
+        firstLine: b.firstLine,
+        lastLine: b.lastLine,
+        entries: b.count,
+      })),
+    },
   );
 }
 
 /** What the warning about an earlier, stopped upload of the same path says. */
-function earlierOf(j: JournalState): { journal: string; at: string; batches: number; entries: number; line: number; startedAt: string } {
+function earlierOf(j: JournalState): {
+  journal: string;
+  at: string;
+  batches: number;
+  entries: number;
+  line: number;
+  startedAt: string;
+} {
   const times = [...j.batches.map((b) => b.at), ...j.uncertain.map((b) => b.at)].sort();
-  return { journal: j.path, at: times.at(-1) ?? '', batches: j.batches.length, entries: j.ackedEntries, line: j.resumeLine, startedAt: j.header?.at ?? '' };
+  return {
+    journal: j.path,
+    at: times.at(-1) ?? '',
+    batches: j.batches.length,
+    entries: j.ackedEntries,
+    line: j.resumeLine,
+    startedAt: j.header?.at ?? '',
+  };
 }
 
 function statFile(path: string, display: string): Stats {
@@ -389,7 +514,9 @@ function statFile(path: string, display: string): Stats {
     stats = statSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(`cannot read ${display}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`);
+    throw new InputError(
+      `cannot read ${display}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
+    );
   }
   if (!stats.isFile()) throw new InputError(`cannot read ${display}: not a file`);
   return stats;

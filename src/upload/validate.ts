@@ -42,8 +42,14 @@ export function checkFields(columns: Columns, fields: readonly string[], line: n
   const platform = fields[columns.platform]!;
   // The quick checks only accept what the schema accepts; the schema decides (and words) the rest.
   const c = CALLEE_RE.test(callee) ? undefined : calleeSchema.safeParse(callee);
-  if (c && !c.success) problems.push({ line, column: names[columns.callee]!, message: `${c.error.issues[0]!.message}, got ${quote(callee)}` });
-  const p = platform.length >= 1 && platform.length <= PLATFORM_MAX_LENGTH ? undefined : platformSchema.safeParse(platform);
+  if (c && !c.success)
+    problems.push({
+      line,
+      column: names[columns.callee]!,
+      message: `${c.error.issues[0]!.message}, got ${quote(callee)}`,
+    });
+  const p =
+    platform.length >= 1 && platform.length <= PLATFORM_MAX_LENGTH ? undefined : platformSchema.safeParse(platform);
   if (p && !p.success) {
     const got = platform.length > 0 ? `, got ${platform.length} characters` : '';
     problems.push({ line, column: names[columns.platform]!, message: `${p.error.issues[0]!.message}${got}` });
@@ -70,7 +76,8 @@ export function toEntry(columns: Columns, fields: readonly string[], pds: PdsVal
     const value = fields[index]!;
     if (value === '' && !options.keepEmpty) continue;
     // A column named __proto__ is data like any other, not the object's prototype.
-    if (key === '__proto__') Object.defineProperty(variables, key, { value, enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__')
+      Object.defineProperty(variables, key, { value, enumerable: true, writable: true, configurable: true });
     else variables[key] = value;
   }
   const entry: ListEntry = { callee: fields[columns.callee]!, platform: fields[columns.platform]!, variables };
@@ -95,7 +102,10 @@ export function parsePdsVariables(
     return { ok: false, problem: `looks like JSON but is not valid JSON (${(e as Error).message})` };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, problem: 'is JSON but not an object; give a JSON object, or a plain string that does not start with { or [' };
+    return {
+      ok: false,
+      problem: 'is JSON but not an object; give a JSON object, or a plain string that does not start with { or [',
+    };
   }
   return { ok: true, value: value as Record<string, unknown> };
 }

@@ -35,7 +35,9 @@ describe('cloud client against a listener', () => {
   it('sends the Token header and User-Agent, and lets unknown fields through', async () => {
     const { server, seen } = fixed({ data: [{ ...robot, NewField: 'kept' }], status: 'OK', code: 200, extra: 1 });
     const url = await serve(server);
-    const res = await runCli(['robots', '--json'], { env: { CALLCTL_BASE_URL: url, CALLCTL_TOKEN: 'tok-123456', CALLCTL_CONFIG_DIR: tempConfigDir() } });
+    const res = await runCli(['robots', '--json'], {
+      env: { CALLCTL_BASE_URL: url, CALLCTL_TOKEN: 'tok-123456', CALLCTL_CONFIG_DIR: tempConfigDir() },
+    });
     expect(res.code).toBe(0);
     expect(JSON.parse(res.out)[0].NewField).toBe('kept');
     expect(seen[0]!.headers.authorization).toBe('Token tok-123456');
@@ -43,9 +45,15 @@ describe('cloud client against a listener', () => {
   });
 
   it('one odd record is left out with a warning naming its path; the others are shown', async () => {
-    const { server } = fixed({ data: [robot, { ...robot, RobotID: 7 }, { ...robot, RobotID: 'r-3' }], status: 'OK', code: 200 });
+    const { server } = fixed({
+      data: [robot, { ...robot, RobotID: 7 }, { ...robot, RobotID: 'r-3' }],
+      status: 'OK',
+      code: 200,
+    });
     const url = await serve(server);
-    const res = await runCli(['robots'], { env: { CALLCTL_BASE_URL: url, CALLCTL_TOKEN: 'tok-123456', CALLCTL_CONFIG_DIR: tempConfigDir() } });
+    const res = await runCli(['robots'], {
+      env: { CALLCTL_BASE_URL: url, CALLCTL_TOKEN: 'tok-123456', CALLCTL_CONFIG_DIR: tempConfigDir() },
+    });
     expect(res.code, res.err).toBe(0);
     expect(res.out).toContain('r-1');
     expect(res.out).toContain('r-3');
@@ -55,7 +63,9 @@ describe('cloud client against a listener', () => {
   it('a missing field outside any list is an error naming its path', async () => {
     const { server } = fixed({ data: { PlanName: 'P' }, status: 'OK', code: 200 });
     const url = await serve(server);
-    const res = await runCli(['plan', 'status', 'P'], { env: { CALLCTL_BASE_URL: url, CALLCTL_TOKEN: 'tok-123456', CALLCTL_CONFIG_DIR: tempConfigDir() } });
+    const res = await runCli(['plan', 'status', 'P'], {
+      env: { CALLCTL_BASE_URL: url, CALLCTL_TOKEN: 'tok-123456', CALLCTL_CONFIG_DIR: tempConfigDir() },
+    });
     expect(res.code).toBe(1);
     expect(res.err).toMatch(/unexpected answer: data\.PlanStatus: /);
   });
@@ -63,7 +73,9 @@ describe('cloud client against a listener', () => {
   it('an answer that is not JSON is a service error, not a crash', async () => {
     const { server } = fixed('<html>bad gateway</html>', 200);
     const url = await serve(server);
-    const res = await runCli(['robots'], { env: { CALLCTL_BASE_URL: url, CALLCTL_TOKEN: 'tok-123456', CALLCTL_CONFIG_DIR: tempConfigDir() } });
+    const res = await runCli(['robots'], {
+      env: { CALLCTL_BASE_URL: url, CALLCTL_TOKEN: 'tok-123456', CALLCTL_CONFIG_DIR: tempConfigDir() },
+    });
     expect(res.code).toBe(1);
     expect(res.err).toMatch(/not JSON/);
   });

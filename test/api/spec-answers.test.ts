@@ -21,7 +21,16 @@ async function peer(answer: (req: PeerRequest) => PeerAnswer | Promise<PeerAnswe
 
 const TOKEN = 'tok-spec-answers-0001';
 const run = (p: Peer, argv: string[], options: RunOptions = {}) =>
-  runCli(argv, { ...options, env: { CALLCTL_BASE_URL: p.url, CALLCTL_TOKEN: TOKEN, CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempConfigDir(), ...options.env } });
+  runCli(argv, {
+    ...options,
+    env: {
+      CALLCTL_BASE_URL: p.url,
+      CALLCTL_TOKEN: TOKEN,
+      CALLCTL_CONFIG_DIR: tempConfigDir(),
+      XDG_STATE_HOME: tempConfigDir(),
+      ...options.env,
+    },
+  });
 const CREDS = { CALLCTL_APP_KEY: 'app-key-1', CALLCTL_APP_SECRET: 'app-secret-very-1' };
 const robot = { RobotMethod: 'single', RobotID: 'r-1', RobotName: 'A', Voice: 'female', Tone: 'Polite' };
 const instance = (i: number) => ({
@@ -44,23 +53,40 @@ describe('the envelope: the service text is status, with its code and the endpoi
     const p = await peer(() => ({ status, body }));
     const res = await run(p, ['plan', 'status', 'P-9']);
     expect(res.code).toBe(1);
-    expect(res.err).toMatch(/^error: GET \/service\/cloud\/planstatus: .*code \d+: plan not found: P-9; .*will not help/);
+    expect(res.err).toMatch(
+      /^error: GET \/service\/cloud\/planstatus: .*code \d+: plan not found: P-9; .*will not help/,
+    );
     expect(res.err).not.toMatch(/unexpected|schema|run again/);
     expect(res.err.trim().split('\n')).toHaveLength(1);
   });
 
   it('a message beside status is shown too; status comes first', async () => {
-    const p = await peer(() => ({ body: { ...envelope(null, 422, 'invalid PlanName'), message: 'PlanName has a space' } }));
+    const p = await peer(() => ({
+      body: { ...envelope(null, 422, 'invalid PlanName'), message: 'PlanName has a space' },
+    }));
     const res = await run(p, ['plan', 'status', 'P 9']);
     expect(res.code).toBe(1);
     expect(res.err).toContain('code 422: invalid PlanName (PlanName has a space)');
   });
 
   it("verify-push's 200 exception variant and the list update's 200 error variant show the service's text", async () => {
-    const p = await peer(() => ({ body: { code: 200, status: 'no push record for this callee in the last three months' } }));
-    const res = await run(p, ['workflow', 'verify-push', '--workflow-id', 'W-1', '--node-id', 'N-1', '--callee', '+6281234567001']);
+    const p = await peer(() => ({
+      body: { code: 200, status: 'no push record for this callee in the last three months' },
+    }));
+    const res = await run(p, [
+      'workflow',
+      'verify-push',
+      '--workflow-id',
+      'W-1',
+      '--node-id',
+      'N-1',
+      '--callee',
+      '+6281234567001',
+    ]);
     expect(res.code).toBe(1);
-    expect(res.err).toContain('POST /service/cloud/workflow/apinoticeinfo: code 200: no push record for this callee in the last three months');
+    expect(res.err).toContain(
+      'POST /service/cloud/workflow/apinoticeinfo: code 200: no push record for this callee in the last three months',
+    );
     const q = await peer(() => ({ body: { code: 500100, status: 'workflow W-1 is finished', data: null } }));
     const task = await run(q, ['workflow', 'task-detail', 'T-1']);
     expect(task.code).toBe(1);
@@ -68,10 +94,15 @@ describe('the envelope: the service text is status, with its code and the endpoi
   });
 
   it('a body that is not an envelope says so; its first bytes (redacted) only under --verbose', async () => {
-    const p = await peer(() => ({ body: `<html>proxy says no; ${TOKEN}</html>`, headers: { 'content-type': 'text/html' } }));
+    const p = await peer(() => ({
+      body: `<html>proxy says no; ${TOKEN}</html>`,
+      headers: { 'content-type': 'text/html' },
+    }));
     const quiet = await run(p, ['robots']);
     expect(quiet.code).toBe(1);
-    expect(quiet.err).toMatch(/HTTP 200, and the answer is not the service's envelope \(not JSON\) \(run with --verbose/);
+    expect(quiet.err).toMatch(
+      /HTTP 200, and the answer is not the service's envelope \(not JSON\) \(run with --verbose/,
+    );
     expect(quiet.err).not.toContain('<html>');
     const loud = await run(p, ['robots', '--verbose']);
     expect(loud.code).toBe(1);
@@ -107,11 +138,17 @@ describe('token rejection: 401 and 403, as HTTP status or as envelope code', () 
     });
     const res = await run(p, ['robots', '--json'], { env: CREDS });
     expect(res.code, res.err).toBe(0);
-    expect(p.requests.map((r) => r.path)).toEqual(['/service/cloud/robot', '/service/cloud/auth', '/service/cloud/robot']);
+    expect(p.requests.map((r) => r.path)).toEqual([
+      '/service/cloud/robot',
+      '/service/cloud/auth',
+      '/service/cloud/robot',
+    ]);
   });
 
   it.each(rejections)('%s again after renewing: exit 4, no loop', async (_what, rejection) => {
-    const p = await peer((r) => (r.path === '/service/cloud/auth' ? { body: envelope({ token: 'tok-new-abcdef' }) } : rejection));
+    const p = await peer((r) =>
+      r.path === '/service/cloud/auth' ? { body: envelope({ token: 'tok-new-abcdef' }) } : rejection,
+    );
     const res = await run(p, ['robots'], { env: CREDS });
     expect(res.code).toBe(4);
     expect(res.err).toContain('token expired');
@@ -120,15 +157,21 @@ describe('token rejection: 401 and 403, as HTTP status or as envelope code', () 
 
   it.each(rejections)('%s at the token endpoint: login exits 4 with the service text', async (_what, rejection) => {
     const p = await peer(() => rejection);
-    const res = await run(p, ['auth', 'login', '--app-key', 'k-1', '--app-secret-stdin'], { stdin: 'secret-value-xyz' });
+    const res = await run(p, ['auth', 'login', '--app-key', 'k-1', '--app-secret-stdin'], {
+      stdin: 'secret-value-xyz',
+    });
     expect(res.code).toBe(4);
-    expect(res.err).toMatch(/^error: POST \/service\/cloud\/auth: .*code 40[13]: token expired: the service rejected the APPKey and APPSecret/);
+    expect(res.err).toMatch(
+      /^error: POST \/service\/cloud\/auth: .*code 40[13]: token expired: the service rejected the APPKey and APPSecret/,
+    );
     expect(res.err).not.toContain('secret-value-xyz');
   });
 
   it('code 500 from the token endpoint is service trouble, not credentials: retried, then exit 5 "run again"', async () => {
     const p = await peer(() => ({ body: envelope(null, 500, 'auth backend down') }));
-    const res = await run(p, ['auth', 'login', '--app-key', 'k-1', '--app-secret-stdin'], { stdin: 'secret-value-xyz' });
+    const res = await run(p, ['auth', 'login', '--app-key', 'k-1', '--app-secret-stdin'], {
+      stdin: 'secret-value-xyz',
+    });
     expect(res.code).toBe(5);
     expect(res.err).toMatch(/code 500: auth backend down after 4 attempts; this may pass by itself: run again later/);
     expect(p.requests).toHaveLength(4);
@@ -147,7 +190,11 @@ describe('what else a real service may answer', () => {
   });
 
   it('HTTP 401 with a body that is not JSON (a gateway): the token was rejected, exit 4', async () => {
-    const p = await peer(() => ({ status: 401, body: '<html>401 Authorization Required</html>', headers: { 'content-type': 'text/html' } }));
+    const p = await peer(() => ({
+      status: 401,
+      body: '<html>401 Authorization Required</html>',
+      headers: { 'content-type': 'text/html' },
+    }));
     const res = await run(p, ['robots']);
     expect(res.code).toBe(4);
     expect(res.err).toMatch(/HTTP 401: the token was rejected/);
@@ -197,7 +244,9 @@ describe('workflow list --all pages by count', () => {
   });
 
   it('a count larger than what the service holds: stops at the first empty page', async () => {
-    const p = await peer((r) => ({ body: envelope({ lists: r.query.get('page') === '1' ? [instance(1), instance(2)] : [], count: 40 }) }));
+    const p = await peer((r) => ({
+      body: envelope({ lists: r.query.get('page') === '1' ? [instance(1), instance(2)] : [], count: 40 }),
+    }));
     const res = await run(p, ['workflow', 'list', '--all', '--json']);
     expect(res.code).toBe(0);
     expect(JSON.parse(res.out).lists).toHaveLength(2);
@@ -207,7 +256,11 @@ describe('workflow list --all pages by count', () => {
 
 describe('lenient where the spec is loose', () => {
   it('values outside the enumerations and empty ones are shown as they are; one odd record hides nothing', async () => {
-    const robots = [robot, { ...robot, RobotID: 'r-2', Tone: 'Gentle', Voice: '', RobotMethod: 'cluster' }, { RobotMethod: 'group', RobotID: 'r-3', Voice: null }];
+    const robots = [
+      robot,
+      { ...robot, RobotID: 'r-2', Tone: 'Gentle', Voice: '', RobotMethod: 'cluster' },
+      { RobotMethod: 'group', RobotID: 'r-3', Voice: null },
+    ];
     const p = await peer(() => ({ body: envelope(robots) }));
     const res = await run(p, ['robots']);
     expect(res.code, res.err).toBe(0);
@@ -216,7 +269,14 @@ describe('lenient where the spec is loose', () => {
 
   it('plan and task statuses outside the lists', async () => {
     const p = await peer((r) =>
-      r.path.endsWith('planstatus') ? { body: envelope({ PlanName: 'P', PlanStatus: 'archived' }) } : { body: envelope({ PlanName: 'P', PlanDetails: [{ Rounds: '1', TaskName: 'P-R1', TaskID: 'T1', Status: 'on-hold' }] }) },
+      r.path.endsWith('planstatus')
+        ? { body: envelope({ PlanName: 'P', PlanStatus: 'archived' }) }
+        : {
+            body: envelope({
+              PlanName: 'P',
+              PlanDetails: [{ Rounds: '1', TaskName: 'P-R1', TaskID: 'T1', Status: 'on-hold' }],
+            }),
+          },
     );
     const status = await run(p, ['plan', 'status', 'P']);
     expect(status.code, status.err).toBe(0);
@@ -226,7 +286,7 @@ describe('lenient where the spec is loose', () => {
     expect(detail.out).toContain('on-hold');
   });
 
-  it("verify-push: call.task_id and call.call_id may be absent (no required mark)", async () => {
+  it('verify-push: call.task_id and call.call_id may be absent (no required mark)', async () => {
     const data = {
       workflow_id: 'W-1',
       workflow_name: 'w',
@@ -237,7 +297,17 @@ describe('lenient where the spec is loose', () => {
       call: { intention: 'A', robot_id: 'r-1' },
     };
     const p = await peer(() => ({ body: envelope(data) }));
-    const res = await run(p, ['workflow', 'verify-push', '--workflow-id', 'W-1', '--node-id', 'N-1', '--callee', '+6281234567001', '--json']);
+    const res = await run(p, [
+      'workflow',
+      'verify-push',
+      '--workflow-id',
+      'W-1',
+      '--node-id',
+      'N-1',
+      '--callee',
+      '+6281234567001',
+      '--json',
+    ]);
     expect(res.code, res.err).toBe(0);
     expect(JSON.parse(res.out).call.intention).toBe('A');
   });
@@ -245,7 +315,11 @@ describe('lenient where the spec is loose', () => {
 
 describe('a token belongs to the base URL that issued it', () => {
   it('the profile token is not sent to another base URL; the error names both and how to log in', async () => {
-    const issuer = await peer((r) => (r.path === '/service/cloud/auth' ? { body: envelope({ token: 'tok-issued-by-a-123' }) } : { body: envelope([robot]) }));
+    const issuer = await peer((r) =>
+      r.path === '/service/cloud/auth'
+        ? { body: envelope({ token: 'tok-issued-by-a-123' }) }
+        : { body: envelope([robot]) },
+    );
     const other = await peer((r) =>
       r.path === '/service/cloud/auth'
         ? { body: envelope({ token: 'tok-issued-by-b-456' }) }
@@ -255,10 +329,16 @@ describe('a token belongs to the base URL that issued it', () => {
     );
     const dir = tempConfigDir();
     const env = { CALLCTL_CONFIG_DIR: dir };
-    const login = await runCli(['--base-url', issuer.url, 'auth', 'login', '--app-key', 'k-1', '--app-secret-stdin'], { env, stdin: 'secret-value-xyz' });
+    const login = await runCli(['--base-url', issuer.url, 'auth', 'login', '--app-key', 'k-1', '--app-secret-stdin'], {
+      env,
+      stdin: 'secret-value-xyz',
+    });
     expect(login.code, login.err).toBe(0);
     expect((await runCli(['robots'], { env })).code).toBe(0);
-    for (const res of [await runCli(['--base-url', other.url, 'robots'], { env }), await runCli(['robots'], { env: { ...env, CALLCTL_BASE_URL: other.url } })]) {
+    for (const res of [
+      await runCli(['--base-url', other.url, 'robots'], { env }),
+      await runCli(['robots'], { env: { ...env, CALLCTL_BASE_URL: other.url } }),
+    ]) {
       expect(res.code).toBe(4);
       expect(res.err).toContain(`holds a token for ${issuer.url}, not for ${other.url}`);
       expect(res.err).toContain(`callctl --base-url ${other.url}`);
@@ -302,7 +382,12 @@ describe('push and template send: an accepted request is never "failed"', () => 
   it.each(odd)('push answered HTTP 200 with %s: sent, with a warning; exit 0', async (_what, answer) => {
     const p = await peer(() => answer);
     const res = await runCli(['push', '--caller-id', '+6281234567001', '--yes'], {
-      env: { CALLCTL_FLEX_URL: p.url, CALLCTL_PUSH_TOKEN: 'ptk-live-123456', CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempConfigDir() },
+      env: {
+        CALLCTL_FLEX_URL: p.url,
+        CALLCTL_PUSH_TOKEN: 'ptk-live-123456',
+        CALLCTL_CONFIG_DIR: tempConfigDir(),
+        XDG_STATE_HOME: tempConfigDir(),
+      },
     });
     expect(res.code, res.err).toBe(0);
     expect(res.err).toMatch(/warning: .*(recorded as sent|taken as accepted)/);
@@ -312,8 +397,32 @@ describe('push and template send: an accepted request is never "failed"', () => 
   it.each(odd)('template send answered HTTP 200 with %s: sent, with a warning; exit 0', async (_what, answer) => {
     const p = await peer(() => answer);
     const res = await runCli(
-      ['template', 'send', '--template-id', '7', '--channel', 'whatsapp', '--channel-id', '+6281234567001', '--var', 'date=2026-12-01', '--var', 'name=Budi', '--reply-url', 'https://example.com/r', '--yes'],
-      { env: { CALLCTL_BASE_URL: p.url, CALLCTL_SIGN_KEY: 'sign-key-123', CALLCTL_SIGN_SECRET: 'sign-secret-123', CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempConfigDir() } },
+      [
+        'template',
+        'send',
+        '--template-id',
+        '7',
+        '--channel',
+        'whatsapp',
+        '--channel-id',
+        '+6281234567001',
+        '--var',
+        'date=2026-12-01',
+        '--var',
+        'name=Budi',
+        '--reply-url',
+        'https://example.com/r',
+        '--yes',
+      ],
+      {
+        env: {
+          CALLCTL_BASE_URL: p.url,
+          CALLCTL_SIGN_KEY: 'sign-key-123',
+          CALLCTL_SIGN_SECRET: 'sign-secret-123',
+          CALLCTL_CONFIG_DIR: tempConfigDir(),
+          XDG_STATE_HOME: tempConfigDir(),
+        },
+      },
     );
     expect(res.code, res.err).toBe(0);
     expect(res.err).toMatch(/warning: .*(recorded as sent|taken as accepted)/);
@@ -325,7 +434,12 @@ describe('push and template send: an accepted request is never "failed"', () => 
     const p = await peer(() => odd[n++ % odd.length]![1]);
     const dir = tempDir();
     const file = writeIn(dir, 'callers.csv', 'caller_id\n+621001\n+621002\n+621003\n+621004\n+621005\n');
-    const env = { CALLCTL_FLEX_URL: p.url, CALLCTL_PUSH_TOKEN: 'ptk-live-123456', CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempConfigDir() };
+    const env = {
+      CALLCTL_FLEX_URL: p.url,
+      CALLCTL_PUSH_TOKEN: 'ptk-live-123456',
+      CALLCTL_CONFIG_DIR: tempConfigDir(),
+      XDG_STATE_HOME: tempConfigDir(),
+    };
     const first = await runCli(['push', '--csv', file, '--yes', '--json'], { env });
     expect(first.code, first.err).toBe(0);
     expect(JSON.parse(first.out)).toMatchObject({ sent: 5, failed: 0, uncertain: 0 });
@@ -335,12 +449,20 @@ describe('push and template send: an accepted request is never "failed"', () => 
   });
 
   it('a push token is sent only to the flex-route address it was set for', async () => {
-    const a = await peer(() => ({ body: { code: 200, message: 'ok', show_err: false, timestamp: 1, body: {}, trace_id: 't-1' } }));
-    const b = await peer(() => ({ body: { code: 200, message: 'ok', show_err: false, timestamp: 1, body: {}, trace_id: 't-2' } }));
+    const a = await peer(() => ({
+      body: { code: 200, message: 'ok', show_err: false, timestamp: 1, body: {}, trace_id: 't-1' },
+    }));
+    const b = await peer(() => ({
+      body: { code: 200, message: 'ok', show_err: false, timestamp: 1, body: {}, trace_id: 't-2' },
+    }));
     const env = { CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempConfigDir(), CALLCTL_FLEX_URL: a.url };
-    expect((await runCli(['config', 'set', 'push-token', '--stdin'], { env, stdin: 'ptk-profile-778899' })).code).toBe(0);
+    expect((await runCli(['config', 'set', 'push-token', '--stdin'], { env, stdin: 'ptk-profile-778899' })).code).toBe(
+      0,
+    );
     expect((await runCli(['push', '--caller-id', '+6281234567001', '--yes'], { env })).code).toBe(0);
-    const elsewhere = await runCli(['push', '--caller-id', '+6281234567001', '--yes'], { env: { ...env, CALLCTL_FLEX_URL: b.url } });
+    const elsewhere = await runCli(['push', '--caller-id', '+6281234567001', '--yes'], {
+      env: { ...env, CALLCTL_FLEX_URL: b.url },
+    });
     expect(elsewhere.code).toBe(4);
     expect(elsewhere.err).toContain(`push-token is for ${a.url}, not for ${b.url}`);
     const byFlag = await runCli(['push', '--caller-id', '+6281234567001', '--flex-url', b.url, '--yes'], { env });

@@ -111,7 +111,9 @@ describe('Transport', () => {
     const { url } = await listen(() => undefined);
     const { t } = transport({ timeoutMs: 200, maxRetries: 1 });
     const started = Date.now();
-    const error = await t.send({ method: 'GET', url, retry: 'idempotent', endpoint: 'GET /x' }).catch((e: unknown) => e);
+    const error = await t
+      .send({ method: 'GET', url, retry: 'idempotent', endpoint: 'GET /x' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as Error).message).toMatch(/timed out after 0.2 s/);
     expect(Date.now() - started).toBeGreaterThanOrEqual(380);

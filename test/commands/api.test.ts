@@ -12,7 +12,8 @@ let token: string;
 const fixture = useSandbox();
 beforeEach(() => ({ sandbox, env, token } = fixture));
 
-const api = (argv: string[], options: RunOptions = {}) => runCli(['api', ...argv], { ...options, env: { ...env, ...options.env } });
+const api = (argv: string[], options: RunOptions = {}) =>
+  runCli(['api', ...argv], { ...options, env: { ...env, ...options.env } });
 
 describe('callctl api, cloud endpoints', () => {
   it("GET: -f fields are the query; prints the envelope's data, or the whole answer with --raw", async () => {
@@ -54,7 +55,13 @@ describe('callctl api, cloud endpoints', () => {
     expect(refused.err).toMatch(/may reach people.*--yes/);
     expect(received(sandbox, '/service/cloud/workflow/taskdetail')).toHaveLength(0);
 
-    const sent = await api(['POST', '/service/cloud/workflow/taskdetail', '-f', `task_id=${SEED.workflowTaskId}`, '--yes']);
+    const sent = await api([
+      'POST',
+      '/service/cloud/workflow/taskdetail',
+      '-f',
+      `task_id=${SEED.workflowTaskId}`,
+      '--yes',
+    ]);
     expect(sent.code, sent.err).toBe(0);
     expect(JSON.parse(sent.out).task_id).toBe(SEED.workflowTaskId);
     const [req] = received(sandbox, '/service/cloud/workflow/taskdetail');
@@ -62,14 +69,23 @@ describe('callctl api, cloud endpoints', () => {
 
     sandbox.requests.length = 0;
     sandbox.faults.fail500 = 1;
-    const once = await api(['POST', '/service/cloud/workflow/taskdetail', '-f', `task_id=${SEED.workflowTaskId}`, '--yes']);
+    const once = await api([
+      'POST',
+      '/service/cloud/workflow/taskdetail',
+      '-f',
+      `task_id=${SEED.workflowTaskId}`,
+      '--yes',
+    ]);
     expect(once.code).not.toBe(0);
     expect(once.err).toMatch(/POST \/service\/cloud\/workflow\/taskdetail: HTTP 500/);
     expect(received(sandbox, '/service/cloud/workflow/taskdetail')).toHaveLength(1);
   });
 
   it('on a terminal a POST asks first; declining sends nothing and exits 130', async () => {
-    const declined = await api(['POST', '/service/cloud/workflow/taskdetail', '-f', `task_id=${SEED.workflowTaskId}`], { tty: true, answers: [false] });
+    const declined = await api(['POST', '/service/cloud/workflow/taskdetail', '-f', `task_id=${SEED.workflowTaskId}`], {
+      tty: true,
+      answers: [false],
+    });
     expect(declined.code).toBe(130);
     expect(declined.io.asked).toEqual(['Send it?']);
     expect(declined.err).toContain('POST /service/cloud/workflow/taskdetail');
@@ -86,14 +102,36 @@ describe('callctl api, cloud endpoints', () => {
     expect(req!.body.toString()).toBe(body);
     expect(new URL(req!.path, 'http://x').searchParams.get('n')).toBe('3');
 
-    const typed = await api(['POST', '/service/cloud/workflow/taskdetail', '-f', `task_id=${SEED.workflowTaskId}`, '-F', 'n=3', '-F', 'flag=true', '-F', 'list=[1,"a"]', '-F', 'text=plain', '--yes']);
+    const typed = await api([
+      'POST',
+      '/service/cloud/workflow/taskdetail',
+      '-f',
+      `task_id=${SEED.workflowTaskId}`,
+      '-F',
+      'n=3',
+      '-F',
+      'flag=true',
+      '-F',
+      'list=[1,"a"]',
+      '-F',
+      'text=plain',
+      '--yes',
+    ]);
     expect(typed.code, typed.err).toBe(0);
-    expect(JSON.parse(received(sandbox, '/service/cloud/workflow/taskdetail')[1]!.body.toString())).toEqual({ task_id: SEED.workflowTaskId, n: 3, flag: true, list: [1, 'a'], text: 'plain' });
+    expect(JSON.parse(received(sandbox, '/service/cloud/workflow/taskdetail')[1]!.body.toString())).toEqual({
+      task_id: SEED.workflowTaskId,
+      n: 3,
+      flag: true,
+      list: [1, 'a'],
+      text: 'plain',
+    });
 
     const stdin = await api(['POST', '/service/cloud/workflow/taskdetail', '--input', '-', '--yes'], { stdin: body });
     expect(stdin.code, stdin.err).toBe(0);
 
-    const notJson = await api(['POST', '/service/cloud/workflow/taskdetail', '--input', '-', '--yes'], { stdin: 'task_id=1' });
+    const notJson = await api(['POST', '/service/cloud/workflow/taskdetail', '--input', '-', '--yes'], {
+      stdin: 'task_id=1',
+    });
     expect(notJson.code).toBe(3);
     expect(notJson.err).toMatch(/--input -: not JSON.*nothing was sent/);
     const missing = await api(['POST', '/x', '--input', `${dir}/nope.json`, '--yes']);
@@ -140,7 +178,11 @@ describe('callctl api, cloud endpoints', () => {
 describe('callctl api, the other two addresses', () => {
   it('--flex: {push_token} in the path is the push token, sent once, redacted everywhere', async () => {
     const dir = tempDir();
-    const call = writeIn(dir, 'call.json', JSON.stringify({ caller_id: '+6281234567001', variables: { name: 'Budi' } }));
+    const call = writeIn(
+      dir,
+      'call.json',
+      JSON.stringify({ caller_id: '+6281234567001', variables: { name: 'Budi' } }),
+    );
     const flexEnv = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };
     const r = await api(['POST', '/api/push/{push_token}', '--flex', '--input', call, '--yes', '-v'], { env: flexEnv });
     expect(r.code, r.err).toBe(0);
@@ -152,7 +194,9 @@ describe('callctl api, the other two addresses', () => {
     expect(req!.headers.authorization).toBeUndefined();
 
     // A refusal by the flex route is exit 1 with its message and trace_id.
-    const bad = await api(['POST', '/api/push/{push_token}', '--flex', '-f', 'caller_id=+6281234567001', '--yes'], { env: flexEnv });
+    const bad = await api(['POST', '/api/push/{push_token}', '--flex', '-f', 'caller_id=+6281234567001', '--yes'], {
+      env: flexEnv,
+    });
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/^error: POST .*\/api\/push\/\*\*\*: HTTP 400.*variables.*trace_id/);
     expect(bad.err).not.toContain(sandbox.pushToken);
@@ -169,7 +213,10 @@ describe('callctl api, the other two addresses', () => {
       custom: JSON.stringify({ reply_url: 'https://example.com/replies' }),
     });
     const signEnv = { CALLCTL_SIGN_KEY: sandbox.signKey, CALLCTL_SIGN_SECRET: sandbox.signSecret };
-    const r = await api(['POST', '/api/v1/template/unitcast', '--template-api', '--input', '-', '--yes'], { env: signEnv, stdin: message });
+    const r = await api(['POST', '/api/v1/template/unitcast', '--template-api', '--input', '-', '--yes'], {
+      env: signEnv,
+      stdin: message,
+    });
     expect(r.code, r.err).toBe(0);
     expect(sandbox.state.received.templates).toHaveLength(1);
     const [req] = received(sandbox, '/api/v1/template/unitcast');
@@ -179,7 +226,10 @@ describe('callctl api, the other two addresses', () => {
     expect(req!.headers.authorization).toBeUndefined();
     expect(JSON.parse(r.out)).toMatchObject({ code: 200, data: { task_id: expect.any(String) } });
 
-    const unsigned = await api(['POST', '/api/v1/template/unitcast', '--template-api', '--input', '-', '--yes'], { env: { CALLCTL_SIGN_KEY: sandbox.signKey }, stdin: message });
+    const unsigned = await api(['POST', '/api/v1/template/unitcast', '--template-api', '--input', '-', '--yes'], {
+      env: { CALLCTL_SIGN_KEY: sandbox.signKey },
+      stdin: message,
+    });
     expect(unsigned.code).toBe(2);
     expect(unsigned.err).toMatch(/missing X-Service-Sign/);
     expect(sandbox.state.received.templates).toHaveLength(1);

@@ -36,7 +36,11 @@ describe('numeric flag values are checked against what the runtime can do (exit 
     [['push', '--csv', '@CSV', '--rate', '1e-9', '--yes'], '--rate', /0\.001 to 1000/],
     [['push', '--csv', '@CSV', '--rate', '0.0005', '--yes'], '--rate', /0\.001 to 1000/],
     [['push', '--csv', '@CSV', '--rate', '5000', '--yes'], '--rate', /0\.001 to 1000/],
-    [['template', 'send', '--csv', '@CSV', '--template-id', '1', '--rate', '1e-9', '--yes'], '--rate', /0\.001 to 1000/],
+    [
+      ['template', 'send', '--csv', '@CSV', '--template-id', '1', '--rate', '1e-9', '--yes'],
+      '--rate',
+      /0\.001 to 1000/,
+    ],
     [['template', 'send', '--template-id', '1.5', '--yes'], '--template-id', /whole number/],
     [['sandbox', '--delay', '2.5'], '--delay', /whole number of milliseconds from 0 to 2147483647/],
     [['sandbox', '--delay', '2147483648'], '--delay', /0 to 2147483647/],
@@ -44,7 +48,10 @@ describe('numeric flag values are checked against what the runtime can do (exit 
     [['serve-hooks', '--port', '65536'], '--port', /0 to 65535/],
     [['workflow', 'update', '--max-invalid', '-1'], '--max-invalid', /whole number/],
   ])('%j', async (argv, flag, range) => {
-    const r = await runCli(argv.map((a) => (a === '@CSV' ? csv() : a)), { env });
+    const r = await runCli(
+      argv.map((a) => (a === '@CSV' ? csv() : a)),
+      { env },
+    );
     expect(r.code, r.err).toBe(2);
     expect(r.err).toContain(flag);
     expect(r.err).toMatch(range);
@@ -75,7 +82,8 @@ describe('the parsers', () => {
       const ms = Math.round(s * 1000);
       expect(Number.isInteger(ms) && ms >= 1 && ms <= TIMER_MAX_MS).toBe(true);
     }
-    for (const bad of ['', ' ', '-1', '0', '0.0001', '2.3333', '2147484', 'NaN', '1,5', '1_000', '1s']) expect(() => timeoutSeconds(bad)).toThrow(/expected/);
+    for (const bad of ['', ' ', '-1', '0', '0.0001', '2.3333', '2147484', 'NaN', '1,5', '1_000', '1s'])
+      expect(() => timeoutSeconds(bad)).toThrow(/expected/);
     expect(() => seconds({ min: 1, max: 10 })('11')).toThrow(/1 to 10/);
   });
 

@@ -14,8 +14,12 @@ beforeEach(() => {
   dir = fixture.configDir;
 });
 
-const cli = (argv: string[], options: RunOptions = {}) => runCli(argv, { ...options, env: { CALLCTL_CONFIG_DIR: dir, NO_COLOR: '1', ...options.env } });
-const login = (profile: string) => cli(['-p', profile, 'auth', 'login', '--base-url', sandbox.url, '--app-key', sandbox.appKey, '--app-secret-stdin'], { stdin: sandbox.appSecret });
+const cli = (argv: string[], options: RunOptions = {}) =>
+  runCli(argv, { ...options, env: { CALLCTL_CONFIG_DIR: dir, NO_COLOR: '1', ...options.env } });
+const login = (profile: string) =>
+  cli(['-p', profile, 'auth', 'login', '--base-url', sandbox.url, '--app-key', sandbox.appKey, '--app-secret-stdin'], {
+    stdin: sandbox.appSecret,
+  });
 
 describe('config profiles', () => {
   it('lists every stored profile with its base URL and token state, and no secret', async () => {
@@ -23,7 +27,10 @@ describe('config profiles', () => {
     expect((await cli(['-p', 'test', 'config', 'set', 'base-url', 'https://test.example'])).code).toBe(0);
     const piped = await cli(['config', 'profiles', '--header']);
     expect(piped.code).toBe(0);
-    const lines = piped.out.trim().split('\n').map((l) => l.split('\t'));
+    const lines = piped.out
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(lines[0]).toEqual(['CURRENT', 'NAME', 'BASE URL', 'TOKEN']);
     // default is in use (nothing stored in it yet), then the stored ones by name.
     expect(lines.slice(1).map((l) => [l[0], l[1], l[2]])).toEqual([
@@ -36,7 +43,15 @@ describe('config profiles', () => {
     const token = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.prod.token as string;
     const json = await cli(['config', 'profiles', '--json']);
     expect(json.out).not.toContain(token);
-    expect(JSON.parse(json.out)).toMatchObject({ current: 'default', source: 'default', profiles: [{ name: 'default' }, { name: 'prod', token: 'stored', baseUrl: sandbox.url }, { name: 'test', token: 'none' }] });
+    expect(JSON.parse(json.out)).toMatchObject({
+      current: 'default',
+      source: 'default',
+      profiles: [
+        { name: 'default' },
+        { name: 'prod', token: 'stored', baseUrl: sandbox.url },
+        { name: 'test', token: 'none' },
+      ],
+    });
   });
 });
 
@@ -44,7 +59,8 @@ describe('config use', () => {
   it('makes a stored profile the default for every command; -p and CALLCTL_PROFILE still win', async () => {
     await login('prod');
     // Without a stored token in the profile used, robots stops at authentication (exit 4).
-    const robotsIn = (extra: string[] = [], env: Record<string, string> = {}) => cli([...extra, 'robots'], { env: { CALLCTL_BASE_URL: sandbox.url, ...env } });
+    const robotsIn = (extra: string[] = [], env: Record<string, string> = {}) =>
+      cli([...extra, 'robots'], { env: { CALLCTL_BASE_URL: sandbox.url, ...env } });
     expect((await robotsIn()).code).toBe(4);
     const use = await cli(['config', 'use', 'prod']);
     expect(use.code).toBe(0);
@@ -54,7 +70,10 @@ describe('config use', () => {
     const robots = await robotsIn();
     expect(robots.code, robots.err).toBe(0);
     expect(robots.out).toContain('rb-1001');
-    expect(JSON.parse((await cli(['config', 'profiles', '--json'])).out)).toMatchObject({ current: 'prod', source: 'config use' });
+    expect(JSON.parse((await cli(['config', 'profiles', '--json'])).out)).toMatchObject({
+      current: 'prod',
+      source: 'config use',
+    });
     expect((await robotsIn(['-p', 'default'])).code).toBe(4);
     expect((await robotsIn([], { CALLCTL_PROFILE: 'other' })).code).toBe(4);
 
@@ -67,7 +86,9 @@ describe('config use', () => {
     const before = readFileSync(join(dir, 'config.json'), 'utf8');
     const r = await cli(['config', 'use', 'prdo']);
     expect(r.code).toBe(2);
-    expect(r.err).toBe('error: no profile "prdo"; profiles: prod (create one with `callctl -p prdo auth login` or `config set`)\n');
+    expect(r.err).toBe(
+      'error: no profile "prdo"; profiles: prod (create one with `callctl -p prdo auth login` or `config set`)\n',
+    );
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
   });
 });
@@ -86,7 +107,10 @@ describe('auth status --all', () => {
 
     const r = await cli(['auth', 'status', '--all', '--header']);
     expect(r.code).toBe(4);
-    const rows = r.out.trim().split('\n').map((l) => l.split('\t'));
+    const rows = r.out
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows[0]).toEqual(['PROFILE', 'BASE URL', 'TOKEN', 'SERVICE', 'PROBLEM']);
     expect(rows.slice(1).map((row) => [row[0], row[3]])).toEqual([
       ['empty', ''],
@@ -101,7 +125,9 @@ describe('auth status --all', () => {
     expect((sandbox.state.counters.byRoute['GET /service/cloud/robot'] ?? 0) - before).toBe(3);
 
     const json = await cli(['auth', 'status', '--all', '--json']);
-    expect(JSON.parse(json.out).map((s: { profile: string; accepted: boolean | null }) => [s.profile, s.accepted])).toEqual([
+    expect(
+      JSON.parse(json.out).map((s: { profile: string; accepted: boolean | null }) => [s.profile, s.accepted]),
+    ).toEqual([
       ['empty', null],
       ['prod', true],
       ['stale', false],
@@ -117,7 +143,11 @@ describe('auth status --all', () => {
     await login('prod');
     const file = join(dir, 'config.json');
     const store = JSON.parse(readFileSync(file, 'utf8'));
-    store.profiles.down = { ...store.profiles.prod, 'base-url': 'http://127.0.0.1:9', 'token-base-url': 'http://127.0.0.1:9' };
+    store.profiles.down = {
+      ...store.profiles.prod,
+      'base-url': 'http://127.0.0.1:9',
+      'token-base-url': 'http://127.0.0.1:9',
+    };
     writeFileSync(file, JSON.stringify(store));
     const r = await cli(['auth', 'status', '--all'], { env: { CALLCTL_TIMEOUT: '2' } });
     expect(r.code).toBe(5);

@@ -31,14 +31,23 @@ describe('push --csv killed with SIGKILL midway, then run again', () => {
     const text = pushCsv(ROWS);
     const file = writeIn(dir, 'callers.csv', text);
     const configDir = tempConfigDir();
-    const env = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken, CALLCTL_CONFIG_DIR: configDir, XDG_STATE_HOME: join(configDir, 'state') };
+    const env = {
+      CALLCTL_FLEX_URL: sandbox.flexUrl,
+      CALLCTL_PUSH_TOKEN: sandbox.pushToken,
+      CALLCTL_CONFIG_DIR: configDir,
+      XDG_STATE_HOME: join(configDir, 'state'),
+    };
 
     // 1. The child sends at 200/s; on the KILL_AT-th arrival, before the sandbox answers, SIGKILL.
-    const child: ChildProcess = spawn(process.execPath, ['bin/callctl.js', 'push', '--csv', file, '--rate', '200', '--yes', '--json'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child: ChildProcess = spawn(
+      process.execPath,
+      ['bin/callctl.js', 'push', '--csv', file, '--rate', '200', '--yes', '--json'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     const onPush = () => {
@@ -48,7 +57,9 @@ describe('push --csv killed with SIGKILL midway, then run again', () => {
       }
     };
     sandbox.events.on('push.received', onPush);
-    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
     sandbox.events.off('push.received', onPush);
     expect(exit.signal, stderr).toBe('SIGKILL');
     expect(sandbox.state.received.pushes).toHaveLength(KILL_AT);
@@ -60,7 +71,10 @@ describe('push --csv killed with SIGKILL midway, then run again', () => {
     // The journal: rows 1..KILL_AT-1 answered; KILL_AT about to be sent with no answer.
     const journalDir = join(configDir, 'state', 'callctl', 'journals');
     const [journalFile] = readdirSync(journalDir).filter((f) => f.endsWith('.jsonl'));
-    const entries = readFileSync(join(journalDir, journalFile!), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { t: string; row?: number });
+    const entries = readFileSync(join(journalDir, journalFile!), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { t: string; row?: number });
     const answered = new Set(entries.filter((e) => e.t === 'sent').map((e) => e.row));
     const inFlight = entries.filter((e) => e.t === 'about' && !answered.has(e.row)).map((e) => e.row);
     expect(inFlight).toEqual([KILL_AT]);
@@ -70,18 +84,34 @@ describe('push --csv killed with SIGKILL midway, then run again', () => {
     const again = await runCli(['push', '--csv', file, '--rate', '200', '--yes', '--json'], { env, realSleep: true });
     expect(again.code, again.err).toBe(1);
     const summary = JSON.parse(again.out);
-    expect(summary).toMatchObject({ total: ROWS, sent: ROWS - 1, uncertain: 1, failed: 0, skipped: 0, uncertainRows: inFlight, stopped: null });
+    expect(summary).toMatchObject({
+      total: ROWS,
+      sent: ROWS - 1,
+      uncertain: 1,
+      failed: 0,
+      skipped: 0,
+      uncertainRows: inFlight,
+      stopped: null,
+    });
     expect(summary.thisRun).toEqual({ sent: ROWS - KILL_AT, failed: 0, uncertain: 0 });
     expect(again.err).toContain(`rows ${KILL_AT}`);
 
     // Every row reached the sandbox exactly once, and what arrived is what the file says.
     const pushes = sandbox.state.received.pushes;
-    const lines = text.trim().split('\n').slice(1).map((l) => l.split(','));
+    const lines = text
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(','));
     expect(pushes).toHaveLength(ROWS);
     const byCaller = new Map(pushes.map((p) => [p.caller_id, p]));
     expect(byCaller.size).toBe(ROWS);
     for (const [caller, client, debt] of lines) {
-      expect(byCaller.get(caller!), caller).toMatchObject({ environment: 'live', client_name: client, variables: { debt_amount: debt } });
+      expect(byCaller.get(caller!), caller).toMatchObject({
+        environment: 'live',
+        client_name: client,
+        variables: { debt_amount: debt },
+      });
     }
 
     // The results file: one line per row; the uncertain row says so; the others carry their trace id.

@@ -17,12 +17,22 @@ useSendSandbox('push', (s, e) => {
   dir = tempDir();
 });
 
-const cli = (argv: string[], options: RunOptions = {}) => runCli(['push', ...argv], { ...options, env: { ...env, ...options.env } });
-const results = (path: string) => readFileSync(path, 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+const cli = (argv: string[], options: RunOptions = {}) =>
+  runCli(['push', ...argv], { ...options, env: { ...env, ...options.env } });
+const results = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split(','));
 
 describe('push --csv', () => {
   it('checks every row first: problems with line numbers, exit 3, nothing sent', async () => {
-    const file = writeIn(dir, 'bad.csv', 'caller_id,client_name,debt_amount\n+621,A,10\n,B,11\n+623,C,1.2.3\n"+624","D\nE",12\n+621,F,13\n+626,G\n');
+    const file = writeIn(
+      dir,
+      'bad.csv',
+      'caller_id,client_name,debt_amount\n+621,A,10\n,B,11\n+623,C,1.2.3\n"+624","D\nE",12\n+621,F,13\n+626,G\n',
+    );
     const r = await cli(['--csv', file, '--yes']);
     expect(r.code).toBe(3);
     expect(r.err).toContain('line 3: caller_id is required');
@@ -33,12 +43,21 @@ describe('push --csv', () => {
     expect(sandbox.requests).toHaveLength(0);
     const noColumn = await cli(['--csv', writeIn(dir, 'nocol.csv', 'number\n+621\n'), '--yes', '--json']);
     expect(noColumn.code).toBe(3);
-    expect(JSON.parse(noColumn.err.trim().split('\n').at(-1)!).error.problems).toEqual([{ line: 1, message: 'the header has no caller_id column' }]);
+    expect(JSON.parse(noColumn.err.trim().split('\n').at(-1)!).error.problems).toEqual([
+      { line: 1, message: 'the header has no caller_id column' },
+    ]);
   });
 
   it('sends each row once at the rate, other columns and --var as variables, and writes the results', async () => {
-    const file = writeIn(dir, 'callers.csv', 'caller_id,client_name,debt_amount,due_date\n+621,A,10,2026-12-01\n+622,,20,\n+623,C,30,2026-12-03\n');
-    const r = await cli(['--csv', file, '--rate', '4', '--var', 'due_date=2026-12-31', '--var', 'product=loan', '--yes'], { realSleep: true });
+    const file = writeIn(
+      dir,
+      'callers.csv',
+      'caller_id,client_name,debt_amount,due_date\n+621,A,10,2026-12-01\n+622,,20,\n+623,C,30,2026-12-03\n',
+    );
+    const r = await cli(
+      ['--csv', file, '--rate', '4', '--var', 'due_date=2026-12-31', '--var', 'product=loan', '--yes'],
+      { realSleep: true },
+    );
     expect(r.code, r.err).toBe(0);
     const pushes = sandbox.state.received.pushes;
     expect(pushes.map((p) => [p.caller_id, p.client_name, p.variables])).toEqual([
@@ -51,7 +70,9 @@ describe('push --csv', () => {
     // connection set-up delays its arrival but not its start.
     const times = pushes.map((p) => p.receivedAt);
     expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(200);
-    expect(results(`${dir}/callers.results.csv`)).toEqual(pushes.map((p, i) => [String(i + 1), String(i + 2), p.caller_id, 'sent', p.trace_id, '']));
+    expect(results(`${dir}/callers.results.csv`)).toEqual(
+      pushes.map((p, i) => [String(i + 1), String(i + 2), p.caller_id, 'sent', p.trace_id, '']),
+    );
     expect(r.out).toMatch(/^sent\t3$/m);
     // The same file again: nothing is sent twice.
     const again = await cli(['--csv', file, '--yes', '--json', '--results', `${dir}/again.csv`]);
@@ -71,15 +92,35 @@ describe('push --csv', () => {
     const r = await cli(['--csv', file, '--yes', '--json']);
     sandbox.events.off('push.received', arm);
     expect(r.code).toBe(5);
-    expect(JSON.parse(r.out)).toMatchObject({ sent: 2, uncertain: 1, skipped: 3, uncertainRows: [3], stopped: { reason: 'network' } });
+    expect(JSON.parse(r.out)).toMatchObject({
+      sent: 2,
+      uncertain: 1,
+      skipped: 3,
+      uncertainRows: [3],
+      stopped: { reason: 'network' },
+    });
     expect(r.err).toContain('row 3 (line 4) +628000000003: uncertain');
     expect(received(sandbox, '/flex/api/push/')).toHaveLength(3);
     const again = await cli(['--csv', file, '--yes', '--json']);
     expect(again.code).toBe(1);
     expect(JSON.parse(again.out)).toMatchObject({ sent: 5, uncertain: 1, skipped: 0, thisRun: { sent: 3 } });
     const callers = received(sandbox, '/flex/api/push/').map((q) => JSON.parse(q.body).caller_id);
-    expect(callers).toEqual(['+628000000001', '+628000000002', '+628000000003', '+628000000004', '+628000000005', '+628000000006']);
-    expect(results(`${dir}/callers.results.csv`).map((r) => r[3])).toEqual(['sent', 'sent', 'uncertain', 'sent', 'sent', 'sent']);
+    expect(callers).toEqual([
+      '+628000000001',
+      '+628000000002',
+      '+628000000003',
+      '+628000000004',
+      '+628000000005',
+      '+628000000006',
+    ]);
+    expect(results(`${dir}/callers.results.csv`).map((r) => r[3])).toEqual([
+      'sent',
+      'sent',
+      'uncertain',
+      'sent',
+      'sent',
+      'sent',
+    ]);
   });
 
   it('a wrong token: stops after 5 refusals (1), the token printed nowhere, and --retry-failed sends them again', async () => {
@@ -92,7 +133,15 @@ describe('push --csv', () => {
     expect(received(sandbox, '/flex/api/push/')).toHaveLength(5);
     const file1 = readFileSync(`${dir}/callers.results.csv`, 'utf8');
     expect(r.out + r.err + file1).not.toContain(wrong);
-    expect(results(`${dir}/callers.results.csv`).map((r) => r[3])).toEqual(['failed', 'failed', 'failed', 'failed', 'failed', 'skipped', 'skipped']);
+    expect(results(`${dir}/callers.results.csv`).map((r) => r[3])).toEqual([
+      'failed',
+      'failed',
+      'failed',
+      'failed',
+      'failed',
+      'skipped',
+      'skipped',
+    ]);
     const fixed = await cli(['--csv', file, '--yes', '--json']);
     expect(JSON.parse(fixed.out)).toMatchObject({ sent: 2, failed: 5 });
     const retried = await cli(['--csv', file, '--yes', '--json', '--retry-failed']);
@@ -132,7 +181,12 @@ describe('push --csv', () => {
     sandbox.events.off('push.received', onPush);
     expect(code).toBe(130);
     expect(io.err()).toContain('stopping after the request in flight');
-    expect(JSON.parse(io.out())).toMatchObject({ sent: 2, uncertain: 0, skipped: 4, stopped: { reason: 'interrupted' } });
+    expect(JSON.parse(io.out())).toMatchObject({
+      sent: 2,
+      uncertain: 0,
+      skipped: 4,
+      stopped: { reason: 'interrupted' },
+    });
     // The handler is gone after the first Ctrl-C: a second one would end the process at once.
     expect(interrupt).toBeUndefined();
     const again = await cli(['--csv', file, '--yes', '--json']);
@@ -146,7 +200,9 @@ describe('push --csv', () => {
     writeFileSync(file, pushCsv(3));
     const r = await cli(['--csv', file, '--yes', '--json']);
     expect(r.code, r.err).toBe(0);
-    expect(r.err).toMatch(/callers\.csv was sent before with other content .*people reached then are skipped by the ledger unless --call-again/);
+    expect(r.err).toMatch(
+      /callers\.csv was sent before with other content .*people reached then are skipped by the ledger unless --call-again/,
+    );
     expect(JSON.parse(r.out).thisRun.sent).toBe(1);
     expect(JSON.parse(r.out).skipped).toBe(2);
     const quiet = await cli(['--csv', file, '--yes']);
@@ -156,7 +212,11 @@ describe('push --csv', () => {
   it('refuses to run while another run holds the file, and does not mix --caller-id with --csv', async () => {
     const file = writeIn(dir, 'callers.csv', pushCsv(2));
     const sha = (await import('node:crypto')).createHash('sha256').update(readFileSync(file)).digest('hex');
-    const journal = Journal.pathFor(`${env.XDG_STATE_HOME}/callctl`, { command: 'push', target: `live POST ${sandbox.flexUrl}/api/push/***`, sha256: sha });
+    const journal = Journal.pathFor(`${env.XDG_STATE_HOME}/callctl`, {
+      command: 'push',
+      target: `live POST ${sandbox.flexUrl}/api/push/***`,
+      sha256: sha,
+    });
     (await import('node:fs')).mkdirSync(`${env.XDG_STATE_HOME}/callctl/journals`, { recursive: true });
     writeFileSync(`${journal}.lock`, `${process.pid}\n`);
     const locked = await cli(['--csv', file, '--yes']);
@@ -171,7 +231,9 @@ describe('push --csv', () => {
 describe('push --csv line numbers (one CSV reader with workflow update)', () => {
   it('a bad row after a quoted field holding a CRLF is named by its own line (was 8 for line 6)', async () => {
     // line 1 header; 2; 3-4 (a quoted CRLF inside); 5; 6 the bad row (no caller_id)
-    const text = ['caller_id,client_name,debt_amount', '+621,A,10', '+622,"B\r\nB",11', '+623,C,12', ',D,13', ''].join('\r\n');
+    const text = ['caller_id,client_name,debt_amount', '+621,A,10', '+622,"B\r\nB",11', '+623,C,12', ',D,13', ''].join(
+      '\r\n',
+    );
     const r = await cli(['--csv', writeIn(dir, 'crlf-quoted.csv', text), '--yes']);
     expect(r.code).toBe(3);
     expect(r.err).toContain('line 6: caller_id is required');
@@ -184,7 +246,9 @@ describe('push --csv progress without a terminal', () => {
   it('prints timed lines as rows are sent (the first, the last, and one per second between)', async () => {
     const r = await cli(['--csv', writeIn(dir, 'piped.csv', pushCsv(3, 700)), '--rate', '1000', '--yes']);
     expect(r.code, r.err).toBe(0);
-    expect(r.err).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z calls: 1\/3, row 1 \(line 2\) \+628000000700: sent/m);
+    expect(r.err).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z calls: 1\/3, row 1 \(line 2\) \+628000000700: sent/m,
+    );
     expect(r.err).toMatch(/^\S+Z calls: 3\/3, row 3 \(line 4\) \+628000000702: sent/m);
   });
 });

@@ -29,7 +29,8 @@ const FAULTS: Array<[string, FaultPatch, string[]]> = [
 ];
 
 let n = 0;
-const push = (file: string, ...extra: string[]) => runCli(['push', '--csv', file, '--rate', '1000', '--yes', '--json', ...extra], { env });
+const push = (file: string, ...extra: string[]) =>
+  runCli(['push', '--csv', file, '--rate', '1000', '--yes', '--json', ...extra], { env });
 const calls = (id: string) => sandbox.state.received.pushes.filter((p) => p.caller_id === id).length;
 
 describe('push --csv fault matrix', () => {

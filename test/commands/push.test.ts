@@ -13,13 +13,24 @@ useSendSandbox('push', (s, e) => {
   env = e;
 });
 
-const cli = (argv: string[], options: RunOptions = {}) => runCli(['push', ...argv], { ...options, env: { ...env, ...options.env } });
+const cli = (argv: string[], options: RunOptions = {}) =>
+  runCli(['push', ...argv], { ...options, env: { ...env, ...options.env } });
 
 describe('push', () => {
   it('places one call with caller_id, client_name and variables, and shows the answer', async () => {
     const dir = tempDir();
     const vars = writeIn(dir, 'vars.json', JSON.stringify({ debt_amount: '1500000', due_date: '2026-12-01' }));
-    const r = await cli(['--caller-id', '+6281234567001', '--client-name', 'Budi', '--vars-file', vars, '--var', 'due_date=2026-12-05', '--yes']);
+    const r = await cli([
+      '--caller-id',
+      '+6281234567001',
+      '--client-name',
+      'Budi',
+      '--vars-file',
+      vars,
+      '--var',
+      'due_date=2026-12-05',
+      '--yes',
+    ]);
     expect(r.code, r.err).toBe(0);
     const [push] = sandbox.state.received.pushes;
     expect(sandbox.state.received.pushes).toHaveLength(1);
@@ -38,7 +49,12 @@ describe('push', () => {
     const r = await cli(['--caller-id', '+6281234567002', '--yes', '--json']);
     expect(r.code, r.err).toBe(0);
     const answer = JSON.parse(r.out);
-    expect(answer).toMatchObject({ code: 200, message: 'success', show_err: false, trace_id: sandbox.state.received.pushes[0]!.trace_id });
+    expect(answer).toMatchObject({
+      code: 200,
+      message: 'success',
+      show_err: false,
+      trace_id: sandbox.state.received.pushes[0]!.trace_id,
+    });
     expect(typeof answer.timestamp).toBe('number');
     expect(answer.body).toBeTypeOf('object');
   });
@@ -93,7 +109,10 @@ describe('push', () => {
   });
 
   it('debt_amount is sent as given: the spec makes it a string and gives it no format', async () => {
-    for (const [caller, amount] of [['+6281234567015', '1.500.000'], ['+6281234567016', 'Rp 1,5 jt']] as const) {
+    for (const [caller, amount] of [
+      ['+6281234567015', '1.500.000'],
+      ['+6281234567016', 'Rp 1,5 jt'],
+    ] as const) {
       const r = await cli(['--caller-id', caller, '--var', `debt_amount=${amount}`, '--yes']);
       expect(r.code, r.err).toBe(0);
     }
@@ -102,7 +121,9 @@ describe('push', () => {
 
   it('a wrong push token exits 1 with the service message and trace id, and never prints the token', async () => {
     const wrong = 'wrong-token-5a9c1e77';
-    const r = await cli(['--caller-id', '+6281234567006', '--yes', '--verbose', '--json'], { env: { CALLCTL_PUSH_TOKEN: wrong } });
+    const r = await cli(['--caller-id', '+6281234567006', '--yes', '--verbose', '--json'], {
+      env: { CALLCTL_PUSH_TOKEN: wrong },
+    });
     expect(r.code).toBe(1);
     expect(r.err).toContain('unknown push token for the live environment');
     expect(r.err).toMatch(/trace_id [0-9a-f]{16}/);
@@ -143,7 +164,15 @@ describe('push', () => {
   });
 
   it('--dry-run prints the exact request with the token redacted and sends nothing', async () => {
-    const r = await cli(['--caller-id', '+6281234567011', '--client-name', 'Sari', '--var', 'debt_amount=99.50', '--dry-run']);
+    const r = await cli([
+      '--caller-id',
+      '+6281234567011',
+      '--client-name',
+      'Sari',
+      '--var',
+      'debt_amount=99.50',
+      '--dry-run',
+    ]);
     expect(r.code, r.err).toBe(0);
     expect(sandbox.requests).toHaveLength(0);
     expect(r.out).toContain(`POST ${sandbox.flexUrl}/api/push/***`);
@@ -151,7 +180,11 @@ describe('push', () => {
     expect(r.out + r.err).not.toContain(sandbox.pushToken);
     expect(r.err).toContain('nothing was sent');
     const json = await cli(['--caller-id', '+6281234567011', '--dry-run', '--json']);
-    expect(JSON.parse(json.out).requests[0]).toMatchObject({ method: 'POST', url: `${sandbox.flexUrl}/api/push/***`, body: { caller_id: '+6281234567011', variables: {} } });
+    expect(JSON.parse(json.out).requests[0]).toMatchObject({
+      method: 'POST',
+      url: `${sandbox.flexUrl}/api/push/***`,
+      body: { caller_id: '+6281234567011', variables: {} },
+    });
     expect(sandbox.requests).toHaveLength(0);
   });
 
@@ -159,7 +192,10 @@ describe('push', () => {
     const noTty = await cli(['--caller-id', '+6281234567012']);
     expect(noTty.code).toBe(2);
     expect(noTty.err).toContain('--yes');
-    const declined = await cli(['--caller-id', '+6281234567012', '--var', 'debt_amount=5'], { tty: true, answers: [false] });
+    const declined = await cli(['--caller-id', '+6281234567012', '--var', 'debt_amount=5'], {
+      tty: true,
+      answers: [false],
+    });
     expect(declined.code).toBe(130);
     expect(declined.err).toContain('+6281234567012');
     expect(declined.err).toContain('"debt_amount":"5"');

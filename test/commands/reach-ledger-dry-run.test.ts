@@ -17,14 +17,18 @@ describe('push --csv --dry-run and the ledger', () => {
     env = e;
     dir = tempDir();
   });
-  const push = (file: string, ...extra: string[]) => runCli(['push', '--csv', file, '--rate', '1000', ...extra], { env });
+  const push = (file: string, ...extra: string[]) =>
+    runCli(['push', '--csv', file, '--rate', '1000', ...extra], { env });
 
   it('names the rows already reached through this destination, sends them nowhere, and --call-again / a window of 0 would send them', async () => {
     // nothing yet: a dry run creates no ledger
     const fresh = await push(writeIn(dir, 'fresh.csv', pushCsv(2)), '--dry-run', '--json');
     expect(fresh.code, fresh.err).toBe(0);
     expect(JSON.parse(fresh.out)).toMatchObject({ dryRun: true, skipped: [] });
-    expect(existsSync(join(env.XDG_STATE_HOME!, 'callctl', 'ledgers')) && readdirSync(join(env.XDG_STATE_HOME!, 'callctl', 'ledgers')).length).toBeFalsy();
+    expect(
+      existsSync(join(env.XDG_STATE_HOME!, 'callctl', 'ledgers')) &&
+        readdirSync(join(env.XDG_STATE_HOME!, 'callctl', 'ledgers')).length,
+    ).toBeFalsy();
 
     const sent = await push(writeIn(dir, 'first.csv', pushCsv(2)), '--yes');
     expect(sent.code, sent.err).toBe(0);
@@ -42,8 +46,12 @@ describe('push --csv --dry-run and the ledger', () => {
     ]);
     for (const s of d.skipped) expect(Date.parse(s.reachedAt)).not.toBeNaN();
     expect(d.requests.map((r: { body: { caller_id: string } }) => r.body.caller_id)).toEqual(['+628000000003']);
-    expect(dry.err).toMatch(/row 1 \(line 2\) \+628000000001: would be skipped: already reached through this destination at /);
-    expect(dry.err).toMatch(/1 of 3 rows would be sent, 2 already reached through this destination would be skipped; nothing was sent/);
+    expect(dry.err).toMatch(
+      /row 1 \(line 2\) \+628000000001: would be skipped: already reached through this destination at /,
+    );
+    expect(dry.err).toMatch(
+      /1 of 3 rows would be sent, 2 already reached through this destination would be skipped; nothing was sent/,
+    );
     expect(sandbox.state.received.pushes).toHaveLength(2);
 
     for (const flags of [['--call-again'], ['--recall-window', '0']]) {
@@ -55,7 +63,11 @@ describe('push --csv --dry-run and the ledger', () => {
     const real = await push(next, '--yes', '--json');
     expect(real.code, real.err).toBe(0);
     expect(JSON.parse(real.out)).toMatchObject({ sent: 1, skipped: 2 });
-    expect(sandbox.state.received.pushes.map((p) => p.caller_id)).toEqual(['+628000000001', '+628000000002', '+628000000003']);
+    expect(sandbox.state.received.pushes.map((p) => p.caller_id)).toEqual([
+      '+628000000001',
+      '+628000000002',
+      '+628000000003',
+    ]);
   });
 });
 
@@ -68,12 +80,26 @@ describe('template send --csv --dry-run and the ledger', () => {
     env = e;
     dir = tempDir();
   });
-  const FLAGS = ['--template-id', '9', '--channel', 'whatsapp', '--reply-url', 'https://example.com/replies', '--var', 'date=2026-12-01'];
-  const send = (file: string, ...extra: string[]) => runCli(['template', 'send', ...FLAGS, '--csv', file, '--rate', '1000', ...extra], { env });
+  const FLAGS = [
+    '--template-id',
+    '9',
+    '--channel',
+    'whatsapp',
+    '--reply-url',
+    'https://example.com/replies',
+    '--var',
+    'date=2026-12-01',
+  ];
+  const send = (file: string, ...extra: string[]) =>
+    runCli(['template', 'send', ...FLAGS, '--csv', file, '--rate', '1000', ...extra], { env });
 
   it('names the recipients already messaged through this endpoint', async () => {
     expect((await send(writeIn(dir, 'a.csv', 'channel_id,user_id,name\n+621,u1,Ani\n'), '--yes')).code).toBe(0);
-    const dry = await send(writeIn(dir, 'b.csv', 'channel_id,user_id,name\n+622,u2,Budi\n+621,u1,Ani\n'), '--dry-run', '--json');
+    const dry = await send(
+      writeIn(dir, 'b.csv', 'channel_id,user_id,name\n+622,u2,Budi\n+621,u1,Ani\n'),
+      '--dry-run',
+      '--json',
+    );
     expect(dry.code, dry.err).toBe(0);
     const d = JSON.parse(dry.out);
     expect(d.skipped.map((s: { row: number; line: number }) => [s.row, s.line])).toEqual([[2, 3]]);

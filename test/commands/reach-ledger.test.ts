@@ -15,7 +15,10 @@ useSendSandbox('push', (s, e) => {
 });
 
 const push = (file: string, extra: string[] = [], options: RunOptions = {}) =>
-  runCli(['push', '--csv', file, '--rate', '1000', '--yes', '--json', ...extra], { ...options, env: { ...env, ...options.env } });
+  runCli(['push', '--csv', file, '--rate', '1000', '--yes', '--json', ...extra], {
+    ...options,
+    env: { ...env, ...options.env },
+  });
 const pushes = () => received(sandbox, '/flex/api/push/').length;
 /** How many pushes each caller got, from what the sandbox received. */
 function callsPerCaller(): Map<string, number> {
@@ -46,7 +49,9 @@ describe('the never-twice ledger of push --csv', () => {
     // A CRLF copy (other bytes, so another journal): the ledger knows the people. Skipped, reported, exit 0.
     const crlf = await push(writeIn(dir, 'crlf.csv', pushCsv(3).replace(/\n/g, '\r\n')));
     expect(crlf.code, crlf.err).toBe(0);
-    expect(crlf.err).toMatch(/row 1 \(line 2\) \+628000000001: skipped: already reached through this destination at \S+ \(within --recall-window\)/);
+    expect(crlf.err).toMatch(
+      /row 1 \(line 2\) \+628000000001: skipped: already reached through this destination at \S+ \(within --recall-window\)/,
+    );
     expect(JSON.parse(crlf.out)).toMatchObject({ sent: 0, skipped: 3 });
     expect(pushes()).toBe(3);
 
@@ -73,10 +78,16 @@ describe('the never-twice ledger of push --csv', () => {
   it('a window that has passed lets the person be called again; --recall-window is checked', async () => {
     const first = await push(writeIn(dir, 'w1.csv', pushCsv(1, 50)));
     expect(first.code, first.err).toBe(0);
-    const soon = await push(writeIn(dir, 'w2.csv', pushCsv(1, 50).replace('Client', 'Klient')), ['--recall-window', '1h']);
+    const soon = await push(writeIn(dir, 'w2.csv', pushCsv(1, 50).replace('Client', 'Klient')), [
+      '--recall-window',
+      '1h',
+    ]);
     expect(JSON.parse(soon.out)).toMatchObject({ sent: 0, skipped: 1 });
     await new Promise((r) => setTimeout(r, 120));
-    const later = await push(writeIn(dir, 'w3.csv', pushCsv(1, 50).replace('Client', 'Cliente')), ['--recall-window', '100ms']);
+    const later = await push(writeIn(dir, 'w3.csv', pushCsv(1, 50).replace('Client', 'Cliente')), [
+      '--recall-window',
+      '100ms',
+    ]);
     expect(JSON.parse(later.out)).toMatchObject({ sent: 1, skipped: 0 });
     expect(pushes()).toBe(2);
     const bad = await push(writeIn(dir, 'w4.csv', pushCsv(1, 50)), ['--recall-window', 'soon']);

@@ -25,7 +25,16 @@ const reads: Array<{ argv: string[]; shows: string }> = [
   { argv: ['workflow', 'list'], shows: SEED.workflowId },
   { argv: ['workflow', 'list', '--all', '--size', '7'], shows: SEED.cancelledWorkflowId },
   {
-    argv: ['workflow', 'verify-push', '--workflow-id', SEED.verifyPush.workflowId, '--node-id', SEED.verifyPush.nodeId, '--callee', SEED.verifyPush.callee],
+    argv: [
+      'workflow',
+      'verify-push',
+      '--workflow-id',
+      SEED.verifyPush.workflowId,
+      '--node-id',
+      SEED.verifyPush.nodeId,
+      '--callee',
+      SEED.verifyPush.callee,
+    ],
     shows: SEED.verifyPush.callee,
   },
   { argv: ['workflow', 'task-detail', SEED.workflowTaskId], shows: SEED.workflowTaskId },
@@ -52,7 +61,9 @@ describe('read commands in three renderings', () => {
   });
 
   it('--json is exactly the envelope data', async () => {
-    const res = await fetch(`${sandbox.url}/service/cloud/detail?TaskID=${SEED.debtTaskId}`, { headers: { authorization: `Token ${token}` } });
+    const res = await fetch(`${sandbox.url}/service/cloud/detail?TaskID=${SEED.debtTaskId}`, {
+      headers: { authorization: `Token ${token}` },
+    });
     const envelope = (await res.json()) as { data: unknown };
     const json = await cli(['task', 'detail', SEED.debtTaskId, '--json']);
     expect(JSON.parse(json.out)).toEqual(envelope.data);
@@ -63,7 +74,8 @@ describe('read commands in three renderings', () => {
 
   it('task detail shows the call records an operator scans', async () => {
     const tty = await cli(['task', 'detail', SEED.debtTaskId], { tty: true });
-    for (const header of ['CALLEE', 'START', 'STATUS', 'INTENTION', 'RING', 'HANGUP', 'TALK ROUNDS']) expect(tty.out).toContain(header);
+    for (const header of ['CALLEE', 'START', 'STATUS', 'INTENTION', 'RING', 'HANGUP', 'TALK ROUNDS'])
+      expect(tty.out).toContain(header);
     const task = callingTaskSchema.parse(JSON.parse((await cli(['task', 'detail', SEED.debtTaskId, '--json'])).out));
     const piped = await cli(['task', 'detail', SEED.debtTaskId]);
     const callRows = piped.out.split('\n\n')[1]!.trim().split('\n');
@@ -77,7 +89,15 @@ describe('read commands in three renderings', () => {
     expect(all.lists.length).toBe(SEED.workflowCount);
     expect(new Set(all.lists.map((w: { workflow_id: string }) => w.workflow_id)).size).toBe(SEED.workflowCount);
     const listRequests = sandbox.requests.filter((r) => r.path.startsWith('/service/cloud/workflow/instancelist'));
-    expect(listRequests.slice(-7).map((r) => new URL(r.path, sandbox.url).searchParams.get('page'))).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+    expect(listRequests.slice(-7).map((r) => new URL(r.path, sandbox.url).searchParams.get('page'))).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+    ]);
   });
 
   it('workflow task-detail lists the question-answer records', async () => {
@@ -98,10 +118,14 @@ describe('exit codes', () => {
   });
 
   it('rejected credentials: 4', async () => {
-    const res = await cli(['auth', 'login', '--app-key', sandbox.appKey, '--app-secret-stdin'], { stdin: 'wrong-secret-value' });
+    const res = await cli(['auth', 'login', '--app-key', sandbox.appKey, '--app-secret-stdin'], {
+      stdin: 'wrong-secret-value',
+    });
     expect(res.code).toBe(4);
     // The service's own text (the envelope's status) with its code and the endpoint.
-    expect(res.err).toMatch(/^error: POST \/service\/cloud\/auth: (HTTP \d+, )?code (401|403): \S.*: the service rejected the APPKey and APPSecret/);
+    expect(res.err).toMatch(
+      /^error: POST \/service\/cloud\/auth: (HTTP \d+, )?code (401|403): \S.*: the service rejected the APPKey and APPSecret/,
+    );
     expect(res.err).not.toContain('wrong-secret-value');
   });
 
@@ -109,22 +133,37 @@ describe('exit codes', () => {
     sandbox.expireTokens();
     const res = await cli(['robots']);
     expect(res.code).toBe(4);
-    expect(res.err).toMatch(/^error: GET \/service\/cloud\/robot: (HTTP \d+, )?code (401|403)(: \S.*)?: the token was rejected; log in again/);
+    expect(res.err).toMatch(
+      /^error: GET \/service\/cloud\/robot: (HTTP \d+, )?code (401|403)(: \S.*)?: the token was rejected; log in again/,
+    );
   });
 
   it('expired token with credentials at hand: re-authenticates once and succeeds', async () => {
     sandbox.expireTokens();
     const before = sandbox.requests.length;
-    const res = await cli(['robots', '--json'], { env: { CALLCTL_APP_KEY: sandbox.appKey, CALLCTL_APP_SECRET: sandbox.appSecret } });
+    const res = await cli(['robots', '--json'], {
+      env: { CALLCTL_APP_KEY: sandbox.appKey, CALLCTL_APP_SECRET: sandbox.appSecret },
+    });
     expect(res.code).toBe(0);
     // The sandbox refuses the token as the spec reports outcomes: HTTP 200, envelope code 401.
     const paths = sandbox.requests.slice(before).map((r) => `${r.status}/${r.code} ${r.path}`);
-    expect(paths).toEqual(['200/401 /service/cloud/robot', '200/200 /service/cloud/auth', '200/200 /service/cloud/robot']);
+    expect(paths).toEqual([
+      '200/401 /service/cloud/robot',
+      '200/200 /service/cloud/auth',
+      '200/200 /service/cloud/robot',
+    ]);
   });
 
   it('a cron job with only app key and secret gets a token in memory and writes no config', async () => {
     const dir = tempConfigDir();
-    const res = await cli(['robots'], { env: { CALLCTL_TOKEN: '', CALLCTL_CONFIG_DIR: dir, CALLCTL_APP_KEY: sandbox.appKey, CALLCTL_APP_SECRET: sandbox.appSecret } });
+    const res = await cli(['robots'], {
+      env: {
+        CALLCTL_TOKEN: '',
+        CALLCTL_CONFIG_DIR: dir,
+        CALLCTL_APP_KEY: sandbox.appKey,
+        CALLCTL_APP_SECRET: sandbox.appSecret,
+      },
+    });
     expect(res.code).toBe(0);
     const { readdirSync } = await import('node:fs');
     expect(readdirSync(dir)).toEqual([]);
@@ -142,8 +181,14 @@ describe('exit codes', () => {
     expect(res.code).toBe(1);
     expect(res.out).toBe('');
     const [line, json] = res.err.trim().split('\n');
-    expect(line).toMatch(/^error: GET \/service\/cloud\/planstatus: code \d+: .*plan not found: NO-SUCH-PLAN\)?; the service refused: running again will not help until that is fixed$/);
-    expect(JSON.parse(json!).error).toMatchObject({ kind: 'service', exitCode: 1, endpoint: 'GET /service/cloud/planstatus' });
+    expect(line).toMatch(
+      /^error: GET \/service\/cloud\/planstatus: code \d+: .*plan not found: NO-SUCH-PLAN\)?; the service refused: running again will not help until that is fixed$/,
+    );
+    expect(JSON.parse(json!).error).toMatchObject({
+      kind: 'service',
+      exitCode: 1,
+      endpoint: 'GET /service/cloud/planstatus',
+    });
   });
 
   it('service not running: 5 after retries', async () => {
@@ -194,14 +239,23 @@ describe('secrets, colour, prompts', () => {
     const secretEnv = { CALLCTL_APP_KEY: sandbox.appKey, CALLCTL_APP_SECRET: sandbox.appSecret };
     const outputs: string[] = [];
     sandbox.expireTokens();
-    for (const argv of [['robots', '-v'], ['task', 'detail', 'T-NOPE', '-v', '--json'], ['auth', 'status', '-v'], ['config', 'list', '-v']]) {
+    for (const argv of [
+      ['robots', '-v'],
+      ['task', 'detail', 'T-NOPE', '-v', '--json'],
+      ['auth', 'status', '-v'],
+      ['config', 'list', '-v'],
+    ]) {
       const res = await cli(argv, { env: secretEnv });
       outputs.push(res.out, res.err);
     }
-    const login = await cli(['auth', 'login', '-v', '--app-key', sandbox.appKey, '--app-secret-stdin'], { stdin: sandbox.appSecret, env: { CALLCTL_TOKEN: '' } });
+    const login = await cli(['auth', 'login', '-v', '--app-key', sandbox.appKey, '--app-secret-stdin'], {
+      stdin: sandbox.appSecret,
+      env: { CALLCTL_TOKEN: '' },
+    });
     expect(login.code).toBe(0);
     outputs.push(login.out, login.err);
-    const stored = JSON.parse((await import('node:fs')).readFileSync(`${env.CALLCTL_CONFIG_DIR}/config.json`, 'utf8')).profiles.default.token as string;
+    const stored = JSON.parse((await import('node:fs')).readFileSync(`${env.CALLCTL_CONFIG_DIR}/config.json`, 'utf8'))
+      .profiles.default.token as string;
     const all = outputs.join('\n');
     expect(all).toContain('Token ***');
     for (const secret of [token, sandbox.appSecret, stored]) expect(all).not.toContain(secret);

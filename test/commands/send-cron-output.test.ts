@@ -25,7 +25,8 @@ describe('push: cron-grade output', () => {
     env = e;
     dir = tempDir();
   });
-  const cli = (argv: string[], options: RunOptions = {}) => runCli(['push', ...argv], { ...options, env: { ...env, ...options.env } });
+  const cli = (argv: string[], options: RunOptions = {}) =>
+    runCli(['push', ...argv], { ...options, env: { ...env, ...options.env } });
 
   it('--csv --json: timed progress lines, a one-line summary with start, end, rows, valid, invalid, sent, uncertain, skipped and the results file', async () => {
     const file = writeIn(dir, 'calls.csv', pushCsv(3));
@@ -34,7 +35,15 @@ describe('push: cron-grade output', () => {
     allTimed(r.err);
     expect(r.out.trimEnd().split('\n')).toHaveLength(1);
     const s = JSON.parse(r.out);
-    expect(s).toMatchObject({ rows: 3, valid: 3, invalid: 0, sent: 3, uncertain: 0, skipped: 0, results: `${dir}/calls.results.csv` });
+    expect(s).toMatchObject({
+      rows: 3,
+      valid: 3,
+      invalid: 0,
+      sent: 3,
+      uncertain: 0,
+      skipped: 0,
+      results: `${dir}/calls.results.csv`,
+    });
     expect(s.startedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(Date.parse(s.endedAt)).toBeGreaterThanOrEqual(Date.parse(s.startedAt));
     expect(existsSync(`${dir}/calls.results.csv`)).toBe(true);
@@ -56,7 +65,13 @@ describe('push: cron-grade output', () => {
     // a person reached within the window: the skip warning is timed
     const file = writeIn(dir, 'again.csv', pushCsv(2, 50));
     await cli(['--csv', file, '--rate', '1000', '--yes']);
-    const again = await cli(['--csv', writeIn(dir, 'again2.csv', pushCsv(2, 50) + '+628999999999,Z,1\n'), '--rate', '1000', '--yes']);
+    const again = await cli([
+      '--csv',
+      writeIn(dir, 'again2.csv', pushCsv(2, 50) + '+628999999999,Z,1\n'),
+      '--rate',
+      '1000',
+      '--yes',
+    ]);
     expect(again.code, again.err).toBe(0);
     expect(allTimed(again.err).filter((l) => /warning: row \d .*skipped: already reached/.test(l))).toHaveLength(2);
   });
@@ -78,12 +93,27 @@ describe('push: cron-grade output', () => {
     expect(many.code, many.err).toBe(0);
     expect(many.out).toBe('');
     expect(many.err).toBe('');
-    const json = await cli(['--csv', writeIn(dir, 'quiet-json.csv', pushCsv(2, 20)), '--rate', '1000', '--yes', '--quiet', '--json']);
+    const json = await cli([
+      '--csv',
+      writeIn(dir, 'quiet-json.csv', pushCsv(2, 20)),
+      '--rate',
+      '1000',
+      '--yes',
+      '--quiet',
+      '--json',
+    ]);
     expect(json.err).toBe('');
     expect(JSON.parse(json.out)).toMatchObject({ rows: 2, sent: 2 });
     // a refused row is an error: its line stays, timed, and the exit code says so
     sandbox.setFaults({ path: '/flex/api/push/', fail500: 1 });
-    const refused = await cli(['--csv', writeIn(dir, 'quiet-fail.csv', pushCsv(3, 30)), '--rate', '1000', '--yes', '--quiet']);
+    const refused = await cli([
+      '--csv',
+      writeIn(dir, 'quiet-fail.csv', pushCsv(3, 30)),
+      '--rate',
+      '1000',
+      '--yes',
+      '--quiet',
+    ]);
     expect(refused.code).toBe(1);
     expect(refused.out).toBe('');
     const lines = allTimed(refused.err);
@@ -97,7 +127,9 @@ describe('push: cron-grade output', () => {
 
   it('the results file is named as --help says', async () => {
     const help = await cli(['--help']);
-    const m = /results file \(default: beside the input, its \.csv replaced: (\S+) gives (\S+?)\)/.exec(help.out.replace(/\s+/g, ' '));
+    const m = /results file \(default: beside the input, its \.csv replaced: (\S+) gives (\S+?)\)/.exec(
+      help.out.replace(/\s+/g, ' '),
+    );
     expect(m, help.out).not.toBeNull();
     expect(defaultResultsPath(m![1]!)).toBe(m![2]);
     const file = writeIn(dir, m![1]!, pushCsv(1, 40));
@@ -111,20 +143,45 @@ describe('push: cron-grade output', () => {
 describe('template send: cron-grade output', () => {
   let env: Record<string, string>;
   let dir: string;
-  const FLAGS = ['--template-id', '9', '--channel', 'whatsapp', '--reply-url', 'https://example.com/replies', '--var', 'date=2026-12-01'];
+  const FLAGS = [
+    '--template-id',
+    '9',
+    '--channel',
+    'whatsapp',
+    '--reply-url',
+    'https://example.com/replies',
+    '--var',
+    'date=2026-12-01',
+  ];
   useSendSandbox('template', (_s, e) => {
     env = e;
     dir = tempDir();
   });
-  const cli = (argv: string[], options: RunOptions = {}) => runCli(['template', 'send', ...FLAGS, ...argv], { ...options, env: { ...env, ...options.env } });
+  const cli = (argv: string[], options: RunOptions = {}) =>
+    runCli(['template', 'send', ...FLAGS, ...argv], { ...options, env: { ...env, ...options.env } });
 
   it('--csv --json: timed lines and a one-line summary with start and end', async () => {
-    const r = await cli(['--csv', writeIn(dir, 'people.csv', 'channel_id,user_id,name\n+621,u1,Ani\n+622,u2,Budi\n'), '--rate', '1000', '--yes', '--json']);
+    const r = await cli([
+      '--csv',
+      writeIn(dir, 'people.csv', 'channel_id,user_id,name\n+621,u1,Ani\n+622,u2,Budi\n'),
+      '--rate',
+      '1000',
+      '--yes',
+      '--json',
+    ]);
     expect(r.code, r.err).toBe(0);
     allTimed(r.err);
     expect(r.out.trimEnd().split('\n')).toHaveLength(1);
     const s = JSON.parse(r.out);
-    expect(s).toMatchObject({ rows: 2, valid: 2, invalid: 0, sent: 2, uncertain: 0, skipped: 0, results: `${dir}/people.results.csv` });
+    expect(s).toMatchObject({
+      rows: 2,
+      valid: 2,
+      invalid: 0,
+      sent: 2,
+      uncertain: 0,
+      skipped: 0,
+      results: `${dir}/people.results.csv`,
+    });
     expect(Date.parse(s.endedAt)).toBeGreaterThanOrEqual(Date.parse(s.startedAt));
   });
 
@@ -132,7 +189,14 @@ describe('template send: cron-grade output', () => {
     const one = await cli(['--channel-id', '+621', '--user-id', 'u1', '--var', 'name=Ani', '--yes', '--quiet']);
     expect(one.code, one.err).toBe(0);
     expect(one.out + one.err).toBe('');
-    const many = await cli(['--csv', writeIn(dir, 'quiet.csv', 'channel_id,user_id,name\n+623,u3,Citra\n'), '--rate', '1000', '--yes', '--quiet']);
+    const many = await cli([
+      '--csv',
+      writeIn(dir, 'quiet.csv', 'channel_id,user_id,name\n+623,u3,Citra\n'),
+      '--rate',
+      '1000',
+      '--yes',
+      '--quiet',
+    ]);
     expect(many.code, many.err).toBe(0);
     expect(many.out + many.err).toBe('');
     const bad = await cli(['--channel-id', '+624', '--user-id', 'u4', '--var', 'name=Dewi', '--quiet']);

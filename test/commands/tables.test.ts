@@ -29,7 +29,10 @@ const robots = () => sandbox.state.robots;
 const tables: Array<{ argv: string[]; whole: () => string[] }> = [
   { argv: ['robots'], whole: () => robots().map((r) => r.RobotID) },
   { argv: ['workflow', 'list'], whole: () => [SEED.workflowId] },
-  { argv: ['task', 'detail', SEED.debtTaskId], whole: () => sandbox.state.tasks.get(SEED.debtTaskId)!.task.detail.map((c) => c.CalleeNumber) },
+  {
+    argv: ['task', 'detail', SEED.debtTaskId],
+    whole: () => sandbox.state.tasks.get(SEED.debtTaskId)!.task.detail.map((c) => c.CalleeNumber),
+  },
   { argv: ['plan', 'detail', SEED.planName], whole: () => ['T-PLANA-R1', 'T-PLANA-R3'] },
   { argv: ['workflow', 'task-detail', SEED.workflowTaskId], whole: () => [SEED.verifyPush.callee] },
   { argv: ['config', 'list'], whole: () => ['base-url'] },
@@ -46,7 +49,9 @@ describe('tables fit the terminal', () => {
   });
 
   it('robots: the widest free text is shortened with an ellipsis, --wide shows every cell whole', async () => {
-    const longest = robots().map((r) => r.RobotDescription ?? '').sort((a, b) => b.length - a.length)[0]!;
+    const longest = robots()
+      .map((r) => r.RobotDescription ?? '')
+      .sort((a, b) => b.length - a.length)[0]!;
     const fit = await cli(['robots'], { tty: true, columns: 80 });
     expect(fit.out).toContain('…');
     expect(fit.out).not.toContain(longest);
@@ -70,7 +75,9 @@ describe('tables fit the terminal', () => {
   });
 
   it('piped output stays TSV, whole, with a header line only when asked', async () => {
-    const longest = robots().map((r) => r.RobotDescription ?? '').sort((a, b) => b.length - a.length)[0]!;
+    const longest = robots()
+      .map((r) => r.RobotDescription ?? '')
+      .sort((a, b) => b.length - a.length)[0]!;
     const piped = await cli(['robots']);
     expect(piped.out).toContain(longest);
     expect(piped.out).not.toContain('…');
@@ -100,7 +107,10 @@ describe('--columns', () => {
   });
 
   it('with several tables, a name may belong to either; a table with none of them is left out', async () => {
-    const r = await cli(['workflow', 'task-detail', SEED.workflowTaskId, '--columns', 'callee,answer'], { tty: true, columns: 80 });
+    const r = await cli(['workflow', 'task-detail', SEED.workflowTaskId, '--columns', 'callee,answer'], {
+      tty: true,
+      columns: 80,
+    });
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/│ CALLEE +│ ANSWER +│/);
     const calls = await cli(['workflow', 'task-detail', SEED.workflowTaskId, '--columns', 'case']);
@@ -124,7 +134,11 @@ describe('--columns', () => {
 describe('in a real 80-column terminal (tmux)', () => {
   const bin = fileURLToPath(new URL('../../bin/callctl.js', import.meta.url));
   itWith('tmux', 'robots and workflow list fit without wrapping', async () => {
-    const session = new TmuxSession(`"${process.execPath}" "${bin}" robots && "${process.execPath}" "${bin}" workflow list --size 5`, env, { width: 80 });
+    const session = new TmuxSession(
+      `"${process.execPath}" "${bin}" robots && "${process.execPath}" "${bin}" workflow list --size 5`,
+      env,
+      { width: 80 },
+    );
     sessions.push(session);
     const screen = await session.waitFor(/EXIT=\d+/);
     expect(screen).toMatch(/EXIT=0/);

@@ -11,7 +11,16 @@ let env: Record<string, string>;
 let dir: string;
 const PATH = '/api/v1/template/unitcast';
 const SIGNER = fileURLToPath(new URL('../../fixtures/send/hmac-sign.mjs', import.meta.url));
-const FLAGS = ['--template-id', '9', '--channel', 'whatsapp', '--reply-url', 'https://example.com/replies', '--var', 'date=2026-12-01'];
+const FLAGS = [
+  '--template-id',
+  '9',
+  '--channel',
+  'whatsapp',
+  '--reply-url',
+  'https://example.com/replies',
+  '--var',
+  'date=2026-12-01',
+];
 const CSV = 'channel_id,user_id,name,reply_url\n+621,u1,Ani,\n+622,,Budi,https://example.com/other\n+623,u3,Citra,\n';
 
 useSendSandbox('template', (s, e) => {
@@ -20,7 +29,8 @@ useSendSandbox('template', (s, e) => {
   dir = tempDir();
 });
 
-const cli = (argv: string[], options: RunOptions = {}) => runCli(['template', 'send', ...FLAGS, ...argv], { ...options, env: { ...env, ...options.env } });
+const cli = (argv: string[], options: RunOptions = {}) =>
+  runCli(['template', 'send', ...FLAGS, ...argv], { ...options, env: { ...env, ...options.env } });
 
 describe('template send --csv', () => {
   it('one signed message per row, columns over flags, task ids in the results; a re-run sends nothing twice', async () => {
@@ -33,22 +43,33 @@ describe('template send --csv', () => {
       [9, 'whatsapp', '+622', '', { date: '2026-12-01', name: 'Budi' }, 'https://example.com/other'],
       [9, 'whatsapp', '+623', 'u3', { date: '2026-12-01', name: 'Citra' }, 'https://example.com/replies'],
     ]);
-    for (const q of received(sandbox, PATH)) expect(q.headers['x-service-sign']).toBe(defaultServiceSign(q.body, sandbox.signSecret));
+    for (const q of received(sandbox, PATH))
+      expect(q.headers['x-service-sign']).toBe(defaultServiceSign(q.body, sandbox.signSecret));
     const lines = readFileSync(`${dir}/people.results.csv`, 'utf8').trim().split('\n');
     expect(lines[0]).toBe('row,line,recipient,outcome,task_id,error');
-    expect(lines.slice(1)).toEqual(got.map((m, i) => `${i + 1},${i + 2},whatsapp:${m.channel_id}${m.user_id ? `/${m.user_id}` : ''},sent,${m.task_id},`));
+    expect(lines.slice(1)).toEqual(
+      got.map(
+        (m, i) => `${i + 1},${i + 2},whatsapp:${m.channel_id}${m.user_id ? `/${m.user_id}` : ''},sent,${m.task_id},`,
+      ),
+    );
     const again = await cli(['--csv', file, '--yes', '--json']);
     expect(JSON.parse(again.out)).toMatchObject({ total: 3, sent: 3, thisRun: { sent: 0 } });
     expect(got).toHaveLength(3);
     // Another template is another batch: the same file goes out again, on purpose.
-    const other = await runCli(['template', 'send', ...FLAGS.map((f) => (f === '9' ? '10' : f)), '--csv', file, '--yes', '--json'], { env });
+    const other = await runCli(
+      ['template', 'send', ...FLAGS.map((f) => (f === '9' ? '10' : f)), '--csv', file, '--yes', '--json'],
+      { env },
+    );
     expect(JSON.parse(other.out)).toMatchObject({ thisRun: { sent: 3 } });
   });
 
   it('each row is signed by --sign-command with its own body', async () => {
     const file = writeIn(dir, 'people.csv', CSV);
     const secretFile = writeIn(dir, 'secret', sandbox.signSecret);
-    const r = await cli(['--csv', file, '--yes', '--sign-command', `"${process.execPath}" "${SIGNER}" "${secretFile}"`], { env: { CALLCTL_SIGN_SECRET: '' } });
+    const r = await cli(
+      ['--csv', file, '--yes', '--sign-command', `"${process.execPath}" "${SIGNER}" "${secretFile}"`],
+      { env: { CALLCTL_SIGN_SECRET: '' } },
+    );
     expect(r.code, r.err).toBe(0);
     expect(sandbox.state.received.templates).toHaveLength(3);
   });

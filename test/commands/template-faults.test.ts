@@ -21,7 +21,16 @@ useSendSandbox('template', (s, e) => {
 
 const ROWS = 4;
 const PATH = '/api/v1/template/unitcast';
-const FLAGS = ['--template-id', '9', '--channel', 'whatsapp', '--reply-url', 'https://example.com/replies', '--var', 'date=2026-12-01'];
+const FLAGS = [
+  '--template-id',
+  '9',
+  '--channel',
+  'whatsapp',
+  '--reply-url',
+  'https://example.com/replies',
+  '--var',
+  'date=2026-12-01',
+];
 /** What row 1 becomes in the first run, whether its message reached the sandbox, and the first run's exit code. */
 type Expect = { row1: 'uncertain' | 'failed'; reached: 0 | 1; exit: number };
 const FAULTS: Array<[string, FaultPatch, string[], Expect]> = [
@@ -29,15 +38,23 @@ const FAULTS: Array<[string, FaultPatch, string[], Expect]> = [
   // The sandbox drops after reading the body and before taking the message, and a request whose
   // client gave up is not taken either: both 'reached: 0', so a silent re-send would show as 1.
   ['drop after the body', { path: PATH, dropAfterBody: 1 }, [], { row1: 'uncertain', reached: 0, exit: 5 }],
-  ['no answer before the timeout', { path: PATH, delayMs: 800 }, ['--timeout', '0.3'], { row1: 'uncertain', reached: 0, exit: 5 }],
+  [
+    'no answer before the timeout',
+    { path: PATH, delayMs: 800 },
+    ['--timeout', '0.3'],
+    { row1: 'uncertain', reached: 0, exit: 5 },
+  ],
   ['HTTP 500', { path: PATH, fail500: 1 }, [], { row1: 'failed', reached: 0, exit: 1 }],
   ['HTTP 429', { path: PATH, fail429: 1, retryAfter: 0 }, [], { row1: 'failed', reached: 0, exit: 1 }],
 ];
 
 let n = 0;
-const send = (file: string, ...extra: string[]) => runCli(['template', 'send', ...FLAGS, '--csv', file, '--rate', '1000', '--yes', '--json', ...extra], { env });
-const csv = (start: number) => `channel_id,user_id,name\n${Array.from({ length: ROWS }, (_, i) => `+629${String(start + i).padStart(9, '0')},u${start + i},N${start + i}`).join('\n')}\n`;
-const messages = (channelId: string) => sandbox.state.received.templates.filter((t) => t.channel_id === channelId).length;
+const send = (file: string, ...extra: string[]) =>
+  runCli(['template', 'send', ...FLAGS, '--csv', file, '--rate', '1000', '--yes', '--json', ...extra], { env });
+const csv = (start: number) =>
+  `channel_id,user_id,name\n${Array.from({ length: ROWS }, (_, i) => `+629${String(start + i).padStart(9, '0')},u${start + i},N${start + i}`).join('\n')}\n`;
+const messages = (channelId: string) =>
+  sandbox.state.received.templates.filter((t) => t.channel_id === channelId).length;
 
 describe('template send --csv fault matrix', () => {
   for (const [name, fault, flags, want] of FAULTS) {

@@ -18,8 +18,22 @@ useSendSandbox('template', (s, e) => {
   env = e;
 });
 
-const MESSAGE = ['--template-id', '7', '--channel', 'whatsapp', '--channel-id', '+6281234567001', '--var', 'date=2026-12-01', '--var', 'name=Budi', '--reply-url', 'https://example.com/replies'];
-const cli = (argv: string[], options: RunOptions = {}) => runCli(['template', 'send', ...argv], { ...options, env: { ...env, ...options.env } });
+const MESSAGE = [
+  '--template-id',
+  '7',
+  '--channel',
+  'whatsapp',
+  '--channel-id',
+  '+6281234567001',
+  '--var',
+  'date=2026-12-01',
+  '--var',
+  'name=Budi',
+  '--reply-url',
+  'https://example.com/replies',
+];
+const cli = (argv: string[], options: RunOptions = {}) =>
+  runCli(['template', 'send', ...argv], { ...options, env: { ...env, ...options.env } });
 
 describe('template send', () => {
   it('sends the body of the spec, signed with the default scheme, and shows the answer', async () => {
@@ -52,7 +66,12 @@ describe('template send', () => {
     const answer = JSON.parse(r.out);
     const msg = sandbox.state.received.templates[0]!;
     expect(msg.user_id).toBe('');
-    expect(answer).toEqual({ request_id: msg.request_id, code: 200, message: 'success', data: { task_id: msg.task_id } });
+    expect(answer).toEqual({
+      request_id: msg.request_id,
+      code: 200,
+      message: 'success',
+      data: { task_id: msg.task_id },
+    });
   });
 
   it('--signature is sent as is: with --timestamp, the body a dry run prints can be signed ahead', async () => {
@@ -60,7 +79,9 @@ describe('template send', () => {
     expect(dry.code, dry.err).toBe(0);
     const body = JSON.stringify(JSON.parse(dry.out).requests[0].body);
     const signature = defaultServiceSign(body, sandbox.signSecret);
-    const r = await cli([...MESSAGE, '--timestamp', '1764547200', '--signature', signature, '--yes'], { env: { CALLCTL_SIGN_SECRET: '' } });
+    const r = await cli([...MESSAGE, '--timestamp', '1764547200', '--signature', signature, '--yes'], {
+      env: { CALLCTL_SIGN_SECRET: '' },
+    });
     expect(r.code, r.err).toBe(0);
     expect(received(sandbox, PATH)[0]!.body).toBe(body);
     expect(sandbox.state.received.templates[0]!.timestamp).toBe(1764547200);
@@ -76,7 +97,9 @@ describe('template send', () => {
 
   it('--sign-command gets the exact body on stdin and its output is the signature', async () => {
     const secretFile = writeIn(tempDir(), 'secret', `${sandbox.signSecret}\n`);
-    const r = await cli([...MESSAGE, '--sign-command', `"${process.execPath}" "${SIGNER}" "${secretFile}"`, '--yes'], { env: { CALLCTL_SIGN_SECRET: '' } });
+    const r = await cli([...MESSAGE, '--sign-command', `"${process.execPath}" "${SIGNER}" "${secretFile}"`, '--yes'], {
+      env: { CALLCTL_SIGN_SECRET: '' },
+    });
     expect(r.code, r.err).toBe(0);
     expect(sandbox.state.received.templates).toHaveLength(1);
   });
@@ -115,7 +138,19 @@ describe('template send', () => {
   });
 
   it('missing date or name is invalid input (3); a missing --template-id or --channel-id is usage (2)', async () => {
-    const noName = await cli(['--template-id', '7', '--channel', 'whatsapp', '--channel-id', '+62812', '--var', 'date=2026-12-01', '--reply-url', 'https://e.com/r', '--yes']);
+    const noName = await cli([
+      '--template-id',
+      '7',
+      '--channel',
+      'whatsapp',
+      '--channel-id',
+      '+62812',
+      '--var',
+      'date=2026-12-01',
+      '--reply-url',
+      'https://e.com/r',
+      '--yes',
+    ]);
     expect(noName.code).toBe(3);
     expect(noName.err).toContain('variable name is required');
     const noId = await cli(MESSAGE.slice(2).concat('--yes'));
@@ -213,7 +248,10 @@ describe('the sign secret from the profile or a masked prompt', () => {
   it('config set sign-secret --stdin stores it (never from the command line); template send then signs with it', async () => {
     const onCommandLine = await runCli(['config', 'set', 'sign-secret', sandbox.signSecret], { env: withoutSecret() });
     expect(onCommandLine.code).toBe(2);
-    const set = await runCli(['config', 'set', 'sign-secret', '--stdin'], { env: withoutSecret(), stdin: `${sandbox.signSecret}\n` });
+    const set = await runCli(['config', 'set', 'sign-secret', '--stdin'], {
+      env: withoutSecret(),
+      stdin: `${sandbox.signSecret}\n`,
+    });
     expect(set.code, set.err).toBe(0);
     const list = await runCli(['config', 'list'], { env: withoutSecret() });
     expect(list.out).toMatch(/^sign-secret\t\S+\tprofile$/m);

@@ -19,7 +19,10 @@ function exportFor(night: number, rows: number): string {
   return path;
 }
 
-const nightly = (path: string) => runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', path, '--batch-size', '10', '--yes', '--json'], { env: { ...env, CI: 'true' } });
+const nightly = (path: string) =>
+  runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', path, '--batch-size', '10', '--yes', '--json'], {
+    env: { ...env, CI: 'true' },
+  });
 
 it('the nightly cron: night 1 fails at batch 2, night 2 has a new export at the same path: it is uploaded, exit 0', async () => {
   sandbox.setFaults({ failBatch: { index: 2, mode: 'envelope', repeat: 'always' } });
@@ -27,12 +30,18 @@ it('the nightly cron: night 1 fails at batch 2, night 2 has a new export at the 
   sandbox.setFaults({ failBatch: null });
   expect(night1.code).toBe(5);
   expect(night1.err).toContain('run the same command again');
-  expect(received(sandbox).map((e) => e.callee)).toEqual(Array.from({ length: 10 }, (_, i) => `+62871${String(i + 1).padStart(6, '0')}`));
+  expect(received(sandbox).map((e) => e.callee)).toEqual(
+    Array.from({ length: 10 }, (_, i) => `+62871${String(i + 1).padStart(6, '0')}`),
+  );
 
   const night2 = await nightly(exportFor(2, 25));
   expect(night2.code, night2.err).toBe(0);
   const summary = JSON.parse(night2.out);
-  expect(summary).toMatchObject({ status: 'done', entriesAcknowledged: 25, earlierUpload: { batches: 1, entries: 10, line: 11 } });
+  expect(summary).toMatchObject({
+    status: 'done',
+    entriesAcknowledged: 25,
+    earlierUpload: { batches: 1, entries: 10, line: 11 },
+  });
   const got = received(sandbox).map((e) => e.callee);
   expect(got.slice(10)).toEqual(Array.from({ length: 25 }, (_, i) => `+62872${String(i + 1).padStart(6, '0')}`));
   expect(got).toHaveLength(35);

@@ -23,7 +23,11 @@ const PATH = '/service/cloud/workflow/updatedetails';
 const FAULTS: Array<[string, FaultPatch, string[]]> = [
   ['drop before the body', { path: PATH, drop: 1 }, []],
   ['drop after the body', { path: PATH, dropAfterBody: 1 }, []],
-  ['batch 2 accepted, then the connection dropped', { failBatch: { index: 2, mode: 'drop-after-accept', repeat: 'once' } }, []],
+  [
+    'batch 2 accepted, then the connection dropped',
+    { failBatch: { index: 2, mode: 'drop-after-accept', repeat: 'once' } },
+    [],
+  ],
   ['batch 2 dropped every time', { failBatch: { index: 2, mode: 'drop', repeat: 'always' } }, []],
   ['no answer before the timeout', { path: PATH, delayMs: 1500 }, ['--timeout', '0.5']],
   ['HTTP 500 twice', { path: PATH, fail500: 2 }, []],
@@ -35,20 +39,28 @@ let n = 0;
 function file(caseids: boolean): string {
   const id = ++n;
   const lines = [caseids ? 'callee,platform,caseid,name' : 'callee,platform,name'];
-  for (let i = 1; i <= ROWS; i++) lines.push(`+62899${String(id).padStart(3, '0')}${String(i).padStart(4, '0')},shop,${caseids ? `K${id}-${i},` : ''}N${i}`);
+  for (let i = 1; i <= ROWS; i++)
+    lines.push(
+      `+62899${String(id).padStart(3, '0')}${String(i).padStart(4, '0')},shop,${caseids ? `K${id}-${i},` : ''}N${i}`,
+    );
   const path = join(dir, `m${id}.csv`);
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 }
 
 const update = (path: string, ...extra: string[]) =>
-  runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', path, '--batch-size', '4', '--yes', '--json', ...extra], { env });
+  runCli(
+    ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', path, '--batch-size', '4', '--yes', '--json', ...extra],
+    { env },
+  );
 
 /** Lines reported uncertain by a run's JSON summary. */
 function uncertainLines(out: string): number[] {
   if (!out.trim()) return [];
   const s = JSON.parse(out) as { uncertain?: Array<{ firstLine: number; lastLine: number }> };
-  return (s.uncertain ?? []).flatMap((b) => Array.from({ length: b.lastLine - b.firstLine + 1 }, (_, i) => b.firstLine + i));
+  return (s.uncertain ?? []).flatMap((b) =>
+    Array.from({ length: b.lastLine - b.firstLine + 1 }, (_, i) => b.firstLine + i),
+  );
 }
 
 describe('upload fault matrix', () => {
@@ -117,10 +129,25 @@ describe('upload killed with SIGKILL while a batch is in flight (rows without ca
     const id = n;
     // Slow answers: the kill lands after the service took batch 2 and before the client heard.
     sandbox.setFaults({ path: PATH, delayMs: 400 });
-    const child = spawn(process.execPath, [join(root, 'bin/callctl.js'), 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', path, '--batch-size', '4', '--yes'], {
-      env: { ...process.env, ...env, NO_COLOR: '1' },
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        join(root, 'bin/callctl.js'),
+        'workflow',
+        'update',
+        '--workflow-id',
+        WORKFLOW,
+        '--csv',
+        path,
+        '--batch-size',
+        '4',
+        '--yes',
+      ],
+      {
+        env: { ...process.env, ...env, NO_COLOR: '1' },
+        stdio: 'ignore',
+      },
+    );
     const onUpdate = (e: { batch: number }) => {
       if (received(sandbox).length >= 8) child.kill('SIGKILL');
       void e;

@@ -21,7 +21,8 @@ describe('variables', () => {
   });
 
   it('debt_amount is any text (the spec gives it no format); caller_id is required', () => {
-    for (const ok of ['0', '1500000', '99.50', '-3', '', '1,5', '1.500.000', ' 1']) expect(buildPush({ caller_id: 'c', variables: { debt_amount: ok } }).ok).toBe(true);
+    for (const ok of ['0', '1500000', '99.50', '-3', '', '1,5', '1.500.000', ' 1'])
+      expect(buildPush({ caller_id: 'c', variables: { debt_amount: ok } }).ok).toBe(true);
     const missing = buildPush({ caller_id: '  ', variables: {} }, 7);
     expect(missing).toEqual({ ok: false, problems: [{ line: 7, message: 'caller_id is required' }] });
   });
@@ -32,11 +33,21 @@ describe('signature sources', () => {
   it('in order: --signature, --sign-command, --sign-secret-file, then the environment', () => {
     const file = writeIn(tempDir(), 's', 'from-file\n');
     const env = { CALLCTL_SIGN_SECRET: 'from-env' };
-    expect(signatureSource({ signature: 'sig', signCommand: 'x', signSecretFile: file }, env)).toEqual({ kind: 'explicit', value: 'sig' });
+    expect(signatureSource({ signature: 'sig', signCommand: 'x', signSecretFile: file }, env)).toEqual({
+      kind: 'explicit',
+      value: 'sig',
+    });
     expect(signatureSource({ signCommand: 'x', signSecretFile: file }, env)).toEqual({ kind: 'command', command: 'x' });
     expect(signatureSource({ signSecretFile: file }, env)).toMatchObject({ kind: 'default', secret: 'from-file' });
-    expect(signatureSource({}, env)).toMatchObject({ kind: 'default', secret: 'from-env', from: 'CALLCTL_SIGN_SECRET' });
-    expect(signatureSource({}, { CALLCTL_SIGN_SECRET_FILE: file })).toMatchObject({ kind: 'default', secret: 'from-file' });
+    expect(signatureSource({}, env)).toMatchObject({
+      kind: 'default',
+      secret: 'from-env',
+      from: 'CALLCTL_SIGN_SECRET',
+    });
+    expect(signatureSource({}, { CALLCTL_SIGN_SECRET_FILE: file })).toMatchObject({
+      kind: 'default',
+      secret: 'from-file',
+    });
     expect(() => signatureSource({}, {})).toThrow(UsageError);
   });
 

@@ -23,7 +23,11 @@ const CREDS = () => ({ CALLCTL_APP_KEY: sandbox.appKey, CALLCTL_APP_SECRET: sand
 const STACK = /\n\s+at [^\n]+\(/;
 
 /** What the sandbox answers to a request, read directly (the ground truth of a read). */
-async function served(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ http: number; data?: unknown; status?: string; code?: number; text: string }> {
+async function served(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ http: number; data?: unknown; status?: string; code?: number; text: string }> {
   const res = await fetch(`${sandbox.url}${path}`, {
     method,
     headers: { authorization: `Token ${token}`, 'content-type': 'application/json' },
@@ -51,41 +55,96 @@ describe.each(['(none)', ...VARIANT_NAMES])('variant %s', (variant) => {
     sandbox.setVariants(variant === '(none)' ? [] : [variant]);
     sandbox.resetFaults();
     token = sandbox.issueToken();
-    env = { CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: token, CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempDir('callctl-state-') };
+    env = {
+      CALLCTL_BASE_URL: sandbox.url,
+      CALLCTL_TOKEN: token,
+      CALLCTL_CONFIG_DIR: tempConfigDir(),
+      XDG_STATE_HOME: tempDir('callctl-state-'),
+    };
   });
 
   it.each([
     { argv: ['robots'], method: 'GET' as const, path: '/service/cloud/robot' },
-    { argv: ['task', 'detail', SEED.debtTaskId], method: 'GET' as const, path: `/service/cloud/detail?TaskID=${SEED.debtTaskId}` },
-    { argv: ['task', 'detail', SEED.infoCheckTaskId], method: 'GET' as const, path: `/service/cloud/detail?TaskID=${SEED.infoCheckTaskId}` },
-    { argv: ['plan', 'status', SEED.planName], method: 'GET' as const, path: `/service/cloud/planstatus?PlanName=${SEED.planName}` },
-    { argv: ['plan', 'detail', SEED.planName], method: 'GET' as const, path: `/service/cloud/plandetail?PlanName=${SEED.planName}` },
-    { argv: ['workflow', 'list'], method: 'GET' as const, path: '/service/cloud/workflow/instancelist' },
-    { argv: ['workflow', 'task-detail', SEED.workflowTaskId], method: 'POST' as const, path: '/service/cloud/workflow/taskdetail', body: { task_id: SEED.workflowTaskId } },
     {
-      argv: ['workflow', 'verify-push', '--workflow-id', VERIFY.workflowId, '--node-id', VERIFY.nodeId, '--callee', VERIFY.callee],
+      argv: ['task', 'detail', SEED.debtTaskId],
+      method: 'GET' as const,
+      path: `/service/cloud/detail?TaskID=${SEED.debtTaskId}`,
+    },
+    {
+      argv: ['task', 'detail', SEED.infoCheckTaskId],
+      method: 'GET' as const,
+      path: `/service/cloud/detail?TaskID=${SEED.infoCheckTaskId}`,
+    },
+    {
+      argv: ['plan', 'status', SEED.planName],
+      method: 'GET' as const,
+      path: `/service/cloud/planstatus?PlanName=${SEED.planName}`,
+    },
+    {
+      argv: ['plan', 'detail', SEED.planName],
+      method: 'GET' as const,
+      path: `/service/cloud/plandetail?PlanName=${SEED.planName}`,
+    },
+    { argv: ['workflow', 'list'], method: 'GET' as const, path: '/service/cloud/workflow/instancelist' },
+    {
+      argv: ['workflow', 'task-detail', SEED.workflowTaskId],
+      method: 'POST' as const,
+      path: '/service/cloud/workflow/taskdetail',
+      body: { task_id: SEED.workflowTaskId },
+    },
+    {
+      argv: [
+        'workflow',
+        'verify-push',
+        '--workflow-id',
+        VERIFY.workflowId,
+        '--node-id',
+        VERIFY.nodeId,
+        '--callee',
+        VERIFY.callee,
+      ],
       method: 'POST' as const,
       path: '/service/cloud/workflow/apinoticeinfo',
       body: { workflow_id: VERIFY.workflowId, node_id: VERIFY.nodeId, callee: VERIFY.callee },
     },
-  ])('$argv: --json is exactly the data the sandbox serves, and the human rendering works', async ({ argv, method, path, body }) => {
-    const truth = await served(method, path, body);
-    const res = await cli([...argv, '--json']);
-    expect(res.code, res.err).toBe(0);
-    expect(JSON.parse(res.out)).toEqual(truth.data);
-    expect(res.err).not.toMatch(/left out/);
-    const human = await cli(argv);
-    expect(human.code, human.err).toBe(0);
-    expect(human.out.length).toBeGreaterThan(0);
-  });
+  ])(
+    '$argv: --json is exactly the data the sandbox serves, and the human rendering works',
+    async ({ argv, method, path, body }) => {
+      const truth = await served(method, path, body);
+      const res = await cli([...argv, '--json']);
+      expect(res.code, res.err).toBe(0);
+      expect(JSON.parse(res.out)).toEqual(truth.data);
+      expect(res.err).not.toMatch(/left out/);
+      const human = await cli(argv);
+      expect(human.code, human.err).toBe(0);
+      expect(human.out.length).toBeGreaterThan(0);
+    },
+  );
 
   it('refusals show the status text the sandbox put in its envelope (exit 1, what to fix, no "run again")', async () => {
     const cases = [
-      { argv: ['plan', 'status', 'NO-SUCH-PLAN'], truth: () => served('GET', '/service/cloud/planstatus?PlanName=NO-SUCH-PLAN') },
+      {
+        argv: ['plan', 'status', 'NO-SUCH-PLAN'],
+        truth: () => served('GET', '/service/cloud/planstatus?PlanName=NO-SUCH-PLAN'),
+      },
       { argv: ['task', 'detail', 'T-NOPE'], truth: () => served('GET', '/service/cloud/detail?TaskID=T-NOPE') },
       {
-        argv: ['workflow', 'verify-push', '--workflow-id', VERIFY.workflowId, '--node-id', VERIFY.nodeId, '--callee', '+6200000000000'],
-        truth: () => served('POST', '/service/cloud/workflow/apinoticeinfo', { workflow_id: VERIFY.workflowId, node_id: VERIFY.nodeId, callee: '+6200000000000' }),
+        argv: [
+          'workflow',
+          'verify-push',
+          '--workflow-id',
+          VERIFY.workflowId,
+          '--node-id',
+          VERIFY.nodeId,
+          '--callee',
+          '+6200000000000',
+        ],
+        truth: () =>
+          served('POST', '/service/cloud/workflow/apinoticeinfo', {
+            workflow_id: VERIFY.workflowId,
+            node_id: VERIFY.nodeId,
+            callee: '+6200000000000',
+          }),
       },
     ];
     for (const c of cases) {
@@ -106,7 +165,9 @@ describe.each(['(none)', ...VARIANT_NAMES])('variant %s', (variant) => {
     expect(held).toHaveLength(SEED.workflowCount);
     const all = await cli(['workflow', 'list', '--all', '--json']);
     expect(all.code, all.err).toBe(0);
-    expect((JSON.parse(all.out) as { lists: Array<{ workflow_id: string }> }).lists.map((w) => w.workflow_id)).toEqual(held);
+    expect((JSON.parse(all.out) as { lists: Array<{ workflow_id: string }> }).lists.map((w) => w.workflow_id)).toEqual(
+      held,
+    );
     const paged = await cli(['workflow', 'list', '--all', '--size', '10', '--json']);
     if (variant === 'page-ignored') {
       // The service repeats page 1: a clear error, never a loop or a silently short list.
@@ -114,7 +175,9 @@ describe.each(['(none)', ...VARIANT_NAMES])('variant %s', (variant) => {
       expect(paged.err).toMatch(/repeated instances already listed \(\d+ of count 32 held\)/);
     } else {
       expect(paged.code, paged.err).toBe(0);
-      expect((JSON.parse(paged.out) as { lists: Array<{ workflow_id: string }> }).lists.map((w) => w.workflow_id)).toEqual(held);
+      expect(
+        (JSON.parse(paged.out) as { lists: Array<{ workflow_id: string }> }).lists.map((w) => w.workflow_id),
+      ).toEqual(held);
     }
   });
 
@@ -122,15 +185,32 @@ describe.each(['(none)', ...VARIANT_NAMES])('variant %s', (variant) => {
     const dir = tempDir();
     const base = 600_000 + ++serial * 10;
     const callees = [1, 2, 3].map((i) => `+62855${base + i}`);
-    const file = writeIn(dir, 'contacts.csv', `callee,platform,caseid,name\n${callees.map((c, i) => `${c},shop,K${base + i},Name ${i}`).join('\n')}\n`);
+    const file = writeIn(
+      dir,
+      'contacts.csv',
+      `callee,platform,caseid,name\n${callees.map((c, i) => `${c},shop,K${base + i},Name ${i}`).join('\n')}\n`,
+    );
     const before = sandbox.state.received.updates.get(SEED.workflowId)?.entries.length ?? 0;
     const res = await cli(['workflow', 'update', '--workflow-id', SEED.workflowId, '--csv', file, '--yes']);
     expect(res.code, res.err).toBe(0);
-    const arrived = (sandbox.state.received.updates.get(SEED.workflowId)?.entries ?? []).slice(before).map((e) => e.callee);
+    const arrived = (sandbox.state.received.updates.get(SEED.workflowId)?.entries ?? [])
+      .slice(before)
+      .map((e) => e.callee);
     expect(arrived).toEqual(callees);
 
-    const truth = await served('POST', '/service/cloud/workflow/updatedetails', { workflow_id: SEED.cancelledWorkflowId, details: [{ callee: callees[0], platform: 'shop', variables: {} }] });
-    const refused = await cli(['workflow', 'update', '--workflow-id', SEED.cancelledWorkflowId, '--csv', file, '--yes']);
+    const truth = await served('POST', '/service/cloud/workflow/updatedetails', {
+      workflow_id: SEED.cancelledWorkflowId,
+      details: [{ callee: callees[0], platform: 'shop', variables: {} }],
+    });
+    const refused = await cli([
+      'workflow',
+      'update',
+      '--workflow-id',
+      SEED.cancelledWorkflowId,
+      '--csv',
+      file,
+      '--yes',
+    ]);
     expect(refused.code, refused.err).toBe(1);
     expect(oneLine(refused.err)).toContain(oneLine(truth.status!));
     expect(refused.err).not.toMatch(STACK);
@@ -138,12 +218,30 @@ describe.each(['(none)', ...VARIANT_NAMES])('variant %s', (variant) => {
 
   it('push and template send: sent once each, exit 0; an odd accepted answer is a warning, never a failure', async () => {
     const caller = `+62877${700_000 + ++serial}`;
-    const push = await cli(['push', '--caller-id', caller, '--yes'], { env: { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken } });
+    const push = await cli(['push', '--caller-id', caller, '--yes'], {
+      env: { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken },
+    });
     expect(push.code, push.err).toBe(0);
     expect(sandbox.state.received.pushes.filter((p) => p.caller_id === caller)).toHaveLength(1);
     const channelId = `+62866${800_000 + ++serial}`;
     const template = await cli(
-      ['template', 'send', '--template-id', '7', '--channel', 'whatsapp', '--channel-id', channelId, '--var', 'date=2026-12-01', '--var', 'name=Budi', '--reply-url', 'https://example.com/r', '--yes'],
+      [
+        'template',
+        'send',
+        '--template-id',
+        '7',
+        '--channel',
+        'whatsapp',
+        '--channel-id',
+        channelId,
+        '--var',
+        'date=2026-12-01',
+        '--var',
+        'name=Budi',
+        '--reply-url',
+        'https://example.com/r',
+        '--yes',
+      ],
       { env: { CALLCTL_SIGN_KEY: sandbox.signKey, CALLCTL_SIGN_SECRET: sandbox.signSecret } },
     );
     expect(template.code, template.err).toBe(0);
@@ -167,9 +265,15 @@ describe.each(['(none)', ...VARIANT_NAMES])('variant %s', (variant) => {
 
   it('auth login and auth status', async () => {
     const dir = tempConfigDir();
-    const login = await runCli(['--base-url', sandbox.url, 'auth', 'login', '--app-key', sandbox.appKey, '--app-secret-stdin'], { env: { CALLCTL_CONFIG_DIR: dir }, stdin: sandbox.appSecret });
+    const login = await runCli(
+      ['--base-url', sandbox.url, 'auth', 'login', '--app-key', sandbox.appKey, '--app-secret-stdin'],
+      { env: { CALLCTL_CONFIG_DIR: dir }, stdin: sandbox.appSecret },
+    );
     const status = await runCli(['auth', 'status', '--json'], { env: { CALLCTL_CONFIG_DIR: dir } });
-    const wrong = await runCli(['--base-url', sandbox.url, 'auth', 'login', '--app-key', sandbox.appKey, '--app-secret-stdin'], { env: { CALLCTL_CONFIG_DIR: tempConfigDir() }, stdin: 'not-the-secret-123' });
+    const wrong = await runCli(
+      ['--base-url', sandbox.url, 'auth', 'login', '--app-key', sandbox.appKey, '--app-secret-stdin'],
+      { env: { CALLCTL_CONFIG_DIR: tempConfigDir() }, stdin: 'not-the-secret-123' },
+    );
     for (const r of [login, status, wrong]) expect(r.err).not.toMatch(STACK);
     expect(wrong.err).not.toContain('not-the-secret-123');
     if (auth500) {
@@ -213,7 +317,12 @@ describe('every error ends with one next step, said once', () => {
     sandbox.setVariants([]);
     sandbox.resetFaults();
     token = sandbox.issueToken();
-    env = { CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: token, CALLCTL_CONFIG_DIR: tempConfigDir(), XDG_STATE_HOME: tempDir('callctl-state-') };
+    env = {
+      CALLCTL_BASE_URL: sandbox.url,
+      CALLCTL_TOKEN: token,
+      CALLCTL_CONFIG_DIR: tempConfigDir(),
+      XDG_STATE_HOME: tempDir('callctl-state-'),
+    };
   });
   const once = (err: string, re: RegExp) => expect((err.match(re) ?? []).length, err).toBe(1);
   const file = () => writeIn(tempDir(), 'c.csv', `callee,platform\n+62855${900_000 + ++serial},shop\n`);
@@ -223,7 +332,10 @@ describe('every error ends with one next step, said once', () => {
       () => cli(['robots']),
       () => cli(['workflow', 'update', '--workflow-id', SEED.workflowId, '--csv', file(), '--yes']),
       () => cli(['robots'], { env: { CALLCTL_BASE_URL: 'http://127.0.0.1:1' } }),
-      () => cli(['workflow', 'update', '--workflow-id', SEED.workflowId, '--csv', file(), '--yes'], { env: { CALLCTL_BASE_URL: 'http://127.0.0.1:1' } }),
+      () =>
+        cli(['workflow', 'update', '--workflow-id', SEED.workflowId, '--csv', file(), '--yes'], {
+          env: { CALLCTL_BASE_URL: 'http://127.0.0.1:1' },
+        }),
     ];
     for (const [i, run] of runs.entries()) {
       if (i < 2) sandbox.setFaults({ fail500: 4 });

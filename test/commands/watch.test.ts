@@ -34,7 +34,15 @@ interface Watched {
  * `step` ms instead of sleeping (so a plan goes through its states as it would over minutes), and
  * `onWait` may change the sandbox or stop the watch before the next poll.
  */
-async function runWatch(argv: string[], opts: { tty?: boolean; step?: number; onWait?: (n: number, io: TestIO, signal: () => void, waits: number[]) => void; maxWaits?: number } = {}): Promise<Watched> {
+async function runWatch(
+  argv: string[],
+  opts: {
+    tty?: boolean;
+    step?: number;
+    onWait?: (n: number, io: TestIO, signal: () => void, waits: number[]) => void;
+    maxWaits?: number;
+  } = {},
+): Promise<Watched> {
   const io = testIO({ env, tty: opts.tty ?? false });
   if (opts.tty) io.columns = 80;
   const waits: number[] = [];
@@ -61,10 +69,16 @@ describe('--watch without a terminal', () => {
     const plan = sandbox.state.plans.get(SEED.callingPlanName)!;
     expect(plan.PlanStatus).toBe('calling');
     // One simulated minute per wait: several polls see "calling" before the plan finishes.
-    const r = await runWatch(['plan', 'status', SEED.callingPlanName, '--exit-status', '--interval', '2'], { step: MINUTE, maxWaits: 400 });
+    const r = await runWatch(['plan', 'status', SEED.callingPlanName, '--exit-status', '--interval', '2'], {
+      step: MINUTE,
+      maxWaits: 400,
+    });
     expect(r.code, r.io.err()).toBe(0);
     const out = lines(r.io.out());
-    expect(out.map((l) => l.split('\t').slice(1).join(' '))).toEqual([`${SEED.callingPlanName} calling`, `${SEED.callingPlanName} finished`]);
+    expect(out.map((l) => l.split('\t').slice(1).join(' '))).toEqual([
+      `${SEED.callingPlanName} calling`,
+      `${SEED.callingPlanName} finished`,
+    ]);
     for (const line of out) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\t/);
     expect(r.waits.length).toBeGreaterThan(2);
     expect(new Set(r.waits)).toEqual(new Set([2000]));
@@ -146,18 +160,26 @@ describe('--watch on a terminal', () => {
     expect(r.io.err()).toBe('error: interrupted\n');
   });
 
-  itWith('tmux', 'in a real 80-column terminal: one screen however many refreshes, then Ctrl-C restores the cursor', async () => {
-    const bin = fileURLToPath(new URL('../../bin/callctl.js', import.meta.url));
-    const session = new TmuxSession(`"${process.execPath}" "${bin}" workflow list --size 4 --watch --interval 1`, env, { width: 80, height: 24 });
-    sessions.push(session);
-    await session.waitFor(/Ctrl-C to stop/);
-    expect(session.cursorVisible()).toBe(false);
-    [...sandbox.state.workflows.values()][1]!.instance.status = 'finished';
-    const screen = await session.waitFor(/wf-20002 │ [^│]+│ finished/);
-    expect(screen.match(/Every 1 s/g)).toHaveLength(1);
-    for (const row of screen.split('\n').filter((l) => /^[┌│├└]/.test(l))) expect(row.trimEnd()).toMatch(/[┐│┤┘]$/);
-    session.press('C-c');
-    expect(await session.waitFor(/EXIT=\d+/)).toMatch(/EXIT=130/);
-    expect(session.cursorVisible()).toBe(true);
-  });
+  itWith(
+    'tmux',
+    'in a real 80-column terminal: one screen however many refreshes, then Ctrl-C restores the cursor',
+    async () => {
+      const bin = fileURLToPath(new URL('../../bin/callctl.js', import.meta.url));
+      const session = new TmuxSession(
+        `"${process.execPath}" "${bin}" workflow list --size 4 --watch --interval 1`,
+        env,
+        { width: 80, height: 24 },
+      );
+      sessions.push(session);
+      await session.waitFor(/Ctrl-C to stop/);
+      expect(session.cursorVisible()).toBe(false);
+      [...sandbox.state.workflows.values()][1]!.instance.status = 'finished';
+      const screen = await session.waitFor(/wf-20002 │ [^│]+│ finished/);
+      expect(screen.match(/Every 1 s/g)).toHaveLength(1);
+      for (const row of screen.split('\n').filter((l) => /^[┌│├└]/.test(l))) expect(row.trimEnd()).toMatch(/[┐│┤┘]$/);
+      session.press('C-c');
+      expect(await session.waitFor(/EXIT=\d+/)).toMatch(/EXIT=130/);
+      expect(session.cursorVisible()).toBe(true);
+    },
+  );
 });

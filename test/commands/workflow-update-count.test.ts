@@ -18,7 +18,9 @@ let state = 0;
 beforeEach(() => void state++);
 // each test its own state folder: the files of two tests have the same bytes, and an upload is known by its bytes
 const update = (file: string, ...extra: string[]) =>
-  runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes', ...extra], { env: { ...env, XDG_STATE_HOME: join(dir, `state-${state}`) } });
+  runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes', ...extra], {
+    env: { ...env, XDG_STATE_HOME: join(dir, `state-${state}`) },
+  });
 const updateRequests = () => sandbox.requests.filter((q) => q.path === '/service/cloud/workflow/updatedetails').length;
 
 /** Uploads rows 1..10 (file one), then rows 1..25 (file two) in batches of 10 under `variant`. */
@@ -45,27 +47,49 @@ describe('workflow update: the service count is information, not a verdict', () 
     const { first, second, summary } = await twoUploads('count-matched', 'matched');
     // the first upload: all 10 new, so the service counts 0 of 10: a warning, exit 0
     expect(JSON.parse(first.out)).toMatchObject({ status: 'done', sent: 10, serviceCount: 0 });
-    expect(first.err).toMatch(/warning: batch 1 \(lines 2-11\): accepted; the service counted 0 entries of the 10 sent/);
+    expect(first.err).toMatch(
+      /warning: batch 1 \(lines 2-11\): accepted; the service counted 0 entries of the 10 sent/,
+    );
     // the second: rows 1-10 match (count 10 = sent, no warning), 11-25 are new (count 0)
-    expect(summary).toMatchObject({ status: 'done', rowsRead: 25, valid: 25, sent: 25, serviceCount: 10, uncertain: [] });
+    expect(summary).toMatchObject({
+      status: 'done',
+      rowsRead: 25,
+      valid: 25,
+      sent: 25,
+      serviceCount: 10,
+      uncertain: [],
+    });
     expect(second.out.trimEnd().split('\n')).toHaveLength(1);
     expect(second.err).toContain('batch 1/3 sent: lines 2-11, 10 entries accepted, service count 10');
     expect(second.err).toContain('batch 2/3 sent: lines 12-21, 10 entries accepted, service count 0');
     expect(second.err).toContain('batch 3/3 sent: lines 22-26, 5 entries accepted, service count 0');
     expect(second.err).not.toMatch(/warning: batch 1 /);
-    expect(second.err).toMatch(/warning: batch 2 \(lines 12-21\): accepted; the service counted 0 entries of the 10 sent \(what it counts is not said; nothing is sent again\)/);
-    expect(second.err).toMatch(/warning: batch 3 \(lines 22-26\): accepted; the service counted 0 entries of the 5 sent/);
+    expect(second.err).toMatch(
+      /warning: batch 2 \(lines 12-21\): accepted; the service counted 0 entries of the 10 sent \(what it counts is not said; nothing is sent again\)/,
+    );
+    expect(second.err).toMatch(
+      /warning: batch 3 \(lines 22-26\): accepted; the service counted 0 entries of the 5 sent/,
+    );
   });
 
   it('count-new: matched contacts counted 0 are accepted, warned about, summed, and not sent again', async () => {
     const { first, second, summary } = await twoUploads('count-new', 'new');
     expect(JSON.parse(first.out)).toMatchObject({ status: 'done', sent: 10, serviceCount: 10 });
     expect(first.err).not.toMatch(/warning/);
-    expect(summary).toMatchObject({ status: 'done', rowsRead: 25, valid: 25, sent: 25, serviceCount: 15, uncertain: [] });
+    expect(summary).toMatchObject({
+      status: 'done',
+      rowsRead: 25,
+      valid: 25,
+      sent: 25,
+      serviceCount: 15,
+      uncertain: [],
+    });
     expect(second.err).toContain('batch 1/3 sent: lines 2-11, 10 entries accepted, service count 0');
     expect(second.err).toContain('batch 2/3 sent: lines 12-21, 10 entries accepted, service count 10');
     expect(second.err).toContain('batch 3/3 sent: lines 22-26, 5 entries accepted, service count 5');
-    expect(second.err).toMatch(/warning: batch 1 \(lines 2-11\): accepted; the service counted 0 entries of the 10 sent/);
+    expect(second.err).toMatch(
+      /warning: batch 1 \(lines 2-11\): accepted; the service counted 0 entries of the 10 sent/,
+    );
     expect(second.err).not.toMatch(/warning: batch [23] /);
   });
 

@@ -18,7 +18,8 @@ function checkBuilt(): void {
     join(root, 'src/commands/workflow/update-progress.ts'),
   ];
   const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
-  if (!existsSync(built) || statSync(built).mtimeMs < newest) throw new Error('dist/ is missing or older than src/upload: run `npm run build` first');
+  if (!existsSync(built) || statSync(built).mtimeMs < newest)
+    throw new Error('dist/ is missing or older than src/upload: run `npm run build` first');
 }
 
 let sandbox: Sandbox;
@@ -31,21 +32,41 @@ useUploadSandbox((s) => ({ sandbox, env, dir } = s));
 const ROWS = 200_000;
 const BATCH = 10_000;
 
-it('a second run of the same upload while the first is sending refuses, naming the first one\'s pid', async () => {
+it("a second run of the same upload while the first is sending refuses, naming the first one's pid", async () => {
   const file = writeContacts(join(dir, 'twice.csv'), 30);
   // Slow enough that the second run (started in-process, on a loaded machine) finds the first still sending.
   sandbox.setFaults({ path: '/service/cloud/workflow/updatedetails', delayMs: 1500 });
-  const child = spawn(process.execPath, [join(root, 'bin/callctl.js'), 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes'], {
-    env: { ...process.env, ...env, NO_COLOR: '1' },
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'bin/callctl.js'),
+      'workflow',
+      'update',
+      '--workflow-id',
+      WORKFLOW,
+      '--csv',
+      file,
+      '--batch-size',
+      '10',
+      '--yes',
+    ],
+    {
+      env: { ...process.env, ...env, NO_COLOR: '1' },
+      stdio: 'ignore',
+    },
+  );
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   try {
     // The child is sending once the sandbox has its first request.
     await new Promise<void>((resolve) => sandbox.events.once('request', () => resolve()));
-    const second = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes'], { env });
+    const second = await runCli(
+      ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes'],
+      { env },
+    );
     expect(second.code, second.err).toBe(2);
-    expect(second.err).toContain(`another upload of ${file} to workflow ${WORKFLOW} is running (pid ${child.pid}, started `);
+    expect(second.err).toContain(
+      `another upload of ${file} to workflow ${WORKFLOW} is running (pid ${child.pid}, started `,
+    );
   } finally {
     sandbox.resetFaults();
   }
@@ -56,10 +77,14 @@ it('a second run of the same upload while the first is sending refuses, naming t
 it('a run killed with SIGKILL mid-upload: the re-run finishes, every row arrives, only the batch in flight is sent twice', async () => {
   sandbox.state.received.updates.clear();
   const file = writeContacts(join(dir, 'kill.csv'), ROWS);
-  const child = spawn(process.execPath, [join(root, 'bin/callctl.js'), 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes'], {
-    env: { ...process.env, ...env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'bin/callctl.js'), 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes'],
+    {
+      env: { ...process.env, ...env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));
   // Kill while the 5th batch is being accepted: the service has it, the client has no answer yet.
@@ -67,14 +92,18 @@ it('a run killed with SIGKILL mid-upload: the re-run finishes, every row arrives
     if (e.batch === 5) child.kill('SIGKILL');
   };
   sandbox.events.on('workflow.updated', onUpdate);
-  const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   sandbox.events.off('workflow.updated', onUpdate);
   expect(exit, stderr).toEqual({ code: null, signal: 'SIGKILL' });
   const before = received(sandbox).length;
   expect(before).toBeGreaterThanOrEqual(4 * BATCH);
   expect(before).toBeLessThan(ROWS);
 
-  const again = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--json'], { env });
+  const again = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--json'], {
+    env,
+  });
   expect(again.code, again.err).toBe(0);
   expect(again.err).toMatch(new RegExp(`took over the lock of an earlier run that is gone \\(pid ${child.pid}\\)`));
   const summary = JSON.parse(again.out);
@@ -96,11 +125,16 @@ it('a run killed with SIGKILL mid-upload: the re-run finishes, every row arrives
     if (JSON.stringify(got[at]) !== expected(i)) expect(got[at]).toEqual(entry(i + 1));
   }
   // The journal: every batch once, in order, then done.
-  const journal = readFileSync(summary.journal, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const journal = readFileSync(summary.journal, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const batches = journal.filter((j) => j.type === 'batch').map((j) => j.index);
   expect(batches).toEqual(Array.from({ length: ROWS / BATCH }, (_, i) => i + 1));
   expect(journal.at(-1).type).toBe('done');
   // No spool or lock is left behind.
-  expect(readdirSync(join(env.XDG_STATE_HOME!, 'callctl', 'uploads')).filter((f) => !f.endsWith('.journal'))).toEqual([]);
+  expect(readdirSync(join(env.XDG_STATE_HOME!, 'callctl', 'uploads')).filter((f) => !f.endsWith('.journal'))).toEqual(
+    [],
+  );
   expect(readdirSync(join(env.XDG_CACHE_HOME!, 'callctl', 'spool'))).toEqual([]);
 });

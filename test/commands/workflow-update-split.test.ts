@@ -18,8 +18,14 @@ let env: Record<string, string>;
 let dir: string;
 useUploadSandbox((s) => ({ sandbox, env, dir } = s));
 
-function builtCli(args: string[], extraEnv: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env, ...extraEnv, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+function builtCli(
+  args: string[],
+  extraEnv: Record<string, string>,
+): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [bin, ...args], {
+    env: { ...process.env, ...env, ...extraEnv, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (c) => (out += c));
@@ -39,20 +45,46 @@ function contacts(name: string, eol: string, edit: (i: number) => string | undef
 
 /** The same upload through both paths; returns both summaries after comparing everything else. */
 async function both(file: string, flags: string[]) {
-  const args = (n: string) => ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--json', '--rejects', join(dir, `${n}.rejects.csv`), ...flags];
+  const args = (n: string) => [
+    'workflow',
+    'update',
+    '--workflow-id',
+    WORKFLOW,
+    '--csv',
+    file,
+    '--yes',
+    '--json',
+    '--rejects',
+    join(dir, `${n}.rejects.csv`),
+    ...flags,
+  ];
   sandbox.state.received.updates.clear();
   const splitState = join(dir, `split-${Math.random()}`);
   const split = await builtCli(args('split'), { CALLCTL_CONFIG_DIR: splitState, XDG_STATE_HOME: splitState });
   const splitEntries = [...received(sandbox)];
   sandbox.state.received.updates.clear();
   const wholeState = join(dir, `whole-${Math.random()}`);
-  const whole = await runCli(args('whole'), { env: { ...env, CALLCTL_CONFIG_DIR: wholeState, XDG_STATE_HOME: wholeState } });
+  const whole = await runCli(args('whole'), {
+    env: { ...env, CALLCTL_CONFIG_DIR: wholeState, XDG_STATE_HOME: wholeState },
+  });
   const wholeEntries = [...received(sandbox)];
   expect(split.code, split.err).toBe(whole.code);
   const a = JSON.parse(split.out);
   const b = JSON.parse(whole.out);
-  for (const key of ['status', 'rowsRead', 'valid', 'invalid', 'skipped', 'problems', 'problemCount', 'entriesAcknowledged']) expect(a[key], key).toEqual(b[key]);
-  expect(readFileSync(join(dir, 'split.rejects.csv'), 'utf8')).toBe(readFileSync(join(dir, 'whole.rejects.csv'), 'utf8'));
+  for (const key of [
+    'status',
+    'rowsRead',
+    'valid',
+    'invalid',
+    'skipped',
+    'problems',
+    'problemCount',
+    'entriesAcknowledged',
+  ])
+    expect(a[key], key).toEqual(b[key]);
+  expect(readFileSync(join(dir, 'split.rejects.csv'), 'utf8')).toBe(
+    readFileSync(join(dir, 'whole.rejects.csv'), 'utf8'),
+  );
   expect(splitEntries).toEqual(wholeEntries);
   return { split: a, whole: b };
 }
@@ -65,7 +97,9 @@ const badCallee = (i: number) => row(i).replace(/^\+62812/, '62812');
 describe('a large file checked in two halves at once', () => {
   it('gives what one pass gives: problems, rejects, entries; only the batch at the cut is shorter', async () => {
     // Bad rows in both halves, a row repeated within the second half, quoted line breaks throughout.
-    const file = contacts('halves.csv', '\n', (i) => (i === 5 || i === 60_001 ? badCallee(i) : i === 65_000 ? row(64_000) : undefined));
+    const file = contacts('halves.csv', '\n', (i) =>
+      i === 5 || i === 60_001 ? badCallee(i) : i === 65_000 ? row(64_000) : undefined,
+    );
     const { split, whole } = await both(file, ['--max-invalid', '10']);
     expect(whole).toMatchObject({ status: 'done', invalid: 3, valid: ROWS - 3 });
     expect(whole.problems.map((p: { line: number }) => p.line)).toEqual([lineOf(5), lineOf(60_001), lineOf(65_000)]);
@@ -90,8 +124,20 @@ describe('a large file checked in two halves at once', () => {
   });
 
   it('a broken quote in the second half is reported at its line, as one pass reports it', async () => {
-    const file = contacts('broken.csv', '\n', (i) => (i === 60_000 ? `+6281200060000,shop,C60000,"Name, Jr,1.50,,` : undefined));
-    const args = (config: string) => ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--config-dir', join(dir, config)];
+    const file = contacts('broken.csv', '\n', (i) =>
+      i === 60_000 ? `+6281200060000,shop,C60000,"Name, Jr,1.50,,` : undefined,
+    );
+    const args = (config: string) => [
+      'workflow',
+      'update',
+      '--workflow-id',
+      WORKFLOW,
+      '--csv',
+      file,
+      '--yes',
+      '--config-dir',
+      join(dir, config),
+    ];
     const split = await builtCli(args('broken-split'), {});
     const whole = await runCli(args('broken-whole'), { env });
     expect(whole.code).toBe(3);
@@ -103,11 +149,16 @@ describe('a large file checked in two halves at once', () => {
   });
 
   it('a first half that fails stops the worker and leaves no file behind (rejects, spools)', async () => {
-    const file = contacts('broken-head.csv', '\n', (i) => (i === 20_000 ? `+6281200020000,shop,C20000,"Name, Jr,1.50,,` : undefined));
+    const file = contacts('broken-head.csv', '\n', (i) =>
+      i === 20_000 ? `+6281200020000,shop,C20000,"Name, Jr,1.50,,` : undefined,
+    );
     const out = join(dir, 'head-out');
     mkdirSync(out);
     const config = join(dir, 'head-config');
-    const res = await builtCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--rejects', join(out, 'rejects.csv')], { CALLCTL_CONFIG_DIR: config, XDG_STATE_HOME: config, XDG_CACHE_HOME: join(config, 'cache') });
+    const res = await builtCli(
+      ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--rejects', join(out, 'rejects.csv')],
+      { CALLCTL_CONFIG_DIR: config, XDG_STATE_HOME: config, XDG_CACHE_HOME: join(config, 'cache') },
+    );
     expect(res.code, res.err).toBe(3);
     expect(res.err).toContain(`line ${lineOf(20_000)}: `);
     expect(readdirSync(out)).toEqual([]);
@@ -121,10 +172,32 @@ describe('a large file checked in two halves at once', () => {
     const out = join(dir, 'int-out');
     mkdirSync(out);
     const config = join(dir, 'int-config');
-    const child = spawn(process.execPath, [bin, 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--rejects', join(out, 'rejects.csv')], {
-      env: { ...process.env, ...env, CALLCTL_CONFIG_DIR: config, XDG_STATE_HOME: config, XDG_CACHE_HOME: join(config, 'cache'), NO_COLOR: '1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        'workflow',
+        'update',
+        '--workflow-id',
+        WORKFLOW,
+        '--csv',
+        file,
+        '--yes',
+        '--rejects',
+        join(out, 'rejects.csv'),
+      ],
+      {
+        env: {
+          ...process.env,
+          ...env,
+          CALLCTL_CONFIG_DIR: config,
+          XDG_STATE_HOME: config,
+          XDG_CACHE_HOME: join(config, 'cache'),
+          NO_COLOR: '1',
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let err = '';
     child.stderr.on('data', (c) => (err += c));
     const exited = new Promise((resolve) => child.on('exit', (c) => resolve(c)));
@@ -132,7 +205,8 @@ describe('a large file checked in two halves at once', () => {
     // before that), not after a fixed delay: on a loaded machine 600 ms could still be module loading.
     const spool = join(config, 'cache', 'callctl', 'spool');
     const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && (!existsSync(spool) || readdirSync(spool).length === 0)) await new Promise((r) => setTimeout(r, 20));
+    while (Date.now() < deadline && (!existsSync(spool) || readdirSync(spool).length === 0))
+      await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGINT');
     const code = await exited;
     expect(code, err).toBe(130);
@@ -142,4 +216,3 @@ describe('a large file checked in two halves at once', () => {
     expect(readdirSync(join(config, 'cache', 'callctl', 'spool'))).toEqual([]);
   });
 });
-

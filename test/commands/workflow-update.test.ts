@@ -23,22 +23,70 @@ const update = (file: string, ...extra: string[]) =>
 
 describe('workflow update: invalid input names the line and exits 3, sending nothing', () => {
   const cases: Array<[string, string | Buffer, RegExp]> = [
-    ['a missing column (from the header alone)', 'callee,name\n+6281200000001,Budi\n', /line 1: missing required column platform/],
-    ['a bad callee', `${HEADER}\n${row(1)}\n0812-BAD,shop,C2,x,1,,\n`, /line 3, column callee: callee must be \+ then 7 to 15 digits.*"0812-BAD"/],
-    ['a long platform', `${HEADER}\n${row(1)}\n${row(2)}\n+6281200000003,${'p'.repeat(41)},C3,x,1,,\n`, /line 4, column platform: platform is longer than 40 characters, got 41/],
-    ['bad pds_variables', `${HEADER}\n${row(1)}\n+6281200000002,shop,C2,x,1,,"{""tier"":}"\n`, /line 3, column pds_variables: looks like JSON but is not valid JSON/],
-    ['pds_variables that is a JSON array', `${HEADER}\n+6281200000002,shop,C2,x,1,,"[1,2]"\n`, /line 2, column pds_variables: is JSON but not an object/],
-    ['a duplicate (same callee and caseid)', `${HEADER}\n${row(1)}\n${row(2)}\n${row(1)}\n`, /line 4, column callee\+caseid: duplicate of line 2 \(same callee and caseid\)/],
+    [
+      'a missing column (from the header alone)',
+      'callee,name\n+6281200000001,Budi\n',
+      /line 1: missing required column platform/,
+    ],
+    [
+      'a bad callee',
+      `${HEADER}\n${row(1)}\n0812-BAD,shop,C2,x,1,,\n`,
+      /line 3, column callee: callee must be \+ then 7 to 15 digits.*"0812-BAD"/,
+    ],
+    [
+      'a long platform',
+      `${HEADER}\n${row(1)}\n${row(2)}\n+6281200000003,${'p'.repeat(41)},C3,x,1,,\n`,
+      /line 4, column platform: platform is longer than 40 characters, got 41/,
+    ],
+    [
+      'bad pds_variables',
+      `${HEADER}\n${row(1)}\n+6281200000002,shop,C2,x,1,,"{""tier"":}"\n`,
+      /line 3, column pds_variables: looks like JSON but is not valid JSON/,
+    ],
+    [
+      'pds_variables that is a JSON array',
+      `${HEADER}\n+6281200000002,shop,C2,x,1,,"[1,2]"\n`,
+      /line 2, column pds_variables: is JSON but not an object/,
+    ],
+    [
+      'a duplicate (same callee and caseid)',
+      `${HEADER}\n${row(1)}\n${row(2)}\n${row(1)}\n`,
+      /line 4, column callee\+caseid: duplicate of line 2 \(same callee and caseid\)/,
+    ],
     ['an empty file', '', /line 1: the file is empty/],
     ['a file of blank lines', '\n\n', /line 1: the file is empty/],
     ['a header-only file', `${HEADER}\n`, /line 2: no rows after the header/],
     ['a header-only file with a BOM and CRLF', `\ufeff${HEADER}\r\n`, /line 2: no rows after the header/],
-    ['a non-UTF-8 file (Latin-1)', Buffer.concat([Buffer.from(`${HEADER}\n${row(1)}\n+6281200000002,shop,C2,Jos`), Buffer.from([0xe9]), Buffer.from(',1,,\n')]), /line 3: not valid UTF-8 \(byte \d+\); save the file as UTF-8/],
+    [
+      'a non-UTF-8 file (Latin-1)',
+      Buffer.concat([
+        Buffer.from(`${HEADER}\n${row(1)}\n+6281200000002,shop,C2,Jos`),
+        Buffer.from([0xe9]),
+        Buffer.from(',1,,\n'),
+      ]),
+      /line 3: not valid UTF-8 \(byte \d+\); save the file as UTF-8/,
+    ],
     ['a UTF-16 file', Buffer.from(`\ufeff${HEADER}\n`, 'utf16le'), /line 1: .*(NUL|not valid UTF-8)/],
-    ['a row with too many fields', `${HEADER}\n${row(1)},extra\n`, /line 2, column #8: the row has 8 fields, the header 7/],
-    ['an unclosed quote', `${HEADER}\n${row(1)}\n+6281200000002,shop,C2,"Budi,1,,\n+6281200000003,shop,C3,x,1,,\n`, /line 3: a quoted field is never closed/],
-    ['a quote opening inside the file, closed further on', `${HEADER}\n${row(1)}\n+6281200000002,shop,C2,"Budi,1,,\n${row(3)}\n`, /line 3: a closing quote is followed by other characters/],
-    ['a quote after a closing quote', `${HEADER}\r\n"+6281200000001","sh\r\nop"x,C1,a,1,,\r\n`, /line 2: a closing quote is followed by other characters/],
+    [
+      'a row with too many fields',
+      `${HEADER}\n${row(1)},extra\n`,
+      /line 2, column #8: the row has 8 fields, the header 7/,
+    ],
+    [
+      'an unclosed quote',
+      `${HEADER}\n${row(1)}\n+6281200000002,shop,C2,"Budi,1,,\n+6281200000003,shop,C3,x,1,,\n`,
+      /line 3: a quoted field is never closed/,
+    ],
+    [
+      'a quote opening inside the file, closed further on',
+      `${HEADER}\n${row(1)}\n+6281200000002,shop,C2,"Budi,1,,\n${row(3)}\n`,
+      /line 3: a closing quote is followed by other characters/,
+    ],
+    [
+      'a quote after a closing quote',
+      `${HEADER}\r\n"+6281200000001","sh\r\nop"x,C1,a,1,,\r\n`,
+      /line 2: a closing quote is followed by other characters/,
+    ],
   ];
   for (const [name, text, message] of cases) {
     it(name, async () => {
@@ -58,9 +106,19 @@ describe('workflow update: invalid input names the line and exits 3, sending not
     expect(r.err).toContain('line 40, column callee');
     expect(r.err).not.toContain('line 42, column callee');
     expect(r.err).toMatch(/\.\.\. and 5 more problems \(--rejects FILE writes every rejected row\)/);
-    expect(r.err).toMatch(/25 invalid rows \(first: line 2, column callee: .*\); nothing was sent \(use --max-invalid N/);
+    expect(r.err).toMatch(
+      /25 invalid rows \(first: line 2, column callee: .*\); nothing was sent \(use --max-invalid N/,
+    );
     const summary = JSON.parse(r.out);
-    expect(summary).toMatchObject({ status: 'invalid', rowsRead: 50, valid: 25, invalid: 25, skipped: 0, batchesSent: 0, problemCount: 25 });
+    expect(summary).toMatchObject({
+      status: 'invalid',
+      rowsRead: 50,
+      valid: 25,
+      invalid: 25,
+      skipped: 0,
+      batchesSent: 0,
+      problemCount: 25,
+    });
     expect(summary.problems).toHaveLength(20);
     expect(received(sandbox)).toEqual([]);
   });
@@ -82,9 +140,16 @@ describe('workflow update: what the CSV holds reaches the service as it is', () 
   });
 
   it('--keep-empty sends empty cells as empty strings; --delimiter reads other separators', async () => {
-    const r = await update(csv('callee;platform;name;city\n+6281200000001;shop;;Jakarta\n'), '--delimiter', ';', '--keep-empty');
+    const r = await update(
+      csv('callee;platform;name;city\n+6281200000001;shop;;Jakarta\n'),
+      '--delimiter',
+      ';',
+      '--keep-empty',
+    );
     expect(r.code).toBe(0);
-    expect(received(sandbox)).toEqual([{ callee: '+6281200000001', platform: 'shop', variables: { name: '', city: 'Jakarta' } }]);
+    expect(received(sandbox)).toEqual([
+      { callee: '+6281200000001', platform: 'shop', variables: { name: '', city: 'Jakarta' } },
+    ]);
   });
 
   it('a 25,000-row file arrives as 10,000 + 10,000 + 5,000, entry for entry equal to the CSV', async () => {
@@ -92,28 +157,57 @@ describe('workflow update: what the CSV holds reaches the service as it is', () 
     const r = await update(file, '--json');
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.out);
-    expect(summary).toMatchObject({ status: 'done', rowsRead: 25_000, valid: 25_000, invalid: 0, batchesTotal: 3, batchesSent: 3, entriesAcknowledged: 25_000, error: null });
+    expect(summary).toMatchObject({
+      status: 'done',
+      rowsRead: 25_000,
+      valid: 25_000,
+      invalid: 0,
+      batchesTotal: 3,
+      batchesSent: 3,
+      entriesAcknowledged: 25_000,
+      error: null,
+    });
     const batches = sandbox.requests.filter((q) => q.path === '/service/cloud/workflow/updatedetails');
     expect(batches.length).toBeGreaterThanOrEqual(3);
     const got = received(sandbox);
     expect(got.length).toBe(25_000);
     expect(sandbox.state.received.updates.get(WORKFLOW)?.batches).toBe(3);
-    for (let i = 0; i < got.length; i++) if (JSON.stringify(got[i]) !== JSON.stringify(entry(i + 1))) expect(got[i]).toEqual(entry(i + 1));
+    for (let i = 0; i < got.length; i++)
+      if (JSON.stringify(got[i]) !== JSON.stringify(entry(i + 1))) expect(got[i]).toEqual(entry(i + 1));
     // one line per batch on stderr without a terminal
     // rows 97, 194, ... span two lines
     const lastLine = (i: number) => i + 1 + Math.floor(i / 97);
-    expect(r.err).toContain(`batch 1/3 sent: lines 2-${lastLine(10_000)}, 10,000 entries accepted, service count 10000`);
-    expect(r.err).toContain(`batch 3/3 sent: lines ${lastLine(20_000) + 1}-${lastLine(25_000)}, 5,000 entries accepted, service count 5000`);
+    expect(r.err).toContain(
+      `batch 1/3 sent: lines 2-${lastLine(10_000)}, 10,000 entries accepted, service count 10000`,
+    );
+    expect(r.err).toContain(
+      `batch 3/3 sent: lines ${lastLine(20_000) + 1}-${lastLine(25_000)}, 5,000 entries accepted, service count 5000`,
+    );
     // the journal records each batch before it is sent and its answer after, then done
-    const journal = readFileSync(summary.journal, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-    expect(journal.map((j) => j.type)).toEqual(['start', 'sending', 'batch', 'sending', 'batch', 'sending', 'batch', 'done']);
+    const journal = readFileSync(summary.journal, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(journal.map((j) => j.type)).toEqual([
+      'start',
+      'sending',
+      'batch',
+      'sending',
+      'batch',
+      'sending',
+      'batch',
+      'done',
+    ]);
     expect(journal[1]).toMatchObject({ index: 1, firstLine: 2, count: 10_000, caseids: true });
     expect(journal[2]).toMatchObject({ index: 1, firstLine: 2, count: 10_000, acked: 10_000 });
   });
 
   it('--batch-size lowers the batch size; --dry-run reports the batches and sends nothing', async () => {
     const file = writeContacts(join(dir, 'dry.csv'), 25);
-    const dry = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--dry-run', '--json'], { env });
+    const dry = await runCli(
+      ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--dry-run', '--json'],
+      { env },
+    );
     expect(dry.code).toBe(0);
     const s = JSON.parse(dry.out);
     expect(s).toMatchObject({ status: 'dry-run', valid: 25, batchesTotal: 3, batchesSent: 0, journal: null });
@@ -125,7 +219,10 @@ describe('workflow update: what the CSV holds reaches the service as it is', () 
     expect(received(sandbox)).toEqual([]);
     const uploads = join(env.XDG_STATE_HOME!, 'callctl', 'uploads');
     expect(existsSync(uploads) && readdirSync(uploads).some((f) => f.includes('dry'))).toBe(false);
-    const bad = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10001', '--yes'], { env });
+    const bad = await runCli(
+      ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10001', '--yes'],
+      { env },
+    );
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('at most 10000');
   });
@@ -151,14 +248,26 @@ describe('workflow update: --max-invalid and --rejects', () => {
 
     const r = await update(file, '--rejects', rejects, '--max-invalid', '3', '--json');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out)).toMatchObject({ status: 'done', rowsRead: 5, valid: 2, invalid: 3, skipped: 3, entriesAcknowledged: 2, rejects });
+    expect(JSON.parse(r.out)).toMatchObject({
+      status: 'done',
+      rowsRead: 5,
+      valid: 2,
+      invalid: 3,
+      skipped: 3,
+      entriesAcknowledged: 2,
+      rejects,
+    });
     expect(r.err).toMatch(/skipping 3 invalid rows/);
     expect(received(sandbox)).toEqual([entry(1), entry(3)]);
 
     const written = readFileSync(rejects, 'utf8');
     expect(written.split('\n')[0]).toBe(`rejected_line,rejected_reason,${HEADER}`);
-    expect(written).toContain('3,"callee: callee must be + then 7 to 15 digits (E.164), got ""+62 812""",+62 812,shop,C2,"Budi, Jr",1,"multi\nline",');
-    expect(written).toMatch(/\n6,"platform: platform is longer than 40 characters, got 45 characters",\+6281200000004,x{45},C4,Ani,2,,\n/);
+    expect(written).toContain(
+      '3,"callee: callee must be + then 7 to 15 digits (E.164), got ""+62 812""",+62 812,shop,C2,"Budi, Jr",1,"multi\nline",',
+    );
+    expect(written).toMatch(
+      /\n6,"platform: platform is longer than 40 characters, got 45 characters",\+6281200000004,x{45},C4,Ani,2,,\n/,
+    );
     expect(written).toContain('7,callee+caseid: duplicate of line 2 (same callee and caseid),');
 
     // Fix the rejects (the duplicate row is dropped) and upload the file as it is.
@@ -172,7 +281,12 @@ describe('workflow update: --max-invalid and --rejects', () => {
     const again = await update(csv(fixed));
     expect(again.code).toBe(0);
     expect(received(sandbox)).toEqual([
-      { callee: '+6281200000002', platform: 'shop', caseid: 'C2', variables: { name: 'Budi, Jr', amount: '1', note: 'multi\nline' } },
+      {
+        callee: '+6281200000002',
+        platform: 'shop',
+        caseid: 'C2',
+        variables: { name: 'Budi, Jr', amount: '1', note: 'multi\nline' },
+      },
       { callee: '+6281200000004', platform: 'shop-4', caseid: 'C4', variables: { name: 'Ani', amount: '2' } },
     ]);
   });
@@ -192,13 +306,21 @@ describe('workflow update: failures, re-runs and the journal', () => {
     const r = await update(file, '--batch-size', '10', '--json');
     sandbox.setFaults({ failBatch: null });
     expect(r.code).toBe(5);
-    expect(r.err).toMatch(/error: batch 3 of 5 \(lines 22-31\) failed: .*code 500.*batches 1-2 \(20 entries\) are acknowledged and journaled; run the same command again/);
+    expect(r.err).toMatch(
+      /error: batch 3 of 5 \(lines 22-31\) failed: .*code 500.*batches 1-2 \(20 entries\) are acknowledged and journaled; run the same command again/,
+    );
     expect(JSON.parse(r.out)).toMatchObject({ status: 'failed', batchesSent: 2, entriesAcknowledged: 20 });
     expect(received(sandbox)).toEqual(Array.from({ length: 20 }, (_, i) => entry(i + 1)));
 
     const again = await update(file, '--batch-size', '10', '--json');
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.out)).toMatchObject({ status: 'done', batchesResumed: 2, batchesSent: 3, entriesAcknowledged: 30, entriesResumed: 20 });
+    expect(JSON.parse(again.out)).toMatchObject({
+      status: 'done',
+      batchesResumed: 2,
+      batchesSent: 3,
+      entriesAcknowledged: 30,
+      entriesResumed: 20,
+    });
     expect(again.err).toContain('continuing an earlier run: 2 batches (20 entries, up to line 21)');
     expect(received(sandbox)).toEqual(Array.from({ length: 50 }, (_, i) => entry(i + 1)));
 
@@ -234,7 +356,10 @@ describe('workflow update: failures, re-runs and the journal', () => {
   });
 
   it('an unknown workflow is a service error naming batch 1 (exit 1)', async () => {
-    const r = await runCli(['workflow', 'update', '--workflow-id', 'wf-nope', '--csv', writeContacts(join(dir, 'nope.csv'), 3), '--yes'], { env });
+    const r = await runCli(
+      ['workflow', 'update', '--workflow-id', 'wf-nope', '--csv', writeContacts(join(dir, 'nope.csv'), 3), '--yes'],
+      { env },
+    );
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/batch 1 of 1 \(lines 2-4\) failed: .*workflow not found.*no batch was acknowledged/);
   });
@@ -250,8 +375,14 @@ describe('workflow update: failures, re-runs and the journal', () => {
     writeContacts(path, 34);
     const r = await update(path, '--batch-size', '10', '--json');
     expect(r.code).toBe(0);
-    expect(r.err).toMatch(/an upload of an earlier version of changing\.csv to this workflow stopped at \S+ after 1 batch \(10 entries, up to line 11\); this file is new content/);
-    expect(JSON.parse(r.out)).toMatchObject({ status: 'done', entriesAcknowledged: 34, earlierUpload: { batches: 1, entries: 10, line: 11 } });
+    expect(r.err).toMatch(
+      /an upload of an earlier version of changing\.csv to this workflow stopped at \S+ after 1 batch \(10 entries, up to line 11\); this file is new content/,
+    );
+    expect(JSON.parse(r.out)).toMatchObject({
+      status: 'done',
+      entriesAcknowledged: 34,
+      earlierUpload: { batches: 1, entries: 10, line: 11 },
+    });
     expect(received(sandbox)).toHaveLength(44);
     expect(received(sandbox).slice(10)).toEqual(Array.from({ length: 34 }, (_, i) => entry(i + 1)));
     // Warned once: the next run does not name it again.
@@ -266,7 +397,10 @@ describe('workflow update: failures, re-runs and the journal', () => {
   });
 
   it('refusals that will recur say what to fix, never "run again"', async () => {
-    const r = await runCli(['workflow', 'update', '--workflow-id', 'wf-nope', '--csv', writeContacts(join(dir, 'nope2.csv'), 3), '--yes'], { env });
+    const r = await runCli(
+      ['workflow', 'update', '--workflow-id', 'wf-nope', '--csv', writeContacts(join(dir, 'nope2.csv'), 3), '--yes'],
+      { env },
+    );
     expect(r.code).toBe(1);
     expect(r.err).toContain('the service will refuse it again until this is fixed');
     expect(r.err).not.toMatch(/run (the same command )?again/);
@@ -276,7 +410,10 @@ describe('workflow update: failures, re-runs and the journal', () => {
 describe('workflow update: lock, terminal and signals', () => {
   it('refuses while another run holds the lock, naming its pid; takes over a stale lock with a warning', async () => {
     const file = writeContacts(join(dir, 'locked.csv'), 5);
-    const dry = JSON.parse((await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--dry-run', '--json'], { env })).out);
+    const dry = JSON.parse(
+      (await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--dry-run', '--json'], { env }))
+        .out,
+    );
     const { uploadKey, uploadsDir } = await import('../../src/upload/journal.js');
     const { mkdirSync } = await import('node:fs');
     const { hostname } = await import('node:os');
@@ -287,7 +424,9 @@ describe('workflow update: lock, terminal and signals', () => {
     writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), at: '2026-11-22T10:00:00.000Z' }));
     const busy = await update(file);
     expect(busy.code).toBe(2);
-    expect(busy.err).toContain(`another upload of ${file} to workflow ${WORKFLOW} is running (pid ${process.pid}, started 2026-11-22T10:00:00.000Z)`);
+    expect(busy.err).toContain(
+      `another upload of ${file} to workflow ${WORKFLOW} is running (pid ${process.pid}, started 2026-11-22T10:00:00.000Z)`,
+    );
     expect(received(sandbox)).toEqual([]);
     expect(existsSync(lock)).toBe(true);
 
@@ -329,18 +468,28 @@ describe('workflow update: lock, terminal and signals', () => {
   });
 
   it('without a terminal, --yes is required (exit 2, nothing read)', async () => {
-    const r = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', join(dir, 'absent.csv')], { env });
+    const r = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', join(dir, 'absent.csv')], {
+      env,
+    });
     expect(r.code).toBe(2);
     expect(r.err).toContain('pass --yes');
   });
 
   it('on a terminal: asks, naming the workflow and the count; declining exits 130 and sends nothing', async () => {
     const file = writeContacts(join(dir, 'tty.csv'), 12);
-    const no = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file], { env, tty: true, answers: [false] });
+    const no = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file], {
+      env,
+      tty: true,
+      answers: [false],
+    });
     expect(no.io.asked).toEqual([`Send 12 contacts from ${file} to workflow ${WORKFLOW} in 1 batch?`]);
     expect(no.code).toBe(130);
     expect(received(sandbox)).toEqual([]);
-    const yes = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file], { env, tty: true, answers: [true] });
+    const yes = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file], {
+      env,
+      tty: true,
+      answers: [true],
+    });
     expect(yes.code).toBe(0);
     expect(received(sandbox)).toHaveLength(12);
     // progress is drawn in place on a terminal, not one line per batch
@@ -362,7 +511,10 @@ describe('workflow update: lock, terminal and signals', () => {
       if (e.batch === 2) fire?.('SIGINT');
     };
     sandbox.events.on('workflow.updated', onUpdate);
-    const code = await main(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes', '--json'], io);
+    const code = await main(
+      ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes', '--json'],
+      io,
+    );
     sandbox.events.off('workflow.updated', onUpdate);
     expect(code).toBe(130);
     expect(io.err()).toContain('stopping after the batch in flight');

@@ -26,7 +26,10 @@ it('12 concurrent `config set` (real processes) keep all 12 profiles, and leave 
     const names = Array.from({ length: 12 }, (_, i) => `p${round}-${i}`);
     const results = await Promise.all(names.map((name) => configSet(dir, name, `https://${name}.example`)));
     for (const r of results) expect(r.code, r.err).toBe(0);
-    const stored = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles as Record<string, { 'base-url': string }>;
+    const stored = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles as Record<
+      string,
+      { 'base-url': string }
+    >;
     expect(Object.keys(stored).sort()).toEqual([...names].sort());
     for (const name of names) expect(stored[name]!['base-url']).toBe(`https://${name}.example`);
     expect(readdirSync(dir).filter((f) => f.includes('.lock'))).toEqual([]);

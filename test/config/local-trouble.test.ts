@@ -26,7 +26,11 @@ describe('local trouble is exit 6, one line, never a service error', () => {
   it('a config file that is a FIFO does not hang the command (a real process, 10 s limit)', () => {
     const dir = tempConfigDir();
     execFileSync('mkfifo', [join(dir, 'config.json')]);
-    const r = spawnSync(process.execPath, [bin, 'config', 'list'], { env: { ...process.env, CALLCTL_CONFIG_DIR: dir }, encoding: 'utf8', timeout: 10_000 });
+    const r = spawnSync(process.execPath, [bin, 'config', 'list'], {
+      env: { ...process.env, CALLCTL_CONFIG_DIR: dir },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     expect(r.signal, 'the command hung on the FIFO').toBeNull();
     expect(r.status).toBe(6);
     expect(oneLine(r.stderr)).toMatch(/config file .*config\.json is not a regular file/);
@@ -36,19 +40,28 @@ describe('local trouble is exit 6, one line, never a service error', () => {
     ['cut short', `{"profiles":{"default":{"token":"${TOKEN}`],
     ['a bad character', `{"profiles":{"default":{"token":"${TOKEN}"}} x`],
     ['a stray comma', `{"profiles":{"default":{"token":"${TOKEN}",}}}`],
-  ])('a corrupt config file (%s) is exit 6 for reads and writes, naming the file and quoting no part of it', async (_what, text) => {
-    const dir = tempConfigDir();
-    writeFileSync(join(dir, 'config.json'), text);
-    for (const argv of [['robots'], ['config', 'list'], ['config', 'set', 'base-url', 'http://x'], ['auth', 'logout'], ['--json', 'config', 'get', 'base-url']]) {
-      const r = await runCli(argv, { env: { CALLCTL_CONFIG_DIR: dir } });
-      expect(r.code, `${argv.join(' ')}: ${r.err}`).toBe(6);
-      expect(r.err).toContain(join(dir, 'config.json'));
-      expect(r.err).toMatch(/not valid JSON/);
-      for (let i = 0; i + 6 <= TOKEN.length; i++) expect(r.err).not.toContain(TOKEN.slice(i, i + 6));
-    }
-    // The corrupt file is reported, never overwritten by the write.
-    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(text);
-  });
+  ])(
+    'a corrupt config file (%s) is exit 6 for reads and writes, naming the file and quoting no part of it',
+    async (_what, text) => {
+      const dir = tempConfigDir();
+      writeFileSync(join(dir, 'config.json'), text);
+      for (const argv of [
+        ['robots'],
+        ['config', 'list'],
+        ['config', 'set', 'base-url', 'http://x'],
+        ['auth', 'logout'],
+        ['--json', 'config', 'get', 'base-url'],
+      ]) {
+        const r = await runCli(argv, { env: { CALLCTL_CONFIG_DIR: dir } });
+        expect(r.code, `${argv.join(' ')}: ${r.err}`).toBe(6);
+        expect(r.err).toContain(join(dir, 'config.json'));
+        expect(r.err).toMatch(/not valid JSON/);
+        for (let i = 0; i + 6 <= TOKEN.length; i++) expect(r.err).not.toContain(TOKEN.slice(i, i + 6));
+      }
+      // The corrupt file is reported, never overwritten by the write.
+      expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(text);
+    },
+  );
 
   it.each([
     ['an array', '[]', /not a JSON object/],
@@ -93,11 +106,21 @@ describe('local trouble is exit 6, one line, never a service error', () => {
     writeFileSync(join(dir, 'rows.csv'), 'caller_id\n+6281234567001\n');
     writeFileSync(join(dir, 'contacts.csv'), 'callee,platform\n+6281234567001,a\n');
     sandbox.requests.length = 0;
-    const env = { CALLCTL_CONFIG_DIR: dir, XDG_STATE_HOME: dir, CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };
+    const env = {
+      CALLCTL_CONFIG_DIR: dir,
+      XDG_STATE_HOME: dir,
+      CALLCTL_BASE_URL: sandbox.url,
+      CALLCTL_TOKEN: sandbox.issueToken(),
+      CALLCTL_FLEX_URL: sandbox.flexUrl,
+      CALLCTL_PUSH_TOKEN: sandbox.pushToken,
+    };
     const push = await runCli(['push', '--csv', join(dir, 'rows.csv'), '--yes'], { env });
     expect(push.code, push.err).toBe(6);
     expect(oneLine(push.err)).toMatch(/journals: a file of that name is in the way/);
-    const upload = await runCli(['workflow', 'update', '--workflow-id', 'wf-20001', '--csv', join(dir, 'contacts.csv'), '--yes'], { env });
+    const upload = await runCli(
+      ['workflow', 'update', '--workflow-id', 'wf-20001', '--csv', join(dir, 'contacts.csv'), '--yes'],
+      { env },
+    );
     expect(upload.code, upload.err).toBe(6);
     expect(upload.err).toMatch(/uploads: a file of that name is in the way/);
     expect(sandbox.requests.filter((q) => !q.path.startsWith('/service/cloud/auth'))).toHaveLength(0);
@@ -122,16 +145,23 @@ describe('local trouble is exit 6, one line, never a service error', () => {
 });
 
 describe('profile names', () => {
-  it.each([['__proto__'], ['a b'], ['../prod'], ['-x'], ['x'.repeat(65)], ['prod/main']])('%j is refused (2) from -p and CALLCTL_PROFILE, and nothing is written', async (name) => {
-    const dir = tempConfigDir();
-    const a = await runCli(['-p', name, 'config', 'set', 'base-url', 'http://x'], { env: { CALLCTL_CONFIG_DIR: dir } });
-    expect(a.code).toBe(2);
-    expect(oneLine(a.err)).toMatch(/is not a profile name \(a letter or digit/);
-    const b = await runCli(['config', 'set', 'base-url', 'http://x'], { env: { CALLCTL_CONFIG_DIR: dir, CALLCTL_PROFILE: name } });
-    expect(b.code).toBe(2);
-    expect(b.err).toMatch(/CALLCTL_PROFILE/);
-    expect(() => statSync(join(dir, 'config.json'))).toThrow();
-  });
+  it.each([['__proto__'], ['a b'], ['../prod'], ['-x'], ['x'.repeat(65)], ['prod/main']])(
+    '%j is refused (2) from -p and CALLCTL_PROFILE, and nothing is written',
+    async (name) => {
+      const dir = tempConfigDir();
+      const a = await runCli(['-p', name, 'config', 'set', 'base-url', 'http://x'], {
+        env: { CALLCTL_CONFIG_DIR: dir },
+      });
+      expect(a.code).toBe(2);
+      expect(oneLine(a.err)).toMatch(/is not a profile name \(a letter or digit/);
+      const b = await runCli(['config', 'set', 'base-url', 'http://x'], {
+        env: { CALLCTL_CONFIG_DIR: dir, CALLCTL_PROFILE: name },
+      });
+      expect(b.code).toBe(2);
+      expect(b.err).toMatch(/CALLCTL_PROFILE/);
+      expect(() => statSync(join(dir, 'config.json'))).toThrow();
+    },
+  );
 
   it('names that are properties of every object (constructor, toString) are plain profiles', async () => {
     const env = { CALLCTL_CONFIG_DIR: tempConfigDir() };

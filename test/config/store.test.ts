@@ -17,7 +17,9 @@ describe('config store', () => {
     // Precedence: flag over environment over profile.
     const fromEnv = await runCli(['config', 'get', 'base-url'], { env: { ...env, CALLCTL_BASE_URL: 'http://env' } });
     expect(fromEnv.out).toBe('http://env\n');
-    const fromFlag = await runCli(['config', 'get', 'base-url', '--base-url', 'http://flag'], { env: { ...env, CALLCTL_BASE_URL: 'http://env' } });
+    const fromFlag = await runCli(['config', 'get', 'base-url', '--base-url', 'http://flag'], {
+      env: { ...env, CALLCTL_BASE_URL: 'http://env' },
+    });
     expect(fromFlag.out).toBe('http://flag\n');
   });
 
@@ -25,7 +27,9 @@ describe('config store', () => {
     const env = { CALLCTL_CONFIG_DIR: tempConfigDir() };
     await runCli(['-p', 'prod', 'config', 'set', 'base-url', 'https://prod.example'], { env });
     await runCli(['-p', 'test', 'config', 'set', 'base-url', 'https://test.example'], { env });
-    expect((await runCli(['config', 'get', 'base-url'], { env: { ...env, CALLCTL_PROFILE: 'test' } })).out).toBe('https://test.example\n');
+    expect((await runCli(['config', 'get', 'base-url'], { env: { ...env, CALLCTL_PROFILE: 'test' } })).out).toBe(
+      'https://test.example\n',
+    );
     expect((await runCli(['-p', 'prod', 'config', 'get', 'base-url'], { env })).out).toBe('https://prod.example\n');
     const list = JSON.parse((await runCli(['-p', 'prod', 'config', 'list', '--json'], { env })).out);
     expect(list.profiles.sort()).toEqual(['prod', 'test']);
@@ -41,7 +45,9 @@ describe('config store', () => {
 
     const ok = await runCli(['config', 'set', 'push-token', '--stdin'], { env, stdin: 'ptk-very-secret-123\n' });
     expect(ok.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default['push-token']).toBe('ptk-very-secret-123');
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default['push-token']).toBe(
+      'ptk-very-secret-123',
+    );
     const list = await runCli(['config', 'list'], { env });
     expect(list.out).toMatch(/push-token\t\*+23\tprofile/);
     expect(list.out + list.err).not.toContain('ptk-very-secret-123');

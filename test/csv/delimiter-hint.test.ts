@@ -33,10 +33,16 @@ describe('a semicolon-separated file', () => {
 
   it('workflow update, push and template send suggest --delimiter, and read it with the flag', async () => {
     const contacts = writeIn(dir, 'contacts.csv', 'callee;platform\n+6281234567001;sms\n');
-    const update = await runCli(['workflow', 'update', '--workflow-id', SEED.workflowId, '--csv', contacts, '--dry-run'], { env });
+    const update = await runCli(
+      ['workflow', 'update', '--workflow-id', SEED.workflowId, '--csv', contacts, '--dry-run'],
+      { env },
+    );
     expect(update.code).toBe(3);
     expect(update.err).toMatch(/missing required columns callee and platform .*try --delimiter ';'/);
-    const fixed = await runCli(['workflow', 'update', '--workflow-id', SEED.workflowId, '--csv', contacts, '--dry-run', '--delimiter', ';'], { env });
+    const fixed = await runCli(
+      ['workflow', 'update', '--workflow-id', SEED.workflowId, '--csv', contacts, '--dry-run', '--delimiter', ';'],
+      { env },
+    );
     expect(fixed.code, fixed.err).toBe(0);
 
     const calls = writeIn(dir, 'calls.csv', 'caller_id;debt_amount\n+6281234567001;5\n');
@@ -48,10 +54,32 @@ describe('a semicolon-separated file', () => {
     expect(sandbox.state.received.pushes.at(-1)).toMatchObject({ caller_id: '+6281234567001' });
 
     const messages = writeIn(dir, 'messages.csv', 'channel_id;name\n+6281234567001;Budi\n');
-    const template = await runCli(['template', 'send', '--template-id', '7', '--channel', 'whatsapp', '--csv', messages, '--dry-run'], { env });
+    const template = await runCli(
+      ['template', 'send', '--template-id', '7', '--channel', 'whatsapp', '--csv', messages, '--dry-run'],
+      { env },
+    );
     expect(template.code).toBe(3);
     expect(template.err).toMatch(/no channel_id column .*try --delimiter ';'/);
-    const sent = await runCli(['template', 'send', '--template-id', '7', '--channel', 'whatsapp', '--csv', messages, '--delimiter', ';', '--var', 'date=2026-12-01', '--reply-url', 'https://example.com/replies', '--dry-run'], { env });
+    const sent = await runCli(
+      [
+        'template',
+        'send',
+        '--template-id',
+        '7',
+        '--channel',
+        'whatsapp',
+        '--csv',
+        messages,
+        '--delimiter',
+        ';',
+        '--var',
+        'date=2026-12-01',
+        '--reply-url',
+        'https://example.com/replies',
+        '--dry-run',
+      ],
+      { env },
+    );
     expect(sent.code, sent.err).toBe(0);
 
     const alone = await runCli(['push', '--caller-id', '+6281234567001', '--delimiter', ';', '--dry-run'], { env });

@@ -29,7 +29,9 @@ describe('CSV input', () => {
     expect(headerOnly.problems).toEqual([{ line: 2, message: 'no rows after the header' }]);
     await expect(readCsv(writeIn(dir, 'd.csv', ''))).rejects.toBeInstanceOf(InputError);
     await expect(readCsv(`${dir}/missing.csv`)).rejects.toThrow(/ENOENT/);
-    await expect(readCsv(writeIn(dir, 'e.csv', 'a,b\n"open,1\n'))).rejects.toThrow(/e\.csv: line 2: a quoted field is never closed/);
+    await expect(readCsv(writeIn(dir, 'e.csv', 'a,b\n"open,1\n'))).rejects.toThrow(
+      /e\.csv: line 2: a quoted field is never closed/,
+    );
   });
 
   it('results: beside the input, RFC 4180 quoting', () => {

@@ -45,20 +45,43 @@ describe('lock takeover', () => {
     const dir = tempDir('callctl-lock-race-');
     // The module under test, bundled so worker threads can load it (LOCK_MODULE: another source, to check the test fails on it).
     const out = join(dir, 'lock.mjs');
-    buildSync({ entryPoints: [process.env.LOCK_MODULE ?? 'src/files/lock.ts'], bundle: true, format: 'esm', platform: 'node', outfile: out, logLevel: 'silent' });
+    buildSync({
+      entryPoints: [process.env.LOCK_MODULE ?? 'src/files/lock.ts'],
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      outfile: out,
+      logLevel: 'silent',
+    });
     const locks = join(dir, 'locks');
     const { mkdirSync } = await import('node:fs');
     mkdirSync(locks);
     // A pid that is not running: a run killed with SIGKILL left these.
     const dead = 2 ** 22 + 11;
-    for (let r = 0; r < ROUNDS; r++) writeFileSync(join(locks, `${r}.lock`), `${JSON.stringify({ pid: dead, host: hostname(), at: '2026-01-01T00:00:00.000Z' })}\n`);
+    for (let r = 0; r < ROUNDS; r++)
+      writeFileSync(
+        join(locks, `${r}.lock`),
+        `${JSON.stringify({ pid: dead, host: hostname(), at: '2026-01-01T00:00:00.000Z' })}\n`,
+      );
     const gate = new SharedArrayBuffer(4 * ROUNDS);
     const won = new SharedArrayBuffer(4 * ROUNDS);
-    const workers = Array.from({ length: RUNS }, () => new Worker(WORKER, { eval: true, workerData: { module: pathToFileURL(out).href, dir: locks, gate, won, rounds: ROUNDS, runs: RUNS } }));
-    const messages = await Promise.all(workers.map((w) => new Promise<string>((resolve, reject) => {
-      w.once('message', resolve);
-      w.once('error', reject);
-    })));
+    const workers = Array.from(
+      { length: RUNS },
+      () =>
+        new Worker(WORKER, {
+          eval: true,
+          workerData: { module: pathToFileURL(out).href, dir: locks, gate, won, rounds: ROUNDS, runs: RUNS },
+        }),
+    );
+    const messages = await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<string>((resolve, reject) => {
+            w.once('message', resolve);
+            w.once('error', reject);
+          }),
+      ),
+    );
     await Promise.all(workers.map((w) => w.terminate()));
     expect(messages).toEqual(Array(RUNS).fill('done'));
     const wins = Array.from(new Int32Array(won));

@@ -24,9 +24,14 @@ describe('lock', () => {
     const dir = tempDir('callctl-lock-');
     const path = join(dir, 'x.lock');
     writeFileSync(path, dead());
-    writeFileSync(`${path}.stale-${statSync(path).ino}`, `${JSON.stringify({ pid: process.pid, host: hostname(), at: 'now' })}\n`);
+    writeFileSync(
+      `${path}.stale-${statSync(path).ino}`,
+      `${JSON.stringify({ pid: process.pid, host: hostname(), at: 'now' })}\n`,
+    );
     expect(() => acquireLock(path, 'push of c.csv')).toThrow(/another push of c.csv is running/);
     writeFileSync(join(dir, 'y.lock'), `${process.pid}\n`);
-    expect(() => acquireLock(join(dir, 'y.lock'), 'push of c.csv')).toThrow(`another push of c.csv is running (pid ${process.pid})`);
+    expect(() => acquireLock(join(dir, 'y.lock'), 'push of c.csv')).toThrow(
+      `another push of c.csv is running (pid ${process.pid})`,
+    );
   });
 });

@@ -32,10 +32,15 @@ describe('state folders', () => {
 
   it('an upload keeps its journal and lock in the state folder and its spool in the cache, nothing in the config folder', async () => {
     const { sandbox, env, dir, configDir } = upload!;
-    const r = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', writeContacts(join(dir, 's.csv'), 5), '--yes'], { env });
+    const r = await runCli(
+      ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', writeContacts(join(dir, 's.csv'), 5), '--yes'],
+      { env },
+    );
     expect(r.code, r.err).toBe(0);
     expect(received(sandbox)).toHaveLength(5);
-    expect(readdirSync(join(env.XDG_STATE_HOME!, 'callctl', 'uploads')).filter((f) => f.endsWith('.journal'))).toHaveLength(1);
+    expect(
+      readdirSync(join(env.XDG_STATE_HOME!, 'callctl', 'uploads')).filter((f) => f.endsWith('.journal')),
+    ).toHaveLength(1);
     expect(readdirSync(join(env.XDG_CACHE_HOME!, 'callctl', 'spool'))).toEqual([]);
     expect(existsSync(join(configDir, 'uploads'))).toBe(false);
     expect(existsSync(join(configDir, 'journals'))).toBe(false);

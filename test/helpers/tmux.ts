@@ -6,9 +6,21 @@ export class TmuxSession {
   private readonly name = 'main';
 
   constructor(command: string, env: Record<string, string> = {}, size: { width?: number; height?: number } = {}) {
-    const exports = Object.entries(env).map(([k, v]) => `export ${k}=${shellQuote(v)};`).join(' ');
+    const exports = Object.entries(env)
+      .map(([k, v]) => `export ${k}=${shellQuote(v)};`)
+      .join(' ');
     const { width = 150, height = 40 } = size;
-    this.tmux('new-session', '-d', '-s', this.name, '-x', String(width), '-y', String(height), `${exports} ${command}; echo "EXIT=$?"; sleep 30`);
+    this.tmux(
+      'new-session',
+      '-d',
+      '-s',
+      this.name,
+      '-x',
+      String(width),
+      '-y',
+      String(height),
+      `${exports} ${command}; echo "EXIT=$?"; sleep 30`,
+    );
   }
 
   private tmux(...args: string[]): string {

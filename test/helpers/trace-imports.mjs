@@ -14,6 +14,7 @@ register(`data:text/javascript,${encodeURIComponent(hooks)}`);
 
 const compile = Module.prototype._compile;
 Module.prototype._compile = function (content, filename) {
-  if (process.env.TRACE_IMPORTS_FILE) appendFileSync(process.env.TRACE_IMPORTS_FILE, `${pathToFileURL(filename).href}\n`);
+  if (process.env.TRACE_IMPORTS_FILE)
+    appendFileSync(process.env.TRACE_IMPORTS_FILE, `${pathToFileURL(filename).href}\n`);
   return compile.call(this, content, filename);
 };

@@ -38,17 +38,19 @@ async function slowApp() {
   let released = false;
   const server = createServer((req, res) => {
     let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString())).on('end', () => {
-      open += 1;
-      most = Math.max(most, open);
-      const answer = () => {
-        open -= 1;
-        got.push((JSON.parse(body) as { TaskID: string }).TaskID);
-        res.end('{}');
-      };
-      if (released) answer();
-      else held.push(answer);
-    });
+    req
+      .on('data', (c: Buffer) => (body += c.toString()))
+      .on('end', () => {
+        open += 1;
+        most = Math.max(most, open);
+        const answer = () => {
+          open -= 1;
+          got.push((JSON.parse(body) as { TaskID: string }).TaskID);
+          res.end('{}');
+        };
+        if (released) answer();
+        else held.push(answer);
+      });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   cleanup.push(() => new Promise((r) => server.close(r)));
@@ -72,13 +74,19 @@ describe('bounds: refused requests', () => {
     const records = readRecords(logPath);
     expect(records.length).toBeGreaterThan(0);
     expect(records.length).toBeLessThan(50);
-    expect(records.every((r) => r.bytes === junk.length && r.truncated === true && (r.body ?? '').length === 256)).toBe(true);
+    expect(records.every((r) => r.bytes === junk.length && r.truncated === true && (r.body ?? '').length === 256)).toBe(
+      true,
+    );
     expect(statSync(logPath).size).toBeLessThan(64 * 1024); // was 66 MiB
     const stats = listener.stats();
     expect(stats.refused).toBe(50);
     expect(stats.refusedUnlogged).toBe(50 - records.length);
     expect(events.some((e) => e.kind === 'unlogged')).toBe(true);
-    expect(JSON.parse((await post(`${url}/healthz`, '', {}, 'GET')).body)).toMatchObject({ ok: true, refused: 50, refusedUnlogged: 50 - records.length });
+    expect(JSON.parse((await post(`${url}/healthz`, '', {}, 'GET')).body)).toMatchObject({
+      ok: true,
+      refused: 50,
+      refusedUnlogged: 50 - records.length,
+    });
     // An accepted event is never held back by the limit, and keeps its whole body.
     expect((await post(url, task('T-AFTER-JUNK'))).status).toBe(200);
     expect(readRecords(logPath).at(-1)).toMatchObject({ answer: 200, bytes: task('T-AFTER-JUNK').length });
@@ -142,7 +150,9 @@ describe('bounds: connections', () => {
     const answer = await new Promise<string>((resolve, reject) => {
       const body = task('T-FROM-SERVICE');
       const s = connect({ port: Number(port), host: '127.0.0.1', localAddress: '127.0.0.2' }, () =>
-        s.write(`POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`),
+        s.write(
+          `POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+        ),
       );
       let text = '';
       s.on('data', (c: Buffer) => (text += c.toString()));

@@ -23,13 +23,20 @@ export interface ChildHooks {
  * runs it under `ulimit -f` (RLIMIT_FSIZE, the disk-full fault: writes past it fail with EFBIG;
  * SIGXFSZ is ignored so the process lives to see the error).
  */
-export function serveHooksChild(args: string[], options: { fileLimitKiB?: number; env?: Record<string, string> } = {}): Promise<ChildHooks> {
+export function serveHooksChild(
+  args: string[],
+  options: { fileLimitKiB?: number; env?: Record<string, string> } = {},
+): Promise<ChildHooks> {
   const cli = [process.execPath, 'bin/callctl.js', 'serve-hooks', '--port', '0', ...args];
   const env = { ...process.env, CALLCTL_CONFIG_DIR: tempDir('callctl-cfg-'), ...options.env };
   const child =
     options.fileLimitKiB === undefined
       ? spawn(cli[0]!, cli.slice(1), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn('bash', ['-c', `trap '' XFSZ; ulimit -f ${options.fileLimitKiB}; exec "$@"`, 'bash', ...cli], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      : spawn('bash', ['-c', `trap '' XFSZ; ulimit -f ${options.fileLimitKiB}; exec "$@"`, 'bash', ...cli], {
+          cwd: ROOT,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
   let err = '';
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
@@ -47,6 +54,7 @@ export function serveHooksChild(args: string[], options: { fileLimitKiB?: number
 export const exited = (child: ChildProcess) =>
   new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.removeAllListeners('exit');
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    if (child.exitCode !== null || child.signalCode !== null)
+      resolve({ code: child.exitCode, signal: child.signalCode });
     else child.on('exit', (code, signal) => resolve({ code, signal }));
   });

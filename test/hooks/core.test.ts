@@ -11,7 +11,14 @@ import { planSign } from '../../src/signing/sign.js';
 import { createVerifier } from '../../src/hooks/verify.js';
 import { tempDir } from './helpers.js';
 
-const TYPES: SampleType[] = ['plan.end', 'task.end', 'workflow.api_push', 'template.status', 'chatbot.session_closed', 'chatbot.transfer'];
+const TYPES: SampleType[] = [
+  'plan.end',
+  'task.end',
+  'workflow.api_push',
+  'template.status',
+  'chatbot.session_closed',
+  'chatbot.transfer',
+];
 
 describe('detection and schemas', () => {
   it.each(TYPES)('a %s sample is told apart by its shape and is valid', (type) => {
@@ -49,17 +56,34 @@ describe('detection and schemas', () => {
       sip_line: 'line-1',
       schedule_start_time: '2026-11-22T10:00:00Z',
       schedule_end_time: '2026-11-22T18:00:00Z',
-      details: [{ id: 1, callee: '+6281234567001', result: 'ok', duration: 31, hangup_type: 'ByCallee', ring_type: 'normal', question_answer: [{ question_name: 'q', answer: 'a' }], call_id: 'C-1', call_times: 1 }],
+      details: [
+        {
+          id: 1,
+          callee: '+6281234567001',
+          result: 'ok',
+          duration: 31,
+          hangup_type: 'ByCallee',
+          ring_type: 'normal',
+          question_answer: [{ question_name: 'q', answer: 'a' }],
+          call_id: 'C-1',
+          call_times: 1,
+        },
+      ],
       something_new: { a: 1 },
     };
     expect(schemaWarnings('plan.end', body)).toEqual([]);
     expect(summarize('plan.end', body)).toMatchObject({ task: 'T-1', status: 'finished', rounds: 2 });
-    expect(schemaWarnings('plan.end', { ...body, details: [{ duration: 'long' }] })).toEqual([expect.stringMatching(/^details\.0\.duration: /)]);
+    expect(schemaWarnings('plan.end', { ...body, details: [{ duration: 'long' }] })).toEqual([
+      expect.stringMatching(/^details\.0\.duration: /),
+    ]);
   });
 
   it('names the path of each schema problem', () => {
     const body = { ...sampleBody('template.status'), timestamp: '2026', variables: { a: 1 } };
-    expect(schemaWarnings('template.status', body)).toEqual([expect.stringMatching(/^timestamp: /), expect.stringMatching(/^variables\.a: /)]);
+    expect(schemaWarnings('template.status', body)).toEqual([
+      expect.stringMatching(/^timestamp: /),
+      expect.stringMatching(/^variables\.a: /),
+    ]);
   });
 });
 
@@ -67,8 +91,13 @@ describe('verification', () => {
   it('checks plan Sign against the text of an integer Timestamp, with every key', () => {
     const verify = createVerifier({ keys: ['a', 'b'], now: () => 1764000000_000 });
     const raw = Buffer.from('{}');
-    expect(verify('plan.end', { Timestamp: 1764000000, Sign: planSign('1764000000', 'b') }, undefined, raw)).toEqual({ state: 'verified', by: 'key 2' });
-    expect(verify('plan.end', { Timestamp: 1764000000, Sign: planSign('1764000000', 'b').toUpperCase() }, undefined, raw)).toMatchObject({ state: 'rejected', reason: 'Sign is not 32 lowercase hex characters' });
+    expect(verify('plan.end', { Timestamp: 1764000000, Sign: planSign('1764000000', 'b') }, undefined, raw)).toEqual({
+      state: 'verified',
+      by: 'key 2',
+    });
+    expect(
+      verify('plan.end', { Timestamp: 1764000000, Sign: planSign('1764000000', 'b').toUpperCase() }, undefined, raw),
+    ).toMatchObject({ state: 'rejected', reason: 'Sign is not 32 lowercase hex characters' });
     expect(verify('plan.end', { Sign: planSign('', 'b') }, undefined, raw)).toMatchObject({ state: 'rejected' });
   });
 
@@ -80,7 +109,10 @@ describe('verification', () => {
 
   it('a sign command that fails makes the event unavailable (fail closed: refused, not let through as unverified)', async () => {
     const verify = createVerifier({ keys: [], signCommand: 'exit 3' });
-    expect(await verify('chatbot.transfer', {}, 'abc', Buffer.from('{}'))).toEqual({ state: 'unavailable', reason: 'sign command exited with 3' });
+    expect(await verify('chatbot.transfer', {}, 'abc', Buffer.from('{}'))).toEqual({
+      state: 'unavailable',
+      reason: 'sign command exited with 3',
+    });
   });
 });
 
@@ -89,26 +121,55 @@ describe('dedup', () => {
     const raw = Buffer.from('x');
     const other = Buffer.from('y');
     // Task end: TaskID (+PlanName); the Sign and the bytes may change.
-    expect(dedupKey('task.end', { TaskID: 'T', Sign: 's', TaskName: 'a' }, raw)).toBe(dedupKey('task.end', { TaskID: 'T', Sign: 't', TaskName: 'b' }, other));
-    expect(dedupKey('task.end', { TaskID: 'T', Sign: 's' }, raw)).not.toBe(dedupKey('task.end', { TaskID: 'T', Sign: 's', PlanName: 'P' }, raw));
+    expect(dedupKey('task.end', { TaskID: 'T', Sign: 's', TaskName: 'a' }, raw)).toBe(
+      dedupKey('task.end', { TaskID: 'T', Sign: 't', TaskName: 'b' }, other),
+    );
+    expect(dedupKey('task.end', { TaskID: 'T', Sign: 's' }, raw)).not.toBe(
+      dedupKey('task.end', { TaskID: 'T', Sign: 's', PlanName: 'P' }, raw),
+    );
     // Plan end: PlanName + PlanDetails content (key order ignored), not Timestamp/Sign.
     const details = [{ Rounds: '1', TaskName: 'n', TaskID: 'T1', Status: 'done' }];
     expect(dedupKey('plan.end', { PlanName: 'P', Timestamp: '1', Sign: 'a', PlanDetails: details }, raw)).toBe(
-      dedupKey('plan.end', { PlanName: 'P', Timestamp: 2, Sign: 'b', PlanDetails: [{ Status: 'done', TaskID: 'T1', TaskName: 'n', Rounds: '1' }] }, other),
+      dedupKey(
+        'plan.end',
+        {
+          PlanName: 'P',
+          Timestamp: 2,
+          Sign: 'b',
+          PlanDetails: [{ Status: 'done', TaskID: 'T1', TaskName: 'n', Rounds: '1' }],
+        },
+        other,
+      ),
     );
-    expect(dedupKey('plan.end', { PlanName: 'P', PlanDetails: details }, raw)).not.toBe(dedupKey('plan.end', { PlanName: 'P', PlanDetails: [{ ...details[0], Status: 'failed' }] }, raw));
-    expect(dedupKey('plan.end', { PlanName: 'P', PlanDetails: details }, raw)).not.toBe(dedupKey('plan.end', { PlanName: 'Q', PlanDetails: details }, raw));
+    expect(dedupKey('plan.end', { PlanName: 'P', PlanDetails: details }, raw)).not.toBe(
+      dedupKey('plan.end', { PlanName: 'P', PlanDetails: [{ ...details[0], Status: 'failed' }] }, raw),
+    );
+    expect(dedupKey('plan.end', { PlanName: 'P', PlanDetails: details }, raw)).not.toBe(
+      dedupKey('plan.end', { PlanName: 'Q', PlanDetails: details }, raw),
+    );
     // Template status: msg_id + status, not its timestamp.
-    expect(dedupKey('template.status', { msg_id: 'm', status: 'read', timestamp: 1 }, raw)).toBe(dedupKey('template.status', { msg_id: 'm', status: 'read', timestamp: 2 }, other));
-    expect(dedupKey('template.status', { msg_id: 'm', status: 'read' }, raw)).not.toBe(dedupKey('template.status', { msg_id: 'm', status: 'replied' }, raw));
+    expect(dedupKey('template.status', { msg_id: 'm', status: 'read', timestamp: 1 }, raw)).toBe(
+      dedupKey('template.status', { msg_id: 'm', status: 'read', timestamp: 2 }, other),
+    );
+    expect(dedupKey('template.status', { msg_id: 'm', status: 'read' }, raw)).not.toBe(
+      dedupKey('template.status', { msg_id: 'm', status: 'replied' }, raw),
+    );
     // API push: workflow + node + call id; without a call id, task id + callee number + start time.
     const push = sampleBody('workflow.api_push');
-    expect(dedupKey('workflow.api_push', push, raw)).toBe(dedupKey('workflow.api_push', { ...push, custom_attribute: {} }, other));
+    expect(dedupKey('workflow.api_push', push, raw)).toBe(
+      dedupKey('workflow.api_push', { ...push, custom_attribute: {} }, other),
+    );
     const noId = { ...push, call: { ...(push.call as object), call_id: undefined } };
-    expect(dedupKey('workflow.api_push', noId, raw)).toBe(dedupKey('workflow.api_push', { ...noId, custom_attribute: { x: '1' } }, other));
-    expect(dedupKey('workflow.api_push', noId, raw)).not.toBe(dedupKey('workflow.api_push', { ...noId, callee: { callee_number: '+1' } }, raw));
+    expect(dedupKey('workflow.api_push', noId, raw)).toBe(
+      dedupKey('workflow.api_push', { ...noId, custom_attribute: { x: '1' } }, other),
+    );
+    expect(dedupKey('workflow.api_push', noId, raw)).not.toBe(
+      dedupKey('workflow.api_push', { ...noId, callee: { callee_number: '+1' } }, raw),
+    );
     // Chatbot: call_id + event.
-    expect(dedupKey('chatbot.transfer', { call_id: 'c', event: 'session.transfer', company: 'a' }, raw)).toBe(dedupKey('chatbot.transfer', { call_id: 'c', event: 'session.transfer', company: 'b' }, other));
+    expect(dedupKey('chatbot.transfer', { call_id: 'c', event: 'session.transfer', company: 'a' }, raw)).toBe(
+      dedupKey('chatbot.transfer', { call_id: 'c', event: 'session.transfer', company: 'b' }, other),
+    );
     // Missing parts, and unknown bodies: the bytes decide.
     expect(dedupKey('unknown', {}, Buffer.from('a'))).not.toBe(dedupKey('unknown', {}, Buffer.from('b')));
     expect(dedupKey('plan.end', { PlanName: 'P' }, Buffer.from('a'))).toMatch(/#sha256:/);
@@ -127,11 +188,26 @@ describe('dedup', () => {
 });
 
 describe('event log', () => {
-  const rec = (time: number, key: string): HookRecord => ({ v: 1, time: new Date(time).toISOString(), method: 'POST', path: '/', headers: {}, bytes: 0, type: 'task.end', key, duplicate: false, retry: 0, answer: 200 });
+  const rec = (time: number, key: string): HookRecord => ({
+    v: 1,
+    time: new Date(time).toISOString(),
+    method: 'POST',
+    path: '/',
+    headers: {},
+    bytes: 0,
+    type: 'task.end',
+    key,
+    duplicate: false,
+    retry: 0,
+    answer: 200,
+  });
 
   it('reads recent records from the end, skipping a torn last line', () => {
     const path = join(tempDir(), 'log.ndjson');
-    writeFileSync(path, [0, 1, 2, 3, 4, 5].map((m) => JSON.stringify(rec(m * 60_000, `k${m}`))).join('\n') + '\n{"v":1,"ti');
+    writeFileSync(
+      path,
+      [0, 1, 2, 3, 4, 5].map((m) => JSON.stringify(rec(m * 60_000, `k${m}`))).join('\n') + '\n{"v":1,"ti',
+    );
     const recent = readRecentRecords(path, 3 * 60_000, 64); // tiny chunks cross line boundaries
     expect(recent.map((r) => r.key)).toEqual(['k3', 'k4', 'k5']);
     expect(readRecentRecords(join(tempDir(), 'none.ndjson'), 0)).toEqual([]);
@@ -146,7 +222,9 @@ describe('event log', () => {
     await log.close();
     const lines = readFileSync(path, 'utf8').split('\n');
     expect((JSON.parse(lines[0]!) as HookRecord).key).toBe('whole');
-    expect(lines.slice(1, 51).map((l) => (JSON.parse(l) as HookRecord).key)).toEqual(Array.from({ length: 50 }, (_, i) => `k${i}`));
+    expect(lines.slice(1, 51).map((l) => (JSON.parse(l) as HookRecord).key)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `k${i}`),
+    );
     await expect(log.append(rec(0, 'late'))).rejects.toThrow(/closed/);
   });
 });
@@ -155,8 +233,14 @@ describe('rendering', () => {
   const c = { out: new Chalk({ level: 0 }), err: new Chalk({ level: 0 }) };
   const options = { json: false, showNumbers: false, skipVerify: false };
   it('shows forward results on stderr', () => {
-    expect(render({ kind: 'forward', seq: 3, attempt: 1, final: false, status: 502, ms: 4 }, options, c)).toEqual({ err: '↻ forward #3 attempt 1: 502 in 4 ms; retrying\n' });
-    expect(render({ kind: 'forward', seq: 3, attempt: 2, final: true, status: 200, ms: 5 }, options, c)).toEqual({ err: '→ forward #3: 200 in 5 ms after 2 attempts\n' });
-    expect(render({ kind: 'forward', seq: 4, attempt: 4, final: true, error: 'network error ECONNREFUSED' }, options, c).err).toMatch(/✗ forward #4: network error ECONNREFUSED after 4 attempts/);
+    expect(render({ kind: 'forward', seq: 3, attempt: 1, final: false, status: 502, ms: 4 }, options, c)).toEqual({
+      err: '↻ forward #3 attempt 1: 502 in 4 ms; retrying\n',
+    });
+    expect(render({ kind: 'forward', seq: 3, attempt: 2, final: true, status: 200, ms: 5 }, options, c)).toEqual({
+      err: '→ forward #3: 200 in 5 ms after 2 attempts\n',
+    });
+    expect(
+      render({ kind: 'forward', seq: 4, attempt: 4, final: true, error: 'network error ECONNREFUSED' }, options, c).err,
+    ).toMatch(/✗ forward #4: network error ECONNREFUSED after 4 attempts/);
   });
 });

@@ -35,7 +35,8 @@ function serveHooks(args: string[]): Promise<{ child: ChildProcess; url: string;
 const exited = (child: ChildProcess) =>
   new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.removeAllListeners('exit');
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    if (child.exitCode !== null || child.signalCode !== null)
+      resolve({ code: child.exitCode, signal: child.signalCode });
     else child.on('exit', (code, signal) => resolve({ code, signal }));
   });
 
@@ -76,12 +77,17 @@ describe('serve-hooks on SIGTERM', () => {
     const body = JSON.stringify({ TaskID: 'T-INFLIGHT', Sign: '0'.repeat(32) });
     const socket = net.connect(Number(port), '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
-    socket.write(`POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+    socket.write(
+      `POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
     await new Promise((r) => setTimeout(r, 100));
     hooks.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 100));
     // No new connection is accepted any more.
-    const refused = await fetch(`${hooks.url}/healthz`).then(() => false, () => true);
+    const refused = await fetch(`${hooks.url}/healthz`).then(
+      () => false,
+      () => true,
+    );
     expect(refused).toBe(true);
     let answer = '';
     socket.on('data', (c: Buffer) => (answer += c.toString()));

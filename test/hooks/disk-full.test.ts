@@ -82,7 +82,18 @@ describe('serve-hooks --log on a full disk (ulimit -f)', () => {
 
   it('cuts a record torn by a crash off the end of the log on start, and says so', async () => {
     const log = join(tempDir(), 'events.ndjson');
-    const whole = JSON.stringify({ v: 1, time: new Date().toISOString(), method: 'POST', path: '/', headers: {}, bytes: 0, type: 'task.end', duplicate: false, retry: 0, answer: 200 });
+    const whole = JSON.stringify({
+      v: 1,
+      time: new Date().toISOString(),
+      method: 'POST',
+      path: '/',
+      headers: {},
+      bytes: 0,
+      type: 'task.end',
+      duplicate: false,
+      retry: 0,
+      answer: 200,
+    });
     writeFileSync(log, `${whole}\n{"v":1,"time":"2026-11-23T1`);
     running = await serveHooksChild(['--key', KEY, '--log', log]);
     const hooks = running;

@@ -27,12 +27,16 @@ async function failingProxy(target: string, marker: string, failures: number) {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks);
-      const { answer } = await post(transport, target + (req.url ?? '/'), body, passOnHeaders(req.headers), { retry: 'never' });
+      const { answer } = await post(transport, target + (req.url ?? '/'), body, passOnHeaders(req.headers), {
+        retry: 'never',
+      });
       const real = answer ?? { status: 502, body: '{}' };
       const ours = body.includes(marker);
       const status = ours && answered.length < failures ? 500 : real.status;
       if (ours) answered.push(status);
-      res.writeHead(status, { 'content-type': 'application/json' }).end(status === 500 ? '{"error":"proxy"}' : real.body);
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(status === 500 ? '{"error":"proxy"}' : real.body);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

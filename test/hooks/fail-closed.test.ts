@@ -24,10 +24,12 @@ async function app(statuses: number[] = []) {
   const got: Array<{ body: string; headers: IncomingHttpHeaders }> = [];
   const server = createServer((req, res) => {
     let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString())).on('end', () => {
-      got.push({ body, headers: req.headers });
-      res.writeHead(statuses.shift() ?? 200, { 'content-type': 'application/json' }).end('{}');
-    });
+    req
+      .on('data', (c: Buffer) => (body += c.toString()))
+      .on('end', () => {
+        got.push({ body, headers: req.headers });
+        res.writeHead(statuses.shift() ?? 200, { 'content-type': 'application/json' }).end('{}');
+      });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   open.push(server);
@@ -54,7 +56,11 @@ describe('fail closed: a verification method that cannot answer', () => {
     ['is too slow', 'sleep 5', /stopped|no answer within/],
   ])('sign command that %s: 503 (the service retries), recorded, never forwarded', async (_what, command, reason) => {
     const local = await app();
-    const { url, logPath, listener } = await listen({ signCommand: command, signCommandTimeoutMs: 300, forwardTo: local.url });
+    const { url, logPath, listener } = await listen({
+      signCommand: command,
+      signCommandTimeoutMs: 300,
+      forwardTo: local.url,
+    });
     // A forged chatbot event: whatever signature it carries, it must not get through.
     const forged = await signed('chatbot.transfer', { chatbot: { signature: 'f'.repeat(64) } });
     const answer = await post(url, forged.body, forged.headers);
@@ -94,13 +100,18 @@ describe('fail closed: a verification method that cannot answer', () => {
 
   it('a forward retry says how long the attempt took and how long it waits (not "undefined ms")', async () => {
     const local = await app([502]);
-    const { url, listener, events } = await listen({ forwardTo: local.url, forwardTransport: notificationTransport({ sleep: async () => undefined }) });
+    const { url, listener, events } = await listen({
+      forwardTo: local.url,
+      forwardTransport: notificationTransport({ sleep: async () => undefined }),
+    });
     const task = await signed('task.end');
     await post(url, task.body, task.headers);
     await until(() => events.some((e) => e.kind === 'forward' && e.final));
     await listener.close();
     const c = { out: new Chalk({ level: 0 }), err: new Chalk({ level: 0 }) };
-    const lines = events.filter((e) => e.kind === 'forward').map((e) => render(e, { json: false, showNumbers: false, skipVerify: false }, c).err);
+    const lines = events
+      .filter((e) => e.kind === 'forward')
+      .map((e) => render(e, { json: false, showNumbers: false, skipVerify: false }, c).err);
     expect(lines[0]).toMatch(/^↻ forward #1 attempt 1: 502 in \d+ ms; retrying in \d+ ms\n$/);
     expect(lines.join('')).not.toMatch(/undefined/);
   });
@@ -110,7 +121,12 @@ describe('plan end: freshness and replays', () => {
   const NOW = Date.now();
   const DETAILS = [{ Rounds: '1', TaskName: 'PLAN-A_1', TaskID: 'T-PLAN-A-1', Status: 'finished' }];
   const plan = (timestamp: string | number, name = 'PLAN-A', details: unknown = DETAILS) =>
-    JSON.stringify({ PlanName: name, Timestamp: timestamp, Sign: planSign(String(timestamp), KEY), PlanDetails: details });
+    JSON.stringify({
+      PlanName: name,
+      Timestamp: timestamp,
+      Sign: planSign(String(timestamp), KEY),
+      PlanDetails: details,
+    });
   const seconds = (ms: number) => String(Math.floor(ms / 1000));
 
   it.each([
@@ -151,7 +167,10 @@ describe('plan end: freshness and replays', () => {
     const forged = await post(first.url, plan(ts, 'PLAN-FORGED'));
     expect(forged.status).toBe(401);
     expect(JSON.parse(forged.body).error).toMatch(/replay/);
-    const otherDetails = await post(first.url, plan(ts, 'PLAN-A', [{ Rounds: '9', TaskName: 'x', TaskID: 'T-X', Status: 'done' }]));
+    const otherDetails = await post(
+      first.url,
+      plan(ts, 'PLAN-A', [{ Rounds: '9', TaskName: 'x', TaskID: 'T-X', Status: 'done' }]),
+    );
     expect(otherDetails.status).toBe(401);
     // The same event again with the same pair is the service's retry, not a replay.
     expect((await post(first.url, plan(ts, 'PLAN-A'))).status).toBe(200);
@@ -159,7 +178,12 @@ describe('plan end: freshness and replays', () => {
     expect(local.got.map((g) => JSON.parse(g.body).PlanName)).toEqual(['PLAN-A', 'PLAN-SAME-SECOND']);
     // A restart reading the log remembers the pair.
     const { readRecentRecords } = await import('../../src/hooks/event-log.js');
-    const second = await startListener({ port: 0, keys: [KEY], now: () => clock, history: readRecentRecords(first.logPath, NOW - 30 * 60_000) });
+    const second = await startListener({
+      port: 0,
+      keys: [KEY],
+      now: () => clock,
+      history: readRecentRecords(first.logPath, NOW - 30 * 60_000),
+    });
     open.push(second);
     expect((await post(second.url, plan(ts, 'PLAN-FORGED'))).status).toBe(401);
   });

@@ -11,7 +11,14 @@ import { readRecords, tempDir } from './helpers.js';
 
 const ALLOWED = new Set([200, 400, 401, 405, 413, 415]);
 const COUNT = 4_000;
-const TYPES: SampleType[] = ['plan.end', 'task.end', 'workflow.api_push', 'template.status', 'chatbot.session_closed', 'chatbot.transfer'];
+const TYPES: SampleType[] = [
+  'plan.end',
+  'task.end',
+  'workflow.api_push',
+  'template.status',
+  'chatbot.session_closed',
+  'chatbot.transfer',
+];
 
 // A small deterministic generator, so that a failure can be reproduced from the seed.
 let seed = 0x5eed1;
@@ -25,18 +32,31 @@ const rand = () => {
 const int = (n: number) => Math.floor(rand() * n);
 const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
 const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => int(256)));
-const token = () => Array.from({ length: 1 + int(12) }, () => pick('abcdefghijklmnopqrstuvwxyz0123456789-'.split(''))).join('');
+const token = () =>
+  Array.from({ length: 1 + int(12) }, () => pick('abcdefghijklmnopqrstuvwxyz0123456789-'.split(''))).join('');
 const printable = () => Array.from({ length: int(40) }, () => String.fromCharCode(32 + int(95))).join('');
 
 function randomJson(depth = 0): unknown {
   switch (int(depth > 2 ? 5 : 7)) {
-    case 0: return null;
-    case 1: return rand() < 0.5;
-    case 2: return int(1e9) * (rand() < 0.5 ? -1 : 1);
-    case 3: return printable();
-    case 4: return rand() * 1e6;
-    case 5: return Array.from({ length: int(4) }, () => randomJson(depth + 1));
-    default: return Object.fromEntries(Array.from({ length: int(5) }, () => [pick(['TaskID', 'Sign', 'PlanName', 'Timestamp', 'event', 'msg_id', 'call', token()]), randomJson(depth + 1)]));
+    case 0:
+      return null;
+    case 1:
+      return rand() < 0.5;
+    case 2:
+      return int(1e9) * (rand() < 0.5 ? -1 : 1);
+    case 3:
+      return printable();
+    case 4:
+      return rand() * 1e6;
+    case 5:
+      return Array.from({ length: int(4) }, () => randomJson(depth + 1));
+    default:
+      return Object.fromEntries(
+        Array.from({ length: int(5) }, () => [
+          pick(['TaskID', 'Sign', 'PlanName', 'Timestamp', 'event', 'msg_id', 'call', token()]),
+          randomJson(depth + 1),
+        ]),
+      );
   }
 }
 
@@ -55,15 +75,30 @@ async function mutated(): Promise<Buffer> {
 async function randomBody(): Promise<Buffer> {
   if (rand() < 0.003) return Buffer.alloc(1024 * 1024 + 1 + int(1000), 0x20);
   switch (int(7)) {
-    case 0: return bytes(int(300));
-    case 1: return Buffer.from(JSON.stringify(randomJson()));
-    case 2: return Buffer.from(printable());
-    case 3: return Buffer.alloc(0);
-    default: return mutated();
+    case 0:
+      return bytes(int(300));
+    case 1:
+      return Buffer.from(JSON.stringify(randomJson()));
+    case 2:
+      return Buffer.from(printable());
+    case 3:
+      return Buffer.alloc(0);
+    default:
+      return mutated();
   }
 }
 
-const CONTENT_TYPES = [undefined, 'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json', 'json', ''];
+const CONTENT_TYPES = [
+  undefined,
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/vnd.api+json',
+  'json',
+  '',
+];
 const METHODS = ['POST', 'POST', 'POST', 'POST', 'GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'];
 
 let listener: Listener;
@@ -99,24 +134,36 @@ it(`answers ${COUNT} random requests only with 200, 400, 401, 405, 413 or 415, a
       const body = method === 'GET' || method === 'HEAD' ? undefined : await randomBody();
       const res = await pool.request({ method: method as 'POST', path, headers, body });
       await res.body.dump();
-      if (res.statusCode === 200) acked.push(createHash('sha256').update(body ?? '').digest('hex'));
+      if (res.statusCode === 200)
+        acked.push(
+          createHash('sha256')
+            .update(body ?? '')
+            .digest('hex'),
+        );
       seen.set(res.statusCode, (seen.get(res.statusCode) ?? 0) + 1);
     }
   };
   await Promise.all(Array.from({ length: 16 }, worker));
   await pool.close();
   const statuses = [...seen.keys()];
-  expect(statuses.filter((s) => !ALLOWED.has(s)), JSON.stringify(Object.fromEntries(seen))).toEqual([]);
+  expect(
+    statuses.filter((s) => !ALLOWED.has(s)),
+    JSON.stringify(Object.fromEntries(seen)),
+  ).toEqual([]);
   // The mix reached every kind of answer, so the test exercised each path.
   for (const s of ALLOWED) expect(seen.get(s) ?? 0, `status ${s}`).toBeGreaterThan(0);
   expect([...seen.values()].reduce((a, b) => a + b, 0)).toBe(COUNT);
   // Every 200 is in the log; a refused request is in it too unless over --refused-log-rate
   // (counted), and then only its metadata and first bytes.
   const records = readRecords(logPath);
-  const logged = new Set(records.filter((r) => r.answer === 200).map((r) => createHash('sha256').update(recordBody(r)).digest('hex')));
+  const logged = new Set(
+    records.filter((r) => r.answer === 200).map((r) => createHash('sha256').update(recordBody(r)).digest('hex')),
+  );
   expect(acked.filter((h) => !logged.has(h))).toEqual([]);
   expect(records.length + listener.stats().refusedUnlogged).toBe(COUNT);
-  expect(Math.max(...records.filter((r) => r.answer !== 200).map((r) => recordBody(r).length))).toBeLessThanOrEqual(256);
+  expect(Math.max(...records.filter((r) => r.answer !== 200).map((r) => recordBody(r).length))).toBeLessThanOrEqual(
+    256,
+  );
   const health = await fetch(`${listener.url}/healthz`);
   expect(health.status).toBe(200);
 });
@@ -125,7 +172,10 @@ it('answers bytes that are not HTTP with 400 or closes, and keeps serving', asyn
   const { port } = new URL(listener.url);
   const statuses: string[] = [];
   for (let i = 0; i < 200; i++) {
-    const garbage = i % 2 ? bytes(1 + int(500)) : Buffer.from(`${pick(['POST', 'GET', 'BREW'])} /${printable()} HTTP/1.1\r\n${printable()}\r\n\r\n`);
+    const garbage =
+      i % 2
+        ? bytes(1 + int(500))
+        : Buffer.from(`${pick(['POST', 'GET', 'BREW'])} /${printable()} HTTP/1.1\r\n${printable()}\r\n\r\n`);
     statuses.push(
       await new Promise<string>((resolve) => {
         const socket = connect(Number(port), '127.0.0.1', () => socket.end(garbage));

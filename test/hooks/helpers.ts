@@ -13,8 +13,17 @@ export interface Answer {
 }
 
 /** POSTs bytes over loopback and reads the answer. */
-export async function post(url: string, body: string | Buffer, headers: Record<string, string> = { 'content-type': 'application/json' }, method = 'POST'): Promise<Answer> {
-  const res = await request(url, { method: method as 'POST', headers, body: method === 'GET' || method === 'HEAD' ? undefined : body });
+export async function post(
+  url: string,
+  body: string | Buffer,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+  method = 'POST',
+): Promise<Answer> {
+  const res = await request(url, {
+    method: method as 'POST',
+    headers,
+    body: method === 'GET' || method === 'HEAD' ? undefined : body,
+  });
   return { status: res.statusCode, body: await res.body.text(), headers: res.headers };
 }
 
@@ -32,7 +41,9 @@ export function readRecords(path: string): HookRecord[] {
     });
 }
 
-export const vectors = JSON.parse(readFileSync(new URL('../../fixtures/hooks/sign-vectors.json', import.meta.url), 'utf8')) as {
+export const vectors = JSON.parse(
+  readFileSync(new URL('../../fixtures/hooks/sign-vectors.json', import.meta.url), 'utf8'),
+) as {
   md5: Array<{ kind: 'task' | 'plan'; value: string; key: string; sign: string }>;
   hmac: Array<{ body: string; secret: string; sign: string }>;
 };
@@ -45,12 +56,29 @@ export async function startServeHooks(
 ) {
   const { Context } = await import('../../src/context.js');
   const { run } = await import('../../src/commands/serve-hooks/serve.js');
-  const ctx = new Context(io, { json: false, color: false, verbose: false, input: false, configDir: tempDir('callctl-cfg-'), ...globals });
+  const ctx = new Context(io, {
+    json: false,
+    color: false,
+    verbose: false,
+    input: false,
+    configDir: tempDir('callctl-cfg-'),
+    ...globals,
+  });
   const stopper = new AbortController();
   let ready!: (url: string) => void;
   const listening = new Promise<string>((r) => (ready = r));
-  const done = run(ctx, { host: '127.0.0.1', port: 0, onBadSign: 'reject', ...opts, stop: stopper.signal, onListening: ready });
-  const url = await Promise.race([listening, done.then(() => Promise.reject(new Error(`serve-hooks ended: ${io.err()}`)))]);
+  const done = run(ctx, {
+    host: '127.0.0.1',
+    port: 0,
+    onBadSign: 'reject',
+    ...opts,
+    stop: stopper.signal,
+    onListening: ready,
+  });
+  const url = await Promise.race([
+    listening,
+    done.then(() => Promise.reject(new Error(`serve-hooks ended: ${io.err()}`))),
+  ]);
   return {
     url,
     io,

@@ -61,7 +61,11 @@ describe('listener: malformed requests', () => {
       for (let i = 0; i < 20; i++) yield Buffer.alloc(64 * 1024, 0x20);
     }
     const { request } = await import('undici');
-    const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Readable.from(chunks()) });
+    const res = await request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Readable.from(chunks()),
+    });
     expect(res.statusCode).toBe(413);
     expect((await post(`${url}/healthz`, '', {}, 'GET')).status).toBe(200);
   });
@@ -145,7 +149,10 @@ describe('listener: verification', () => {
     expect((await post(url, good.body, good.headers)).status).toBe(200);
     const bad = await signed('chatbot.transfer', undefined, { chatbot: { signature: 'sig-other' } });
     expect((await post(url, bad.body, bad.headers)).status).toBe(401);
-    expect(readRecords(logPath).map((r) => [r.verdict, r.by])).toEqual([['verified', 'command'], ['rejected', undefined]]);
+    expect(readRecords(logPath).map((r) => [r.verdict, r.by])).toEqual([
+      ['verified', 'command'],
+      ['rejected', undefined],
+    ]);
   });
 
   it('marks the types the spec does not sign as unsigned', async () => {
@@ -188,7 +195,11 @@ describe('listener: schema, unknown, retries', () => {
     const { url, logPath, events } = await listen();
     const task = await signed('task.end');
     for (let i = 0; i < 3; i++) expect((await post(url, task.body, task.headers)).status).toBe(200);
-    expect(readRecords(logPath).map((r) => [r.duplicate, r.retry])).toEqual([[false, 0], [true, 1], [true, 2]]);
+    expect(readRecords(logPath).map((r) => [r.duplicate, r.retry])).toEqual([
+      [false, 0],
+      [true, 1],
+      [true, 2],
+    ]);
     expect(events.filter((e) => e.kind === 'event').length).toBe(3);
   });
 
@@ -218,7 +229,12 @@ describe('listener: schema, unknown, retries', () => {
     await first.listener.close();
     await first.log.close();
     const log = EventLog.open(first.logPath);
-    const second = await startListener({ port: 0, keys: KEYS, log, history: readRecentRecords(first.logPath, Date.now() - 60_000) });
+    const second = await startListener({
+      port: 0,
+      keys: KEYS,
+      log,
+      history: readRecentRecords(first.logPath, Date.now() - 60_000),
+    });
     open.push(second);
     expect((await post(second.url, task.body, task.headers)).status).toBe(200);
     await log.close();
@@ -240,10 +256,12 @@ describe('listener: forwarding', () => {
     const got: Array<{ body: Buffer; headers: IncomingHttpHeaders; path: string }> = [];
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-        got.push({ body: Buffer.concat(chunks), headers: req.headers, path: req.url ?? '' });
-        res.writeHead(statuses.shift() ?? 200, { 'content-type': 'application/json' }).end('{"ok":1}');
-      });
+      req
+        .on('data', (c: Buffer) => chunks.push(c))
+        .on('end', () => {
+          got.push({ body: Buffer.concat(chunks), headers: req.headers, path: req.url ?? '' });
+          res.writeHead(statuses.shift() ?? 200, { 'content-type': 'application/json' }).end('{"ok":1}');
+        });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     return { got, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/app`, close: () => server.close() };
@@ -252,7 +270,11 @@ describe('listener: forwarding', () => {
   it('sends the exact bytes and headers on once, retries a failure, and shows the answers', async () => {
     const local = await app([500]);
     const secret = 'chat-secret-123';
-    const { url, events, listener } = await listen({ forwardTo: local.url, chatbotSecret: secret, forwardTransport: notificationTransport({ sleep: async () => undefined }) });
+    const { url, events, listener } = await listen({
+      forwardTo: local.url,
+      chatbotSecret: secret,
+      forwardTransport: notificationTransport({ sleep: async () => undefined }),
+    });
     const s = await signed('chatbot.transfer', undefined, { chatbot: { secret } });
     await post(url, s.body, s.headers);
     await post(url, s.body, s.headers); // a retry from the service: not sent on again
@@ -297,7 +319,9 @@ describe('listener: timeouts', () => {
     expect(headers.ms).toBeLessThan(3_000);
     // A body too slow ends at the request deadline: with a 408 when Node's own check sees it
     // first, closed by serve-hooks' per-socket sweep otherwise (the README says both).
-    const body = await slow('POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 10\r\n\r\n{"a"');
+    const body = await slow(
+      'POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 10\r\n\r\n{"a"',
+    );
     expect(body.answer === '' || /^HTTP\/1.1 408 /.test(body.answer), body.answer).toBe(true);
     expect(body.ms).toBeGreaterThanOrEqual(350);
     expect(body.ms).toBeLessThan(3_000);

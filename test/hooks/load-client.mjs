@@ -11,17 +11,27 @@ let n = 0;
 
 function once() {
   const TaskID = `T-LOAD-${process.pid}-${++n}`;
-  const Sign = createHash('md5').update(TaskID + key).digest('hex');
+  const Sign = createHash('md5')
+    .update(TaskID + key)
+    .digest('hex');
   const body = JSON.stringify({ TaskID, TaskName: 'load', Sign });
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => {
-        if (res.statusCode === 200) process.stdout.write(`${TaskID}\n`);
-        resolve();
-      });
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === 200) process.stdout.write(`${TaskID}\n`);
+          resolve();
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -17,7 +17,14 @@ import { post, readRecords, tempDir, until } from './helpers.js';
 const DOCUMENTED = new Set([200, 400, 401, 405, 413, 415, 503]);
 const KEY = 'prop-key';
 const SECRET = 'prop-secret';
-const TYPES: SampleType[] = ['plan.end', 'task.end', 'workflow.api_push', 'template.status', 'chatbot.session_closed', 'chatbot.transfer'];
+const TYPES: SampleType[] = [
+  'plan.end',
+  'task.end',
+  'workflow.api_push',
+  'template.status',
+  'chatbot.session_closed',
+  'chatbot.transfer',
+];
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
 let listener: Listener;
@@ -30,10 +37,15 @@ const forwarded: Array<{ hash: string; verdict: string | undefined }> = [];
 beforeAll(async () => {
   app = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-      forwarded.push({ hash: sha(Buffer.concat(chunks)), verdict: req.headers['x-callctl-verdict'] as string | undefined });
-      res.end('{}');
-    });
+    req
+      .on('data', (c: Buffer) => chunks.push(c))
+      .on('end', () => {
+        forwarded.push({
+          hash: sha(Buffer.concat(chunks)),
+          verdict: req.headers['x-callctl-verdict'] as string | undefined,
+        });
+        res.end('{}');
+      });
   });
   await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
   logPath = join(tempDir(), 'props.ndjson');
@@ -58,10 +70,28 @@ afterAll(async () => {
 const request = fc.record({
   type: fc.constantFrom(...TYPES),
   signing: fc.constantFrom('right', 'wrong-key', 'none', 'garbage'),
-  change: fc.option(fc.tuple(fc.constantFrom('TaskID', 'PlanName', 'Timestamp', 'call_id', 'event', 'msg_id', 'Sign', 'PlanDetails'), fc.jsonValue({ maxDepth: 2 })), { nil: undefined }),
-  contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/vnd.x+json', ''),
+  change: fc.option(
+    fc.tuple(
+      fc.constantFrom('TaskID', 'PlanName', 'Timestamp', 'call_id', 'event', 'msg_id', 'Sign', 'PlanDetails'),
+      fc.jsonValue({ maxDepth: 2 }),
+    ),
+    { nil: undefined },
+  ),
+  contentType: fc.constantFrom(
+    'application/json',
+    'application/json; charset=utf-8',
+    'text/plain',
+    'application/vnd.x+json',
+    '',
+  ),
   extraHeader: fc.option(fc.constantFrom('x-callctl-verdict', 'x-service-sign', 'user-agent'), { nil: undefined }),
-  junk: fc.option(fc.oneof(fc.uint8Array({ maxLength: 200 }), fc.string({ maxLength: 200 }).map((t) => Buffer.from(t))), { freq: 4, nil: undefined }),
+  junk: fc.option(
+    fc.oneof(
+      fc.uint8Array({ maxLength: 200 }),
+      fc.string({ maxLength: 200 }).map((t) => Buffer.from(t)),
+    ),
+    { freq: 4, nil: undefined },
+  ),
 });
 
 describe('serve-hooks under generated requests (fast-check)', () => {
@@ -76,13 +106,20 @@ describe('serve-hooks under generated requests (fast-check)', () => {
         if (r.junk) raw = Buffer.from(r.junk);
         else {
           const body = sampleBody(r.type);
-          const signer = r.signing === 'right' ? { key: KEY, chatbot: { secret: SECRET } } : r.signing === 'wrong-key' ? { key: 'not-the-key', chatbot: { secret: 'not-the-secret' } } : {};
-          if (r.signing === 'none' || r.signing === 'garbage') (body as Record<string, unknown>).Sign = r.signing === 'garbage' ? 'x'.repeat(32) : 'set';
+          const signer =
+            r.signing === 'right'
+              ? { key: KEY, chatbot: { secret: SECRET } }
+              : r.signing === 'wrong-key'
+                ? { key: 'not-the-key', chatbot: { secret: 'not-the-secret' } }
+                : {};
+          if (r.signing === 'none' || r.signing === 'garbage')
+            (body as Record<string, unknown>).Sign = r.signing === 'garbage' ? 'x'.repeat(32) : 'set';
           const out = await signNotification(r.type, body, signer);
           raw = out.body;
           headers = out.headers;
           // What the signature covers: Timestamp (plan), TaskID (task), every byte (chatbot).
-          const covered = r.type === 'plan.end' ? ['Timestamp', 'Sign'] : r.type === 'task.end' ? ['TaskID', 'Sign'] : null;
+          const covered =
+            r.type === 'plan.end' ? ['Timestamp', 'Sign'] : r.type === 'task.end' ? ['TaskID', 'Sign'] : null;
           if (r.change) {
             const o = JSON.parse(raw.toString()) as Record<string, unknown>;
             o[r.change[0]] = r.change[1];
@@ -100,20 +137,32 @@ describe('serve-hooks under generated requests (fast-check)', () => {
       { numRuns: 400, seed: 13 },
     );
     // Every 200 is in the log with its exact bytes.
-    const logged = new Set(readRecords(logPath).filter((r) => r.answer === 200).map((r) => sha(recordBody(r))));
+    const logged = new Set(
+      readRecords(logPath)
+        .filter((r) => r.answer === 200)
+        .map((r) => sha(recordBody(r))),
+    );
     expect(acked.filter((h) => !logged.has(h))).toEqual([]);
     // Forwards finish; none of them claims "verified" for a body that was not genuinely signed.
     await until(() => listener.stats().forwardQueue === 0 && listener.stats().forwardDeferred === 0, 10_000);
     expect(forwarded.length).toBeGreaterThan(0);
     expect(forwarded.filter((f) => f.verdict === 'verified' && !genuine.has(f.hash))).toEqual([]);
-    expect(forwarded.every((f) => ['verified', 'unverified', 'unsigned', 'skipped'].includes(f.verdict ?? ''))).toBe(true);
+    expect(forwarded.every((f) => ['verified', 'unverified', 'unsigned', 'skipped'].includes(f.verdict ?? ''))).toBe(
+      true,
+    );
     expect((await post(`${listener.url}/healthz`, '', {}, 'GET')).status).toBe(200);
   }, 60_000);
 });
 
 describe('slow clients and a slow app', () => {
   it('slow clients are cut off by the timeouts while the service still gets through', async () => {
-    const l = await startListener({ port: 0, keys: [KEY], headersTimeoutMs: 300, requestTimeoutMs: 600, maxConnectionsPerPeer: 40 });
+    const l = await startListener({
+      port: 0,
+      keys: [KEY],
+      headersTimeoutMs: 300,
+      requestTimeoutMs: 600,
+      maxConnectionsPerPeer: 40,
+    });
     const { port } = new URL(l.url);
     const sockets: Socket[] = [];
     const closed: number[] = [];
@@ -124,9 +173,13 @@ describe('slow clients and a slow app', () => {
       const s = connect(Number(port), '127.0.0.1');
       s.on('error', () => undefined);
       s.on('close', () => closed.push(Date.now() - started));
-      const text = 'POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"TaskID":';
+      const text =
+        'POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"TaskID":';
       let at = 0;
-      const timer = setInterval(() => (at < text.length && !s.destroyed ? s.write(text[at++]!) : clearInterval(timer)), 50);
+      const timer = setInterval(
+        () => (at < text.length && !s.destroyed ? s.write(text[at++]!) : clearInterval(timer)),
+        50,
+      );
       s.on('close', () => clearInterval(timer));
       sockets.push(s);
     }
@@ -150,10 +203,20 @@ describe('slow clients and a slow app', () => {
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
     const path = join(tempDir(), 'slow-app.ndjson');
     const slowLog = EventLog.open(path);
-    const l = await startListener({ port: 0, keys: [KEY], log: slowLog, forwardQueue: 8, forwardTo: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/` });
+    const l = await startListener({
+      port: 0,
+      keys: [KEY],
+      log: slowLog,
+      forwardQueue: 8,
+      forwardTo: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`,
+    });
     const started = Date.now();
     const answers = await Promise.all(
-      Array.from({ length: 60 }, async () => (await post(l.url, (await signNotification('task.end', sampleBody('task.end'), { key: KEY })).body)).status),
+      Array.from(
+        { length: 60 },
+        async () =>
+          (await post(l.url, (await signNotification('task.end', sampleBody('task.end'), { key: KEY })).body)).status,
+      ),
     );
     expect(answers.every((s) => s === 200)).toBe(true);
     expect(Date.now() - started).toBeLessThan(5_000);

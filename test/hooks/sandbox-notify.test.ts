@@ -19,7 +19,13 @@ async function setup() {
   cleanup.push(() => listener.close());
   const events: Array<Extract<ListenerEvent, { kind: 'event' }>> = [];
   listener.on((e) => e.kind === 'event' && events.push(e));
-  const sb = await startSandbox({ notifyUrl: `${listener.url}/hooks`, notifyKey: key, timeScale: 60_000, signKey: 'sk', signSecret: 'ss' });
+  const sb = await startSandbox({
+    notifyUrl: `${listener.url}/hooks`,
+    notifyKey: key,
+    timeScale: 60_000,
+    signKey: 'sk',
+    signSecret: 'ss',
+  });
   cleanup.push(() => sb.close());
   return { sb, events };
 }
@@ -33,7 +39,9 @@ it('sends plan end after the last round, signed with the KEY, valid against the 
   expect(plan.record.warnings).toBeUndefined();
   expect(plan.summary.rounds).toBe(3);
   // Its rounds ended first, each with its own task end.
-  expect(events.filter((e) => e.record.type === 'task.end' && e.summary.plan === SEED.callingPlanName).length).toBeGreaterThan(0);
+  expect(
+    events.filter((e) => e.record.type === 'task.end' && e.summary.plan === SEED.callingPlanName).length,
+  ).toBeGreaterThan(0);
 });
 
 it('sends template status as a received template message goes wait, send, delivery, read', async () => {
@@ -69,15 +77,27 @@ it('sends the other types on demand: chatbot ones signed over the exact bytes, a
   const push = notifier.sendSample('workflow.api_push');
   const find = (type: string, body: Record<string, unknown>) => () =>
     events.find((e) => e.record.type === type && e.record.body === JSON.stringify(body));
-  await until(() => !!find('chatbot.transfer', transfer)() && !!find('chatbot.session_closed', closed)() && !!find('workflow.api_push', push)());
+  await until(
+    () =>
+      !!find('chatbot.transfer', transfer)() &&
+      !!find('chatbot.session_closed', closed)() &&
+      !!find('workflow.api_push', push)(),
+  );
   expect(find('chatbot.transfer', transfer)()!.record).toMatchObject({ verdict: 'verified', by: 'secret' });
   expect(find('chatbot.session_closed', closed)()!.summary.channel).toBe('telegram');
   expect(find('workflow.api_push', push)()!.record).toMatchObject({ verdict: 'unsigned' });
-  for (const e of events.filter((x) => x.record.type !== 'task.end' && x.record.type !== 'plan.end')) expect(e.record.warnings).toBeUndefined();
+  for (const e of events.filter((x) => x.record.type !== 'task.end' && x.record.type !== 'plan.end'))
+    expect(e.record.warnings).toBeUndefined();
 });
 
 describe('notification variants: retries (new Timestamp and Sign) stay one event', () => {
-  it.each([[[]], [['plan-end-int-timestamp']], [['plan-end-task-fields']], [['no-user-agent']], [['plan-end-int-timestamp', 'plan-end-task-fields', 'no-user-agent']]])(
+  it.each([
+    [[]],
+    [['plan-end-int-timestamp']],
+    [['plan-end-task-fields']],
+    [['no-user-agent']],
+    [['plan-end-int-timestamp', 'plan-end-task-fields', 'no-user-agent']],
+  ])(
     'retry-new-sign with %j: every first arrival is new, every retry counted against it, all verified',
     async (extra: string[]) => {
       const key = 'sbx-variant-key';
@@ -90,16 +110,18 @@ describe('notification variants: retries (new Timestamp and Sign) stay one event
       const firsts = new Set<string>();
       const front = createServer((req, res) => {
         let body = '';
-        req.on('data', (c: Buffer) => (body += c.toString())).on('end', async () => {
-          const headers: Record<string, string> = { 'content-type': 'application/json' };
-          if (req.headers['user-agent']) headers['user-agent'] = req.headers['user-agent'];
-          await post(`${listener.url}/hooks`, body, headers).catch(() => undefined);
-          const parsed = JSON.parse(body) as { TaskID?: string; PlanName?: string };
-          const id = parsed.TaskID ?? `plan:${parsed.PlanName}`;
-          const first = !firsts.has(id);
-          firsts.add(id);
-          res.writeHead(first ? 500 : 200, { 'content-type': 'application/json' }).end('{}');
-        });
+        req
+          .on('data', (c: Buffer) => (body += c.toString()))
+          .on('end', async () => {
+            const headers: Record<string, string> = { 'content-type': 'application/json' };
+            if (req.headers['user-agent']) headers['user-agent'] = req.headers['user-agent'];
+            await post(`${listener.url}/hooks`, body, headers).catch(() => undefined);
+            const parsed = JSON.parse(body) as { TaskID?: string; PlanName?: string };
+            const id = parsed.TaskID ?? `plan:${parsed.PlanName}`;
+            const first = !firsts.has(id);
+            firsts.add(id);
+            res.writeHead(first ? 500 : 200, { 'content-type': 'application/json' }).end('{}');
+          });
       });
       await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
       cleanup.push(() => front.close());
@@ -121,13 +143,19 @@ describe('notification variants: retries (new Timestamp and Sign) stay one event
       // Every event sent, and sent again once (the front answered 500 to its first delivery).
       await until(() => plans().length >= 2 && arrivals().every((c) => c >= 2), 10_000);
       const signed = signedNow();
-      expect(signed.every((e) => e.record.verdict === 'verified' && e.record.answer === 200), JSON.stringify(signed.map((e) => e.record.reason))).toBe(true);
+      expect(
+        signed.every((e) => e.record.verdict === 'verified' && e.record.answer === 200),
+        JSON.stringify(signed.map((e) => e.record.reason)),
+      ).toBe(true);
       const byEvent = new Map<string, boolean[]>();
       for (const e of signed) byEvent.set(e.record.key!, [...(byEvent.get(e.record.key!) ?? []), e.record.duplicate]);
       // Each event: its first arrival new, each retry a duplicate (one event, a retry count).
-      for (const [k, dups] of byEvent) expect([k, dups[0], dups.slice(1).every(Boolean), dups.length >= 2]).toEqual([k, false, true, true]);
-      if (extra.includes('plan-end-int-timestamp')) expect(typeof (JSON.parse(plans()[0]!.record.body!) as { Timestamp: unknown }).Timestamp).toBe('number');
-      if (extra.includes('no-user-agent')) expect(signed.every((e) => e.record.headers['user-agent'] === undefined)).toBe(true);
+      for (const [k, dups] of byEvent)
+        expect([k, dups[0], dups.slice(1).every(Boolean), dups.length >= 2]).toEqual([k, false, true, true]);
+      if (extra.includes('plan-end-int-timestamp'))
+        expect(typeof (JSON.parse(plans()[0]!.record.body!) as { Timestamp: unknown }).Timestamp).toBe('number');
+      if (extra.includes('no-user-agent'))
+        expect(signed.every((e) => e.record.headers['user-agent'] === undefined)).toBe(true);
     },
   );
 });

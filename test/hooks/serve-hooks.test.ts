@@ -59,7 +59,13 @@ describe('serve-hooks: start-up', () => {
 
   it('takes keys from CALLCTL_HOOK_KEYS, --key-file and the profile, and never prints them', async () => {
     const configDir = tempConfigDir();
-    expect((await runCli(['config', 'set', 'hook-keys', '--stdin', '--config-dir', configDir], { stdin: 'profile-key-1,profile-key-2\n' })).code).toBe(0);
+    expect(
+      (
+        await runCli(['config', 'set', 'hook-keys', '--stdin', '--config-dir', configDir], {
+          stdin: 'profile-key-1,profile-key-2\n',
+        })
+      ).code,
+    ).toBe(0);
     const fromProfile = await serve({}, testIO(), { configDir });
     expect((await send(fromProfile.url, 'task.end', 'profile-key-2')).res.status).toBe(200);
     expect(fromProfile.shown()[0]).toMatchObject({ verdict: 'verified', by: 'key 2' });
@@ -90,7 +96,11 @@ describe('serve-hooks: output', () => {
     await s.stop();
     const lines = s.io.out().trim().split('\n');
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d  task\\.end .*plan ${task.body.PlanName}  task ${task.body.TaskID}.*✓ verified \\(key 2\\)`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^\\d\\d:\\d\\d:\\d\\d  task\\.end .*plan ${task.body.PlanName}  task ${task.body.TaskID}.*✓ verified \\(key 2\\)`,
+      ),
+    );
     expect(lines[0]).not.toMatch(/retry/);
     expect(lines[1]).toMatch(/task\.end .*retry 1/);
     expect(lines[2]).toMatch(/template\.status .*callee \+62\*+7002.*delivery.*unsigned/);
@@ -102,7 +112,9 @@ describe('serve-hooks: output', () => {
 
   it('on a terminal: control characters from a request (ESC, BEL, a line break) are shown as text, never sent to the terminal', async () => {
     const s = await serve({ key: ['k'] }, testIO({ tty: true }));
-    await post(s.url, JSON.stringify({ TaskID: 'T-\u001b]0;pwned\u0007X', Sign: '0'.repeat(32), PlanName: 'P\nQ' }), { 'content-type': 'application/json' });
+    await post(s.url, JSON.stringify({ TaskID: 'T-\u001b]0;pwned\u0007X', Sign: '0'.repeat(32), PlanName: 'P\nQ' }), {
+      'content-type': 'application/json',
+    });
     await s.stop();
     const lines = s.io.out().trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -118,7 +130,13 @@ describe('serve-hooks: output', () => {
     await s.stop();
     const shown = s.shown();
     expect(shown).toHaveLength(1);
-    expect(shown[0]).toMatchObject({ type: 'template.status', callee: '+6281234567002', verdict: 'unsigned', retry: 0, answer: 200 });
+    expect(shown[0]).toMatchObject({
+      type: 'template.status',
+      callee: '+6281234567002',
+      verdict: 'unsigned',
+      retry: 0,
+      answer: 200,
+    });
     const { readRecords } = await import('./helpers.js');
     expect(readRecords(log).map((r) => r.type)).toEqual(['task.end', 'template.status']);
   });
@@ -126,7 +144,12 @@ describe('serve-hooks: output', () => {
   it('never records or shows a header named like a credential (X-Api-Key, X-Auth-Token...), whatever the sender calls it', async () => {
     const log = join(tempDir(), 'events.ndjson');
     const s = await serve({ key: ['k'], log });
-    const secrets = { 'x-api-key': 'APIKEYSECRET-1', 'x-auth-token': 'AUTHTOKEN-2', 'x-webhook-secret': 'HOOKSECRET-3', 'x-signature': 'SIGVALUE-4' };
+    const secrets = {
+      'x-api-key': 'APIKEYSECRET-1',
+      'x-auth-token': 'AUTHTOKEN-2',
+      'x-webhook-secret': 'HOOKSECRET-3',
+      'x-signature': 'SIGVALUE-4',
+    };
     const req = await signNotification('task.end', sampleBody('task.end'), { key: 'k' });
     const answer = await post(s.url, req.body, { ...req.headers, 'x-request-id': 'visible-id', ...secrets });
     expect(answer.status).toBe(200);

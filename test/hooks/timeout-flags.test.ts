@@ -32,7 +32,11 @@ function serveHooks(args: string[]): Promise<string> {
 }
 
 /** Writes `text` and waits up to `waitMs` for the server to answer and close the connection. */
-async function trickle(url: string, text: string, waitMs: number): Promise<{ answer: string; ms: number; closed: boolean }> {
+async function trickle(
+  url: string,
+  text: string,
+  waitMs: number,
+): Promise<{ answer: string; ms: number; closed: boolean }> {
   const { port } = new URL(url);
   const started = Date.now();
   const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));

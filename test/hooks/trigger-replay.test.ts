@@ -27,24 +27,31 @@ async function listener(options: Partial<Parameters<typeof startListener>[0]> = 
   return { url: l.url, logPath };
 }
 
-const cli = (args: string[], env: Record<string, string> = {}) => runCli([...args, '--config-dir', tempConfigDir()], { env });
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  runCli([...args, '--config-dir', tempConfigDir()], { env });
 
 describe('hooks trigger', () => {
-  it.each(['plan.end', 'task.end', 'workflow.api_push', 'template.status', 'chatbot.session_closed', 'chatbot.transfer'])(
-    '%s: a schema-valid sample, correctly signed, answered 200',
-    async (type) => {
-      const secret = 'trigger-chat-secret';
-      const { url, logPath } = await listener({ chatbotSecret: secret });
-      const r = await cli(['hooks', 'trigger', type, '--url', url, '--key', 'trig-key', '--json'], { CALLCTL_CHATBOT_SECRET: secret });
-      expect(r.code, r.err).toBe(0);
-      expect(JSON.parse(r.out)).toMatchObject({ type, status: 200, body: '{}' });
-      const [record] = readRecords(logPath);
-      expect(record).toMatchObject({ type, answer: 200 });
-      expect(record!.warnings).toBeUndefined();
-      expect(record!.verdict).toBe(type.startsWith('chatbot.') || type.endsWith('.end') ? 'verified' : 'unsigned');
-      expect(r.out + r.err).not.toContain(secret);
-    },
-  );
+  it.each([
+    'plan.end',
+    'task.end',
+    'workflow.api_push',
+    'template.status',
+    'chatbot.session_closed',
+    'chatbot.transfer',
+  ])('%s: a schema-valid sample, correctly signed, answered 200', async (type) => {
+    const secret = 'trigger-chat-secret';
+    const { url, logPath } = await listener({ chatbotSecret: secret });
+    const r = await cli(['hooks', 'trigger', type, '--url', url, '--key', 'trig-key', '--json'], {
+      CALLCTL_CHATBOT_SECRET: secret,
+    });
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)).toMatchObject({ type, status: 200, body: '{}' });
+    const [record] = readRecords(logPath);
+    expect(record).toMatchObject({ type, answer: 200 });
+    expect(record!.warnings).toBeUndefined();
+    expect(record!.verdict).toBe(type.startsWith('chatbot.') || type.endsWith('.end') ? 'verified' : 'unsigned');
+    expect(r.out + r.err).not.toContain(secret);
+  });
 
   it('--tamper sign and --tamper body are answered 401, exit 1', async () => {
     const { url } = await listener();
@@ -59,11 +66,30 @@ describe('hooks trigger', () => {
   it('--set changes fields before signing (field=text, field:=json)', async () => {
     const { url, logPath } = await listener();
     const now = Math.floor(Date.now() / 1000); // a fresh Timestamp: a stale one is refused
-    const r = await cli(['hooks', 'trigger', 'plan.end', '--url', url, '--set', 'PlanName=PLAN-X', '--set', `Timestamp:=${now}`, '--set', 'PlanDetails.0.Status=canceled'], {
-      CALLCTL_HOOK_KEYS: 'trig-key',
-    });
+    const r = await cli(
+      [
+        'hooks',
+        'trigger',
+        'plan.end',
+        '--url',
+        url,
+        '--set',
+        'PlanName=PLAN-X',
+        '--set',
+        `Timestamp:=${now}`,
+        '--set',
+        'PlanDetails.0.Status=canceled',
+      ],
+      {
+        CALLCTL_HOOK_KEYS: 'trig-key',
+      },
+    );
     expect(r.code, r.err).toBe(0);
-    const body = JSON.parse(readRecords(logPath)[0]!.body!) as { PlanName: string; Timestamp: number; PlanDetails: Array<{ Status: string }> };
+    const body = JSON.parse(readRecords(logPath)[0]!.body!) as {
+      PlanName: string;
+      Timestamp: number;
+      PlanDetails: Array<{ Status: string }>;
+    };
     expect(body).toMatchObject({ PlanName: 'PLAN-X', Timestamp: now });
     expect(body.PlanDetails[0]!.Status).toBe('canceled');
     expect(readRecords(logPath)[0]).toMatchObject({ verdict: 'verified' });
@@ -80,9 +106,15 @@ describe('hooks trigger', () => {
   it.each([
     [['hooks', 'trigger', 'task.end', '--url', 'http://127.0.0.1:9'], /task\.end is signed with a KEY/],
     [['hooks', 'trigger', 'nope.end', '--url', 'http://127.0.0.1:9'], /unknown type nope\.end/],
-    [['hooks', 'trigger', 'template.status', '--url', 'http://127.0.0.1:9', '--tamper', 'sign'], /not signed: --tamper does not apply/],
+    [
+      ['hooks', 'trigger', 'template.status', '--url', 'http://127.0.0.1:9', '--tamper', 'sign'],
+      /not signed: --tamper does not apply/,
+    ],
     [['hooks', 'trigger', 'template.status'], /missing --url/],
-    [['hooks', 'trigger', 'template.status', '--url', 'http://127.0.0.1:9', '--set', 'oops'], /--set: expected field=value/],
+    [
+      ['hooks', 'trigger', 'template.status', '--url', 'http://127.0.0.1:9', '--set', 'oops'],
+      /--set: expected field=value/,
+    ],
   ])('%j is a usage error', async (args, message) => {
     const r = await cli(args);
     expect(r.code).toBe(2);
@@ -94,9 +126,21 @@ describe('hooks trigger', () => {
       const server = createServer((req, res) => req.resume().on('end', () => res.writeHead(status).end('{}')));
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       try {
-        const r = await cli(['hooks', 'trigger', 'task.end', '--key', 'k', '--url', `http://127.0.0.1:${(server.address() as AddressInfo).port}/`]);
+        const r = await cli([
+          'hooks',
+          'trigger',
+          'task.end',
+          '--key',
+          'k',
+          '--url',
+          `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+        ]);
         expect(r.code, r.err).toBe(5);
-        expect(r.err).toMatch(new RegExp(`^error: hooks trigger: the receiver answered HTTP ${status}; this may pass by itself: run again later`));
+        expect(r.err).toMatch(
+          new RegExp(
+            `^error: hooks trigger: the receiver answered HTTP ${status}; this may pass by itself: run again later`,
+          ),
+        );
       } finally {
         server.close();
       }
@@ -115,10 +159,12 @@ describe('hooks replay', () => {
     const got: Array<{ body: Buffer; headers: IncomingHttpHeaders }> = [];
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
-        got.push({ body: Buffer.concat(chunks), headers: req.headers });
-        res.writeHead(statuses.shift() ?? 200, { 'content-type': 'application/json' }).end('{}');
-      });
+      req
+        .on('data', (c: Buffer) => chunks.push(c))
+        .on('end', () => {
+          got.push({ body: Buffer.concat(chunks), headers: req.headers });
+          res.writeHead(statuses.shift() ?? 200, { 'content-type': 'application/json' }).end('{}');
+        });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     cleanup.push(() => new Promise((r) => server.close(r)));
@@ -147,22 +193,51 @@ describe('hooks replay', () => {
     const app = await receiver();
     const r = await cli(['hooks', 'replay', '--log', logPath, '--to', app.url], { CALLCTL_CHATBOT_SECRET: secret });
     expect(r.code, r.err).toBe(0);
-    expect(app.got.map((g) => g.body.toString())).toEqual([task.body.toString(), tpl.body.toString(), chat.body.toString()]);
+    expect(app.got.map((g) => g.body.toString())).toEqual([
+      task.body.toString(),
+      tpl.body.toString(),
+      chat.body.toString(),
+    ]);
     expect(app.got[1]!.headers['user-agent']).toBe('the-service/1.0');
     expect(app.got[2]!.headers['x-service-sign']).toBe(defaultServiceSign(chat.body, secret));
-    expect(r.out.trim().split('\n').map((l) => JSON.parse(l).type)).toEqual(['task.end', 'template.status', 'chatbot.transfer']);
+    expect(
+      r.out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).type),
+    ).toEqual(['task.end', 'template.status', 'chatbot.transfer']);
     expect(r.err).toMatch(/replayed 3 events/);
   });
 
   it('filters by --events and --since; warns when chatbot events cannot be signed again', async () => {
     const { logPath, chat } = await recorded('s');
     const app = await receiver();
-    const r = await cli(['hooks', 'replay', '--log', logPath, '--to', app.url, '--events', 'chatbot.transfer', '--since', '1h']);
+    const r = await cli([
+      'hooks',
+      'replay',
+      '--log',
+      logPath,
+      '--to',
+      app.url,
+      '--events',
+      'chatbot.transfer',
+      '--since',
+      '1h',
+    ]);
     expect(r.code, r.err).toBe(0);
     expect(app.got.map((g) => g.body.equals(chat.body))).toEqual([true]);
     expect(app.got[0]!.headers['x-service-sign']).toBeUndefined();
     expect(r.err).toMatch(/X-Service-Sign is not kept in the log/);
-    const later = await cli(['hooks', 'replay', '--log', logPath, '--to', app.url, '--since', new Date(Date.now() + 60_000).toISOString()]);
+    const later = await cli([
+      'hooks',
+      'replay',
+      '--log',
+      logPath,
+      '--to',
+      app.url,
+      '--since',
+      new Date(Date.now() + 60_000).toISOString(),
+    ]);
     expect(later.code).toBe(0);
     expect(later.err).toMatch(/replayed 0 events/);
   });
@@ -187,7 +262,9 @@ describe('hooks replay', () => {
   it('never signs an event that was not verified on arrival: skipped, or sent unsigned with --include-unverified', async () => {
     // Received without a chatbot secret: the (forged) transfer is recorded as unverified.
     const { url, logPath } = await listener();
-    const forged = await signNotification('chatbot.transfer', sampleBody('chatbot.transfer'), { chatbot: { signature: 'f'.repeat(64) } });
+    const forged = await signNotification('chatbot.transfer', sampleBody('chatbot.transfer'), {
+      chatbot: { signature: 'f'.repeat(64) },
+    });
     expect((await post(url, forged.body, forged.headers)).status).toBe(200);
     const task = await signNotification('task.end', sampleBody('task.end'), { key: 'trig-key' });
     await post(url, task.body, task.headers);

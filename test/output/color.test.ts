@@ -48,11 +48,17 @@ describe('colour', () => {
     expect(useColor(io, 'stderr', !noColor)).toBe(colour);
   });
 
-  it.each(TABLE)('a real command (config set): env %j, --no-color %s, terminal %s -> ANSI codes %s', async (env, noColor, tty, colour) => {
-    // The ✓ of `config set` on stderr (piped data on stdout is plain TSV whatever the colour rules say).
-    const r = await runCli([...(noColor ? ['--no-color'] : []), 'config', 'set', 'base-url', 'http://x.example'], { env: { ...env, CALLCTL_CONFIG_DIR: tempConfigDir() }, tty });
-    expect(r.code, r.err).toBe(0);
-    expect(r.err).toMatch(/base-url set/);
-    expect(ANSI.test(r.err)).toBe(colour);
-  });
+  it.each(TABLE)(
+    'a real command (config set): env %j, --no-color %s, terminal %s -> ANSI codes %s',
+    async (env, noColor, tty, colour) => {
+      // The ✓ of `config set` on stderr (piped data on stdout is plain TSV whatever the colour rules say).
+      const r = await runCli([...(noColor ? ['--no-color'] : []), 'config', 'set', 'base-url', 'http://x.example'], {
+        env: { ...env, CALLCTL_CONFIG_DIR: tempConfigDir() },
+        tty,
+      });
+      expect(r.code, r.err).toBe(0);
+      expect(r.err).toMatch(/base-url set/);
+      expect(ANSI.test(r.err)).toBe(colour);
+    },
+  );
 });

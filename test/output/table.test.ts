@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth, fitColumns, layoutTable, pickColumns, tableOverhead, truncate, type Column, type FitColumn } from '../../src/output/table.js';
+import {
+  displayWidth,
+  fitColumns,
+  layoutTable,
+  pickColumns,
+  tableOverhead,
+  truncate,
+  type Column,
+  type FitColumn,
+} from '../../src/output/table.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('displayWidth and truncate', () => {
@@ -18,8 +27,14 @@ describe('displayWidth and truncate', () => {
 });
 
 describe('fitColumns', () => {
-  const col = (natural: number, kind: FitColumn['kind'], extra: Partial<FitColumn> = {}): FitColumn => ({ natural, header: 4, kind, ...extra });
-  const total = (widths: number[], hidden: boolean[]) => widths.reduce((a, b) => a + b, 0) + tableOverhead(hidden.filter((h) => !h).length);
+  const col = (natural: number, kind: FitColumn['kind'], extra: Partial<FitColumn> = {}): FitColumn => ({
+    natural,
+    header: 4,
+    kind,
+    ...extra,
+  });
+  const total = (widths: number[], hidden: boolean[]) =>
+    widths.reduce((a, b) => a + b, 0) + tableOverhead(hidden.filter((h) => !h).length);
 
   it('shortens the widest free text first and leaves identifiers and values whole', () => {
     // id 7, text 29, value 6, text 52: 94 + 13 overhead = 107 cells for 80.
@@ -36,7 +51,9 @@ describe('fitColumns', () => {
     expect(fit.hidden).toEqual([false, false, true, true]);
     expect(fit.widths[1]).toBe(45 - 8 - tableOverhead(2));
     // With room for the text at a comfortable width, only the first one goes.
-    expect(fitColumns([col(8, 'id'), col(40, 'text'), col(20, 'id', { hide: 2 }), col(20, 'id', { hide: 1 })], 60).hidden).toEqual([false, false, false, true]);
+    expect(
+      fitColumns([col(8, 'id'), col(40, 'text'), col(20, 'id', { hide: 2 }), col(20, 'id', { hide: 1 })], 60).hidden,
+    ).toEqual([false, false, false, true]);
   });
 
   it('never shortens an identifier, even when the table cannot fit', () => {
@@ -74,11 +91,20 @@ describe('fitColumns', () => {
         if (c.kind === 'id') expect(fit.widths[i], where).toBe(c.natural);
         expect(fit.widths[i]!, where).toBeGreaterThanOrEqual(Math.min(c.natural, c.header));
       });
-      const floorTotal = columns.reduce((sum, c, i) => sum + (fit.hidden[i] ? 0 : c.kind === 'id' ? c.natural : Math.min(c.natural, Math.max(c.header, 5))), 0);
+      const floorTotal = columns.reduce(
+        (sum, c, i) =>
+          sum + (fit.hidden[i] ? 0 : c.kind === 'id' ? c.natural : Math.min(c.natural, Math.max(c.header, 5))),
+        0,
+      );
       const shown = fit.hidden.filter((h) => !h).length;
-      if (floorTotal + tableOverhead(shown) <= available) expect(total(fit.widths, fit.hidden), where).toBeLessThanOrEqual(available);
+      if (floorTotal + tableOverhead(shown) <= available)
+        expect(total(fit.widths, fit.hidden), where).toBeLessThanOrEqual(available);
       // Nothing is left out of a table that fits whole.
-      if (columns.reduce((s, c) => s + c.natural, 0) + tableOverhead(columns.length) <= available) expect(fit.hidden.every((h) => !h), where).toBe(true);
+      if (columns.reduce((s, c) => s + c.natural, 0) + tableOverhead(columns.length) <= available)
+        expect(
+          fit.hidden.every((h) => !h),
+          where,
+        ).toBe(true);
     }
   });
 });
@@ -91,7 +117,12 @@ describe('pickColumns (--columns)', () => {
   ];
 
   it('picks by header name in the order asked, spaces, dashes and underscores alike, any case', () => {
-    expect(pickColumns(columns, ['status', 'task_name', 'Task-Name', 'id']).map((c) => c.header)).toEqual(['STATUS', 'TASK NAME', 'TASK NAME', 'ID']);
+    expect(pickColumns(columns, ['status', 'task_name', 'Task-Name', 'id']).map((c) => c.header)).toEqual([
+      'STATUS',
+      'TASK NAME',
+      'TASK NAME',
+      'ID',
+    ]);
   });
 
   it('an unknown name is a usage error listing the valid ones', () => {

@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkError } from '../../src/errors.js';
-import { MAX_CONSECUTIVE_FAILURES, planBatch, runBatch, tally, type BatchEvent, type BatchRow } from '../../src/reach/batch.js';
+import {
+  MAX_CONSECUTIVE_FAILURES,
+  planBatch,
+  runBatch,
+  tally,
+  type BatchEvent,
+  type BatchRow,
+} from '../../src/reach/batch.js';
 import type { Delivery } from '../../src/reach/deliver.js';
 import { Journal, reachJournals } from '../../src/reach/journal.js';
 import { tempDir } from './helpers.js';
 
-const rows: BatchRow<string>[] = Array.from({ length: 8 }, (_, i) => ({ row: i + 1, line: i + 2, who: `c${i + 1}`, body: `b${i + 1}` }));
+const rows: BatchRow<string>[] = Array.from({ length: 8 }, (_, i) => ({
+  row: i + 1,
+  line: i + 2,
+  who: `c${i + 1}`,
+  body: `b${i + 1}`,
+}));
 
 /** A fake clock: sleeping and each request move time forward; nothing really waits. */
 async function harness(answer: (body: string) => Delivery, options: { rate?: number; stopAfter?: number } = {}) {
@@ -13,7 +25,12 @@ async function harness(answer: (body: string) => Delivery, options: { rate?: num
   const starts: number[] = [];
   const sent: string[] = [];
   const events: BatchEvent[] = [];
-  const journal = await Journal.open(reachJournals(tempDir()), { command: 'push', target: 't', sha256: 's' }, {}, () => t);
+  const journal = await Journal.open(
+    reachJournals(tempDir()),
+    { command: 'push', target: 't', sha256: 's' },
+    {},
+    () => t,
+  );
   const run = (plan = planBatch(rows, journal.states, { resendUncertain: false, retryFailed: false })) =>
     runBatch(
       rows,
@@ -43,10 +60,23 @@ async function harness(answer: (body: string) => Delivery, options: { rate?: num
   return { journal, run, starts, sent, events };
 }
 
-const ok = (body: string): Delivery => ({ outcome: 'sent', httpStatus: 200, code: 200, message: 'success', id: `id-${body}`, answer: {} });
+const ok = (body: string): Delivery => ({
+  outcome: 'sent',
+  httpStatus: 200,
+  code: 200,
+  message: 'success',
+  id: `id-${body}`,
+  answer: {},
+});
 const refused: Delivery = { outcome: 'failed', httpStatus: 200, code: 400, message: 'code 400: bad' };
-const dropped: Delivery = { outcome: 'uncertain', error: new NetworkError('connection closed', { mayHaveBeenSent: true }) };
-const refusedConnection: Delivery = { outcome: 'not-sent', error: new NetworkError('connection refused', { mayHaveBeenSent: false }) };
+const dropped: Delivery = {
+  outcome: 'uncertain',
+  error: new NetworkError('connection closed', { mayHaveBeenSent: true }),
+};
+const refusedConnection: Delivery = {
+  outcome: 'not-sent',
+  error: new NetworkError('connection refused', { mayHaveBeenSent: false }),
+};
 
 describe('batch sender', () => {
   it('sends every row once, spaced 1000/rate ms apart, journaling each before and after', async () => {
@@ -66,11 +96,22 @@ describe('batch sender', () => {
     const { results, stopped } = await h.run();
     expect(stopped?.reason).toBe('network');
     expect(h.sent).toEqual(['b1', 'b2', 'b3']);
-    expect(results.map((r) => r.outcome)).toEqual(['sent', 'sent', 'uncertain', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped']);
+    expect(results.map((r) => r.outcome)).toEqual([
+      'sent',
+      'sent',
+      'uncertain',
+      'skipped',
+      'skipped',
+      'skipped',
+      'skipped',
+      'skipped',
+    ]);
     // The next run sends the skipped rows and leaves the uncertain one alone.
     const plan = planBatch(rows, h.journal.states, { resendUncertain: false, retryFailed: false });
     expect(plan).toMatchObject({ toSend: [4, 5, 6, 7, 8], sentEarlier: 2, uncertain: [3] });
-    expect(planBatch(rows, h.journal.states, { resendUncertain: true, retryFailed: false }).toSend).toEqual([3, 4, 5, 6, 7, 8]);
+    expect(planBatch(rows, h.journal.states, { resendUncertain: true, retryFailed: false }).toSend).toEqual([
+      3, 4, 5, 6, 7, 8,
+    ]);
     await h.journal.close();
   });
 
@@ -79,7 +120,9 @@ describe('batch sender', () => {
     const { results, stopped } = await h.run();
     expect(stopped?.reason).toBe('network');
     expect(results[1]).toMatchObject({ outcome: 'skipped' });
-    expect(planBatch(rows, h.journal.states, { resendUncertain: false, retryFailed: false }).toSend).toEqual([2, 3, 4, 5, 6, 7, 8]);
+    expect(planBatch(rows, h.journal.states, { resendUncertain: false, retryFailed: false }).toSend).toEqual([
+      2, 3, 4, 5, 6, 7, 8,
+    ]);
     await h.journal.close();
   });
 
@@ -88,9 +131,14 @@ describe('batch sender', () => {
     const { results, stopped } = await h.run();
     expect(stopped?.reason).toBe('failures');
     expect(h.sent).toHaveLength(MAX_CONSECUTIVE_FAILURES);
-    expect(tally(results)).toMatchObject({ failed: MAX_CONSECUTIVE_FAILURES, skipped: rows.length - MAX_CONSECUTIVE_FAILURES });
+    expect(tally(results)).toMatchObject({
+      failed: MAX_CONSECUTIVE_FAILURES,
+      skipped: rows.length - MAX_CONSECUTIVE_FAILURES,
+    });
     expect(planBatch(rows, h.journal.states, { resendUncertain: false, retryFailed: false }).toSend).toEqual([6, 7, 8]);
-    expect(planBatch(rows, h.journal.states, { resendUncertain: false, retryFailed: true }).toSend).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(planBatch(rows, h.journal.states, { resendUncertain: false, retryFailed: true }).toSend).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8,
+    ]);
     await h.journal.close();
   });
 

@@ -20,7 +20,10 @@ export function pushCsv(rows: number, start = 1): string {
  * The sandbox fixture (test/helpers/sandbox.ts) for a push or template test file, and the
  * environment that points the CLI at it for that kind of send. `use` is told of both before each test.
  */
-export function useSendSandbox(kind: 'push' | 'template', use: (sandbox: Sandbox, env: Record<string, string>) => void): void {
+export function useSendSandbox(
+  kind: 'push' | 'template',
+  use: (sandbox: Sandbox, env: Record<string, string>) => void,
+): void {
   const fixture = useSandbox();
   beforeEach(() => {
     const { sandbox, configDir: config } = fixture;
@@ -28,6 +31,11 @@ export function useSendSandbox(kind: 'push' | 'template', use: (sandbox: Sandbox
       kind === 'push'
         ? { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken }
         : { CALLCTL_BASE_URL: sandbox.url, CALLCTL_SIGN_KEY: sandbox.signKey, CALLCTL_SIGN_SECRET: sandbox.signSecret };
-    use(sandbox, { ...target, CALLCTL_CONFIG_DIR: config, XDG_STATE_HOME: `${config}/state`, XDG_CACHE_HOME: `${config}/cache` });
+    use(sandbox, {
+      ...target,
+      CALLCTL_CONFIG_DIR: config,
+      XDG_STATE_HOME: `${config}/state`,
+      XDG_CACHE_HOME: `${config}/cache`,
+    });
   });
 }

@@ -20,10 +20,17 @@ describe('journal', async () => {
     await j.close();
     const again = await Journal.open(reachJournals(dir), key, {}, now);
     expect(again.isNew).toBe(false);
-    expect(Object.fromEntries([...again.states].map(([row, s]) => [row, s.state]))).toEqual({ 1: 'sent', 2: 'failed', 3: 'about' });
+    expect(Object.fromEntries([...again.states].map(([row, s]) => [row, s.state]))).toEqual({
+      1: 'sent',
+      2: 'failed',
+      3: 'about',
+    });
     expect(again.states.get(1)).toMatchObject({ id: 't-1' });
     await again.close();
-    const lines = readFileSync(again.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(again.path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ t: 'begin', command: 'push', file: 'x.csv' });
     expect(lines.filter((l) => l.t === 'begin')).toHaveLength(1);
   });
@@ -62,7 +69,9 @@ describe('journal', async () => {
   it('a second run on the same batch is refused while the first holds the lock; a stale lock is taken over', async () => {
     const dir = tempDir();
     const first = await Journal.open(reachJournals(dir), key, {}, now);
-    await expect(Journal.open(reachJournals(dir), key, {}, now)).rejects.toThrow(/another push run of this file is running \(pid \d+/);
+    await expect(Journal.open(reachJournals(dir), key, {}, now)).rejects.toThrow(
+      /another push run of this file is running \(pid \d+/,
+    );
     await first.close();
     // A lock left by a process that no longer exists (killed with SIGKILL).
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });

@@ -25,14 +25,28 @@ const records = [
   { id: 2, text: 'émoji 📞 and \u2028 and \\"', list: [[], {}, [[]]], n: null },
   { id: 3, text: '\\', empty: '' },
 ];
-const doc = JSON.stringify({ code: 200, status: 'OK', data: { TaskID: 'T-1', detail: records, after: { detail: [9] } }, detail: ['not this one'] }, null, 1);
+const doc = JSON.stringify(
+  {
+    code: 200,
+    status: 'OK',
+    data: { TaskID: 'T-1', detail: records, after: { detail: [9] } },
+    detail: ['not this one'],
+  },
+  null,
+  1,
+);
 
 describe('ArraySplitter', () => {
   it('hands out the elements of the array at the path and keeps the rest with it emptied', () => {
     const { items, rest, found } = split(doc, []);
     expect(found).toBe(true);
     expect(items).toEqual(records);
-    expect(rest).toEqual({ code: 200, status: 'OK', data: { TaskID: 'T-1', detail: [], after: { detail: [9] } }, detail: ['not this one'] });
+    expect(rest).toEqual({
+      code: 200,
+      status: 'OK',
+      data: { TaskID: 'T-1', detail: [], after: { detail: [9] } },
+      detail: ['not this one'],
+    });
   });
 
   it('gives the same result wherever the chunks are cut (every cut point, and random sets of cuts)', () => {
@@ -40,7 +54,7 @@ describe('ArraySplitter', () => {
     const bytes = Buffer.byteLength(doc);
     for (let cut = 1; cut < bytes; cut++) expect(split(doc, [cut])).toEqual(whole);
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let run = 0; run < 300; run++) {
       const cuts = Array.from({ length: 1 + Math.floor(rnd() * 30) }, () => Math.floor(rnd() * bytes));
       expect(split(doc, cuts)).toEqual(whole);
@@ -48,9 +62,21 @@ describe('ArraySplitter', () => {
   });
 
   it('an empty array, a missing one, and a null in its place', () => {
-    expect(split('{"data":{"detail":[ ]},"code":200}', [5, 17])).toMatchObject({ items: [], found: true, rest: { data: { detail: [] } } });
-    expect(split('{"data":{"x":1},"code":200}', [3])).toMatchObject({ items: [], found: false, rest: { data: { x: 1 } } });
-    expect(split('{"data":{"detail":null},"code":200}', [])).toMatchObject({ items: [], found: false, rest: { data: { detail: null } } });
+    expect(split('{"data":{"detail":[ ]},"code":200}', [5, 17])).toMatchObject({
+      items: [],
+      found: true,
+      rest: { data: { detail: [] } },
+    });
+    expect(split('{"data":{"x":1},"code":200}', [3])).toMatchObject({
+      items: [],
+      found: false,
+      rest: { data: { x: 1 } },
+    });
+    expect(split('{"data":{"detail":null},"code":200}', [])).toMatchObject({
+      items: [],
+      found: false,
+      rest: { data: { detail: null } },
+    });
     expect(split('{"data":null,"status":"no","code":500}', [])).toMatchObject({ items: [], rest: { code: 500 } });
   });
 

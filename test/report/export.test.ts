@@ -23,12 +23,15 @@ beforeEach(() => ({ sandbox, env } = fixture));
 const cli = (argv: string[], e: Record<string, string> = env) => runCli(argv, { env: e });
 
 async function rawTask(id: string): Promise<Raw> {
-  const res = await fetch(`${sandbox.url}/service/cloud/detail?TaskID=${id}`, { headers: { authorization: `Token ${env.CALLCTL_TOKEN}` } });
+  const res = await fetch(`${sandbox.url}/service/cloud/detail?TaskID=${id}`, {
+    headers: { authorization: `Token ${env.CALLCTL_TOKEN}` },
+  });
   return ((await res.json()) as Raw).data;
 }
 
 /** What a CSV cell must read back as: the value's text, nested values as JSON, nothing for null. */
-const asCell = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const asCell = (v: unknown) =>
+  v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
 
 describe('task detail --format', () => {
   it('csv: a header, every record, every value read back exactly, nested values as JSON text', async () => {
@@ -51,7 +54,12 @@ describe('task detail --format', () => {
   it('ndjson and json: the records exactly as the service gave them', async () => {
     const task = await rawTask(SEED.telemarketingTaskId);
     const nd = await cli(['task', 'detail', SEED.telemarketingTaskId, '--format', 'ndjson']);
-    expect(nd.out.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(task.detail);
+    expect(
+      nd.out
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(task.detail);
     const js = await cli(['task', 'detail', SEED.telemarketingTaskId, '--format', 'json']);
     expect(JSON.parse(js.out)).toEqual(task.detail);
     const none = await cli(['task', 'detail', SEED.createdTaskId, '--format', 'json']);
@@ -115,15 +123,36 @@ describe('workflow task-detail --format', () => {
 
 describe('spreadsheet text and formula injection', () => {
   const record = {
-    id: 1, CalleeNumber: '+5511987654321', CalleeName: '=HYPERLINK("http://evil.example","click")', Comments: '@SUM(1+1)', ExtraA: '-2+3',
-    call_notes: 'line one\nline two, "quoted"', RingTime: 12, AsrResult: [{ time: '00:00:01', robottext: 'Olá', text: 'sim' }], Unnamed1: 'x', Unnamed2: { k: 'v' },
+    id: 1,
+    CalleeNumber: '+5511987654321',
+    CalleeName: '=HYPERLINK("http://evil.example","click")',
+    Comments: '@SUM(1+1)',
+    ExtraA: '-2+3',
+    call_notes: 'line one\nline two, "quoted"',
+    RingTime: 12,
+    AsrResult: [{ time: '00:00:01', robottext: 'Olá', text: 'sim' }],
+    Unnamed1: 'x',
+    Unnamed2: { k: 'v' },
   };
   let server: Awaited<ReturnType<typeof fixtureServer>>;
   let e: Record<string, string>;
   beforeAll(async () => {
-    const task = { TaskID: 'T-F', TaskName: 'f', RobotMethod: 'single', RobotID: 'r', SIPLine: 's', Status: 'finished', ScheduleStartTime: '2026-11-20T09:00:00Z', ScheduleEndTime: '2026-11-20T10:00:00Z', RepeatInterval: 1, RepeatNumber: 1, detail: [record] };
+    const task = {
+      TaskID: 'T-F',
+      TaskName: 'f',
+      RobotMethod: 'single',
+      RobotID: 'r',
+      SIPLine: 's',
+      Status: 'finished',
+      ScheduleStartTime: '2026-11-20T09:00:00Z',
+      ScheduleEndTime: '2026-11-20T10:00:00Z',
+      RepeatInterval: 1,
+      RepeatNumber: 1,
+      detail: [record],
+    };
     server = await fixtureServer({
-      '/service/cloud/detail?TaskID=T-PRETTY': () => JSON.stringify({ data: { ...task, detail: [record, { ...record, id: 2 }] }, status: 'OK', code: 200 }, null, 2),
+      '/service/cloud/detail?TaskID=T-PRETTY': () =>
+        JSON.stringify({ data: { ...task, detail: [record, { ...record, id: 2 }] }, status: 'OK', code: 200 }, null, 2),
       '/service/cloud/detail': () => JSON.stringify({ data: task, status: 'OK', code: 200 }),
     });
     e = { ...env, CALLCTL_BASE_URL: server.url };

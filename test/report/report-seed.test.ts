@@ -32,7 +32,10 @@ const report = async (argv: string[]) => {
   return JSON.parse(r.out) as Raw;
 };
 
-const secondsBetween = (a: string, b: string) => (Date.parse(b.replace(' ', 'T') + (b.endsWith('Z') ? '' : 'Z')) - Date.parse(a.replace(' ', 'T') + (a.endsWith('Z') ? '' : 'Z'))) / 1000;
+const secondsBetween = (a: string, b: string) =>
+  (Date.parse(b.replace(' ', 'T') + (b.endsWith('Z') ? '' : 'Z')) -
+    Date.parse(a.replace(' ', 'T') + (a.endsWith('Z') ? '' : 'Z'))) /
+  1000;
 
 /** Median, p90, max by nearest rank, computed plainly. */
 function spread(values: number[]) {
@@ -46,7 +49,8 @@ function count<T>(items: T[], key: (x: T) => string) {
   for (const x of items) m[key(x)] = (m[key(x)] ?? 0) + 1;
   return m;
 }
-const asMap = (shares: Array<{ value: string; count: number }>) => Object.fromEntries(shares.map((s) => [s.value, s.count]));
+const asMap = (shares: Array<{ value: string; count: number }>) =>
+  Object.fromEntries(shares.map((s) => [s.value, s.count]));
 
 /** Expected figures for a calling task's records, from the definitions. */
 function expectedForRecords(records: Raw[]) {
@@ -92,7 +96,9 @@ describe.each([
     expect(got.redials.calls).toBe(want.redialCalls);
     // Each intention's descriptions are those its records carry.
     for (const i of got.intentions) {
-      const seen = new Set(task.detail.filter((r: Raw) => r.Intention === i.value).map((r: Raw) => r.intention_description));
+      const seen = new Set(
+        task.detail.filter((r: Raw) => r.Intention === i.value).map((r: Raw) => r.intention_description),
+      );
       expect(new Set(i.descriptions)).toEqual(seen);
     }
   });
@@ -107,7 +113,12 @@ describe('plan report of the seeded finished plan', () => {
     for (const [i, round] of plan.PlanDetails.entries()) {
       const task = await raw('GET', `/service/cloud/detail?TaskID=${round.TaskID}`);
       all.push(...task.detail);
-      expect(got.rounds[i]).toMatchObject({ Rounds: round.Rounds, TaskID: round.TaskID, Status: round.Status, totals: expectedForRecords(task.detail).totals });
+      expect(got.rounds[i]).toMatchObject({
+        Rounds: round.Rounds,
+        TaskID: round.TaskID,
+        Status: round.Status,
+        totals: expectedForRecords(task.detail).totals,
+      });
     }
     const want = expectedForRecords(all);
     expect(got.totals).toEqual(want.totals);
@@ -124,7 +135,12 @@ describe('workflow report of the seeded information-check task', () => {
     const got = await report(['workflow', 'report', '--task-id', SEED.workflowTaskId]);
     const called = details.filter((d) => d.call_start_time || d.call_times > 0);
     const connected = details.filter((d) => d.ring_type === 'normal' || d.talk_round > 0);
-    expect(got.totals).toMatchObject({ records: details.length, called: called.length, connected: connected.length, noAnswer: called.length - connected.length });
+    expect(got.totals).toMatchObject({
+      records: details.length,
+      called: called.length,
+      connected: connected.length,
+      noAnswer: called.length - connected.length,
+    });
     expect(got.durations).toEqual(spread(connected.map((d) => d.duration)));
     expect(asMap(got.labels)).toEqual(count(details, (d) => d.result_label));
     const answers = details.flatMap((d) => d.question_answer ?? []);

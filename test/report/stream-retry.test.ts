@@ -9,10 +9,30 @@ import { tempDir } from '../helpers/temp.js';
 // taken from the first attempt must not count twice (reports, files) or be written twice (stdout).
 
 const records = Array.from({ length: 40 }, (_, i) => ({
-  id: i + 1, CalleeNumber: `+55119000000${String(i).padStart(2, '0')}`, RingType: i % 4 ? 'normal' : 'busy', HangupType: 'ByRobot', TalkRound: i % 4 ? 2 : 0,
-  CallStartTime: '2026-11-20T10:00:00Z', CallEndTime: '2026-11-20T10:00:30Z', CallTimes: 1, Intention: 'A', intention_description: 'x'.repeat(200),
+  id: i + 1,
+  CalleeNumber: `+55119000000${String(i).padStart(2, '0')}`,
+  RingType: i % 4 ? 'normal' : 'busy',
+  HangupType: 'ByRobot',
+  TalkRound: i % 4 ? 2 : 0,
+  CallStartTime: '2026-11-20T10:00:00Z',
+  CallEndTime: '2026-11-20T10:00:30Z',
+  CallTimes: 1,
+  Intention: 'A',
+  intention_description: 'x'.repeat(200),
 }));
-const task = { TaskID: 'T-CUT', TaskName: 'cut', RobotMethod: 'single', RobotID: 'r', SIPLine: 's', Status: 'finished', ScheduleStartTime: '2026-11-20T09:00:00Z', ScheduleEndTime: '2026-11-20T10:00:00Z', RepeatInterval: 1, RepeatNumber: 1, detail: records };
+const task = {
+  TaskID: 'T-CUT',
+  TaskName: 'cut',
+  RobotMethod: 'single',
+  RobotID: 'r',
+  SIPLine: 's',
+  Status: 'finished',
+  ScheduleStartTime: '2026-11-20T09:00:00Z',
+  ScheduleEndTime: '2026-11-20T10:00:00Z',
+  RepeatInterval: 1,
+  RepeatNumber: 1,
+  detail: records,
+};
 const body = JSON.stringify({ data: task, status: 'OK', code: 200 });
 
 let server: Awaited<ReturnType<typeof fixtureServer>> | undefined;
@@ -38,7 +58,10 @@ describe('a connection lost mid-body', () => {
     const r = await runCli(['task', 'detail', 'T-CUT', '-o', file], { env });
     expect(r.code).toBe(0);
     expect(server!.hits).toHaveLength(2);
-    const ids = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l).id);
+    const ids = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l).id);
     expect(ids).toEqual(records.map((x) => x.id));
     expect(readdirSync(dir)).toEqual(['cut.ndjson']);
   });

@@ -77,7 +77,9 @@ describe('token on cloud endpoints', () => {
       ['POST', '/service/cloud/workflow/apinoticeinfo'],
       ['POST', '/service/cloud/workflow/taskdetail'],
     ];
-    const answers = await Promise.all(paths.map(([m, p]) => call(sb.url, m, p, { body: m === 'POST' ? {} : undefined })));
+    const answers = await Promise.all(
+      paths.map(([m, p]) => call(sb.url, m, p, { body: m === 'POST' ? {} : undefined })),
+    );
     expect(answers.map((a) => [a.status, a.json.code])).toEqual(paths.map(() => [200, 401]));
   });
 
@@ -123,7 +125,9 @@ describe('token on cloud endpoints', () => {
   });
 
   test('push and template endpoints do not take the token', async () => {
-    const r = await call(sb.url, 'POST', `/flex/api/push/${sb.pushToken}`, { body: { caller_id: '+6281234567890', variables: {} } });
+    const r = await call(sb.url, 'POST', `/flex/api/push/${sb.pushToken}`, {
+      body: { caller_id: '+6281234567890', variables: {} },
+    });
     expect(r.status).toBe(200);
   });
 });

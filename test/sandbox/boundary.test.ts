@@ -67,7 +67,16 @@ describe('the sandbox imports nothing from the client side', () => {
       "import { readFileSync } from 'node:fs';",
     ].join('\n');
     expect(specifiers(src).sort()).toEqual(
-      ['../schemas/a.js', '../../limits.js', '../hooks/sign.js', '../api/client.js', '../output/x.js', '../config/f.js', 'zod', 'node:fs'].sort(),
+      [
+        '../schemas/a.js',
+        '../../limits.js',
+        '../hooks/sign.js',
+        '../api/client.js',
+        '../output/x.js',
+        '../config/f.js',
+        'zod',
+        'node:fs',
+      ].sort(),
     );
   });
 

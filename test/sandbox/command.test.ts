@@ -38,13 +38,23 @@ describe('callctl sandbox', () => {
     const lines = io.out().trim().split('\n');
     expect(lines).toHaveLength(1);
     const info = JSON.parse(lines[0]!);
-    expect(info).toMatchObject({ appKey: 'k-cmd', timeScale: 60, tokenTtlSeconds: 600, notifyUrl: null, seed: { debtTaskId: SEED.debtTaskId } });
+    expect(info).toMatchObject({
+      appKey: 'k-cmd',
+      timeScale: 60,
+      tokenTtlSeconds: 600,
+      notifyUrl: null,
+      seed: { debtTaskId: SEED.debtTaskId },
+    });
     expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(info.flexUrl).toBe(`${info.url}/flex`);
     expect(info.flexTestUrl).toBe(`${info.url}/flex-test`);
-    const auth = await call(info.url, 'POST', '/service/cloud/auth', { body: { APPKey: 'k-cmd', APPSecret: info.appSecret } });
+    const auth = await call(info.url, 'POST', '/service/cloud/auth', {
+      body: { APPKey: 'k-cmd', APPSecret: info.appSecret },
+    });
     expect(auth.json.code).toBe(200);
-    const push = await call(info.flexUrl, 'POST', `/api/push/${info.pushToken}`, { body: { caller_id: 'x', variables: {} } });
+    const push = await call(info.flexUrl, 'POST', `/api/push/${info.pushToken}`, {
+      body: { caller_id: 'x', variables: {} },
+    });
     expect(push.json.code).toBe(200);
     // Messages and credentials go to stderr too, for a person.
     expect(io.err()).toContain(info.url);
@@ -60,18 +70,41 @@ describe('callctl sandbox', () => {
     const dir = tempDir('callctl-sbx-');
     writeFileSync(join(dir, 'secret'), 'file-secret\n');
     const io = signalIO();
-    const running = main(['sandbox', '--verbose', '--app-secret-file', join(dir, 'secret'), '--fault-429', '1', '--retry-after', '4', '--fail-batch', '2:drop:always', '--fault-path', '/service/cloud/robot'], io);
+    const running = main(
+      [
+        'sandbox',
+        '--verbose',
+        '--app-secret-file',
+        join(dir, 'secret'),
+        '--fault-429',
+        '1',
+        '--retry-after',
+        '4',
+        '--fail-batch',
+        '2:drop:always',
+        '--fault-path',
+        '/service/cloud/robot',
+      ],
+      io,
+    );
     await until(() => /Ctrl-C to stop/.test(io.err()));
     expect(io.out()).toBe('');
     const url = /base URL\s+(\S+)/.exec(io.err())![1]!;
     expect(io.err()).toContain('file-secret');
     const faults = (await call(url, 'GET', '/__sandbox/faults')).json.data;
-    expect(faults).toMatchObject({ fail429: 1, retryAfter: 4, path: '/service/cloud/robot', failBatch: { index: 2, mode: 'drop', repeat: 'always' } });
+    expect(faults).toMatchObject({
+      fail429: 1,
+      retryAfter: 4,
+      path: '/service/cloud/robot',
+      failBatch: { index: 2, mode: 'drop', repeat: 'always' },
+    });
     const r = await call(url, 'GET', '/service/cloud/robot');
     expect(r.status).toBe(429);
     expect(io.err()).toMatch(/fault fail429: GET \/service\/cloud\/robot/);
     expect(io.err()).toMatch(/GET \/service\/cloud\/robot 429/);
-    const token = (await call(url, 'POST', '/service/cloud/auth', { body: { APPKey: 'demo-app-key', APPSecret: 'file-secret' } })).json.data.token;
+    const token = (
+      await call(url, 'POST', '/service/cloud/auth', { body: { APPKey: 'demo-app-key', APPSecret: 'file-secret' } })
+    ).json.data.token;
     expect(token).toBeTruthy();
     io.fire('SIGINT');
     expect(await running).toBe(0);
@@ -85,7 +118,10 @@ describe('callctl sandbox', () => {
     [['--time-scale', '0'], /positive/],
     [['--notify-url', 'ftp://x'], /--notify-url must be/],
     [['--app-secret-file', '/nonexistent/file'], /cannot read/],
-    [['--variant', 'nope'], /unknown sandbox variant "nope"; valid: errors-http, error-message, auth-401-http, .*no-user-agent/],
+    [
+      ['--variant', 'nope'],
+      /unknown sandbox variant "nope"; valid: errors-http, error-message, auth-401-http, .*no-user-agent/,
+    ],
     [['--variant', 'page-cap,count-new', '--variant', 'count-sent'], /count-sent and count-new answer the same point/],
     [['--variant', ','], /NAME\[,NAME/],
   ])('%j is a usage error (exit 2)', async (args, message) => {
@@ -102,8 +138,14 @@ describe('callctl sandbox', () => {
     const info = JSON.parse(io.out());
     expect(info.variants).toEqual(['errors-http', 'page-cap', 'count-new']);
     expect(io.err()).toMatch(/variants\s+errors-http, page-cap, count-new/);
-    expect((await call(info.url, 'GET', '/__sandbox/variants')).json.data.variants).toEqual(['errors-http', 'page-cap', 'count-new']);
-    const token = (await call(info.url, 'POST', '/service/cloud/auth', { body: { APPKey: info.appKey, APPSecret: info.appSecret } })).json.data.token;
+    expect((await call(info.url, 'GET', '/__sandbox/variants')).json.data.variants).toEqual([
+      'errors-http',
+      'page-cap',
+      'count-new',
+    ]);
+    const token = (
+      await call(info.url, 'POST', '/service/cloud/auth', { body: { APPKey: info.appKey, APPSecret: info.appSecret } })
+    ).json.data.token;
     const list = await call(info.url, 'GET', '/service/cloud/workflow/instancelist?size=10', { token });
     expect(list.json.data.lists).toHaveLength(5);
     io.fire('SIGTERM');
@@ -149,7 +191,10 @@ describe('callctl sandbox', () => {
     await call(info.url, 'POST', '/__sandbox/simulate', { body: { action: 'finishTask', id: SEED.callingTaskId } });
     await until(() => got.length > 0);
     const { taskSign } = await import('../../src/signing/sign.js');
-    expect(JSON.parse(got[0]!)).toMatchObject({ TaskID: SEED.callingTaskId, Sign: taskSign(SEED.callingTaskId, 'env-key') });
+    expect(JSON.parse(got[0]!)).toMatchObject({
+      TaskID: SEED.callingTaskId,
+      Sign: taskSign(SEED.callingTaskId, 'env-key'),
+    });
     await until(() => /notification task\.end delivered/.test(io.err()));
     io.fire('SIGTERM');
     await running;

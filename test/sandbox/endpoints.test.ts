@@ -39,7 +39,9 @@ describe('calling endpoints', () => {
   });
 
   test('GET detail of the debt task', async () => {
-    const env = envelopeSchema(callingTaskSchema).parse((await get(`/service/cloud/detail?TaskID=${SEED.debtTaskId}`)).json);
+    const env = envelopeSchema(callingTaskSchema).parse(
+      (await get(`/service/cloud/detail?TaskID=${SEED.debtTaskId}`)).json,
+    );
     expect(env.data).toMatchObject({ TaskID: SEED.debtTaskId, Status: 'finished' });
     expect(env.data.detail.length).toBe(8);
   });
@@ -51,9 +53,13 @@ describe('calling endpoints', () => {
   });
 
   test('plan status and plan detail', async () => {
-    const s = envelopeSchema(planStatusDataSchema).parse((await get(`/service/cloud/planstatus?PlanName=${SEED.planName}`)).json);
+    const s = envelopeSchema(planStatusDataSchema).parse(
+      (await get(`/service/cloud/planstatus?PlanName=${SEED.planName}`)).json,
+    );
     expect(s.data).toEqual({ PlanName: 'PLAN-A', PlanStatus: 'finished' });
-    const d = envelopeSchema(planDetailDataSchema).parse((await get(`/service/cloud/plandetail?PlanName=${SEED.callingPlanName}`)).json);
+    const d = envelopeSchema(planDetailDataSchema).parse(
+      (await get(`/service/cloud/plandetail?PlanName=${SEED.callingPlanName}`)).json,
+    );
     expect(d.data.PlanDetails.map((r) => [r.TaskName, r.Status])).toEqual([
       ['PLAN-B-R1', 'finished'],
       ['PLAN-B-R2', 'calling'],
@@ -76,7 +82,8 @@ describe('calling endpoints', () => {
 });
 
 describe('workflow instance list', () => {
-  const list = async (q = '') => envelopeSchema(workflowListDataSchema).parse((await get(`/service/cloud/workflow/instancelist${q}`)).json).data;
+  const list = async (q = '') =>
+    envelopeSchema(workflowListDataSchema).parse((await get(`/service/cloud/workflow/instancelist${q}`)).json).data;
 
   test(`defaults: page ${INSTANCE_LIST_PAGING.page}, size ${INSTANCE_LIST_PAGING.size}, newest first, count of all`, async () => {
     const d = await list();
@@ -89,7 +96,8 @@ describe('workflow instance list', () => {
 
   test('pages walk every instance once', async () => {
     const seen: string[] = [];
-    for (let page = 1; page <= 4; page++) seen.push(...(await list(`?page=${page}&size=10`)).lists.map((w) => w.workflow_id));
+    for (let page = 1; page <= 4; page++)
+      seen.push(...(await list(`?page=${page}&size=10`)).lists.map((w) => w.workflow_id));
     expect(seen).toHaveLength(SEED.workflowCount);
     expect(new Set(seen).size).toBe(SEED.workflowCount);
     expect((await list('?page=5&size=10')).lists).toEqual([]);
@@ -119,7 +127,9 @@ describe('workflow instance list', () => {
 
 describe('workflow task detail and verify-push', () => {
   test('taskdetail of the seeded information-check task', async () => {
-    const env = envelopeSchema(workflowTaskDetailSchema).parse((await post('/service/cloud/workflow/taskdetail', { task_id: SEED.workflowTaskId })).json);
+    const env = envelopeSchema(workflowTaskDetailSchema).parse(
+      (await post('/service/cloud/workflow/taskdetail', { task_id: SEED.workflowTaskId })).json,
+    );
     expect(env.data).toMatchObject({ task_id: SEED.workflowTaskId, workflow_id: SEED.workflowId });
     expect(env.data.details.some((d) => (d.question_answer ?? []).length > 0)).toBe(true);
   });
@@ -127,14 +137,22 @@ describe('workflow task detail and verify-push', () => {
   test('taskdetail errors', async () => {
     expectError(await post('/service/cloud/workflow/taskdetail', {}), 400, /task_id/);
     expectError(await post('/service/cloud/workflow/taskdetail', { task_id: 5 }), 400, /task_id/);
-    expectError(await post('/service/cloud/workflow/taskdetail', { task_id: 'nope' }), 404, /^workflow task not found: nope$/);
+    expectError(
+      await post('/service/cloud/workflow/taskdetail', { task_id: 'nope' }),
+      404,
+      /^workflow task not found: nope$/,
+    );
     const r = await call(sb.url, 'POST', '/service/cloud/workflow/taskdetail', { token, raw: 'not json' });
     expectError(r, 400, /invalid JSON/, 400);
   });
 
   test('verify-push answers the newest push for the callee, with call.robot_id', async () => {
     const v = SEED.verifyPush;
-    const r = await post('/service/cloud/workflow/apinoticeinfo', { workflow_id: v.workflowId, node_id: v.nodeId, callee: v.callee });
+    const r = await post('/service/cloud/workflow/apinoticeinfo', {
+      workflow_id: v.workflowId,
+      node_id: v.nodeId,
+      callee: v.callee,
+    });
     const env = envelopeSchema(verifyPushDataSchema).parse(r.json);
     expect(env.data.call.robot_id).toBe('rb-1004');
     expect(env.data.callee.callee_number).toBe(v.callee);
@@ -147,15 +165,43 @@ describe('workflow task detail and verify-push', () => {
     const v = SEED.verifyPush;
     const body = { workflow_id: v.workflowId, node_id: v.nodeId, callee: v.callee };
     expect((await post('/service/cloud/workflow/apinoticeinfo', { ...body, case_id: v.caseId })).json.code).toBe(200);
-    expectError(await post('/service/cloud/workflow/apinoticeinfo', { ...body, case_id: 'OTHER' }), 404, /case_id OTHER/);
+    expectError(
+      await post('/service/cloud/workflow/apinoticeinfo', { ...body, case_id: 'OTHER' }),
+      404,
+      /case_id OTHER/,
+    );
   });
 
   test('verify-push: older than three months, unknown node or workflow, missing fields', async () => {
     const e = SEED.expiredPush;
-    expectError(await post('/service/cloud/workflow/apinoticeinfo', { workflow_id: e.workflowId, node_id: e.nodeId, callee: e.callee }), 404, /no custom API push found .* last 3 months/);
-    expectError(await post('/service/cloud/workflow/apinoticeinfo', { workflow_id: e.workflowId, node_id: 'node-x', callee: SEED.verifyPush.callee }), 404, /no custom API push/);
-    expectError(await post('/service/cloud/workflow/apinoticeinfo', { workflow_id: 'wf-x', node_id: e.nodeId, callee: e.callee }), 404, /^workflow not found: wf-x$/);
-    expectError(await post('/service/cloud/workflow/apinoticeinfo', { workflow_id: e.workflowId, callee: e.callee }), 400, /node_id/);
+    expectError(
+      await post('/service/cloud/workflow/apinoticeinfo', {
+        workflow_id: e.workflowId,
+        node_id: e.nodeId,
+        callee: e.callee,
+      }),
+      404,
+      /no custom API push found .* last 3 months/,
+    );
+    expectError(
+      await post('/service/cloud/workflow/apinoticeinfo', {
+        workflow_id: e.workflowId,
+        node_id: 'node-x',
+        callee: SEED.verifyPush.callee,
+      }),
+      404,
+      /no custom API push/,
+    );
+    expectError(
+      await post('/service/cloud/workflow/apinoticeinfo', { workflow_id: 'wf-x', node_id: e.nodeId, callee: e.callee }),
+      404,
+      /^workflow not found: wf-x$/,
+    );
+    expectError(
+      await post('/service/cloud/workflow/apinoticeinfo', { workflow_id: e.workflowId, callee: e.callee }),
+      400,
+      /node_id/,
+    );
   });
 });
 
@@ -172,7 +218,9 @@ describe('routing', () => {
 
   test('many concurrent requests are all answered correctly', async () => {
     const ids = [...sb.state.tasks.keys()];
-    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => get(`/service/cloud/detail?TaskID=${ids[i % ids.length]}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => get(`/service/cloud/detail?TaskID=${ids[i % ids.length]}`)),
+    );
     expect(answers.map((a) => a.json.data.TaskID)).toEqual(Array.from({ length: 200 }, (_, i) => ids[i % ids.length]));
   });
 });

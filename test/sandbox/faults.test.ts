@@ -63,7 +63,9 @@ describe('request faults', () => {
   test('dropAfterBody: the body is read (and recorded), then the connection is destroyed', async () => {
     sb.faults.dropAfterBody = 1;
     const pushes = sb.state.received.pushes.length;
-    const r = await settle(call(sb.url, 'POST', `/flex/api/push/${sb.pushToken}`, { body: { caller_id: '+6281111111111', variables: {} } }));
+    const r = await settle(
+      call(sb.url, 'POST', `/flex/api/push/${sb.pushToken}`, { body: { caller_id: '+6281111111111', variables: {} } }),
+    );
     expect(r).toBeInstanceOf(Error);
     const rec = sb.requests.at(-1)!;
     expect(rec).toMatchObject({ outcome: 'dropped-after-body', fault: 'dropAfterBody' });
@@ -105,7 +107,8 @@ describe('request faults', () => {
 });
 
 describe('updatedetails batch faults', () => {
-  const send = (from: number) => call(sb.url, 'POST', UPDATE, { token, body: { workflow_id: 'wf-20015', details: entries(2, from) } });
+  const send = (from: number) =>
+    call(sb.url, 'POST', UPDATE, { token, body: { workflow_id: 'wf-20015', details: entries(2, from) } });
   const kept = () => sb.state.received.updates.get('wf-20015')?.entries.map((e) => e.caseid) ?? [];
   afterEach(() => sb.state.received.updates.delete('wf-20015'));
 
@@ -149,7 +152,10 @@ describe('updatedetails batch faults', () => {
 
   test('an invalid batch is answered as such and does not count', async () => {
     sb.faults.failBatch = { index: 1, mode: 'envelope', repeat: 'once' };
-    const bad = await call(sb.url, 'POST', UPDATE, { token, body: { workflow_id: 'wf-20015', details: [{ callee: 'x' }] } });
+    const bad = await call(sb.url, 'POST', UPDATE, {
+      token,
+      body: { workflow_id: 'wf-20015', details: [{ callee: 'x' }] },
+    });
     expect(bad.json.code).toBe(400);
     expect((await send(0)).json.code).toBe(500);
   });
@@ -187,13 +193,19 @@ describe('admin endpoints', () => {
     expect(sb.state.counters.requests).toBe(0);
     await call(sb.url, 'POST', '/service/cloud/auth', { body: { APPKey: sb.appKey, APPSecret: sb.appSecret } });
     await robots();
-    await call(sb.url, 'POST', `/flex/api/push/${sb.pushToken}`, { body: { caller_id: '+6281111111111', variables: {} } });
+    await call(sb.url, 'POST', `/flex/api/push/${sb.pushToken}`, {
+      body: { caller_id: '+6281111111111', variables: {} },
+    });
     const r = await call(sb.url, 'GET', '/__sandbox/requests');
     expect(r.json.data.count).toBe(3);
     expect(r.text).not.toContain(sb.appSecret);
     expect(r.text).not.toContain(token);
     expect(r.text).not.toContain(sb.pushToken);
-    expect(r.json.data.requests.map((x: { path: string }) => x.path)).toEqual(['/service/cloud/auth', '/service/cloud/robot', '/flex/api/push/<token>']);
+    expect(r.json.data.requests.map((x: { path: string }) => x.path)).toEqual([
+      '/service/cloud/auth',
+      '/service/cloud/robot',
+      '/flex/api/push/<token>',
+    ]);
     const only = await call(sb.url, 'GET', '/__sandbox/requests?path=/flex&limit=5');
     expect(only.json.data.requests).toHaveLength(1);
     expect(sb.state.counters.byRoute).toEqual({
@@ -207,7 +219,10 @@ describe('admin endpoints', () => {
     const r = await call(sb.url, 'GET', '/__sandbox/state');
     const d = r.json.data;
     expect(d.url).toBe(sb.url);
-    expect(d.tasks.find((t: { TaskID: string }) => t.TaskID === SEED.debtTaskId)).toMatchObject({ Status: 'finished', calls: 8 });
+    expect(d.tasks.find((t: { TaskID: string }) => t.TaskID === SEED.debtTaskId)).toMatchObject({
+      Status: 'finished',
+      calls: 8,
+    });
     expect(d.plans).toContainEqual({ PlanName: SEED.planName, PlanStatus: 'finished' });
     expect(d.workflows).toBe(SEED.workflowCount);
     expect(d.faults).toMatchObject({ fail500: 0 });

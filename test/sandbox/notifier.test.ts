@@ -78,8 +78,14 @@ describe('sandbox notifications', () => {
     expect(plan.Timestamp).toMatch(/^\d{10}$/);
     expect(Math.abs(Number(plan.Timestamp) - Date.now() / 1000)).toBeLessThan(5);
     expect(plan.Sign).toBe(planSign(plan.Timestamp as string, 'k-1'));
-    expect((plan.PlanDetails as Array<{ Status: string }>).map((r) => r.Status)).toEqual(['finished', 'finished', 'finished']);
-    const rounds = got.filter((g) => g.body.PlanName === SEED.callingPlanName && 'TaskID' in g.body).map((g) => g.body.TaskName);
+    expect((plan.PlanDetails as Array<{ Status: string }>).map((r) => r.Status)).toEqual([
+      'finished',
+      'finished',
+      'finished',
+    ]);
+    const rounds = got
+      .filter((g) => g.body.PlanName === SEED.callingPlanName && 'TaskID' in g.body)
+      .map((g) => g.body.TaskName);
     expect(rounds).toEqual(['PLAN-B-R2', 'PLAN-B-R3']);
   });
 
@@ -124,7 +130,14 @@ describe('createNotifier', () => {
     const events = new EventEmitter<SandboxEventMap>();
     const failed: SandboxEventMap['notify.failed'][0][] = [];
     events.on('notify.failed', (e) => failed.push(e));
-    const n = createNotifier({ url: 'http://127.0.0.1:9/none', key: 'k', events, timeScale: 1, retryIntervalMs: 1, maxRetries: 2 });
+    const n = createNotifier({
+      url: 'http://127.0.0.1:9/none',
+      key: 'k',
+      events,
+      timeScale: 1,
+      retryIntervalMs: 1,
+      maxRetries: 2,
+    });
     cleanup.push(() => n.close());
     n.send({ kind: 'plan.end', body: {} });
     await n.idle();
@@ -135,7 +148,13 @@ describe('createNotifier', () => {
   test('close stops pending retries', async () => {
     const r = await receiver(Array(20).fill(500));
     cleanup.push(r.close);
-    const n = createNotifier({ url: r.url, key: 'k', events: new EventEmitter<SandboxEventMap>(), timeScale: 1, retryIntervalMs: 30 });
+    const n = createNotifier({
+      url: r.url,
+      key: 'k',
+      events: new EventEmitter<SandboxEventMap>(),
+      timeScale: 1,
+      retryIntervalMs: 30,
+    });
     n.send({ kind: 'task.end', body: {} });
     await until(() => r.got.length === 1);
     await n.close();

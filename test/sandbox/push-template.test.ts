@@ -11,7 +11,11 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const pushBody = { caller_id: '+6281234500001', client_name: 'Budi', variables: { debt_amount: '1500.00', due: '2025-01-10' } };
+const pushBody = {
+  caller_id: '+6281234500001',
+  client_name: 'Budi',
+  variables: { debt_amount: '1500.00', due: '2025-01-10' },
+};
 
 describe('direct call push', () => {
   test('flex URLs and the test token', () => {
@@ -23,16 +27,29 @@ describe('direct call push', () => {
   test('live push: HTTP 200, code 200, the answer shape; recorded as live', async () => {
     const r = await call(sb.flexUrl, 'POST', `/api/push/${sb.pushToken}`, { body: pushBody });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ code: 200, message: 'success', show_err: false, body: { status: 'queued', environment: 'live' } });
+    expect(r.json).toMatchObject({
+      code: 200,
+      message: 'success',
+      show_err: false,
+      body: { status: 'queued', environment: 'live' },
+    });
     expect(SEND_SUCCESS_CODES).toContain(r.json.code);
     expect(Number.isInteger(r.json.timestamp)).toBe(true);
     expect(r.json.trace_id).toMatch(/^[0-9a-f]{16}$/);
     const got = sb.state.received.pushes.at(-1)!;
-    expect(got).toMatchObject({ environment: 'live', caller_id: pushBody.caller_id, client_name: 'Budi', variables: pushBody.variables, trace_id: r.json.trace_id });
+    expect(got).toMatchObject({
+      environment: 'live',
+      caller_id: pushBody.caller_id,
+      client_name: 'Budi',
+      variables: pushBody.variables,
+      trace_id: r.json.trace_id,
+    });
   });
 
   test('test push goes to its own address with its own token', async () => {
-    const r = await call(sb.flexTestUrl, 'POST', `/api/push/${sb.pushTestToken}`, { body: { caller_id: 'C-1', variables: {} } });
+    const r = await call(sb.flexTestUrl, 'POST', `/api/push/${sb.pushTestToken}`, {
+      body: { caller_id: 'C-1', variables: {} },
+    });
     expect(r.json.code).toBe(200);
     expect(sb.state.received.pushes.at(-1)!.environment).toBe('test');
   });
@@ -68,7 +85,9 @@ describe('direct call push', () => {
   test('a push dropped after its body was read is in the requests, not in the pushes', async () => {
     sb.faults.dropAfterBody = 1;
     const n = sb.state.received.pushes.length;
-    expect(await settle(call(sb.flexUrl, 'POST', `/api/push/${sb.pushToken}`, { body: pushBody }))).toBeInstanceOf(Error);
+    expect(await settle(call(sb.flexUrl, 'POST', `/api/push/${sb.pushToken}`, { body: pushBody }))).toBeInstanceOf(
+      Error,
+    );
     expect(sb.requests.at(-1)!.outcome).toBe('dropped-after-body');
     expect(sb.state.received.pushes.length).toBe(n);
   });
@@ -101,7 +120,11 @@ describe('template unitcast', () => {
   test('a signed message: HTTP 200, code 200, data.task_id; recorded', async () => {
     const r = await send(message);
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ code: 200, message: 'success', data: { task_id: expect.stringMatching(/^tpl-task-/) } });
+    expect(r.json).toMatchObject({
+      code: 200,
+      message: 'success',
+      data: { task_id: expect.stringMatching(/^tpl-task-/) },
+    });
     expect(r.json.request_id).toMatch(/^req-/);
     expect(sb.state.received.templates.at(-1)).toMatchObject({
       task_id: r.json.data.task_id,
@@ -114,7 +137,11 @@ describe('template unitcast', () => {
 
   test('the signature covers the raw bytes: other spacing, same JSON, is refused', async () => {
     const text = JSON.stringify(message);
-    const r = await send(undefined, { 'x-service-sign-key': 'sk-1', 'x-service-sign': defaultServiceSign(text, 'ss-1') }, JSON.stringify(message, null, 1));
+    const r = await send(
+      undefined,
+      { 'x-service-sign-key': 'sk-1', 'x-service-sign': defaultServiceSign(text, 'ss-1') },
+      JSON.stringify(message, null, 1),
+    );
     expect(r.status).toBe(401);
     expect(r.json.message).toMatch(/does not match/);
   });

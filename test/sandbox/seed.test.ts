@@ -16,7 +16,9 @@ describe('seed data passes the response schemas', () => {
   test('robots: single and group, every tone, both voices and an empty one', () => {
     const robots = robotListSchema.parse(state.robots);
     expect(new Set(robots.map((r) => r.RobotMethod))).toEqual(new Set(['single', 'group']));
-    expect(new Set(robots.map((r) => r.Tone))).toEqual(new Set(['Polite', 'Natural', 'Pressing', 'Harsh', 'Fierce', null]));
+    expect(new Set(robots.map((r) => r.Tone))).toEqual(
+      new Set(['Polite', 'Natural', 'Pressing', 'Harsh', 'Fierce', null]),
+    );
     expect(new Set(robots.map((r) => r.Voice))).toEqual(new Set(['male', 'female', '']));
     expect(SEED.robotIds).toEqual(robots.map((r) => r.RobotID));
   });
@@ -55,14 +57,22 @@ describe('seed data passes the response schemas', () => {
     expect(all.some((r) => r.AsrResult!.length > 0 && r.NerSlots && Object.keys(r.NerSlots).length > 0)).toBe(true);
     expect(all.some((r) => r.RedailCall!.length > 0)).toBe(true);
     expect(state.tasks.get(SEED.telemarketingTaskId)!.task.detail.every((r) => r.BorrowedAmount === '')).toBe(true);
-    expect(state.tasks.get(SEED.infoCheckTaskId)!.task.detail.some((r) => /Verified|Mismatch/.test(r.EventLabel!.final!))).toBe(true);
+    expect(
+      state.tasks.get(SEED.infoCheckTaskId)!.task.detail.some((r) => /Verified|Mismatch/.test(r.EventLabel!.final!)),
+    ).toBe(true);
     const statuses = new Set([...state.tasks.values()].map((m) => m.task.Status));
     expect(statuses).toEqual(new Set(['created', 'pending', 'calling', 'finished', 'paused', 'canceled']));
   });
 
   test('plans and their rounds, named plan name + round suffix', () => {
     const byStatus = new Map([...state.plans.values()].map((p) => [p.PlanName, p.PlanStatus]));
-    expect(byStatus).toEqual(new Map([[SEED.planName, 'finished'], [SEED.callingPlanName, 'calling'], [SEED.plannedPlanName, 'planned']]));
+    expect(byStatus).toEqual(
+      new Map([
+        [SEED.planName, 'finished'],
+        [SEED.callingPlanName, 'calling'],
+        [SEED.plannedPlanName, 'planned'],
+      ]),
+    );
     for (const plan of state.plans.values()) {
       const view = planView(state, plan);
       planStatusDataSchema.parse(view);
@@ -115,7 +125,9 @@ describe('seed data passes the response schemas', () => {
       hangupTypeSchema.parse(p.data.call.hangup_type);
     }
     const v = SEED.verifyPush;
-    expect(state.apiPushes.filter((p) => p.data.callee.callee_number === v.callee && p.data.node_id === v.nodeId)).toHaveLength(2);
+    expect(
+      state.apiPushes.filter((p) => p.data.callee.callee_number === v.callee && p.data.node_id === v.nodeId),
+    ).toHaveLength(2);
     expect(state.workflows.get(v.workflowId)!.contacts[0]).toMatchObject({ callee: v.callee, caseid: v.caseId });
   });
 });

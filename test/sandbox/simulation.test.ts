@@ -35,7 +35,11 @@ describe('task lifecycle', () => {
     expect(task.Status).toBe('finished');
     expect(task.detail.map((r) => r.CalleeNumber)).toEqual(['+6281200000001', '+6281200000002']);
     callingTaskSchema.parse(task);
-    expect(statuses.filter((e) => e.task.TaskID === task.TaskID).map((e) => `${e.from}>${e.to}`)).toEqual(['created>pending', 'pending>calling', 'calling>finished']);
+    expect(statuses.filter((e) => e.task.TaskID === task.TaskID).map((e) => `${e.from}>${e.to}`)).toEqual([
+      'created>pending',
+      'pending>calling',
+      'calling>finished',
+    ]);
   });
 
   test('with timeScale 1000 a task finishes by itself in real time, with task.finished', async () => {
@@ -110,7 +114,9 @@ describe('plan lifecycle', () => {
     sb = await startSandbox();
     const view = sb.simulate.finishPlan(SEED.callingPlanName);
     expect(view.PlanStatus).toBe('finished');
-    const r = await call(sb.url, 'GET', `/service/cloud/planstatus?PlanName=${SEED.callingPlanName}`, { token: sb.issueToken() });
+    const r = await call(sb.url, 'GET', `/service/cloud/planstatus?PlanName=${SEED.callingPlanName}`, {
+      token: sb.issueToken(),
+    });
     expect(r.json.data.PlanStatus).toBe('finished');
   });
 });
@@ -119,7 +125,10 @@ describe('POST /__sandbox/simulate', () => {
   test('actions over HTTP, errors as envelope codes', async () => {
     sb = await startSandbox();
     const sim = (body: unknown) => call(sb!.url, 'POST', '/__sandbox/simulate', { body });
-    expect((await sim({ action: 'createTask', id: 'T-HTTP', calleeCount: 1 })).json.data).toMatchObject({ TaskID: 'T-HTTP', Status: 'created' });
+    expect((await sim({ action: 'createTask', id: 'T-HTTP', calleeCount: 1 })).json.data).toMatchObject({
+      TaskID: 'T-HTTP',
+      Status: 'created',
+    });
     expect((await sim({ action: 'finishTask', id: 'T-HTTP' })).json.data.Status).toBe('finished');
     expect((await sim({ action: 'createPlan', name: 'P-HTTP' })).json.data.PlanStatus).toBe('planned');
     expect((await sim({ action: 'finishPlan', name: 'P-HTTP' })).json.data.PlanStatus).toBe('finished');

@@ -67,14 +67,30 @@ describe('updatedetails', () => {
   });
 
   test.each<[string, (e: ListEntry[]) => unknown, RegExp]>([
-    ['callee without +', (e) => (e[1]!.callee = '6281234567'), /^invalid entry details\[1\]\.callee: callee must be \+ then 7 to 15 digits/],
+    [
+      'callee without +',
+      (e) => (e[1]!.callee = '6281234567'),
+      /^invalid entry details\[1\]\.callee: callee must be \+ then 7 to 15 digits/,
+    ],
     ['callee too short', (e) => (e[1]!.callee = '+123456'), /details\[1\]\.callee/],
-    ['platform of 41 characters', (e) => (e[1]!.platform = 'p'.repeat(41)), /details\[1\]\.platform: platform is longer than 40 characters/],
+    [
+      'platform of 41 characters',
+      (e) => (e[1]!.platform = 'p'.repeat(41)),
+      /details\[1\]\.platform: platform is longer than 40 characters/,
+    ],
     ['empty platform', (e) => (e[1]!.platform = ''), /details\[1\]\.platform: platform is empty/],
     ['missing variables', (e) => delete (e[1] as Partial<ListEntry>).variables, /details\[1\]\.variables/],
-    ['a variable that is not a string', (e) => ((e[1]!.variables as Record<string, unknown>).age = 31), /details\[1\]\.variables\.age/],
+    [
+      'a variable that is not a string',
+      (e) => ((e[1]!.variables as Record<string, unknown>).age = 31),
+      /details\[1\]\.variables\.age/,
+    ],
     ['an unknown field', (e) => ((e[1] as Record<string, unknown>).name = 'x'), /details\[1\].*name/],
-    ['pds_variables a number', (e) => ((e[1] as Record<string, unknown>).pds_variables = 5), /details\[1\]\.pds_variables/],
+    [
+      'pds_variables a number',
+      (e) => ((e[1] as Record<string, unknown>).pds_variables = 5),
+      /details\[1\]\.pds_variables/,
+    ],
     ['an entry that is not an object', (e) => ((e as unknown[])[1] = 'x'), /details\[1\]/],
   ])('%s: the whole batch is refused, naming the entry', async (_n, spoil, message) => {
     const wf = 'wf-20010';
@@ -114,7 +130,10 @@ describe('updatedetails', () => {
   test('keepEntries: false counts without keeping', async () => {
     const lean = await startSandbox({ keepEntries: false });
     try {
-      await call(lean.url, 'POST', PATH, { token: lean.issueToken(), body: { workflow_id: SEED.workflowId, details: entries(50) } });
+      await call(lean.url, 'POST', PATH, {
+        token: lean.issueToken(),
+        body: { workflow_id: SEED.workflowId, details: entries(50) },
+      });
       expect(lean.state.received.updates.get(SEED.workflowId)).toMatchObject({ count: 50, batches: 1, entries: [] });
       expect(lean.state.counters).toMatchObject({ entriesAccepted: 50, batchesAccepted: 1 });
     } finally {
@@ -124,7 +143,9 @@ describe('updatedetails', () => {
 
   test('concurrent batches are all kept, none lost', async () => {
     const wf = 'wf-20012';
-    await Promise.all(Array.from({ length: 20 }, (_, i) => update({ workflow_id: wf, details: entries(100, i * 100) })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => update({ workflow_id: wf, details: entries(100, i * 100) })),
+    );
     const got = sb.state.received.updates.get(wf)!;
     expect(got).toMatchObject({ count: 2000, batches: 20 });
     expect(new Set(got.entries.map((e) => e.caseid)).size).toBe(2000);

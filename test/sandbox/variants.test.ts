@@ -51,9 +51,15 @@ const templateMessage = {
 function sendTemplate(sb: Sandbox) {
   const raw = JSON.stringify(templateMessage);
   const sign = createHmac('sha256', sb.signSecret).update(raw).digest('hex');
-  return call(sb.url, 'POST', '/api/v1/template/unitcast', { raw, headers: { 'x-service-sign-key': sb.signKey, 'x-service-sign': sign } });
+  return call(sb.url, 'POST', '/api/v1/template/unitcast', {
+    raw,
+    headers: { 'x-service-sign-key': sb.signKey, 'x-service-sign': sign },
+  });
 }
-const sendPush = (sb: Sandbox) => call(sb.flexUrl, 'POST', `/api/push/${sb.pushToken}`, { body: { caller_id: '+6281234500001', variables: { debt_amount: '10' } } });
+const sendPush = (sb: Sandbox) =>
+  call(sb.flexUrl, 'POST', `/api/push/${sb.pushToken}`, {
+    body: { caller_id: '+6281234500001', variables: { debt_amount: '10' } },
+  });
 
 interface Got {
   headers: IncomingMessage['headers'];
@@ -107,7 +113,10 @@ async function planEnd(variants: VariantName[], failures = 0, timeScale = 60_000
 }
 
 /** The default answer and the answer under one variant, for an endpoint. */
-async function both(name: VariantName, ask: (sb: Sandbox, token: string) => Promise<Answer>): Promise<[Answer, Answer]> {
+async function both(
+  name: VariantName,
+  ask: (sb: Sandbox, token: string) => Promise<Answer>,
+): Promise<[Answer, Answer]> {
   const plain = await sandbox([]);
   const bent = await sandbox([name]);
   return [await ask(plain.sb, plain.token), await ask(bent.sb, bent.token)];
@@ -118,18 +127,28 @@ const expired = async (sb: Sandbox) => {
   sb.expireTokens();
   return call(sb.url, 'GET', '/service/cloud/robot', { token });
 };
-const wrongCredentials = (sb: Sandbox) => call(sb.url, 'POST', '/service/cloud/auth', { body: { APPKey: sb.appKey, APPSecret: 'wrong' } });
-const missingCredentials = (sb: Sandbox) => call(sb.url, 'POST', '/service/cloud/auth', { body: { APPKey: sb.appKey } });
+const wrongCredentials = (sb: Sandbox) =>
+  call(sb.url, 'POST', '/service/cloud/auth', { body: { APPKey: sb.appKey, APPSecret: 'wrong' } });
+const missingCredentials = (sb: Sandbox) =>
+  call(sb.url, 'POST', '/service/cloud/auth', { body: { APPKey: sb.appKey } });
 
 function authVariant(name: VariantName, httpStatus: number, code: number) {
   return async () => {
     const { sb } = await sandbox([name]);
     refusal(await expired(sb), httpStatus, code, /token expired/);
-    refusal(await call(sb.url, 'GET', '/service/cloud/robot', { token: 'sbx.unknown' }), httpStatus, code, /invalid token/);
+    refusal(
+      await call(sb.url, 'GET', '/service/cloud/robot', { token: 'sbx.unknown' }),
+      httpStatus,
+      code,
+      /invalid token/,
+    );
     refusal(await wrongCredentials(sb), httpStatus, code, /invalid APPKey or APPSecret/);
     refusal(await missingCredentials(sb), httpStatus, code, /required/);
     // Right credentials still get a token, and other refusals keep their own code.
-    expect((await call(sb.url, 'POST', '/service/cloud/auth', { body: { APPKey: sb.appKey, APPSecret: sb.appSecret } })).json.code).toBe(200);
+    expect(
+      (await call(sb.url, 'POST', '/service/cloud/auth', { body: { APPKey: sb.appKey, APPSecret: sb.appSecret } })).json
+        .code,
+    ).toBe(200);
     refusal(await get(sb, sb.issueToken(), '/service/cloud/detail?TaskID=nope'), 200, 404, /task not found: nope/);
   };
 }
@@ -140,7 +159,12 @@ const CASES: Record<VariantName, () => Promise<void>> = {
     const { sb, token } = await sandbox(['errors-http']);
     refusal(await get(sb, token, '/service/cloud/detail?TaskID=nope'), 404, 404, /^task not found: nope$/);
     refusal(await get(sb, token, '/service/cloud/detail'), 400, 400, /TaskID is required/);
-    refusal(await post(sb, token, UPDATE, { workflow_id: SEED.cancelledWorkflowId, details: entries(1) }), 409, 409, /cancelled/);
+    refusal(
+      await post(sb, token, UPDATE, { workflow_id: SEED.cancelledWorkflowId, details: entries(1) }),
+      409,
+      409,
+      /cancelled/,
+    );
     const r = await get(sb, token, '/service/cloud/detail?TaskID=nope');
     expect(r.json.data).toBeNull();
     expect((await get(sb, token, '/service/cloud/robot')).status).toBe(200);
@@ -159,7 +183,9 @@ const CASES: Record<VariantName, () => Promise<void>> = {
   'auth-403-code': authVariant('auth-403-code', 200, 403),
   'auth-500': async () => {
     const { sb, token } = await sandbox(['auth-500']);
-    const r = await call(sb.url, 'POST', '/service/cloud/auth', { body: { APPKey: sb.appKey, APPSecret: sb.appSecret } });
+    const r = await call(sb.url, 'POST', '/service/cloud/auth', {
+      body: { APPKey: sb.appKey, APPSecret: sb.appSecret },
+    });
     refusal(r, 200, 500, /token service is unavailable/);
     expect(r.json.data).toBeNull();
     // Only the token endpoint is in trouble: a token already held still works.
@@ -172,7 +198,9 @@ const CASES: Record<VariantName, () => Promise<void>> = {
     expect(capped.json.data.count).toBe(SEED.workflowCount);
     // Page 2 of 5-item pages: items 6 to 10 of the whole list.
     const { sb, token } = await sandbox([]);
-    const all = (await get(sb, token, `${LIST}?size=100`)).json.data.lists.map((w: { workflow_id: string }) => w.workflow_id);
+    const all = (await get(sb, token, `${LIST}?size=100`)).json.data.lists.map(
+      (w: { workflow_id: string }) => w.workflow_id,
+    );
     expect(capped.json.data.lists.map((w: { workflow_id: string }) => w.workflow_id)).toEqual(all.slice(5, 10));
   },
   'page-ignored': async () => {
@@ -192,7 +220,10 @@ const CASES: Record<VariantName, () => Promise<void>> = {
   'count-matched': async () => {
     const { sb, token } = await sandbox(['count-matched']);
     const known = sb.state.workflows.get(SEED.workflowId)!.contacts[0]!;
-    const body = { workflow_id: SEED.workflowId, details: [{ ...known, variables: { name: 'New name' } }, ...entries(2)] };
+    const body = {
+      workflow_id: SEED.workflowId,
+      details: [{ ...known, variables: { name: 'New name' } }, ...entries(2)],
+    };
     const first = await post(sb, token, UPDATE, body);
     expect(first.json).toMatchObject({ code: 200, status: 'OK', data: { workflow_id: SEED.workflowId, count: 1 } });
     expect((await post(sb, token, UPDATE, body)).json.data.count).toBe(3);
@@ -207,7 +238,9 @@ const CASES: Record<VariantName, () => Promise<void>> = {
     expect((await post(sb, token, UPDATE, body)).json.data.count).toBe(0);
     // A repeat within one batch is not new twice.
     const twice = entries(1, 50);
-    expect((await post(sb, token, UPDATE, { workflow_id: SEED.workflowId, details: [...twice, ...twice] })).json.data.count).toBe(1);
+    expect(
+      (await post(sb, token, UPDATE, { workflow_id: SEED.workflowId, details: [...twice, ...twice] })).json.data.count,
+    ).toBe(1);
     expect(sb.state.received.updates.get(SEED.workflowId)!.count).toBe(8);
   },
   'update-error-200': async () => {
@@ -215,11 +248,25 @@ const CASES: Record<VariantName, () => Promise<void>> = {
     const r = await post(sb, token, UPDATE, { workflow_id: 'wf-nope', details: entries(1) });
     refusal(r, 200, 200, /^workflow not found: wf-nope$/);
     expect('data' in r.json).toBe(false);
-    refusal(await post(sb, token, UPDATE, { workflow_id: SEED.workflowId, details: [{ callee: '123' }] }), 200, 200, /invalid entry/);
+    refusal(
+      await post(sb, token, UPDATE, { workflow_id: SEED.workflowId, details: [{ callee: '123' }] }),
+      200,
+      200,
+      /invalid entry/,
+    );
     sb.setFaults({ failBatch: { index: 1 } });
-    refusal(await post(sb, token, UPDATE, { workflow_id: SEED.workflowId, details: entries(1) }), 200, 200, /simulated failure of batch 1/);
+    refusal(
+      await post(sb, token, UPDATE, { workflow_id: SEED.workflowId, details: entries(1) }),
+      200,
+      200,
+      /simulated failure of batch 1/,
+    );
     // Success is unchanged, and other endpoints keep errors-http.
-    expect((await post(sb, token, UPDATE, { workflow_id: SEED.workflowId, details: entries(1) })).json).toMatchObject({ status: 'OK', code: 200, data: { count: 1 } });
+    expect((await post(sb, token, UPDATE, { workflow_id: SEED.workflowId, details: entries(1) })).json).toMatchObject({
+      status: 'OK',
+      code: 200,
+      data: { count: 1 },
+    });
     refusal(await get(sb, token, '/service/cloud/detail?TaskID=nope'), 404, 404, /task not found/);
   },
   'verify-exception-200': async () => {
@@ -230,7 +277,9 @@ const CASES: Record<VariantName, () => Promise<void>> = {
     expect(r.json).toHaveProperty('data', null);
     refusal(await post(sb, token, VERIFY, { workflow_id: e.workflowId, callee: e.callee }), 200, 200, /node_id/);
     const v = SEED.verifyPush;
-    expect((await post(sb, token, VERIFY, { workflow_id: v.workflowId, node_id: v.nodeId, callee: v.callee })).json).toMatchObject({ status: 'OK', code: 200 });
+    expect(
+      (await post(sb, token, VERIFY, { workflow_id: v.workflowId, node_id: v.nodeId, callee: v.callee })).json,
+    ).toMatchObject({ status: 'OK', code: 200 });
   },
   'odd-values': async () => {
     const { sb, token } = await sandbox(['odd-values']);
@@ -244,10 +293,18 @@ const CASES: Record<VariantName, () => Promise<void>> = {
     expect(task.Status).toBe(ODD_VALUES.TaskStatus);
     expect(task.detail[0].RingType).toBe(ODD_VALUES.RingType);
     expect(task.detail[1].HangupType).toBe('');
-    expect((await get(sb, token, `/service/cloud/planstatus?PlanName=${SEED.planName}`)).json.data.PlanStatus).toBe(ODD_VALUES.PlanStatus);
-    expect((await get(sb, token, `/service/cloud/plandetail?PlanName=${SEED.planName}`)).json.data.PlanDetails[0].Status).toBe(ODD_VALUES.TaskStatus);
-    expect((await get(sb, token, LIST)).json.data.lists.map((w: { status: string }) => w.status).slice(0, 2)).toEqual([ODD_VALUES.WorkflowStatus, '']);
-    const wt = (await post(sb, token, '/service/cloud/workflow/taskdetail', { task_id: SEED.workflowTaskId })).json.data;
+    expect((await get(sb, token, `/service/cloud/planstatus?PlanName=${SEED.planName}`)).json.data.PlanStatus).toBe(
+      ODD_VALUES.PlanStatus,
+    );
+    expect(
+      (await get(sb, token, `/service/cloud/plandetail?PlanName=${SEED.planName}`)).json.data.PlanDetails[0].Status,
+    ).toBe(ODD_VALUES.TaskStatus);
+    expect((await get(sb, token, LIST)).json.data.lists.map((w: { status: string }) => w.status).slice(0, 2)).toEqual([
+      ODD_VALUES.WorkflowStatus,
+      '',
+    ]);
+    const wt = (await post(sb, token, '/service/cloud/workflow/taskdetail', { task_id: SEED.workflowTaskId })).json
+      .data;
     expect(wt.status).toBe(ODD_VALUES.TaskStatus);
     expect(wt.details[0].question_answer[0].whether_answer).toBe(ODD_VALUES.WhetherAnswer);
     // The model is not changed: the default sandbox state still holds the spec's values.
@@ -262,7 +319,8 @@ const CASES: Record<VariantName, () => Promise<void>> = {
     expect(robots[0]).toHaveProperty('RobotID');
     expect(robots[0]).toHaveProperty('Voice');
     const v = SEED.verifyPush;
-    const push = (await post(sb, token, VERIFY, { workflow_id: v.workflowId, node_id: v.nodeId, callee: v.callee })).json.data;
+    const push = (await post(sb, token, VERIFY, { workflow_id: v.workflowId, node_id: v.nodeId, callee: v.callee }))
+      .json.data;
     expect(push.call).not.toHaveProperty('task_id');
     expect(push.call.call_id).toBeNull();
     expect(push.call.intention).toEqual(expect.any(String));
@@ -313,15 +371,24 @@ const CASES: Record<VariantName, () => Promise<void>> = {
     expect((await call(sb.flexUrl, 'POST', '/api/push/nope', { body: {} })).json.code).toBe(404);
   },
   'reach-refusal-200': async () => {
-    const [plain, bent] = await both('reach-refusal-200', (sb) => call(sb.flexUrl, 'POST', '/api/push/nope', { body: {} }));
+    const [plain, bent] = await both('reach-refusal-200', (sb) =>
+      call(sb.flexUrl, 'POST', '/api/push/nope', { body: {} }),
+    );
     expect(plain.status).toBe(404);
     expect(bent.status).toBe(200);
-    expect(bent.json).toMatchObject({ code: 404, show_err: true, message: expect.stringMatching(/unknown push token/) });
+    expect(bent.json).toMatchObject({
+      code: 404,
+      show_err: true,
+      message: expect.stringMatching(/unknown push token/),
+    });
     const { sb } = await sandbox(['reach-refusal-200']);
     const badBody = await call(sb.flexUrl, 'POST', `/api/push/${sb.pushToken}`, { body: { variables: {} } });
     expect([badBody.status, badBody.json.code]).toEqual([200, 400]);
     const raw = JSON.stringify(templateMessage);
-    const badSign = await call(sb.url, 'POST', '/api/v1/template/unitcast', { raw, headers: { 'x-service-sign-key': sb.signKey, 'x-service-sign': 'f'.repeat(64) } });
+    const badSign = await call(sb.url, 'POST', '/api/v1/template/unitcast', {
+      raw,
+      headers: { 'x-service-sign-key': sb.signKey, 'x-service-sign': 'f'.repeat(64) },
+    });
     expect([badSign.status, badSign.json.code]).toEqual([200, 401]);
     expect(badSign.json.message).toMatch(/does not match/);
     // Nothing refused was recorded; a good one still is.
@@ -342,13 +409,38 @@ const CASES: Record<VariantName, () => Promise<void>> = {
     const [end] = await planEnd(['plan-end-task-fields']);
     const rounds = end!.body.PlanDetails as Array<{ TaskID: string }>;
     expect(end!.body.task_id).toBe(rounds.at(-1)!.TaskID);
-    for (const f of ['task_name', 'status', 'created_at', 'repeat_interval', 'repeat_number', 'robot_hash', 'robot_method', 'sip_line', 'schedule_start_time', 'schedule_end_time']) {
+    for (const f of [
+      'task_name',
+      'status',
+      'created_at',
+      'repeat_interval',
+      'repeat_number',
+      'robot_hash',
+      'robot_method',
+      'sip_line',
+      'schedule_start_time',
+      'schedule_end_time',
+    ]) {
       expect(end!.body, f).toHaveProperty(f);
     }
     const details = end!.body.details as Array<Record<string, unknown>>;
     expect(details.length).toBeGreaterThan(0);
     expect(Object.keys(details[0]!).sort()).toEqual(
-      ['id', 'callee', 'result', 'result_label', 'duration', 'hangup_type', 'ring_type', 'question_answer', 'robot_hash', 'call_id', 'call_times', 'call_start_time', 'call_end_time'].sort(),
+      [
+        'id',
+        'callee',
+        'result',
+        'result_label',
+        'duration',
+        'hangup_type',
+        'ring_type',
+        'question_answer',
+        'robot_hash',
+        'call_id',
+        'call_times',
+        'call_start_time',
+        'call_end_time',
+      ].sort(),
     );
     expect(end!.body.Sign).toBe(md5(`${end!.body.Timestamp}k-1`));
   },
@@ -422,7 +514,9 @@ describe('switching variants', () => {
     const bad = await call(sb.url, 'POST', '/__sandbox/variants', { body: { variants: ['nope'] } });
     expect(bad.status).toBe(400);
     expect(bad.json.status).toMatch(/unknown sandbox variant "nope"; valid: errors-http, error-message, auth-401-http/);
-    const clash = await call(sb.url, 'POST', '/__sandbox/variants', { body: { variants: ['count-new', 'count-matched'] } });
+    const clash = await call(sb.url, 'POST', '/__sandbox/variants', {
+      body: { variants: ['count-new', 'count-matched'] },
+    });
     expect(clash.json.status).toMatch(/count-matched and count-new answer the same point/);
     expect((await call(sb.url, 'POST', '/__sandbox/variants', { body: { names: [] } })).status).toBe(400);
     expect(sb.variants()).toEqual(['page-cap']);

@@ -17,11 +17,32 @@ import { workflowCallDetailSchema } from '../../src/schemas/workflow.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 400);
 
-type Def = { type: string; innerType?: z.ZodType; element?: z.ZodType; valueType?: z.ZodType; shape?: Record<string, z.ZodType>; checks?: unknown[] };
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  checks?: unknown[];
+};
 const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
 
 /** A JSON value of the wrong kind, for anywhere. */
-const junk = fc.constantFrom<unknown>(null, true, 0, -1, 1.5, 2 ** 53, 'x', '', [], {}, ['a'], { a: 'b' }, { __proto__: null, k: 1 });
+const junk = fc.constantFrom<unknown>(
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  2 ** 53,
+  'x',
+  '',
+  [],
+  {},
+  ['a'],
+  { a: 'b' },
+  { __proto__: null, k: 1 },
+);
 
 /**
  * Values for a schema: what it allows (absent optional keys, nulls, unknown keys), or with `odd`
@@ -29,34 +50,56 @@ const junk = fc.constantFrom<unknown>(null, true, 0, -1, 1.5, 2 ** 53, 'x', '', 
  */
 function gen(schema: z.ZodType, odd: boolean, depth = 0): fc.Arbitrary<unknown> {
   const def = defOf(schema);
-  const mixed = (valid: fc.Arbitrary<unknown>) => (odd ? fc.oneof({ arbitrary: valid, weight: 12 }, { arbitrary: junk, weight: 1 }) : valid);
+  const mixed = (valid: fc.Arbitrary<unknown>) =>
+    odd ? fc.oneof({ arbitrary: valid, weight: 12 }, { arbitrary: junk, weight: 1 }) : valid;
   switch (def.type) {
     case 'string':
       return mixed(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('+6281234567001', '2026-11-20T08:00:00Z')));
     case 'number':
-      return mixed(odd ? fc.oneof(fc.integer(), fc.constantFrom(0, -0, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, -(2 ** 53), 1e21, 0.5, -7.25)) : fc.integer());
+      return mixed(
+        odd
+          ? fc.oneof(
+              fc.integer(),
+              fc.constantFrom(0, -0, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, -(2 ** 53), 1e21, 0.5, -7.25),
+            )
+          : fc.integer(),
+      );
     case 'optional':
     case 'nullable':
-      return fc.oneof({ arbitrary: gen(def.innerType!, odd, depth), weight: 3 }, { arbitrary: fc.constant(null), weight: 1 });
+      return fc.oneof(
+        { arbitrary: gen(def.innerType!, odd, depth), weight: 3 },
+        { arbitrary: fc.constant(null), weight: 1 },
+      );
     case 'array':
       return mixed(depth > 2 ? fc.constant([]) : fc.array(gen(def.element!, odd, depth + 1), { maxLength: 3 }));
     case 'record': {
-      const keys = odd ? fc.constantFrom('final', 'ptp_date', '1', '__proto__', 'x') : fc.constantFrom('final', 'ptp_date', '1', 'x');
+      const keys = odd
+        ? fc.constantFrom('final', 'ptp_date', '1', '__proto__', 'x')
+        : fc.constantFrom('final', 'ptp_date', '1', 'x');
       return mixed(objectText(fc.array(fc.tuple(keys, gen(def.valueType!, odd, depth + 1)), { maxLength: 3 })));
     }
     case 'object': {
       const shape = def.shape ?? {};
-      const declared = Object.keys(shape).map((k) => fc.option(gen(shape[k]!, odd, depth + 1).map((v) => [k, v] as [string, unknown]), { freq: 6 }));
-      const names = odd ? fc.constantFrom('extra1', 'Extra', '__proto__', 'toString', 'constructor', '0', 'id') : fc.constantFrom('extra1', 'Extra', '0');
+      const declared = Object.keys(shape).map((k) =>
+        fc.option(
+          gen(shape[k]!, odd, depth + 1).map((v) => [k, v] as [string, unknown]),
+          { freq: 6 },
+        ),
+      );
+      const names = odd
+        ? fc.constantFrom('extra1', 'Extra', '__proto__', 'toString', 'constructor', '0', 'id')
+        : fc.constantFrom('extra1', 'Extra', '0');
       const extra = fc.array(fc.tuple(names, fc.oneof(junk, fc.string({ maxLength: 3 }))), { maxLength: 2 });
-      const entries = fc.tuple(fc.tuple(...declared), extra, fc.integer({ min: 0, max: 5 }), fc.nat()).map(([d, x, mode, seed]) => {
-        const list = [...(d.filter(Boolean) as Array<[string, unknown]>), ...x];
-        // Now and then the keys come in another order.
-        if (odd && mode === 0) list.reverse();
-        if (odd && mode === 1 && list.length > 1) list.push(list.splice(seed % list.length, 1)[0]!);
-        if (odd && mode === 2 && x.length) list.splice(seed % list.length, 0, list.pop()!); // an unknown key among the declared ones
-        return list;
-      });
+      const entries = fc
+        .tuple(fc.tuple(...declared), extra, fc.integer({ min: 0, max: 5 }), fc.nat())
+        .map(([d, x, mode, seed]) => {
+          const list = [...(d.filter(Boolean) as Array<[string, unknown]>), ...x];
+          // Now and then the keys come in another order.
+          if (odd && mode === 0) list.reverse();
+          if (odd && mode === 1 && list.length > 1) list.push(list.splice(seed % list.length, 1)[0]!);
+          if (odd && mode === 2 && x.length) list.splice(seed % list.length, 0, list.pop()!); // an unknown key among the declared ones
+          return list;
+        });
       return mixed(objectText(entries));
     }
     default:
@@ -68,13 +111,16 @@ const values = (schema: z.ZodType) => fc.oneof(gen(schema, false), gen(schema, t
 
 /** An object built as JSON text and parsed, as the splitter's records are: `__proto__` becomes an own key, a repeated key keeps its last value. */
 function objectText(entries: fc.Arbitrary<Array<[string, unknown]>>): fc.Arbitrary<unknown> {
-  return entries.map((list) => JSON.parse(`{${list.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`));
+  return entries.map((list) =>
+    JSON.parse(`{${list.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`),
+  );
 }
 
 /** Every key in order and every leaf by Object.is, as a comparable tree. */
 function layout(v: unknown): unknown {
   if (Array.isArray(v)) return ['array', v.map(layout)];
-  if (typeof v === 'object' && v !== null) return ['object', Object.keys(v).map((k) => [k, layout((v as Record<string, unknown>)[k])])];
+  if (typeof v === 'object' && v !== null)
+    return ['object', Object.keys(v).map((k) => [k, layout((v as Record<string, unknown>)[k])])];
   return ['leaf', typeof v, Object.is(v, -0) ? '-0' : String(v)];
 }
 
@@ -103,19 +149,55 @@ function holdsFor(name: string, schema: z.ZodType, value: fc.Arbitrary<unknown>,
 describe('quick check against the zod schema', () => {
   holdsFor('call record', callRecordSchema, values(callRecordSchema));
   holdsFor('workflow call detail', workflowCallDetailSchema, values(workflowCallDetailSchema));
-  const small = z.looseObject({ a: z.number(), b: z.string().optional(), c: z.array(z.number().int()).nullable(), d: z.record(z.string(), z.boolean().nullish()).nullish() });
+  const small = z.looseObject({
+    a: z.number(),
+    b: z.string().optional(),
+    c: z.array(z.number().int()).nullable(),
+    d: z.record(z.string(), z.boolean().nullish()).nullish(),
+  });
   holdsFor('small loose object', small, values(small));
   holdsFor('small loose object, any JSON', small, fc.jsonValue(), { fromSchema: false });
-  holdsFor('call record, any JSON', callRecordSchema, fc.oneof(fc.jsonValue(), values(callRecordSchema)), { fromSchema: false });
+  holdsFor('call record, any JSON', callRecordSchema, fc.oneof(fc.jsonValue(), values(callRecordSchema)), {
+    fromSchema: false,
+  });
 
   it('vouches for every record in the spec order with valid values (the common case is fast)', () => {
     const quick = quickCheckOf(callRecordSchema);
     const record = {
-      id: 1, RobotID: 'rb', CalleeName: 'n', CalleeGender: null, CalleeNumber: '+62', CallStartTime: '2026-11-20T08:00:00Z', CallEndTime: null,
-      Status: 'answered', Intention: 'A', intention_description: 'd', CallID: 'c', CallTimes: 1, Comments: '', BorrowedDate: '', DueDate: '',
-      BorrowedAmount: '1', TotalOwingAmount: '2', CurrencyUnit: 'IDR', PlatformName: 'p', RingType: 'normal', HangupType: 'ByRobot', ExtraA: '',
-      ExtraB: '', ExtraC: '', AsrResult: [{ time: '1', robottext: 'r', text: 't', extra: 1 }], EventLabel: { final: 'PTP' }, RingTime: 5, TalkRound: 2,
-      RedailCall: [{ CallID: 'r', RingTime: 3 }], NerSlots: {}, call_notes: '', caller_number: '+62', spare1: 1, spare2: { x: [1] },
+      id: 1,
+      RobotID: 'rb',
+      CalleeName: 'n',
+      CalleeGender: null,
+      CalleeNumber: '+62',
+      CallStartTime: '2026-11-20T08:00:00Z',
+      CallEndTime: null,
+      Status: 'answered',
+      Intention: 'A',
+      intention_description: 'd',
+      CallID: 'c',
+      CallTimes: 1,
+      Comments: '',
+      BorrowedDate: '',
+      DueDate: '',
+      BorrowedAmount: '1',
+      TotalOwingAmount: '2',
+      CurrencyUnit: 'IDR',
+      PlatformName: 'p',
+      RingType: 'normal',
+      HangupType: 'ByRobot',
+      ExtraA: '',
+      ExtraB: '',
+      ExtraC: '',
+      AsrResult: [{ time: '1', robottext: 'r', text: 't', extra: 1 }],
+      EventLabel: { final: 'PTP' },
+      RingTime: 5,
+      TalkRound: 2,
+      RedailCall: [{ CallID: 'r', RingTime: 3 }],
+      NerSlots: {},
+      call_notes: '',
+      caller_number: '+62',
+      spare1: 1,
+      spare2: { x: [1] },
     };
     expect(quick(JSON.parse(JSON.stringify(record)))).toBe(true);
     // Optional fields absent: still vouched for.

@@ -9,8 +9,12 @@ import { eventually, KEY, postOnce, ROOT, taskEnd } from './helpers.js';
 
 const CALLEE = '+6281234567001';
 const apiPush = (call: string) =>
-  JSON.stringify({ workflow_id: 'wf-1', node_id: 'n-1', call: { call_id: call, task_id: 'T-API', intention: 'A' }, callee: { callee_number: CALLEE } });
-
+  JSON.stringify({
+    workflow_id: 'wf-1',
+    node_id: 'n-1',
+    call: { call_id: call, task_id: 'T-API', intention: 'A' },
+    callee: { callee_number: CALLEE },
+  });
 
 let pgUrl: string;
 let log: string;
@@ -34,7 +38,9 @@ beforeAll(async () => {
 
 /** The store flags and environment of each kind (known once beforeAll has run). */
 function source(name: string): { storeEnv: Record<string, string>; args: string[] } {
-  return name === 'PostgreSQL' ? { storeEnv: { CALLCTL_STORE: pgUrl }, args: [] } : { storeEnv: {}, args: ['--log', log] };
+  return name === 'PostgreSQL'
+    ? { storeEnv: { CALLCTL_STORE: pgUrl }, args: [] }
+    : { storeEnv: {}, args: ['--log', log] };
 }
 
 describe('callctl store migrate / status', () => {
@@ -66,10 +72,14 @@ describe('callctl store migrate / status', () => {
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     // What callctl's first schema version made, with one event in it.
-    await c.query('CREATE TABLE callctl_schema (version integer PRIMARY KEY, description text NOT NULL, migrated_at timestamptz NOT NULL DEFAULT now())');
+    await c.query(
+      'CREATE TABLE callctl_schema (version integer PRIMARY KEY, description text NOT NULL, migrated_at timestamptz NOT NULL DEFAULT now())',
+    );
     await c.query(MIGRATIONS[0]!.sql);
     await c.query("INSERT INTO callctl_schema (version, description) VALUES (1, 'v1')");
-    await c.query(`INSERT INTO callctl_events (received_at, type, retry, answer, record) VALUES (now(), 'task.end', 0, 200, '{"v":1}')`);
+    await c.query(
+      `INSERT INTO callctl_events (received_at, type, retry, answer, record) VALUES (now(), 'task.end', 0, 200, '{"v":1}')`,
+    );
     await c.end();
     const e = { ...env(), CALLCTL_STORE: url };
     const old = await runCli(['store', 'status', '--json'], { env: e });
@@ -90,17 +100,30 @@ describe('callctl store migrate / status', () => {
     const none = await runCli(['store', 'status'], { env: env() });
     expect(none.code).toBe(2);
     expect(none.err).toMatch(/no store/);
-    const down = await runCli(['store', 'status'], { env: { ...env(), CALLCTL_STORE: 'postgres://u:pw-secret@127.0.0.1:1/x' } });
+    const down = await runCli(['store', 'status'], {
+      env: { ...env(), CALLCTL_STORE: 'postgres://u:pw-secret@127.0.0.1:1/x' },
+    });
     expect(down.code).toBe(5);
-    expect(down.err).toMatch(/^error: cannot reach the store postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x: connect ECONNREFUSED 127\.0\.0\.1:1/);
+    expect(down.err).toMatch(
+      /^error: cannot reach the store postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x: connect ECONNREFUSED 127\.0\.0\.1:1/,
+    );
     expect(down.err.split('\n').filter(Boolean)).toHaveLength(1);
     expect(down.err).not.toContain('pw-secret');
   });
 
   it('refuses a store URL of another kind instead of reading it as a file (a mistyped scheme listed nothing, exit 0)', async () => {
-    for (const value of ['mysql://u:pw-secret@db.internal/x', 'postgress://u:pw-secret@db.internal/x', 'postgres:/db.internal/x']) {
+    for (const value of [
+      'mysql://u:pw-secret@db.internal/x',
+      'postgress://u:pw-secret@db.internal/x',
+      'postgres:/db.internal/x',
+    ]) {
       const e = { ...env(), CALLCTL_STORE: value };
-      for (const args of [['hooks', 'events'], ['hooks', 'show', '1'], ['store', 'status'], ['serve-hooks', '--port', '0', '--key', KEY]]) {
+      for (const args of [
+        ['hooks', 'events'],
+        ['hooks', 'show', '1'],
+        ['store', 'status'],
+        ['serve-hooks', '--port', '0', '--key', KEY],
+      ]) {
         const r = await runCli(args, { env: e });
         expect(r.code, `${args.join(' ')} with ${value}: ${r.err}`).toBe(2);
         expect(r.err).toMatch(/^error: CALLCTL_STORE: not a store: give a postgres:\/\/ URL or an NDJSON file's path/);
@@ -111,12 +134,16 @@ describe('callctl store migrate / status', () => {
   });
 });
 
-describe('hooks events / show never pass a request\'s control characters to the terminal', () => {
+describe("hooks events / show never pass a request's control characters to the terminal", () => {
   it('shows an ESC or BEL inside an id (from anyone who can POST, even with a wrong Sign) as text', async () => {
     const path = join(tempDir(), 'evil.ndjson');
     const { testIO } = await import('../../src/io.js');
     const hooks = await startServeHooks({ key: [KEY], log: path }, testIO());
-    const evil = JSON.stringify({ TaskID: 'T-\u001b[31mRED\u001b]0;pwned\u0007', Sign: '0'.repeat(32), PlanName: 'P\u009b2J' });
+    const evil = JSON.stringify({
+      TaskID: 'T-\u001b[31mRED\u001b]0;pwned\u0007',
+      Sign: '0'.repeat(32),
+      PlanName: 'P\u009b2J',
+    });
     expect(await postOnce(Number(new URL(hooks.url).port), evil)).toBe(401);
     await hooks.stop();
     const listed = await runCli(['hooks', 'events', '--log', path], { env: env() });
@@ -132,7 +159,10 @@ describe('hooks events / show never pass a request\'s control characters to the 
 describe('hooks events / show on an NDJSON log that cannot be read', () => {
   it('is local trouble (exit 6, fix the path), not "run again later" (exit 5)', async () => {
     const folder = tempDir();
-    for (const args of [['hooks', 'events', '--log', folder], ['hooks', 'show', '1', '--log', folder]]) {
+    for (const args of [
+      ['hooks', 'events', '--log', folder],
+      ['hooks', 'show', '1', '--log', folder],
+    ]) {
       const r = await runCli(args, { env: env() });
       expect(r.code, `${args.join(' ')}: ${r.err}`).toBe(6);
       expect(r.err).toMatch(/^error: cannot read the event log .*EISDIR/);
@@ -147,7 +177,10 @@ describe.each(['PostgreSQL', 'NDJSON'])('hooks events / show against the %s stor
     const { storeEnv, args } = source(name);
     const tsv = await runCli(['hooks', 'events', ...args], { env: { ...env(), ...storeEnv } });
     expect(tsv.code, tsv.err).toBe(0);
-    const rows = tsv.out.trim().split('\n').map((l) => l.split('\t'));
+    const rows = tsv.out
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows.map((r) => [r[2], r[4], r[7], r[8], r[9]])).toEqual([
       ['task.end', 'T-ONE', 'verified', '0', '200'],
       ['task.end', 'T-ONE', 'verified', '1', '200'],
@@ -155,8 +188,13 @@ describe.each(['PostgreSQL', 'NDJSON'])('hooks events / show against the %s stor
       ['task.end', 'T-BAD', 'rejected', '0', '401'],
     ]);
     expect(rows[2]![5]).toBe('+62*******7001');
-    const json = await runCli(['hooks', 'events', ...args, '--json', '--callee', CALLEE, '--show-numbers'], { env: { ...env(), ...storeEnv } });
-    const objs = json.out.trim().split('\n').map((l) => JSON.parse(l));
+    const json = await runCli(['hooks', 'events', ...args, '--json', '--callee', CALLEE, '--show-numbers'], {
+      env: { ...env(), ...storeEnv },
+    });
+    const objs = json.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(objs).toHaveLength(1);
     expect(objs[0]).toMatchObject({ type: 'workflow.api_push', callee: CALLEE, retry: 0, answer: 200 });
   });
@@ -166,7 +204,11 @@ describe.each(['PostgreSQL', 'NDJSON'])('hooks events / show against the %s stor
     const run = async (...f: string[]) => {
       const r = await runCli(['hooks', 'events', ...args, '--json', ...f], { env: { ...env(), ...storeEnv } });
       expect(r.code, r.err).toBe(0);
-      return r.out.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { task?: string; retry: number; verdict: string; id: string });
+      return r.out
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { task?: string; retry: number; verdict: string; id: string });
     };
     expect((await run('--type', 'workflow.api_push')).map((e) => e.task)).toEqual(['T-API']);
     expect((await run('--verdict', 'rejected')).map((e) => e.task)).toEqual(['T-BAD']);
@@ -182,7 +224,9 @@ describe.each(['PostgreSQL', 'NDJSON'])('hooks events / show against the %s stor
 
   it('shows one event whole: headers with secrets redacted, body with the number masked, verdict, key, arrivals', async () => {
     const { storeEnv, args } = source(name);
-    const list = await runCli(['hooks', 'events', ...args, '--json', '--task', 'T-ONE', '--no-retries'], { env: { ...env(), ...storeEnv } });
+    const list = await runCli(['hooks', 'events', ...args, '--json', '--task', 'T-ONE', '--no-retries'], {
+      env: { ...env(), ...storeEnv },
+    });
     const id = JSON.parse(list.out.trim()).id as string;
     const shown = await runCli(['hooks', 'show', id, ...args], { env: { ...env(), ...storeEnv } });
     expect(shown.code, shown.err).toBe(0);
@@ -191,8 +235,12 @@ describe.each(['PostgreSQL', 'NDJSON'])('hooks events / show against the %s stor
     expect(shown.out).toMatch(/^arrivals\t2$/m);
     expect(shown.out).toMatch(/^header\tcontent-type\tapplication\/json$/m);
     expect(shown.out).toContain('"TaskID": "T-ONE"');
-    const api = await runCli(['hooks', 'events', ...args, '--json', '--type', 'workflow.api_push'], { env: { ...env(), ...storeEnv } });
-    const apiShown = await runCli(['hooks', 'show', JSON.parse(api.out.trim()).id, ...args, '--json'], { env: { ...env(), ...storeEnv } });
+    const api = await runCli(['hooks', 'events', ...args, '--json', '--type', 'workflow.api_push'], {
+      env: { ...env(), ...storeEnv },
+    });
+    const apiShown = await runCli(['hooks', 'show', JSON.parse(api.out.trim()).id, ...args, '--json'], {
+      env: { ...env(), ...storeEnv },
+    });
     expect(apiShown.out).not.toContain(CALLEE);
     expect(JSON.parse(apiShown.out).body).toContain('+62*******7001');
     const missing = await runCli(['hooks', 'show', '999999', ...args], { env: { ...env(), ...storeEnv } });
@@ -203,7 +251,11 @@ describe.each(['PostgreSQL', 'NDJSON'])('hooks events / show against the %s stor
   it('follows new events as they arrive (--follow) until interrupted', async () => {
     const { storeEnv, args } = source(name);
     const childEnv = { ...process.env, ...env(), ...storeEnv };
-    const follower = spawn(process.execPath, ['bin/callctl.js', 'hooks', 'events', ...args, '--follow', '--json', '--type', 'chatbot.transfer'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const follower = spawn(
+      process.execPath,
+      ['bin/callctl.js', 'hooks', 'events', ...args, '--follow', '--json', '--type', 'chatbot.transfer'],
+      { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     follower.stdout!.on('data', (c: Buffer) => (out += c.toString()));
@@ -211,9 +263,14 @@ describe.each(['PostgreSQL', 'NDJSON'])('hooks events / show against the %s stor
     try {
       await new Promise((r) => setTimeout(r, 800)); // listening or watching
       const { testIO } = await import('../../src/io.js');
-      const hooks = await startServeHooks({ key: [KEY], ...(args.length ? { log: args[1] } : {}) }, testIO({ env: storeEnv }));
+      const hooks = await startServeHooks(
+        { key: [KEY], ...(args.length ? { log: args[1] } : {}) },
+        testIO({ env: storeEnv }),
+      );
       const port = Number(new URL(hooks.url).port);
-      expect(await postOnce(port, JSON.stringify({ call_id: 'c-follow', event: 'session.transfer', conclusion: {} }))).toBe(200);
+      expect(
+        await postOnce(port, JSON.stringify({ call_id: 'c-follow', event: 'session.transfer', conclusion: {} })),
+      ).toBe(200);
       await hooks.stop();
       await eventually(() => out.includes('c-follow'), 10_000, `the followed event (stderr: ${err})`);
       const line = JSON.parse(out.trim().split('\n').at(-1)!);
@@ -241,12 +298,15 @@ describe('hooks replay from the PostgreSQL store', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const to = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
     try {
-      const r = await runCli(['hooks', 'replay', '--to', to, '--json', '--events', 'task.end,workflow.api_push'], { env: { ...env(), CALLCTL_STORE: pgUrl } });
+      const r = await runCli(['hooks', 'replay', '--to', to, '--json', '--events', 'task.end,workflow.api_push'], {
+        env: { ...env(), CALLCTL_STORE: pgUrl },
+      });
       expect(r.code, r.err).toBe(0);
-      expect(got.map((b) => (JSON.parse(b) as { TaskID?: string; call?: { call_id: string } }).TaskID ?? 'api')).toEqual(['T-ONE', 'api']);
+      expect(
+        got.map((b) => (JSON.parse(b) as { TaskID?: string; call?: { call_id: string } }).TaskID ?? 'api'),
+      ).toEqual(['T-ONE', 'api']);
     } finally {
       server.close();
     }
   });
 });
-

@@ -24,10 +24,20 @@ describe('test PostgreSQL', () => {
     // failing `npm test` and CI passed. One failing test under the real global setup.
     const dir = tempDir('callctl-exit-code-');
     try {
-      writeFileSync(join(dir, 'fails.test.mjs'), "import { it, expect } from 'vitest';\nit('fails', () => expect(1).toBe(2));\n");
+      writeFileSync(
+        join(dir, 'fails.test.mjs'),
+        "import { it, expect } from 'vitest';\nit('fails', () => expect(1).toBe(2));\n",
+      );
       const setup = JSON.stringify(join(ROOT, 'test/helpers/postgres-global.ts'));
-      writeFileSync(join(dir, 'vitest.config.mjs'), `export default { test: { root: ${JSON.stringify(dir)}, include: ['fails.test.mjs'], globalSetup: [${setup}] } };\n`);
-      const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', join(dir, 'vitest.config.mjs')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+      writeFileSync(
+        join(dir, 'vitest.config.mjs'),
+        `export default { test: { root: ${JSON.stringify(dir)}, include: ['fails.test.mjs'], globalSetup: [${setup}] } };\n`,
+      );
+      const r = spawnSync(
+        process.execPath,
+        [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', join(dir, 'vitest.config.mjs')],
+        { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
+      );
       expect(r.stdout + r.stderr).toMatch(/1 failed/);
       expect(r.status).toBe(1);
     } finally {

@@ -10,7 +10,13 @@ export const KEY = 'store-test-key';
 
 /** A signed task.end body (TaskID + KEY), as the service sends it. */
 export function taskEnd(taskId: string): string {
-  return JSON.stringify({ TaskID: taskId, TaskName: 'store test', Sign: createHash('md5').update(taskId + KEY).digest('hex') });
+  return JSON.stringify({
+    TaskID: taskId,
+    TaskName: 'store test',
+    Sign: createHash('md5')
+      .update(taskId + KEY)
+      .digest('hex'),
+  });
 }
 
 export interface Proxy {
@@ -117,7 +123,14 @@ export function exited(child: ChildProcess): Promise<void> {
 export function postOnce(port: number, body: string): Promise<number> {
   return new Promise((resolve) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method: 'POST', path: '/', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -151,7 +164,11 @@ export async function forwardTarget(): Promise<{ url: string; got: Map<string, n
 }
 
 /** Polls an async condition until it holds (or fails after `ms`). */
-export async function eventually(cond: () => Promise<boolean> | boolean, ms = 10_000, what = 'condition'): Promise<void> {
+export async function eventually(
+  cond: () => Promise<boolean> | boolean,
+  ms = 10_000,
+  what = 'condition',
+): Promise<void> {
   const end = Date.now() + ms;
   while (!(await cond())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

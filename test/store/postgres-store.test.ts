@@ -14,7 +14,21 @@ beforeAll(async () => {
 afterAll(() => store?.close());
 
 function record(body: object, time = new Date().toISOString(), type: HookRecord['type'] = 'task.end'): HookRecord {
-  return { v: 1, time, method: 'POST', path: '/', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), bytes: 10, type, verdict: 'verified', key: 'k', duplicate: false, retry: 0, answer: 200 };
+  return {
+    v: 1,
+    time,
+    method: 'POST',
+    path: '/',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    bytes: 10,
+    type,
+    verdict: 'verified',
+    key: 'k',
+    duplicate: false,
+    retry: 0,
+    answer: 200,
+  };
 }
 
 describe('PostgreSQL store', () => {
@@ -31,7 +45,9 @@ describe('PostgreSQL store', () => {
   });
 
   it('counts arrivals of one identity atomically: 20 copies at once are one new event and retries 1..19', async () => {
-    const copies = await Promise.all(Array.from({ length: 20 }, () => store.append(record({ TaskID: 'T-race', Sign: 's' }), 'task.end#race')));
+    const copies = await Promise.all(
+      Array.from({ length: 20 }, () => store.append(record({ TaskID: 'T-race', Sign: 's' }), 'task.end#race')),
+    );
     expect(copies.map((c) => c.retry).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     const first = copies.find((c) => c.retry === 0)!;
     expect(new Set(copies.map((c) => c.firstId))).toEqual(new Set([first.id]));
@@ -43,7 +59,11 @@ describe('PostgreSQL store', () => {
 
   it('gives the forward of an event to exactly one appender, and a failed forward to one later retry', async () => {
     const claim = (owner: string) => ({ owner, leaseMs: 60_000 });
-    const arrivals = await Promise.all(['a', 'b', 'a', 'b', 'c'].map((o) => store.append(record({ TaskID: 'T-fwd', Sign: 's' }), 'task.end#fwd', claim(o))));
+    const arrivals = await Promise.all(
+      ['a', 'b', 'a', 'b', 'c'].map((o) =>
+        store.append(record({ TaskID: 'T-fwd', Sign: 's' }), 'task.end#fwd', claim(o)),
+      ),
+    );
     expect(arrivals.filter((a) => a.claimed)).toHaveLength(1);
     const holder = arrivals.find((a) => a.claimed)!;
     // Only the holder can finish it.
@@ -52,33 +72,49 @@ describe('PostgreSQL store', () => {
     const owner = (await store.get(holder.id))!.forward!.owner!;
     await store.finishForward(holder.id, owner, { ok: false, status: 502, attempts: 4 });
     expect((await store.get(holder.id))!.forward).toMatchObject({ state: 'failed', status: 502, attempts: 4 });
-    const retries = await Promise.all(['a', 'b', 'c'].map(async (o) => {
-      const a = await store.append(record({ TaskID: 'T-fwd', Sign: 's' }), 'task.end#fwd', claim(o));
-      return store.reclaimFailed(a, claim(o));
-    }));
+    const retries = await Promise.all(
+      ['a', 'b', 'c'].map(async (o) => {
+        const a = await store.append(record({ TaskID: 'T-fwd', Sign: 's' }), 'task.end#fwd', claim(o));
+        return store.reclaimFailed(a, claim(o));
+      }),
+    );
     expect(retries.filter(Boolean)).toHaveLength(1);
   });
 
   it('hands a forward whose lease ran out (its instance died) to one other instance', async () => {
-    const a = await store.append(record({ TaskID: 'T-lease', Sign: 's' }), 'task.end#lease', { owner: 'dead', leaseMs: 1 });
+    const a = await store.append(record({ TaskID: 'T-lease', Sign: 's' }), 'task.end#lease', {
+      owner: 'dead',
+      leaseMs: 1,
+    });
     expect(a.claimed).toBe(true);
     await new Promise((r) => setTimeout(r, 20));
-    const [x, y] = await Promise.all([store.takeAbandoned({ owner: 'x', leaseMs: 60_000 }, 100), store.takeAbandoned({ owner: 'y', leaseMs: 60_000 }, 100)]);
+    const [x, y] = await Promise.all([
+      store.takeAbandoned({ owner: 'x', leaseMs: 60_000 }, 100),
+      store.takeAbandoned({ owner: 'y', leaseMs: 60_000 }, 100),
+    ]);
     const taken = [...x, ...y].filter((e) => e.id === a.id);
     expect(taken).toHaveLength(1);
     expect(JSON.parse(taken[0]!.record.body!)).toEqual({ TaskID: 'T-lease', Sign: 's' });
     expect(await store.takeAbandoned({ owner: 'z', leaseMs: 60_000 }, 100)).toEqual([]);
     // The dead owner, were it to come back, cannot renew its claim; the new owner can.
     expect(await store.renewClaim(a.id, { owner: 'dead', leaseMs: 60_000 })).toBe(false);
-    expect(await store.renewClaim(a.id, { owner: x.some((e) => e.id === a.id) ? 'x' : 'y', leaseMs: 60_000 })).toBe(true);
+    expect(await store.renewClaim(a.id, { owner: x.some((e) => e.id === a.id) ? 'x' : 'y', leaseMs: 60_000 })).toBe(
+      true,
+    );
   });
 
   it('starts a new event once the dedup window has passed', async () => {
     const short = await PostgresStore.open(url, { windowMs: 1000 });
     const t0 = Date.parse('2026-01-01T00:00:00Z');
     const one = await short.append(record({ TaskID: 'T-win', Sign: 's' }, new Date(t0).toISOString()), 'task.end#win');
-    const two = await short.append(record({ TaskID: 'T-win', Sign: 's' }, new Date(t0 + 500).toISOString()), 'task.end#win');
-    const three = await short.append(record({ TaskID: 'T-win', Sign: 's' }, new Date(t0 + 5000).toISOString()), 'task.end#win');
+    const two = await short.append(
+      record({ TaskID: 'T-win', Sign: 's' }, new Date(t0 + 500).toISOString()),
+      'task.end#win',
+    );
+    const three = await short.append(
+      record({ TaskID: 'T-win', Sign: 's' }, new Date(t0 + 5000).toISOString()),
+      'task.end#win',
+    );
     await short.close();
     expect([one.retry, two.retry, three.retry]).toEqual([0, 1, 0]);
     expect(three.firstId).toBe(three.id);

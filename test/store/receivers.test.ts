@@ -4,7 +4,17 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, pgServer } from '../helpers/postgres.js';
-import { eventually, exited, forwardTarget, postOnce, ROOT, serveHooks, taskEnd, tcpProxy, type Receiver } from './helpers.js';
+import {
+  eventually,
+  exited,
+  forwardTarget,
+  postOnce,
+  ROOT,
+  serveHooks,
+  taskEnd,
+  tcpProxy,
+  type Receiver,
+} from './helpers.js';
 
 beforeAll(() => {
   // The receivers run the built CLI (`npm test` builds first); build when it is missing.
@@ -37,19 +47,30 @@ describe('two serve-hooks behind a round-robin proxy, one PostgreSQL store', () 
       const statuses = [];
       for (let i = 0; i < 6; i++) statuses.push(await postOnce(lb.port, taskEnd('T-RETRY')));
       // Ten events, each sent three times at once.
-      const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => postOnce(lb.port, taskEnd(`T-BURST-${i % 10}`))));
+      const burst = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => postOnce(lb.port, taskEnd(`T-BURST-${i % 10}`))),
+      );
       expect(statuses).toEqual(Array(6).fill(200));
       expect(burst).toEqual(Array(30).fill(200));
       expect(lb.counts[0]).toBeGreaterThan(0);
       expect(lb.counts[1]).toBeGreaterThan(0);
 
       const c = await db(url);
-      const rows = (await c.query("SELECT retry, record->'headers' AS h FROM callctl_events WHERE task = 'T-RETRY' ORDER BY id")).rows;
+      const rows = (
+        await c.query("SELECT retry, record->'headers' AS h FROM callctl_events WHERE task = 'T-RETRY' ORDER BY id")
+      ).rows;
       expect(rows.map((r) => r.retry)).toEqual([0, 1, 2, 3, 4, 5]);
-      const firsts = (await c.query("SELECT task, count(*)::int AS n FROM callctl_events WHERE retry = 0 GROUP BY task")).rows;
+      const firsts = (
+        await c.query('SELECT task, count(*)::int AS n FROM callctl_events WHERE retry = 0 GROUP BY task')
+      ).rows;
       expect(firsts).toHaveLength(11);
       expect(firsts.every((r) => r.n === 1)).toBe(true);
-      await eventually(async () => (await c.query("SELECT count(*)::int AS n FROM callctl_events WHERE fwd_state = 'done'")).rows[0].n === 11, 10_000, 'forwards done');
+      await eventually(
+        async () =>
+          (await c.query("SELECT count(*)::int AS n FROM callctl_events WHERE fwd_state = 'done'")).rows[0].n === 11,
+        10_000,
+        'forwards done',
+      );
       await new Promise((r) => setTimeout(r, 200)); // a second forward, if any, would have arrived
       expect(app.got.get('T-RETRY')).toBe(1);
       for (let i = 0; i < 10; i++) expect(app.got.get(`T-BURST-${i}`)).toBe(1);
@@ -100,12 +121,27 @@ describe('two serve-hooks behind a round-robin proxy, one PostgreSQL store', () 
       await Promise.all(workers);
 
       const c = await db(url);
-      const stored = new Set((await c.query('SELECT DISTINCT task FROM callctl_events WHERE answer = 200')).rows.map((r) => r.task as string));
+      const stored = new Set(
+        (await c.query('SELECT DISTINCT task FROM callctl_events WHERE answer = 200')).rows.map(
+          (r) => r.task as string,
+        ),
+      );
       expect([...acked].filter((id) => !stored.has(id))).toEqual([]);
-      const dupFirsts = (await c.query('SELECT task FROM callctl_events WHERE retry = 0 GROUP BY task HAVING count(*) > 1')).rows;
+      const dupFirsts = (
+        await c.query('SELECT task FROM callctl_events WHERE retry = 0 GROUP BY task HAVING count(*) > 1')
+      ).rows;
       expect(dupFirsts).toEqual([]);
       // Every event gets forwarded: what a took and did not finish, b takes over once its lease ends.
-      await eventually(async () => (await c.query("SELECT count(*)::int AS n FROM callctl_events WHERE retry = 0 AND fwd_state IS DISTINCT FROM 'done'")).rows[0].n === 0, 15_000, 'every forward done');
+      await eventually(
+        async () =>
+          (
+            await c.query(
+              "SELECT count(*)::int AS n FROM callctl_events WHERE retry = 0 AND fwd_state IS DISTINCT FROM 'done'",
+            )
+          ).rows[0].n === 0,
+        15_000,
+        'every forward done',
+      );
       expect([...acked].filter((id) => !app.got.has(id))).toEqual([]);
     } finally {
       stop = true;
@@ -138,14 +174,17 @@ describe('two serve-hooks behind a round-robin proxy, one PostgreSQL store', () 
       expect(again).toEqual(Array(5).fill(200));
 
       const c = await db(url);
-      const rows = (await c.query("SELECT task, retry FROM callctl_events WHERE task LIKE 'T-DOWN-%' ORDER BY task")).rows;
+      const rows = (await c.query("SELECT task, retry FROM callctl_events WHERE task LIKE 'T-DOWN-%' ORDER BY task"))
+        .rows;
       expect(rows).toEqual([1, 2, 3, 4, 5].map((i) => ({ task: `T-DOWN-${i}`, retry: 0 })));
       const ups = (await c.query("SELECT count(*)::int AS n FROM callctl_events WHERE task LIKE 'T-UP-%'")).rows[0].n;
       expect(ups).toBe(3);
       await eventually(() => /the store is back/.test(r.stderr()), 5_000, 'the back line');
       const lines = r.stderr().split('\n');
       expect(lines.filter((l) => /cannot write to the store/.test(l))).toHaveLength(1);
-      expect(lines.filter((l) => /the store is back after [\d.]+ s; \d+ requests? answered 503/.test(l))).toHaveLength(1);
+      expect(lines.filter((l) => /the store is back after [\d.]+ s; \d+ requests? answered 503/.test(l))).toHaveLength(
+        1,
+      );
       expect(r.stderr()).not.toContain(s.password);
     } finally {
       r.child.kill('SIGTERM');

@@ -25,11 +25,22 @@ beforeEach(() => (sandbox = fixture.sandbox));
 /** A "host": its own config, state and cache folders; the one database as its store. */
 function host(name: string, extra: Record<string, string>): Record<string, string> {
   const dir = tempDir(`callctl-host-${name}-`);
-  return { CALLCTL_CONFIG_DIR: join(dir, 'config'), XDG_STATE_HOME: join(dir, 'state'), XDG_CACHE_HOME: join(dir, 'cache'), CALLCTL_STORE: store, NO_COLOR: '1', ...extra };
+  return {
+    CALLCTL_CONFIG_DIR: join(dir, 'config'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_CACHE_HOME: join(dir, 'cache'),
+    CALLCTL_STORE: store,
+    NO_COLOR: '1',
+    ...extra,
+  };
 }
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/callctl.js'), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bin/callctl.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -66,7 +77,18 @@ describe('two hosts, one PostgreSQL store: the same work is sent once', () => {
     const file = join(dir, 'contacts.csv');
     writeContacts(file, 100);
     const extra = { CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_BASE_URL: sandbox.url };
-    const args = ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes', '--json'];
+    const args = [
+      'workflow',
+      'update',
+      '--workflow-id',
+      WORKFLOW,
+      '--csv',
+      file,
+      '--batch-size',
+      '10',
+      '--yes',
+      '--json',
+    ];
     const results = await Promise.all([run(args, host('a', extra)), run(args, host('b', extra))]);
     oneSentOneRefused(results, /another upload of .*contacts\.csv to workflow .* is running/);
     const entries = updatesReceived(sandbox);
@@ -78,26 +100,47 @@ describe('two hosts, one PostgreSQL store: the same work is sent once', () => {
     const dir = tempDir();
     const extra = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };
     const before = sandbox.state.received.pushes.length;
-    const a = await run(['push', '--csv', writeIn(dir, 'monday.csv', pushCsv(5, 101)), '--rate', '50', '--yes', '--json'], host('a', extra));
+    const a = await run(
+      ['push', '--csv', writeIn(dir, 'monday.csv', pushCsv(5, 101)), '--rate', '50', '--yes', '--json'],
+      host('a', extra),
+    );
     expect(a.code, a.err).toBe(0);
     expect(JSON.parse(a.out)).toMatchObject({ sent: 5, skipped: 0 });
     // The same five people and one more, in another file (other amounts), from another host.
-    const other = pushCsv(6, 101).split('\n').map((l, i) => (i > 0 && l ? `${l}7` : l)).join('\n');
+    const other = pushCsv(6, 101)
+      .split('\n')
+      .map((l, i) => (i > 0 && l ? `${l}7` : l))
+      .join('\n');
     // A dry run on another host names the five from the store's ledger, and sends nothing.
     const sentBefore = sandbox.state.received.pushes.length;
-    const dry = await run(['push', '--csv', writeIn(dir, 'tuesday.csv', other), '--dry-run', '--json'], host('b0', extra));
+    const dry = await run(
+      ['push', '--csv', writeIn(dir, 'tuesday.csv', other), '--dry-run', '--json'],
+      host('b0', extra),
+    );
     expect(dry.code, dry.err).toBe(0);
-    expect(JSON.parse(dry.out).skipped.map((x: { who: string }) => x.who)).toEqual(['101', '102', '103', '104', '105'].map((n) => `+628000000${n}`));
+    expect(JSON.parse(dry.out).skipped.map((x: { who: string }) => x.who)).toEqual(
+      ['101', '102', '103', '104', '105'].map((n) => `+628000000${n}`),
+    );
     expect(JSON.parse(dry.out).requests).toHaveLength(1);
     expect(sandbox.state.received.pushes.length).toBe(sentBefore);
-    const b = await run(['push', '--csv', writeIn(dir, 'tuesday.csv', other), '--rate', '50', '--yes', '--json'], host('b', extra));
+    const b = await run(
+      ['push', '--csv', writeIn(dir, 'tuesday.csv', other), '--rate', '50', '--yes', '--json'],
+      host('b', extra),
+    );
     expect(b.code, b.err).toBe(0);
     expect(JSON.parse(b.out)).toMatchObject({ sent: 1, skipped: 5 });
-    expect(b.err).toMatch(/\+628000000101: skipped: already reached through this destination at \S+ \(within --recall-window\)/);
+    expect(b.err).toMatch(
+      /\+628000000101: skipped: already reached through this destination at \S+ \(within --recall-window\)/,
+    );
     const pushes = sandbox.state.received.pushes.slice(before);
-    expect(pushes.map((p) => p.caller_id).sort()).toEqual(['101', '102', '103', '104', '105', '106'].map((n) => `+628000000${n}`));
+    expect(pushes.map((p) => p.caller_id).sort()).toEqual(
+      ['101', '102', '103', '104', '105', '106'].map((n) => `+628000000${n}`),
+    );
     // --call-again on host B reaches them again, as with the ledger files.
-    const again = await run(['push', '--csv', writeIn(dir, 'tuesday.csv', other), '--rate', '50', '--yes', '--json', '--call-again'], host('b2', extra));
+    const again = await run(
+      ['push', '--csv', writeIn(dir, 'tuesday.csv', other), '--rate', '50', '--yes', '--json', '--call-again'],
+      host('b2', extra),
+    );
     expect(again.code, again.err).toBe(0);
     expect(JSON.parse(again.out)).toMatchObject({ sent: 6, skipped: 0 });
   }, 60_000);
@@ -108,14 +151,19 @@ describe('two hosts, one PostgreSQL store: the same work is sent once', () => {
     const before = sandbox.state.received.pushes.length;
     const down = new URL(store);
     down.port = '1';
-    const r = await run(['push', '--csv', writeIn(dir, 'c.csv', pushCsv(3, 201)), '--yes', '--json'], { ...host('c', extra), CALLCTL_STORE: down.toString() });
+    const r = await run(['push', '--csv', writeIn(dir, 'c.csv', pushCsv(3, 201)), '--yes', '--json'], {
+      ...host('c', extra),
+      CALLCTL_STORE: down.toString(),
+    });
     expect(r.code, r.err).toBe(5);
-    expect(r.err).toMatch(/cannot take the lock of this push run of this file in the store postgres:\/\/[^ ]*:\*\*\*@127\.0\.0\.1:1\//);
+    expect(r.err).toMatch(
+      /cannot take the lock of this push run of this file in the store postgres:\/\/[^ ]*:\*\*\*@127\.0\.0\.1:1\//,
+    );
     expect(r.err).not.toContain(down.password);
     expect(sandbox.state.received.pushes.length).toBe(before);
   }, 60_000);
 
-  it('the ledger\'s connection lost while sending: the run stops with exit 5, the row whose ledger line failed is never sent, and a re-run keeps it uncertain', async () => {
+  it("the ledger's connection lost while sending: the run stops with exit 5, the row whose ledger line failed is never sent, and a re-run keeps it uncertain", async () => {
     const dir = tempDir();
     const extra = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };
     const env = host('d', extra);
@@ -127,7 +175,10 @@ describe('two hosts, one PostgreSQL store: the same work is sent once', () => {
     let cut: Promise<unknown> | undefined;
     const onPush = () => {
       // On the 4th arrival, the server ends the run's ledger session (as a database restart would).
-      if (sandbox.state.received.pushes.length - before === 4) cut = admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'callctl ledger'");
+      if (sandbox.state.received.pushes.length - before === 4)
+        cut = admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'callctl ledger'",
+        );
     };
     sandbox.events.on('push.received', onPush);
     try {

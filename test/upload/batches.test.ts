@@ -5,7 +5,10 @@ import { writeJson, type JsonSource } from '../../src/upload/json-bytes.js';
 import { tempDir } from './helpers.js';
 
 /** A JsonSource for any value, through writeJson. */
-const valueSource = (value: unknown): JsonSource => ({ writeTo: (buffer, at) => writeJson(value, buffer, at), toJson: () => JSON.stringify(value) });
+const valueSource = (value: unknown): JsonSource => ({
+  writeTo: (buffer, at) => writeJson(value, buffer, at),
+  toJson: () => JSON.stringify(value),
+});
 
 const entry = (i: number, note = `n${i}`) => ({ callee: `+62812${i}`, platform: 'p', variables: { note } });
 

@@ -19,9 +19,19 @@ describe('RowEntry', () => {
     ['Name', 'PLATFORM', '10', 'callee', '2', 'b', '0', 'a', '__proto__', '4294967295', '007', 'k"ey\\', 'é'],
     ['pds_variables', 'caseid', 'platform', 'callee'],
   ];
-  const values = ['', 'x', 'Ann, Jr', 'quote " backslash \\ tab \t nl \n', 'é € 😀 \u2028', '\u0000\u007f', '{"tier":2,"tags":["a",null]}', 'call back', '{ "spaced" : [1, 2.50] }'];
+  const values = [
+    '',
+    'x',
+    'Ann, Jr',
+    'quote " backslash \\ tab \t nl \n',
+    'é € 😀 \u2028',
+    '\u0000\u007f',
+    '{"tier":2,"tags":["a",null]}',
+    'call back',
+    '{ "spaced" : [1, 2.50] }',
+  ];
 
-  it('writes exactly JSON.stringify of the row\'s list entry, for any header and row, with and without keepEmpty', () => {
+  it("writes exactly JSON.stringify of the row's list entry, for any header and row, with and without keepEmpty", () => {
     let checked = 0;
     for (const names of headers) {
       const columns = header(names);
@@ -47,7 +57,9 @@ describe('RowEntry', () => {
     const columns = header(['callee', 'platform', 'b', '__proto__', '10', '2']);
     const fields = ['+6281234567', 'p', 'B', 'P', 'ten', 'two'];
     const text = written(new RowEntry(columns, { keepEmpty: false }).set(fields, undefined))!;
-    expect(text).toBe('{"callee":"+6281234567","platform":"p","variables":{"2":"two","10":"ten","b":"B","__proto__":"P"}}');
+    expect(text).toBe(
+      '{"callee":"+6281234567","platform":"p","variables":{"2":"two","10":"ten","b":"B","__proto__":"P"}}',
+    );
     expect(Object.keys(JSON.parse(text).variables)).toEqual(['2', '10', 'b', '__proto__']);
   });
 

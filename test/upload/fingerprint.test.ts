@@ -31,11 +31,17 @@ describe('fingerprint', () => {
     const head = asciiLines(READ_CHUNK_BYTES + 500); // 10,491 full lines of 100 bytes, then 5 more... counted below
     const linesBefore = head.toString().split('\n').length; // the line the bad byte lands on
     const bytes = Buffer.concat([head, Buffer.from([0x4a, 0x6f, 0x73, 0xe9, 0x2c]), Buffer.from('\nmore\n')]);
-    await expect(fingerprint(file(bytes), 'f.csv')).rejects.toThrow(new RegExp(`^f\\.csv: line ${linesBefore}: not valid UTF-8 \\(byte ${head.length + 4}\\)`));
+    await expect(fingerprint(file(bytes), 'f.csv')).rejects.toThrow(
+      new RegExp(`^f\\.csv: line ${linesBefore}: not valid UTF-8 \\(byte ${head.length + 4}\\)`),
+    );
   });
 
   it('refuses a file cut inside a character, and NUL bytes (UTF-16)', async () => {
-    await expect(fingerprint(file(Buffer.from([0x61, 0x0a, 0x62, 0xe2, 0x82])), 'f.csv')).rejects.toThrow(/line 2: not valid UTF-8 \(byte 4\)/);
-    await expect(fingerprint(file(Buffer.from('callee\n', 'utf16le')), 'f.csv')).rejects.toThrow(/line 1: the file holds NUL bytes; is it UTF-16/);
+    await expect(fingerprint(file(Buffer.from([0x61, 0x0a, 0x62, 0xe2, 0x82])), 'f.csv')).rejects.toThrow(
+      /line 2: not valid UTF-8 \(byte 4\)/,
+    );
+    await expect(fingerprint(file(Buffer.from('callee\n', 'utf16le')), 'f.csv')).rejects.toThrow(
+      /line 1: the file holds NUL bytes; is it UTF-16/,
+    );
   });
 });

@@ -24,7 +24,12 @@ export function entry(i: number, eol = '\n'): ListEntry {
   const variables: Record<string, string> = { name: `Name ${i}, Jr`, amount: `${i}.50` };
   if (i % 97 === 0) variables.note = `call after 5pm${eol}ask for ${i}`;
   else if (i % 3 !== 0) variables.note = `note ${i}`;
-  const e: ListEntry = { callee: `+62812${String(i).padStart(8, '0')}`, platform: `shop-${i % 7}`, variables, caseid: `C${i}` };
+  const e: ListEntry = {
+    callee: `+62812${String(i).padStart(8, '0')}`,
+    platform: `shop-${i % 7}`,
+    variables,
+    caseid: `C${i}`,
+  };
   if (i % 50 === 0) e.pds_variables = { tier: i % 5, agent: `A${i}` };
   else if (i % 25 === 0) e.pds_variables = 'plain pds';
   return e;
@@ -62,7 +67,13 @@ export function useUploadSandbox(use: (setup: UploadSetup) => void): void {
     const dir = tempDir('callctl-upload-', 'file');
     const configDir = join(dir, 'config');
     // Journals, locks and spools go to the state and cache folders: both temporary here.
-    const env = { CALLCTL_TOKEN: fixture.token, CALLCTL_CONFIG_DIR: configDir, CALLCTL_BASE_URL: fixture.sandbox.url, XDG_STATE_HOME: join(dir, 'state'), XDG_CACHE_HOME: join(dir, 'cache') };
+    const env = {
+      CALLCTL_TOKEN: fixture.token,
+      CALLCTL_CONFIG_DIR: configDir,
+      CALLCTL_BASE_URL: fixture.sandbox.url,
+      XDG_STATE_HOME: join(dir, 'state'),
+      XDG_CACHE_HOME: join(dir, 'cache'),
+    };
     setup = { sandbox: fixture.sandbox, env, dir, configDir };
     use(setup);
   });

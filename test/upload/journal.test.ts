@@ -7,7 +7,12 @@ import { FileJournals } from '../../src/files/journal.js';
 import { acquireLock } from '../../src/files/lock.js';
 import { tempDir } from './helpers.js';
 
-const batch = (index: number, firstLine: number, lastLine: number, count: number) => ({ index, firstLine, lastLine, count });
+const batch = (index: number, firstLine: number, lastLine: number, count: number) => ({
+  index,
+  firstLine,
+  lastLine,
+  count,
+});
 
 describe('journal', () => {
   it('is created at the first acknowledged batch; a torn last line counts as not acknowledged', async () => {
@@ -16,7 +21,12 @@ describe('journal', () => {
     const key = uploadKey('wf/1', 'ab'.repeat(32));
     const path = store.where(key);
     expect(path).toMatch(/uploads\/wf_1~[0-9a-f]{8}-abababababababab\.journal$/);
-    const w = new JournalWriter(store, key, { workflowId: 'wf/1', file: '/data/c.csv', sha256: 'ab'.repeat(32), bytes: 10 });
+    const w = new JournalWriter(store, key, {
+      workflowId: 'wf/1',
+      file: '/data/c.csv',
+      sha256: 'ab'.repeat(32),
+      bytes: 10,
+    });
     expect(existsSync(path)).toBe(false);
     await w.batch(batch(1, 2, 11, 10), 10);
     await w.batch(batch(2, 12, 25, 10), 10);
@@ -24,7 +34,11 @@ describe('journal', () => {
     appendFileSync(path, '{"type":"batch","index":3,"firstLi');
     const state = await readJournal(store, key);
     expect(state.doneAt).toBeUndefined();
-    expect(state).toMatchObject({ resumeLine: 25, ackedEntries: 20, header: { workflowId: 'wf/1', file: '/data/c.csv' } });
+    expect(state).toMatchObject({
+      resumeLine: 25,
+      ackedEntries: 20,
+      header: { workflowId: 'wf/1', file: '/data/c.csv' },
+    });
     expect(state.batches.map((b) => b.index)).toEqual([1, 2]);
     expect(readFileSync(path, 'utf8').split('\n')[0]).toContain('"type":"start"');
   });
@@ -49,14 +63,26 @@ describe('journal', () => {
 
   it('finds unfinished uploads of the same file with other content', async () => {
     const store = new FileJournals(tempDir(), '.journal');
-    const other = new JournalWriter(store, uploadKey('wf-1', '11'.repeat(32)), { workflowId: 'wf-1', file: '/c.csv', sha256: '11'.repeat(32), bytes: 1 });
+    const other = new JournalWriter(store, uploadKey('wf-1', '11'.repeat(32)), {
+      workflowId: 'wf-1',
+      file: '/c.csv',
+      sha256: '11'.repeat(32),
+      bytes: 1,
+    });
     await other.batch(batch(1, 2, 3, 2), 2);
     await other.close();
-    const finished = new JournalWriter(store, uploadKey('wf-1', '22'.repeat(32)), { workflowId: 'wf-1', file: '/c.csv', sha256: '22'.repeat(32), bytes: 1 });
+    const finished = new JournalWriter(store, uploadKey('wf-1', '22'.repeat(32)), {
+      workflowId: 'wf-1',
+      file: '/c.csv',
+      sha256: '22'.repeat(32),
+      bytes: 1,
+    });
     await finished.batch(batch(1, 2, 3, 2), 2);
     await finished.done();
     await finished.close();
-    expect((await findInterrupted(store, 'wf-1', '/c.csv', '33'.repeat(32))).map((j) => j.header?.sha256)).toEqual(['11'.repeat(32)]);
+    expect((await findInterrupted(store, 'wf-1', '/c.csv', '33'.repeat(32))).map((j) => j.header?.sha256)).toEqual([
+      '11'.repeat(32),
+    ]);
     expect(await findInterrupted(store, 'wf-1', '/other.csv', '33'.repeat(32))).toEqual([]);
     expect(await findInterrupted(store, 'wf-2', '/c.csv', '33'.repeat(32))).toEqual([]);
   });
@@ -70,7 +96,9 @@ describe('lock', () => {
     const stale: number[] = [];
     const release = acquireLock(path, 'upload of c.csv to workflow wf-1', (o) => stale.push(o.pid));
     expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
-    expect(() => acquireLock(path, 'upload of c.csv to workflow wf-1', () => undefined)).toThrow(`another upload of c.csv to workflow wf-1 is running (pid ${process.pid}`);
+    expect(() => acquireLock(path, 'upload of c.csv to workflow wf-1', () => undefined)).toThrow(
+      `another upload of c.csv to workflow wf-1 is running (pid ${process.pid}`,
+    );
     release();
     expect(existsSync(path)).toBe(false);
 

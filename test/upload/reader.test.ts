@@ -47,7 +47,9 @@ describe('readRecords', () => {
   });
 
   it('names the line a broken row starts on, counting quoted CRLFs once (csv-parse would count them twice)', async () => {
-    await expect(read('a,b\r\n"1\r\n2",x\r\n"3\r\n4",y\r\n5,"6\r\n')).rejects.toThrow(/^f\.csv: line 6: a quoted field is never closed/);
+    await expect(read('a,b\r\n"1\r\n2",x\r\n"3\r\n4",y\r\n5,"6\r\n')).rejects.toThrow(
+      /^f\.csv: line 6: a quoted field is never closed/,
+    );
   });
 
   it('can be aborted', async () => {
@@ -55,6 +57,8 @@ describe('readRecords', () => {
     controller.abort();
     const path = join(dir, 'abort.csv');
     writeFileSync(path, 'a\n1\n');
-    await expect(readRecords(path, 'abort.csv', { delimiter: ',', signal: controller.signal, onRecord: () => undefined })).rejects.toThrow(/abort/i);
+    await expect(
+      readRecords(path, 'abort.csv', { delimiter: ',', signal: controller.signal, onRecord: () => undefined }),
+    ).rejects.toThrow(/abort/i);
   });
 });

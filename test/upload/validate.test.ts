@@ -9,13 +9,26 @@ const header = (names: string) => readHeader(names.split(','), 1, 'f.csv');
 describe('readHeader', () => {
   it('matches the known columns case-insensitively; every other column is a variable; rejects columns are ignored', () => {
     const c = header(' Callee ,PLATFORM,caseid,name,rejected_line,rejected_reason,City');
-    expect(c).toMatchObject({ callee: 0, platform: 1, caseid: 2, pdsVariables: -1, variables: [{ index: 3, key: 'name' }, { index: 6, key: 'City' }] });
+    expect(c).toMatchObject({
+      callee: 0,
+      platform: 1,
+      caseid: 2,
+      pdsVariables: -1,
+      variables: [
+        { index: 3, key: 'name' },
+        { index: 6, key: 'City' },
+      ],
+    });
   });
 
   it('refuses missing required columns, empty names and repeated names, naming line 1', () => {
-    expect(() => header('name,phone')).toThrow(/^f\.csv: line 1: missing required columns callee and platform \(the header has: name, phone\)/);
+    expect(() => header('name,phone')).toThrow(
+      /^f\.csv: line 1: missing required columns callee and platform \(the header has: name, phone\)/,
+    );
     expect(() => header('callee,,platform')).toThrow(/line 1: column 2 of the header has no name/);
-    expect(() => header('callee,platform,name,Name,name')).toThrow(/line 1: column "name" appears twice \(columns 3 and 5\)/);
+    expect(() => header('callee,platform,name,Name,name')).toThrow(
+      /line 1: column "name" appears twice \(columns 3 and 5\)/,
+    );
     expect(() => header('callee,platform,Callee')).toThrow(/column "Callee" appears twice/);
   });
 });
@@ -29,7 +42,9 @@ function checkRow(columns: Columns, fields: string[], line: number, options: Row
 describe('checkFields and toEntry', () => {
   const c = header('callee,platform,caseid,pds_variables,name');
   it('maps a row to a list entry; empty cells are left out unless keepEmpty', () => {
-    expect(checkRow(c, ['+6281234567', 'p', '', '', ''], 2, { keepEmpty: false })).toEqual({ entry: { callee: '+6281234567', platform: 'p', variables: {} } });
+    expect(checkRow(c, ['+6281234567', 'p', '', '', ''], 2, { keepEmpty: false })).toEqual({
+      entry: { callee: '+6281234567', platform: 'p', variables: {} },
+    });
     expect(checkRow(c, ['+6281234567', 'p', 'C1', '{"a":[1]}', ''], 2, { keepEmpty: true })).toEqual({
       entry: { callee: '+6281234567', platform: 'p', caseid: 'C1', pds_variables: { a: [1] }, variables: { name: '' } },
     });
@@ -46,7 +61,16 @@ describe('checkFields and toEntry', () => {
   });
 
   it('every entry it accepts passes the full list-entry schema, and it refuses what the schema refuses', () => {
-    const callees = ['+1234567', '+123456789012345', '+1234567890123456', '+123456', '1234567', '+12345a7', '', ' +1234567'];
+    const callees = [
+      '+1234567',
+      '+123456789012345',
+      '+1234567890123456',
+      '+123456',
+      '1234567',
+      '+12345a7',
+      '',
+      ' +1234567',
+    ];
     const platforms = ['', 'p', 'x'.repeat(40), 'x'.repeat(41), 'ü'.repeat(40)];
     const pds = ['', 'plain', '{"k":"v"}', '[1]', '{', ' {"a":1}', '"quoted"'];
     for (const callee of callees) {
@@ -55,7 +79,10 @@ describe('checkFields and toEntry', () => {
           const r = checkRow(c, [callee, platform, 'C', p, 'n'], 2, { keepEmpty: false });
           const loose = { callee, platform, caseid: 'C', variables: { name: 'n' }, ...(p ? { pds_variables: p } : {}) };
           if (r.entry) expect(listEntrySchema.safeParse(r.entry).success).toBe(true);
-          else expect(listEntrySchema.safeParse(loose).success && !p.trim().startsWith('{') && !p.trim().startsWith('[')).toBe(false);
+          else
+            expect(
+              listEntrySchema.safeParse(loose).success && !p.trim().startsWith('{') && !p.trim().startsWith('['),
+            ).toBe(false);
         }
       }
     }
@@ -68,6 +95,9 @@ describe('parsePdsVariables', () => {
     expect(parsePdsVariables('call back')).toEqual({ ok: true, value: 'call back' });
     expect(parsePdsVariables('{"problem":"x"}')).toEqual({ ok: true, value: { problem: 'x' } });
     expect(parsePdsVariables('[1]')).toMatchObject({ ok: false });
-    expect(parsePdsVariables('{"a":')).toMatchObject({ ok: false, problem: expect.stringMatching(/^looks like JSON but is not valid JSON/) });
+    expect(parsePdsVariables('{"a":')).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/^looks like JSON but is not valid JSON/),
+    });
   });
 });

@@ -4,16 +4,33 @@ import { collect, type Deps } from '../action.js';
 export function register(parent: Command, { action }: Deps): void {
   parent
     .command('api <METHOD> <PATH>')
-    .description("send any request of the service's interface with the profile's token, retries (reads only) and redaction")
-    .option('-f, --field <key=value>', 'a string field: the query of a GET, a key of the JSON body of a POST (repeatable)', collect)
-    .addOption(new Option('-F, --typed-field <key=value>', 'as -f, with the value read as JSON when it is (numbers, true, null, arrays)').argParser(collect))
+    .description(
+      "send any request of the service's interface with the profile's token, retries (reads only) and redaction",
+    )
+    .option(
+      '-f, --field <key=value>',
+      'a string field: the query of a GET, a key of the JSON body of a POST (repeatable)',
+      collect,
+    )
+    .addOption(
+      new Option(
+        '-F, --typed-field <key=value>',
+        'as -f, with the value read as JSON when it is (numbers, true, null, arrays)',
+      ).argParser(collect),
+    )
     .option('--input <file>', 'the exact JSON body of a POST, from a file or - for stdin (fields then go in the query)')
     .option('--flex', 'the flex-route address (flex-url); {push_token} in PATH becomes the push token')
     .option('--test', 'with --flex: the test address and test push token')
     .option('--template-api', 'the template API (at the base URL) with X-Service-Sign-Key and X-Service-Sign headers')
     .option('--signature <sign>', 'with --template-api: X-Service-Sign as given')
-    .option('--sign-command <cmd>', 'with --template-api: a command that reads the body on stdin and prints X-Service-Sign')
-    .option('--sign-secret-file <file>', 'with --template-api: secret of the default signature (HMAC-SHA256, an assumption)')
+    .option(
+      '--sign-command <cmd>',
+      'with --template-api: a command that reads the body on stdin and prints X-Service-Sign',
+    )
+    .option(
+      '--sign-secret-file <file>',
+      'with --template-api: secret of the default signature (HMAC-SHA256, an assumption)',
+    )
     .option('--raw', "print the whole answer, not only the envelope's data")
     .option('-y, --yes', 'send a POST without asking (required without a terminal: some operations reach people)')
     .addHelpText(

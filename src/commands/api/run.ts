@@ -24,18 +24,33 @@ const SECRET_FIELDS = /^(APPSecret|token|push_token|Sign)$/i;
 
 export async function run(ctx: Context, opts: ApiOptions, methodArg: string, pathArg: string): Promise<number> {
   const method = methodArg.toUpperCase();
-  if (method !== 'GET' && method !== 'POST') throw new UsageError(`METHOD must be GET or POST (the service's interface uses no other), not ${methodArg}`);
-  if (opts.flex && opts.templateApi) throw new UsageError('--flex and --template-api name two different addresses: give one');
-  if (opts.test && !opts.flex) throw new UsageError('--test goes with --flex (the test flex-route address and push token)');
-  if (!opts.templateApi && (opts.signature !== undefined || opts.signCommand !== undefined || opts.signSecretFile !== undefined)) {
+  if (method !== 'GET' && method !== 'POST')
+    throw new UsageError(`METHOD must be GET or POST (the service's interface uses no other), not ${methodArg}`);
+  if (opts.flex && opts.templateApi)
+    throw new UsageError('--flex and --template-api name two different addresses: give one');
+  if (opts.test && !opts.flex)
+    throw new UsageError('--test goes with --flex (the test flex-route address and push token)');
+  if (
+    !opts.templateApi &&
+    (opts.signature !== undefined || opts.signCommand !== undefined || opts.signSecretFile !== undefined)
+  ) {
     throw new UsageError('--signature, --sign-command and --sign-secret-file go with --template-api');
   }
   const path = checkPath(pathArg);
   const fields = [...parseFields(opts.field ?? [], false), ...parseFields(opts.typedField ?? [], true)];
-  const body = opts.input !== undefined ? await readInput(ctx, opts.input) : method === 'POST' ? Buffer.from(JSON.stringify(Object.fromEntries(fields))) : undefined;
-  if (method === 'GET' && opts.input !== undefined) throw new UsageError('a GET has no body: --input goes with POST (fields of a GET go in the query)');
+  const body =
+    opts.input !== undefined
+      ? await readInput(ctx, opts.input)
+      : method === 'POST'
+        ? Buffer.from(JSON.stringify(Object.fromEntries(fields)))
+        : undefined;
+  if (method === 'GET' && opts.input !== undefined)
+    throw new UsageError('a GET has no body: --input goes with POST (fields of a GET go in the query)');
   // GET: fields are the query. POST: the body, unless --input gives it; then fields are the query.
-  const query = method === 'GET' || opts.input !== undefined ? Object.fromEntries(fields.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) : {};
+  const query =
+    method === 'GET' || opts.input !== undefined
+      ? Object.fromEntries(fields.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
+      : {};
   const req: RawRequest = { method, path, query, body };
 
   let answer: RawAnswer;
@@ -43,11 +58,14 @@ export async function run(ctx: Context, opts: ApiOptions, methodArg: string, pat
     if (opts.raw) ctx.io.stdout.write(`${pretty(redact(text, [...ctx.secrets]))}\n`);
   };
   if (opts.flex || opts.templateApi) {
-    const target = opts.flex ? await flexTarget(ctx, opts, method, path) : await templateTarget(ctx, opts, method, path, body);
+    const target = opts.flex
+      ? await flexTarget(ctx, opts, method, path)
+      : await templateTarget(ctx, opts, method, path, body);
     await confirmIfWrite(ctx, method, target.endpoint, opts.yes);
     answer = await directRequest(await ctx.transport(), { ...req, ...target }, printAnswer);
   } else {
-    if (path.includes('{push_token}')) throw new UsageError('{push_token} belongs to the flex-route address: add --flex');
+    if (path.includes('{push_token}'))
+      throw new UsageError('{push_token} belongs to the flex-route address: add --flex');
     const client = await ctx.client();
     await confirmIfWrite(ctx, method, `${method} ${path}`, opts.yes);
     answer = await cloudRequest(client, req, printAnswer);
@@ -60,7 +78,9 @@ export async function run(ctx: Context, opts: ApiOptions, methodArg: string, pat
 /** A path under the address; a full URL is refused, since the token must go to its own base URL only. */
 function checkPath(path: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) {
-    throw new UsageError(`PATH is a path under the address (such as /service/cloud/robot), not a URL: ${path} (use --base-url, --flex or --template-api to pick the address)`);
+    throw new UsageError(
+      `PATH is a path under the address (such as /service/cloud/robot), not a URL: ${path} (use --base-url, --flex or --template-api to pick the address)`,
+    );
   }
   if (!path.startsWith('/')) throw new UsageError(`PATH must start with /: ${path}`);
   if (path.includes('?')) throw new UsageError('give the query as -f key=value fields, not in PATH');
@@ -74,7 +94,10 @@ function parseFields(values: readonly string[], typed: boolean): Array<[string, 
     if (eq <= 0) throw new UsageError(`${typed ? '-F' : '-f'} ${field}: expected key=value`);
     const key = field.slice(0, eq);
     const text = field.slice(eq + 1);
-    if (SECRET_FIELDS.test(key)) throw new UsageError(`${key} is a secret: give the body with --input FILE or --input - (stdin), not as a flag value`);
+    if (SECRET_FIELDS.test(key))
+      throw new UsageError(
+        `${key} is a secret: give the body with --input FILE or --input - (stdin), not as a flag value`,
+      );
     if (!typed) return [key, text];
     try {
       return [key, JSON.parse(text) as unknown];
@@ -92,7 +115,9 @@ async function readInput(ctx: Context, input: string): Promise<Buffer> {
     try {
       body = readFileSync(input);
     } catch (error) {
-      throw new InputError(`--input ${input}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+      throw new InputError(
+        `--input ${input}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+      );
     }
   }
   try {
@@ -106,7 +131,10 @@ async function readInput(ctx: Context, input: string): Promise<Buffer> {
 /** Anything but a read may reach people (create a task, cancel calls...): confirm, or --yes. */
 async function confirmIfWrite(ctx: Context, method: string, endpoint: string, yes: boolean | undefined): Promise<void> {
   if (method === 'GET' || yes) return;
-  if (!ctx.canPrompt()) throw new UsageError(`${endpoint} may reach people (placing calls, sending messages): confirm with --yes (there is no terminal to ask on)`);
+  if (!ctx.canPrompt())
+    throw new UsageError(
+      `${endpoint} may reach people (placing calls, sending messages): confirm with --yes (there is no terminal to ask on)`,
+    );
   ctx.io.stderr.write(`About to send ${endpoint}; some operations place calls or send messages.\n`);
   if (!(await ctx.io.prompter.confirm('Send it?', false))) throw new InterruptedError('declined: nothing was sent');
 }
@@ -132,7 +160,10 @@ async function templateTarget(ctx: Context, opts: ApiOptions, method: string, pa
   return {
     url: base + path,
     endpoint: `${method} ${path}`,
-    headers: { 'x-service-sign-key': t.signKey, 'x-service-sign': await signBody(t.signature, body ?? Buffer.alloc(0)) },
+    headers: {
+      'x-service-sign-key': t.signKey,
+      'x-service-sign': await signBody(t.signature, body ?? Buffer.alloc(0)),
+    },
   };
 }
 

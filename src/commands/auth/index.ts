@@ -2,14 +2,15 @@ import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
 
 export function register(parent: Command, { action }: Deps): void {
-  const auth = parent
-    .command('auth')
-    .description('log in to the service and manage the stored token');
+  const auth = parent.command('auth').description('log in to the service and manage the stored token');
   auth
     .command('login', { isDefault: true })
     .description('exchange APPKey and APPSecret for a token and store it in the profile')
     .option('--app-key <key>', 'APPKey (env CALLCTL_APP_KEY; prompted on a TTY)')
-    .option('--app-secret-stdin', 'read the APPSecret from stdin (else CALLCTL_APP_SECRET, CALLCTL_APP_SECRET_FILE, or a masked prompt)')
+    .option(
+      '--app-secret-stdin',
+      'read the APPSecret from stdin (else CALLCTL_APP_SECRET, CALLCTL_APP_SECRET_FILE, or a masked prompt)',
+    )
     .addHelpText(
       'after',
       `
@@ -27,7 +28,10 @@ JSON (--json): {"profile", "baseUrl", "tokenObtainedAt"}`,
     .command('status')
     .description('show the token in use and ask the service whether it works (exit 4 when not)')
     .option('--offline', 'answer from the local files only, without asking the service')
-    .option('--all', 'check every stored profile, one row each (exit 4 when any has no usable token, else 5 when the service could not answer)')
+    .option(
+      '--all',
+      'check every stored profile, one row each (exit 4 when any has no usable token, else 5 when the service could not answer)',
+    )
     .addHelpText(
       'after',
       `
@@ -49,7 +53,10 @@ of them, each with "problem" (null, or the reason it is not usable).`,
   auth
     .command('logout')
     .description("forget the profile's stored token")
-    .addHelpText('after', '\nExamples:\n  callctl auth logout\n  callctl -p test auth logout\n\nJSON (--json): {"profile", "removed"}')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  callctl auth logout\n  callctl -p test auth logout\n\nJSON (--json): {"profile", "removed"}',
+    )
     .action(action(() => import('./logout.js')));
   auth
     .command('token')

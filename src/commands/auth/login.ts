@@ -12,8 +12,11 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<number> {
   const prompter = ctx.io.prompter;
 
   let baseUrl = settings.get('base-url');
-  if (!baseUrl && ctx.canPrompt()) baseUrl = (await prompter.input("Service base URL")).trim();
-  if (!baseUrl) throw new UsageError('missing base URL: give it with --base-url, CALLCTL_BASE_URL or `callctl config set base-url ...`');
+  if (!baseUrl && ctx.canPrompt()) baseUrl = (await prompter.input('Service base URL')).trim();
+  if (!baseUrl)
+    throw new UsageError(
+      'missing base URL: give it with --base-url, CALLCTL_BASE_URL or `callctl config set base-url ...`',
+    );
   if (!/^https?:\/\//.test(baseUrl)) throw new UsageError(`base URL must start with http:// or https://: ${baseUrl}`);
 
   let appKey = opts.appKey || settings.get('app-key');
@@ -30,7 +33,9 @@ export async function run(ctx: Context, opts: LoginOptions): Promise<number> {
   }
   if (!appSecret && ctx.canPrompt()) appSecret = await prompter.password('APPSecret');
   if (!appSecret) {
-    throw new UsageError('missing APPSecret: give it with --app-secret-stdin, CALLCTL_APP_SECRET or CALLCTL_APP_SECRET_FILE (or run on a terminal to be prompted)');
+    throw new UsageError(
+      'missing APPSecret: give it with --app-secret-stdin, CALLCTL_APP_SECRET or CALLCTL_APP_SECRET_FILE (or run on a terminal to be prompted)',
+    );
   }
   ctx.addSecret(appSecret);
 

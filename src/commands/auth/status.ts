@@ -58,7 +58,14 @@ async function inspect(ctx: Context, opts: StatusOptions) {
   const status = {
     profile: ctx.profile,
     baseUrl: baseUrl ?? null,
-    tokenSource: token.source === 'env' ? 'CALLCTL_TOKEN' : token.source === 'profile' ? 'profile' : credentials ? 'credentials in the environment' : null,
+    tokenSource:
+      token.source === 'env'
+        ? 'CALLCTL_TOKEN'
+        : token.source === 'profile'
+          ? 'profile'
+          : credentials
+            ? 'credentials in the environment'
+            : null,
     tokenBaseUrl: tokenFor ?? null,
     tokenObtainedAt: obtainedAt ?? null,
     loggedIn,
@@ -67,7 +74,9 @@ async function inspect(ctx: Context, opts: StatusOptions) {
   };
   let failure: AuthError | undefined;
   if (usable.mismatch && !credentials) {
-    failure = new AuthError(`profile ${ctx.profile} holds a token for ${usable.mismatch}, not for ${baseUrl}: log in to ${baseUrl} with \`callctl --base-url ${baseUrl} -p OTHER auth login\``);
+    failure = new AuthError(
+      `profile ${ctx.profile} holds a token for ${usable.mismatch}, not for ${baseUrl}: log in to ${baseUrl} with \`callctl --base-url ${baseUrl} -p OTHER auth login\``,
+    );
   } else if (!loggedIn) failure = new AuthError(`no token for profile ${ctx.profile}: run \`callctl auth login\``);
   else if (accepted === false) failure = new AuthError(problem!);
   return { status, failure };
@@ -92,8 +101,18 @@ async function runAll(ctx: Context, opts: StatusOptions): Promise<number> {
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
       // A profile the service cannot be asked about (network, a refusal) is reported, not fatal.
-      rows.push({ profile: name, baseUrl: null, tokenSource: null, tokenBaseUrl: null, tokenObtainedAt: null, loggedIn: false, accepted: null, problem: redactWith(child, error.message) });
-      if (exitCode === ExitCode.OK || (exitCode !== ExitCode.AUTH && error.exitCode === ExitCode.AUTH)) exitCode = error.exitCode;
+      rows.push({
+        profile: name,
+        baseUrl: null,
+        tokenSource: null,
+        tokenBaseUrl: null,
+        tokenObtainedAt: null,
+        loggedIn: false,
+        accepted: null,
+        problem: redactWith(child, error.message),
+      });
+      if (exitCode === ExitCode.OK || (exitCode !== ExitCode.AUTH && error.exitCode === ExitCode.AUTH))
+        exitCode = error.exitCode;
     } finally {
       for (const secret of child.secrets) ctx.addSecret(secret);
       await child.close();
@@ -106,7 +125,10 @@ async function runAll(ctx: Context, opts: StatusOptions): Promise<number> {
       { header: 'PROFILE', value: (r) => r.profile, kind: 'id' },
       { header: 'BASE URL', value: (r) => r.baseUrl ?? '', kind: 'id' },
       { header: 'TOKEN', value: (r) => r.tokenSource ?? 'none' },
-      { header: 'SERVICE', value: (r) => (r.accepted === null ? (opts.offline ? 'not asked' : '') : r.accepted ? 'accepted' : 'rejected') },
+      {
+        header: 'SERVICE',
+        value: (r) => (r.accepted === null ? (opts.offline ? 'not asked' : '') : r.accepted ? 'accepted' : 'rejected'),
+      },
       { header: 'PROBLEM', value: (r) => r.problem ?? '', kind: 'text' },
     ],
     { json: rows },

@@ -4,7 +4,10 @@ import { SETTINGS } from '../../config/keys.js';
 
 const keyHelp = Object.entries(SETTINGS)
   .filter(([, s]) => !('internal' in s && s.internal))
-  .map(([k, s]) => `  ${k.padEnd(16)} ${s.description}${'env' in s ? ` (env ${s.env})` : ''}${'secret' in s && s.secret ? ' [secret]' : ''}`)
+  .map(
+    ([k, s]) =>
+      `  ${k.padEnd(16)} ${s.description}${'env' in s ? ` (env ${s.env})` : ''}${'secret' in s && s.secret ? ' [secret]' : ''}`,
+  )
   .join('\n');
 
 export function register(parent: Command, { action }: Deps): void {
@@ -20,7 +23,9 @@ export function register(parent: Command, { action }: Deps): void {
     .action(action(() => import('./get.js')));
   config
     .command('set <key> [value]')
-    .description('store a setting in the profile; secret settings are read from stdin or a masked prompt, never the command line')
+    .description(
+      'store a setting in the profile; secret settings are read from stdin or a masked prompt, never the command line',
+    )
     .option('--stdin', 'read the value from stdin')
     .addHelpText(
       'after',
@@ -30,7 +35,10 @@ export function register(parent: Command, { action }: Deps): void {
   config
     .command('unset <key>')
     .description('remove a setting from the profile')
-    .addHelpText('after', '\nExamples:\n  callctl config unset flex-test-url\n  callctl -p test config unset push-token\n\nJSON (--json): {"profile", "key", "removed"}')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  callctl config unset flex-test-url\n  callctl -p test config unset push-token\n\nJSON (--json): {"profile", "key", "removed"}',
+    )
     .action(action(() => import('./unset.js')));
   config
     .command('list')

@@ -37,10 +37,16 @@ export async function run(ctx: Context): Promise<number> {
       { header: 'CURRENT', value: (r) => (r.current ? '*' : '') },
       { header: 'NAME', value: (r) => r.name, kind: 'id' },
       { header: 'BASE URL', value: (r) => r.baseUrl ?? '', kind: 'id' },
-      { header: 'TOKEN', value: (r) => (r.token === 'stored' ? `stored${r.tokenObtainedAt ? ` ${r.tokenObtainedAt}` : ''}` : 'none') },
+      {
+        header: 'TOKEN',
+        value: (r) => (r.token === 'stored' ? `stored${r.tokenObtainedAt ? ` ${r.tokenObtainedAt}` : ''}` : 'none'),
+      },
     ],
     { json: { current: ctx.profile, source: ctx.profileSource, profiles: rows } },
   );
-  if (out.tty && ctx.profileSource !== 'default') out.info(`in use: ${ctx.profile} (from ${ctx.profileSource === 'flag' ? '-p' : ctx.profileSource === 'env' ? 'CALLCTL_PROFILE' : '`config use`'})`);
+  if (out.tty && ctx.profileSource !== 'default')
+    out.info(
+      `in use: ${ctx.profile} (from ${ctx.profileSource === 'flag' ? '-p' : ctx.profileSource === 'env' ? 'CALLCTL_PROFILE' : '`config use`'})`,
+    );
   return 0;
 }

@@ -6,7 +6,8 @@ import { readAll } from '../../io-read.js';
 export async function run(ctx: Context, opts: { stdin?: boolean }, key: string, value?: string): Promise<number> {
   if (!isSettingKey(key)) throw new UsageError(`unknown setting ${key}; see \`callctl config set --help\``);
   const spec = SETTINGS[key];
-  if ('internal' in spec && spec.internal) throw new UsageError(`${key} is set by \`callctl auth login\`, not by config set`);
+  if ('internal' in spec && spec.internal)
+    throw new UsageError(`${key} is set by \`callctl auth login\`, not by config set`);
   const secret = 'secret' in spec && spec.secret;
   if (secret && value !== undefined) {
     throw new UsageError(`${key} is a secret: give it on stdin (--stdin) or at the prompt, not on the command line`);
@@ -15,7 +16,8 @@ export async function run(ctx: Context, opts: { stdin?: boolean }, key: string, 
   else if (value === undefined && ctx.canPrompt()) {
     value = secret ? await ctx.io.prompter.password(key) : await ctx.io.prompter.input(key);
   }
-  if (value === undefined || value === '') throw new UsageError(`missing value for ${key}${secret ? ' (use --stdin)' : ''}`);
+  if (value === undefined || value === '')
+    throw new UsageError(`missing value for ${key}${secret ? ' (use --stdin)' : ''}`);
   if ((key === 'base-url' || key === 'flex-url' || key === 'flex-test-url') && !/^https?:\/\//.test(value)) {
     throw new UsageError(`${key} must start with http:// or https://`);
   }
@@ -23,8 +25,11 @@ export async function run(ctx: Context, opts: { stdin?: boolean }, key: string, 
   const { updateProfile } = await import('../../config/store.js');
   // A push token belongs to the flex-route address it is set for (flag, environment or profile
   // now): push sends the profile's token to that address only.
-  const boundKey = key === 'push-token' ? 'push-token-flex-url' : key === 'push-test-token' ? 'push-test-token-flex-url' : undefined;
-  const boundUrl = boundKey ? (await ctx.settings()).get(key === 'push-token' ? 'flex-url' : 'flex-test-url') : undefined;
+  const boundKey =
+    key === 'push-token' ? 'push-token-flex-url' : key === 'push-test-token' ? 'push-test-token-flex-url' : undefined;
+  const boundUrl = boundKey
+    ? (await ctx.settings()).get(key === 'push-token' ? 'flex-url' : 'flex-test-url')
+    : undefined;
   await updateProfile(await ctx.configDir(), ctx.profile, (p) => {
     const next: Record<string, string | undefined> = { ...p, [key]: value };
     if (boundKey) next[boundKey] = boundUrl;

@@ -12,14 +12,17 @@ export async function run(ctx: Context, _opts: unknown, name: string): Promise<n
   const names = Object.keys(readStore(dir).profiles ?? {});
   if (name !== 'default' && !names.includes(name)) {
     const known = names.length > 0 ? `; profiles: ${names.sort().join(', ')}` : '; no profile is stored yet';
-    throw new UsageError(`no profile "${name}"${known} (create one with \`callctl -p ${name} auth login\` or \`config set\`)`);
+    throw new UsageError(
+      `no profile "${name}"${known} (create one with \`callctl -p ${name} auth login\` or \`config set\`)`,
+    );
   }
   await setCurrent(dir, name === 'default' ? undefined : name);
   const out = await ctx.output();
   if (out.json) out.writeJson({ current: name });
   else {
     out.success(`profile ${name} is now the default`);
-    if (ctx.io.env.CALLCTL_PROFILE && ctx.io.env.CALLCTL_PROFILE !== name) out.warn(`CALLCTL_PROFILE=${ctx.io.env.CALLCTL_PROFILE} is set and still wins in this shell`);
+    if (ctx.io.env.CALLCTL_PROFILE && ctx.io.env.CALLCTL_PROFILE !== name)
+      out.warn(`CALLCTL_PROFILE=${ctx.io.env.CALLCTL_PROFILE} is set and still wins in this shell`);
   }
   return 0;
 }

@@ -29,8 +29,13 @@ const VERDICTS = ['verified', 'rejected', 'unverified', 'skipped', 'unsigned', '
 export function eventFilter(opts: EventsOptions, now: number): EventFilter {
   const filter: EventFilter = {};
   if (opts.type !== undefined) {
-    const types = opts.type.split(',').map((t) => t.trim()).filter(Boolean);
-    for (const t of types) if (t !== 'refused' && !(EVENT_TYPES as readonly string[]).includes(t)) throw new UsageError(`--type: unknown type ${t} (one of ${[...EVENT_TYPES, 'refused'].join(', ')})`);
+    const types = opts.type
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    for (const t of types)
+      if (t !== 'refused' && !(EVENT_TYPES as readonly string[]).includes(t))
+        throw new UsageError(`--type: unknown type ${t} (one of ${[...EVENT_TYPES, 'refused'].join(', ')})`);
     filter.types = new Set(types as Array<EventType | 'refused'>);
   }
   if (opts.since !== undefined) filter.since = parseSince(opts.since, now);
@@ -39,8 +44,13 @@ export function eventFilter(opts: EventsOptions, now: number): EventFilter {
   if (opts.task !== undefined) filter.task = opts.task;
   if (opts.callee !== undefined) filter.callee = opts.callee;
   if (opts.verdict !== undefined) {
-    const v = opts.verdict.split(',').map((t) => t.trim()).filter(Boolean);
-    for (const t of v) if (!VERDICTS.includes(t)) throw new UsageError(`--verdict: unknown verdict ${t} (one of ${VERDICTS.join(', ')})`);
+    const v = opts.verdict
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    for (const t of v)
+      if (!VERDICTS.includes(t))
+        throw new UsageError(`--verdict: unknown verdict ${t} (one of ${VERDICTS.join(', ')})`);
     filter.verdicts = new Set(v);
   }
   if (opts.retries !== undefined) filter.retries = opts.retries;
@@ -52,7 +62,9 @@ function forwardText(e: StoredEvent): string {
   const f = e.forward;
   if (!f) return '';
   if (f.state === 'claimed') return 'forwarding';
-  return f.state === 'done' ? `forwarded ${f.status ?? ''}`.trim() : `forward failed${f.status !== undefined ? ` ${f.status}` : f.error ? `: ${f.error}` : ''}`;
+  return f.state === 'done'
+    ? `forwarded ${f.status ?? ''}`.trim()
+    : `forward failed${f.status !== undefined ? ` ${f.status}` : f.error ? `: ${f.error}` : ''}`;
 }
 
 /**
@@ -72,11 +84,27 @@ export async function run(ctx: Context, opts: EventsOptions): Promise<number> {
       ctx.io.stdout.write(`${JSON.stringify({ id: e.id, ...o, ...(e.forward ? { forward: e.forward } : {}) })}\n`);
     } else if (out.tty) {
       const fwd = forwardText(e);
-      const shown = e.record.warnings ? { ...e.record, warnings: e.record.warnings.map((w) => printable(w)) } : e.record;
-      ctx.io.stdout.write(`${eventLine(Number(e.id), shown, summary, render, out.out)}${fwd ? `  ${out.out.dim(fwd)}` : ''}\n`);
+      const shown = e.record.warnings
+        ? { ...e.record, warnings: e.record.warnings.map((w) => printable(w)) }
+        : e.record;
+      ctx.io.stdout.write(
+        `${eventLine(Number(e.id), shown, summary, render, out.out)}${fwd ? `  ${out.out.dim(fwd)}` : ''}\n`,
+      );
     } else {
       const callee = summary.callee === undefined ? '' : opts.showNumbers ? summary.callee : maskNumber(summary.callee);
-      const cells = [e.id, e.record.time, e.record.type ?? 'refused', summary.plan, summary.task, callee, summary.status, e.record.verdict ?? '', e.record.retry, e.record.answer, forwardText(e)];
+      const cells = [
+        e.id,
+        e.record.time,
+        e.record.type ?? 'refused',
+        summary.plan,
+        summary.task,
+        callee,
+        summary.status,
+        e.record.verdict ?? '',
+        e.record.retry,
+        e.record.answer,
+        forwardText(e),
+      ];
       ctx.io.stdout.write(`${cells.map(tsvCell).join('\t')}\n`);
     }
   };

@@ -5,7 +5,14 @@ import { collect, positiveInt, type Deps } from '../action.js';
  * The types `hooks trigger` can send (src/hooks/samples.ts SAMPLE_TYPES; a test holds the two
  * equal), here without loading the schemas, for shell completion.
  */
-export const TRIGGER_TYPES = ['plan.end', 'task.end', 'workflow.api_push', 'template.status', 'chatbot.session_closed', 'chatbot.transfer'];
+export const TRIGGER_TYPES = [
+  'plan.end',
+  'task.end',
+  'workflow.api_push',
+  'template.status',
+  'chatbot.session_closed',
+  'chatbot.transfer',
+];
 
 /** `<type>` of hooks trigger: completion offers TRIGGER_TYPES; trigger.ts checks the value itself. */
 function typeArgument(): Argument {
@@ -24,7 +31,12 @@ export function register(parent: Command, deps: Deps): void {
     .option('--key <KEY>', 'KEY for plan/task Sign (else --key-file, CALLCTL_HOOK_KEYS, profile hook-keys)', collect)
     .option('--key-file <file>', 'KEYs, one per line; the first signs')
     .option('--set <field=value>', 'change a field (dotted path; field:=json for raw JSON); repeatable', collect)
-    .addOption(new Option('--tamper <what>', 'for negative tests: a wrong signature, or the signed value changed after signing').choices(['sign', 'body']))
+    .addOption(
+      new Option(
+        '--tamper <what>',
+        'for negative tests: a wrong signature, or the signed value changed after signing',
+      ).choices(['sign', 'body']),
+    )
     .option('--chatbot-secret-file <file>', 'secret for chatbot X-Service-Sign (or CALLCTL_CHATBOT_SECRET)')
     .option('--sign-command <cmd>', 'command that reads the body on stdin and prints its X-Service-Sign')
     .option('--service-sign <signature>', 'use this X-Service-Sign as is')
@@ -55,9 +67,15 @@ JSON (--json): {"type","status","body","ms","tamper"}.`,
     .command('events')
     .description('list recorded events from the NDJSON log or the shared store, filtered; --follow for new ones')
     .option('--log <file>', 'an NDJSON log written by serve-hooks --log')
-    .option('--store <url>', 'the store: postgres://... or an NDJSON file (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)')
+    .option(
+      '--store <url>',
+      'the store: postgres://... or an NDJSON file (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)',
+    )
     .option('--store-file <file>', 'file whose first line is the store URL')
-    .option('--type <types>', 'only these types, comma-separated (refused: requests refused before their type was known)')
+    .option(
+      '--type <types>',
+      'only these types, comma-separated (refused: requests refused before their type was known)',
+    )
     .option('--since <when>', 'received at or after a time (2026-11-22T14:00:00Z) or a duration ago (15m, 2h, 1d)')
     .option('--until <when>', 'received before a time or a duration ago')
     .option('--plan <name>', 'only events of this plan (PlanName)')
@@ -88,7 +106,10 @@ Examples:
     .command('show <id>')
     .description('print one recorded event whole: headers (secrets redacted), body, verdict, key, retries, forward')
     .option('--log <file>', 'an NDJSON log written by serve-hooks --log')
-    .option('--store <url>', 'the store: postgres://... or an NDJSON file (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)')
+    .option(
+      '--store <url>',
+      'the store: postgres://... or an NDJSON file (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)',
+    )
     .option('--store-file <file>', 'file whose first line is the store URL')
     .option('--show-numbers', 'show callee numbers in full (masked by default)')
     .addHelpText(
@@ -106,11 +127,17 @@ Examples:
     .command('replay')
     .description('send events recorded by serve-hooks (--log file or the store) again, byte for byte, in order')
     .option('--log <file>', 'the NDJSON log written by serve-hooks --log')
-    .option('--store <url>', 'or the store: postgres://... (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)')
+    .option(
+      '--store <url>',
+      'or the store: postgres://... (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)',
+    )
     .option('--store-file <file>', 'file whose first line is the store URL')
     .option('--to <url>', 'where to send them')
     .option('--events <types>', 'only these types, comma-separated')
-    .option('--since <when>', 'only events received since a time (2026-11-22T14:00:00Z) or a duration ago (15m, 2h, 1d)')
+    .option(
+      '--since <when>',
+      'only events received since a time (2026-11-22T14:00:00Z) or a duration ago (15m, 2h, 1d)',
+    )
     .option('--chatbot-secret-file <file>', 'secret to sign chatbot events again (or CALLCTL_CHATBOT_SECRET)')
     .option('--sign-command <cmd>', 'command that prints X-Service-Sign for a body on stdin')
     .option('--include-unverified', 'also send events that were not verified on arrival (unsigned); default: skip them')

@@ -31,7 +31,8 @@ export function parseSince(value: string, now: number, flag = '--since'): number
   }
   if (ago !== undefined) return now - ago;
   const t = Date.parse(value);
-  if (Number.isNaN(t)) throw new UsageError(`${flag}: expected a time such as 2026-11-22T14:00:00Z or a duration such as 15m`);
+  if (Number.isNaN(t))
+    throw new UsageError(`${flag}: expected a time such as 2026-11-22T14:00:00Z or a duration such as 15m`);
   return t;
 }
 
@@ -40,7 +41,14 @@ export function parseSince(value: string, now: number, flag = '--since'): number
  * the first arrival (retries of the same event are not sent twice).
  */
 export function replayable(r: HookRecord): boolean {
-  return r.type !== null && r.body !== undefined && !r.duplicate && r.verdict !== 'rejected' && r.verdict !== 'unavailable' && r.answer === 200;
+  return (
+    r.type !== null &&
+    r.body !== undefined &&
+    !r.duplicate &&
+    r.verdict !== 'rejected' &&
+    r.verdict !== 'unavailable' &&
+    r.answer === 200
+  );
 }
 
 /**
@@ -71,50 +79,78 @@ export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
   const transport = await ctx.transport();
   const store = await readSource(ctx, opts);
   try {
-  for await (const { record: r } of store.read({ ...(types ? { types } : {}), ...(since !== undefined ? { since } : {}), retries: false })) {
-    if (!replayable(r)) continue;
-    const trusted = vouched(r);
-    if (!trusted && !opts.includeUnverified) {
-      skipped += 1;
-      continue;
-    }
-    const body = recordBody(r);
-    const headers: Record<string, string> = { 'content-type': r.headers['content-type'] ?? 'application/json' };
-    if (r.headers['user-agent']) headers['user-agent'] = r.headers['user-agent'];
-    // Not verified on arrival (--include-unverified): sent as it came, without a signature of ours.
-    if (trusted && 'x-service-sign' in r.headers) {
-      // The log never keeps X-Service-Sign; it is made again from the same bytes when possible.
-      if (chatbot.command) headers['x-service-sign'] = await runSignCommand(chatbot.command, body).catch(() => '');
-      else if (chatbot.secret) headers['x-service-sign'] = defaultServiceSign(body, chatbot.secret);
-      else if (!unsignedWarned) {
-        unsignedWarned = true;
-        out.warn('X-Service-Sign is not kept in the log and no chatbot secret or --sign-command is given: chatbot events go unsigned');
+    for await (const { record: r } of store.read({
+      ...(types ? { types } : {}),
+      ...(since !== undefined ? { since } : {}),
+      retries: false,
+    })) {
+      if (!replayable(r)) continue;
+      const trusted = vouched(r);
+      if (!trusted && !opts.includeUnverified) {
+        skipped += 1;
+        continue;
       }
-      if (headers['x-service-sign'] === '') delete headers['x-service-sign'];
+      const body = recordBody(r);
+      const headers: Record<string, string> = { 'content-type': r.headers['content-type'] ?? 'application/json' };
+      if (r.headers['user-agent']) headers['user-agent'] = r.headers['user-agent'];
+      // Not verified on arrival (--include-unverified): sent as it came, without a signature of ours.
+      if (trusted && 'x-service-sign' in r.headers) {
+        // The log never keeps X-Service-Sign; it is made again from the same bytes when possible.
+        if (chatbot.command) headers['x-service-sign'] = await runSignCommand(chatbot.command, body).catch(() => '');
+        else if (chatbot.secret) headers['x-service-sign'] = defaultServiceSign(body, chatbot.secret);
+        else if (!unsignedWarned) {
+          unsignedWarned = true;
+          out.warn(
+            'X-Service-Sign is not kept in the log and no chatbot secret or --sign-command is given: chatbot events go unsigned',
+          );
+        }
+        if (headers['x-service-sign'] === '') delete headers['x-service-sign'];
+      }
+      const outcome = await post(transport, to, body, headers);
+      const status = outcome.answer?.status;
+      const ok = status !== undefined && status >= 200 && status < 300;
+      if (ok) sent += 1;
+      else {
+        failed += 1;
+        lastError = outcome.error ?? `HTTP ${status}`;
+        if (status !== undefined && status < 500 && status !== 408 && status !== 429) refused += 1;
+      }
+      const row = {
+        time: r.time,
+        type: r.type,
+        status: status ?? null,
+        ...(outcome.error ? { error: outcome.error } : {}),
+        attempts: outcome.attempts,
+      };
+      if (json) ctx.io.stdout.write(`${JSON.stringify(row)}\n`);
+      else
+        ctx.io.stdout.write(
+          `${out.out.dim(r.time)}  ${out.out.cyan(String(r.type).padEnd(22))}  ${ok ? out.out.green(String(status)) : out.out.red(lastError ?? '')}\n`,
+        );
     }
-    const outcome = await post(transport, to, body, headers);
-    const status = outcome.answer?.status;
-    const ok = status !== undefined && status >= 200 && status < 300;
-    if (ok) sent += 1;
-    else {
-      failed += 1;
-      lastError = outcome.error ?? `HTTP ${status}`;
-      if (status !== undefined && status < 500 && status !== 408 && status !== 429) refused += 1;
-    }
-    const row = { time: r.time, type: r.type, status: status ?? null, ...(outcome.error ? { error: outcome.error } : {}), attempts: outcome.attempts };
-    if (json) ctx.io.stdout.write(`${JSON.stringify(row)}\n`);
-    else ctx.io.stdout.write(`${out.out.dim(r.time)}  ${out.out.cyan(String(r.type).padEnd(22))}  ${ok ? out.out.green(String(status)) : out.out.red(lastError ?? '')}\n`);
-  }
   } catch (error) {
     await readFailed(store, error);
   } finally {
     await store.close();
   }
-  out.info(`replayed ${sent} event${sent === 1 ? '' : 's'}${failed ? `, ${failed} failed` : ''} to ${new URL(to).origin}`);
-  if (skipped) out.warn(`skipped ${skipped} event${skipped === 1 ? '' : 's'} not verified on arrival (--include-unverified sends them unsigned)`);
+  out.info(
+    `replayed ${sent} event${sent === 1 ? '' : 's'}${failed ? `, ${failed} failed` : ''} to ${new URL(to).origin}`,
+  );
+  if (skipped)
+    out.warn(
+      `skipped ${skipped} event${skipped === 1 ? '' : 's'} not verified on arrival (--include-unverified sends them unsigned)`,
+    );
   if (sent === 0 && failed === 0) return 0;
-  if (failed > 0 && lastError && !/^HTTP /.test(lastError)) throw new NetworkError(`hooks replay: ${failed} not delivered (${lastError})`);
-  if (failed > 0 && refused === 0) throw new ServiceUnavailableError(`hooks replay: ${failed} answered with an error (${lastError})`, 'replay', 0, undefined);
-  if (failed > 0) throw new ServiceError(`hooks replay: ${failed} answered with an error (${lastError})`, 'replay', 0, undefined);
+  if (failed > 0 && lastError && !/^HTTP /.test(lastError))
+    throw new NetworkError(`hooks replay: ${failed} not delivered (${lastError})`);
+  if (failed > 0 && refused === 0)
+    throw new ServiceUnavailableError(
+      `hooks replay: ${failed} answered with an error (${lastError})`,
+      'replay',
+      0,
+      undefined,
+    );
+  if (failed > 0)
+    throw new ServiceError(`hooks replay: ${failed} answered with an error (${lastError})`, 'replay', 0, undefined);
   return 0;
 }

@@ -32,7 +32,10 @@ export interface KeyFlags {
  * Each becomes a secret of the run, redacted from any output.
  */
 export async function hookKeys(ctx: Context, flags: KeyFlags): Promise<string[]> {
-  let keys = [...(flags.key ?? []).flatMap(splitKeys), ...(flags.keyFile ? splitKeys(readFile(flags.keyFile, '--key-file')) : [])];
+  let keys = [
+    ...(flags.key ?? []).flatMap(splitKeys),
+    ...(flags.keyFile ? splitKeys(readFile(flags.keyFile, '--key-file')) : []),
+  ];
   if (flags.keyFile && keys.length === 0) throw new UsageError(`--key-file ${flags.keyFile} holds no key`);
   if (keys.length === 0) {
     const stored = (await ctx.settings()).get('hook-keys');
@@ -49,8 +52,11 @@ export interface ChatbotFlags {
 
 /** The chatbot secret (`--chatbot-secret-file`, else CALLCTL_CHATBOT_SECRET) and sign command. */
 export function chatbotSigning(ctx: Context, flags: ChatbotFlags): { secret?: string; command?: string } {
-  const fromFile = flags.chatbotSecretFile ? readFile(flags.chatbotSecretFile, '--chatbot-secret-file').replace(/\r?\n$/, '') : undefined;
-  if (flags.chatbotSecretFile && !fromFile) throw new UsageError(`--chatbot-secret-file ${flags.chatbotSecretFile} is empty`);
+  const fromFile = flags.chatbotSecretFile
+    ? readFile(flags.chatbotSecretFile, '--chatbot-secret-file').replace(/\r?\n$/, '')
+    : undefined;
+  if (flags.chatbotSecretFile && !fromFile)
+    throw new UsageError(`--chatbot-secret-file ${flags.chatbotSecretFile} is empty`);
   const secret = fromFile ?? (ctx.io.env.CALLCTL_CHATBOT_SECRET || undefined);
   ctx.addSecret(secret);
   return { ...(secret ? { secret } : {}), ...(flags.signCommand ? { command: flags.signCommand } : {}) };
@@ -59,10 +65,15 @@ export function chatbotSigning(ctx: Context, flags: ChatbotFlags): { secret?: st
 /** `--events task.end,plan.end`: each must be a known type (or `unknown`). */
 export function parseEventTypes(value: string | undefined): Set<EventType> | undefined {
   if (value === undefined) return undefined;
-  const types = value.split(',').map((t) => t.trim()).filter(Boolean);
+  const types = value
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const bad = types.filter((t) => !isEventType(t));
   if (bad.length || types.length === 0) {
-    throw new UsageError(`--events: unknown type ${bad.join(', ') || '(none)'}; expected some of plan.end, task.end, workflow.api_push, template.status, chatbot.session_closed, chatbot.transfer, unknown`);
+    throw new UsageError(
+      `--events: unknown type ${bad.join(', ') || '(none)'}; expected some of plan.end, task.end, workflow.api_push, template.status, chatbot.session_closed, chatbot.transfer, unknown`,
+    );
   }
   return new Set(types as EventType[]);
 }
@@ -76,6 +87,7 @@ export function httpUrl(value: string | undefined, flag: string): string {
   } catch {
     throw new UsageError(`${flag}: not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${flag}: expected an http:// or https:// URL`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`${flag}: expected an http:// or https:// URL`);
   return value;
 }

@@ -47,7 +47,15 @@ export async function run(ctx: Context, opts: ShowOptions, id: string): Promise<
       rawBody = rawBody?.split(full).join(facts.callee);
     }
     if (out.json) {
-      out.writeJson({ id: event.id, store: store.where, ...r, body: rawBody, ids: facts, arrivals, forward: event.forward ?? null });
+      out.writeJson({
+        id: event.id,
+        store: store.where,
+        ...r,
+        body: rawBody,
+        ids: facts,
+        arrivals,
+        forward: event.forward ?? null,
+      });
       return 0;
     }
     const f = event.forward;
@@ -68,16 +76,25 @@ export async function run(ctx: Context, opts: ShowOptions, id: string): Promise<
         ['arrivals', arrivals || 1],
         [
           'forward',
-          !f ? (store.kind === 'ndjson' ? 'not recorded in an NDJSON log' : 'not forwarded') : `${f.state}${f.status !== undefined ? ` ${f.status}` : ''}${f.error ? ` ${f.error}` : ''}${f.attempts ? ` after ${f.attempts} attempt${f.attempts > 1 ? 's' : ''}` : ''}${f.at ? ` at ${f.at}` : ''}`,
+          !f
+            ? store.kind === 'ndjson'
+              ? 'not recorded in an NDJSON log'
+              : 'not forwarded'
+            : `${f.state}${f.status !== undefined ? ` ${f.status}` : ''}${f.error ? ` ${f.error}` : ''}${f.attempts ? ` after ${f.attempts} attempt${f.attempts > 1 ? 's' : ''}` : ''}${f.at ? ` at ${f.at}` : ''}`,
         ],
         ['from', printable(`${r.remote ?? ''} ${r.method} ${r.path}`.trim())],
       ],
       `event ${event.id}`,
     );
     out.heading('headers');
-    for (const [k, v] of Object.entries(r.headers)) ctx.io.stdout.write(out.tty ? `  ${out.out.dim(k)}: ${printable(String(v))}\n` : `header\t${k}\t${printable(String(v))}\n`);
+    for (const [k, v] of Object.entries(r.headers))
+      ctx.io.stdout.write(
+        out.tty ? `  ${out.out.dim(k)}: ${printable(String(v))}\n` : `header\t${k}\t${printable(String(v))}\n`,
+      );
     out.heading(`body (${r.bytes} bytes${r.encoding === 'base64' ? ', base64' : ''})`);
-    ctx.io.stdout.write(out.tty ? `${printable(body, true)}\n` : `body\t${printable(body.replace(/\s*\n\s*/g, ' '))}\n`);
+    ctx.io.stdout.write(
+      out.tty ? `${printable(body, true)}\n` : `body\t${printable(body.replace(/\s*\n\s*/g, ' '))}\n`,
+    );
     return 0;
   } finally {
     await store.close();

@@ -13,9 +13,13 @@ export interface SourceFlags extends StoreFlags {
  * `--store-file`, CALLCTL_STORE, CALLCTL_STORE_FILE or the profile (a postgres:// URL or a file).
  */
 export async function readSource(ctx: Context, flags: SourceFlags): Promise<EventStore> {
-  if (flags.log !== undefined && (flags.store !== undefined || flags.storeFile !== undefined)) throw new UsageError('give --log or --store, not both');
+  if (flags.log !== undefined && (flags.store !== undefined || flags.storeFile !== undefined))
+    throw new UsageError('give --log or --store, not both');
   const chosen = flags.log !== undefined ? { value: flags.log, from: '--log' } : await storeValue(ctx, flags);
-  if (!chosen) throw new UsageError('no events to read: give --log FILE, or a store (--store-file, CALLCTL_STORE, CALLCTL_STORE_FILE)');
+  if (!chosen)
+    throw new UsageError(
+      'no events to read: give --log FILE, or a store (--store-file, CALLCTL_STORE, CALLCTL_STORE_FILE)',
+    );
   if (chosen.value.startsWith('/') || !/^[a-z]+:/i.test(chosen.value) || chosen.value.startsWith('file:')) {
     const { existsSync } = await import('node:fs');
     const path = chosen.value.replace(/^file:(\/\/)?/, '');

@@ -38,7 +38,8 @@ export async function run(ctx: Context, opts: TriggerOptions, type: string): Pro
   }
   const needsKey = (sampleType === 'plan.end' || sampleType === 'task.end') && !body.Sign;
   const [key] = needsKey ? await hookKeys(ctx, opts) : [];
-  if (needsKey && !key) throw new UsageError(`${type} is signed with a KEY: give --key, --key-file or CALLCTL_HOOK_KEYS`);
+  if (needsKey && !key)
+    throw new UsageError(`${type} is signed with a KEY: give --key, --key-file or CALLCTL_HOOK_KEYS`);
   const chatbot = chatbotSigning(ctx, opts);
   let request;
   try {
@@ -63,14 +64,31 @@ export async function run(ctx: Context, opts: TriggerOptions, type: string): Pro
   if (!answer) throw new NetworkError(`hooks trigger: ${error}`);
   const result = { type, status: answer.status, body: answer.body, ms: answer.ms, tamper: opts.tamper ?? null };
   if (out.json) out.writeJson(result);
-  else if (out.tty) out.record([['type', type], ['status', answer.status], ['answer', answer.body], ['time', `${answer.ms} ms`], ...(opts.tamper ? [['tamper', opts.tamper] as const] : [])]);
+  else if (out.tty)
+    out.record([
+      ['type', type],
+      ['status', answer.status],
+      ['answer', answer.body],
+      ['time', `${answer.ms} ms`],
+      ...(opts.tamper ? [['tamper', opts.tamper] as const] : []),
+    ]);
   else ctx.io.stdout.write(`${type}\t${answer.status}\t${answer.body.replace(/[\t\r\n]+/g, ' ')}\t${answer.ms}\n`);
   // A receiver in trouble (5xx: its store is down; 429) may answer 200 later: run again (exit 5).
   if (answer.status >= 500 || answer.status === 429) {
-    throw new ServiceUnavailableError(`hooks trigger: the receiver answered HTTP ${answer.status}`, 'notification', answer.status, undefined);
+    throw new ServiceUnavailableError(
+      `hooks trigger: the receiver answered HTTP ${answer.status}`,
+      'notification',
+      answer.status,
+      undefined,
+    );
   }
   if (answer.status < 200 || answer.status >= 300) {
-    throw new ServiceError(`hooks trigger: the receiver answered HTTP ${answer.status}`, 'notification', answer.status, undefined);
+    throw new ServiceError(
+      `hooks trigger: the receiver answered HTTP ${answer.status}`,
+      'notification',
+      answer.status,
+      undefined,
+    );
   }
   return 0;
 }

@@ -44,9 +44,13 @@ JSON (--json): the envelope's data: {"PlanName", "PlanDetails": [{"Rounds", "Tas
     .action(action(() => import('./detail.js')));
   plan
     .command('report <PlanName>')
-    .description("a plan's campaign numbers: each round, then all rounds' calls together (plandetail, then each round's task detail)")
+    .description(
+      "a plan's campaign numbers: each round, then all rounds' calls together (plandetail, then each round's task detail)",
+    )
     .option('--csv', 'the numbers as one CSV table: section,value,count,share,detail')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 ${REPORT_HELP}
 
 Examples:
@@ -54,6 +58,7 @@ Examples:
   callctl plan report SPRING-PLAN --json | jq '.rounds[] | {Rounds, connected: .rates.connected}'
 
 JSON (--json): {"plan": {"PlanName"}, "rounds": [{"Rounds", "TaskName", "TaskID", "Status", "totals", "rates"}],
-${REPORT_JSON}`)
+${REPORT_JSON}`,
+    )
     .action(action(() => import('./report.js')));
 }

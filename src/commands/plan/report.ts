@@ -10,6 +10,7 @@ export async function run(ctx: Context, opts: ReportOptions, planName: string): 
   const out = await ctx.output();
   if (out.json) out.writeJson(report);
   else if (opts.csv) ctx.io.stdout.write(reportCsv(reportRows(report, report.rounds)));
-  else await renderReport(out, `Plan ${report.plan.PlanName}`, [['Rounds', report.rounds.length]], report, report.rounds);
+  else
+    await renderReport(out, `Plan ${report.plan.PlanName}`, [['Rounds', report.rounds.length]], report, report.rounds);
   return 0;
 }

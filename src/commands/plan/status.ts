@@ -11,7 +11,11 @@ export async function run(ctx: Context, opts: WatchFlags, planName: string): Pro
       {
         title: `callctl plan status ${planName}`,
         fetch: () => getPlanStatus(client, planName),
-        screen: (plan, out) => out.record([['PlanName', plan.PlanName], ['PlanStatus', plan.PlanStatus]]),
+        screen: (plan, out) =>
+          out.record([
+            ['PlanName', plan.PlanName],
+            ['PlanStatus', plan.PlanStatus],
+          ]),
         lines: (plan) => [`${plan.PlanName}\t${plan.PlanStatus}`],
         json: (plan) => plan,
         final: (plan) => finalState(plan.PlanStatus),

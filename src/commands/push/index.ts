@@ -6,25 +6,56 @@ import { RATE, rate, recallWindow } from '../flag-values.js';
 export function register(parent: Command, { action }: Deps): void {
   parent
     .command('push')
-    .description('place one outbound call now, or one per row of a CSV file (POST {flex_route_url}/api/push/<push_token>)')
+    .description(
+      'place one outbound call now, or one per row of a CSV file (POST {flex_route_url}/api/push/<push_token>)',
+    )
     .option('--caller-id <id>', 'caller_id of the person to call (required without --csv)')
     .option('--client-name <name>', 'client_name')
     .option('--var <key=value>', 'a variable; repeatable; wins over --vars-file (debt_amount: sent as given)', collect)
     .option('--vars-file <file>', 'variables as a JSON object of strings, e.g. {"debt_amount": "1500000"}')
     .option('--test', 'use the test address and test token (flex-test-url, push-test-token)')
-    .option('--flex-url <url>', 'flex-route address (env CALLCTL_FLEX_URL / CALLCTL_FLEX_TEST_URL with --test; profile flex-url / flex-test-url)')
-    .option('--push-token-stdin', 'read the push token from stdin (else env CALLCTL_PUSH_TOKEN / CALLCTL_PUSH_TEST_TOKEN, profile push-token / push-test-token)')
+    .option(
+      '--flex-url <url>',
+      'flex-route address (env CALLCTL_FLEX_URL / CALLCTL_FLEX_TEST_URL with --test; profile flex-url / flex-test-url)',
+    )
+    .option(
+      '--push-token-stdin',
+      'read the push token from stdin (else env CALLCTL_PUSH_TOKEN / CALLCTL_PUSH_TEST_TOKEN, profile push-token / push-test-token)',
+    )
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
-    .option('-q, --quiet', 'print errors only (no progress, warnings or summary; --json still prints the answer or summary)')
+    .option(
+      '-q, --quiet',
+      'print errors only (no progress, warnings or summary; --json still prints the answer or summary)',
+    )
     .option('--dry-run', 'print the exact request (token redacted) and send nothing')
     .option('--delimiter <char>', 'with --csv: field delimiter, one character; "tab" for a tab', delimiter)
-    .option('--csv <file>', 'one push per row: header row; caller_id required, client_name optional, every other column a variable')
-    .addOption(new Option('--rate <n>', `with --csv: pushes per second, one at a time (${RATE.min} to ${RATE.max})`).default(5).argParser(rate()))
-    .option('--results <file>', 'with --csv: results file (default: beside the input, its .csv replaced: calls.csv gives calls.results.csv)')
-    .option('--resend-uncertain', 'with --csv: send again rows an earlier run sent without getting an answer (may call twice)')
+    .option(
+      '--csv <file>',
+      'one push per row: header row; caller_id required, client_name optional, every other column a variable',
+    )
+    .addOption(
+      new Option('--rate <n>', `with --csv: pushes per second, one at a time (${RATE.min} to ${RATE.max})`)
+        .default(5)
+        .argParser(rate()),
+    )
+    .option(
+      '--results <file>',
+      'with --csv: results file (default: beside the input, its .csv replaced: calls.csv gives calls.results.csv)',
+    )
+    .option(
+      '--resend-uncertain',
+      'with --csv: send again rows an earlier run sent without getting an answer (may call twice)',
+    )
     .option('--retry-failed', 'with --csv: send again rows the service refused in an earlier run')
-    .option('--call-again', 'with --csv: send also to people already called through the same destination within --recall-window')
-    .option('--recall-window <duration>', 'with --csv: how long a person reached through a destination is not reached again (default 24h; e.g. 90m, 2d; 0: no ledger check)', recallWindow)
+    .option(
+      '--call-again',
+      'with --csv: send also to people already called through the same destination within --recall-window',
+    )
+    .option(
+      '--recall-window <duration>',
+      'with --csv: how long a person reached through a destination is not reached again (default 24h; e.g. 90m, 2d; 0: no ledger check)',
+      recallWindow,
+    )
     .option('--allow-duplicates', 'with --csv: allow the same caller_id on several rows')
     .addHelpText(
       'after',

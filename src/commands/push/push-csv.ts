@@ -22,7 +22,11 @@ export async function runPushCsv(ctx: Context, opts: PushOptions): Promise<numbe
   const common = collectVariables(opts.var, opts.varsFile);
   const file = await readCsv(opts.csv!, opts.delimiter);
   const problems: Problem[] = [...file.problems];
-  if (!file.header.includes('caller_id')) problems.unshift({ line: 1, message: `the header has no caller_id column${delimiterHint(file.header, opts.delimiter ?? ',')}` });
+  if (!file.header.includes('caller_id'))
+    problems.unshift({
+      line: 1,
+      message: `the header has no caller_id column${delimiterHint(file.header, opts.delimiter ?? ',')}`,
+    });
   const rows: BatchRow<PushRequest>[] = [];
   const seen = new Map<string, number>();
   // With a sound header, every row is checked, so that one run lists every problem.
@@ -30,14 +34,20 @@ export async function runPushCsv(ctx: Context, opts: PushOptions): Promise<numbe
     for (const r of file.rows) {
       const variables = { ...common };
       for (const [k, v] of Object.entries(r.fields)) if (!FIELD_COLUMNS.has(k) && v !== '') variables[k] = v;
-      const built = buildPush({ caller_id: r.fields.caller_id, client_name: r.fields.client_name || opts.clientName, variables }, r.line);
+      const built = buildPush(
+        { caller_id: r.fields.caller_id, client_name: r.fields.client_name || opts.clientName, variables },
+        r.line,
+      );
       if (!built.ok) {
         problems.push(...built.problems);
         continue;
       }
       const earlier = seen.get(built.body.caller_id);
       if (earlier !== undefined && !opts.allowDuplicates) {
-        problems.push({ line: r.line, message: `caller_id ${built.body.caller_id} is also on line ${earlier} (--allow-duplicates to call it twice)` });
+        problems.push({
+          line: r.line,
+          message: `caller_id ${built.body.caller_id} is also on line ${earlier} (--allow-duplicates to call it twice)`,
+        });
       }
       seen.set(built.body.caller_id, r.line);
       rows.push({ row: r.row, line: r.line, who: built.body.caller_id, body: built.body });

@@ -4,7 +4,16 @@ import { redact } from '../../redact.js';
 import { deliver } from '../../reach/deliver.js';
 import { buildPush, preparePush, pushAnswer, pushEndpoint, pushError, type PushTarget } from '../../reach/push.js';
 import { collectVariables } from '../../commands/shared/variables.js';
-import { checkUrl, confirmSend, invalidInput, printDryRun, refuseCsvOnlyFlags, secretFromStdin, summaryLines, type SendOptions } from '../shared/send-ui.js';
+import {
+  checkUrl,
+  confirmSend,
+  invalidInput,
+  printDryRun,
+  refuseCsvOnlyFlags,
+  secretFromStdin,
+  summaryLines,
+  type SendOptions,
+} from '../shared/send-ui.js';
 
 export interface PushOptions extends SendOptions {
   callerId?: string;
@@ -20,14 +29,19 @@ export async function run(ctx: Context, opts: PushOptions): Promise<number> {
   // Run by cron: without a terminal, the final error line carries its time too (src/main.ts).
   ctx.timedLines = true;
   if (opts.csv) {
-    if (opts.callerId) throw new UsageError('--caller-id and --csv do not go together: the CSV names one caller_id per row');
+    if (opts.callerId)
+      throw new UsageError('--caller-id and --csv do not go together: the CSV names one caller_id per row');
     const { runPushCsv } = await import('./push-csv.js');
     return runPushCsv(ctx, opts);
   }
   refuseCsvOnlyFlags(opts);
   if (!opts.callerId?.trim()) throw new UsageError('missing --caller-id (or --csv FILE for many)');
   const target = await pushTarget(ctx, opts);
-  const built = buildPush({ caller_id: opts.callerId, client_name: opts.clientName, variables: collectVariables(opts.var, opts.varsFile) });
+  const built = buildPush({
+    caller_id: opts.callerId,
+    client_name: opts.clientName,
+    variables: collectVariables(opts.var, opts.varsFile),
+  });
   if (!built.ok) throw invalidInput(ctx, 'invalid push', built.problems);
   const body = built.body;
   const req = preparePush(target, body);
@@ -37,11 +51,14 @@ export async function run(ctx: Context, opts: PushOptions): Promise<number> {
   }
   await confirmSend(
     ctx,
-    summaryLines(`About to place a call${target.environment === 'test' ? ' (TEST environment)' : ''}: ${pushEndpoint(target)}`, [
-      ['caller_id', body.caller_id],
-      ['client_name', body.client_name],
-      ['variables', body.variables],
-    ]),
+    summaryLines(
+      `About to place a call${target.environment === 'test' ? ' (TEST environment)' : ''}: ${pushEndpoint(target)}`,
+      [
+        ['caller_id', body.caller_id],
+        ['client_name', body.client_name],
+        ['variables', body.variables],
+      ],
+    ),
     'Place this call?',
     opts.yes,
   );
@@ -62,7 +79,9 @@ export async function run(ctx: Context, opts: PushOptions): Promise<number> {
     ['show_err', d.answer.show_err],
     ['trace_id', d.id],
   ]);
-  out.success(`call pushed for ${body.caller_id}${target.environment === 'test' ? ' (test)' : ''}${d.id ? `, trace_id ${d.id}` : ''}`);
+  out.success(
+    `call pushed for ${body.caller_id}${target.environment === 'test' ? ' (test)' : ''}${d.id ? `, trace_id ${d.id}` : ''}`,
+  );
   return 0;
 }
 
@@ -70,12 +89,20 @@ export async function run(ctx: Context, opts: PushOptions): Promise<number> {
  * The flex-route address (flag, environment, profile) and the push token (stdin, environment,
  * profile; never a flag). `--test` uses the test pair.
  */
-export async function pushTarget(ctx: Context, opts: Pick<PushOptions, 'test' | 'flexUrl' | 'pushTokenStdin'>): Promise<PushTarget> {
+export async function pushTarget(
+  ctx: Context,
+  opts: Pick<PushOptions, 'test' | 'flexUrl' | 'pushTokenStdin'>,
+): Promise<PushTarget> {
   const settings = await ctx.settings();
   const test = opts.test === true;
-  const flexUrl = checkUrl(opts.flexUrl || settings.require(test ? 'flex-test-url' : 'flex-url', '--flex-url'), test ? 'flex-test-url' : 'flex-url');
+  const flexUrl = checkUrl(
+    opts.flexUrl || settings.require(test ? 'flex-test-url' : 'flex-url', '--flex-url'),
+    test ? 'flex-test-url' : 'flex-url',
+  );
   const tokenKey = test ? 'push-test-token' : 'push-token';
-  const token = opts.pushTokenStdin ? await secretFromStdin(ctx, '--push-token-stdin') : settings.require(tokenKey, '--push-token-stdin');
+  const token = opts.pushTokenStdin
+    ? await secretFromStdin(ctx, '--push-token-stdin')
+    : settings.require(tokenKey, '--push-token-stdin');
   if (!opts.pushTokenStdin && settings.resolve(tokenKey).source === 'profile') {
     // The profile's push token goes only to the address it was set for.
     const { pushTokenFlexUrl, sameBaseUrl } = await import('../../config/token-url.js');

@@ -9,20 +9,24 @@ function fraction(value: string): number {
   return n;
 }
 
-
 /** `N`, `N:MODE` or `N:MODE:REPEAT` (MODE envelope|drop|drop-after-accept, REPEAT once|always). */
 function failBatch(value: string): { index: number; mode: string; repeat: string } {
   const [index = '', mode = 'envelope', repeat = 'once'] = value.split(':');
   const n = Number(index);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected N[:MODE[:REPEAT]], N a whole number from 1');
-  if (!['envelope', 'drop', 'drop-after-accept'].includes(mode)) throw new InvalidArgumentError('MODE is envelope, drop or drop-after-accept');
+  if (!Number.isInteger(n) || n < 1)
+    throw new InvalidArgumentError('expected N[:MODE[:REPEAT]], N a whole number from 1');
+  if (!['envelope', 'drop', 'drop-after-accept'].includes(mode))
+    throw new InvalidArgumentError('MODE is envelope, drop or drop-after-accept');
   if (!['once', 'always'].includes(repeat)) throw new InvalidArgumentError('REPEAT is once or always');
   return { index: n, mode, repeat };
 }
 
 /** `--variant a,b` (repeatable): names of SANDBOX_VARIANTS, checked as the list grows. */
 function variantList(value: string, previous: VariantName[] = []): VariantName[] {
-  const names = value.split(',').map((n) => n.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   if (names.length === 0) throw new InvalidArgumentError('expected NAME[,NAME...]');
   try {
     return checkVariants([...previous, ...names]);
@@ -61,14 +65,29 @@ export function register(parent: Command, { action }: Deps): void {
     .description('run the embedded simulator of the service on loopback, until Ctrl-C')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, 0)
-    .option('--start-time <time>', 'simulated time at start, YYYY-MM-DDTHH:MM:SSZ (default now): seeded dates are then the same on every run, as in the README', startTime)
-    .option('--time-scale <x>', 'simulated-time speed: 1 is real time, 60 makes a minute last a second', number({ min: 0.001, max: 1_000_000 }), 1)
+    .option(
+      '--start-time <time>',
+      'simulated time at start, YYYY-MM-DDTHH:MM:SSZ (default now): seeded dates are then the same on every run, as in the README',
+      startTime,
+    )
+    .option(
+      '--time-scale <x>',
+      'simulated-time speed: 1 is real time, 60 makes a minute last a second',
+      number({ min: 0.001, max: 1_000_000 }),
+      1,
+    )
     .option('--token-ttl <seconds>', 'token lifetime, real seconds', seconds({ min: 1 }), 7200)
     .option('--app-key <key>', 'APPKey the token endpoint accepts', 'demo-app-key')
-    .option('--app-secret-file <file>', 'APPSecret the token endpoint accepts, from a file (default: a fixed demo secret)')
+    .option(
+      '--app-secret-file <file>',
+      'APPSecret the token endpoint accepts, from a file (default: a fixed demo secret)',
+    )
     .option('--seed <n>', 'seed of the generated data (the well-known ids never change)', nonNegativeInt, 1)
     .option('--notify-url <url>', 'send signed task-end and plan-end notifications here')
-    .option('--notify-key <KEY>', 'KEY of the notifications\' Sign (default: first of CALLCTL_HOOK_KEYS, else demo-hook-key)')
+    .option(
+      '--notify-key <KEY>',
+      "KEY of the notifications' Sign (default: first of CALLCTL_HOOK_KEYS, else demo-hook-key)",
+    )
     .option('--no-keep-entries', 'count list entries received without keeping them (for large benchmarks)')
     .option('--fault-path <prefix>', 'apply the faults below only to paths starting with this')
     .option('--fail-rate <fraction>', 'answer this fraction of requests with HTTP 500', fraction)
@@ -76,10 +95,22 @@ export function register(parent: Command, { action }: Deps): void {
     .option('--fault-429 <n>', 'answer the next n requests with HTTP 429', nonNegativeInt)
     .option('--retry-after <seconds>', 'Retry-After sent with a 429', wholeNumber({ min: 0, max: 86_400 }, 'seconds'))
     .option('--drop <n>', 'drop the connection of the next n requests, before reading them', nonNegativeInt)
-    .option('--drop-after-body <n>', 'drop the connection of the next n requests after reading their body', nonNegativeInt)
+    .option(
+      '--drop-after-body <n>',
+      'drop the connection of the next n requests after reading their body',
+      nonNegativeInt,
+    )
     .option('--delay <ms>', 'delay every answer by this many milliseconds', milliseconds())
-    .option('--fail-batch <spec>', 'updatedetails: fail the Nth batch, N[:envelope|drop|drop-after-accept[:once|always]]', failBatch)
-    .option('--variant <names>', 'answer the points the spec leaves open another way: NAME[,NAME...] (listed below)', variantList)
+    .option(
+      '--fail-batch <spec>',
+      'updatedetails: fail the Nth batch, N[:envelope|drop|drop-after-accept[:once|always]]',
+      failBatch,
+    )
+    .option(
+      '--variant <names>',
+      'answer the points the spec leaves open another way: NAME[,NAME...] (listed below)',
+      variantList,
+    )
     .addHelpText(
       'after',
       `

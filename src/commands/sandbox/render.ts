@@ -7,7 +7,11 @@ import type { describe } from './run.js';
  * Prints the banner and renders the sandbox's events on stderr (the sandbox itself never prints).
  * Returns a function that stops rendering.
  */
-export function render(sb: Sandbox, out: Output, o: { verbose: boolean; banner: ReturnType<typeof describe> }): () => void {
+export function render(
+  sb: Sandbox,
+  out: Output,
+  o: { verbose: boolean; banner: ReturnType<typeof describe> },
+): () => void {
   const b = o.banner;
   const e = out.err;
   const rows: Array<[string, string]> = [
@@ -20,14 +24,19 @@ export function render(sb: Sandbox, out: Output, o: { verbose: boolean; banner: 
     ['sign secret', b.signSecret],
     ['notify', b.notifyUrl ? `${b.notifyUrl}   (KEY ${b.notifyKey})` : 'off (--notify-url URL)'],
     ['time', `${b.timeScale}x real time; tokens last ${b.tokenTtlSeconds} s`],
-    ['seeded', `task ${b.seed.debtTaskId}, plans ${b.seed.planName}/${b.seed.callingPlanName}/${b.seed.plannedPlanName}, workflow ${b.seed.workflowId}, workflow task ${b.seed.workflowTaskId}`],
+    [
+      'seeded',
+      `task ${b.seed.debtTaskId}, plans ${b.seed.planName}/${b.seed.callingPlanName}/${b.seed.plannedPlanName}, workflow ${b.seed.workflowId}, workflow task ${b.seed.workflowTaskId}`,
+    ],
     ['admin', `${b.url}/__sandbox/state  (also /requests, /faults, /variants, /entries, /simulate)`],
   ];
   if (b.variants.length > 0) rows.push(['variants', b.variants.join(', ')]);
   const width = Math.max(...rows.map(([k]) => k.length));
   out.info(`${e.bold('callctl sandbox')}: a local simulator of the service, throwaway credentials`);
   for (const [k, v] of rows) out.info(`  ${e.dim(k.padEnd(width))}  ${v}`);
-  out.info(`Try, in another terminal (this sets everything the README's tour needs):\n${exportLine(b)}\n  callctl robots\nCtrl-C to stop.`);
+  out.info(
+    `Try, in another terminal (this sets everything the README's tour needs):\n${exportLine(b)}\n  callctl robots\nCtrl-C to stop.`,
+  );
 
   const off: Array<() => void> = [];
   const on = <K extends keyof SandboxEventMap>(name: K, fn: (...args: SandboxEventMap[K]) => void) => {
@@ -46,7 +55,11 @@ export function render(sb: Sandbox, out: Output, o: { verbose: boolean; banner: 
   on('template.received', (t) => line(`template ${t.template_id} on ${t.channel} accepted as ${t.task_id}`));
   on('notify.sent', (n) => line(`notification ${n.kind} delivered (attempt ${n.attempt}, HTTP ${n.status})`));
   on('notify.failed', (n) =>
-    line(e.yellow(`notification ${n.kind} attempt ${n.attempt} failed: ${n.error}${n.willRetry ? '; will retry' : '; giving up'}`)),
+    line(
+      e.yellow(
+        `notification ${n.kind} attempt ${n.attempt} failed: ${n.error}${n.willRetry ? '; will retry' : '; giving up'}`,
+      ),
+    ),
   );
   on('fault', (f) => line(e.yellow(`fault ${f.name}: ${f.method} ${redactPath(f.path)}`)));
   on('internal-error', (err) => line(e.red(`internal error: ${err.message}`)));
@@ -78,6 +91,14 @@ export function exportLine(b: ReturnType<typeof describe>): string {
   ];
   const quote = (v: string) => (/^[\w@%+=:,./-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
   const lines: string[] = [];
-  for (let i = 0; i < vars.length; i += 3) lines.push(vars.slice(i, i + 3).map(([k, v]) => `${k}=${quote(v)}`).join(' '));
-  return lines.map((l, i) => `${i === 0 ? '  export ' : '         '}${l}${i < lines.length - 1 ? ' \\' : ''}`).join('\n');
+  for (let i = 0; i < vars.length; i += 3)
+    lines.push(
+      vars
+        .slice(i, i + 3)
+        .map(([k, v]) => `${k}=${quote(v)}`)
+        .join(' '),
+    );
+  return lines
+    .map((l, i) => `${i === 0 ? '  export ' : '         '}${l}${i < lines.length - 1 ? ' \\' : ''}`)
+    .join('\n');
 }

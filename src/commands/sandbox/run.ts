@@ -80,7 +80,9 @@ export async function run(ctx: Context, opts: SandboxCommandOptions): Promise<nu
     try {
       appSecret = readFileSync(opts.appSecretFile, 'utf8').trim();
     } catch (error) {
-      throw new UsageError(`--app-secret-file: cannot read ${opts.appSecretFile}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new UsageError(
+        `--app-secret-file: cannot read ${opts.appSecretFile}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
     }
     if (!appSecret) throw new UsageError(`--app-secret-file: ${opts.appSecretFile} is empty`);
   }
@@ -109,7 +111,10 @@ export async function run(ctx: Context, opts: SandboxCommandOptions): Promise<nu
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code) throw new UsageError(`cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : code}`);
+    if (code)
+      throw new UsageError(
+        `cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : code}`,
+      );
     throw new UsageError((error as Error).message);
   }
 

@@ -9,29 +9,88 @@ export function register(parent: Command, deps: Deps): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0 picks a free one)', port, 8787)
     .option('--path <path>', 'accept POST on this path only (it may carry a secret segment; never shown)')
-    .option('--key <KEY>', 'KEY for plan/task Sign; repeat for rotation (visible in ps: prefer the file or env)', collect)
+    .option(
+      '--key <KEY>',
+      'KEY for plan/task Sign; repeat for rotation (visible in ps: prefer the file or env)',
+      collect,
+    )
     .option('--key-file <file>', 'KEYs for plan/task Sign, one per line or comma-separated')
     .option('--skip-verify', 'start without any KEY: plan/task Sign is not checked, and every event says so')
-    .addOption(new Option('--on-bad-sign <mode>', 'answer to a bad or missing signature').choices(['reject', 'ack']).default('reject'))
+    .addOption(
+      new Option('--on-bad-sign <mode>', 'answer to a bad or missing signature')
+        .choices(['reject', 'ack'])
+        .default('reject'),
+    )
     .option('--chatbot-secret-file <file>', 'secret for chatbot X-Service-Sign (or CALLCTL_CHATBOT_SECRET)')
     .option('--sign-command <cmd>', 'command that reads a body on stdin and prints its X-Service-Sign')
-    .option('--strict', 'refuse what is not proven: unsigned or unverified events 401, unknown types and schema problems 400')
-    .option('--max-age <minutes>', 'plan end: refuse a Timestamp further than this from now, either way (0: no check)', wholeNumber({ min: 0, max: 1440 }, 'minutes'), 15)
+    .option(
+      '--strict',
+      'refuse what is not proven: unsigned or unverified events 401, unknown types and schema problems 400',
+    )
+    .option(
+      '--max-age <minutes>',
+      'plan end: refuse a Timestamp further than this from now, either way (0: no check)',
+      wholeNumber({ min: 0, max: 1440 }, 'minutes'),
+      15,
+    )
     .option('--log <file>', 'append every request to this NDJSON file before answering it')
     .option('--fsync', 'with --log: flush each record to disk before answering (group commit)')
-    .option('--store <url>', 'shared event store postgres://... (or CALLCTL_STORE, --store-file, profile store); visible in ps')
+    .option(
+      '--store <url>',
+      'shared event store postgres://... (or CALLCTL_STORE, --store-file, profile store); visible in ps',
+    )
     .option('--store-file <file>', 'file whose first line is the store URL (or CALLCTL_STORE_FILE)')
-    .option('--forward-lease <seconds>', 'shared store: a forward unfinished this long is taken over by another receiver', seconds({ min: 1 }), 120)
+    .option(
+      '--forward-lease <seconds>',
+      'shared store: a forward unfinished this long is taken over by another receiver',
+      seconds({ min: 1 }),
+      120,
+    )
     .option('--events <types>', 'show only these types, comma-separated (all are still recorded)')
     .option('--show-numbers', 'show callee numbers in full (masked by default)')
     .option('--forward-to <url>', 'send each new accepted event on, same bytes and headers, to a local app')
-    .option('--forward-queue <n>', 'forwards waiting or under way at most; past it events wait in the log or store (else 503)', wholeNumber({ min: 1, max: 1_000_000 }), 1000)
-    .option('--forward-queue-mib <n>', 'bodies in the forward queue at most, in MiB', wholeNumber({ min: 1, max: 65_536 }), 64)
-    .option('--header-timeout <seconds>', 'a request whose headers are not all in by then is answered 408 and closed', seconds({ min: 0.1, max: 3600 }), 10)
-    .option('--request-timeout <seconds>', 'a request not wholly in by then (headers and body) is closed (408 when Node sees it first)', seconds({ min: 0.1, max: 3600 }), 30)
-    .option('--max-connections <n>', 'open connections at most (keep it under the file limit, ulimit -n)', wholeNumber({ min: 1, max: 1_000_000 }), 512)
-    .option('--max-connections-per-peer <n>', 'open connections per peer address at most (behind a proxy: raise to --max-connections)', wholeNumber({ min: 1, max: 1_000_000 }), 64)
-    .option('--refused-log-rate <n>', 'refused requests recorded per second at most (metadata and 256 bytes of body); the rest are counted', wholeNumber({ min: 0, max: 100_000 }), 10)
+    .option(
+      '--forward-queue <n>',
+      'forwards waiting or under way at most; past it events wait in the log or store (else 503)',
+      wholeNumber({ min: 1, max: 1_000_000 }),
+      1000,
+    )
+    .option(
+      '--forward-queue-mib <n>',
+      'bodies in the forward queue at most, in MiB',
+      wholeNumber({ min: 1, max: 65_536 }),
+      64,
+    )
+    .option(
+      '--header-timeout <seconds>',
+      'a request whose headers are not all in by then is answered 408 and closed',
+      seconds({ min: 0.1, max: 3600 }),
+      10,
+    )
+    .option(
+      '--request-timeout <seconds>',
+      'a request not wholly in by then (headers and body) is closed (408 when Node sees it first)',
+      seconds({ min: 0.1, max: 3600 }),
+      30,
+    )
+    .option(
+      '--max-connections <n>',
+      'open connections at most (keep it under the file limit, ulimit -n)',
+      wholeNumber({ min: 1, max: 1_000_000 }),
+      512,
+    )
+    .option(
+      '--max-connections-per-peer <n>',
+      'open connections per peer address at most (behind a proxy: raise to --max-connections)',
+      wholeNumber({ min: 1, max: 1_000_000 }),
+      64,
+    )
+    .option(
+      '--refused-log-rate <n>',
+      'refused requests recorded per second at most (metadata and 256 bytes of body); the rest are counted',
+      wholeNumber({ min: 0, max: 100_000 }),
+      10,
+    )
     .addHelpText(
       'after',
       `

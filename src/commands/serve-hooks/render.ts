@@ -23,7 +23,13 @@ export function maskNumber(value: string): string {
  * The JSON object of one event (`--json` or piped): what a person watching needs, without the
  * body (the log keeps it). The callee is masked unless `--show-numbers`.
  */
-export function eventObject(seq: number, record: HookRecord, summary: EventSummary, options: RenderOptions, forwarding = false) {
+export function eventObject(
+  seq: number,
+  record: HookRecord,
+  summary: EventSummary,
+  options: RenderOptions,
+  forwarding = false,
+) {
   const ids: EventSummary = { ...summary };
   if (ids.callee && !options.showNumbers) ids.callee = maskNumber(ids.callee);
   return {
@@ -55,7 +61,13 @@ const ID_FIELDS: Array<[keyof EventSummary, string]> = [
 ];
 
 /** One coloured line for a terminal: time, type, ids, status, verdict, retry. */
-export function eventLine(seq: number, record: HookRecord, summary: EventSummary, options: RenderOptions, c: ChalkInstance): string {
+export function eventLine(
+  seq: number,
+  record: HookRecord,
+  summary: EventSummary,
+  options: RenderOptions,
+  c: ChalkInstance,
+): string {
   const time = record.time.slice(11, 19);
   const ids = ID_FIELDS.flatMap(([field, label]) => {
     const value = summary[field];
@@ -71,7 +83,12 @@ export function eventLine(seq: number, record: HookRecord, summary: EventSummary
   if (options.skipVerify) parts.push(c.yellow('[--skip-verify]'));
   if (record.duplicate) parts.push(c.yellow(`retry ${record.retry}`));
   if (record.answer !== 200) parts.push(c.red(`answered ${record.answer}`));
-  if (record.warnings?.length) parts.push(c.yellow(`⚠ ${printable(record.warnings[0]!)}${record.warnings.length > 1 ? ` (+${record.warnings.length - 1})` : ''}`));
+  if (record.warnings?.length)
+    parts.push(
+      c.yellow(
+        `⚠ ${printable(record.warnings[0]!)}${record.warnings.length > 1 ? ` (+${record.warnings.length - 1})` : ''}`,
+      ),
+    );
   parts.push(c.dim(`#${seq}`));
   return parts.join('  ');
 }
@@ -98,7 +115,11 @@ export interface Rendered {
 }
 
 /** Turns a listener event into text; the command writes it. */
-export function render(event: ListenerEvent, options: RenderOptions, c: { out: ChalkInstance; err: ChalkInstance }): Rendered {
+export function render(
+  event: ListenerEvent,
+  options: RenderOptions,
+  c: { out: ChalkInstance; err: ChalkInstance },
+): Rendered {
   switch (event.kind) {
     case 'event': {
       if (options.events && !options.events.has(event.record.type ?? '')) return {};
@@ -109,14 +130,18 @@ export function render(event: ListenerEvent, options: RenderOptions, c: { out: C
     }
     case 'refused': {
       const r = event.record;
-      return { err: `${c.err.yellow('warning:')} answered ${r.answer} to ${r.method} ${r.path}${r.remote ? ` from ${r.remote}` : ''}: ${r.error}\n` };
+      return {
+        err: `${c.err.yellow('warning:')} answered ${r.answer} to ${r.method} ${r.path}${r.remote ? ` from ${r.remote}` : ''}: ${r.error}\n`,
+      };
     }
     case 'forward': {
       const took = event.ms !== undefined ? ` in ${event.ms} ms` : '';
       const what = event.status !== undefined ? `${event.status}${took}` : `${event.error}${took}`;
       if (!event.final) {
         const wait = event.waitMs !== undefined ? ` in ${event.waitMs} ms` : '';
-        return { err: `${c.err.yellow('↻')} forward #${event.seq} attempt ${event.attempt}: ${what}; retrying${wait}\n` };
+        return {
+          err: `${c.err.yellow('↻')} forward #${event.seq} attempt ${event.attempt}: ${what}; retrying${wait}\n`,
+        };
       }
       const ok = event.status !== undefined && event.status < 300;
       const mark = ok ? c.err.green('→') : c.err.red('✗');
@@ -126,6 +151,8 @@ export function render(event: ListenerEvent, options: RenderOptions, c: { out: C
     case 'error':
       return { err: `${c.err.red('error:')} ${event.message}\n` };
     case 'unlogged':
-      return { err: `${c.err.yellow('warning:')} ${event.count} refused request${event.count === 1 ? '' : 's'} not logged (over --refused-log-rate; ${event.total} in all)\n` };
+      return {
+        err: `${c.err.yellow('warning:')} ${event.count} refused request${event.count === 1 ? '' : 's'} not logged (over --refused-log-rate; ${event.total} in all)\n`,
+      };
   }
 }

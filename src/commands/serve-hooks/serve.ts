@@ -59,9 +59,12 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   ctx.addSecret(opts.path);
   const keys = await hookKeys(ctx, opts);
   if (keys.length === 0 && !opts.skipVerify) {
-    throw new UsageError('no KEY to verify plan and task Sign: give --key, --key-file or CALLCTL_HOOK_KEYS, or start with --skip-verify');
+    throw new UsageError(
+      'no KEY to verify plan and task Sign: give --key, --key-file or CALLCTL_HOOK_KEYS, or start with --skip-verify',
+    );
   }
-  if (opts.strict && opts.skipVerify) throw new UsageError('--strict refuses events that are not verified: it cannot be used with --skip-verify');
+  if (opts.strict && opts.skipVerify)
+    throw new UsageError('--strict refuses events that are not verified: it cannot be used with --skip-verify');
   const chatbot = chatbotSigning(ctx, opts);
   const events = parseEventTypes(opts.events);
   const forwardTo = opts.forwardTo === undefined ? undefined : httpUrl(opts.forwardTo, '--forward-to');
@@ -69,7 +72,9 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
 
   const chosen = await storeValue(ctx, opts);
   if (chosen?.from === '--store' && isPostgresUrl(chosen.value)) {
-    out.warn('--store: a URL with a password on the command line is visible to other users (ps); prefer CALLCTL_STORE or --store-file');
+    out.warn(
+      '--store: a URL with a password on the command line is visible to other users (ps); prefer CALLCTL_STORE or --store-file',
+    );
   }
   if (chosen && !isPostgresUrl(chosen.value)) {
     if (opts.log) throw new UsageError(`give the NDJSON file once: --log or ${chosen.from}, not both`);
@@ -77,7 +82,10 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   }
   let store: EventStore | undefined;
   if (chosen && isPostgresUrl(chosen.value)) {
-    if (opts.log || opts.fsync) throw new UsageError('--log and --fsync are for the NDJSON store; with a PostgreSQL store every event is committed before it is answered');
+    if (opts.log || opts.fsync)
+      throw new UsageError(
+        '--log and --fsync are for the NDJSON store; with a PostgreSQL store every event is committed before it is answered',
+      );
     store = await openShared(chosen.value);
   }
 
@@ -130,10 +138,17 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
     await log?.close();
     await store?.close();
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : code ?? 'error'}`);
+    throw new UsageError(
+      `cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : (code ?? 'error')}`,
+    );
   }
 
-  const options: RenderOptions = { json: out.json || !ctx.io.stdoutIsTTY, showNumbers: !!opts.showNumbers, skipVerify: !!opts.skipVerify, events };
+  const options: RenderOptions = {
+    json: out.json || !ctx.io.stdoutIsTTY,
+    showNumbers: !!opts.showNumbers,
+    skipVerify: !!opts.skipVerify,
+    events,
+  };
   const counts = { events: 0, retries: 0, rejected: 0 };
   const stdout = batched(ctx.io.stdout);
   // With a shared store, an outage is told once when it starts and once when it ends, not once
@@ -147,7 +162,9 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
     } else if (store && outage.since && (event.kind === 'event' || event.kind === 'refused')) {
       const secs = ((ctx.io.now() - outage.since) / 1000).toFixed(1);
       stdout.flush();
-      out.info(`the store is back after ${secs} s; ${outage.refused} request${outage.refused === 1 ? '' : 's'} answered 503 meanwhile (the service sends them again)`);
+      out.info(
+        `the store is back after ${secs} s; ${outage.refused} request${outage.refused === 1 ? '' : 's'} answered 503 meanwhile (the service sends them again)`,
+      );
       outage.since = 0;
       outage.refused = 0;
     }
@@ -176,7 +193,10 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
     forwardTo ? `forwarding to ${new URL(forwardTo).origin}` : undefined,
   ].filter(Boolean);
   out.info(where.join('; '));
-  if (log?.repaired) out.warn(`--log: cut ${log.repaired} bytes of a record cut short at the end of ${opts.log} (a crash mid-write; it was never acknowledged)`);
+  if (log?.repaired)
+    out.warn(
+      `--log: cut ${log.repaired} bytes of a record cut short at the end of ${opts.log} (a crash mid-write; it was never acknowledged)`,
+    );
   if (opts.skipVerify) out.warn('--skip-verify: plan and task Sign are NOT checked; every event says so');
   opts.onListening?.(listener.url);
 
@@ -197,10 +217,14 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   await store?.close();
   const stats = listener.stats();
   const extra = [
-    stats.refused ? `${stats.refused} refused${stats.refusedUnlogged ? `, ${stats.refusedUnlogged} of them not logged` : ''}` : undefined,
+    stats.refused
+      ? `${stats.refused} refused${stats.refusedUnlogged ? `, ${stats.refusedUnlogged} of them not logged` : ''}`
+      : undefined,
     stats.connectionsRefused ? `${stats.connectionsRefused} connections over the caps closed` : undefined,
   ].filter(Boolean);
-  out.info(`stopped: ${counts.events} events (${counts.retries} retries, ${counts.rejected} rejected)${extra.length ? `; ${extra.join('; ')}` : ''}`);
+  out.info(
+    `stopped: ${counts.events} events (${counts.retries} retries, ${counts.rejected} rejected)${extra.length ? `; ${extra.join('; ')}` : ''}`,
+  );
   return 0;
 }
 

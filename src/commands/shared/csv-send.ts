@@ -2,7 +2,17 @@ import { resolve } from 'node:path';
 import { ExitCode } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
-import { planBatch, resultOf, runBatch, tally, type BatchEvent, type BatchPlan, type BatchRow, type BatchRun, type BatchSender } from '../../reach/batch.js';
+import {
+  planBatch,
+  resultOf,
+  runBatch,
+  tally,
+  type BatchEvent,
+  type BatchPlan,
+  type BatchRow,
+  type BatchRun,
+  type BatchSender,
+} from '../../reach/batch.js';
 import type { PreparedRequest } from '../../reach/deliver.js';
 import { Journal, reachJournals, type JournalKey } from '../../reach/journal.js';
 import { defaultResultsPath, writeResults } from '../../reach/results.js';
@@ -53,7 +63,11 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
   const startedAt = ctx.io.now();
   const out = await ctx.output();
   // Without a terminal (cron) every line starts with its time; --quiet keeps only the errors.
-  const shown = new Progress(ctx.io, { quiet: opts.quiet === true, warn: (m) => out.warn(m), scrub: (t) => redact(t, [...ctx.secrets]) });
+  const shown = new Progress(ctx.io, {
+    quiet: opts.quiet === true,
+    warn: (m) => out.warn(m),
+    scrub: (t) => redact(t, [...ctx.secrets]),
+  });
   const warn = (message: string) => shown.warning(message);
   // Journals (and their locks) live in the state folder, not the config folder.
   const state = stateDir(ctx.io.env);
@@ -77,8 +91,13 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     plan.toSend = plan.toSend.filter((n) => !skips.has(n));
     const byRow = new Map(batch.rows.map((r) => [r.row, r]));
     const requests = await Promise.all(plan.toSend.map((n) => batch.preview(byRow.get(n)!)));
-    const skipped = batch.rows.filter((r) => skips.has(r.row)).map((r) => ({ row: r.row, line: r.line, who: r.who, reachedAt: skips.get(r.row)! }));
-    for (const s of skipped) warn(`row ${s.row} (line ${s.line}) ${s.who}: would be skipped: already reached through this destination at ${s.reachedAt} (within --recall-window); --call-again reaches again`);
+    const skipped = batch.rows
+      .filter((r) => skips.has(r.row))
+      .map((r) => ({ row: r.row, line: r.line, who: r.who, reachedAt: skips.get(r.row)! }));
+    for (const s of skipped)
+      warn(
+        `row ${s.row} (line ${s.line}) ${s.who}: would be skipped: already reached through this destination at ${s.reachedAt} (within --recall-window); --call-again reaches again`,
+      );
     await printDryRun(
       ctx,
       requests,
@@ -98,7 +117,12 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
   let journal: Journal;
   try {
     if (takeShared) {
-      shared.push(await takeShared(`${batch.key.command} ${normaliseDestination(batch.key.target)} ${batch.key.sha256}`, `${batch.key.command} run of this file`));
+      shared.push(
+        await takeShared(
+          `${batch.key.command} ${normaliseDestination(batch.key.target)} ${batch.key.sha256}`,
+          `${batch.key.command} run of this file`,
+        ),
+      );
       shared.push(await takeShared(`ledger ${destination}`, `send to ${destination}`));
     }
     journal = await Journal.open(journals, batch.key, { file, ...batch.meta }, () => ctx.io.now());
@@ -133,23 +157,48 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     plan.toSend = plan.toSend.filter((n) => !ledgerSkipped.has(n));
     for (const r of batch.rows) {
       const at = ledgerSkipped.get(r.row);
-      if (at) warn(`row ${r.row} (line ${r.line}) ${r.who}: skipped: already reached through this destination at ${at} (within --recall-window); --call-again reaches again`);
+      if (at)
+        warn(
+          `row ${r.row} (line ${r.line}) ${r.who}: skipped: already reached through this destination at ${at} (within --recall-window); --call-again reaches again`,
+        );
     }
     if (journal.isNew && edited.length > 0) {
-      warn(`${batch.file} was sent before with other content (${edited.map((e) => e.at).join(', ')}): an edited file is a new batch; people reached then are skipped by the ledger unless --call-again`);
+      warn(
+        `${batch.file} was sent before with other content (${edited.map((e) => e.at).join(', ')}): an edited file is a new batch; people reached then are skipped by the ledger unless --call-again`,
+      );
     }
     if (plan.toSend.length > 0) {
-      await confirmSend(ctx, confirmation(batch, plan, opts.rate, flags), `${batch.words.verb} ${plan.toSend.length} ${plan.toSend.length === 1 ? batch.words.one : batch.words.many}?`, opts.yes);
+      await confirmSend(
+        ctx,
+        confirmation(batch, plan, opts.rate, flags),
+        `${batch.words.verb} ${plan.toSend.length} ${plan.toSend.length === 1 ? batch.words.one : batch.words.many}?`,
+        opts.yes,
+      );
     }
     started = true;
-    const batchOptions = { rate: opts.rate, ...flags, now: () => ctx.io.now(), sleep: (ms: number) => ctx.io.sleep(ms), stopRequested: () => stopRequested, ledger };
-    run = await runBatch(batch.rows, plan, journal, batch.sender, batchOptions, (e) => render(shown, e, batch.words.one));
+    const batchOptions = {
+      rate: opts.rate,
+      ...flags,
+      now: () => ctx.io.now(),
+      sleep: (ms: number) => ctx.io.sleep(ms),
+      stopRequested: () => stopRequested,
+      ledger,
+    };
+    run = await runBatch(batch.rows, plan, journal, batch.sender, batchOptions, (e) =>
+      render(shown, e, batch.words.one),
+    );
   } finally {
     offSignal();
     // Even when the batch ended with an error (a signing command failing), the file is complete.
     const results = (run?.results ?? batch.rows.map((r) => resultOf(r, journal.states.get(r.row), true))).map((r) => {
       const at = ledgerSkipped.get(r.row);
-      return at ? { ...r, outcome: 'skipped' as const, error: `already reached through this destination at ${at} (within --recall-window); --call-again reaches again` } : r;
+      return at
+        ? {
+            ...r,
+            outcome: 'skipped' as const,
+            error: `already reached through this destination at ${at} (within --recall-window); --call-again reaches again`,
+          }
+        : r;
     });
     if (run) run.results = results;
     await journal.close();
@@ -183,16 +232,32 @@ function ledgerSkips(
   return skips;
 }
 
-function confirmation<B>(batch: CsvBatch<B>, plan: BatchPlan, rate: number, flags: { resendUncertain: boolean; retryFailed: boolean }): string[] {
+function confirmation<B>(
+  batch: CsvBatch<B>,
+  plan: BatchPlan,
+  rate: number,
+  flags: { resendUncertain: boolean; retryFailed: boolean },
+): string[] {
   const toSend = new Set(plan.toSend);
   return [
     ...batch.about,
     `  file             ${batch.file} (${plan.total} rows)`,
     ...(plan.sentEarlier ? [`  sent earlier     ${plan.sentEarlier} (skipped)`] : []),
-    ...(plan.failedEarlier.length ? [`  refused earlier  ${plan.failedEarlier.length} (${flags.retryFailed ? 'sent again' : 'skipped; --retry-failed sends them again'})`] : []),
-    ...(plan.uncertain.length ? [`  uncertain        ${plan.uncertain.length} (${flags.resendUncertain ? 'SENT AGAIN: they may reach people twice' : 'not sent again'})`] : []),
+    ...(plan.failedEarlier.length
+      ? [
+          `  refused earlier  ${plan.failedEarlier.length} (${flags.retryFailed ? 'sent again' : 'skipped; --retry-failed sends them again'})`,
+        ]
+      : []),
+    ...(plan.uncertain.length
+      ? [
+          `  uncertain        ${plan.uncertain.length} (${flags.resendUncertain ? 'SENT AGAIN: they may reach people twice' : 'not sent again'})`,
+        ]
+      : []),
     `  to send now      ${plan.toSend.length} at ${rate}/s (about ${Math.ceil(plan.toSend.length / rate)} s)`,
-    ...batch.rows.filter((r) => toSend.has(r.row)).slice(0, 3).map((r) => `    line ${r.line}: ${r.who}`),
+    ...batch.rows
+      .filter((r) => toSend.has(r.row))
+      .slice(0, 3)
+      .map((r) => `    line ${r.line}: ${r.who}`),
     ...(plan.toSend.length > 3 ? [`    ...and ${plan.toSend.length - 3} more`] : []),
   ];
 }
@@ -208,7 +273,9 @@ function render(shown: Progress, e: BatchEvent, one: string): void {
   }
   const r = e.result;
   if (r.outcome !== 'sent' || r.warning) {
-    shown.error(`row ${r.row} (line ${r.line}) ${r.who}: ${r.outcome}${r.error ? `: ${r.error}` : ''}${r.warning ? `; warning: ${r.warning}` : ''}`);
+    shown.error(
+      `row ${r.row} (line ${r.line}) ${r.who}: ${r.outcome}${r.error ? `: ${r.error}` : ''}${r.warning ? `; warning: ${r.warning}` : ''}`,
+    );
     shown.due(PIPED_LINE_MS, true);
   } else if (!shown.tty && !shown.quiet && shown.due(PIPED_LINE_MS, e.done === e.of || e.done === 1)) {
     shown.line(`${one}s: ${e.done}/${e.of}, row ${r.row} (line ${r.line}) ${r.who}: sent${r.id ? ` (${r.id})` : ''}`);

@@ -32,7 +32,15 @@ export interface SendOptions {
 
 /** Flags that mean something only with `--csv`: a usage error without it. */
 export function refuseCsvOnlyFlags(opts: SendOptions): void {
-  for (const flag of ['results', 'resendUncertain', 'retryFailed', 'allowDuplicates', 'callAgain', 'recallWindow', 'delimiter'] as const) {
+  for (const flag of [
+    'results',
+    'resendUncertain',
+    'retryFailed',
+    'allowDuplicates',
+    'callAgain',
+    'recallWindow',
+    'delimiter',
+  ] as const) {
     if (opts[flag]) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --csv`);
   }
 }
@@ -41,10 +49,17 @@ export function refuseCsvOnlyFlags(opts: SendOptions): void {
  * On a terminal, shows what will happen and asks; without one, `--yes` is required. Declining
  * is exit 130 with nothing sent.
  */
-export async function confirmSend(ctx: Context, summary: readonly string[], question: string, yes: boolean | undefined): Promise<void> {
+export async function confirmSend(
+  ctx: Context,
+  summary: readonly string[],
+  question: string,
+  yes: boolean | undefined,
+): Promise<void> {
   if (yes) return;
   if (!ctx.canPrompt()) {
-    throw new UsageError('this reaches real people: confirm with --yes (there is no terminal to ask on), or look first with --dry-run');
+    throw new UsageError(
+      'this reaches real people: confirm with --yes (there is no terminal to ask on), or look first with --dry-run',
+    );
   }
   for (const line of summary) ctx.io.stderr.write(`${line}\n`);
   const ok = await ctx.io.prompter.confirm(question, false);
@@ -79,7 +94,12 @@ export function dryRunView(ctx: Context, req: PreparedRequest) {
  * Prints the requests a dry run would send: the request line and headers, then each body as sent,
  * one a line; or JSON with `--json`.
  */
-export async function printDryRun(ctx: Context, requests: readonly PreparedRequest[], note: string, extra: Record<string, unknown> = {}): Promise<void> {
+export async function printDryRun(
+  ctx: Context,
+  requests: readonly PreparedRequest[],
+  note: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   const out = await ctx.output();
   const views = requests.map((r) => dryRunView(ctx, r));
   if (out.json) {
@@ -114,9 +134,13 @@ export async function secretFromStdin(ctx: Context, flag: string): Promise<strin
 /** Invalid input: the problems on stderr (a capped list with line numbers), then one error line. */
 export function invalidInput(ctx: Context, what: string, unsorted: readonly Problem[]): InputError {
   const problems = [...unsorted].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  if (problems.length === 1 && problems[0]!.line === undefined) return new InputError(`${what}: ${problems[0]!.message}; nothing was sent`);
+  if (problems.length === 1 && problems[0]!.line === undefined)
+    return new InputError(`${what}: ${problems[0]!.message}; nothing was sent`);
   // Without a terminal (cron) each problem line starts with its time, like the error line after it.
-  new Progress(ctx.io, { scrub: (t) => redact(t, [...ctx.secrets]) }).problems(problems.slice(0, LISTED_PROBLEMS), problems.length);
+  new Progress(ctx.io, { scrub: (t) => redact(t, [...ctx.secrets]) }).problems(
+    problems.slice(0, LISTED_PROBLEMS),
+    problems.length,
+  );
   return new InputError(`${what}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent`, {
     problems: problems.slice(0, 100),
   });

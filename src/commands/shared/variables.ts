@@ -36,9 +36,13 @@ export function readVariablesFile(path: string): Record<string, string> {
     throw new InputError(`variables file ${path} is not valid JSON: ${(error as Error).message}`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new InputError(`variables file ${path} must hold a JSON object of strings, such as {"debt_amount": "1500000"}`);
+    throw new InputError(
+      `variables file ${path} must hold a JSON object of strings, such as {"debt_amount": "1500000"}`,
+    );
   }
-  const bad = Object.entries(value).filter(([, v]) => typeof v !== 'string').map(([k]) => k);
+  const bad = Object.entries(value)
+    .filter(([, v]) => typeof v !== 'string')
+    .map(([k]) => k);
   if (bad.length > 0) {
     throw new InputError(`variables file ${path}: every value must be a string; not: ${bad.join(', ')}`);
   }

@@ -7,7 +7,9 @@ CALLCTL_STORE_FILE, else the profile's \`store\`. The URL holds a password: pref
 environment or a file (a flag value is visible to other users in ps).`;
 
 export function register(parent: Command, { action }: Deps): void {
-  const store = parent.command('store').description('the shared PostgreSQL event store: create, upgrade and inspect its tables');
+  const store = parent
+    .command('store')
+    .description('the shared PostgreSQL event store: create, upgrade and inspect its tables');
   store
     .command('migrate')
     .description("create or upgrade callctl's tables in the store (serve-hooks also does it at start)")
@@ -31,7 +33,7 @@ JSON (--json): {"store","from","to","applied":[versions]}`,
     .action(action(() => import('./migrate.js')));
   store
     .command('status')
-    .description("what is in the store: schema version, server version, events kept")
+    .description('what is in the store: schema version, server version, events kept')
     .option('--store <url>', 'postgres://user:password@host:5432/db (visible in ps: prefer the environment)')
     .option('--store-file <file>', 'file whose first line is the store URL')
     .addHelpText(

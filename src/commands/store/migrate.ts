@@ -16,7 +16,9 @@ export async function run(ctx: Context, opts: StoreFlags): Promise<number> {
       return await unreachable(store, error);
     }
     if (result.from > SCHEMA_VERSION) {
-      throw new UsageError(`the store's schema is version ${result.from}, newer than this callctl's ${SCHEMA_VERSION}: upgrade callctl`);
+      throw new UsageError(
+        `the store's schema is version ${result.from}, newer than this callctl's ${SCHEMA_VERSION}: upgrade callctl`,
+      );
     }
     const to = result.applied.at(-1) ?? result.from;
     if (out.json) out.writeJson({ store: store.where, from: result.from, to, applied: result.applied });

@@ -7,8 +7,12 @@ import { storeValue, type StoreFlags } from '../store-option.js';
 /** The PostgreSQL store named by the flags or the environment; a usage error when there is none. */
 export async function sharedStore(ctx: Context, flags: StoreFlags): Promise<PostgresStore> {
   const chosen = await storeValue(ctx, flags);
-  if (!chosen) throw new UsageError('no store: give --store-file, CALLCTL_STORE or CALLCTL_STORE_FILE (postgres://...)');
-  if (!isPostgresUrl(chosen.value)) throw new UsageError(`${chosen.from}: \`callctl store\` is for a postgres:// store; the NDJSON file needs no tables`);
+  if (!chosen)
+    throw new UsageError('no store: give --store-file, CALLCTL_STORE or CALLCTL_STORE_FILE (postgres://...)');
+  if (!isPostgresUrl(chosen.value))
+    throw new UsageError(
+      `${chosen.from}: \`callctl store\` is for a postgres:// store; the NDJSON file needs no tables`,
+    );
   const { PostgresStore } = await import('../../store/postgres.js');
   return PostgresStore.open(chosen.value);
 }

@@ -13,7 +13,9 @@ export async function run(ctx: Context, opts: StoreFlags): Promise<number> {
       status = await store.status();
       if (status.version > 0) {
         events = await store.withClient(async (c) => {
-          const r = await c.query('SELECT count(*)::int AS n, min(received_at) AS first, max(received_at) AS last FROM callctl_events');
+          const r = await c.query(
+            'SELECT count(*)::int AS n, min(received_at) AS first, max(received_at) AS last FROM callctl_events',
+          );
           const row = r.rows[0];
           return { n: row.n, first: row.first?.toISOString() ?? null, last: row.last?.toISOString() ?? null };
         });
@@ -22,12 +24,24 @@ export async function run(ctx: Context, opts: StoreFlags): Promise<number> {
       return await unreachable(store, error);
     }
     const state =
-      status.version === 0 ? 'no callctl tables (run `callctl store migrate`)'
-      : status.version < status.latest ? `older than this callctl's ${status.latest} (run \`callctl store migrate\`)`
-      : status.version > status.latest ? `newer than this callctl's ${status.latest} (upgrade callctl)`
-      : 'up to date';
+      status.version === 0
+        ? 'no callctl tables (run `callctl store migrate`)'
+        : status.version < status.latest
+          ? `older than this callctl's ${status.latest} (run \`callctl store migrate\`)`
+          : status.version > status.latest
+            ? `newer than this callctl's ${status.latest} (upgrade callctl)`
+            : 'up to date';
     if (out.json) {
-      out.writeJson({ store: store.where, server: status.server, version: status.version, latest: status.latest, history: status.history, events: events.n, firstEvent: events.first, lastEvent: events.last });
+      out.writeJson({
+        store: store.where,
+        server: status.server,
+        version: status.version,
+        latest: status.latest,
+        history: status.history,
+        events: events.n,
+        firstEvent: events.first,
+        lastEvent: events.last,
+      });
     } else {
       out.record([
         ['store', store.where],
@@ -35,7 +49,12 @@ export async function run(ctx: Context, opts: StoreFlags): Promise<number> {
         ['schema', `version ${status.version}: ${state}`],
         ...status.history.map((h) => [`  v${h.version}`, `${h.at}  ${h.description}`] as const),
         ['events', events.n],
-        ...(events.first ? ([['first', events.first], ['last', events.last]] as const) : []),
+        ...(events.first
+          ? ([
+              ['first', events.first],
+              ['last', events.last],
+            ] as const)
+          : []),
       ]);
     }
     return status.version === status.latest ? 0 : 1;

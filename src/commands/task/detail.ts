@@ -8,7 +8,8 @@ import { runWatch, type WatchFlags } from '../watch-options.js';
 export async function run(ctx: Context, opts: ExportFlags & WatchFlags, taskId: string): Promise<number> {
   if (!taskId.trim()) throw new UsageError('TaskID is empty');
   if (opts.watch || opts.exitStatus) {
-    if (opts.format !== undefined || opts.output !== undefined) throw new UsageError('--watch shows the task summary; it does not go with --format or --output');
+    if (opts.format !== undefined || opts.output !== undefined)
+      throw new UsageError('--watch shows the task summary; it does not go with --format or --output');
     const client = await ctx.client();
     const { finalState } = await import('../../output/watch.js');
     return runWatch(
@@ -17,7 +18,11 @@ export async function run(ctx: Context, opts: ExportFlags & WatchFlags, taskId: 
         title: `callctl task detail ${taskId}`,
         fetch: () => getTask(client, taskId),
         screen: (task, out) => out.record(summary(task)),
-        lines: (task) => [summary(task).map(([k, v]) => `${k}=${v}`).join('\t')],
+        lines: (task) => [
+          summary(task)
+            .map(([k, v]) => `${k}=${v}`)
+            .join('\t'),
+        ],
         json: (task) => Object.fromEntries(summary(task)),
         final: (task) => finalState(task.Status),
       },
@@ -30,8 +35,11 @@ export async function run(ctx: Context, opts: ExportFlags & WatchFlags, taskId: 
     const { streamTask } = await import('../../api/cloud.js');
     const { TASK_RECORD_COLUMNS } = await import('../../report/export.js');
     const client = await ctx.client();
-    const count = await exportRecords(format, opts, TASK_RECORD_COLUMNS, ctx.io.stdout, (sink) => streamTask(client, taskId, sink));
-    if (opts.output !== undefined && opts.output !== '-') (await ctx.output()).success(`${count} call record${count === 1 ? '' : 's'} written to ${opts.output}`);
+    const count = await exportRecords(format, opts, TASK_RECORD_COLUMNS, ctx.io.stdout, (sink) =>
+      streamTask(client, taskId, sink),
+    );
+    if (opts.output !== undefined && opts.output !== '-')
+      (await ctx.output()).success(`${count} call record${count === 1 ? '' : 's'} written to ${opts.output}`);
     return 0;
   }
   const task = await getTask(await ctx.client(), taskId);
@@ -53,15 +61,19 @@ export async function run(ctx: Context, opts: ExportFlags & WatchFlags, taskId: 
     ],
     `Task ${task.TaskID}`,
   );
-  await out.list(task.detail, [
-    { header: 'CALLEE', value: (c) => c.CalleeNumber, kind: 'id' },
-    { header: 'START', value: (c) => c.CallStartTime, kind: 'id' },
-    { header: 'STATUS', value: (c) => c.Status },
-    { header: 'INTENTION', value: (c) => c.Intention, kind: 'text' },
-    { header: 'RING', value: (c) => c.RingType, hide: 1 },
-    { header: 'HANGUP', value: (c) => c.HangupType },
-    { header: 'TALK ROUNDS', value: (c) => c.TalkRound, hide: 2 },
-  ], { section: 'Calls' });
+  await out.list(
+    task.detail,
+    [
+      { header: 'CALLEE', value: (c) => c.CalleeNumber, kind: 'id' },
+      { header: 'START', value: (c) => c.CallStartTime, kind: 'id' },
+      { header: 'STATUS', value: (c) => c.Status },
+      { header: 'INTENTION', value: (c) => c.Intention, kind: 'text' },
+      { header: 'RING', value: (c) => c.RingType, hide: 1 },
+      { header: 'HANGUP', value: (c) => c.HangupType },
+      { header: 'TALK ROUNDS', value: (c) => c.TalkRound, hide: 2 },
+    ],
+    { section: 'Calls' },
+  );
   return 0;
 }
 

@@ -7,11 +7,17 @@ export function register(parent: Command, { action }: Deps): void {
   watchOptions(
     task
       .command('detail <TaskID>')
-    .description('show a calling task and its call records, or export them (GET /service/cloud/detail)')
-    .option('--format <format>', 'export every call record: csv, ndjson or json (an array)')
-    .option('-o, --output <file>', 'write the export to this file, atomically (temp file, then rename); the format may come from its extension')
-    .option('--bom', 'CSV: start with a UTF-8 byte order mark (for Excel)')
-    .option('--excel', 'CSV for spreadsheets: BOM, and text a spreadsheet would read as a number or formula (phone numbers, =, +, -, @) written as ="..."'),
+      .description('show a calling task and its call records, or export them (GET /service/cloud/detail)')
+      .option('--format <format>', 'export every call record: csv, ndjson or json (an array)')
+      .option(
+        '-o, --output <file>',
+        'write the export to this file, atomically (temp file, then rename); the format may come from its extension',
+      )
+      .option('--bom', 'CSV: start with a UTF-8 byte order mark (for Excel)')
+      .option(
+        '--excel',
+        'CSV for spreadsheets: BOM, and text a spreadsheet would read as a number or formula (phone numbers, =, +, -, @) written as ="..."',
+      ),
     'the task summary (status and calls so far)',
     true,
   )
@@ -48,7 +54,9 @@ one line of JSON per change: {"TaskID", "TaskName", "Status", "Calls", "Answered
     .command('report <TaskID>')
     .description("a task's campaign numbers: rates, intentions, ring and hangup types, durations, redials")
     .option('--csv', 'the numbers as one CSV table: section,value,count,share,detail')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 ${REPORT_HELP}
 Examples:
   callctl task report T-20261122-001
@@ -56,7 +64,8 @@ Examples:
   callctl task report T-20261122-001 --csv > numbers.csv
 
 JSON (--json): {"task": {"TaskID", "TaskName", "Status", "ScheduleStartTime", "ScheduleEndTime"},
-${REPORT_JSON}`)
+${REPORT_JSON}`,
+    )
     .action(action(() => import('./report.js')));
 }
 

@@ -15,11 +15,16 @@ export async function run(ctx: Context, opts: ReportOptions, taskId: string): Pr
   else if (opts.csv) ctx.io.stdout.write(reportCsv(reportRows(report)));
   else {
     const t = report.task;
-    await renderReport(out, `Task ${t.TaskID}`, [
-      ['TaskName', t.TaskName],
-      ['Status', t.Status],
-      ['Schedule', `${t.ScheduleStartTime} - ${t.ScheduleEndTime}`],
-    ], report);
+    await renderReport(
+      out,
+      `Task ${t.TaskID}`,
+      [
+        ['TaskName', t.TaskName],
+        ['Status', t.Status],
+        ['Schedule', `${t.ScheduleStartTime} - ${t.ScheduleEndTime}`],
+      ],
+      report,
+    );
   }
   return 0;
 }

@@ -10,28 +10,66 @@ export function register(parent: Command, { action }: Deps): void {
   template
     .command('send')
     .description('send one template message now, or one per row of a CSV file (POST /api/v1/template/unitcast)')
-    .addOption(new Option('--template-id <id>', 'template_id, a whole number (required)').argParser(wholeNumberArg).makeOptionMandatory())
+    .addOption(
+      new Option('--template-id <id>', 'template_id, a whole number (required)')
+        .argParser(wholeNumberArg)
+        .makeOptionMandatory(),
+    )
     .option('--channel <name>', 'channel (with --csv: the default for a missing channel column)')
     .option('--channel-id <id>', 'channel_id (with --csv: the default for a missing channel_id column)')
     .option('--user-id <id>', 'user_id (may be empty)', '')
     .option('--var <key=value>', 'a template variable; repeatable; date and name are required', collect)
     .option('--vars-file <file>', 'variables as a JSON object of strings; --var wins')
     .option('--reply-url <url>', 'where replies go: sent as custom = {"reply_url": URL} as JSON text')
-    .addOption(new Option('--timestamp <seconds>', 'timestamp, Unix seconds (default: now); fix it to sign a body ahead').argParser(wholeNumberArg))
-    .option('--signature <value>', 'X-Service-Sign as is: a one-time value bound to this exact body, not a reusable secret (see --dry-run)')
+    .addOption(
+      new Option(
+        '--timestamp <seconds>',
+        'timestamp, Unix seconds (default: now); fix it to sign a body ahead',
+      ).argParser(wholeNumberArg),
+    )
+    .option(
+      '--signature <value>',
+      'X-Service-Sign as is: a one-time value bound to this exact body, not a reusable secret (see --dry-run)',
+    )
     .option('--sign-command <cmd>', 'a shell command that reads the exact body on stdin and prints X-Service-Sign')
-    .option('--sign-secret-file <file>', 'secret for the built-in default signature (else CALLCTL_SIGN_SECRET, CALLCTL_SIGN_SECRET_FILE)')
+    .option(
+      '--sign-secret-file <file>',
+      'secret for the built-in default signature (else CALLCTL_SIGN_SECRET, CALLCTL_SIGN_SECRET_FILE)',
+    )
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
-    .option('-q, --quiet', 'print errors only (no progress, warnings or summary; --json still prints the answer or summary)')
+    .option(
+      '-q, --quiet',
+      'print errors only (no progress, warnings or summary; --json still prints the answer or summary)',
+    )
     .option('--dry-run', 'print the exact request (key and signature redacted) and send nothing')
     .option('--delimiter <char>', 'with --csv: field delimiter, one character; "tab" for a tab', delimiter)
-    .option('--csv <file>', 'one message per row: header row; channel, channel_id, user_id, reply_url columns (else the flags); every other column a variable')
-    .addOption(new Option('--rate <n>', `with --csv: messages per second, one at a time (${RATE.min} to ${RATE.max})`).default(5).argParser(rate()))
-    .option('--results <file>', 'with --csv: results file (default: beside the input, its .csv replaced: calls.csv gives calls.results.csv)')
-    .option('--resend-uncertain', 'with --csv: send again rows an earlier run sent without getting an answer (may message twice)')
+    .option(
+      '--csv <file>',
+      'one message per row: header row; channel, channel_id, user_id, reply_url columns (else the flags); every other column a variable',
+    )
+    .addOption(
+      new Option('--rate <n>', `with --csv: messages per second, one at a time (${RATE.min} to ${RATE.max})`)
+        .default(5)
+        .argParser(rate()),
+    )
+    .option(
+      '--results <file>',
+      'with --csv: results file (default: beside the input, its .csv replaced: calls.csv gives calls.results.csv)',
+    )
+    .option(
+      '--resend-uncertain',
+      'with --csv: send again rows an earlier run sent without getting an answer (may message twice)',
+    )
     .option('--retry-failed', 'with --csv: send again rows the service refused in an earlier run')
-    .option('--call-again', 'with --csv: send also to people already messaged through the same destination within --recall-window')
-    .option('--recall-window <duration>', 'with --csv: how long a person reached through a destination is not reached again (default 24h; e.g. 90m, 2d; 0: no ledger check)', recallWindow)
+    .option(
+      '--call-again',
+      'with --csv: send also to people already messaged through the same destination within --recall-window',
+    )
+    .option(
+      '--recall-window <duration>',
+      'with --csv: how long a person reached through a destination is not reached again (default 24h; e.g. 90m, 2d; 0: no ledger check)',
+      recallWindow,
+    )
     .option('--allow-duplicates', 'with --csv: allow the same channel, channel_id and user_id on several rows')
     .addHelpText(
       'after',

@@ -23,7 +23,11 @@ export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): P
   const common = collectVariables(opts.var, opts.varsFile);
   const file = await readCsv(opts.csv!, opts.delimiter);
   const problems: Problem[] = [...file.problems];
-  if (!file.header.includes('channel_id') && !opts.channelId) problems.unshift({ line: 1, message: `the header has no channel_id column and --channel-id is not given${delimiterHint(file.header, opts.delimiter ?? ',')}` });
+  if (!file.header.includes('channel_id') && !opts.channelId)
+    problems.unshift({
+      line: 1,
+      message: `the header has no channel_id column and --channel-id is not given${delimiterHint(file.header, opts.delimiter ?? ',')}`,
+    });
   const rows: BatchRow<TemplateRequest>[] = [];
   const seen = new Map<string, number>();
   const nowSeconds = () => opts.timestamp ?? Math.floor(ctx.io.now() / 1000);
@@ -53,7 +57,10 @@ export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): P
       const who = `${b.channel}:${b.channel_id}${b.user_id ? `/${b.user_id}` : ''}`;
       const earlier = seen.get(who);
       if (earlier !== undefined && !opts.allowDuplicates) {
-        problems.push({ line: r.line, message: `${who} is also on line ${earlier} (--allow-duplicates to message it twice)` });
+        problems.push({
+          line: r.line,
+          message: `${who} is also on line ${earlier} (--allow-duplicates to message it twice)`,
+        });
       }
       seen.set(who, r.line);
       rows.push({ row: r.row, line: r.line, who, body: b });

@@ -4,9 +4,24 @@ import { redact } from '../../redact.js';
 import { deliver } from '../../reach/deliver.js';
 import { signatureSource, type SignatureSource } from '../../signing/service-sign.js';
 import { SECRET_ENV } from '../../config/keys.js';
-import { buildTemplate, prepareTemplate, recipient, templateAnswer, templateEndpoint, templateError, type TemplateTarget } from '../../reach/template.js';
+import {
+  buildTemplate,
+  prepareTemplate,
+  recipient,
+  templateAnswer,
+  templateEndpoint,
+  templateError,
+  type TemplateTarget,
+} from '../../reach/template.js';
 import { collectVariables } from '../../commands/shared/variables.js';
-import { confirmSend, invalidInput, printDryRun, refuseCsvOnlyFlags, summaryLines, type SendOptions } from '../shared/send-ui.js';
+import {
+  confirmSend,
+  invalidInput,
+  printDryRun,
+  refuseCsvOnlyFlags,
+  summaryLines,
+  type SendOptions,
+} from '../shared/send-ui.js';
 
 export interface TemplateSendOptions extends SendOptions {
   templateId: number;
@@ -26,7 +41,10 @@ export async function run(ctx: Context, opts: TemplateSendOptions): Promise<numb
   // Run by cron: without a terminal, the final error line carries its time too (src/main.ts).
   ctx.timedLines = true;
   if (opts.csv) {
-    if (opts.signature !== undefined) throw new UsageError('--signature does not go with --csv: a signature is bound to one body; use --sign-command or the default');
+    if (opts.signature !== undefined)
+      throw new UsageError(
+        '--signature does not go with --csv: a signature is bound to one body; use --sign-command or the default',
+      );
     const { runTemplateCsv } = await import('./send-csv.js');
     return runTemplateCsv(ctx, opts);
   }
@@ -47,7 +65,11 @@ export async function run(ctx: Context, opts: TemplateSendOptions): Promise<numb
   const body = built.body;
   if (opts.dryRun) {
     // An external signing command is not run for a dry run; the header shows *** either way.
-    await printDryRun(ctx, [await prepareTemplate(target, body, target.signature.kind !== 'command')], `the message (${recipient(body)}) was not sent`);
+    await printDryRun(
+      ctx,
+      [await prepareTemplate(target, body, target.signature.kind !== 'command')],
+      `the message (${recipient(body)}) was not sent`,
+    );
     return 0;
   }
   await confirmSend(
@@ -84,7 +106,10 @@ export async function run(ctx: Context, opts: TemplateSendOptions): Promise<numb
 }
 
 /** Base URL, API key (environment or profile; a secret) and the signature source. */
-export async function templateTarget(ctx: Context, opts: Pick<TemplateSendOptions, 'signature' | 'signCommand' | 'signSecretFile'>): Promise<TemplateTarget> {
+export async function templateTarget(
+  ctx: Context,
+  opts: Pick<TemplateSendOptions, 'signature' | 'signCommand' | 'signSecretFile'>,
+): Promise<TemplateTarget> {
   const baseUrl = await ctx.baseUrl();
   const settings = await ctx.settings();
   const signKey = settings.require('sign-key');
@@ -105,7 +130,12 @@ async function signatureWithFallback(
   stored: string | undefined,
 ): Promise<SignatureSource> {
   const env = ctx.io.env;
-  const given = opts.signature !== undefined || opts.signCommand !== undefined || Boolean(opts.signSecretFile) || Boolean(env[SECRET_ENV.signSecret]) || Boolean(env[SECRET_ENV.signSecretFile]);
+  const given =
+    opts.signature !== undefined ||
+    opts.signCommand !== undefined ||
+    Boolean(opts.signSecretFile) ||
+    Boolean(env[SECRET_ENV.signSecret]) ||
+    Boolean(env[SECRET_ENV.signSecretFile]);
   if (given || (!stored && !ctx.canPrompt())) return signatureSource(opts, env);
   if (stored) return { kind: 'default', secret: stored, from: 'profile sign-secret' };
   const secret = await ctx.io.prompter.password('X-Service-Sign secret');

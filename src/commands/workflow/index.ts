@@ -13,16 +13,18 @@ function isoTime(value: string): string {
   return value;
 }
 
-
 function batchSize(value: string): number {
   const n = positiveInt(value);
-  if (n > MAX_ENTRIES_PER_UPDATE) throw new InvalidArgumentError(`at most ${MAX_ENTRIES_PER_UPDATE}, the service's limit per request`);
+  if (n > MAX_ENTRIES_PER_UPDATE)
+    throw new InvalidArgumentError(`at most ${MAX_ENTRIES_PER_UPDATE}, the service's limit per request`);
   return n;
 }
 
 export function register(parent: Command, deps: Deps): void {
   const { action } = deps;
-  const workflow = parent.command('workflow').description('workflow tasks: list, contact upload, data-push checks, outbound task details');
+  const workflow = parent
+    .command('workflow')
+    .description('workflow tasks: list, contact upload, data-push checks, outbound task details');
   watchOptions(
     workflow
       .command('list')
@@ -53,18 +55,33 @@ JSON (--json): the envelope's data, {"lists": [...], "count": n}; with --all, ev
     .action(action(() => import('./list.js')));
   workflow
     .command('update')
-    .description('upload contacts from a CSV file into a running workflow, in batches (POST /service/cloud/workflow/updatedetails)')
+    .description(
+      'upload contacts from a CSV file into a running workflow, in batches (POST /service/cloud/workflow/updatedetails)',
+    )
     .requiredOption('--workflow-id <id>', 'workflow id')
     .requiredOption('--csv <file>', 'contacts CSV (UTF-8, with a header row)')
     .option('--delimiter <char>', 'field delimiter, one character; "tab" for a tab', delimiter, ',')
     .option('--keep-empty', 'send empty cells as empty variables (default: left out)')
-    .option('--max-invalid <n>', 'skip up to n invalid rows and send the rest (0: any invalid row stops the upload)', nonNegativeInt, 0)
+    .option(
+      '--max-invalid <n>',
+      'skip up to n invalid rows and send the rest (0: any invalid row stops the upload)',
+      nonNegativeInt,
+      0,
+    )
     .option('--rejects <file>', 'write every rejected row, as read, with its line and reason, to this CSV')
-    .option('--batch-size <n>', `entries per request, at most ${MAX_ENTRIES_PER_UPDATE}`, batchSize, MAX_ENTRIES_PER_UPDATE)
+    .option(
+      '--batch-size <n>',
+      `entries per request, at most ${MAX_ENTRIES_PER_UPDATE}`,
+      batchSize,
+      MAX_ENTRIES_PER_UPDATE,
+    )
     .option('--dry-run', 'check the file and list the batches it would send; send nothing')
     .option('--restart', "ignore an earlier run's journal: send every batch again")
     .option('-q, --quiet', 'print errors only (no progress, warnings or summary; --json still prints the summary)')
-    .option('--resend-uncertain', 'send again the batches an earlier run left uncertain (sent, no answer) whose rows lack caseid')
+    .option(
+      '--resend-uncertain',
+      'send again the batches an earlier run left uncertain (sent, no answer) whose rows lack caseid',
+    )
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .addHelpText(
       'after',
@@ -130,7 +147,9 @@ JSON (--json), ONE line on stdout once the file is checked (also when the run fa
     .action(action(() => import('./update.js')));
   workflow
     .command('verify-push')
-    .description('check the data a custom API node pushed, last three months (POST /service/cloud/workflow/apinoticeinfo)')
+    .description(
+      'check the data a custom API node pushed, last three months (POST /service/cloud/workflow/apinoticeinfo)',
+    )
     .requiredOption('--workflow-id <id>', 'workflow id')
     .requiredOption('--node-id <id>', 'API node id')
     .requiredOption('--callee <number>', "the list entry's phone number")
@@ -147,11 +166,19 @@ JSON (--json): the envelope's data: the push body ({workflow_id, node_id, callee
     .action(action(() => import('./verify-push.js')));
   workflow
     .command('task-detail <task_id>')
-    .description('show an outbound task of a workflow with its calls and answers, or export them (POST /service/cloud/workflow/taskdetail)')
+    .description(
+      'show an outbound task of a workflow with its calls and answers, or export them (POST /service/cloud/workflow/taskdetail)',
+    )
     .option('--format <format>', 'export every call record: csv, ndjson or json (an array)')
-    .option('-o, --output <file>', 'write the export to this file, atomically (temp file, then rename); the format may come from its extension')
+    .option(
+      '-o, --output <file>',
+      'write the export to this file, atomically (temp file, then rename); the format may come from its extension',
+    )
     .option('--bom', 'CSV: start with a UTF-8 byte order mark (for Excel)')
-    .option('--excel', 'CSV for spreadsheets: BOM, and text a spreadsheet would read as a number or formula (phone numbers, =, +, -, @) written as ="..."')
+    .option(
+      '--excel',
+      'CSV for spreadsheets: BOM, and text a spreadsheet would read as a number or formula (phone numbers, =, +, -, @) written as ="..."',
+    )
     .addHelpText(
       'after',
       `
@@ -175,10 +202,14 @@ JSON (--json): the envelope's data, every field.`,
     .action(action(() => import('./task-detail.js')));
   workflow
     .command('report')
-    .description("an information-check task's numbers: rates, results, ring and hangup types, durations, and per question the answers and verification (POST /service/cloud/workflow/taskdetail)")
+    .description(
+      "an information-check task's numbers: rates, results, ring and hangup types, durations, and per question the answers and verification (POST /service/cloud/workflow/taskdetail)",
+    )
     .requiredOption('--task-id <id>', 'the outbound task of a workflow node')
     .option('--csv', 'the numbers as one CSV table: section,value,count,share,detail')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 ${REPORT_HELP}
 For a workflow call, "status" is its result, "intention" its intention_description, "label" its
 result_label, and the duration its own "duration" field (read as seconds).
@@ -189,6 +220,7 @@ Examples:
 
 JSON (--json): {"task": {"task_id", "task_name", "status", "workflow_id", "workflow_name", "nodetask_id", "nodetask_name"},
 ${REPORT_JSON.replace(/}$/, ',')}
- "questions": [{"question", "type", "count", "answers", "verification", "whether", "statuses"}]}`)
+ "questions": [{"question", "type", "count", "answers", "verification", "whether", "statuses"}]}`,
+    )
     .action(action(() => import('./report.js')));
 }

@@ -21,7 +21,10 @@ export async function run(ctx: Context, opts: ListOptions): Promise<number> {
   const fetch = async (): Promise<{ lists: WorkflowInstance[]; count: number }> => {
     if (!opts.all) return listWorkflows(client, { ...filter, page: opts.page, size: opts.size });
     const { walkPages } = await import('../../api/pages.js');
-    return walkPages((page) => listWorkflows(client, { ...filter, page, size: opts.size ?? ALL_PAGE_SIZE }), opts.page ?? 1);
+    return walkPages(
+      (page) => listWorkflows(client, { ...filter, page, size: opts.size ?? ALL_PAGE_SIZE }),
+      opts.page ?? 1,
+    );
   };
   if (opts.watch) {
     return runWatch(

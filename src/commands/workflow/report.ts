@@ -16,12 +16,17 @@ export async function run(ctx: Context, opts: WorkflowReportOptions): Promise<nu
   else if (opts.csv) ctx.io.stdout.write(reportCsv(reportRows(report)));
   else {
     const t = report.task;
-    await renderReport(out, `Workflow task ${t.task_id}`, [
-      ['task_name', t.task_name],
-      ['status', t.status],
-      ['workflow', `${t.workflow_id} (${t.workflow_name})`],
-      ['node task', `${t.nodetask_id} (${t.nodetask_name})`],
-    ], report);
+    await renderReport(
+      out,
+      `Workflow task ${t.task_id}`,
+      [
+        ['task_name', t.task_name],
+        ['status', t.status],
+        ['workflow', `${t.workflow_id} (${t.workflow_name})`],
+        ['node task', `${t.nodetask_id} (${t.nodetask_name})`],
+      ],
+      report,
+    );
   }
   return 0;
 }

@@ -14,8 +14,11 @@ export async function run(ctx: Context, opts: ExportFlags, taskId: string): Prom
     const { streamWorkflowTask } = await import('../../api/cloud.js');
     const { WORKFLOW_CALL_COLUMNS } = await import('../../report/export.js');
     const client = await ctx.client();
-    const count = await exportRecords(format, opts, WORKFLOW_CALL_COLUMNS, ctx.io.stdout, (sink) => streamWorkflowTask(client, taskId, sink));
-    if (opts.output !== undefined && opts.output !== '-') (await ctx.output()).success(`${count} call record${count === 1 ? '' : 's'} written to ${opts.output}`);
+    const count = await exportRecords(format, opts, WORKFLOW_CALL_COLUMNS, ctx.io.stdout, (sink) =>
+      streamWorkflowTask(client, taskId, sink),
+    );
+    if (opts.output !== undefined && opts.output !== '-')
+      (await ctx.output()).success(`${count} call record${count === 1 ? '' : 's'} written to ${opts.output}`);
     return 0;
   }
   const task = await getWorkflowTask(await ctx.client(), taskId);

@@ -41,11 +41,15 @@ export class UploadProgress {
       case 'resend-uncertain':
         this.out.warning(
           `sending again batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}), which an earlier run sent with no answer: ` +
-            (e.reason === 'caseid' ? 'every entry carries caseid, so the service does not duplicate it' : '--resend-uncertain'),
+            (e.reason === 'caseid'
+              ? 'every entry carries caseid, so the service does not duplicate it'
+              : '--resend-uncertain'),
         );
         break;
       case 'uncertain-kept':
-        this.out.warning(`not sending batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}) again: an earlier run sent it at ${e.batch.at} with no answer (${e.batch.error}); --resend-uncertain sends it`);
+        this.out.warning(
+          `not sending batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}) again: an earlier run sent it at ${e.batch.at} with no answer (${e.batch.error}); --resend-uncertain sends it`,
+        );
         break;
       case 'retry-uncertain':
         this.out.warning(
@@ -53,7 +57,9 @@ export class UploadProgress {
         );
         break;
       case 'count-differs':
-        this.out.warning(`batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}): accepted; the service counted ${plural(e.count, 'entry', 'entries')} of the ${e.batch.count} sent (what it counts is not said; nothing is sent again)`);
+        this.out.warning(
+          `batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}): accepted; the service counted ${plural(e.count, 'entry', 'entries')} of the ${e.batch.count} sent (what it counts is not said; nothing is sent again)`,
+        );
         break;
       case 'other-workflow':
         this.out.warning(`batch ${e.batch.index}: accepted, but the answer names workflow ${e.workflowId}`);
@@ -63,13 +69,17 @@ export class UploadProgress {
         const seconds = (this.io.now() - this.readStarted) / 1000;
         const done = e.totalBytes > 0 ? e.bytes / e.totalBytes : 0;
         const eta = done > 0 && done < 1 ? `, ETA ${duration((seconds / done) * (1 - done))}` : '';
-        this.out.draw(`checking ${this.file} ${Math.floor(done * 100)}%: ${count(e.rows)} rows, ${count(e.valid)} valid, ${count(e.invalid)} invalid, ${rate(e.rows, seconds)}${eta}`);
+        this.out.draw(
+          `checking ${this.file} ${Math.floor(done * 100)}%: ${count(e.rows)} rows, ${count(e.valid)} valid, ${count(e.invalid)} invalid, ${rate(e.rows, seconds)}${eta}`,
+        );
         break;
       }
       case 'validated': {
         const v = e.validation;
         const seconds = (this.io.now() - this.readStarted) / 1000;
-        this.out.line(`checked ${this.file}: ${count(v.rows)} rows, ${count(v.valid)} valid, ${count(v.invalid)} invalid (${seconds.toFixed(1)} s)`);
+        this.out.line(
+          `checked ${this.file}: ${count(v.rows)} rows, ${count(v.valid)} valid, ${count(v.invalid)} invalid (${seconds.toFixed(1)} s)`,
+        );
         break;
       }
       case 'sending':

@@ -69,7 +69,9 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
   // Run by cron: without a terminal, the final error line carries its time too (src/main.ts).
   ctx.timedLines = true;
   if (!opts.dryRun && !opts.yes && !ctx.canPrompt()) {
-    throw new UsageError('workflow update changes the contacts of a running workflow: without a terminal to confirm on, pass --yes (or --dry-run to only check the file)');
+    throw new UsageError(
+      'workflow update changes the contacts of a running workflow: without a terminal to confirm on, pass --yes (or --dry-run to only check the file)',
+    );
   }
   if (!opts.workflowId.trim()) throw new UsageError('--workflow-id is empty');
   const path = resolve(ctx.io.cwd, opts.csv);
@@ -78,7 +80,9 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
   const out = await ctx.output();
   const client = opts.dryRun ? undefined : await ctx.client();
   if (client && !client.currentToken && !(await ctx.envCredentials())) {
-    throw new AuthError('not logged in: run `callctl auth login`, or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET');
+    throw new AuthError(
+      'not logged in: run `callctl auth login`, or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET',
+    );
   }
   const shown = new Progress(ctx.io, { quiet: opts.quiet === true, warn: (m) => out.warn(m) });
   const progress = new UploadProgress(ctx.io, basename(opts.csv), shown);
@@ -86,7 +90,8 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
   let phase: 'reading' | 'confirming' | 'sending' = 'reading';
   let stopRequested = false;
   const offSignal = ctx.io.onSignal(() => {
-    if (phase === 'sending' && !stopRequested) shown.line('stopping after the batch in flight (it will be journaled)...');
+    if (phase === 'sending' && !stopRequested)
+      shown.line('stopping after the batch in flight (it will be journaled)...');
     stopRequested = true;
     if (phase !== 'sending') abort.abort();
   });
@@ -140,16 +145,36 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
       sent: sent?.entriesAcked ?? 0,
       entriesResumed: plan.resumed.entries,
       serviceCount: sent?.serviceCount ?? 0,
-      uncertain: (sent?.uncertain ?? plan.uncertain).map((b) => ({ batch: b.index, firstLine: b.firstLine, lastLine: b.lastLine, entries: b.count })),
+      uncertain: (sent?.uncertain ?? plan.uncertain).map((b) => ({
+        batch: b.index,
+        firstLine: b.firstLine,
+        lastLine: b.lastLine,
+        entries: b.count,
+      })),
       earlierUpload: u.earlier[0]
-        ? { journal: u.earlier[0].path, at: u.earlier[0].header?.at ?? '', batches: u.earlier[0].batches.length, entries: u.earlier[0].ackedEntries, line: u.earlier[0].resumeLine }
+        ? {
+            journal: u.earlier[0].path,
+            at: u.earlier[0].header?.at ?? '',
+            batches: u.earlier[0].batches.length,
+            entries: u.earlier[0].ackedEntries,
+            line: u.earlier[0].resumeLine,
+          }
         : null,
       durationMs: Math.round(ctx.io.now() - started),
       journal: opts.dryRun ? null : u.journalPath,
       rejects: u.options.rejectsPath ?? null,
       problems: v.problems,
       problemCount: v.problemCount,
-      ...(opts.dryRun ? { batches: plan.batches.map(({ index, firstLine, lastLine, count }) => ({ index, firstLine, lastLine, count })) } : {}),
+      ...(opts.dryRun
+        ? {
+            batches: plan.batches.map(({ index, firstLine, lastLine, count }) => ({
+              index,
+              firstLine,
+              lastLine,
+              count,
+            })),
+          }
+        : {}),
       error: sent?.error ? String((sent.error as Error).message ?? sent.error) : null,
     });
 
@@ -175,16 +200,21 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
     if (stopRequested) throw new InterruptedError('interrupted; nothing was sent');
     phase = 'sending';
     // Never retried by the transport once the body may have gone out: the uploader decides (and says so).
-    const outcome = await u.send((details) => updateDetailsJson(client!, opts.workflowId, details), { shouldStop: () => stopRequested });
+    const outcome = await u.send((details) => updateDetailsJson(client!, opts.workflowId, details), {
+      shouldStop: () => stopRequested,
+    });
     shown.clear();
     const status = outcome.error ? 'failed' : outcome.interrupted ? 'interrupted' : 'done';
     await printSummary(out, opts.quiet === true, summary(status, outcome));
     if (outcome.error) throw outcome.error;
     if (outcome.interrupted) {
       const acked = plan.resumed.batches + outcome.batchesSent;
-      throw new InterruptedError(`interrupted: ${acked} of ${plural(plan.totalBatches, 'batch', 'batches')} are acknowledged and journaled; run the same command again to send the rest`);
+      throw new InterruptedError(
+        `interrupted: ${acked} of ${plural(plan.totalBatches, 'batch', 'batches')} are acknowledged and journaled; run the same command again to send the rest`,
+      );
     }
-    if (plan.batches.length === 0 && !opts.quiet) out.info(`nothing to send: every valid row of ${opts.csv} was already acknowledged (--restart sends them again)`);
+    if (plan.batches.length === 0 && !opts.quiet)
+      out.info(`nothing to send: every valid row of ${opts.csv} was already acknowledged (--restart sends them again)`);
     return 0;
   } finally {
     offSignal();
@@ -195,15 +225,27 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
 
 function listProblems(shown: Progress, file: string, u: PreparedUpload, blocking: boolean): void {
   const v = u.validation;
-  if (!blocking) shown.warning(`skipping ${v.invalid} invalid row${v.invalid === 1 ? '' : 's'} (--max-invalid ${u.options.maxInvalid}):`);
-  shown.problems(v.problems, v.problemCount, file, u.options.rejectsPath ? ` (every rejected row is in ${u.options.rejectsPath})` : ' (--rejects FILE writes every rejected row)');
+  if (!blocking)
+    shown.warning(
+      `skipping ${v.invalid} invalid row${v.invalid === 1 ? '' : 's'} (--max-invalid ${u.options.maxInvalid}):`,
+    );
+  shown.problems(
+    v.problems,
+    v.problemCount,
+    file,
+    u.options.rejectsPath
+      ? ` (every rejected row is in ${u.options.rejectsPath})`
+      : ' (--rejects FILE writes every rejected row)',
+  );
 }
 
 function invalidError(opts: UpdateOptions, u: PreparedUpload): InputError {
   const v = u.validation;
-  if (v.valid === 0 && v.invalid <= opts.maxInvalid) return new InputError(`${opts.csv}: no valid rows; nothing was sent`, { invalid: v.invalid });
+  if (v.valid === 0 && v.invalid <= opts.maxInvalid)
+    return new InputError(`${opts.csv}: no valid rows; nothing was sent`, { invalid: v.invalid });
   const first = v.problems[0];
-  const limit = opts.maxInvalid > 0 ? `more than --max-invalid ${opts.maxInvalid}` : 'use --max-invalid N to skip up to N of them';
+  const limit =
+    opts.maxInvalid > 0 ? `more than --max-invalid ${opts.maxInvalid}` : 'use --max-invalid N to skip up to N of them';
   return new InputError(
     `${opts.csv}: ${v.invalid} invalid row${v.invalid === 1 ? '' : 's'} (first: ${first ? formatProblem(first) : '?'}); nothing was sent (${limit})`,
     { invalid: v.invalid, ...(first ? { line: first.line, column: first.column } : {}) },
@@ -226,7 +268,9 @@ async function printSummary(out: Output, quiet: boolean, s: UpdateSummary): Prom
   const seconds = s.durationMs / 1000;
   const earlier = s.batchesResumed > 0 ? ` (${s.batchesResumed} acknowledged by an earlier run)` : '';
   const batches: [string, unknown] =
-    s.status === 'dry-run' ? ['batches to send', `${s.batchesTotal - s.batchesResumed}${earlier}`] : ['batches sent', `${s.batchesSent} of ${s.batchesTotal}${earlier}`];
+    s.status === 'dry-run'
+      ? ['batches to send', `${s.batchesTotal - s.batchesResumed}${earlier}`]
+      : ['batches sent', `${s.batchesSent} of ${s.batchesTotal}${earlier}`];
   out.heading('Upload summary');
   out.record([
     ['status', s.status],
@@ -239,7 +283,9 @@ async function printSummary(out: Output, quiet: boolean, s: UpdateSummary): Prom
     batches,
     ['entries acknowledged', s.entriesAcknowledged],
     ...(s.status === 'dry-run' ? [] : ([['service count', s.serviceCount]] as const)),
-    ...(s.uncertain.length > 0 ? ([['uncertain', s.uncertain.map((b) => `lines ${b.firstLine}-${b.lastLine}`).join(', ')]] as const) : []),
+    ...(s.uncertain.length > 0
+      ? ([['uncertain', s.uncertain.map((b) => `lines ${b.firstLine}-${b.lastLine}`).join(', ')]] as const)
+      : []),
     ['duration', `${seconds.toFixed(1)} s (${Math.round(s.rowsRead / Math.max(seconds, 0.001))} rows/s)`],
     ...(s.rejects ? ([['rejects', s.rejects]] as const) : []),
   ]);

@@ -59,7 +59,9 @@ export function stateSummary(engine: Engine) {
     })),
     plans: [...state.plans.values()].map((p) => ({ PlanName: p.PlanName, PlanStatus: p.PlanStatus })),
     workflows: state.workflows.size,
-    updates: Object.fromEntries([...state.received.updates].map(([id, u]) => [id, { count: u.count, batches: u.batches }])),
+    updates: Object.fromEntries(
+      [...state.received.updates].map(([id, u]) => [id, { count: u.count, batches: u.batches }]),
+    ),
     pushes: { count: state.received.pushes.length, last: state.received.pushes.slice(-LAST) },
     templates: { count: state.received.templates.length, last: state.received.templates.slice(-LAST) },
     faults,
@@ -112,7 +114,13 @@ function intParam(query: URLSearchParams, name: string, fallback: number): numbe
  * - `GET /__sandbox/variants`: the variants in force and every one known (name -> description);
  *   `POST /__sandbox/variants {"variants":[...]}` replaces them (a bad list changes nothing)
  */
-export async function adminHandler(engine: Engine, method: string, path: string, query: URLSearchParams, raw: Buffer): Promise<Reply> {
+export async function adminHandler(
+  engine: Engine,
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  raw: Buffer,
+): Promise<Reply> {
   const route = `${method} ${path.slice(ADMIN_PREFIX.length)}`;
   const { state, faults } = engine;
   switch (route) {
@@ -124,7 +132,10 @@ export async function adminHandler(engine: Engine, method: string, path: string,
       const prefix = query.get('path') ?? '';
       const limit = intParam(query, 'limit', LAST);
       const matching = engine.requests.filter((r) => r.path.startsWith(prefix));
-      return ok({ count: state.counters.requests, requests: matching.slice(-limit || matching.length).map(redactRecord) });
+      return ok({
+        count: state.counters.requests,
+        requests: matching.slice(-limit || matching.length).map(redactRecord),
+      });
     }
     case 'DELETE /requests': {
       const cleared = engine.requests.length;
@@ -149,7 +160,8 @@ export async function adminHandler(engine: Engine, method: string, path: string,
       return ok({ variants: engine.variants.list(), known: SANDBOX_VARIANTS });
     case 'POST /variants': {
       const parsed = variantsRequest.safeParse(parseJson(raw));
-      if (!parsed.success) return fail(400, `expected {"variants":["name",...]}: ${describeIssue(parsed.error.issues)}`, 400);
+      if (!parsed.success)
+        return fail(400, `expected {"variants":["name",...]}: ${describeIssue(parsed.error.issues)}`, 400);
       try {
         return ok({ variants: engine.variants.set(parsed.data.variants), known: SANDBOX_VARIANTS });
       } catch (e) {
@@ -165,7 +177,12 @@ export async function adminHandler(engine: Engine, method: string, path: string,
       const u = state.received.updates.get(id);
       const offset = intParam(query, 'offset', 0);
       const limit = intParam(query, 'limit', 1000);
-      return ok({ workflow_id: id, count: u?.count ?? 0, batches: u?.batches ?? 0, entries: u ? u.entries.slice(offset, offset + limit) : [] });
+      return ok({
+        workflow_id: id,
+        count: u?.count ?? 0,
+        batches: u?.batches ?? 0,
+        entries: u ? u.entries.slice(offset, offset + limit) : [],
+      });
     }
     case 'POST /simulate':
       try {

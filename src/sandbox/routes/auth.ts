@@ -12,8 +12,14 @@ export const authHandler: Handler = (ctx) => {
   const { options, tokens, state, variants } = ctx.engine;
   if (tokenEndpointTrouble(variants)) return fail(500, 'the token service is unavailable; try again later');
   const parsed = authRequestSchema.safeParse(objectBody(ctx));
-  if (!parsed.success) return { ...fail(403, 'APPKey and APPSecret are required (non-empty strings)'), refusal: 'credentials' };
-  if (!credentialsMatch({ key: parsed.data.APPKey, secret: parsed.data.APPSecret }, { key: options.appKey, secret: options.appSecret })) {
+  if (!parsed.success)
+    return { ...fail(403, 'APPKey and APPSecret are required (non-empty strings)'), refusal: 'credentials' };
+  if (
+    !credentialsMatch(
+      { key: parsed.data.APPKey, secret: parsed.data.APPSecret },
+      { key: options.appKey, secret: options.appSecret },
+    )
+  ) {
     return { ...fail(401, 'invalid APPKey or APPSecret'), refusal: 'credentials' };
   }
   state.counters.tokensIssued++;

@@ -21,7 +21,9 @@ export const planStatusHandler: Handler = (ctx) => {
   const name = param(ctx.query, 'PlanName');
   if (!name) return badRequest('PlanName is required');
   const plan = ctx.engine.state.plans.get(name);
-  return plan ? ok(served(ctx.engine.variants, 'plan-status', { PlanName: plan.PlanName, PlanStatus: plan.PlanStatus })) : notFound(`plan not found: ${name}`);
+  return plan
+    ? ok(served(ctx.engine.variants, 'plan-status', { PlanName: plan.PlanName, PlanStatus: plan.PlanStatus }))
+    : notFound(`plan not found: ${name}`);
 };
 
 /** GET /service/cloud/plandetail?PlanName= (the spec does not flag it required; it is needed to answer). */

@@ -5,7 +5,13 @@ import type { ReceivedPush } from '../state.js';
 import { reachRefusalStatus, reachSuccess } from '../variants.js';
 
 /** The direct call-push answer: `{code, message, show_err, timestamp, body, trace_id}`. */
-function answer(httpStatus: number, code: number, message: string, traceId: string, body: Record<string, unknown> = {}): Reply {
+function answer(
+  httpStatus: number,
+  code: number,
+  message: string,
+  traceId: string,
+  body: Record<string, unknown> = {},
+): Reply {
   return {
     status: httpStatus,
     body: { code, message, show_err: code !== 200, timestamp: Math.floor(Date.now() / 1000), body, trace_id: traceId },
@@ -13,7 +19,8 @@ function answer(httpStatus: number, code: number, message: string, traceId: stri
 }
 
 function problem(body: Record<string, unknown>): string | undefined {
-  if (typeof body.caller_id !== 'string' || body.caller_id.trim() === '') return 'caller_id is required (a non-empty string)';
+  if (typeof body.caller_id !== 'string' || body.caller_id.trim() === '')
+    return 'caller_id is required (a non-empty string)';
   if (body.client_name !== undefined && typeof body.client_name !== 'string') return 'client_name must be a string';
   const v = body.variables;
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'variables is required (a JSON object)';
@@ -34,7 +41,12 @@ export function pushHandler(environment: 'live' | 'test'): Handler {
     const { options, state, events } = ctx.engine;
     const expected = environment === 'live' ? options.pushToken : options.pushTestToken;
     if (!signaturesEqual(expected, ctx.params.token ?? '')) {
-      return answer(reachRefusalStatus(ctx.engine.variants, 404), 404, `unknown push token for the ${environment} environment`, traceId);
+      return answer(
+        reachRefusalStatus(ctx.engine.variants, 404),
+        404,
+        `unknown push token for the ${environment} environment`,
+        traceId,
+      );
     }
     const body = objectBody(ctx);
     const bad = problem(body);
@@ -51,7 +63,12 @@ export function pushHandler(environment: 'live' | 'test'): Handler {
     };
     state.received.pushes.push(push);
     events.emit('push.received', push);
-    const ok = answer(200, 200, 'success', traceId, { call_id: push.call_id, caller_id: push.caller_id, environment, status: 'queued' });
+    const ok = answer(200, 200, 'success', traceId, {
+      call_id: push.call_id,
+      caller_id: push.caller_id,
+      environment,
+      status: 'queued',
+    });
     return { status: 200, ...reachSuccess(ctx.engine.variants, 'push', ok.body as Record<string, unknown>) };
   };
 }

@@ -17,7 +17,10 @@ function answer(httpStatus: number, code: number, message: string, data: Record<
 export const TEMPLATE_MAGIC_RECIPIENTS = { failed: '+15005550001', replied: '+15005550002' } as const;
 
 /** The template-status callbacks a received message goes through, in order. */
-export function templatePath(t: Pick<ReceivedTemplate, 'channel_id' | 'user_id'>, ordinary: readonly string[]): readonly string[] {
+export function templatePath(
+  t: Pick<ReceivedTemplate, 'channel_id' | 'user_id'>,
+  ordinary: readonly string[],
+): readonly string[] {
   const is = (n: string) => t.channel_id === n || t.user_id === n;
   if (is(TEMPLATE_MAGIC_RECIPIENTS.failed)) return ['wait', 'send', 'failed'];
   if (is(TEMPLATE_MAGIC_RECIPIENTS.replied)) return [...ordinary, 'replied'];
@@ -36,13 +39,15 @@ export const unitcastHandler: Handler = (ctx) => {
   const key = header(ctx.req.headers['x-service-sign-key']);
   const sign = header(ctx.req.headers['x-service-sign']);
   if (!key) return answer(reachRefusalStatus(ctx.engine.variants, 401), 401, 'missing X-Service-Sign-Key header');
-  if (!signaturesEqual(options.signKey, key)) return answer(reachRefusalStatus(ctx.engine.variants, 401), 401, 'unknown X-Service-Sign-Key');
+  if (!signaturesEqual(options.signKey, key))
+    return answer(reachRefusalStatus(ctx.engine.variants, 401), 401, 'unknown X-Service-Sign-Key');
   if (!sign) return answer(reachRefusalStatus(ctx.engine.variants, 401), 401, 'missing X-Service-Sign header');
   if (!signaturesEqual(defaultServiceSign(ctx.rawBody, options.signSecret), sign)) {
     return answer(reachRefusalStatus(ctx.engine.variants, 401), 401, 'X-Service-Sign does not match the body');
   }
   const parsed = unitcastSchema.safeParse(objectBody(ctx));
-  if (!parsed.success) return answer(reachRefusalStatus(ctx.engine.variants, 400), 400, describeIssue(parsed.error.issues));
+  if (!parsed.success)
+    return answer(reachRefusalStatus(ctx.engine.variants, 400), 400, describeIssue(parsed.error.issues));
   const msg = parsed.data;
   let custom: unknown;
   try {
@@ -51,7 +56,8 @@ export const unitcastHandler: Handler = (ctx) => {
     return answer(reachRefusalStatus(ctx.engine.variants, 400), 400, 'custom must be a JSON text holding reply_url');
   }
   const c = customSchema.safeParse(custom);
-  if (!c.success) return answer(reachRefusalStatus(ctx.engine.variants, 400), 400, `custom: ${describeIssue(c.error.issues)}`);
+  if (!c.success)
+    return answer(reachRefusalStatus(ctx.engine.variants, 400), 400, `custom: ${describeIssue(c.error.issues)}`);
   const taskId = `tpl-task-${String(++state.ids.template).padStart(6, '0')}`;
   const reply = answer(200, 200, 'success', { task_id: taskId });
   const received: ReceivedTemplate = {

@@ -34,7 +34,8 @@ export const updateDetailsHandler: Handler = (ctx) => {
   for (let i = 0; i < details.length; i++) {
     const r = checkEntry(details[i]);
     if (r.ok) accepted[i] = r.entry;
-    else if (++invalid <= MAX_LISTED_ERRORS) errors.push({ index: i, message: describeIssue(r.issues, `details[${i}]`) });
+    else if (++invalid <= MAX_LISTED_ERRORS)
+      errors.push({ index: i, message: describeIssue(r.issues, `details[${i}]`) });
   }
   if (invalid > 0) {
     const more = invalid > 1 ? ` (${invalid} invalid entries in all)` : '';
@@ -58,7 +59,12 @@ export const updateDetailsHandler: Handler = (ctx) => {
   state.counters.batchesAccepted++;
   state.counters.entriesAccepted += accepted.length;
   batchFaults.accept(faults);
-  events.emit('workflow.updated', { workflowId: id, count: accepted.length, batch: received.batches, total: received.count });
+  events.emit('workflow.updated', {
+    workflowId: id,
+    count: accepted.length,
+    batch: received.batches,
+    total: received.count,
+  });
   const count = updateCount(ctx.engine.variants, { sent: accepted.length, matched, fresh: accepted.length - matched });
   const reply: Reply = ok({ workflow_id: id, count });
   return fault?.mode === 'drop-after-accept' ? { ...reply, drop: true } : reply;

@@ -1,5 +1,8 @@
 import { ISO_TIME_RE } from '../spec/shapes.js';
-import { verifyPushRequest as verifyPushRequestSchema, workflowTaskDetailRequest as workflowTaskDetailRequestSchema } from '../spec/requests.js';
+import {
+  verifyPushRequest as verifyPushRequestSchema,
+  workflowTaskDetailRequest as workflowTaskDetailRequestSchema,
+} from '../spec/requests.js';
 import { VERIFY_HISTORY_MONTHS } from '../spec/limits.js';
 import { served } from '../variant-data.js';
 import { servedPage } from '../variants.js';
@@ -8,10 +11,16 @@ import { badRequest, describeIssue, notFound, objectBody, ok, type Handler } fro
 /** The instance list's paging when the query gives none (the spec does not show its defaults). */
 export const INSTANCE_LIST_PAGING = { page: 1, size: 10, maxSize: 100 } as const;
 
-function positiveInt(query: URLSearchParams, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number | string {
+function positiveInt(
+  query: URLSearchParams,
+  name: string,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number | string {
   const raw = query.get(name);
   if (raw === null || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max) return `${name} must be a whole number from 1 to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}, got "${raw}"`;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > max)
+    return `${name} must be a whole number from 1 to ${max === Number.MAX_SAFE_INTEGER ? 'up' : max}, got "${raw}"`;
   return Number(raw);
 }
 
@@ -27,8 +36,12 @@ export const instanceListHandler: Handler = (ctx) => {
   if (typeof size === 'string') return badRequest(size);
   const from = q.get('start_time') || undefined;
   const to = q.get('end_time') || undefined;
-  for (const [name, value] of [['start_time', from], ['end_time', to]] as const) {
-    if (value !== undefined && !ISO_TIME_RE.test(value)) return badRequest(`${name} must be YYYY-MM-DDTHH:MM:SSZ, got "${value}"`);
+  for (const [name, value] of [
+    ['start_time', from],
+    ['end_time', to],
+  ] as const) {
+    if (value !== undefined && !ISO_TIME_RE.test(value))
+      return badRequest(`${name} must be YYYY-MM-DDTHH:MM:SSZ, got "${value}"`);
   }
   // Same-format UTC times compare correctly as text.
   const all = [...ctx.engine.state.workflows.values()]
@@ -36,7 +49,12 @@ export const instanceListHandler: Handler = (ctx) => {
     .filter((w) => (!from || w.create_time >= from) && (!to || w.create_time <= to));
   // page-cap and page-ignored serve another page than the one asked for (variants.ts).
   const p = servedPage(ctx.engine.variants, { page, size });
-  return ok(served(ctx.engine.variants, 'instances', { lists: all.slice((p.page - 1) * p.size, p.page * p.size), count: all.length }));
+  return ok(
+    served(ctx.engine.variants, 'instances', {
+      lists: all.slice((p.page - 1) * p.size, p.page * p.size),
+      count: all.length,
+    }),
+  );
 };
 
 /** POST /service/cloud/workflow/taskdetail */
@@ -44,7 +62,9 @@ export const workflowTaskDetailHandler: Handler = (ctx) => {
   const parsed = workflowTaskDetailRequestSchema.safeParse(objectBody(ctx));
   if (!parsed.success) return badRequest(describeIssue(parsed.error.issues));
   const detail = ctx.engine.state.workflowTasks.get(parsed.data.task_id);
-  return detail ? ok(served(ctx.engine.variants, 'workflow-task', detail)) : notFound(`workflow task not found: ${parsed.data.task_id}`);
+  return detail
+    ? ok(served(ctx.engine.variants, 'workflow-task', detail))
+    : notFound(`workflow task not found: ${parsed.data.task_id}`);
 };
 
 /**
@@ -70,7 +90,9 @@ export const verifyPushHandler: Handler = (ctx) => {
   }
   if (!found) {
     const who = case_id === undefined ? callee : `${callee} (case_id ${case_id})`;
-    return notFound(`no custom API push found for workflow ${workflow_id}, node ${node_id}, callee ${who} in the last ${VERIFY_HISTORY_MONTHS} months`);
+    return notFound(
+      `no custom API push found for workflow ${workflow_id}, node ${node_id}, callee ${who} in the last ${VERIFY_HISTORY_MONTHS} months`,
+    );
   }
   return ok(served(ctx.engine.variants, 'verify-push', found.data));
 };

@@ -62,15 +62,48 @@ export function buildSeed(seed: number, base: number): SandboxState {
   const rng = createRng(seed);
   state.robots = ROBOTS.map((r) => ({ ...r }));
   const tasks = [
-    task(SEED.debtTaskId, 'Collections D+3 ID', 'debt', 'finished', base - 2 * DAY, base - 2 * DAY + HOUR, { calleeCount: 8, repeatNumber: 2 }),
-    task(SEED.callingTaskId, 'Collections D+7 PH (group)', 'debt', 'calling', base - HOUR, base - 30 * MINUTE, { robotId: 'rg-2001', calleeCount: 20, callsDone: 4, marketIndex: 1 }),
-    task(SEED.pendingTaskId, 'Collections escalation PH', 'debt', 'pending', base - 10 * MINUTE, base + 2 * HOUR, { robotId: 'rb-1002', calleeCount: 6, marketIndex: 1 }),
-    task('T-DEBT-0004', 'Legal notice NG', 'debt', 'finished', base - 5 * DAY, base - 5 * DAY + HOUR, { robotId: 'rb-1005', calleeCount: 4, marketIndex: 3 }),
-    task(SEED.telemarketingTaskId, 'Cart recovery MX', 'telemarketing', 'finished', base - DAY, base - DAY + HOUR, { calleeCount: 6, marketIndex: 2 }),
-    task(SEED.pausedTaskId, 'Flash sale MX', 'telemarketing', 'paused', base - 3 * HOUR, base - 2 * HOUR, { robotId: 'rg-2002', calleeCount: 5, callsDone: 2, marketIndex: 2 }),
-    task(SEED.createdTaskId, 'Weekend promo MX', 'telemarketing', 'created', base, base + 4 * HOUR, { calleeCount: 5, marketIndex: 2 }),
-    task(SEED.infoCheckTaskId, 'KYC check ID', 'info-check', 'finished', base - DAY, base - DAY + 2 * HOUR, { calleeCount: 5 }),
-    task(SEED.canceledTaskId, 'KYC re-check PH', 'info-check', 'canceled', base - 2 * DAY, base - 2 * DAY + HOUR, { calleeCount: 4, callsDone: 1, marketIndex: 1 }),
+    task(SEED.debtTaskId, 'Collections D+3 ID', 'debt', 'finished', base - 2 * DAY, base - 2 * DAY + HOUR, {
+      calleeCount: 8,
+      repeatNumber: 2,
+    }),
+    task(SEED.callingTaskId, 'Collections D+7 PH (group)', 'debt', 'calling', base - HOUR, base - 30 * MINUTE, {
+      robotId: 'rg-2001',
+      calleeCount: 20,
+      callsDone: 4,
+      marketIndex: 1,
+    }),
+    task(SEED.pendingTaskId, 'Collections escalation PH', 'debt', 'pending', base - 10 * MINUTE, base + 2 * HOUR, {
+      robotId: 'rb-1002',
+      calleeCount: 6,
+      marketIndex: 1,
+    }),
+    task('T-DEBT-0004', 'Legal notice NG', 'debt', 'finished', base - 5 * DAY, base - 5 * DAY + HOUR, {
+      robotId: 'rb-1005',
+      calleeCount: 4,
+      marketIndex: 3,
+    }),
+    task(SEED.telemarketingTaskId, 'Cart recovery MX', 'telemarketing', 'finished', base - DAY, base - DAY + HOUR, {
+      calleeCount: 6,
+      marketIndex: 2,
+    }),
+    task(SEED.pausedTaskId, 'Flash sale MX', 'telemarketing', 'paused', base - 3 * HOUR, base - 2 * HOUR, {
+      robotId: 'rg-2002',
+      calleeCount: 5,
+      callsDone: 2,
+      marketIndex: 2,
+    }),
+    task(SEED.createdTaskId, 'Weekend promo MX', 'telemarketing', 'created', base, base + 4 * HOUR, {
+      calleeCount: 5,
+      marketIndex: 2,
+    }),
+    task(SEED.infoCheckTaskId, 'KYC check ID', 'info-check', 'finished', base - DAY, base - DAY + 2 * HOUR, {
+      calleeCount: 5,
+    }),
+    task(SEED.canceledTaskId, 'KYC re-check PH', 'info-check', 'canceled', base - 2 * DAY, base - 2 * DAY + HOUR, {
+      calleeCount: 4,
+      callsDone: 1,
+      marketIndex: 1,
+    }),
   ];
   for (const t of tasks) {
     const model = buildTask(state, rng, t);
@@ -125,7 +158,11 @@ export function buildSeed(seed: number, base: number): SandboxState {
       plan.rounds.push(id);
     });
     const statuses = p.rounds.map(([s]) => s);
-    plan.PlanStatus = statuses.every((s) => s === 'finished') ? 'finished' : statuses.every((s) => s === 'created') ? 'planned' : 'calling';
+    plan.PlanStatus = statuses.every((s) => s === 'finished')
+      ? 'finished'
+      : statuses.every((s) => s === 'created')
+        ? 'planned'
+        : 'calling';
     state.plans.set(plan.PlanName, plan);
   });
   seedWorkflows(state, rng, base);

@@ -117,7 +117,17 @@ function robotLines(scenario: Scenario, c: Callee): string[] {
   }
 }
 
-const UNANSWERED_RING: readonly RingType[] = ['busy', 'switchoff', 'outofarea', 'notmatch', 'unregister', 'wrongnum', 'cantuse', 'holdline', 'null'];
+const UNANSWERED_RING: readonly RingType[] = [
+  'busy',
+  'switchoff',
+  'outofarea',
+  'notmatch',
+  'unregister',
+  'wrongnum',
+  'cantuse',
+  'holdline',
+  'null',
+];
 
 /** One simulated call: answered or not, with its script, labels and redials. */
 export interface SimCall {

@@ -44,7 +44,11 @@ export function seedWorkflows(state: SandboxState, rng: Rng, base: number): void
     const contacts = Array.from({ length: i === 0 ? 12 : rng.int(3, 15) }, (_, k) => {
       const c = makeCallee(rng, m, created);
       // The first workflow's contacts have fixed numbers and case ids: SEED names them.
-      if (i === 0) Object.assign(c, { number: `+62812345678${String(k + 1).padStart(2, '0')}`, caseId: `ID-KYC-${String(k + 1).padStart(4, '0')}` });
+      if (i === 0)
+        Object.assign(c, {
+          number: `+62812345678${String(k + 1).padStart(2, '0')}`,
+          caseId: `ID-KYC-${String(k + 1).padStart(4, '0')}`,
+        });
       return entryOf(c, k);
     });
     const template = TEMPLATES[i % TEMPLATES.length] as string;

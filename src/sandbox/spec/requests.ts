@@ -12,7 +12,10 @@ export const authRequest = z.object({ APPKey: z.string().min(1), APPSecret: z.st
 /** A list entry: the spec's five fields, no others (an unknown one is a column meant for `variables`). */
 export const listEntry = z.strictObject({
   callee: z.string().regex(CALLEE_RE, 'callee must be + then 7 to 15 digits (international format)'),
-  platform: z.string().min(1, 'platform is empty').max(PLATFORM_MAX_LENGTH, `platform is longer than ${PLATFORM_MAX_LENGTH} characters`),
+  platform: z
+    .string()
+    .min(1, 'platform is empty')
+    .max(PLATFORM_MAX_LENGTH, `platform is longer than ${PLATFORM_MAX_LENGTH} characters`),
   caseid: z.string().optional(),
   variables: z.record(z.string(), z.string()),
   pds_variables: z.union([z.record(z.string(), z.unknown()), z.string()]).optional(),

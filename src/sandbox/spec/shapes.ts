@@ -6,7 +6,18 @@
  */
 
 /** Ring type values (spec: "Ring type values"). */
-export const RING_TYPES = ['busy', 'cantuse', 'holdline', 'switchoff', 'outofarea', 'unregister', 'wrongnum', 'notmatch', 'normal', 'null'] as const;
+export const RING_TYPES = [
+  'busy',
+  'cantuse',
+  'holdline',
+  'switchoff',
+  'outofarea',
+  'unregister',
+  'wrongnum',
+  'notmatch',
+  'normal',
+  'null',
+] as const;
 export type RingType = (typeof RING_TYPES)[number];
 
 /** Hangup type values (spec: "Hangup type values"). */

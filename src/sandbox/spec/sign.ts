@@ -5,7 +5,9 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
  * of the value joined with the KEY; the value is `Timestamp` for plans, `TaskID` for tasks.
  */
 export function md5Sign(value: string | number, key: string): string {
-  return createHash('md5').update(String(value) + key, 'utf8').digest('hex');
+  return createHash('md5')
+    .update(String(value) + key, 'utf8')
+    .digest('hex');
 }
 
 /**
