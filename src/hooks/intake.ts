@@ -198,17 +198,18 @@ export class Intake {
     // The store counts the arrival and keeps the record in one step; it sets retry and duplicate.
     const forward = answer === 200 && verdict.state !== 'rejected' ? this.options.forwardClaim : undefined;
     const reply = answer === 200 ? '{}' : JSON.stringify({ error });
+    const summary = summarize(type, body);
     // A refused request past --refused-log-rate is answered and counted, not recorded.
-    if (refused && !this.mayLogRefused())
-      return { answer, reply, record, summary: summarize(type, body), key, unlogged: true };
+    if (refused && !this.mayLogRefused()) return { answer, reply, record, summary, key, unlogged: true };
     let appended: Appended;
     try {
-      appended = await this.write(record, key, forward);
+      // The summary is the record's facts unless its body was cut short (then the store finds none).
+      appended = await this.write(record, key, forward, record.truncated ? undefined : summary);
     } catch (e) {
       undo?.();
       throw e;
     }
-    return { answer, reply, record, summary: summarize(type, body), key, appended };
+    return { answer, reply, record, summary, key, appended };
   }
 
   /** The answer to a judged event, and the error its reply names. */
@@ -254,9 +255,14 @@ export class Intake {
     return record;
   }
 
-  private async write(record: HookRecord, key: string | undefined, forward?: ForwardClaim): Promise<Appended> {
+  private async write(
+    record: HookRecord,
+    key: string | undefined,
+    forward?: ForwardClaim,
+    facts?: EventSummary,
+  ): Promise<Appended> {
     try {
-      return await this.store.append(record, key, forward);
+      return await this.store.append(record, key, forward, facts);
     } catch (error) {
       throw new LogWriteError(
         error instanceof StoreUnavailable

@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { DEDUP_WINDOW_MS } from '../hooks/defaults.js';
+import type { EventSummary } from '../hooks/detect.js';
 import type { HookRecord } from '../hooks/event-log.js';
 import { recordFacts } from './facts.js';
 import { migrate, schemaStatus, SCHEMA_VERSION, type SchemaStatus } from './pg-schema.js';
@@ -32,69 +33,83 @@ const NOTIFY_DELAY_MS = 50;
 /** A follower also looks every so often, in case a notification was missed (a lost connection). */
 const FOLLOW_POLL_MS = 2_000;
 
-const APPEND_KEYED = `
-WITH k AS (
-  INSERT INTO callctl_event_keys AS k (key, arrivals, first_id, last_at)
-  VALUES ($1, 1, nextval('callctl_events_id_seq'), $2)
-  ON CONFLICT (key) DO UPDATE SET
-    arrivals = CASE WHEN k.last_at >= $2::timestamptz - $3::interval THEN k.arrivals + 1 ELSE 1 END,
-    first_id = CASE WHEN k.last_at >= $2::timestamptz - $3::interval THEN k.first_id ELSE EXCLUDED.first_id END,
-    last_at  = GREATEST(k.last_at, EXCLUDED.last_at)
-  RETURNING arrivals, first_id
-)
-INSERT INTO callctl_events (id, received_at, type, key, seen_key, retry, answer, verdict, plan, task, callee, record, fwd_state, fwd_owner, fwd_lease)
-SELECT CASE WHEN k.arrivals = 1 THEN k.first_id ELSE nextval('callctl_events_id_seq') END,
-       $2, $4, $5, $1, k.arrivals - 1, $6, $7, $8, $9, $10, $11,
-       CASE WHEN $12::text IS NOT NULL AND k.arrivals = 1 THEN 'claimed' END,
-       CASE WHEN $12::text IS NOT NULL AND k.arrivals = 1 THEN $12::text END,
-       CASE WHEN $12::text IS NOT NULL AND k.arrivals = 1 THEN now() + $13::interval END
-FROM k
-RETURNING id, retry, (SELECT first_id FROM k) AS first_id, fwd_state`;
-
-/** The same for a batch of appends with distinct identities, in one statement (arrays in, rows out). */
-const APPEND_BATCH = `
+/**
+ * Appends a batch (group commit) in one statement, so one transaction and one commit: the events'
+ * rows and their identities' arrival counts are committed together or not at all. The batch comes
+ * as one JSON parameter (an array of {n, s, r, p, t, c, o, l}: position, seen key, record, plan,
+ * task, callee, forward owner, lease ms), not as arrays of many parameters: serialising one string
+ * is what costs the receiver least, and PostgreSQL reads the records out of it as jsonb without
+ * parsing them a second time. Identities are locked in the order of their keys, so two batches (of
+ * this receiver or another) never deadlock. Rows without a seen key (a request refused before it
+ * was judged) are appended as new. The answer is one JSON array (one row to read, not one per
+ * append) of [position n, id, retry, claimed, first id].
+ */
+const APPEND = {
+  name: 'callctl_append_v1',
+  text: `
 WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::interval[])
-    AS t(seen_key, at, type, key, answer, verdict, plan, task, callee, record, owner, lease)
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(n int, s text, r jsonb, p text, t text, c text, o text, l int)
 ), k AS (
   INSERT INTO callctl_event_keys AS k (key, arrivals, first_id, last_at)
-  SELECT seen_key, 1, nextval('callctl_events_id_seq'), at FROM input ORDER BY seen_key
+  SELECT s, 1, nextval('callctl_events_id_seq'), (r->>'time')::timestamptz FROM input WHERE s IS NOT NULL ORDER BY s
   ON CONFLICT (key) DO UPDATE SET
-    arrivals = CASE WHEN k.last_at >= EXCLUDED.last_at - $13::interval THEN k.arrivals + 1 ELSE 1 END,
-    first_id = CASE WHEN k.last_at >= EXCLUDED.last_at - $13::interval THEN k.first_id ELSE EXCLUDED.first_id END,
+    arrivals = CASE WHEN k.last_at >= EXCLUDED.last_at - $2 * interval '1 millisecond' THEN k.arrivals + 1 ELSE 1 END,
+    first_id = CASE WHEN k.last_at >= EXCLUDED.last_at - $2 * interval '1 millisecond' THEN k.first_id ELSE EXCLUDED.first_id END,
     last_at  = GREATEST(k.last_at, EXCLUDED.last_at)
   RETURNING key, arrivals, first_id
+), rows AS (
+  SELECT i.*, coalesce(k.arrivals, 1) AS arrivals, k.first_id,
+         CASE WHEN k.arrivals = 1 THEN k.first_id ELSE nextval('callctl_events_id_seq') END AS id
+  FROM input i LEFT JOIN k ON k.key = i.s
+), ins AS (
+  INSERT INTO callctl_events (id, received_at, type, key, seen_key, retry, answer, verdict, plan, task, callee, record, fwd_state, fwd_owner, fwd_lease)
+  SELECT id, (r->>'time')::timestamptz, r->>'type', r->>'key', s, arrivals - 1, (r->>'answer')::int, r->>'verdict', p, t, c, r,
+         CASE WHEN o IS NOT NULL AND s IS NOT NULL AND arrivals = 1 THEN 'claimed' END,
+         CASE WHEN o IS NOT NULL AND s IS NOT NULL AND arrivals = 1 THEN o END,
+         CASE WHEN o IS NOT NULL AND s IS NOT NULL AND arrivals = 1 THEN now() + l * interval '1 millisecond' END
+  FROM rows
+  RETURNING id, retry, fwd_state
 )
-INSERT INTO callctl_events (id, received_at, type, key, seen_key, retry, answer, verdict, plan, task, callee, record, fwd_state, fwd_owner, fwd_lease)
-SELECT CASE WHEN k.arrivals = 1 THEN k.first_id ELSE nextval('callctl_events_id_seq') END,
-       i.at, i.type, i.key, i.seen_key, k.arrivals - 1, i.answer, i.verdict, i.plan, i.task, i.callee, i.record::jsonb,
-       CASE WHEN i.owner IS NOT NULL AND k.arrivals = 1 THEN 'claimed' END,
-       CASE WHEN i.owner IS NOT NULL AND k.arrivals = 1 THEN i.owner END,
-       CASE WHEN i.owner IS NOT NULL AND k.arrivals = 1 THEN now() + i.lease END
-FROM input i JOIN k ON k.key = i.seen_key
-RETURNING id, retry, seen_key, fwd_state, (SELECT first_id FROM k WHERE k.key = callctl_events.seen_key) AS first_id`;
+SELECT json_agg(json_build_array(rows.n, ins.id::text, ins.retry, ins.fwd_state = 'claimed', coalesce(rows.first_id, ins.id)::text)) AS done
+FROM ins JOIN rows ON rows.id = ins.id`,
+} as const;
 
-const APPEND_PLAIN = `
-INSERT INTO callctl_events (received_at, type, key, retry, answer, verdict, plan, task, callee, record)
-VALUES ($1, $2, $3, 0, $4, $5, $6, $7, $8, $9)
-RETURNING id, retry, id AS first_id, fwd_state`;
+/**
+ * Appends in one batch at most (and record bytes, a soft bound: a batch holds at least one), and
+ * batches under way at once per receiver. One at a time makes each as large as it can be: the
+ * appends that come while a batch runs go together in the next, so the cost of a statement and of
+ * its commit is shared by more of them (bench/hooks.mjs: 4 at once gave batches of 18 and twice
+ * the CPU per event of PostgreSQL; 2 at once, 15-25% more than 1).
+ */
+const MAX_BATCH = 500;
+const MAX_BATCH_BYTES = 4 << 20;
+const MAX_FLUSHES = 1;
 
-/** Appends in one transaction at most, and transactions under way at once per receiver. */
-const MAX_BATCH = 100;
-const MAX_FLUSHES = 4;
+/** What the store answers for one append: [position in the batch, id, retry, claimed, first id]. */
+type AppendRow = [n: number, id: string, retry: number, claimed: boolean, firstId: string];
 
-interface AppendRow {
-  id: string;
-  retry: number;
-  first_id: string;
-  fwd_state: string | null;
-}
-
+/** One append waiting for its batch: the element of the batch's JSON, and who waits. */
 interface Pending {
   key: string | undefined;
-  sql: string;
-  args: unknown[];
+  item: { n?: number; s?: string; r: Partial<HookRecord>; p?: string; t?: string; c?: string; o?: string; l?: number };
+  bytes: number;
   done: (error?: unknown, row?: AppendRow) => void;
+}
+
+/**
+ * PostgreSQL text cannot hold a NUL character, and anyone can POST one. A body holding one is kept
+ * as base64 (its bytes stay exact, as for a body that is not UTF-8); a NUL anywhere else (an id
+ * taken from a JSON escape, the identity) is kept as U+FFFD. Runs only when the batch's JSON has one.
+ */
+function withoutNul(batch: Pending[]): string {
+  for (const p of batch) {
+    const r = p.item.r;
+    if (r.body !== undefined && r.encoding === undefined && r.body.includes('\u0000')) {
+      p.item.r = { ...r, body: Buffer.from(r.body, 'utf8').toString('base64'), encoding: 'base64' };
+    }
+  }
+  // A \u0000 escape is one whose backslash is not itself escaped (preceded by an even number).
+  return JSON.stringify(batch.map((p) => p.item)).replace(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd');
 }
 
 const COLUMNS = 'id, retry, record, fwd_state, fwd_owner, fwd_status, fwd_error, fwd_attempts, fwd_at';
@@ -204,61 +219,42 @@ export class PostgresStore implements EventStore {
   }
 
   /**
-   * Appends go to the database in batches (group commit): the appends waiting when a connection
-   * is free go in one transaction, one statement each, in the order of their keys so that two
-   * batches (of this receiver or another) always lock identities in the same order and never
-   * deadlock. Each waits for the commit of its batch. Two arrivals of one identity never share
-   * a batch (the second waits for the next), so each sees the other's count.
+   * Appends go to the database in batches (group commit): the appends waiting when a batch can
+   * start go together in one statement ({@link APPEND}), and each waits for the commit of its
+   * batch before it is answered.
    */
-  append(record: HookRecord, seenKey: string | undefined, forward?: ForwardClaim): Promise<Appended> {
-    const f = recordFacts(record);
-    const stored = { ...record } as Partial<HookRecord>;
-    delete stored.retry;
-    delete stored.duplicate;
-    const args =
-      seenKey === undefined
-        ? [
-            record.time,
-            record.type,
-            record.key ?? null,
-            record.answer,
-            record.verdict ?? null,
-            f.plan ?? null,
-            f.task ?? null,
-            f.callee ?? null,
-            stored,
-          ]
-        : [
-            seenKey,
-            record.time,
-            ms(this.windowMs),
-            record.type,
-            record.key ?? null,
-            record.answer,
-            record.verdict ?? null,
-            f.plan ?? null,
-            f.task ?? null,
-            f.callee ?? null,
-            stored,
-            forward?.owner ?? null,
-            ms(forward?.leaseMs ?? 0),
-          ];
+  append(
+    record: HookRecord,
+    seenKey: string | undefined,
+    forward?: ForwardClaim,
+    facts?: EventSummary,
+  ): Promise<Appended> {
+    const f = facts ?? recordFacts(record);
+    // Without retry and duplicate, which the store answers (a rest copy: `delete` would make
+    // V8 keep the object as a slow dictionary, and JSON.stringify it slowly).
+    const { retry: _retry, duplicate: _duplicate, ...stored } = record;
+    const item: Pending['item'] = { r: stored };
+    if (seenKey !== undefined) item.s = seenKey;
+    if (f.plan !== undefined) item.p = f.plan;
+    if (f.task !== undefined) item.t = f.task;
+    if (f.callee !== undefined) item.c = f.callee;
+    if (forward && seenKey !== undefined) [item.o, item.l] = [forward.owner, Math.max(0, Math.round(forward.leaseMs))];
     return new Promise<Appended>((resolve, reject) => {
       this.queue.push({
         key: seenKey,
-        sql: seenKey === undefined ? APPEND_PLAIN : APPEND_KEYED,
-        args,
+        item,
+        bytes: record.body?.length ?? 0,
         done: (error, row) => {
-          if (error || !row) return reject(new StoreUnavailable(`cannot write to the store: ${describe(error)}`));
-          record.retry = row.retry;
-          record.duplicate = row.retry > 0;
-          resolve({
-            id: String(row.id),
-            retry: row.retry,
-            firstId: String(row.first_id),
-            claimed: row.fwd_state === 'claimed',
-            ...(seenKey !== undefined ? { seenKey } : {}),
-          });
+          if (error || !row)
+            return reject(
+              new StoreUnavailable(
+                `cannot write to the store: ${describe(error ?? new Error('the store did not return an appended row'))}`,
+              ),
+            );
+          const [, id, retry, claimed, firstId] = row;
+          record.retry = retry;
+          record.duplicate = retry > 0;
+          resolve({ id, retry, firstId, claimed, ...(seenKey !== undefined ? { seenKey } : {}) });
         },
       });
       this.pump();
@@ -268,21 +264,32 @@ export class PostgresStore implements EventStore {
   private readonly queue: Pending[] = [];
   private flushing = 0;
 
-  /** Starts a batch when appends wait and fewer than MAX_FLUSHES batches are under way. */
+  /**
+   * Starts a batch when appends wait and fewer than MAX_FLUSHES batches are under way. Two
+   * arrivals of one identity never share a batch (the second waits for the next), so each sees
+   * the other's count.
+   */
   private pump(): void {
     while (this.queue.length > 0 && this.flushing < MAX_FLUSHES) {
       const batch: Pending[] = [];
       const keys = new Set<string>();
-      for (let i = 0; i < this.queue.length && batch.length < MAX_BATCH;) {
-        const p = this.queue[i]!;
-        if (p.key !== undefined && keys.has(p.key)) {
-          i += 1; // a second arrival of one identity waits for the next batch
+      let bytes = 0;
+      const rest: Pending[] = [];
+      for (const p of this.queue) {
+        if (
+          batch.length >= MAX_BATCH ||
+          (batch.length > 0 && bytes + p.bytes > MAX_BATCH_BYTES) ||
+          (p.key !== undefined && keys.has(p.key))
+        ) {
+          rest.push(p);
           continue;
         }
         if (p.key !== undefined) keys.add(p.key);
+        bytes += p.bytes;
         batch.push(p);
-        this.queue.splice(i, 1);
       }
+      this.queue.length = 0;
+      this.queue.push(...rest);
       this.flushing += 1;
       void this.flush(batch).finally(() => {
         this.flushing -= 1;
@@ -292,36 +299,21 @@ export class PostgresStore implements EventStore {
   }
 
   private async flush(batch: Pending[]): Promise<void> {
+    let rows: AppendRow[];
     try {
-      const keyed = batch.filter((p) => p.key !== undefined);
-      const plain = batch.filter((p) => p.key === undefined);
-      const rows = new Map<Pending, AppendRow>();
-      if (keyed.length === 1)
-        rows.set(keyed[0]!, (await this.pool.query<AppendRow>(keyed[0]!.sql, keyed[0]!.args)).rows[0]!);
-      else if (keyed.length > 1) {
-        // One statement: one transaction, one commit (and one disk flush) for the whole batch.
-        const col = (i: number) => keyed.map((p) => p.args[i]);
-        const args: unknown[] = [0, 1, 3, 4, 5, 6, 7, 8, 9].map(col);
-        args.push(
-          keyed.map((p) => JSON.stringify(p.args[10])),
-          col(11),
-          col(12),
-          ms(this.windowMs),
-        );
-        const result = await this.pool.query<AppendRow & { seen_key: string }>(APPEND_BATCH, args);
-        const byKey = new Map(result.rows.map((r) => [r.seen_key, r]));
-        for (const p of keyed) {
-          const row = byKey.get(p.key!);
-          if (!row) throw new Error('the store did not return an appended row');
-          rows.set(p, row);
-        }
-      }
-      for (const p of plain) rows.set(p, (await this.pool.query<AppendRow>(p.sql, p.args)).rows[0]!);
-      for (const p of batch) p.done(undefined, rows.get(p));
-      this.notifySoon();
+      for (let i = 0; i < batch.length; i++) batch[i]!.item.n = i;
+      let json = JSON.stringify(batch.map((p) => p.item));
+      if (json.includes('\\u0000')) json = withoutNul(batch);
+      rows =
+        (await this.pool.query<{ done: AppendRow[] | null }>({ ...APPEND, values: [json, this.windowMs] })).rows[0]
+          ?.done ?? [];
     } catch (error) {
       for (const p of batch) p.done(error);
+      return;
     }
+    const byN = new Map(rows.map((r) => [r[0], r]));
+    for (let i = 0; i < batch.length; i++) batch[i]!.done(undefined, byN.get(i));
+    this.notifySoon();
   }
 
   async reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<boolean> {

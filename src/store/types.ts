@@ -1,4 +1,5 @@
 import type { EventType } from '../schemas/events.js';
+import type { EventSummary } from '../hooks/detect.js';
 import type { HookRecord } from '../hooks/event-log.js';
 
 /**
@@ -21,8 +22,14 @@ export interface EventStore {
    * (good events apart from refused ones); absent for a request refused before it was judged.
    * The record's `retry` and `duplicate` are set from the answer before it is written.
    * `forward` asks for the event to be claimed for forwarding by `owner` in the same step.
+   * `facts` are the record's ids (recordFacts) when the caller has them already, saving a parse.
    */
-  append(record: HookRecord, seenKey: string | undefined, forward?: ForwardClaim): Promise<Appended>;
+  append(
+    record: HookRecord,
+    seenKey: string | undefined,
+    forward?: ForwardClaim,
+    facts?: EventSummary,
+  ): Promise<Appended>;
   /**
    * Claims the forwarding of an event whose earlier forward failed (the service's retry then
    * gets it sent on again): true when this caller now holds it.

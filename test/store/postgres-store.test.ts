@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HookRecord } from '../../src/hooks/event-log.js';
+import { recordBody, type HookRecord } from '../../src/hooks/event-log.js';
+import type { Appended } from '../../src/store/types.js';
 import { PostgresStore } from '../../src/store/postgres.js';
 import { SCHEMA_VERSION } from '../../src/store/pg-schema.js';
 import { freshDatabase } from '../helpers/postgres.js';
@@ -143,6 +144,30 @@ describe('PostgreSQL store', () => {
     await new Promise((r) => setTimeout(r, 100));
     await store.append(record({ TaskID: 'T-follow', Sign: 's' }), 'task.end#follow');
     await expect(waiting).resolves.toBe(true);
+  });
+
+  it('keeps requests whose text PostgreSQL cannot hold (a NUL character), byte for byte, without failing the others of their batch', async () => {
+    // Anyone can POST: a body with a raw NUL byte (refused: not JSON), and a JSON body whose ids
+    // hold an escaped NUL (a forged event, rejected). Neither may make the store refuse writes.
+    const rawNul = { ...record({}, undefined, null), verdict: undefined, answer: 400, body: 'x\u0000y' };
+    const escaped = JSON.stringify({ TaskID: 'T-nul\u0000z', Sign: 'bad' });
+    const forged = { ...record({}), verdict: 'rejected' as const, answer: 401, body: escaped };
+    const fine = Array.from({ length: 5 }, (_, i) =>
+      store.append(record({ TaskID: `T-nul-ok-${i}`, Sign: 's' }), `task.end#nul-ok-${i}`),
+    );
+    const results = await Promise.allSettled([
+      store.append(rawNul, undefined),
+      store.append(forged, '401|rejected|task.end#T-nul\u0000z'),
+      ...fine,
+    ]);
+    expect(results.map((r) => r.status)).toEqual(Array(7).fill('fulfilled'));
+    const [a, b] = results as Array<PromiseFulfilledResult<Appended>>;
+    const readA = (await store.get(a!.value.id))!.record;
+    expect(recordBody(readA).toString('utf8')).toBe('x\u0000y');
+    const readB = (await store.get(b!.value.id))!.record;
+    expect(recordBody(readB).toString('utf8')).toBe(escaped);
+    const again = await store.append({ ...forged }, '401|rejected|task.end#T-nul\u0000z');
+    expect(again.retry).toBe(1);
   });
 
   it('rejects an append when the database cannot be reached, saying why without the password', async () => {
