@@ -248,7 +248,7 @@ describe.each(['PostgreSQL', 'NDJSON'])('hooks events / show against the %s stor
     expect(missing.err).toMatch(/no event 999999/);
   });
 
-  it('follows new events as they arrive (--follow) until interrupted', async () => {
+  it('follows new events as they arrive (--follow) until interrupted, then exits 130 as every command does on Ctrl-C', async () => {
     const { storeEnv, args } = source(name);
     const childEnv = { ...process.env, ...env(), ...storeEnv };
     const follower = spawn(
@@ -276,10 +276,13 @@ describe.each(['PostgreSQL', 'NDJSON'])('hooks events / show against the %s stor
       const line = JSON.parse(out.trim().split('\n').at(-1)!);
       expect(line).toMatchObject({ type: 'chatbot.transfer', call: 'c-follow', retry: 0 });
     } finally {
-      follower.kill('SIGINT');
-      await new Promise((r) => follower.once('exit', r));
+      if (follower.exitCode === null) {
+        follower.kill('SIGINT');
+        await new Promise((r) => follower.once('exit', r));
+      }
     }
-    expect(follower.exitCode ?? follower.signalCode).not.toBeNull();
+    expect(follower.exitCode).toBe(130);
+    expect(err).toMatch(/^error: interrupted$/m);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { InterruptedError, UsageError } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from '../../schemas/events.js';
 import { recordFacts, shownFacts } from '../../store/facts.js';
 import { printable } from '../../output/printable.js';
@@ -140,8 +140,10 @@ export async function run(ctx: Context, opts: EventsOptions): Promise<number> {
       } finally {
         off();
       }
-      return 0;
+      // Ended by Ctrl-C (or SIGTERM): 130, as every command that is interrupted.
+      throw new InterruptedError('interrupted');
     } catch (error) {
+      if (error instanceof InterruptedError) throw error;
       return await readFailed(store, error);
     }
   } finally {
