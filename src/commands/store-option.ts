@@ -11,7 +11,8 @@ export interface StoreFlags {
 /**
  * The event store a command uses: `--store`, else `--store-file` (a file holding the URL), else
  * CALLCTL_STORE, else CALLCTL_STORE_FILE, else the profile's `store`; undefined when none.
- * A PostgreSQL URL's password becomes a secret of the run (redacted from any output).
+ * A PostgreSQL URL's password becomes a secret of the run (redacted from any output); `--store`
+ * refuses a URL holding one (usage error).
  */
 export async function storeValue(
   ctx: Context,
@@ -32,7 +33,15 @@ export async function storeValue(
   if (!found) return undefined;
   found.value = found.value.trim();
   if (found.value === '') throw new UsageError(`${found.from}: empty store`);
-  ctx.addSecret(storePassword(found.value));
+  const password = storePassword(found.value);
+  ctx.addSecret(password);
+  // Secrets are never flag values (design.md): a command line is visible to other users in ps.
+  // A URL without a password (PGPASSWORD gives it) is no secret, and stays welcome as a flag.
+  if (found.from === '--store' && password) {
+    throw new UsageError(
+      '--store: the URL holds a password, which other users would see in ps: give it in CALLCTL_STORE or a file (--store-file, CALLCTL_STORE_FILE)',
+    );
+  }
   // Anything else that looks like a URL (mysql://, a mistyped postgress:// or postgres:/) is not
   // a file to read: taken as one, `hooks events` listed nothing and exited 0. The value is not
   // echoed (it may hold a password no redaction knows of).

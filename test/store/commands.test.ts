@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,43 @@ describe('callctl store migrate / status', () => {
     );
     expect(down.err.split('\n').filter(Boolean)).toHaveLength(1);
     expect(down.err).not.toContain('pw-secret');
+  });
+
+  it('refuses --store with a password in the URL (other users see command lines in ps): exit 2 naming CALLCTL_STORE; a URL without one is taken', async () => {
+    const secret = 'pw-in-ps';
+    const withPassword = pgUrl.replace(/:\/\/([^:@/]+):[^@]*@/, `://$1:${secret}@`);
+    for (const args of [
+      ['hooks', 'events'],
+      ['hooks', 'show', '1'],
+      ['hooks', 'replay', '--to', 'http://127.0.0.1:1/'],
+      ['store', 'status'],
+      ['store', 'migrate'],
+      ['serve-hooks', '--port', '0', '--key', KEY],
+    ]) {
+      const r = await runCli([...args, '--store', withPassword], { env: env() });
+      expect(r.code, `${args.join(' ')}: ${r.err}`).toBe(2);
+      expect(r.err).toMatch(
+        /^error: --store: the URL holds a password, which other users would see in ps: give it in CALLCTL_STORE or a file \(--store-file, CALLCTL_STORE_FILE\)$/m,
+      );
+      expect(r.err.split('\n').filter(Boolean)).toHaveLength(1);
+      expect(r.out + r.err).not.toContain(secret);
+    }
+    // Without a password (PGPASSWORD gives it) the URL is no secret, and the flag is taken.
+    const password = decodeURIComponent(new URL(pgUrl).password);
+    const bare = new URL(pgUrl);
+    bare.password = '';
+    // A child process: the driver reads PGPASSWORD from the real environment.
+    const ok = spawnSync(
+      process.execPath,
+      ['bin/callctl.js', 'store', 'status', '--json', '--store', bare.toString()],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...env(), PGPASSWORD: password, CALLCTL_STORE: '' },
+        encoding: 'utf8',
+      },
+    );
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ version: expect.any(Number) });
   });
 
   it('refuses a store URL of another kind instead of reading it as a file (a mistyped scheme listed nothing, exit 0)', async () => {

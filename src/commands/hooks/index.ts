@@ -69,7 +69,7 @@ JSON (--json): {"type","status","body","ms","tamper"}.`,
     .option('--log <file>', 'an NDJSON log written by serve-hooks --log')
     .option(
       '--store <url>',
-      'the store: postgres://... or an NDJSON file (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)',
+      'the store: postgres://... without a password, or an NDJSON file (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)',
     )
     .option('--store-file <file>', 'file whose first line is the store URL')
     .option(
@@ -108,7 +108,7 @@ Examples:
     .option('--log <file>', 'an NDJSON log written by serve-hooks --log')
     .option(
       '--store <url>',
-      'the store: postgres://... or an NDJSON file (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)',
+      'the store: postgres://... without a password, or an NDJSON file (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)',
     )
     .option('--store-file <file>', 'file whose first line is the store URL')
     .option('--show-numbers', 'show callee numbers in full (masked by default)')
@@ -129,7 +129,7 @@ Examples:
     .option('--log <file>', 'the NDJSON log written by serve-hooks --log')
     .option(
       '--store <url>',
-      'or the store: postgres://... (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)',
+      'or the store: postgres://... without a password (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)',
     )
     .option('--store-file <file>', 'file whose first line is the store URL')
     .option('--to <url>', 'where to send them')

@@ -37,7 +37,7 @@ export function register(parent: Command, deps: Deps): void {
     .option('--fsync', 'with --log: flush each record to disk before answering (group commit)')
     .option(
       '--store <url>',
-      'shared event store postgres://... (or CALLCTL_STORE, --store-file, profile store); visible in ps',
+      'shared event store postgres://... without a password (in ps; the password: PGPASSWORD, or the URL in CALLCTL_STORE or --store-file)',
     )
     .option('--store-file <file>', 'file whose first line is the store URL (or CALLCTL_STORE_FILE)')
     .option(

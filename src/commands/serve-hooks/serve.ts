@@ -71,11 +71,6 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   const out = await ctx.output();
 
   const chosen = await storeValue(ctx, opts);
-  if (chosen?.from === '--store' && isPostgresUrl(chosen.value)) {
-    out.warn(
-      '--store: a URL with a password on the command line is visible to other users (ps); prefer CALLCTL_STORE or --store-file',
-    );
-  }
   if (chosen && !isPostgresUrl(chosen.value)) {
     if (opts.log) throw new UsageError(`give the NDJSON file once: --log or ${chosen.from}, not both`);
     opts.log = chosen.value.replace(/^file:(\/\/)?/, '');

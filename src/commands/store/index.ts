@@ -3,8 +3,8 @@ import type { Deps } from '../action.js';
 
 const STORE_FLAGS_HELP = `
 The store: --store URL, else --store-file FILE (its first line), else CALLCTL_STORE, else
-CALLCTL_STORE_FILE, else the profile's \`store\`. The URL holds a password: prefer the
-environment or a file (a flag value is visible to other users in ps).`;
+CALLCTL_STORE_FILE, else the profile's \`store\`. A URL holding a password is refused as a
+flag value (other users see command lines in ps): give it in the environment or a file.`;
 
 export function register(parent: Command, { action }: Deps): void {
   const store = parent
@@ -13,7 +13,10 @@ export function register(parent: Command, { action }: Deps): void {
   store
     .command('migrate')
     .description("create or upgrade callctl's tables in the store (serve-hooks also does it at start)")
-    .option('--store <url>', 'postgres://user:password@host:5432/db (visible in ps: prefer the environment)')
+    .option(
+      '--store <url>',
+      'postgres://user@host:5432/db without a password (in ps; the password: PGPASSWORD, or the URL in CALLCTL_STORE or --store-file)',
+    )
     .option('--store-file <file>', 'file whose first line is the store URL')
     .addHelpText(
       'after',
@@ -34,7 +37,10 @@ JSON (--json): {"store","from","to","applied":[versions]}`,
   store
     .command('status')
     .description('what is in the store: schema version, server version, events kept')
-    .option('--store <url>', 'postgres://user:password@host:5432/db (visible in ps: prefer the environment)')
+    .option(
+      '--store <url>',
+      'postgres://user@host:5432/db without a password (in ps; the password: PGPASSWORD, or the URL in CALLCTL_STORE or --store-file)',
+    )
     .option('--store-file <file>', 'file whose first line is the store URL')
     .addHelpText(
       'after',
