@@ -248,7 +248,7 @@ export class PostgresStore implements EventStore {
           if (error || !row)
             return reject(
               new StoreUnavailable(
-                `cannot write to the store: ${describe(error ?? new Error('the store did not return an appended row'))}`,
+                `cannot write to the store: ${writeFailure(error ?? new Error('the store did not return an appended row'))}`,
               ),
             );
           const [, id, retry, claimed, firstId] = row;
@@ -474,6 +474,16 @@ export class PostgresStore implements EventStore {
 
 /** The store's tables are missing or at a version this callctl cannot use. */
 export class SchemaError extends Error {}
+
+/**
+ * Why an append failed, as one line: a database without callctl's tables (one restored empty,
+ * say) is told with what fixes it, since every append fails alike until then.
+ */
+function writeFailure(error: unknown): string {
+  if ((error as { code?: string }).code === '42P01')
+    return `callctl's tables are not in the store (${describe(error)}): run \`callctl store migrate\``;
+  return describe(error);
+}
 
 /** A driver or network error as one short line, without the URL (which holds the password). */
 export function describe(error: unknown): string {

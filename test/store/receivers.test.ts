@@ -1,4 +1,4 @@
-import { execSync } from 'node:child_process';
+import { execSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -185,6 +185,69 @@ describe('two serve-hooks behind a round-robin proxy, one PostgreSQL store', () 
       expect(lines.filter((l) => /the store is back after [\d.]+ s; \d+ requests? answered 503/.test(l))).toHaveLength(
         1,
       );
+      expect(r.stderr()).not.toContain(s.password);
+    } finally {
+      r.child.kill('SIGTERM');
+      await exited(r.child);
+      await dbProxy.close();
+    }
+  });
+  it('names the new reason when the database comes back empty during an outage (its tables gone), and resumes once they are made again', async () => {
+    const url = await freshDatabase('empty');
+    const s = pgServer();
+    const dbProxy = await tcpProxy([{ host: s.host, port: s.port }]);
+    const r = await serveHooks(url.replace(`:${s.port}/`, `:${dbProxy.port}/`));
+    running.push(r);
+    try {
+      expect(await postOnce(r.port, taskEnd('T-E-1'))).toBe(200);
+      await dbProxy.cut();
+      expect(await postOnce(r.port, taskEnd('T-E-2'))).toBe(503);
+      // The database is restored from nothing: no callctl tables.
+      const c = await db(url);
+      await c.query('DROP TABLE callctl_events, callctl_event_keys, callctl_reach_ledger, callctl_schema');
+      await dbProxy.restore();
+      const meanwhile: number[] = [];
+      await eventually(
+        async () => {
+          meanwhile.push(await postOnce(r.port, taskEnd('T-E-3')));
+          return /callctl's tables are not in the store/.test(r.stderr());
+        },
+        10_000,
+        'the new reason',
+      ).catch((e: Error) => {
+        throw new Error(
+          `${e.message}; statuses ${[...new Set(meanwhile)].join(',')}; stderr: ${JSON.stringify(r.stderr())}`,
+        );
+      });
+      expect(new Set(meanwhile)).toEqual(new Set([503]));
+      const lines = r
+        .stderr()
+        .split('\n')
+        .filter((l) => /cannot write to the store/.test(l));
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toMatch(
+        /^error: cannot write to the store: callctl's tables are not in the store \(relation "callctl_\w+" does not exist \(42P01\)\): run `callctl store migrate`$/,
+      );
+      expect(r.stderr()).not.toMatch(/the store is back/);
+      const migrated = spawnSync(process.execPath, ['bin/callctl.js', 'store', 'migrate'], {
+        cwd: ROOT,
+        env: { ...process.env, CALLCTL_STORE: url },
+        encoding: 'utf8',
+      });
+      expect(migrated.status, migrated.stderr).toBe(0);
+      await eventually(async () => (await postOnce(r.port, taskEnd('T-E-4'))) === 200, 10_000, 'the store back');
+      await eventually(
+        () => /the store is back after [\d.]+ s; \d+ requests? answered 503/.test(r.stderr()),
+        5_000,
+        'the back line',
+      );
+      // Each reason once, however many requests met it.
+      expect(
+        r
+          .stderr()
+          .split('\n')
+          .filter((l) => /cannot write to the store/.test(l)),
+      ).toHaveLength(2);
       expect(r.stderr()).not.toContain(s.password);
     } finally {
       r.child.kill('SIGTERM');

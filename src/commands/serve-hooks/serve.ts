@@ -147,13 +147,15 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   const counts = { events: 0, retries: 0, rejected: 0 };
   const stdout = batched(ctx.io.stdout);
   // With a shared store, an outage is told once when it starts and once when it ends, not once
-  // per request answered 503 meanwhile.
-  const outage = { since: 0, refused: 0 };
+  // per request answered 503 meanwhile; and once more for each new reason on the way (the
+  // database back, but empty: the first reason would no longer say what is wrong).
+  const outage = { since: 0, refused: 0, reasons: new Set<string>() };
   listener.on((event) => {
     if (store && event.kind === 'error' && /^cannot write to the store/.test(event.message)) {
       outage.refused += 1;
-      if (outage.since) return;
-      outage.since = ctx.io.now();
+      if (outage.since === 0) outage.since = ctx.io.now();
+      if (outage.reasons.has(event.message) || outage.reasons.size >= MAX_OUTAGE_REASONS) return;
+      outage.reasons.add(event.message);
     } else if (store && outage.since && (event.kind === 'event' || event.kind === 'refused')) {
       const secs = ((ctx.io.now() - outage.since) / 1000).toFixed(1);
       stdout.flush();
@@ -162,6 +164,7 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
       );
       outage.since = 0;
       outage.refused = 0;
+      outage.reasons.clear();
     }
     if (event.kind === 'event') {
       counts.events += 1;
@@ -222,6 +225,9 @@ export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
   );
   return 0;
 }
+
+/** Distinct reasons told during one store outage, at most (the count of 503s is told at its end). */
+const MAX_OUTAGE_REASONS = 5;
 
 /**
  * Opens the PostgreSQL store and brings its tables up to date (under the migration lock, so
