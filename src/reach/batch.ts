@@ -187,14 +187,10 @@ export function resultOf(row: BatchRow<unknown>, s: RowState | undefined, earlie
       return {
         ...base,
         outcome: 'uncertain',
-        error: `sent ${s.at} with no answer recorded (the run was killed): it may have reached the person; not sent again unless --resend-uncertain`,
+        error: `sent ${s.at} with no answer recorded (the run was killed): it may have reached the person`,
       };
     case 'uncertain':
-      return {
-        ...base,
-        outcome: 'uncertain',
-        error: `${s.error}; it may have reached the person; not sent again unless --resend-uncertain`,
-      };
+      return { ...base, outcome: 'uncertain', error: `${s.error}; it may have reached the person` };
   }
 }
 

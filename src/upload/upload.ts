@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { commitFile } from '../files/atomic-write.js';
 import { join } from 'node:path';
-import { CliError, InputError, NetworkError, ServiceError, ServiceUnavailableError } from '../errors.js';
+import { InputError, NetworkError } from '../errors.js';
 import { BatchReader, plainBatch, type Batch, type SpooledBatch } from './batches.js';
 import { checkFile, secondSpoolPath, SPLIT_MIN_BYTES } from './check-file.js';
 import type { Plan, UploadEvent, Validation } from './events.js';
@@ -74,10 +74,19 @@ export interface SendOutcome {
   complete: boolean;
   /** Stopped between batches because `shouldStop` said so. */
   interrupted: boolean;
-  /** The error that stopped the run, its message naming the batch and its lines. */
-  error?: unknown;
+  /** Why the run stopped before the end (the command says what it means and what to do). */
+  stop?: UploadStop;
   failedBatch?: Batch;
 }
+
+/**
+ * Why an upload stopped: batches that may have reached the service with no answer (not sent
+ * again by themselves), or a batch that failed with nothing of it taken (`error`: the
+ * transport's or the service's own typed error).
+ */
+export type UploadStop =
+  | { kind: 'uncertain'; batches: readonly Batch[]; totalBatches: number; why?: string }
+  | { kind: 'failed'; error: unknown; batch: Batch; totalBatches: number; ackedBatches: number; ackedEntries: number };
 
 /** Rows between two `read` events. */
 const READ_EVENT_EVERY = 5_000;
@@ -260,7 +269,7 @@ export class PreparedUpload {
     };
     const finish = async () => {
       if (outcome.uncertain.length > 0) {
-        outcome.error ??= uncertainError(outcome.uncertain, totalBatches);
+        outcome.stop ??= { kind: 'uncertain', batches: outcome.uncertain, totalBatches };
         return;
       }
       outcome.complete = true;
@@ -303,7 +312,15 @@ export class PreparedUpload {
               const why = error instanceof Error ? error.message : String(error);
               if (!mayHaveArrived(error)) {
                 await journal.failed(batch, why);
-                outcome.error = this.describeFailure(error, batch, outcome);
+                const { resumed } = this.plan;
+                outcome.stop = {
+                  kind: 'failed',
+                  error,
+                  batch,
+                  totalBatches,
+                  ackedBatches: resumed.batches + outcome.batchesSent,
+                  ackedEntries: resumed.entries + outcome.entriesAcked,
+                };
                 outcome.failedBatch = batch;
                 break;
               }
@@ -323,7 +340,7 @@ export class PreparedUpload {
               }
               outcome.uncertain.push(batch);
               outcome.failedBatch = batch;
-              outcome.error = uncertainError(outcome.uncertain, totalBatches, why);
+              outcome.stop = { kind: 'uncertain', batches: outcome.uncertain, totalBatches, why };
               break;
             }
           }
@@ -360,33 +377,6 @@ export class PreparedUpload {
   close(): void {
     this.releaseLock();
     for (const path of this.spools) rmSync(path, { force: true });
-  }
-
-  private describeFailure(error: unknown, batch: Batch, outcome: SendOutcome): unknown {
-    const { totalBatches, resumed } = this.plan;
-    const acked = resumed.batches + outcome.batchesSent;
-    const done =
-      acked === 0
-        ? 'no batch was acknowledged'
-        : `batches 1-${acked} (${resumed.entries + outcome.entriesAcked} entries) are acknowledged and journaled`;
-    const prefix = `batch ${batch.index} of ${totalBatches} (lines ${batch.firstLine}-${batch.lastLine}) failed: `;
-    const suffix = transient(error)
-      ? `; ${done}; run the same command again to send the rest`
-      : `; ${done}; the service will refuse it again until this is fixed (the workflow id and its state, or the rows named)`;
-    // A 5xx or 429 refusal may pass by itself: exit 5 ("run again"), as design.md's exit codes say.
-    if (error instanceof ServiceError && transient(error))
-      error = new NetworkError(error.message, { ...error.details });
-    if (error instanceof CliError) {
-      error.message = `${prefix}${error.message}${suffix}`;
-      Object.assign(error.details, {
-        batch: batch.index,
-        firstLine: batch.firstLine,
-        lastLine: batch.lastLine,
-        acknowledgedBatches: acked,
-        runAgain: transient(error),
-      });
-    }
-    return error;
   }
 }
 
@@ -453,39 +443,6 @@ function spoolFiles(spool: string | undefined): string[] {
 /** Whether the body may have reached the service without an answer (a connection lost or timed out once it was sent). */
 function mayHaveArrived(error: unknown): boolean {
   return error instanceof NetworkError && error.details.mayHaveBeenSent !== false;
-}
-
-/** A failure that may pass by itself (network, timeout, 429, 5xx): "run again" is the advice. */
-export function transient(error: unknown): boolean {
-  if (error instanceof NetworkError || error instanceof ServiceUnavailableError) return true;
-  if (error instanceof ServiceError) {
-    const s = error.httpStatus !== 200 ? error.httpStatus : (error.serviceCode ?? 0);
-    return s === 408 || s === 429 || s >= 500;
-  }
-  return false;
-}
-
-/** The run stops on uncertain batches: their lines, and what to do (exit 5). */
-function uncertainError(batches: readonly Batch[], total: number, why?: string): NetworkError {
-  const lines = batches
-    .map(
-      (b) =>
-        `batch ${b.index} of ${total} (lines ${b.firstLine}-${b.lastLine}, ${b.count} ${b.count === 1 ? 'entry' : 'entries'})`,
-    )
-    .join(', ');
-  const verb = batches.length === 1 ? 'it is' : 'they are';
-  return new NetworkError(
-    `${lines} may have reached the service with no answer${why ? ` (${why})` : ''}; ${verb} not sent again by itself, as a second copy of rows without caseid would duplicate contacts: ` +
-      'check the workflow, then run again with --resend-uncertain to send those lines (a run without it sends only the rest)',
-    {
-      uncertain: batches.map((b) => ({
-        batch: b.index,
-        firstLine: b.firstLine,
-        lastLine: b.lastLine,
-        entries: b.count,
-      })),
-    },
-  );
 }
 
 /** What the warning about an earlier, stopped upload of the same path says. */

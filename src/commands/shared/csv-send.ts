@@ -12,6 +12,7 @@ import {
   type BatchRow,
   type BatchRun,
   type BatchSender,
+  type RowResult,
 } from '../../reach/batch.js';
 import type { PreparedRequest } from '../../reach/deliver.js';
 import { Journal, reachJournals, type JournalKey } from '../../reach/journal.js';
@@ -185,7 +186,7 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
       ledger,
     };
     run = await runBatch(batch.rows, plan, journal, batch.sender, batchOptions, (e) =>
-      render(shown, e, batch.words.one),
+      render(shown, e.type === 'row' ? { ...e, result: advised(e.result) } : e, batch.words.one),
     );
   } finally {
     offSignal();
@@ -198,7 +199,7 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
             outcome: 'skipped' as const,
             error: `already reached through this destination at ${at} (within --recall-window); --call-again reaches again`,
           }
-        : r;
+        : advised(r);
     });
     if (run) run.results = results;
     await journal.close();
@@ -260,6 +261,11 @@ function confirmation<B>(
       .map((r) => `    line ${r.line}: ${r.who}`),
     ...(plan.toSend.length > 3 ? [`    ...and ${plan.toSend.length - 3} more`] : []),
   ];
+}
+
+/** An uncertain row's error, with what sends it again (the core names no flag). */
+function advised(r: RowResult): RowResult {
+  return r.outcome === 'uncertain' ? { ...r, error: `${r.error}; not sent again unless --resend-uncertain` } : r;
 }
 
 /** Without a terminal: a line per row, or per second when rows go faster (ms since the last line). */

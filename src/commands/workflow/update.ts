@@ -8,6 +8,7 @@ import { PreparedUpload, type SendOutcome } from '../../upload/upload.js';
 import { formatProblem, type Problem } from '../../csv/problems.js';
 import type { Output } from '../../output/output.js';
 import { UploadProgress } from './update-progress.js';
+import { stopError } from './update-errors.js';
 import { count, plural, Progress } from '../shared/progress.js';
 
 export interface UpdateOptions {
@@ -126,7 +127,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
     if (stopRequested) throw new InterruptedError(`interrupted after reading ${opts.csv}; nothing was sent`);
     const u = upload;
     const { validation: v, plan } = u;
-    const summary = (status: UpdateSummary['status'], sent?: SendOutcome): UpdateSummary => ({
+    const summary = (status: UpdateSummary['status'], sent?: SendOutcome, stopped?: unknown): UpdateSummary => ({
       status,
       startedAt: new Date(started).toISOString(),
       endedAt: new Date(ctx.io.now()).toISOString(),
@@ -175,7 +176,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
             })),
           }
         : {}),
-      error: sent?.error ? String((sent.error as Error).message ?? sent.error) : null,
+      error: stopped ? String((stopped as Error).message ?? stopped) : null,
     });
 
     // --quiet: problems that stop the upload are errors and shown; skipped ones are not.
@@ -204,9 +205,10 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
       shouldStop: () => stopRequested,
     });
     shown.clear();
-    const status = outcome.error ? 'failed' : outcome.interrupted ? 'interrupted' : 'done';
-    await printSummary(out, opts.quiet === true, summary(status, outcome));
-    if (outcome.error) throw outcome.error;
+    const stopped = outcome.stop && stopError(outcome.stop);
+    const status = stopped ? 'failed' : outcome.interrupted ? 'interrupted' : 'done';
+    await printSummary(out, opts.quiet === true, summary(status, outcome, stopped));
+    if (stopped) throw stopped;
     if (outcome.interrupted) {
       const acked = plan.resumed.batches + outcome.batchesSent;
       throw new InterruptedError(
