@@ -33,9 +33,17 @@ const SECRET_HEADER_WORDS =
 
 /** True for a header whose value is a secret: a known one, or one named like a credential. */
 export function isSecretHeader(name: string): boolean {
-  const lower = name.toLowerCase();
-  return SECRET_HEADERS.has(lower) || SECRET_HEADER_WORDS.test(lower);
+  let secret = seenHeaders.get(name);
+  if (secret === undefined) {
+    const lower = name.toLowerCase();
+    secret = SECRET_HEADERS.has(lower) || SECRET_HEADER_WORDS.test(lower);
+    // Every notification carries the same few names: each is judged once (bounded, as anyone
+    // can send any name).
+    if (seenHeaders.size < 1_000) seenHeaders.set(name, secret);
+  }
+  return secret;
 }
+const seenHeaders = new Map<string, boolean>();
 
 /**
  * JSON keys whose values are never shown (for display text only, not for records kept as data:

@@ -119,12 +119,24 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   let seq = 0;
   let closing = false;
 
+  // Our own header and request deadlines (see below): each socket, when it started waiting for a
+  // request's headers, and when its request (headers read) began.
+  const clocks = new Map<Socket, { waiting: number; read: number; request?: number; res?: ServerResponse }>();
+
   const shownPath = (path: string) => (options.path ? (path === options.path ? '(--path)' : '(other path)') : path);
 
   function send(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}) {
     if (closing) extra.connection = 'close';
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...extra });
     res.end(body);
+    // Answered: the socket waits for its next request's headers from now.
+    const clock = clocks.get(res.socket!);
+    if (clock) {
+      clock.request = undefined;
+      clock.res = undefined;
+      clock.waiting = performance.now();
+      clock.read = res.socket!.bytesRead;
+    }
   }
 
   let unloggedShown = 0;
@@ -386,6 +398,11 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     connectionsCheckingInterval: Math.min(1_000, headersTimeout),
   };
   const server: Server = createServer(serverOptions, (req, res) => {
+    const clock = clocks.get(req.socket);
+    if (clock) {
+      clock.request = performance.now();
+      clock.res = res;
+    }
     handle(req, res).catch((error: unknown) => {
       if (error instanceof ClientGone) return; // nobody left to answer, nothing was recorded
       // Only a log that cannot be written gets here: the request is not acknowledged, so the
@@ -423,21 +440,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   // at the first connection that is not expired, so one idle keep-alive connection let clients
   // trickling bytes stay forever (a slow-client test found it). Each socket: when it started
   // waiting for a request's headers, and when its request (headers read) began.
-  const clocks = new Map<Socket, { waiting: number; read: number; request?: number }>();
   server.on('connection', (socket: Socket) => {
     if (socket.destroyed) return;
     clocks.set(socket, { waiting: performance.now(), read: 0 });
     socket.once('close', () => clocks.delete(socket));
-  });
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const clock = clocks.get(req.socket);
-    if (!clock) return;
-    clock.request = performance.now();
-    res.once('finish', () => {
-      clock.request = undefined;
-      clock.waiting = performance.now();
-      clock.read = req.socket.bytesRead;
-    });
   });
   const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const deadlines = setInterval(
@@ -450,7 +456,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
             : socket.bytesRead > clock.read && now - clock.waiting > headersTimeout;
         if (!late) continue;
         clocks.delete(socket);
-        if (socket.writable && !socket.destroyed && clock.request === undefined) socket.end(TIMED_OUT);
+        // Answered 408 as Node's own check does, unless an answer has begun (then it is cut).
+        if (socket.writable && !socket.destroyed && !clock.res?.headersSent) socket.end(TIMED_OUT);
         setTimeout(() => socket.destroy(), 100).unref();
       }
     },

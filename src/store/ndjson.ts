@@ -24,8 +24,11 @@ export class NdjsonStore implements EventStore {
   private seq = 0;
   /** Keys whose forward finally failed: their next retry from the service is sent on again. */
   private readonly forwardFailed = new Set<string>();
-  /** Keys whose record is being written: the next arrival of the same key waits for it. */
-  private readonly writing = new Map<string, Promise<void>>();
+  /**
+   * Keys whose record is being written, with the arrivals of the same key that wait for it (made
+   * only when one comes: most keys arrive once).
+   */
+  private readonly writing = new Map<string, Array<() => void> | null>();
   /** The seen key of each event whose forward is under way. */
   private readonly forwarding = new Map<string, string>();
 
@@ -61,28 +64,28 @@ export class NdjsonStore implements EventStore {
     const time = Date.parse(record.time);
     let retry = 0;
     if (seenKey !== undefined) {
-      let before = this.writing.get(seenKey);
-      while (before) {
-        await before;
-        before = this.writing.get(seenKey);
+      while (this.writing.has(seenKey)) {
+        let waiters = this.writing.get(seenKey);
+        if (!waiters) this.writing.set(seenKey, (waiters = []));
+        await new Promise<void>((resolve) => waiters.push(resolve));
       }
       retry = this.dedup.peek(seenKey, time);
     }
     record.retry = retry;
     record.duplicate = retry > 0;
-    let settle: (() => void) | undefined;
+    const guarded = seenKey !== undefined && this.log !== undefined;
     let offset: number | undefined;
-    if (seenKey !== undefined && this.log)
-      this.writing.set(seenKey, new Promise<void>((resolve) => (settle = resolve)));
+    if (guarded) this.writing.set(seenKey, null);
     try {
       if (this.log) offset = await this.log.append(record);
       if (seenKey !== undefined) this.dedup.hit(seenKey, time);
     } catch (error) {
       throw new StoreUnavailable(`cannot write the event log: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
     } finally {
-      if (settle) {
-        this.writing.delete(seenKey!);
-        settle();
+      if (guarded) {
+        const waiters = this.writing.get(seenKey);
+        this.writing.delete(seenKey);
+        if (waiters) for (const wake of waiters) wake();
       }
     }
     const id = String(++this.seq);

@@ -57,11 +57,11 @@ describe('serve-hooks --header-timeout and --request-timeout', () => {
     const headers = await trickle(quick, HEADERS_HALF, 5_000);
     expect(headers.answer).toMatch(/^HTTP\/1.1 408 /);
     expect(headers.ms).toBeLessThan(3_000);
-    // A body too slow: Node's own check answers 408, serve-hooks' per-socket sweep (which may come
-    // first on a loaded machine) closes the connection; either way it ends at the deadline.
+    // A body too slow: 408 at the deadline, whether Node's own check or serve-hooks' per-socket
+    // sweep sees it first.
     const body = await trickle(quick, BODY_HALF, 5_000);
     expect(body.closed).toBe(true);
-    expect(body.answer === '' || /^HTTP\/1.1 408 /.test(body.answer), body.answer).toBe(true);
+    expect(body.answer).toMatch(/^HTTP\/1.1 408 /);
     expect(body.ms).toBeGreaterThanOrEqual(500);
     expect(body.ms).toBeLessThan(3_000);
 
