@@ -3,7 +3,13 @@ import type { EventType } from '../schemas/events.js';
 import { DedupStore, SignPairs, dedupKey, signPair } from './dedup.js';
 import { DEDUP_WINDOW_MS } from './defaults.js';
 import { NdjsonStore } from '../store/ndjson.js';
-import { StoreUnavailable, type Appended, type EventStore, type ForwardClaim } from '../store/types.js';
+import {
+  StoreUnavailable,
+  type Appended,
+  type EventStore,
+  type ForwardClaim,
+  type PairMemory,
+} from '../store/types.js';
 import { detectType, schemaWarnings, summarize, type EventSummary } from './detect.js';
 import type { EventLog, HookRecord } from './event-log.js';
 import { DEFAULT_MAX_AGE_MS, createVerifier, type Verdict, type VerifyOptions } from './verify.js';
@@ -80,7 +86,8 @@ export class Intake {
   /** Where arrivals are counted and records kept (the embedded store over `log` by default). */
   readonly store: EventStore;
   private readonly now: () => number;
-  private readonly pairs: SignPairs;
+  /** Plan-end pairs: the shared store's memory, else this process's. */
+  private readonly pairs: PairMemory;
   readonly counters: IntakeCounters = { refused: 0, refusedUnlogged: 0 };
   private tokens: number;
   private tokensAt = 0;
@@ -89,7 +96,8 @@ export class Intake {
     this.verify = createVerifier(options);
     this.store = options.store ?? new NdjsonStore(options.log?.path, options.log, options.dedup ?? new DedupStore());
     this.now = options.now ?? Date.now;
-    this.pairs = new SignPairs(historyWindowMs(options.maxAgeMs));
+    const window = historyWindowMs(options.maxAgeMs);
+    this.pairs = this.store.planPairs?.(window) ?? new SignPairs(window);
     this.tokens = 2 * (options.refusedLogRate ?? REFUSED_LOG_RATE);
     if (options.history) this.remember(options.history);
   }
@@ -113,7 +121,7 @@ export class Intake {
         } catch {
           pair = undefined;
         }
-        if (pair) this.pairs.claim(pair, r.key, at);
+        if (pair && this.pairs instanceof SignPairs) this.pairs.claim(pair, r.key, at);
       }
     }
   }
@@ -170,7 +178,7 @@ export class Intake {
     // Plan end: a verified Timestamp+Sign pair seen before with another event is a replay.
     const pair = type === 'plan.end' && verdict.state === 'verified' ? signPair(body) : undefined;
     if (pair !== undefined) {
-      if (this.pairs.replay(pair, plainKey, this.now())) {
+      if (await this.asked(() => this.pairs.replay(pair, plainKey, this.now()))) {
         verdict = {
           state: 'rejected',
           reason: 'replay: this Timestamp and Sign came before with another PlanName or PlanDetails',
@@ -193,7 +201,7 @@ export class Intake {
     // Claimed at once (a copy arriving meanwhile sees it), given back when the record fails.
     const undo =
       pair !== undefined && answer === 200 && verdict.state === 'verified'
-        ? this.pairs.claim(pair, plainKey, this.now())
+        ? await this.asked(() => this.pairs.claim(pair, plainKey, this.now()))
         : undefined;
     // The store counts the arrival and keeps the record in one step; it sets retry and duplicate.
     const forward = answer === 200 && verdict.state !== 'rejected' ? this.options.forwardClaim : undefined;
@@ -253,6 +261,15 @@ export class Intake {
       else Object.assign(record, { body: raw.toString('base64'), encoding: 'base64' });
     }
     return record;
+  }
+
+  /** Asks the pair memory: a shared store that cannot answer is an outage (503, said once). */
+  private async asked<T>(ask: () => T | Promise<T>): Promise<T> {
+    try {
+      return await ask();
+    } catch (error) {
+      throw error instanceof StoreUnavailable ? new LogWriteError(error.message) : error;
+    }
   }
 
   private async write(

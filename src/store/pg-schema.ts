@@ -82,6 +82,21 @@ CREATE TABLE callctl_reach_ledger (
 );
 `,
   },
+  {
+    version: 4,
+    description: 'plan-end Timestamp+Sign pairs, shared by every receiver (replay protection)',
+    // One row per pair and plan end (its identity: PlanName and a digest of PlanDetails) first
+    // seen under it, and when; rows past the history window are deleted as new ones come.
+    sql: `
+CREATE TABLE callctl_plan_pairs (
+  pair text NOT NULL,
+  key  text NOT NULL,
+  at   timestamptz NOT NULL,
+  PRIMARY KEY (pair, key)
+);
+CREATE INDEX callctl_plan_pairs_at ON callctl_plan_pairs (at);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { SHARED_PAIR_MS } from '../hooks/dedup.js';
 import { DEDUP_WINDOW_MS } from '../hooks/defaults.js';
 import type { EventSummary } from '../hooks/detect.js';
 import type { HookRecord } from '../hooks/event-log.js';
@@ -11,6 +12,7 @@ import {
   type EventStore,
   type ForwardClaim,
   type ForwardResult,
+  type PairMemory,
   type StoredEvent,
 } from './types.js';
 
@@ -314,6 +316,43 @@ export class PostgresStore implements EventStore {
     const byN = new Map(rows.map((r) => [r[0], r]));
     for (let i = 0; i < batch.length; i++) batch[i]!.done(undefined, byN.get(i));
     this.notifySoon();
+  }
+
+  planPairs(windowMs: number): PairMemory {
+    const failed = (error: unknown) => new StoreUnavailable(`cannot write to the store: ${writeFailure(error)}`);
+    return {
+      replay: async (pair, key, now) => {
+        const r = await this.pool
+          .query<{ first: Date | null; mine: boolean | null }>(
+            'SELECT min(at) AS first, bool_or(key = $2) AS mine FROM callctl_plan_pairs WHERE pair = $1 AND at >= $3',
+            [pair, key, new Date(now - windowMs)],
+          )
+          .catch((error: unknown) => {
+            throw failed(error);
+          });
+        const { first, mine } = r.rows[0] ?? { first: null, mine: null };
+        return first !== null && mine !== true && now - first.getTime() > SHARED_PAIR_MS;
+      },
+      claim: async (pair, key, now) => {
+        // Pairs past the window go as new ones come (plan ends are few: one per plan).
+        const r = await this.pool
+          .query(
+            `WITH gone AS (DELETE FROM callctl_plan_pairs WHERE at < $4)
+             INSERT INTO callctl_plan_pairs (pair, key, at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1`,
+            [pair, key, new Date(now), new Date(now - windowMs)],
+          )
+          .catch((error: unknown) => {
+            throw failed(error);
+          });
+        if (r.rowCount !== 1) return () => undefined;
+        return () => {
+          // Best effort: a claim left behind only refuses other events under the pair, as a kept one would.
+          this.pool
+            .query('DELETE FROM callctl_plan_pairs WHERE pair = $1 AND key = $2', [pair, key])
+            .catch(() => undefined);
+        };
+      },
+    };
   }
 
   async reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<boolean> {

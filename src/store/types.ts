@@ -56,7 +56,25 @@ export interface EventStore {
    * resolves false when `signal` aborts.
    */
   waitForMore(signal: AbortSignal): Promise<boolean>;
+  /**
+   * The shared store's memory of plan-end pairs, remembered for `windowMs`; absent for the
+   * embedded store (each receiver remembers them itself).
+   */
+  planPairs?(windowMs: number): PairMemory;
   close(): Promise<void>;
+}
+
+/**
+ * Plan-end replay protection's memory: which events (identities) each `Timestamp`+`Sign` pair came
+ * with, and when first (see SignPairs, the embedded one, in this process's memory). Answers may
+ * come at once or later (a shared store asks its database); a store that cannot answer rejects
+ * with StoreUnavailable.
+ */
+export interface PairMemory {
+  /** Whether `key` arriving under `pair` now is a replay (the pair came before with others only). */
+  replay(pair: string, key: string, now: number): boolean | Promise<boolean>;
+  /** Records the pair for `key`; resolves with an undo for a record that could not be written. */
+  claim(pair: string, key: string, now: number): (() => void) | Promise<() => void>;
 }
 
 /** The answer of an append. */

@@ -204,7 +204,7 @@ describe('two serve-hooks behind a round-robin proxy, one PostgreSQL store', () 
       expect(await postOnce(r.port, taskEnd('T-E-2'))).toBe(503);
       // The database is restored from nothing: no callctl tables.
       const c = await db(url);
-      await c.query('DROP TABLE callctl_events, callctl_event_keys, callctl_reach_ledger, callctl_schema');
+      await c.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
       await dbProxy.restore();
       const meanwhile: number[] = [];
       await eventually(
