@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { acquireLock } from '../files/lock.js';
 import { FileJournals, type JournalAppender, type JournalRecord, type JournalStore } from '../files/journal.js';
 
-/** What identifies one batch: the same command, target and file content is the same batch. */
+/** What identifies the sending of one file: the same command, target and file content is the same send (its runs share one journal). */
 export interface JournalKey {
   command: string;
   /** Where the rows go (flex URL and environment, or base URL); never a secret. */
@@ -29,14 +29,14 @@ export function reachJournals(stateDir: string): JournalStore {
   return new FileJournals(join(stateDir, 'journals'), '.jsonl');
 }
 
-/** The journal's name: the command and a hash of what identifies the batch. */
+/** The journal's name: the command and a hash of what identifies the send. */
 export function journalName(key: JournalKey): string {
   const id = createHash('sha256').update(`${key.command}\0${key.target}\0${key.sha256}`).digest('hex').slice(0, 24);
   return `${key.command}-${id}`;
 }
 
 /**
- * The journal of one push or template CSV batch, keyed by rows (src/files/journal.ts
+ * The journal of one push or template CSV send, keyed by rows (src/files/journal.ts
  * underneath), so that a re-run after a kill never sends a row twice: "about to send row N" is
  * on disk before the request, the answer after it (flushed with the next row's intent). A lock
  * (src/files/lock.ts) keeps runs apart.
@@ -51,7 +51,7 @@ export class Journal {
     private readonly now: () => number,
   ) {}
 
-  /** Where the journal of a batch is, under the state folder. */
+  /** Where the journal of a send is, under the state folder. */
   static pathFor(stateDir: string, key: JournalKey): string {
     return reachJournals(stateDir).where(journalName(key));
   }
@@ -69,8 +69,8 @@ export class Journal {
   }
 
   /**
-   * Earlier batches of the same command and target from the same file path with other content:
-   * their rows are not known to this batch (an edited file is a new batch), so a warning is due.
+   * Earlier sends of the same command and target from the same file path with other content:
+   * their rows are not known to this send (an edited file is a new send), so a warning is due.
    */
   static async sameFileOtherContent(
     store: JournalStore,
@@ -86,7 +86,7 @@ export class Journal {
     return found;
   }
 
-  /** Locks the batch, reads what earlier runs recorded, and starts the journal if it is new. */
+  /** Locks the send, reads what earlier runs recorded, and starts the journal if it is new. */
   static async open(
     store: JournalStore,
     key: JournalKey,

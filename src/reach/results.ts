@@ -1,5 +1,5 @@
 import { writeFileAtomic } from '../files/atomic-write.js';
-import type { RowResult } from './batch.js';
+import type { RowResult } from './rows.js';
 import { redact } from '../redact.js';
 
 /** `people.csv` -> `people.results.csv`, beside the input. */

@@ -62,7 +62,7 @@ export interface UploadOptions {
 /** Sends one batch (its entries as a JSON array's text); resolves with the envelope's data. */
 export type SendBatch = (details: Buffer, batch: Batch) => Promise<{ workflow_id?: string; count: number }>;
 
-export interface SendOutcome {
+export interface UploadOutcome {
   batchesSent: number;
   /** Entries of the batches the service accepted. */
   entriesAcked: number;
@@ -247,7 +247,7 @@ export class PreparedUpload {
    * (and flushed to disk) before the next is sent; a batch in flight when the process dies is
    * not, so a re-run sends it again, and only it.
    */
-  async send(sendBatch: SendBatch, control: { shouldStop?: () => boolean } = {}): Promise<SendOutcome> {
+  async send(sendBatch: SendBatch, control: { shouldStop?: () => boolean } = {}): Promise<UploadOutcome> {
     const o = this.options;
     if (o.dryRun || !this.allowed) throw new Error('send: this upload may not be sent');
     const emit = o.onEvent ?? (() => undefined);
@@ -259,7 +259,7 @@ export class PreparedUpload {
       sha256: this.fingerprint.sha256,
       bytes: this.fingerprint.bytes,
     });
-    const outcome: SendOutcome = {
+    const outcome: UploadOutcome = {
       batchesSent: 0,
       entriesAcked: 0,
       serviceCount: 0,

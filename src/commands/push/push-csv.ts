@@ -1,13 +1,13 @@
 import { delimiterHint } from '../../csv/delimiter-hint.js';
 import type { Context } from '../../context.js';
 import type { PushRequest } from '../../schemas/push.js';
-import type { BatchRow } from '../../reach/batch.js';
+import type { SendRow } from '../../reach/rows.js';
 import { readCsv } from '../../csv/table.js';
 import { deliver } from '../../reach/deliver.js';
 import type { Problem } from '../../csv/problems.js';
 import { buildPush, preparePush, pushAnswer, pushEndpoint } from '../../reach/push.js';
 import { collectVariables } from '../../commands/shared/variables.js';
-import { runCsvBatch } from '../shared/csv-send.js';
+import { runCsvSend } from '../shared/csv-send.js';
 import { pushTarget, type PushOptions } from './push.js';
 import { invalidInput } from '../shared/send-ui.js';
 
@@ -27,7 +27,7 @@ export async function runPushCsv(ctx: Context, opts: PushOptions): Promise<numbe
       line: 1,
       message: `the header has no caller_id column${delimiterHint(file.header, opts.delimiter ?? ',')}`,
     });
-  const rows: BatchRow<PushRequest>[] = [];
+  const rows: SendRow<PushRequest>[] = [];
   const seen = new Map<string, number>();
   // With a sound header, every row is checked, so that one run lists every problem.
   if (!problems.some((p) => p.line === 1)) {
@@ -56,7 +56,7 @@ export async function runPushCsv(ctx: Context, opts: PushOptions): Promise<numbe
   if (problems.length > 0) throw invalidInput(ctx, `${opts.csv}`, problems);
   const transport = await ctx.transport();
   const endpoint = pushEndpoint(target);
-  return runCsvBatch(
+  return runCsvSend(
     ctx,
     {
       key: { command: 'push', target: `${target.environment} ${endpoint}`, sha256: file.sha256 },

@@ -3,17 +3,17 @@ import { ExitCode } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
 import {
-  planBatch,
+  planSend,
   resultOf,
-  runBatch,
+  sendRows,
   tally,
-  type BatchEvent,
-  type BatchPlan,
-  type BatchRow,
-  type BatchRun,
-  type BatchSender,
+  type SendEvent,
+  type SendPlan,
+  type SendRow,
+  type RunResult,
+  type RowSender,
   type RowResult,
-} from '../../reach/batch.js';
+} from '../../reach/rows.js';
 import type { PreparedRequest } from '../../reach/deliver.js';
 import { Journal, reachJournals, type JournalKey } from '../../reach/journal.js';
 import { defaultResultsPath, writeResults } from '../../reach/results.js';
@@ -23,7 +23,7 @@ import { stateDir } from '../../files/state.js';
 import { fileLedgers, normaliseDestination, peekLedger, RECALL_WINDOW_MS, type Ledger } from '../../reach/ledger.js';
 import { sharedLedgers, sharedLocks } from '../shared-lock.js';
 
-export interface CsvBatchOptions {
+export interface CsvSendOptions {
   rate: number;
   yes?: boolean;
   dryRun?: boolean;
@@ -38,17 +38,17 @@ export interface CsvBatchOptions {
   quiet?: boolean;
 }
 
-export interface CsvBatch<B> {
+export interface CsvSend<B> {
   key: JournalKey;
   /** Where rows go, for the never-twice ledger (URLs normalised by the ledger). */
   destination: string;
   file: string;
   /** Row-independent settings of the run, kept in the journal for reference. */
   meta: Record<string, unknown>;
-  rows: BatchRow<B>[];
-  sender: BatchSender<B>;
+  rows: SendRow<B>[];
+  sender: RowSender<B>;
   /** The request a dry run shows (no external signing command is run). */
-  preview(row: BatchRow<B>): Promise<PreparedRequest>;
+  preview(row: SendRow<B>): Promise<PreparedRequest>;
   /** `{one: 'call', many: 'calls', verb: 'Place'}` */
   words: { one: string; many: string; verb: string };
   columns: { who: string; id: string };
@@ -57,10 +57,10 @@ export interface CsvBatch<B> {
 }
 
 /**
- * Runs a validated CSV batch at the edge: journal and lock, confirmation, dry run, progress on
+ * Runs a validated CSV send at the edge: journal and lock, confirmation, dry run, progress on
  * stderr, the results file, the summary and the exit code.
  */
-export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: CsvBatchOptions): Promise<number> {
+export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSendOptions): Promise<number> {
   const startedAt = ctx.io.now();
   const out = await ctx.output();
   // Without a terminal (cron) every line starts with its time; --quiet keeps only the errors.
@@ -75,24 +75,24 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
   const journals = reachJournals(state);
   const flags = { resendUncertain: !!opts.resendUncertain, retryFailed: !!opts.retryFailed };
   if (opts.dryRun) {
-    const states = await Journal.peek(journals, batch.key);
-    const plan = planBatch(batch.rows, states, flags);
+    const states = await Journal.peek(journals, send.key);
+    const plan = planSend(send.rows, states, flags);
     // What the never-twice ledger would skip now (read only: no lock taken, nothing written).
-    const destination = normaliseDestination(batch.destination);
+    const destination = normaliseDestination(send.destination);
     const pg = await sharedLedgers(ctx);
     let lastReached = peekLedger(state, destination);
     if (pg) {
       // The PostgreSQL store's ledger (read, then closed: its `pending`/`cleared` are never called here).
       const l = await pg.open(destination);
-      const known = new Map(batch.rows.map((r) => [r.who, l.lastReached(r.who)]));
+      const known = new Map(send.rows.map((r) => [r.who, l.lastReached(r.who)]));
       await l.close();
       lastReached = (who) => known.get(who);
     }
-    const skips = ledgerSkips(batch.rows, lastReached, states, ctx.io.now(), opts);
+    const skips = ledgerSkips(send.rows, lastReached, states, ctx.io.now(), opts);
     plan.toSend = plan.toSend.filter((n) => !skips.has(n));
-    const byRow = new Map(batch.rows.map((r) => [r.row, r]));
-    const requests = await Promise.all(plan.toSend.map((n) => batch.preview(byRow.get(n)!)));
-    const skipped = batch.rows
+    const byRow = new Map(send.rows.map((r) => [r.row, r]));
+    const requests = await Promise.all(plan.toSend.map((n) => send.preview(byRow.get(n)!)));
+    const skipped = send.rows
       .filter((r) => skips.has(r.row))
       .map((r) => ({ row: r.row, line: r.line, who: r.who, reachedAt: skips.get(r.row)! }));
     for (const s of skipped)
@@ -107,32 +107,32 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     );
     return ExitCode.OK;
   }
-  const file = resolve(batch.file);
+  const file = resolve(send.file);
   await Journal.prune(journals);
-  const edited = await Journal.sameFileOtherContent(journals, batch.key, file);
+  const edited = await Journal.sameFileOtherContent(journals, send.key, file);
   // With a PostgreSQL store, the same locks are also taken there (another host's cron runs the
-  // same batch, or sends to the same destination): the batch first, for its plainer message.
+  // same send, or sends to the same destination): the send first, for its plainer message.
   const takeShared = await sharedLocks(ctx);
-  const destination = normaliseDestination(batch.destination);
+  const destination = normaliseDestination(send.destination);
   const shared: Array<() => Promise<void>> = [];
   let journal: Journal;
   try {
     if (takeShared) {
       shared.push(
         await takeShared(
-          `${batch.key.command} ${normaliseDestination(batch.key.target)} ${batch.key.sha256}`,
-          `${batch.key.command} run of this file`,
+          `${send.key.command} ${normaliseDestination(send.key.target)} ${send.key.sha256}`,
+          `${send.key.command} run of this file`,
         ),
       );
       shared.push(await takeShared(`ledger ${destination}`, `send to ${destination}`));
     }
-    journal = await Journal.open(journals, batch.key, { file, ...batch.meta }, () => ctx.io.now());
+    journal = await Journal.open(journals, send.key, { file, ...send.meta }, () => ctx.io.now());
   } catch (error) {
     for (const release of shared) await release();
     throw error;
   }
-  const resultsPath = opts.results ?? defaultResultsPath(batch.file);
-  let run: BatchRun | undefined;
+  const resultsPath = opts.results ?? defaultResultsPath(send.file);
+  let run: RunResult | undefined;
   let started = false;
   let stopRequested = false;
   const offSignal = ctx.io.onSignal(() => {
@@ -152,11 +152,11 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
   }
   let ledgerSkipped = new Map<number, string>();
   try {
-    const plan = planBatch(batch.rows, journal.states, flags);
+    const plan = planSend(send.rows, journal.states, flags);
     // Never twice: a person reached through this destination within the window, from any file, is skipped.
-    ledgerSkipped = ledgerSkips(batch.rows, (who) => ledger.lastReached(who), journal.states, ctx.io.now(), opts);
+    ledgerSkipped = ledgerSkips(send.rows, (who) => ledger.lastReached(who), journal.states, ctx.io.now(), opts);
     plan.toSend = plan.toSend.filter((n) => !ledgerSkipped.has(n));
-    for (const r of batch.rows) {
+    for (const r of send.rows) {
       const at = ledgerSkipped.get(r.row);
       if (at)
         warn(
@@ -165,19 +165,19 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     }
     if (journal.isNew && edited.length > 0) {
       warn(
-        `${batch.file} was sent before with other content (${edited.map((e) => e.at).join(', ')}): an edited file is a new batch; people reached then are skipped by the ledger unless --call-again`,
+        `${send.file} was sent before with other content (${edited.map((e) => e.at).join(', ')}): an edited file is new to the journal; people reached then are skipped by the ledger unless --call-again`,
       );
     }
     if (plan.toSend.length > 0) {
       await confirmSend(
         ctx,
-        confirmation(batch, plan, opts.rate, flags),
-        `${batch.words.verb} ${plan.toSend.length} ${plan.toSend.length === 1 ? batch.words.one : batch.words.many}?`,
+        confirmation(send, plan, opts.rate, flags),
+        `${send.words.verb} ${plan.toSend.length} ${plan.toSend.length === 1 ? send.words.one : send.words.many}?`,
         opts.yes,
       );
     }
     started = true;
-    const batchOptions = {
+    const sendOptions = {
       rate: opts.rate,
       ...flags,
       now: () => ctx.io.now(),
@@ -185,13 +185,13 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
       stopRequested: () => stopRequested,
       ledger,
     };
-    run = await runBatch(batch.rows, plan, journal, batch.sender, batchOptions, (e) =>
-      render(shown, e.type === 'row' ? { ...e, result: advised(e.result) } : e, batch.words.one),
+    run = await sendRows(send.rows, plan, journal, send.sender, sendOptions, (e) =>
+      render(shown, e.type === 'row' ? { ...e, result: advised(e.result) } : e, send.words.one),
     );
   } finally {
     offSignal();
-    // Even when the batch ended with an error (a signing command failing), the file is complete.
-    const results = (run?.results ?? batch.rows.map((r) => resultOf(r, journal.states.get(r.row), true))).map((r) => {
+    // Even when the run ended with an error (a signing command failing), the file is complete.
+    const results = (run?.results ?? send.rows.map((r) => resultOf(r, journal.states.get(r.row), true))).map((r) => {
       const at = ledgerSkipped.get(r.row);
       return at
         ? {
@@ -205,9 +205,9 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
     await journal.close();
     await ledger.close();
     for (const release of shared) await release();
-    if (started) writeResults(resultsPath, results, batch.columns);
+    if (started) writeResults(resultsPath, results, send.columns);
   }
-  return report(ctx, batch, run!, resultsPath, journal.path, { startedAt, quiet: opts.quiet === true, warn });
+  return report(ctx, send, run!, resultsPath, journal.path, { startedAt, quiet: opts.quiet === true, warn });
 }
 
 /**
@@ -216,11 +216,11 @@ export async function runCsvBatch<B>(ctx: Context, batch: CsvBatch<B>, opts: Csv
  * journal's own rules instead.
  */
 function ledgerSkips(
-  rows: readonly BatchRow<unknown>[],
+  rows: readonly SendRow<unknown>[],
   lastReached: (who: string) => string | undefined,
   known: ReadonlyMap<number, unknown>,
   now: number,
-  opts: Pick<CsvBatchOptions, 'callAgain' | 'recallWindow'>,
+  opts: Pick<CsvSendOptions, 'callAgain' | 'recallWindow'>,
 ): Map<number, string> {
   const skips = new Map<number, string>();
   const window = opts.recallWindow ?? RECALL_WINDOW_MS;
@@ -234,15 +234,15 @@ function ledgerSkips(
 }
 
 function confirmation<B>(
-  batch: CsvBatch<B>,
-  plan: BatchPlan,
+  send: CsvSend<B>,
+  plan: SendPlan,
   rate: number,
   flags: { resendUncertain: boolean; retryFailed: boolean },
 ): string[] {
   const toSend = new Set(plan.toSend);
   return [
-    ...batch.about,
-    `  file             ${batch.file} (${plan.total} rows)`,
+    ...send.about,
+    `  file             ${send.file} (${plan.total} rows)`,
     ...(plan.sentEarlier ? [`  sent earlier     ${plan.sentEarlier} (skipped)`] : []),
     ...(plan.failedEarlier.length
       ? [
@@ -255,7 +255,7 @@ function confirmation<B>(
         ]
       : []),
     `  to send now      ${plan.toSend.length} at ${rate}/s (about ${Math.ceil(plan.toSend.length / rate)} s)`,
-    ...batch.rows
+    ...send.rows
       .filter((r) => toSend.has(r.row))
       .slice(0, 3)
       .map((r) => `    line ${r.line}: ${r.who}`),
@@ -272,7 +272,7 @@ function advised(r: RowResult): RowResult {
 const PIPED_LINE_MS = 1_000;
 
 /** A row's outcome: a refusal, an uncertain row or a warning always; a sent row as progress. */
-function render(shown: Progress, e: BatchEvent, one: string): void {
+function render(shown: Progress, e: SendEvent, one: string): void {
   if (e.type === 'stopped') {
     shown.error(`stopped: ${e.message}`);
     return;
@@ -293,8 +293,8 @@ function render(shown: Progress, e: BatchEvent, one: string): void {
 
 async function report<B>(
   ctx: Context,
-  batch: CsvBatch<B>,
-  run: BatchRun,
+  send: CsvSend<B>,
+  run: RunResult,
   resultsPath: string,
   journalPath: string,
   how: { startedAt: number; quiet: boolean; warn: (message: string) => void },
@@ -305,12 +305,12 @@ async function report<B>(
   const summary = {
     startedAt: new Date(how.startedAt).toISOString(),
     endedAt: new Date(ctx.io.now()).toISOString(),
-    file: batch.file,
+    file: send.file,
     results: resultsPath,
     journal: journalPath,
     // Every row was checked before anything was sent: an invalid row stops the run (exit 3) first.
-    rows: batch.rows.length,
-    valid: batch.rows.length,
+    rows: send.rows.length,
+    valid: send.rows.length,
     invalid: 0,
     total: run.results.length,
     ...t,

@@ -1,13 +1,13 @@
 import { delimiterHint } from '../../csv/delimiter-hint.js';
 import type { Context } from '../../context.js';
 import type { TemplateRequest } from '../../schemas/template.js';
-import type { BatchRow } from '../../reach/batch.js';
+import type { SendRow } from '../../reach/rows.js';
 import { readCsv } from '../../csv/table.js';
 import { deliver } from '../../reach/deliver.js';
 import type { Problem } from '../../csv/problems.js';
 import { buildTemplate, prepareTemplate, templateAnswer, templateEndpoint } from '../../reach/template.js';
 import { collectVariables } from '../../commands/shared/variables.js';
-import { runCsvBatch } from '../shared/csv-send.js';
+import { runCsvSend } from '../shared/csv-send.js';
 import { invalidInput } from '../shared/send-ui.js';
 import { templateTarget, type TemplateSendOptions } from './send.js';
 
@@ -28,7 +28,7 @@ export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): P
       line: 1,
       message: `the header has no channel_id column and --channel-id is not given${delimiterHint(file.header, opts.delimiter ?? ',')}`,
     });
-  const rows: BatchRow<TemplateRequest>[] = [];
+  const rows: SendRow<TemplateRequest>[] = [];
   const seen = new Map<string, number>();
   const nowSeconds = () => opts.timestamp ?? Math.floor(ctx.io.now() / 1000);
   // With a sound header, every row is checked, so that one run lists every problem.
@@ -69,8 +69,8 @@ export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): P
   if (problems.length > 0) throw invalidInput(ctx, `${opts.csv}`, problems);
   const transport = await ctx.transport();
   const endpoint = templateEndpoint(target);
-  const stamp = (row: BatchRow<TemplateRequest>) => ({ ...row.body, timestamp: nowSeconds() });
-  return runCsvBatch(
+  const stamp = (row: SendRow<TemplateRequest>) => ({ ...row.body, timestamp: nowSeconds() });
+  return runCsvSend(
     ctx,
     {
       key: { command: 'template', target: `${endpoint} template ${opts.templateId}`, sha256: file.sha256 },

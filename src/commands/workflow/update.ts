@@ -4,7 +4,7 @@ import { sharedLocks } from '../shared-lock.js';
 import type { Context } from '../../context.js';
 import { AuthError, InputError, InterruptedError, UsageError } from '../../errors.js';
 import { updateDetailsJson } from '../../api/cloud.js';
-import { PreparedUpload, type SendOutcome } from '../../upload/upload.js';
+import { PreparedUpload, type UploadOutcome } from '../../upload/upload.js';
 import { formatProblem, type Problem } from '../../csv/problems.js';
 import type { Output } from '../../output/output.js';
 import { UploadProgress } from './update-progress.js';
@@ -127,7 +127,7 @@ export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
     if (stopRequested) throw new InterruptedError(`interrupted after reading ${opts.csv}; nothing was sent`);
     const u = upload;
     const { validation: v, plan } = u;
-    const summary = (status: UpdateSummary['status'], sent?: SendOutcome, stopped?: unknown): UpdateSummary => ({
+    const summary = (status: UpdateSummary['status'], sent?: UploadOutcome, stopped?: unknown): UpdateSummary => ({
       status,
       startedAt: new Date(started).toISOString(),
       endedAt: new Date(ctx.io.now()).toISOString(),

@@ -2,17 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { NetworkError } from '../../src/errors.js';
 import {
   MAX_CONSECUTIVE_FAILURES,
-  planBatch,
-  runBatch,
+  planSend,
+  sendRows,
   tally,
-  type BatchEvent,
-  type BatchRow,
-} from '../../src/reach/batch.js';
+  type SendEvent,
+  type SendRow,
+} from '../../src/reach/rows.js';
 import type { Delivery } from '../../src/reach/deliver.js';
 import { Journal, reachJournals } from '../../src/reach/journal.js';
 import { tempDir } from './helpers.js';
 
-const rows: BatchRow<string>[] = Array.from({ length: 8 }, (_, i) => ({
+const rows: SendRow<string>[] = Array.from({ length: 8 }, (_, i) => ({
   row: i + 1,
   line: i + 2,
   who: `c${i + 1}`,
@@ -24,15 +24,15 @@ async function harness(answer: (body: string) => Delivery, options: { rate?: num
   let t = 1_000_000;
   const starts: number[] = [];
   const sent: string[] = [];
-  const events: BatchEvent[] = [];
+  const events: SendEvent[] = [];
   const journal = await Journal.open(
     reachJournals(tempDir()),
     { command: 'push', target: 't', sha256: 's' },
     {},
     () => t,
   );
-  const run = (plan = planBatch(rows, journal.states, { resendUncertain: false, retryFailed: false })) =>
-    runBatch(
+  const run = (plan = planSend(rows, journal.states, { resendUncertain: false, retryFailed: false })) =>
+    sendRows(
       rows,
       plan,
       journal,
@@ -107,9 +107,9 @@ describe('batch sender', () => {
       'skipped',
     ]);
     // The next run sends the skipped rows and leaves the uncertain one alone.
-    const plan = planBatch(rows, h.journal.states, { resendUncertain: false, retryFailed: false });
+    const plan = planSend(rows, h.journal.states, { resendUncertain: false, retryFailed: false });
     expect(plan).toMatchObject({ toSend: [4, 5, 6, 7, 8], sentEarlier: 2, uncertain: [3] });
-    expect(planBatch(rows, h.journal.states, { resendUncertain: true, retryFailed: false }).toSend).toEqual([
+    expect(planSend(rows, h.journal.states, { resendUncertain: true, retryFailed: false }).toSend).toEqual([
       3, 4, 5, 6, 7, 8,
     ]);
     await h.journal.close();
@@ -120,7 +120,7 @@ describe('batch sender', () => {
     const { results, stopped } = await h.run();
     expect(stopped?.reason).toBe('network');
     expect(results[1]).toMatchObject({ outcome: 'skipped' });
-    expect(planBatch(rows, h.journal.states, { resendUncertain: false, retryFailed: false }).toSend).toEqual([
+    expect(planSend(rows, h.journal.states, { resendUncertain: false, retryFailed: false }).toSend).toEqual([
       2, 3, 4, 5, 6, 7, 8,
     ]);
     await h.journal.close();
@@ -135,8 +135,8 @@ describe('batch sender', () => {
       failed: MAX_CONSECUTIVE_FAILURES,
       skipped: rows.length - MAX_CONSECUTIVE_FAILURES,
     });
-    expect(planBatch(rows, h.journal.states, { resendUncertain: false, retryFailed: false }).toSend).toEqual([6, 7, 8]);
-    expect(planBatch(rows, h.journal.states, { resendUncertain: false, retryFailed: true }).toSend).toEqual([
+    expect(planSend(rows, h.journal.states, { resendUncertain: false, retryFailed: false }).toSend).toEqual([6, 7, 8]);
+    expect(planSend(rows, h.journal.states, { resendUncertain: false, retryFailed: true }).toSend).toEqual([
       1, 2, 3, 4, 5, 6, 7, 8,
     ]);
     await h.journal.close();

@@ -3,7 +3,7 @@ import { intervalMs } from '../timers.js';
 import type { Journal, RowState } from './journal.js';
 
 /** A validated row, ready to be sent. */
-export interface BatchRow<B> {
+export interface SendRow<B> {
   row: number;
   line: number;
   /** Who it reaches, for reports (caller id, channel id). */
@@ -11,20 +11,20 @@ export interface BatchRow<B> {
   body: B;
 }
 
-export interface BatchSender<B> {
+export interface RowSender<B> {
   /** The exact request, made right before it is sent (timestamp, signature). */
-  prepare(row: BatchRow<B>): Promise<PreparedRequest>;
+  prepare(row: SendRow<B>): Promise<PreparedRequest>;
   deliver(req: PreparedRequest): Promise<Delivery>;
 }
 
-export interface BatchOptions {
+export interface SendRowsOptions {
   /** Requests per second; sends are sequential and at least 1000/rate ms apart. */
   rate: number;
   resendUncertain: boolean;
   retryFailed: boolean;
   now(): number;
   sleep(ms: number): Promise<void>;
-  /** Checked before each send: true ends the batch (Ctrl-C). */
+  /** Checked before each send: true ends the run (Ctrl-C). */
   stopRequested(): boolean;
   /** The never-twice ledger (src/reach/ledger.ts): told before each send and of each send that reached nobody. */
   ledger?: {
@@ -52,7 +52,7 @@ export interface RowResult {
   warning?: string;
 }
 
-export interface BatchPlan {
+export interface SendPlan {
   total: number;
   /** Rows to send in this run, in order. */
   toSend: number[];
@@ -66,11 +66,11 @@ export interface BatchPlan {
 
 export type StopReason = 'interrupted' | 'network' | 'failures';
 
-export type BatchEvent =
+export type SendEvent =
   | { type: 'row'; result: RowResult; done: number; of: number }
   | { type: 'stopped'; reason: StopReason; message: string };
 
-export interface BatchRun {
+export interface RunResult {
   results: RowResult[];
   stopped?: { reason: StopReason; message: string };
 }
@@ -78,12 +78,12 @@ export interface BatchRun {
 const isUncertain = (s: RowState | undefined) => s?.state === 'about' || s?.state === 'uncertain';
 
 /** Which rows this run sends, from what the journal recorded. */
-export function planBatch(
-  rows: readonly BatchRow<unknown>[],
+export function planSend(
+  rows: readonly SendRow<unknown>[],
   states: ReadonlyMap<number, RowState>,
-  opts: Pick<BatchOptions, 'resendUncertain' | 'retryFailed'>,
-): BatchPlan {
-  const plan: BatchPlan = { total: rows.length, toSend: [], sentEarlier: 0, failedEarlier: [], uncertain: [] };
+  opts: Pick<SendRowsOptions, 'resendUncertain' | 'retryFailed'>,
+): SendPlan {
+  const plan: SendPlan = { total: rows.length, toSend: [], sentEarlier: 0, failedEarlier: [], uncertain: [] };
   for (const { row } of rows) {
     const s = states.get(row);
     if (s?.state === 'sent') plan.sentEarlier++;
@@ -101,22 +101,22 @@ export function planBatch(
 /**
  * Sends the planned rows one at a time at the given rate. Each row is journaled as about to be
  * sent (on disk) before its request, and its answer after; a connection that fails once the
- * body may have gone out ends the batch, and that row stays uncertain.
+ * body may have gone out ends the run, and that row stays uncertain.
  */
-export async function runBatch<B>(
-  rows: readonly BatchRow<B>[],
-  plan: BatchPlan,
+export async function sendRows<B>(
+  rows: readonly SendRow<B>[],
+  plan: SendPlan,
   journal: Journal,
-  sender: BatchSender<B>,
-  opts: BatchOptions,
-  emit: (event: BatchEvent) => void,
-): Promise<BatchRun> {
+  sender: RowSender<B>,
+  opts: SendRowsOptions,
+  emit: (event: SendEvent) => void,
+): Promise<RunResult> {
   const byRow = new Map(rows.map((r) => [r.row, r]));
   const thisRun = new Set<number>();
   const interval = intervalMs(opts.rate);
   let lastStart: number | undefined;
   let consecutiveFailures = 0;
-  let stopped: BatchRun['stopped'];
+  let stopped: RunResult['stopped'];
   for (const [i, rowNumber] of plan.toSend.entries()) {
     if (opts.stopRequested()) {
       stopped = { reason: 'interrupted', message: `interrupted after ${i} of ${plan.toSend.length} rows` };
@@ -173,7 +173,7 @@ function toState(d: Delivery, at: string): Exclude<RowState, { state: 'about' }>
 }
 
 /** A row's outcome for the results file, from its journal state. */
-export function resultOf(row: BatchRow<unknown>, s: RowState | undefined, earlier: boolean): RowResult {
+export function resultOf(row: SendRow<unknown>, s: RowState | undefined, earlier: boolean): RowResult {
   const base = { row: row.row, line: row.line, who: row.who, earlier };
   if (!s) return { ...base, outcome: 'skipped', error: 'not sent yet: the run ended before this row' };
   switch (s.state) {
