@@ -2,11 +2,12 @@ import { InvalidArgumentError, type Command } from './commander.js';
 import { Context, type GlobalOptions } from '../context.js';
 import type { IO } from '../io.js';
 
-/** What a verb module exports: `run(ctx, options, ...positional arguments)`. */
-export interface VerbModule {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  run(ctx: Context, options: any, ...args: any[]): Promise<number | void>;
-}
+/**
+ * A verb's run function (GitHub CLI's shape): everything the command was given is in `opts`, its
+ * flags under their camelCase names and its positional arguments under theirs (`<task-id>` is
+ * `taskId`); global flags are read through the context.
+ */
+export type Run<O> = (ctx: Context, opts: O) => Promise<number | void>;
 
 /** Shared by main and the commands: the exit code and the context of the command that ran. */
 export interface RunState {
@@ -14,30 +15,70 @@ export interface RunState {
   ctx?: Context;
 }
 
+/**
+ * Calls a verb once commander has parsed its command line. The default makes the context and
+ * runs it; the argv table test (test/commands/argv.test.ts) records what each verb receives instead.
+ */
+export type Invoke = <O>(command: Command, opts: O, load: () => Promise<Run<O>>) => Promise<number | void>;
+
 export interface Deps {
   io: IO;
   state: RunState;
-  /** An action that imports its verb module only when the command runs. */
-  action(load: () => Promise<VerbModule>): (...args: unknown[]) => Promise<void>;
+  /**
+   * The action of a command: its options object (flags and positional arguments, see Run) goes to
+   * the run function `load` gives, which is imported only when the command runs, as in
+   * `.action(run(() => import('./list.js').then((m) => m.runWorkflowList)))`.
+   */
+  run<O>(load: () => Promise<Run<O>>): (...args: unknown[]) => Promise<void>;
 }
 
-export function makeDeps(io: IO, state: RunState): Deps {
+export function makeDeps(io: IO, state: RunState, invoke: Invoke = runVerb(io, state)): Deps {
   return {
     io,
     state,
-    action:
-      (load) =>
-      async (...args) => {
+    run:
+      <O>(load: () => Promise<Run<O>>) =>
+      async (...args: unknown[]) => {
         // commander calls an action with (...positional, options, command).
         const command = args.at(-1) as Command;
-        const positional = args.slice(0, -2);
-        const ctx = new Context(io, globalsOf(command));
-        state.ctx = ctx;
-        await ctx.init();
-        const verb = await load();
-        state.exitCode = (await verb.run(ctx, command.opts(), ...positional)) ?? 0;
+        // The one place where parsed flags become a verb's options type; the argv table test holds
+        // every command's parse equal to an object of that type.
+        const opts = optionsOf(command, args.slice(0, -2)) as O;
+        state.exitCode = (await invoke(command, opts, load)) ?? 0;
       },
   };
+}
+
+/** The default Invoke: the context first (it reads the profile), then the verb's module. */
+function runVerb(io: IO, state: RunState): Invoke {
+  return async (command, opts, load) => {
+    const ctx = new Context(io, globalsOf(command));
+    state.ctx = ctx;
+    await ctx.init();
+    const run = await load();
+    return run(ctx, opts);
+  };
+}
+
+/** The command's own flags, and its positional arguments by their camelCase names (`<TaskID>`, `<task_id>`: taskId). */
+function optionsOf(command: Command, positional: unknown[]): Record<string, unknown> {
+  const opts: Record<string, unknown> = { ...command.opts() };
+  command.registeredArguments.forEach((argument, i) => {
+    const key = camelCase(argument.name());
+    if (command.options.some((o) => o.attributeName() === key))
+      throw new Error(`${command.name()}: the argument ${argument.name()} and a flag are both ${key}`);
+    if (positional[i] !== undefined) opts[key] = positional[i];
+  });
+  return opts;
+}
+
+function camelCase(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[-_\s]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+  return words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
 }
 
 function globalsOf(command: Command): GlobalOptions {

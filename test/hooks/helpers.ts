@@ -55,7 +55,7 @@ export async function startServeHooks(
   globals: { json?: boolean; configDir?: string } = {},
 ) {
   const { Context } = await import('../../src/context.js');
-  const { run } = await import('../../src/commands/serve-hooks/serve.js');
+  const { runServeHooks: run } = await import('../../src/commands/serve-hooks/serve.js');
   const ctx = new Context(io, {
     json: false,
     color: false,

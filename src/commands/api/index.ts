@@ -1,7 +1,7 @@
 import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
 
-export function register(parent: Command, { action }: Deps): void {
+export function register(parent: Command, { run }: Deps): void {
   parent
     .command('api <METHOD> <PATH>')
     .description(
@@ -63,5 +63,5 @@ Examples:
 
 JSON: always; the envelope's data (cloud), or the whole answer (--flex, --template-api, --raw).`,
     )
-    .action(action(() => import('./run.js')));
+    .action(run(() => import('./run.js').then((m) => m.runApi)));
 }

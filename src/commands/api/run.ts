@@ -6,6 +6,10 @@ import { cloudRequest, directRequest, type RawAnswer, type RawRequest } from '..
 import { readAll } from '../../io-read.js';
 
 export interface ApiOptions {
+  /** `<METHOD>`: GET or POST, any case. */
+  method: string;
+  /** `<PATH>`: the endpoint's path, with its query. */
+  path: string;
   field?: string[];
   typedField?: string[];
   input?: string;
@@ -22,7 +26,9 @@ export interface ApiOptions {
 /** Field names whose values are secrets: never accepted as flag values (they would show in `ps`). */
 const SECRET_FIELDS = /^(APPSecret|token|push_token|Sign)$/i;
 
-export async function run(ctx: Context, opts: ApiOptions, methodArg: string, pathArg: string): Promise<number> {
+/** Runs `api`. */
+export async function runApi(ctx: Context, opts: ApiOptions): Promise<number> {
+  const { method: methodArg, path: pathArg } = opts;
   const method = methodArg.toUpperCase();
   if (method !== 'GET' && method !== 'POST')
     throw new UsageError(`METHOD must be GET or POST (the service's interface uses no other), not ${methodArg}`);

@@ -1,7 +1,7 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
 
-export function register(parent: Command, { action }: Deps): void {
+export function register(parent: Command, { run }: Deps): void {
   const auth = parent.command('auth').description('log in to the service and manage the stored token');
   auth
     .command('login', { isDefault: true })
@@ -23,7 +23,7 @@ Examples:
 
 JSON (--json): {"profile", "baseUrl", "tokenObtainedAt"}`,
     )
-    .action(action(() => import('./login.js')));
+    .action(run(() => import('./login.js').then((m) => m.runLogin)));
   auth
     .command('status')
     .description('show the token in use and ask the service whether it works (exit 4 when not)')
@@ -49,7 +49,7 @@ Examples:
 JSON (--json): {"profile", "baseUrl", "tokenSource", "tokenBaseUrl", "tokenObtainedAt", "loggedIn", "accepted"}; with --all, an array
 of them, each with "problem" (null, or the reason it is not usable).`,
     )
-    .action(action(() => import('./status.js')));
+    .action(run(() => import('./status.js').then((m) => m.runAuthStatus)));
   auth
     .command('logout')
     .description("forget the profile's stored token")
@@ -57,7 +57,7 @@ of them, each with "problem" (null, or the reason it is not usable).`,
       'after',
       '\nExamples:\n  callctl auth logout\n  callctl -p test auth logout\n\nJSON (--json): {"profile", "removed"}',
     )
-    .action(action(() => import('./logout.js')));
+    .action(run(() => import('./logout.js').then((m) => m.runLogout)));
   auth
     .command('token')
     .description('print the token in use, for other tools')
@@ -65,5 +65,5 @@ of them, each with "problem" (null, or the reason it is not usable).`,
       'after',
       '\nThe one command that prints a secret, because you asked for it.\n\nExamples:\n  curl -H "Authorization: Token $(callctl auth token)" "$BASE/service/cloud/robot"\n  callctl -p prod auth token --json\n\nJSON (--json): {"token"}',
     )
-    .action(action(() => import('./token.js')));
+    .action(run(() => import('./token.js').then((m) => m.runAuthToken)));
 }

@@ -7,7 +7,8 @@ export interface LoginOptions {
   appSecretStdin?: boolean;
 }
 
-export async function run(ctx: Context, opts: LoginOptions): Promise<number> {
+/** Runs `auth login`. */
+export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number> {
   const settings = await ctx.settings();
   const prompter = ctx.io.prompter;
 

@@ -1,6 +1,10 @@
 import type { Context } from '../../context.js';
 
-export async function run(ctx: Context): Promise<number> {
+/** `auth logout` takes no options of its own. */
+export type LogoutOptions = Record<string, never>;
+
+/** Runs `auth logout`. */
+export async function runLogout(ctx: Context, _opts: LogoutOptions): Promise<number> {
   const { updateProfile } = await import('../../config/store.js');
   let had = false;
   await updateProfile(await ctx.configDir(), ctx.profile, (p) => {

@@ -13,7 +13,7 @@ export interface StatusOptions {
  * works (one cheap request: GET /service/cloud/robot). Exit 4 when there is no usable token or
  * the service rejects it; a service that cannot answer is exit 5 as for any request.
  */
-export async function run(ctx: Context, opts: StatusOptions = {}): Promise<number> {
+export async function runAuthStatus(ctx: Context, opts: StatusOptions): Promise<number> {
   if (opts.all) return runAll(ctx, opts);
   const { status, failure } = await inspect(ctx, opts);
   const out = await ctx.output();

@@ -1,8 +1,11 @@
 import { AuthError } from '../../errors.js';
 import type { Context } from '../../context.js';
 
+/** `auth token` takes no options of its own. */
+export type TokenOptions = Record<string, never>;
+
 /** Prints the token in use, so other tools can use it; the only command that prints one. */
-export async function run(ctx: Context): Promise<number> {
+export async function runAuthToken(ctx: Context, _opts: TokenOptions): Promise<number> {
   const token = (await ctx.settings()).get('token');
   if (!token) throw new AuthError(`no token for profile ${ctx.profile}: run \`callctl auth login\``);
   const out = await ctx.output();

@@ -2,7 +2,7 @@ import { Argument, type Command } from '../commander.js';
 import type { Deps } from '../action.js';
 import { SHELLS } from '../../completion/scripts.js';
 
-export function register(parent: Command, { action, io }: Deps): void {
+export function register(parent: Command, { run, io }: Deps): void {
   parent
     .command('completion')
     .description('print a shell completion script (commands, subcommands, flags, profile names)')
@@ -17,7 +17,7 @@ Examples:
 
 Output: the script, on stdout (there is no --json form).`,
     )
-    .action(action(() => import('./print.js')));
+    .action(run(() => import('./print.js').then((m) => m.runCompletion)));
   // Called by the completion scripts: prints one candidate per line.
   parent
     .command('__complete', { hidden: true })

@@ -1,7 +1,14 @@
 import type { Context } from '../../context.js';
 import { script, type Shell } from '../../completion/scripts.js';
 
-export async function run(ctx: Context, _opts: unknown, shell: Shell): Promise<number> {
+/** `completion <shell>`. */
+export interface CompletionOptions {
+  shell: Shell;
+}
+
+/** Runs `completion`. */
+export async function runCompletion(ctx: Context, opts: CompletionOptions): Promise<number> {
+  const { shell } = opts;
   ctx.io.stdout.write(script(shell));
   return 0;
 }

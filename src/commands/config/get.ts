@@ -3,7 +3,15 @@ import type { Context } from '../../context.js';
 import { SETTINGS, isSettingKey } from '../../config/keys.js';
 import { mask } from '../../config/mask.js';
 
-export async function run(ctx: Context, opts: { reveal?: boolean }, key: string): Promise<number> {
+/** `config get <key>`. */
+export interface ConfigGetOptions {
+  key: string;
+  reveal?: boolean;
+}
+
+/** Runs `config get`. */
+export async function runConfigGet(ctx: Context, opts: ConfigGetOptions): Promise<number> {
+  const { key } = opts;
   if (!isSettingKey(key)) throw new UsageError(`unknown setting ${key}; see \`callctl config list\``);
   const { value, source } = (await ctx.settings()).resolve(key);
   const secret = 'secret' in SETTINGS[key] && SETTINGS[key].secret;

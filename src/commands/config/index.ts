@@ -10,7 +10,7 @@ const keyHelp = Object.entries(SETTINGS)
   )
   .join('\n');
 
-export function register(parent: Command, { action }: Deps): void {
+export function register(parent: Command, { run }: Deps): void {
   const config = parent.command('config').description('read and change profile settings');
   config
     .command('get <key>')
@@ -20,7 +20,7 @@ export function register(parent: Command, { action }: Deps): void {
       'after',
       `\nKeys:\n${keyHelp}\n\nExit 1 when the setting has no value.\n\nExamples:\n  callctl config get base-url\n  callctl -p prod config get push-token --reveal\n\nJSON (--json): {"key", "value", "source"} (source: flag, env, profile)`,
     )
-    .action(action(() => import('./get.js')));
+    .action(run(() => import('./get.js').then((m) => m.runConfigGet)));
   config
     .command('set <key> [value]')
     .description(
@@ -31,7 +31,7 @@ export function register(parent: Command, { action }: Deps): void {
       'after',
       `\nKeys:\n${keyHelp}\n\nExamples:\n  callctl config set base-url https://service.example\n  callctl -p test config set flex-url https://flex.example\n  printf %s "$PUSH_TOKEN" | callctl config set push-token --stdin\n\nJSON (--json): {"profile", "key", "set"}`,
     )
-    .action(action(() => import('./set.js')));
+    .action(run(() => import('./set.js').then((m) => m.runConfigSet)));
   config
     .command('unset <key>')
     .description('remove a setting from the profile')
@@ -39,7 +39,7 @@ export function register(parent: Command, { action }: Deps): void {
       'after',
       '\nExamples:\n  callctl config unset flex-test-url\n  callctl -p test config unset push-token\n\nJSON (--json): {"profile", "key", "removed"}',
     )
-    .action(action(() => import('./unset.js')));
+    .action(run(() => import('./unset.js').then((m) => m.runConfigUnset)));
   config
     .command('list')
     .description("list the profile's settings with their sources; secrets masked")
@@ -47,7 +47,7 @@ export function register(parent: Command, { action }: Deps): void {
       'after',
       '\nExamples:\n  callctl config list\n  callctl -p prod config list --json | jq .profiles\n\nJSON (--json): {"profile", "settings": {key: {"value", "source"}}, "profiles": [names]}',
     )
-    .action(action(() => import('./list.js')));
+    .action(run(() => import('./list.js').then((m) => m.runConfigList)));
   config
     .command('profiles')
     .description('list the stored profiles with their base URL and token state (local only)')
@@ -64,7 +64,7 @@ Examples:
 
 JSON (--json): {"current", "source", "profiles": [{"name", "current", "baseUrl", "token", "tokenObtainedAt"}]}`,
     )
-    .action(action(() => import('./profiles.js')));
+    .action(run(() => import('./profiles.js').then((m) => m.runConfigProfiles)));
   config
     .command('use <name>')
     .description('make a stored profile the default (used when neither -p nor CALLCTL_PROFILE names one)')
@@ -79,5 +79,5 @@ Examples:
 
 JSON (--json): {"current"}`,
     )
-    .action(action(() => import('./use.js')));
+    .action(run(() => import('./use.js').then((m) => m.runConfigUse)));
 }

@@ -3,7 +3,11 @@ import { SETTINGS, SETTING_KEYS } from '../../config/keys.js';
 import { mask } from '../../config/mask.js';
 import { readStore } from '../../config/store.js';
 
-export async function run(ctx: Context): Promise<number> {
+/** `config list` takes no options of its own. */
+export type ConfigListOptions = Record<string, never>;
+
+/** Runs `config list`. */
+export async function runConfigList(ctx: Context, _opts: ConfigListOptions): Promise<number> {
   const settings = await ctx.settings();
   const rows = SETTING_KEYS.map((key) => {
     const { value, source } = settings.resolve(key);

@@ -22,8 +22,11 @@ export function profileRow(name: string, profile: Profile, current: string): Pro
   };
 }
 
+/** `config profiles` takes no options of its own. */
+export type ConfigProfilesOptions = Record<string, never>;
+
 /** Lists the stored profiles, with base URL and token state (local only). */
-export async function run(ctx: Context): Promise<number> {
+export async function runConfigProfiles(ctx: Context, _opts: ConfigProfilesOptions): Promise<number> {
   const store = readStore(await ctx.configDir());
   const profiles = store.profiles ?? {};
   const names = Object.keys(profiles).sort();

@@ -3,7 +3,17 @@ import type { Context } from '../../context.js';
 import { SETTINGS, isSettingKey } from '../../config/keys.js';
 import { readAll } from '../../io-read.js';
 
-export async function run(ctx: Context, opts: { stdin?: boolean }, key: string, value?: string): Promise<number> {
+/** `config set <key> [value]`. */
+export interface ConfigSetOptions {
+  key: string;
+  value?: string;
+  stdin?: boolean;
+}
+
+/** Runs `config set`. */
+export async function runConfigSet(ctx: Context, opts: ConfigSetOptions): Promise<number> {
+  const { key } = opts;
+  let { value } = opts;
   if (!isSettingKey(key)) throw new UsageError(`unknown setting ${key}; see \`callctl config set --help\``);
   const spec = SETTINGS[key];
   if ('internal' in spec && spec.internal)

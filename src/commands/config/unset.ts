@@ -2,7 +2,14 @@ import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { isSettingKey } from '../../config/keys.js';
 
-export async function run(ctx: Context, _opts: unknown, key: string): Promise<number> {
+/** `config unset <key>`. */
+export interface ConfigUnsetOptions {
+  key: string;
+}
+
+/** Runs `config unset`. */
+export async function runConfigUnset(ctx: Context, opts: ConfigUnsetOptions): Promise<number> {
+  const { key } = opts;
   if (!isSettingKey(key)) throw new UsageError(`unknown setting ${key}`);
   const { updateProfile } = await import('../../config/store.js');
   await updateProfile(await ctx.configDir(), ctx.profile, (p) => {

@@ -2,12 +2,18 @@ import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { readStore, setCurrent } from '../../config/store.js';
 
+/** `config use <name>`. */
+export interface ConfigUseOptions {
+  name: string;
+}
+
 /**
  * Makes NAME the default profile: used when neither `-p` nor CALLCTL_PROFILE names one. NAME must
  * be a stored profile (a typo would otherwise leave every command without a token); `default`
  * is always allowed and goes back to the default.
  */
-export async function run(ctx: Context, _opts: unknown, name: string): Promise<number> {
+export async function runConfigUse(ctx: Context, opts: ConfigUseOptions): Promise<number> {
+  const { name } = opts;
   const dir = await ctx.configDir();
   const names = Object.keys(readStore(dir).profiles ?? {});
   if (name !== 'default' && !names.includes(name)) {

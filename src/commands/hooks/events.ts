@@ -71,7 +71,7 @@ function forwardText(e: StoredEvent): string {
  * Lists recorded events from either store: a line per event on a terminal, TSV when piped,
  * NDJSON with --json; --follow goes on with new ones until Ctrl-C.
  */
-export async function run(ctx: Context, opts: EventsOptions): Promise<number> {
+export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise<number> {
   const filter = eventFilter(opts, ctx.io.now());
   const store = await readSource(ctx, opts);
   const out = await ctx.output();

@@ -62,7 +62,7 @@ Examples:
 
 JSON (--json): {"type","status","body","ms","tamper"}.`,
     )
-    .action(deps.action(() => import('./trigger.js')));
+    .action(deps.run(() => import('./trigger.js').then((m) => m.runHooksTrigger)));
   hooks
     .command('events')
     .description('list recorded events from the NDJSON log or the shared store, filtered; --follow for new ones')
@@ -101,7 +101,7 @@ Examples:
   callctl hooks events --log events.ndjson --verdict rejected --json
   callctl hooks events --plan P-2026-11 --follow`,
     )
-    .action(deps.action(() => import('./events.js')));
+    .action(deps.run(() => import('./events.js').then((m) => m.runHooksEvents)));
   hooks
     .command('show <id>')
     .description('print one recorded event whole: headers (secrets redacted), body, verdict, key, retries, forward')
@@ -122,7 +122,7 @@ Examples:
   callctl hooks show 1842
   callctl hooks show 12 --log events.ndjson --json`,
     )
-    .action(deps.action(() => import('./show.js')));
+    .action(deps.run(() => import('./show.js').then((m) => m.runHooksShow)));
   hooks
     .command('replay')
     .description('send events recorded by serve-hooks (--log file or the store) again, byte for byte, in order')
@@ -159,5 +159,5 @@ Examples:
   callctl hooks replay --log events.ndjson --to http://127.0.0.1:3000/hooks --events task.end --since 2h
   callctl hooks replay --log /var/lib/callctl/events.ndjson --to http://127.0.0.1:3000/hooks --since 2026-11-22T08:00:00Z --json`,
     )
-    .action(deps.action(() => import('./replay.js')));
+    .action(deps.run(() => import('./replay.js').then((m) => m.runHooksReplay)));
 }

@@ -61,7 +61,7 @@ export function vouched(r: HookRecord): boolean {
 }
 
 /** Sends recorded events again, byte for byte, in the order they arrived. */
-export async function run(ctx: Context, opts: ReplayOptions): Promise<number> {
+export async function runHooksReplay(ctx: Context, opts: ReplayOptions): Promise<number> {
   if (opts.log !== undefined && !existsSync(opts.log)) throw new UsageError(`--log: no such file ${opts.log}`);
   const to = httpUrl(opts.to, '--to');
   const types = parseEventTypes(opts.events);

@@ -7,6 +7,8 @@ import { maskNumber } from '../serve-hooks/render.js';
 import { readFailed, readSource, type SourceFlags } from './source.js';
 
 export interface ShowOptions extends SourceFlags {
+  /** `<id>`: the event's number or id. */
+  id: string;
   showNumbers?: boolean;
 }
 
@@ -14,7 +16,8 @@ export interface ShowOptions extends SourceFlags {
  * Prints one recorded event whole: what arrived (headers as recorded, secret ones redacted;
  * the body), the verdict and the key that matched, how many times it arrived, and its forward.
  */
-export async function run(ctx: Context, opts: ShowOptions, id: string): Promise<number> {
+export async function runHooksShow(ctx: Context, opts: ShowOptions): Promise<number> {
+  const { id } = opts;
   const store = await readSource(ctx, opts);
   const out = await ctx.output();
   try {

@@ -10,6 +10,8 @@ import { chatbotSigning, hookKeys, httpUrl } from './secrets.js';
 export const SAMPLE_TYPES = EVENT_TYPES.filter((t): t is SampleType => t !== 'unknown');
 
 export interface TriggerOptions {
+  /** `<type>`: the sample's type. */
+  type: string;
   url?: string;
   key?: string[];
   keyFile?: string;
@@ -22,7 +24,8 @@ export interface TriggerOptions {
 }
 
 /** Sends one realistic, schema-valid, correctly signed sample notification (or a tampered one). */
-export async function run(ctx: Context, opts: TriggerOptions, type: string): Promise<number> {
+export async function runHooksTrigger(ctx: Context, opts: TriggerOptions): Promise<number> {
+  const { type } = opts;
   if (!(SAMPLE_TYPES as readonly string[]).includes(type)) {
     throw new UsageError(`unknown type ${type}; expected one of ${SAMPLE_TYPES.join(', ')}`);
   }

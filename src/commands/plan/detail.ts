@@ -1,7 +1,14 @@
 import type { Context } from '../../context.js';
 import { getPlanDetail } from '../../api/cloud.js';
 
-export async function run(ctx: Context, _opts: unknown, planName: string): Promise<number> {
+/** `plan detail <PlanName>`. */
+export interface PlanDetailOptions {
+  planName: string;
+}
+
+/** Runs `plan detail`. */
+export async function runPlanDetail(ctx: Context, opts: PlanDetailOptions): Promise<number> {
+  const { planName } = opts;
   const plan = await getPlanDetail(await ctx.client(), planName);
   const out = await ctx.output();
   await out.list(

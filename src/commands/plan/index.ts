@@ -3,7 +3,7 @@ import type { Deps } from '../action.js';
 import { watchOptions } from '../watch-options.js';
 import { REPORT_HELP, REPORT_JSON } from '../task/index.js';
 
-export function register(parent: Command, { action }: Deps): void {
+export function register(parent: Command, { run }: Deps): void {
   const plan = parent.command('plan').description('calling plans');
   watchOptions(
     plan.command('status <PlanName>').description("show a plan's status (GET /service/cloud/planstatus)"),
@@ -26,7 +26,7 @@ exits 0 when finished, 1 when canceled (Ctrl-C: 130). While the service cannot a
 
 JSON (--json): the envelope's data: {"PlanName", "PlanStatus"}; with --watch, one such line per change.`,
     )
-    .action(action(() => import('./status.js')));
+    .action(run(() => import('./status.js').then((m) => m.runPlanStatus)));
   plan
     .command('detail <PlanName>')
     .description("show a plan's rounds and their tasks (GET /service/cloud/plandetail)")
@@ -41,7 +41,7 @@ Examples:
 
 JSON (--json): the envelope's data: {"PlanName", "PlanDetails": [{"Rounds", "TaskName", "TaskID", "Status"}]}.`,
     )
-    .action(action(() => import('./detail.js')));
+    .action(run(() => import('./detail.js').then((m) => m.runPlanDetail)));
   plan
     .command('report <PlanName>')
     .description(
@@ -60,5 +60,5 @@ Examples:
 JSON (--json): {"plan": {"PlanName"}, "rounds": [{"Rounds", "TaskName", "TaskID", "Status", "totals", "rates"}],
 ${REPORT_JSON}`,
     )
-    .action(action(() => import('./report.js')));
+    .action(run(() => import('./report.js').then((m) => m.runPlanReport)));
 }

@@ -4,7 +4,14 @@ import { planReport } from '../../report/reports.js';
 import { renderReport, reportCsv, reportRows } from '../../report/render.js';
 import type { ReportOptions } from '../task/report.js';
 
-export async function run(ctx: Context, opts: ReportOptions, planName: string): Promise<number> {
+/** `plan report <PlanName>`. */
+export interface PlanReportOptions extends ReportOptions {
+  planName: string;
+}
+
+/** Runs `plan report`. */
+export async function runPlanReport(ctx: Context, opts: PlanReportOptions): Promise<number> {
+  const { planName } = opts;
   if (!planName.trim()) throw new UsageError('PlanName is empty');
   const report = await planReport(await ctx.client(), planName);
   const out = await ctx.output();

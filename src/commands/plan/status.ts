@@ -2,7 +2,14 @@ import type { Context } from '../../context.js';
 import { getPlanStatus } from '../../api/cloud.js';
 import { runWatch, type WatchFlags } from '../watch-options.js';
 
-export async function run(ctx: Context, opts: WatchFlags, planName: string): Promise<number> {
+/** `plan status <PlanName>`. */
+export interface PlanStatusOptions extends WatchFlags {
+  planName: string;
+}
+
+/** Runs `plan status`. */
+export async function runPlanStatus(ctx: Context, opts: PlanStatusOptions): Promise<number> {
+  const { planName } = opts;
   const client = await ctx.client();
   if (opts.watch || opts.exitStatus) {
     const { finalState } = await import('../../output/watch.js');

@@ -3,7 +3,7 @@ import { collect, type Deps } from '../action.js';
 import { delimiter } from '../delimiter.js';
 import { RATE, rate, recallWindow } from '../flag-values.js';
 
-export function register(parent: Command, { action }: Deps): void {
+export function register(parent: Command, { run }: Deps): void {
   parent
     .command('push')
     .description(
@@ -91,5 +91,5 @@ JSON (--json): one push: the service's answer, {"code","message","show_err","tim
         "sent","failed","uncertain","skipped",
         "thisRun": {"sent","failed","uncertain"},"uncertainRows": [n],"stopped": null | {"reason","message"}}.`,
     )
-    .action(action(() => import('./push.js')));
+    .action(run(() => import('./push.js').then((m) => m.runPush)));
 }

@@ -25,7 +25,8 @@ export interface PushOptions extends SendOptions {
   pushTokenStdin?: boolean;
 }
 
-export async function run(ctx: Context, opts: PushOptions): Promise<number> {
+/** Runs `push` (one call, or a CSV file with --csv). */
+export async function runPush(ctx: Context, opts: PushOptions): Promise<number> {
   // Run by cron: without a terminal, the final error line carries its time too (src/main.ts).
   ctx.timedLines = true;
   if (opts.csv) {

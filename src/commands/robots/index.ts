@@ -1,7 +1,7 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
 
-export function register(parent: Command, { action }: Deps): void {
+export function register(parent: Command, { run }: Deps): void {
   parent
     .command('robots')
     .description('list the robots of the account (GET /service/cloud/robot)')
@@ -16,5 +16,5 @@ Examples:
 
 JSON (--json): the envelope's data, an array of Robot objects as the service sends them.`,
     )
-    .action(action(() => import('./list.js')));
+    .action(run(() => import('./list.js').then((m) => m.runRobots)));
 }

@@ -1,7 +1,11 @@
 import type { Context } from '../../context.js';
 import { listRobots } from '../../api/cloud.js';
 
-export async function run(ctx: Context): Promise<number> {
+/** `robots` takes no options of its own. */
+export type RobotsOptions = Record<string, never>;
+
+/** Runs `robots`. */
+export async function runRobots(ctx: Context, _opts: RobotsOptions): Promise<number> {
   const robots = await listRobots(await ctx.client());
   const out = await ctx.output();
   await out.list(robots, [

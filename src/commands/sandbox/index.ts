@@ -59,7 +59,7 @@ function startTime(value: string): string {
   return value;
 }
 
-export function register(parent: Command, { action }: Deps): void {
+export function register(parent: Command, { run }: Deps): void {
   parent
     .command('sandbox')
     .description('run the embedded simulator of the service on loopback, until Ctrl-C')
@@ -145,5 +145,5 @@ Examples:
   callctl sandbox --json --fail-rate 0.2 --fault-429 3 --retry-after 1 | head -1 | jq -r .url
   curl -s -XPOST localhost:8780/__sandbox/faults -d '{"drop":2}'`,
     )
-    .action(action(() => import('./run.js')));
+    .action(run(() => import('./run.js').then((m) => m.runSandbox)));
 }

@@ -74,7 +74,7 @@ export function describe(sb: Sandbox, tokenTtlSeconds: number) {
  * Runs the sandbox until SIGINT or SIGTERM (or `opts.stop`), printing its address and throwaway
  * credentials, and rendering what it emits on stderr.
  */
-export async function run(ctx: Context, opts: SandboxCommandOptions): Promise<number> {
+export async function runSandbox(ctx: Context, opts: SandboxCommandOptions): Promise<number> {
   let appSecret: string | undefined;
   if (opts.appSecretFile) {
     try {

@@ -156,5 +156,5 @@ Bounds (flags above; what happens past each):
 
 SIGINT/SIGTERM: stop accepting, finish requests in flight, flush the log, exit 0.`,
     )
-    .action(deps.action(() => import('./serve.js')));
+    .action(deps.run(() => import('./serve.js').then((m) => m.runServeHooks)));
 }

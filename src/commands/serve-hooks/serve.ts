@@ -50,7 +50,7 @@ export interface ServeOptions {
  * a terminal, NDJSON when piped or with --json), messages on stderr. On a signal it stops
  * accepting, finishes what is in flight, flushes the log and ends with 0.
  */
-export async function run(ctx: Context, opts: ServeOptions): Promise<number> {
+export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<number> {
   if (opts.path !== undefined && !opts.path.startsWith('/')) throw new UsageError('--path must start with /');
   if ((opts.requestTimeout ?? 30) < (opts.headerTimeout ?? 10)) {
     throw new UsageError('--request-timeout covers the headers too: give it at least --header-timeout');

@@ -6,7 +6,7 @@ The store: --store URL, else --store-file FILE (its first line), else CALLCTL_ST
 CALLCTL_STORE_FILE, else the profile's \`store\`. A URL holding a password is refused as a
 flag value (other users see command lines in ps): give it in the environment or a file.`;
 
-export function register(parent: Command, { action }: Deps): void {
+export function register(parent: Command, { run }: Deps): void {
   const store = parent
     .command('store')
     .description('the shared PostgreSQL event store: create, upgrade and inspect its tables');
@@ -33,7 +33,7 @@ Examples:
 
 JSON (--json): {"store","from","to","applied":[versions]}`,
     )
-    .action(action(() => import('./migrate.js')));
+    .action(run(() => import('./migrate.js').then((m) => m.runStoreMigrate)));
   store
     .command('status')
     .description('what is in the store: schema version, server version, events kept')
@@ -56,5 +56,5 @@ Examples:
 JSON (--json): {"store","server","version","latest","history":[{"version","description","at"}],
 "events","firstEvent","lastEvent"}`,
     )
-    .action(action(() => import('./status.js')));
+    .action(run(() => import('./status.js').then((m) => m.runStoreStatus)));
 }

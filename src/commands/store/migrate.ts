@@ -5,7 +5,7 @@ import type { StoreFlags } from '../store-option.js';
 import { sharedStore, unreachable } from './shared.js';
 
 /** Creates or upgrades callctl's tables. */
-export async function run(ctx: Context, opts: StoreFlags): Promise<number> {
+export async function runStoreMigrate(ctx: Context, opts: StoreFlags): Promise<number> {
   const store = await sharedStore(ctx, opts);
   const out = await ctx.output();
   try {

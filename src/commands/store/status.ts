@@ -3,7 +3,7 @@ import type { StoreFlags } from '../store-option.js';
 import { sharedStore, unreachable } from './shared.js';
 
 /** Says what is in the store: schema version against this callctl's, and how many events. */
-export async function run(ctx: Context, opts: StoreFlags): Promise<number> {
+export async function runStoreStatus(ctx: Context, opts: StoreFlags): Promise<number> {
   const store = await sharedStore(ctx, opts);
   const out = await ctx.output();
   try {

@@ -5,7 +5,14 @@ import type { ExportFlags } from '../../report/run-export.js';
 import type { CallingTask } from '../../schemas/task.js';
 import { runWatch, type WatchFlags } from '../watch-options.js';
 
-export async function run(ctx: Context, opts: ExportFlags & WatchFlags, taskId: string): Promise<number> {
+/** `task detail <TaskID>`. */
+export interface TaskDetailOptions extends ExportFlags, WatchFlags {
+  taskId: string;
+}
+
+/** Runs `task detail`. */
+export async function runTaskDetail(ctx: Context, opts: TaskDetailOptions): Promise<number> {
+  const { taskId } = opts;
   if (!taskId.trim()) throw new UsageError('TaskID is empty');
   if (opts.watch || opts.exitStatus) {
     if (opts.format !== undefined || opts.output !== undefined)

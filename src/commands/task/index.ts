@@ -2,7 +2,7 @@ import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
 import { watchOptions } from '../watch-options.js';
 
-export function register(parent: Command, { action }: Deps): void {
+export function register(parent: Command, { run }: Deps): void {
   const task = parent.command('task').description('calling tasks');
   watchOptions(
     task
@@ -49,7 +49,7 @@ Unanswered), redrawn every --interval seconds; piped, a timestamped line each ti
 JSON (--json): the envelope's data: the task with every field of every call record. With --watch,
 one line of JSON per change: {"TaskID", "TaskName", "Status", "Calls", "Answered", "Unanswered"}.`,
     )
-    .action(action(() => import('./detail.js')));
+    .action(run(() => import('./detail.js').then((m) => m.runTaskDetail)));
   task
     .command('report <TaskID>')
     .description("a task's campaign numbers: rates, intentions, ring and hangup types, durations, redials")
@@ -66,7 +66,7 @@ Examples:
 JSON (--json): {"task": {"TaskID", "TaskName", "Status", "ScheduleStartTime", "ScheduleEndTime"},
 ${REPORT_JSON}`,
     )
-    .action(action(() => import('./report.js')));
+    .action(run(() => import('./report.js').then((m) => m.runTaskReport)));
 }
 
 /** How a report reads the fields, for every report's --help (the README says more). */

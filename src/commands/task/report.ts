@@ -3,11 +3,19 @@ import { UsageError } from '../../errors.js';
 import { taskReport } from '../../report/reports.js';
 import { renderReport, reportCsv, reportRows } from '../../report/render.js';
 
+/** The flags of the report commands (task, plan and workflow report). */
 export interface ReportOptions {
   csv?: boolean;
 }
 
-export async function run(ctx: Context, opts: ReportOptions, taskId: string): Promise<number> {
+/** `task report <TaskID>`. */
+export interface TaskReportOptions extends ReportOptions {
+  taskId: string;
+}
+
+/** Runs `task report`. */
+export async function runTaskReport(ctx: Context, opts: TaskReportOptions): Promise<number> {
+  const { taskId } = opts;
   if (!taskId.trim()) throw new UsageError('TaskID is empty');
   const report = await taskReport(await ctx.client(), taskId);
   const out = await ctx.output();

@@ -5,7 +5,7 @@ import { RATE, rate, wholeNumber, recallWindow } from '../flag-values.js';
 
 const wholeNumberArg = wholeNumber();
 
-export function register(parent: Command, { action }: Deps): void {
+export function register(parent: Command, { run }: Deps): void {
   const template = parent.command('template').description('chatbot template messages');
   template
     .command('send')
@@ -110,5 +110,5 @@ JSON (--json): one message: the service's answer, {"request_id","code","message"
         "sent","failed","uncertain","skipped",
         "thisRun": {"sent","failed","uncertain"},"uncertainRows": [n],"stopped": null | {"reason","message"}}.`,
     )
-    .action(action(() => import('./send.js')));
+    .action(run(() => import('./send.js').then((m) => m.runTemplateSend)));
 }

@@ -37,7 +37,8 @@ export interface TemplateSendOptions extends SendOptions {
   signSecretFile?: string;
 }
 
-export async function run(ctx: Context, opts: TemplateSendOptions): Promise<number> {
+/** Runs `template send`. */
+export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): Promise<number> {
   // Run by cron: without a terminal, the final error line carries its time too (src/main.ts).
   ctx.timedLines = true;
   if (opts.csv) {

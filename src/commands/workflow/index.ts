@@ -21,7 +21,7 @@ function batchSize(value: string): number {
 }
 
 export function register(parent: Command, deps: Deps): void {
-  const { action } = deps;
+  const { run } = deps;
   const workflow = parent
     .command('workflow')
     .description('workflow tasks: list, contact upload, data-push checks, outbound task details');
@@ -52,7 +52,7 @@ timestamped row for each instance that is new or changed since the last refresh.
 
 JSON (--json): the envelope's data, {"lists": [...], "count": n}; with --all, every page's lists in one.`,
     )
-    .action(action(() => import('./list.js')));
+    .action(run(() => import('./list.js').then((m) => m.runWorkflowList)));
   workflow
     .command('update')
     .description(
@@ -144,7 +144,7 @@ JSON (--json), ONE line on stdout once the file is checked (also when the run fa
    "problems": [{"line", "column", "message"}] (the first 20), "problemCount",
    "batches": [{"index", "firstLine", "lastLine", "count"}] (--dry-run only), "error"}`,
     )
-    .action(action(() => import('./update.js')));
+    .action(run(() => import('./update.js').then((m) => m.runWorkflowUpdate)));
   workflow
     .command('verify-push')
     .description(
@@ -163,7 +163,7 @@ Examples:
 
 JSON (--json): the envelope's data: the push body ({workflow_id, node_id, callee, custom_attribute, call: {..., robot_id}}).`,
     )
-    .action(action(() => import('./verify-push.js')));
+    .action(run(() => import('./verify-push.js').then((m) => m.runVerifyPush)));
   workflow
     .command('task-detail <task_id>')
     .description(
@@ -199,7 +199,7 @@ Examples:
 
 JSON (--json): the envelope's data, every field.`,
     )
-    .action(action(() => import('./task-detail.js')));
+    .action(run(() => import('./task-detail.js').then((m) => m.runWorkflowTaskDetail)));
   workflow
     .command('report')
     .description(
@@ -222,5 +222,5 @@ JSON (--json): {"task": {"task_id", "task_name", "status", "workflow_id", "workf
 ${REPORT_JSON.replace(/}$/, ',')}
  "questions": [{"question", "type", "count", "answers", "verification", "whether", "statuses"}]}`,
     )
-    .action(action(() => import('./report.js')));
+    .action(run(() => import('./report.js').then((m) => m.runWorkflowReport)));
 }

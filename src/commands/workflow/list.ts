@@ -15,7 +15,8 @@ export interface ListOptions extends WatchFlags {
 /** Page size used by --all when --size is not given. */
 const ALL_PAGE_SIZE = 100;
 
-export async function run(ctx: Context, opts: ListOptions): Promise<number> {
+/** Runs `workflow list`. */
+export async function runWorkflowList(ctx: Context, opts: ListOptions): Promise<number> {
   const client = await ctx.client();
   const filter = { start_time: opts.from, end_time: opts.to };
   const fetch = async (): Promise<{ lists: WorkflowInstance[]; count: number }> => {

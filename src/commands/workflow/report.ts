@@ -8,7 +8,8 @@ export interface WorkflowReportOptions {
   csv?: boolean;
 }
 
-export async function run(ctx: Context, opts: WorkflowReportOptions): Promise<number> {
+/** Runs `workflow report`. */
+export async function runWorkflowReport(ctx: Context, opts: WorkflowReportOptions): Promise<number> {
   if (!opts.taskId.trim()) throw new UsageError('--task-id is empty');
   const report = await workflowReport(await ctx.client(), opts.taskId);
   const out = await ctx.output();

@@ -7,7 +7,14 @@ type Answer = QuestionAnswer & { callee: string };
 
 import type { ExportFlags } from '../../report/run-export.js';
 
-export async function run(ctx: Context, opts: ExportFlags, taskId: string): Promise<number> {
+/** `workflow task-detail <task_id>`. */
+export interface WorkflowTaskDetailOptions extends ExportFlags {
+  taskId: string;
+}
+
+/** Runs `workflow task-detail`. */
+export async function runWorkflowTaskDetail(ctx: Context, opts: WorkflowTaskDetailOptions): Promise<number> {
+  const { taskId } = opts;
   const { exportFormat, exportRecords } = await import('../../report/run-export.js');
   const format = exportFormat(opts);
   if (format) {

@@ -65,7 +65,7 @@ export interface UpdateSummary {
  * `workflow update --workflow-id ID --csv FILE`: checks every row, then sends the valid ones in
  * batches, journaled so that a re-run continues after the last acknowledged batch.
  */
-export async function run(ctx: Context, opts: UpdateOptions): Promise<number> {
+export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Promise<number> {
   const started = ctx.io.now();
   // Run by cron: without a terminal, the final error line carries its time too (src/main.ts).
   ctx.timedLines = true;

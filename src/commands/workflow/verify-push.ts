@@ -8,7 +8,8 @@ export interface VerifyPushOptions {
   caseId?: string;
 }
 
-export async function run(ctx: Context, opts: VerifyPushOptions): Promise<number> {
+/** Runs `workflow verify-push`. */
+export async function runVerifyPush(ctx: Context, opts: VerifyPushOptions): Promise<number> {
   const data = await verifyPush(await ctx.client(), {
     workflow_id: opts.workflowId,
     node_id: opts.nodeId,
