@@ -190,14 +190,14 @@ export class Intake {
     const key = namespaced(plainKey, answer, verdict.state);
     const refused = answer !== 200;
     const record = this.baseRecord(meta, raw, type, refused);
-    Object.assign(record, {
-      verdict: verdict.state,
-      ...(verdict.by ? { by: verdict.by } : {}),
-      ...(verdict.reason ? { reason: verdict.reason } : {}),
-      ...(warnings.length ? { warnings } : {}),
-      key: plainKey,
-      answer,
-    });
+    // Set one by one (the order of the record's keys, as before): a spread object per request
+    // made every record's shape different.
+    record.verdict = verdict.state;
+    if (verdict.by) record.by = verdict.by;
+    if (verdict.reason) record.reason = verdict.reason;
+    if (warnings.length) record.warnings = warnings;
+    record.key = plainKey;
+    record.answer = answer;
     // Claimed at once (a copy arriving meanwhile sees it), given back when the record fails.
     const undo =
       pair !== undefined && answer === 200 && verdict.state === 'verified'
@@ -241,7 +241,8 @@ export class Intake {
     const record: HookRecord = {
       v: 1,
       time: new Date(this.now()).toISOString(),
-      ...(meta.remote ? { remote: meta.remote } : {}),
+      // Undefined without a peer address: left out of the log line by JSON.stringify.
+      remote: meta.remote || undefined,
       method: meta.method,
       path: meta.path,
       headers: redactHeaders(meta.headers),

@@ -22,6 +22,8 @@ export class NdjsonStore implements EventStore {
   readonly kind = 'ndjson';
   readonly where: string;
   private seq = 0;
+  private lastTime = '';
+  private lastMs = 0;
   /** Keys whose forward finally failed: their next retry from the service is sent on again. */
   private readonly forwardFailed = new Set<string>();
   /**
@@ -61,7 +63,12 @@ export class NdjsonStore implements EventStore {
    * leaves nothing behind, so the service's retry is taken as new.
    */
   async append(record: HookRecord, seenKey: string | undefined, forward?: ForwardClaim): Promise<Appended> {
-    const time = Date.parse(record.time);
+    // The records of one millisecond share their time text (many of them under load).
+    if (record.time !== this.lastTime) {
+      this.lastTime = record.time;
+      this.lastMs = Date.parse(record.time);
+    }
+    const time = this.lastMs;
     let retry = 0;
     if (seenKey !== undefined) {
       while (this.writing.has(seenKey)) {
