@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { acquireLock } from '../files/lock.js';
 import { FileJournals, type JournalAppender, type JournalRecord, type JournalStore } from '../files/journal.js';
 
@@ -86,17 +86,22 @@ export class Journal {
     return found;
   }
 
-  /** Locks the send, reads what earlier runs recorded, and starts the journal if it is new. */
+  /**
+   * Locks the send, reads what earlier runs recorded, and starts the journal if it is new. The
+   * lock is a file (`lockPath`, by default beside a file journal); a store whose journals are not
+   * files names a lock file of its own (and may take a shared lock too, as the command does).
+   */
   static async open(
     store: JournalStore,
     key: JournalKey,
     meta: Record<string, unknown>,
     now: () => number,
+    lockPath = `${store.where(journalName(key))}.lock`,
   ): Promise<Journal> {
     const name = journalName(key);
     const path = store.where(name);
-    mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 });
-    const releaseLock = acquireLock(`${path}.lock`, `${key.command} run of this file`);
+    mkdirSync(dirname(lockPath), { recursive: true, mode: 0o700 });
+    const releaseLock = acquireLock(lockPath, `${key.command} run of this file`);
     try {
       const records = await store.read(name);
       const appender = store.open(name, () => ({ t: 'begin', ...key, ...meta, at: new Date(now()).toISOString() }));
