@@ -3,11 +3,12 @@ import type { Settings } from './config/settings.js';
 import type { CloudClient, Credentials } from './api/client.js';
 import type { Transport } from './api/transport.js';
 import type { Output } from './output/output.js';
-import { AuthError, UsageError } from './errors.js';
-import { VERSION } from './version.js';
+import { AuthError } from './errors.js';
+import { USER_AGENT } from './version.js';
 import { DEFAULT_TIMEOUT_SECONDS } from './limits.js';
 import { addSecret, addUrlSecrets, secrets } from './redact.js';
 import { SECRET_ENV_NAMES } from './config/keys.js';
+import { httpUrl } from './config/http-url.js';
 
 /** Options every command accepts (design.md, "Options, environment, storage"). */
 export interface GlobalOptions {
@@ -158,7 +159,7 @@ export class Context {
     if (!this.transportCache) {
       const { Transport } = await import('./api/transport.js');
       this.transportCache = new Transport({
-        userAgent: `callctl/${VERSION}`,
+        userAgent: USER_AGENT,
         timeoutMs: this.timeoutMs(),
         sleep: (ms) => this.io.sleep(ms),
         log: this.globals.verbose ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
@@ -181,8 +182,7 @@ export class Context {
 
   async baseUrl(): Promise<string> {
     const url = (await this.settings()).require('base-url', '--base-url');
-    if (!/^https?:\/\//.test(url)) throw new UsageError(`base URL must start with http:// or https://: ${url}`);
-    return url;
+    return httpUrl(url, 'base URL');
   }
 
   /**

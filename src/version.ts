@@ -14,3 +14,6 @@ export function readVersion(): string {
 
 // Pure: a bundle that only needs readVersion (dist/quick.cjs) does not read the file at load.
 export const VERSION: string = /* @__PURE__ */ readVersion();
+
+/** The User-Agent of every request callctl sends. */
+export const USER_AGENT = `callctl/${VERSION}`;

@@ -4,6 +4,23 @@ import { CliError, NetworkError } from '../errors.js';
 import { MAX_RETRIES, RETRY_AFTER_MAX_MS, RETRY_BASE_MS, RETRY_MAX_MS } from '../limits.js';
 import { redact, redactHeader } from '../redact.js';
 
+/**
+ * The headers a request goes out with: the transport's defaults, then the request's own. One
+ * place, so that a dry run shows exactly what would be sent.
+ */
+export function requestHeaders(
+  userAgent: string,
+  hasBody: boolean,
+  own: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    'user-agent': userAgent,
+    accept: 'application/json',
+    ...(hasBody ? { 'content-type': 'application/json' } : {}),
+    ...own,
+  };
+}
+
 export interface HttpRequest {
   method: 'GET' | 'POST';
   /** Absolute URL. */
@@ -159,12 +176,7 @@ export class Transport {
     const secrets = this.options.secrets();
     const headers: Record<string, string> = req.exactHeaders
       ? { ...req.headers }
-      : {
-          'user-agent': this.options.userAgent,
-          accept: 'application/json',
-          ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...req.headers,
-        };
+      : requestHeaders(this.options.userAgent, req.body !== undefined, req.headers);
     if (this.options.log) {
       this.log(`> ${req.method} ${redact(req.url, secrets)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       for (const [k, v] of Object.entries(headers)) this.log(`> ${k}: ${redactHeader(k, v, secrets)}`);

@@ -1,6 +1,6 @@
 import { Transport, type TransportOptions } from '../api/transport.js';
 import { NetworkError } from '../errors.js';
-import { VERSION } from '../version.js';
+import { USER_AGENT } from '../version.js';
 import { FORWARD_RETRIES, FORWARD_TIMEOUT_MS } from './defaults.js';
 
 /** Headers that belong to one connection, not to the message, and are never passed on. */
@@ -38,7 +38,7 @@ export function passOnHeaders(headers: Record<string, string | string[] | undefi
 /** A transport for sending notifications on (the shared one, with the forwarding defaults). */
 export function notificationTransport(options: Partial<TransportOptions> = {}): Transport {
   return new Transport({
-    userAgent: `callctl/${VERSION}`,
+    userAgent: USER_AGENT,
     timeoutMs: FORWARD_TIMEOUT_MS,
     maxRetries: FORWARD_RETRIES,
     sleep: (ms) => new Promise<void>((r) => setTimeout(r, ms)),

@@ -7,6 +7,7 @@ import { applyFaultPatch, BatchFaultTracker, defaultFaults, resetFaults } from '
 import { attachNotifier, type Notifier } from './notifier.js';
 import { createRng } from './random.js';
 import { handle } from './router.js';
+import { SANDBOX_DEFAULTS } from './defaults.js';
 import { buildSeed } from './seed/index.js';
 import { Simulation } from './simulation.js';
 import { Variants } from './variants.js';
@@ -16,23 +17,7 @@ export type { Sandbox, SandboxOptions, SandboxEventMap } from './types.js';
 export { SEED } from './seed/index.js';
 export { VARIANT_NAMES } from './variants.js';
 
-/** Throwaway credentials of the local simulator (printed by `callctl sandbox`). */
-export const SANDBOX_DEFAULTS = {
-  host: '127.0.0.1',
-  port: 0,
-  appKey: 'demo-app-key',
-  appSecret: 'sbx-secret-4f9d2c7a1e8b6035',
-  tokenTtlSeconds: 7200,
-  timeScale: 1,
-  seed: 1,
-  pushToken: 'ptk-6c1f9e2a7b4d',
-  signKey: 'demo-sign-key',
-  signSecret: 'sbx-sign-secret-93b1e07c5d2a',
-  notifyKey: 'demo-hook-key',
-  keepEntries: true,
-  maxRequestRecords: 10_000,
-  maxRecordedBodyBytes: 16 * 1024,
-} as const;
+export { SANDBOX_DEFAULTS };
 
 function resolveOptions(o: SandboxOptions): ResolvedOptions {
   const d = SANDBOX_DEFAULTS;

@@ -188,6 +188,18 @@ describe('push', () => {
     expect(sandbox.requests).toHaveLength(0);
   });
 
+  it("--dry-run shows the headers the real request goes out with (the transport's defaults, from one place)", async () => {
+    const argv = ['--caller-id', '+6281234567013', '--var', 'debt_amount=7'];
+    const dry = await cli([...argv, '--dry-run', '--json']);
+    expect(dry.code, dry.err).toBe(0);
+    const shown = JSON.parse(dry.out).requests[0].headers as Record<string, string>;
+    expect(Object.keys(shown)).toEqual(expect.arrayContaining(['user-agent', 'accept', 'content-type']));
+    const sent = await cli([...argv, '--yes']);
+    expect(sent.code, sent.err).toBe(0);
+    const [request] = received(sandbox, '/flex/api/push/');
+    for (const [name, value] of Object.entries(shown)) expect(request!.headers[name], name).toBe(value);
+  });
+
   it('without a terminal it needs --yes (2); on a terminal it asks, and a no sends nothing (130)', async () => {
     const noTty = await cli(['--caller-id', '+6281234567012']);
     expect(noTty.code).toBe(2);

@@ -116,7 +116,7 @@ describe('callctl sandbox', () => {
     [['--fail-batch', '0'], /N\[:MODE/],
     [['--fail-batch', '1:boom'], /MODE is/],
     [['--time-scale', '0'], /positive/],
-    [['--notify-url', 'ftp://x'], /--notify-url must be/],
+    [['--notify-url', 'ftp://x'], /--notify-url: expected an http:\/\/ or https:\/\/ URL/],
     [['--app-secret-file', '/nonexistent/file'], /cannot read/],
     [
       ['--variant', 'nope'],

@@ -1,6 +1,7 @@
 import { AuthError, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { readAll } from '../../io-read.js';
+import { httpUrl } from '../../config/http-url.js';
 
 export interface LoginOptions {
   appKey?: string;
@@ -18,7 +19,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number
     throw new UsageError(
       'missing base URL: give it with --base-url, CALLCTL_BASE_URL or `callctl config set base-url ...`',
     );
-  if (!/^https?:\/\//.test(baseUrl)) throw new UsageError(`base URL must start with http:// or https://: ${baseUrl}`);
+  httpUrl(baseUrl, 'base URL');
 
   let appKey = opts.appKey || settings.get('app-key');
   if (!appKey && ctx.canPrompt()) appKey = (await prompter.input('APPKey')).trim();

@@ -2,6 +2,7 @@ import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { SETTINGS, isSettingKey } from '../../config/keys.js';
 import { readAll } from '../../io-read.js';
+import { httpUrl } from '../../config/http-url.js';
 
 /** `config set <key> [value]`. */
 export interface ConfigSetOptions {
@@ -28,9 +29,7 @@ export async function runConfigSet(ctx: Context, opts: ConfigSetOptions): Promis
   }
   if (value === undefined || value === '')
     throw new UsageError(`missing value for ${key}${secret ? ' (use --stdin)' : ''}`);
-  if ((key === 'base-url' || key === 'flex-url' || key === 'flex-test-url') && !/^https?:\/\//.test(value)) {
-    throw new UsageError(`${key} must start with http:// or https://`);
-  }
+  if (key === 'base-url' || key === 'flex-url' || key === 'flex-test-url') httpUrl(value, key);
   ctx.addSecret(secret ? value : undefined);
   const { updateProfile } = await import('../../config/store.js');
   // A push token belongs to the flex-route address it is set for (flag, environment or profile

@@ -7,7 +7,8 @@ import { runSignCommand } from '../../signing/sign-command.js';
 import { defaultServiceSign } from '../../signing/sign.js';
 import { post } from '../../hooks/send.js';
 import { durationMs } from '../flag-values.js';
-import { chatbotSigning, httpUrl, parseEventTypes } from './secrets.js';
+import { chatbotSigning, parseEventTypes } from './secrets.js';
+import { httpUrl } from '../../config/http-url.js';
 
 export interface ReplayOptions {
   log?: string;

@@ -77,17 +77,3 @@ export function parseEventTypes(value: string | undefined): Set<EventType> | und
   }
   return new Set(types as EventType[]);
 }
-
-/** A URL given to send to: http or https, else a usage error naming the flag. */
-export function httpUrl(value: string | undefined, flag: string): string {
-  if (!value) throw new UsageError(`missing ${flag} URL`);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`${flag}: not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UsageError(`${flag}: expected an http:// or https:// URL`);
-  return value;
-}

@@ -4,8 +4,9 @@ import { signNotification } from '../../hooks/outgoing.js';
 import { applySet, sampleBody, type SampleType } from '../../hooks/samples.js';
 import { EVENT_TYPES } from '../../schemas/events.js';
 import { post } from '../../hooks/send.js';
-import { VERSION } from '../../version.js';
-import { chatbotSigning, hookKeys, httpUrl } from './secrets.js';
+import { USER_AGENT } from '../../version.js';
+import { chatbotSigning, hookKeys } from './secrets.js';
+import { httpUrl } from '../../config/http-url.js';
 
 export const SAMPLE_TYPES = EVENT_TYPES.filter((t): t is SampleType => t !== 'unknown');
 
@@ -50,7 +51,7 @@ export async function runHooksTrigger(ctx: Context, opts: TriggerOptions): Promi
       key,
       chatbot: { ...chatbot, ...(opts.serviceSign ? { signature: opts.serviceSign } : {}) },
       tamper: opts.tamper,
-      userAgent: `callctl/${VERSION}`,
+      userAgent: USER_AGENT,
     });
   } catch (error) {
     throw new UsageError((error as Error).message);

@@ -4,8 +4,8 @@ import { redact } from '../../redact.js';
 import { deliver } from '../../reach/deliver.js';
 import { buildPush, preparePush, pushAnswer, pushEndpoint, pushError, type PushTarget } from '../../reach/push.js';
 import { collectVariables } from '../../commands/shared/variables.js';
+import { httpUrl } from '../../config/http-url.js';
 import {
-  checkUrl,
   confirmSend,
   invalidInput,
   printDryRun,
@@ -96,7 +96,7 @@ export async function pushTarget(
 ): Promise<PushTarget> {
   const settings = await ctx.settings();
   const test = opts.test === true;
-  const flexUrl = checkUrl(
+  const flexUrl = httpUrl(
     opts.flexUrl || settings.require(test ? 'flex-test-url' : 'flex-url', '--flex-url'),
     test ? 'flex-test-url' : 'flex-url',
   );

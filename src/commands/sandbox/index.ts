@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from '../commander.js';
 import type { Deps } from '../action.js';
 import { checkVariants, SANDBOX_VARIANTS, type VariantName } from '../../sandbox/variants.js';
 import { milliseconds, nonNegativeInt, number, port, seconds, wholeNumber } from '../flag-values.js';
+import { SANDBOX_DEFAULTS } from '../../sandbox/defaults.js';
 
 function fraction(value: string): number {
   const n = Number(value);
@@ -63,8 +64,8 @@ export function register(parent: Command, { run }: Deps): void {
   parent
     .command('sandbox')
     .description('run the embedded simulator of the service on loopback, until Ctrl-C')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', port, 0)
+    .option('--host <host>', 'address to listen on', SANDBOX_DEFAULTS.host)
+    .option('--port <n>', 'port to listen on (0 picks a free one)', port, SANDBOX_DEFAULTS.port)
     .option(
       '--start-time <time>',
       'simulated time at start, YYYY-MM-DDTHH:MM:SSZ (default now): seeded dates are then the same on every run, as in the README',
@@ -74,19 +75,29 @@ export function register(parent: Command, { run }: Deps): void {
       '--time-scale <x>',
       'simulated-time speed: 1 is real time, 60 makes a minute last a second',
       number({ min: 0.001, max: 1_000_000 }),
-      1,
+      SANDBOX_DEFAULTS.timeScale,
     )
-    .option('--token-ttl <seconds>', 'token lifetime, real seconds', seconds({ min: 1 }), 7200)
-    .option('--app-key <key>', 'APPKey the token endpoint accepts', 'demo-app-key')
+    .option(
+      '--token-ttl <seconds>',
+      'token lifetime, real seconds',
+      seconds({ min: 1 }),
+      SANDBOX_DEFAULTS.tokenTtlSeconds,
+    )
+    .option('--app-key <key>', 'APPKey the token endpoint accepts', SANDBOX_DEFAULTS.appKey)
     .option(
       '--app-secret-file <file>',
       'APPSecret the token endpoint accepts, from a file (default: a fixed demo secret)',
     )
-    .option('--seed <n>', 'seed of the generated data (the well-known ids never change)', nonNegativeInt, 1)
+    .option(
+      '--seed <n>',
+      'seed of the generated data (the well-known ids never change)',
+      nonNegativeInt,
+      SANDBOX_DEFAULTS.seed,
+    )
     .option('--notify-url <url>', 'send signed task-end and plan-end notifications here')
     .option(
       '--notify-key <KEY>',
-      "KEY of the notifications' Sign (default: first of CALLCTL_HOOK_KEYS, else demo-hook-key)",
+      `KEY of the notifications' Sign (default: first of CALLCTL_HOOK_KEYS, else ${SANDBOX_DEFAULTS.notifyKey})`,
     )
     .option('--no-keep-entries', 'count list entries received without keeping them (for large benchmarks)')
     .option('--fault-path <prefix>', 'apply the faults below only to paths starting with this')

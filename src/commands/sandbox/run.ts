@@ -5,6 +5,7 @@ import type { FaultPatch } from '../../sandbox/faults.js';
 import { SEED, startSandbox, type Sandbox } from '../../sandbox/server.js';
 import { render } from './render.js';
 import type { VariantName } from '../../sandbox/variants.js';
+import { httpUrl } from '../../config/http-url.js';
 
 export interface SandboxCommandOptions {
   host: string;
@@ -86,9 +87,7 @@ export async function runSandbox(ctx: Context, opts: SandboxCommandOptions): Pro
     }
     if (!appSecret) throw new UsageError(`--app-secret-file: ${opts.appSecretFile} is empty`);
   }
-  if (opts.notifyUrl !== undefined && !/^https?:\/\/[^/]/.test(opts.notifyUrl)) {
-    throw new UsageError('--notify-url must be an http:// or https:// URL');
-  }
+  if (opts.notifyUrl !== undefined) httpUrl(opts.notifyUrl, '--notify-url');
   const notifyKey = opts.notifyKey ?? ctx.io.env.CALLCTL_HOOK_KEYS?.split(',')[0]?.trim() ?? undefined;
   const out = await ctx.output();
 

@@ -3,7 +3,8 @@ import { fsReason, LocalError, NetworkError, UsageError } from '../../errors.js'
 import { EventLog, readRecentRecords } from '../../hooks/event-log.js';
 import { historyWindowMs } from '../../hooks/intake.js';
 import { startListener, type Listener } from '../../hooks/listener.js';
-import { chatbotSigning, hookKeys, httpUrl, parseEventTypes } from '../hooks/secrets.js';
+import { chatbotSigning, hookKeys, parseEventTypes } from '../hooks/secrets.js';
+import { httpUrl } from '../../config/http-url.js';
 import { render, type RenderOptions } from './render.js';
 import { storeValue } from '../store-option.js';
 import { isPostgresUrl } from '../../store/open.js';

@@ -5,7 +5,8 @@ import type { PreparedRequest } from '../../reach/deliver.js';
 import { LISTED_PROBLEMS, type Problem } from '../../csv/problems.js';
 import { Progress } from './progress.js';
 import { readAll } from '../../io-read.js';
-import { VERSION } from '../../version.js';
+import { USER_AGENT } from '../../version.js';
+import { requestHeaders } from '../../api/transport.js';
 
 /**
  * What push and template send share at the edge: confirmation, dry-run rendering, reading a
@@ -76,12 +77,7 @@ export function summaryLines(title: string, pairs: ReadonlyArray<readonly [strin
 /** The request as it will go out, every secret redacted: the headers the transport adds included. */
 export function dryRunView(ctx: Context, req: PreparedRequest) {
   const secrets = [...ctx.secrets];
-  const headers: Record<string, string> = {
-    'user-agent': `callctl/${VERSION}`,
-    accept: 'application/json',
-    'content-type': 'application/json',
-    ...req.headers,
-  };
+  const headers = requestHeaders(USER_AGENT, true, req.headers);
   return {
     method: 'POST' as const,
     url: req.endpoint.replace(/^POST /, ''),
@@ -144,9 +140,4 @@ export function invalidInput(ctx: Context, what: string, unsorted: readonly Prob
   return new InputError(`${what}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent`, {
     problems: problems.slice(0, 100),
   });
-}
-
-export function checkUrl(url: string, what: string): string {
-  if (!/^https?:\/\/[^\s/]+/.test(url)) throw new UsageError(`${what} must start with http:// or https://: ${url}`);
-  return url;
 }
