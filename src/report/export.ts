@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { RecordSink } from '../api/stream.js';
 import { NetworkError } from '../errors.js';
+import { CsvBytes } from './csv-bytes.js';
 import { csvCell, csvLine, type CsvMode } from './csv.js';
 
 const NEWLINE = Buffer.from('\n');
@@ -97,6 +98,7 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
   private headWritten = false;
   private readonly named: Set<string>;
   private readonly cells: string[];
+  private bytes: CsvBytes | undefined;
 
   /**
    * @param target where the text goes, and whether a retried request can start over (a file can
@@ -142,7 +144,24 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
     if (items.length === 0) return;
     const head = this.head();
     const { format } = this.options;
-    if (format !== 'csv' && raws) {
+    if (format === 'csv') {
+      // Each usual record straight from its bytes to CSV bytes (csv-bytes.ts); any other from
+      // the parsed record. One Buffer for the group: nothing to encode at write time.
+      const bytes = (this.bytes ??= new CsvBytes(this.options.columns, this.options.csvMode));
+      // Room for the worst case (a nested value of quotes doubles), so no group grows its buffer.
+      let size = head.length * 3 + 64;
+      if (raws) for (const raw of raws) size += 2 * raw.length + 8 * this.cells.length;
+      bytes.begin(size);
+      bytes.text(head);
+      for (let i = 0; i < items.length; i++) {
+        if (!raws || !bytes.record(raws[i]!, items[i] as Record<string, unknown>)) bytes.text(`${this.csv(items[i]!)}\r\n`);
+      }
+      this.written += items.length;
+      const taken = bytes.take();
+      await this.write(taken, () => bytes.recycle(taken));
+      return;
+    }
+    if (raws) {
       // NDJSON and JSON: each record's own bytes, as the service sent them (numbers keep their
       // exact text; no serializing again). One with a line break inside (pretty-printed JSON:
       // breaks can only be whitespace there) is serialized on one line instead.
@@ -159,10 +178,9 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
       return;
     }
     const lines = new Array<string>(items.length);
-    for (let i = 0; i < items.length; i++) lines[i] = format === 'csv' ? this.csv(items[i]!) : JSON.stringify(items[i]);
+    for (let i = 0; i < items.length; i++) lines[i] = JSON.stringify(items[i]);
     let text: string;
-    if (format === 'csv') text = `${head}${lines.join('\r\n')}\r\n`;
-    else if (format === 'ndjson') text = `${head}${lines.join('\n')}\n`;
+    if (format === 'ndjson') text = `${head}${lines.join('\n')}\n`;
     else text = `${head}${this.written === 0 ? '\n' : ',\n'}${lines.join(',\n')}`;
     this.written += items.length;
     await this.write(text);
@@ -208,9 +226,10 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
     return cells.join(',');
   }
 
-  private async write(text: string | Buffer): Promise<void> {
+  /** Writes, waiting while the stream's buffer is full; `written` is told once the stream is done with the bytes. */
+  private async write(text: string | Buffer, written?: () => void): Promise<void> {
     const stream = this.target.stream();
-    if (!stream.write(text)) await once(stream, 'drain');
+    if (!stream.write(text, written && ((error) => error || written()))) await once(stream, 'drain');
   }
 }
 
