@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { RecordSink } from '../api/stream.js';
 import { NetworkError } from '../errors.js';
@@ -226,10 +227,15 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
     return cells.join(',');
   }
 
-  /** Writes, waiting while the stream's buffer is full; `written` is told once the stream is done with the bytes. */
+  /**
+   * Writes, waiting while the stream's buffer is full. `written` is told once a file stream is
+   * done with the bytes (fs.write has returned); any other Writable may keep the chunk after its
+   * callback (a test's collector does), so it is never told there.
+   */
   private async write(text: string | Buffer, written?: () => void): Promise<void> {
     const stream = this.target.stream();
-    if (!stream.write(text, written && ((error) => error || written()))) await once(stream, 'drain');
+    const done = written && stream instanceof WriteStream ? (error?: Error | null) => error || written() : undefined;
+    if (!stream.write(text, done)) await once(stream, 'drain');
   }
 }
 

@@ -1,11 +1,16 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { recordJson } from '../../bench/large-task-data.mjs';
+import { recordJson, taskEnvelope } from '../../bench/large-task-data.mjs';
 import { CsvBytes } from '../../src/report/csv-bytes.js';
 import type { CsvMode } from '../../src/report/csv.js';
 import { RecordWriter, TASK_RECORD_COLUMNS } from '../../src/report/export.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { fixtureServer } from './fixture-server.js';
 
 /**
  * The byte path (each record's JSON bytes straight to CSV bytes) against the string path (the
@@ -153,5 +158,22 @@ describe('CSV from the records bytes (csv-bytes.ts)', () => {
       expect(bytes.equals(await exportCsv(TASK_RECORD_COLUMNS, mode, raws, false))).toBe(true);
       expect(bytes.toString().split('\r\n').length).toBe(702);
     }
+  });
+
+  it('a file export reuses its buffers only once written: the same bytes as on stdout, over many groups', async () => {
+    // Served in 97-byte pieces: hundreds of groups, several buffers in the file stream at once.
+    const server = await fixtureServer({ '/service/cloud/detail': () => taskEnvelope(600, 'T-MANY') });
+    onTestFinished(() => server.close());
+    const env = { CALLCTL_BASE_URL: server.url, CALLCTL_TOKEN: 'tok', CALLCTL_CONFIG_DIR: tempConfigDir() };
+    const file = join(mkdtempSync(join(tmpdir(), 'callctl-csv-bytes-')), 'many.csv');
+    const written = await runCli(['task', 'detail', 'T-MANY', '--format', 'csv', '-o', file], { env });
+    expect(written.code).toBe(0);
+    const piped = await runCli(['task', 'detail', 'T-MANY', '--format', 'csv'], { env });
+    const text = readFileSync(file, 'utf8');
+    expect(text).toBe(piped.out);
+    const rows = parse(text) as string[][];
+    expect(rows).toHaveLength(601);
+    expect(rows.slice(1).map((row) => row[0])).toEqual(Array.from({ length: 600 }, (_, i) => String(i + 1)));
+    expect((await exportCsv(TASK_RECORD_COLUMNS, 'exact', Array.from({ length: 600 }, (_, i) => Buffer.from(recordJson(i))), false)).toString()).toBe(text);
   });
 });
