@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { WriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import type { RecordSink } from '../api/stream.js';
 import { NetworkError } from '../errors.js';
@@ -149,17 +148,21 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
       // Each usual record straight from its bytes to CSV bytes (csv-bytes.ts); any other from
       // the parsed record. One Buffer for the group: nothing to encode at write time.
       const bytes = (this.bytes ??= new CsvBytes(this.options.columns, this.options.csvMode));
-      // Room for the worst case (a nested value of quotes doubles), so no group grows its buffer.
+      // CSV is shorter than the JSON (no keys); a record may need twice its bytes (a nested value
+      // of quotes), and the buffer grows in the rare group where that adds up.
       let size = head.length * 3 + 64;
-      if (raws) for (const raw of raws) size += 2 * raw.length + 8 * this.cells.length;
-      bytes.begin(size);
+      let longest = 0;
+      for (const raw of raws ?? []) {
+        size += raw.length;
+        if (raw.length > longest) longest = raw.length;
+      }
+      bytes.begin(size + 2 * longest + 8 * this.cells.length);
       bytes.text(head);
       for (let i = 0; i < items.length; i++) {
         if (!raws || !bytes.record(raws[i]!, items[i] as Record<string, unknown>)) bytes.text(`${this.csv(items[i]!)}\r\n`);
       }
       this.written += items.length;
-      const taken = bytes.take();
-      await this.write(taken, () => bytes.recycle(taken));
+      await this.write(bytes.take());
       return;
     }
     if (raws) {
@@ -227,15 +230,9 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
     return cells.join(',');
   }
 
-  /**
-   * Writes, waiting while the stream's buffer is full. `written` is told once a file stream is
-   * done with the bytes (fs.write has returned); any other Writable may keep the chunk after its
-   * callback (a test's collector does), so it is never told there.
-   */
-  private async write(text: string | Buffer, written?: () => void): Promise<void> {
+  private async write(text: string | Buffer): Promise<void> {
     const stream = this.target.stream();
-    const done = written && stream instanceof WriteStream ? (error?: Error | null) => error || written() : undefined;
-    if (!stream.write(text, done)) await once(stream, 'drain');
+    if (!stream.write(text)) await once(stream, 'drain');
   }
 }
 

@@ -1,31 +1,20 @@
-/** Below this, Buffer.allocUnsafe hands out slices of Node's shared pool, which cannot be reused. */
-const MIN_BUFFER = 64 * 1024;
-
 /**
- * A Buffer written into at a position, handed to a stream whole, and taken back for the next
- * group once the stream is done with it: a new buffer per group made a fifth of the garbage
- * collector's work in a large export.
+ * A Buffer written into at a position and handed to a stream whole (one per group of records, so
+ * that nothing is encoded at write time); it grows when a group needs more than it was sized for.
  */
 export class OutBuffer {
   protected out: Buffer = Buffer.alloc(0);
   protected pos = 0;
-  private readonly spare: Buffer[] = [];
 
   /** Starts a new buffer (the last one is the stream's now), sized for about `bytes`. */
   begin(bytes: number): void {
-    const spare = this.spare.pop();
-    this.out = spare && spare.length >= bytes ? spare : Buffer.allocUnsafe(Math.max(bytes, MIN_BUFFER));
+    this.out = Buffer.allocUnsafe(bytes);
     this.pos = 0;
   }
 
   /** What was written since `begin`. */
   take(): Buffer {
     return this.out.subarray(0, this.pos);
-  }
-
-  /** Takes back what `take` gave, once the stream is done with it (its write callback). */
-  recycle(taken: Buffer): void {
-    if (taken.byteOffset === 0 && taken.buffer.byteLength >= MIN_BUFFER && this.spare.length < 8) this.spare.push(Buffer.from(taken.buffer));
   }
 
   /** Appends text. */

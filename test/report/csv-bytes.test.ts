@@ -160,7 +160,7 @@ describe('CSV from the records bytes (csv-bytes.ts)', () => {
     }
   });
 
-  it('a file export reuses its buffers only once written: the same bytes as on stdout, over many groups', async () => {
+  it('a file export over hundreds of groups: the same bytes as on stdout and as the string path', async () => {
     // Served in 97-byte pieces: hundreds of groups, several buffers in the file stream at once.
     const server = await fixtureServer({ '/service/cloud/detail': () => taskEnvelope(600, 'T-MANY') });
     onTestFinished(() => server.close());
