@@ -1,8 +1,22 @@
 import { isUtf8 } from 'node:buffer';
 import { csvCell, type CsvMode } from './csv.js';
 import {
-  BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, OPEN_ARRAY, OPEN_OBJECT, QUOTE,
-  isDigit, isNumberByte, move, numberOrDate, sameAsString, skipSpace, skipString,
+  BACKSLASH,
+  CLOSE_OBJECT,
+  COLON,
+  COMMA,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+  isDigit,
+  isNumberByte,
+  move,
+  nested,
+  nestedCell,
+  numberOrDate,
+  sameAsString,
+  skipSpace,
+  skipString,
 } from './json-bytes.js';
 import { OutBuffer } from './out-buffer.js';
 
@@ -116,51 +130,10 @@ export class CsvBytes extends OutBuffer {
         }
         if (cellFrom < 0) i = j + 1;
       } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-        // Its JSON text without whitespace, quotes doubled, in quotes when it holds a quote or a
-        // comma (`[]`, `{}` and `[1]` stay bare), as csvCell writes a nested value's JSON text.
-        let depth = 0;
-        let special = false;
-        let w = p + 1;
-        for (;;) {
-          if (i >= n) return false;
-          const b = raw[i++]!;
-          if (b === QUOTE) {
-            special = true;
-            out[w++] = QUOTE;
-            out[w++] = QUOTE;
-            for (;;) {
-              if (i >= n) return false;
-              const s = raw[i++]!;
-              if (s === QUOTE) break;
-              out[w++] = s;
-              if (s === BACKSLASH) {
-                const e = raw[i++]!;
-                out[w++] = e;
-                if (e === QUOTE) out[w++] = QUOTE;
-              } else if (s >= 0x80) high = true;
-            }
-            out[w++] = QUOTE;
-            out[w++] = QUOTE;
-          } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
-            depth++;
-            out[w++] = b;
-          } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
-            out[w++] = b;
-            if (--depth === 0) break;
-          } else if (b === COMMA) {
-            special = true;
-            out[w++] = b;
-          } else if (b > 32) out[w++] = b; // not whitespace
-        }
-        const len = w - p - 1;
-        if (special && len > 2) {
-          out[p] = QUOTE;
-          out[w] = QUOTE;
-          p = w + 1;
-        } else {
-          move(out, p + 1, p, len);
-          p += len;
-        }
+        p = nestedCell(raw, i, out, p);
+        if (p < 0) return false;
+        i = nested.end;
+        high ||= nested.high;
       } else if (c === 0x6e) {
         i += 4; // null: an empty cell
       } else if (c === 0x74 || c === 0x66) {

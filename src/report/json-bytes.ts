@@ -17,7 +17,8 @@ const SPACE = 0x20;
 export const isDigit = (b: number) => b >= ZERO && b <= 0x39;
 
 /** A byte of a JSON number: digits, `.`, `e`, `E`, `+`, `-`. */
-export const isNumberByte = (b: number) => isDigit(b) || b === DOT || b === MINUS || b === 0x2b || b === 0x65 || b === 0x45;
+export const isNumberByte = (b: number) =>
+  isDigit(b) || b === DOT || b === MINUS || b === 0x2b || b === 0x65 || b === 0x45;
 
 /** The first position from `i` that is not JSON whitespace. */
 export function skipSpace(raw: Uint8Array, i: number): number {
@@ -77,7 +78,8 @@ export function numberOrDate(raw: Uint8Array, from: number, to: number): boolean
   if (i > from && i - from <= 4 && (raw[i] === MINUS || raw[i] === SLASH)) {
     let j = i + 1;
     while (j < to && isDigit(raw[j]!)) j++;
-    if (j > i + 1 && j - i - 1 <= 2 && j + 1 < to && (raw[j] === MINUS || raw[j] === SLASH) && isDigit(raw[j + 1]!)) return true;
+    if (j > i + 1 && j - i - 1 <= 2 && j + 1 < to && (raw[j] === MINUS || raw[j] === SLASH) && isDigit(raw[j + 1]!))
+      return true;
   }
   // a number: spaces, digits . and , then an exponent, then spaces
   i = from;
@@ -101,4 +103,62 @@ export function move(out: Uint8Array, from: number, to: number, len: number): vo
   if (len > 32) out.copyWithin(to, from, from + len);
   else if (to < from) for (let k = 0; k < len; k++) out[to + k] = out[from + k]!;
   else for (let k = len - 1; k >= 0; k--) out[to + k] = out[from + k]!;
+}
+
+/** What nestedCell read: where the value ends in `raw`, and whether it holds bytes beyond ASCII. */
+export const nested = { end: 0, high: false };
+
+/**
+ * Writes the CSV cell of the nested value (object or array) at `raw[i]` to `out` at `p`: its JSON
+ * text without whitespace, quotes doubled, in quotes when it holds a quote or a comma (`[]`, `{}`
+ * and `[1]` stay bare), as csvCell writes a nested value's JSON text. Returns where the cell ends
+ * in `out` (-1 when the value is cut short); `nested` tells the rest.
+ */
+export function nestedCell(raw: Uint8Array, i: number, out: Uint8Array, p: number): number {
+  const n = raw.length;
+  let depth = 0;
+  let special = false;
+  let high = false;
+  let w = p + 1;
+  for (;;) {
+    if (i >= n) return -1;
+    const b = raw[i++]!;
+    if (b === QUOTE) {
+      special = true;
+      out[w++] = QUOTE;
+      out[w++] = QUOTE;
+      for (;;) {
+        if (i >= n) return -1;
+        const s = raw[i++]!;
+        if (s === QUOTE) break;
+        out[w++] = s;
+        if (s === BACKSLASH) {
+          const e = raw[i++]!;
+          out[w++] = e;
+          if (e === QUOTE) out[w++] = QUOTE;
+        } else if (s >= 0x80) high = true;
+      }
+      out[w++] = QUOTE;
+      out[w++] = QUOTE;
+    } else if (b === OPEN_OBJECT || b === OPEN_ARRAY) {
+      depth++;
+      out[w++] = b;
+    } else if (b === CLOSE_OBJECT || b === CLOSE_ARRAY) {
+      out[w++] = b;
+      if (--depth === 0) break;
+    } else if (b === COMMA) {
+      special = true;
+      out[w++] = b;
+    } else if (b > 32) out[w++] = b; // not whitespace
+  }
+  nested.end = i;
+  nested.high = high;
+  const len = w - p - 1;
+  if (special && len > 2) {
+    out[p] = QUOTE;
+    out[w] = QUOTE;
+    return w + 1;
+  }
+  move(out, p + 1, p, len);
+  return p + len;
 }

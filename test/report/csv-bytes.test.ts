@@ -16,7 +16,12 @@ import { fixtureServer } from './fixture-server.js';
  * The byte path (each record's JSON bytes straight to CSV bytes) against the string path (the
  * parsed record through csvCell, which RecordWriter takes when it has no raw bytes).
  */
-async function exportCsv(columns: readonly string[], mode: CsvMode, raws: Buffer[], withRaws: boolean): Promise<Buffer> {
+async function exportCsv(
+  columns: readonly string[],
+  mode: CsvMode,
+  raws: Buffer[],
+  withRaws: boolean,
+): Promise<Buffer> {
   const parts: Buffer[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -24,11 +29,15 @@ async function exportCsv(columns: readonly string[], mode: CsvMode, raws: Buffer
       done();
     },
   });
-  const writer = new RecordWriter<object>({ format: 'csv', columns, csvMode: mode, bom: false }, { stream: () => sink });
+  const writer = new RecordWriter<object>(
+    { format: 'csv', columns, csvMode: mode, bom: false },
+    { stream: () => sink },
+  );
   await writer.start(1);
   const items = raws.map((r) => JSON.parse(r.toString('utf8')) as object);
   // In groups, as the stream hands them out.
-  for (let i = 0; i < items.length; i += 3) await writer.records(items.slice(i, i + 3), withRaws ? raws.slice(i, i + 3) : (undefined as unknown as Buffer[]));
+  for (let i = 0; i < items.length; i += 3)
+    await writer.records(items.slice(i, i + 3), withRaws ? raws.slice(i, i + 3) : (undefined as unknown as Buffer[]));
   await writer.finish();
   return Buffer.concat(parts);
 }
@@ -41,7 +50,27 @@ const stringText = fc
     fc.oneof(
       fc.string({ unit: fc.constantFrom(...'"\\,; \t\n\r=+-@.0123456789eE/:Tx é中📞\u2028'.split(''), '📞', 'ab') }),
       fc.string({ unit: 'grapheme' }),
-      fc.constantFrom('', ' x', 'x ', 'x\t', '+5511987654321', '=1+1', '@SUM(1)', '-2', '2026-11-20', '1/2/3', '12', ' 1,5 ', '1e5', '1.2.3', '٣', '12abc', '1\u00a0', '\u00a012', '0012-01-5x'),
+      fc.constantFrom(
+        '',
+        ' x',
+        'x ',
+        'x\t',
+        '+5511987654321',
+        '=1+1',
+        '@SUM(1)',
+        '-2',
+        '2026-11-20',
+        '1/2/3',
+        '12',
+        ' 1,5 ',
+        '1e5',
+        '1.2.3',
+        '٣',
+        '12abc',
+        '1\u00a0',
+        '\u00a012',
+        '0012-01-5x',
+      ),
       fc.string({ minLength: 250, maxLength: 300, unit: fc.constantFrom('1', '2', ',') }),
       fc.constantFrom('1'.repeat(255), '1'.repeat(256), `=${'x'.repeat(254)}`, `@${'x'.repeat(255)}`),
     ),
@@ -49,24 +78,63 @@ const stringText = fc
   )
   .map(([s, how]) => {
     const text = JSON.stringify(s);
-    if (how === 'unicode-escapes') return text.replace(/[^\x20-\x7e]|[,=]/gu, (c) => [...c].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''));
+    if (how === 'unicode-escapes')
+      return text.replace(/[^\x20-\x7e]|[,=]/gu, (c) =>
+        [...c].map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+      );
     return how === 'slash' ? text.replaceAll('/', '\\/') : text;
   });
 
 const numberText = fc.oneof(
-  fc.constantFrom('0', '-0', '1e5', '1E+2', '1.50', '-3.25', '0.1', '0.000001', '0.0000001', '123456789012345', '1234567890123456789', '-0.0', '2.5e-3', '100'),
+  fc.constantFrom(
+    '0',
+    '-0',
+    '1e5',
+    '1E+2',
+    '1.50',
+    '-3.25',
+    '0.1',
+    '0.000001',
+    '0.0000001',
+    '123456789012345',
+    '1234567890123456789',
+    '-0.0',
+    '2.5e-3',
+    '100',
+  ),
   fc.integer().map(String),
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => JSON.stringify(d)),
 );
 
 /** A nested value's JSON text, compact, spaced, or with the service's own number spellings. */
 const nestedText = fc.oneof(
-  fc.jsonValue({ maxDepth: 3 }).filter((v) => typeof v === 'object' && v !== null).map((v) => JSON.stringify(v)),
-  fc.jsonValue({ maxDepth: 3 }).filter((v) => typeof v === 'object' && v !== null).map((v) => JSON.stringify(v, null, 2)),
-  fc.constantFrom('[]', '{}', '[1]', '[1.50,1e5,-0]', '{"a" : [ 1 , "x,y" ]}', '{"k":"a\\"b","k":"dup"}', '{"2":1,"1":2}', '["\\u00e9\\/"]', '[[],{}]'),
+  fc
+    .jsonValue({ maxDepth: 3 })
+    .filter((v) => typeof v === 'object' && v !== null)
+    .map((v) => JSON.stringify(v)),
+  fc
+    .jsonValue({ maxDepth: 3 })
+    .filter((v) => typeof v === 'object' && v !== null)
+    .map((v) => JSON.stringify(v, null, 2)),
+  fc.constantFrom(
+    '[]',
+    '{}',
+    '[1]',
+    '[1.50,1e5,-0]',
+    '{"a" : [ 1 , "x,y" ]}',
+    '{"k":"a\\"b","k":"dup"}',
+    '{"2":1,"1":2}',
+    '["\\u00e9\\/"]',
+    '[[],{}]',
+  ),
 );
 
-const valueText = fc.oneof({ weight: 4, arbitrary: stringText }, numberText, nestedText, fc.constantFrom('true', 'false', 'null'));
+const valueText = fc.oneof(
+  { weight: 4, arbitrary: stringText },
+  numberText,
+  nestedText,
+  fc.constantFrom('true', 'false', 'null'),
+);
 const space = fc.constantFrom('', '', ' ', '\n  ');
 
 /** A record's JSON text: usually the named fields in order; sometimes reordered, missing, extra or repeated ones. */
@@ -84,7 +152,8 @@ const recordText = fc
     if (shape === 'missing') fields.splice(k, 1);
     if (shape === 'extra') fields.splice(k, 0, ['"other"', values[k]!]);
     if (shape === 'duplicate') fields.splice(k + 1, 0, [fields[k]![0], values[(k + 1) % values.length]!]);
-    if (shape === 'escaped-key') fields[k] = [`"\\u00${COLUMNS[k]!.charCodeAt(0).toString(16)}${COLUMNS[k]!.slice(1)}"`, fields[k]![1]];
+    if (shape === 'escaped-key')
+      fields[k] = [`"\\u00${COLUMNS[k]!.charCodeAt(0).toString(16)}${COLUMNS[k]!.slice(1)}"`, fields[k]![1]];
     return `{${sp}${fields.map(([key, v]) => `${key}${sp}:${sp}${v}`).join(`,${sp}`)}${sp}}`;
   });
 
@@ -104,26 +173,32 @@ describe('CSV from the records bytes (csv-bytes.ts)', () => {
       CsvBytes.prototype.record = record;
     });
     await fc.assert(
-      fc.asyncProperty(fc.array(recordText, { minLength: 1, maxLength: 7 }), fc.constantFrom<CsvMode>('exact', 'excel'), async (texts, mode) => {
-        const raws = texts.map((t) => Buffer.from(t));
-        const bytes = await exportCsv(COLUMNS, mode, raws, true);
-        const strings = await exportCsv(COLUMNS, mode, raws, false);
-        const a = parse(bytes) as string[][];
-        const b = parse(strings) as string[][];
-        expect(a.length).toBe(texts.length + 1);
-        expect(a.map((row) => row.length)).toEqual(b.map((row) => row.length));
-        a.forEach((row, r) =>
-          row.forEach((cell, c) => {
-            const other = b[r]![c]!;
-            if (cell !== other && /^[[{]/.test(other)) expect(JSON.stringify(JSON.parse(cell))).toBe(other);
-            else expect(cell).toBe(other);
-          }),
-        );
-        // A record whose text is what JSON.stringify writes: the very same bytes.
-        for (const raw of raws.filter((r) => r.toString() === JSON.stringify(JSON.parse(r.toString())))) {
-          expect((await exportCsv(COLUMNS, mode, [raw], true)).toString()).toBe((await exportCsv(COLUMNS, mode, [raw], false)).toString());
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(recordText, { minLength: 1, maxLength: 7 }),
+        fc.constantFrom<CsvMode>('exact', 'excel'),
+        async (texts, mode) => {
+          const raws = texts.map((t) => Buffer.from(t));
+          const bytes = await exportCsv(COLUMNS, mode, raws, true);
+          const strings = await exportCsv(COLUMNS, mode, raws, false);
+          const a = parse(bytes) as string[][];
+          const b = parse(strings) as string[][];
+          expect(a.length).toBe(texts.length + 1);
+          expect(a.map((row) => row.length)).toEqual(b.map((row) => row.length));
+          a.forEach((row, r) =>
+            row.forEach((cell, c) => {
+              const other = b[r]![c]!;
+              if (cell !== other && /^[[{]/.test(other)) expect(JSON.stringify(JSON.parse(cell))).toBe(other);
+              else expect(cell).toBe(other);
+            }),
+          );
+          // A record whose text is what JSON.stringify writes: the very same bytes.
+          for (const raw of raws.filter((r) => r.toString() === JSON.stringify(JSON.parse(r.toString())))) {
+            expect((await exportCsv(COLUMNS, mode, [raw], true)).toString()).toBe(
+              (await exportCsv(COLUMNS, mode, [raw], false)).toString(),
+            );
+          }
+        },
+      ),
       { numRuns: 400 },
     );
     expect(taken).toBeGreaterThan(300);
@@ -146,7 +221,11 @@ describe('CSV from the records bytes (csv-bytes.ts)', () => {
       expect(bytes.record(Buffer.from(odd), JSON.parse(odd)), odd).toBe(false);
     }
     // Bytes that are not UTF-8: the parsed record (with U+FFFD) is written instead.
-    const bad = Buffer.concat([Buffer.from('{"id":1,"name":"a'), Buffer.from([0xff]), Buffer.from('","phone":"+1","amount":"1.5","nested":[],"flag":true}')]);
+    const bad = Buffer.concat([
+      Buffer.from('{"id":1,"name":"a'),
+      Buffer.from([0xff]),
+      Buffer.from('","phone":"+1","amount":"1.5","nested":[],"flag":true}'),
+    ]);
     expect(bytes.record(bad, JSON.parse(bad.toString()))).toBe(false);
     expect(bytes.take().toString()).toBe('1,a,"+1","1.5",[],true,\r\n');
   });
@@ -174,6 +253,15 @@ describe('CSV from the records bytes (csv-bytes.ts)', () => {
     const rows = parse(text) as string[][];
     expect(rows).toHaveLength(601);
     expect(rows.slice(1).map((row) => row[0])).toEqual(Array.from({ length: 600 }, (_, i) => String(i + 1)));
-    expect((await exportCsv(TASK_RECORD_COLUMNS, 'exact', Array.from({ length: 600 }, (_, i) => Buffer.from(recordJson(i))), false)).toString()).toBe(text);
+    expect(
+      (
+        await exportCsv(
+          TASK_RECORD_COLUMNS,
+          'exact',
+          Array.from({ length: 600 }, (_, i) => Buffer.from(recordJson(i))),
+          false,
+        )
+      ).toString(),
+    ).toBe(text);
   });
 });
