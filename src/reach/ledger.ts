@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock } from '../files/lock.js';
+import { FileJournals, type JournalStore } from '../files/journal.js';
 
 /**
  * The never-twice ledger of pushes and template sends: per destination (the normalised flex-route
@@ -50,70 +51,59 @@ export function normaliseDestination(text: string): string {
 
 type Entry = { p: string; s: 'pending' | 'clear'; at: string };
 
-const ledgerPath = (stateDir: string, destination: string) =>
-  join(stateDir, 'ledgers', `${createHash('sha256').update(destination).digest('hex').slice(0, 24)}.jsonl`);
+/** The ledgers as journals (src/files/journal.ts): `<state>/ledgers/<hash of the destination>.jsonl`. */
+const ledgerJournals = (stateDir: string) => new FileJournals(join(stateDir, 'ledgers'), '.jsonl');
+const ledgerName = (destination: string) => createHash('sha256').update(destination).digest('hex').slice(0, 24);
 
-/** The ledger file's text ('' when there is none yet) and each person's last entry. */
-function readLedger(path: string): { text: string; last: Map<string, Entry> } {
+/** Each person's last entry. */
+async function readLedger(store: JournalStore, name: string): Promise<Map<string, Entry>> {
   const last = new Map<string, Entry>();
-  let text = '';
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  }
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    try {
-      const e = JSON.parse(line) as Entry & { destination?: string };
-      if (typeof e.p === 'string') last.set(e.p, e);
-    } catch {
-      /* a line torn by a kill */
-    }
-  }
-  return { text, last };
+  for (const e of (await store.read(name)) ?? []) if (typeof e.p === 'string') last.set(e.p, e as Entry);
+  return last;
 }
+
+const reachedAt = (last: ReadonlyMap<string, Entry>) => (person: string) => {
+  const e = last.get(person);
+  return e?.s === 'pending' ? e.at : undefined;
+};
 
 /**
  * When each person was last reached through `destination`, read without its lock and without
  * writing anything (`--dry-run`: what a run now would skip; a run in progress may add more).
  */
-export function peekLedger(stateDir: string, destination: string): (person: string) => string | undefined {
-  const { last } = readLedger(ledgerPath(stateDir, destination));
-  return (person) => {
-    const e = last.get(person);
-    return e?.s === 'pending' ? e.at : undefined;
-  };
+export async function peekLedger(
+  stateDir: string,
+  destination: string,
+): Promise<(person: string) => string | undefined> {
+  return reachedAt(await readLedger(ledgerJournals(stateDir), ledgerName(destination)));
 }
 
-/** Ledgers as NDJSON files in `<state>/ledgers/`, one per destination, append-only. */
+/** Ledgers as append-only journals in `<state>/ledgers/`, one per destination. */
 export function fileLedgers(stateDir: string): LedgerStore {
   return {
-    open(destination) {
-      mkdirSync(join(stateDir, 'ledgers'), { recursive: true, mode: 0o700 });
-      const path = ledgerPath(stateDir, destination);
+    async open(destination) {
+      const store = ledgerJournals(stateDir);
+      const name = ledgerName(destination);
+      mkdirSync(store.dir, { recursive: true, mode: 0o700 });
       // Two runs to the same destination at once would each miss the other's people.
-      const release = acquireLock(`${path}.lock`, `send to ${destination}`);
+      const release = acquireLock(`${store.where(name)}.lock`, `send to ${destination}`);
       try {
-        const { text, last } = readLedger(path);
-        const fd = openSync(path, 'a', 0o600);
-        if (!text) writeSync(fd, `${JSON.stringify({ destination })}\n`);
-        else if (!text.endsWith('\n')) writeSync(fd, '\n');
-        const append = (e: Entry, sync: boolean) => {
-          writeSync(fd, `${JSON.stringify(e)}\n`);
-          if (sync) fsyncSync(fd);
+        const last = await readLedger(store, name);
+        const journal = store.open(name, () => ({ destination }));
+        const append = (e: Entry, durable: boolean) => {
           last.set(e.p, e);
+          return journal.append(e, durable);
         };
         return {
-          lastReached: (person) => {
-            const e = last.get(person);
-            return e?.s === 'pending' ? e.at : undefined;
-          },
+          lastReached: reachedAt(last),
           pending: (p, at) => append({ p, s: 'pending', at }, true),
           cleared: (p, at) => append({ p, s: 'clear', at }, false),
-          close: () => {
-            closeSync(fd);
-            release();
+          close: async () => {
+            try {
+              await journal.close();
+            } finally {
+              release();
+            }
           },
         };
       } catch (error) {

@@ -80,7 +80,7 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
     // What the never-twice ledger would skip now (read only: no lock taken, nothing written).
     const destination = normaliseDestination(send.destination);
     const pg = await sharedLedgers(ctx);
-    let lastReached = peekLedger(state, destination);
+    let lastReached = await peekLedger(state, destination);
     if (pg) {
       // The PostgreSQL store's ledger (read, then closed: its `pending`/`cleared` are never called here).
       const l = await pg.open(destination);
