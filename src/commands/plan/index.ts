@@ -2,6 +2,7 @@ import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
 import { watchOptions } from '../watch-options.js';
 import { REPORT_HELP, REPORT_JSON } from '../task/index.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 export function register(parent: Command, { run }: Deps): void {
   const plan = parent.command('plan').description('calling plans');
@@ -24,7 +25,8 @@ timestamped line each time the status changes. --exit-status watches until a fin
 exits 0 when finished, 1 when canceled (Ctrl-C: 130). While the service cannot answer (network,
 5xx) the error is shown and the wait doubles, up to 60 s; any other error ends the watch.
 
-JSON (--json): the envelope's data: {"PlanName", "PlanStatus"}; with --watch, one such line per change.`,
+JSON (--json): the envelope's data; with --watch, one such line per change:
+${JSON_SHAPES.planStatus}`,
     )
     .action(run(() => import('./status.js').then((m) => m.runPlanStatus)));
   plan
@@ -39,7 +41,8 @@ Examples:
   callctl plan detail SPRING-PLAN
   callctl plan detail SPRING-PLAN | cut -f3 | xargs -n1 callctl task detail
 
-JSON (--json): the envelope's data: {"PlanName", "PlanDetails": [{"Rounds", "TaskName", "TaskID", "Status"}]}.`,
+JSON (--json): the envelope's data:
+${JSON_SHAPES.planDetail}`,
     )
     .action(run(() => import('./detail.js').then((m) => m.runPlanDetail)));
   plan

@@ -2,6 +2,7 @@ import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
 import { delimiter } from '../delimiter.js';
 import { RATE, rate, recallWindow } from '../flag-values.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 export function register(parent: Command, { run }: Deps): void {
   parent
@@ -84,7 +85,8 @@ Examples:
   callctl push --test --caller-id +6281234567001 --vars-file vars.json --dry-run
   callctl push --csv callers.csv --rate 10 --yes --json
 
-JSON (--json): one push: the service's answer, {"code","message","show_err","timestamp","body","trace_id"};
+JSON (--json): one push: the service's answer,
+${JSON_SHAPES.push};
 --dry-run: {"dryRun": true, "requests": [{"method","url","headers","body"}]}, with --csv also
         "skipped": [{"row","line","who","reachedAt"}] (rows the ledger would skip);
 --csv: one line, {"startedAt","endedAt","file","results","journal","rows","valid","invalid","total",

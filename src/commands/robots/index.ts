@@ -1,5 +1,6 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 export function register(parent: Command, { run }: Deps): void {
   parent
@@ -14,7 +15,8 @@ Examples:
   callctl robots
   callctl robots --json | jq -r '.[].RobotID'
 
-JSON (--json): the envelope's data, an array of Robot objects as the service sends them.`,
+JSON (--json): the envelope's data, the robots as the service sends them:
+${JSON_SHAPES.robots}`,
     )
     .action(run(() => import('./list.js').then((m) => m.runRobots)));
 }

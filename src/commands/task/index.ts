@@ -1,6 +1,7 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
 import { watchOptions } from '../watch-options.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 export function register(parent: Command, { run }: Deps): void {
   const task = parent.command('task').description('calling tasks');
@@ -46,8 +47,9 @@ Unanswered), redrawn every --interval seconds; piped, a timestamped line each ti
   callctl task detail T-DEBT-0002 --watch --interval 10
   callctl task detail T-DEBT-0002 --exit-status > progress.log && echo done
 
-JSON (--json): the envelope's data: the task with every field of every call record. With --watch,
-one line of JSON per change: {"TaskID", "TaskName", "Status", "Calls", "Answered", "Unanswered"}.`,
+JSON (--json): the envelope's data, the task with every field of every call record:
+${JSON_SHAPES.taskDetail}
+With --watch, one line of JSON per change: {"TaskID", "TaskName", "Status", "Calls", "Answered", "Unanswered"}.`,
     )
     .action(run(() => import('./detail.js').then((m) => m.runTaskDetail)));
   task

@@ -2,6 +2,7 @@ import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
 import { delimiter } from '../delimiter.js';
 import { RATE, rate, wholeNumber, recallWindow } from '../flag-values.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 const wholeNumberArg = wholeNumber();
 
@@ -103,7 +104,8 @@ Examples:
   callctl template send --template-id 7 --channel whatsapp --reply-url https://example.com/r \\
     --csv recipients.csv --rate 20 --sign-command 'my-signer --key prod' --yes
 
-JSON (--json): one message: the service's answer, {"request_id","code","message","data": {"task_id"}};
+JSON (--json): one message: the service's answer,
+${JSON_SHAPES.templateSend};
 --dry-run: {"dryRun": true, "requests": [{"method","url","headers","body"}]}, with --csv also
         "skipped": [{"row","line","who","reachedAt"}] (rows the ledger would skip);
 --csv: one line, {"startedAt","endedAt","file","results","journal","rows","valid","invalid","total",

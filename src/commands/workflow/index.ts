@@ -5,6 +5,7 @@ import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
 import { REPORT_HELP, REPORT_JSON } from '../task/index.js';
 import { watchOptions } from '../watch-options.js';
 import { delimiter } from '../delimiter.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 function isoTime(value: string): string {
   if (!ISO_TIME_RE.test(value) || Number.isNaN(Date.parse(value))) {
@@ -50,7 +51,8 @@ Examples:
 Watch: --watch redraws the table every --interval seconds on a terminal; piped, it prints a
 timestamped row for each instance that is new or changed since the last refresh.
 
-JSON (--json): the envelope's data, {"lists": [...], "count": n}; with --all, every page's lists in one.`,
+JSON (--json): the envelope's data; with --all, every page's lists in one:
+${JSON_SHAPES.workflowList}`,
     )
     .action(run(() => import('./list.js').then((m) => m.runWorkflowList)));
   workflow
@@ -161,7 +163,8 @@ Examples:
   callctl workflow verify-push --workflow-id WF-1001 --node-id N-API-1 --callee +6281234567001
   callctl workflow verify-push --workflow-id WF-1001 --node-id N-API-1 --callee +6281234567001 --json | jq .call
 
-JSON (--json): the envelope's data: the push body ({workflow_id, node_id, callee, custom_attribute, call: {..., robot_id}}).`,
+JSON (--json): the envelope's data, the push body:
+${JSON_SHAPES.verifyPush}`,
     )
     .action(run(() => import('./verify-push.js').then((m) => m.runVerifyPush)));
   workflow
@@ -197,7 +200,8 @@ Examples:
   callctl workflow task-detail WT-3001 --format csv --bom --output kyc.csv
   callctl workflow task-detail WT-3001 --json | jq '.details[].question_answer'
 
-JSON (--json): the envelope's data, every field.`,
+JSON (--json): the envelope's data, every field:
+${JSON_SHAPES.workflowTaskDetail}`,
     )
     .action(run(() => import('./task-detail.js').then((m) => m.runWorkflowTaskDetail)));
   workflow
