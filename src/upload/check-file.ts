@@ -1,13 +1,13 @@
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { InputError, UsageError } from '../errors.js';
+import { InputError } from '../errors.js';
 import type { SpooledBatch } from './batches.js';
 import { checkPart, type PartInput, type PartProgress, type PartResult } from './check-part.js';
 import { DuplicateIndex } from './dedup.js';
 import type { Validation } from './events.js';
 import { LISTED_PROBLEMS } from '../csv/problems.js';
-import { appendFile, rejectsTempPath } from './rejects.js';
+import { appendFile, rejectsTempPath, RejectsFileError } from './rejects.js';
 import type { SplitPoint } from './split.js';
 
 /** Files smaller than this are checked in one piece: a worker thread costs more than it saves. */
@@ -118,8 +118,8 @@ function runWorker(
       reject(
         m.kind === 'input'
           ? new InputError(m.message, m.details)
-          : m.kind === 'usage'
-            ? new UsageError(m.message)
+          : m.kind === 'rejects-file'
+            ? new RejectsFileError(String(m.details?.reason))
             : new Error(m.message),
       );
     });

@@ -1,9 +1,22 @@
 import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { UsageError } from '../errors.js';
 import { REJECT_LINE_COLUMN, REJECT_REASON_COLUMN } from './columns.js';
 import { redact } from '../redact.js';
 
 const FLUSH_CHARS = 1 << 16;
+
+/**
+ * The rejects file cannot be written (its folder is missing, say). The command names the file
+ * and its flag; `kind` carries it across the checking thread.
+ */
+export class RejectsFileError extends Error {
+  readonly kind = 'rejects-file';
+  readonly details: { reason: string };
+
+  constructor(readonly reason: string) {
+    super(`cannot write the rejects file: ${reason}`);
+    this.details = { reason };
+  }
+}
 
 /**
  * Writes each rejected row as it was read (every field, in the file's delimiter), after two
@@ -28,8 +41,8 @@ export class RejectsWriter {
       this.fd = openSync(this.temp, 'w', 0o600);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new UsageError(
-        `--rejects: cannot write ${path}: ${code === 'ENOENT' ? 'no such folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
+      throw new RejectsFileError(
+        code === 'ENOENT' ? 'no such folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message,
       );
     }
     this.needsQuote = new RegExp(`["\\r\\n]|${escapeRegExp(delimiter)}|^\\s|\\s$`);

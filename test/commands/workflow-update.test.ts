@@ -460,7 +460,8 @@ describe('workflow update: lock, terminal and signals', () => {
     expect(r.err).toContain('--rejects names the CSV being uploaded');
     const nowhere = await update(file, '--rejects', join(dir, 'no-such-folder', 'r.csv'));
     expect(nowhere.code).toBe(2);
-    expect(nowhere.err).toContain('--rejects: cannot write');
+    // The file as the user named it, not the temporary name it is written under.
+    expect(nowhere.err).toContain(`--rejects: cannot write ${join(dir, 'no-such-folder', 'r.csv')}: no such folder\n`);
     expect(received(sandbox)).toEqual([]);
     const empty = await runCli(['workflow', 'update', '--workflow-id', ' ', '--csv', file, '--yes'], { env });
     expect(empty.code).toBe(2);

@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { AuthError, InputError, InterruptedError, UsageError } from '../../errors.js';
 import { updateDetailsJson } from '../../api/cloud.js';
 import { PreparedUpload, type UploadOutcome } from '../../upload/upload.js';
+import { RejectsFileError } from '../../upload/rejects.js';
 import { formatProblem, type Problem } from '../../csv/problems.js';
 import type { Output } from '../../output/output.js';
 import { UploadProgress } from './update-progress.js';
@@ -122,6 +123,8 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
     } catch (error) {
       shown.clear();
       if (abort.signal.aborted) throw new InterruptedError(`interrupted while reading ${opts.csv}; nothing was sent`);
+      if (error instanceof RejectsFileError)
+        throw new UsageError(`--rejects: cannot write ${opts.rejects}: ${error.reason}`);
       throw error;
     }
     if (stopRequested) throw new InterruptedError(`interrupted after reading ${opts.csv}; nothing was sent`);
