@@ -8,7 +8,7 @@ import type { Problem } from '../../csv/problems.js';
 import { buildPush, preparePush, pushAnswer, pushEndpoint } from '../../reach/push.js';
 import { collectVariables } from '../../commands/shared/variables.js';
 import { runCsvSend } from '../shared/csv-send.js';
-import { pushTarget, type PushOptions } from './push.js';
+import { resolvePushTarget, type PushOptions } from './push.js';
 import { invalidInput } from '../shared/send-ui.js';
 
 const FIELD_COLUMNS = new Set(['caller_id', 'client_name']);
@@ -18,7 +18,7 @@ const FIELD_COLUMNS = new Set(['caller_id', 'client_name']);
  * column is a variable (empty cells are left out, so `--var` defaults apply).
  */
 export async function runPushCsv(ctx: Context, opts: PushOptions): Promise<number> {
-  const target = await pushTarget(ctx, opts);
+  const target = await resolvePushTarget(ctx, opts);
   const common = collectVariables(opts.var, opts.varsFile);
   const file = await readCsv(opts.csv!, opts.delimiter);
   const problems: Problem[] = [...file.problems];

@@ -37,7 +37,7 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
   }
   refuseCsvOnlyFlags(opts);
   if (!opts.callerId?.trim()) throw new UsageError('missing --caller-id (or --csv FILE for many)');
-  const target = await pushTarget(ctx, opts);
+  const target = await resolvePushTarget(ctx, opts);
   const built = buildPush({
     caller_id: opts.callerId,
     client_name: opts.clientName,
@@ -90,7 +90,7 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
  * The flex-route address (flag, environment, profile) and the push token (stdin, environment,
  * profile; never a flag). `--test` uses the test pair.
  */
-export async function pushTarget(
+export async function resolvePushTarget(
   ctx: Context,
   opts: Pick<PushOptions, 'test' | 'flexUrl' | 'pushTokenStdin'>,
 ): Promise<PushTarget> {

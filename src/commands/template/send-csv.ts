@@ -9,7 +9,7 @@ import { buildTemplate, prepareTemplate, templateAnswer, templateEndpoint } from
 import { collectVariables } from '../../commands/shared/variables.js';
 import { runCsvSend } from '../shared/csv-send.js';
 import { invalidInput } from '../shared/send-ui.js';
-import { templateTarget, type TemplateSendOptions } from './send.js';
+import { resolveTemplateTarget, type TemplateSendOptions } from './send.js';
 
 const FIELD_COLUMNS = new Set(['channel', 'channel_id', 'user_id', 'reply_url']);
 
@@ -19,7 +19,7 @@ const FIELD_COLUMNS = new Set(['channel', 'channel_id', 'user_id', 'reply_url'])
  * The timestamp is taken when each row is sent (or `--timestamp`), and each body signed then.
  */
 export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): Promise<number> {
-  const target = await templateTarget(ctx, opts);
+  const target = await resolveTemplateTarget(ctx, opts);
   const common = collectVariables(opts.var, opts.varsFile);
   const file = await readCsv(opts.csv!, opts.delimiter);
   const problems: Problem[] = [...file.problems];

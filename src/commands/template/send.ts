@@ -52,7 +52,7 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
   refuseCsvOnlyFlags(opts);
   if (!opts.channel) throw new UsageError('missing --channel');
   if (!opts.channelId) throw new UsageError('missing --channel-id (or --csv FILE for many)');
-  const target = await templateTarget(ctx, opts);
+  const target = await resolveTemplateTarget(ctx, opts);
   const built = buildTemplate({
     template_id: opts.templateId,
     timestamp: opts.timestamp ?? Math.floor(ctx.io.now() / 1000),
@@ -107,7 +107,7 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
 }
 
 /** Base URL, API key (environment or profile; a secret) and the signature source. */
-export async function templateTarget(
+export async function resolveTemplateTarget(
   ctx: Context,
   opts: Pick<TemplateSendOptions, 'signature' | 'signCommand' | 'signSecretFile'>,
 ): Promise<TemplateTarget> {
