@@ -159,7 +159,8 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
       bytes.begin(size + 2 * longest + 8 * this.cells.length);
       bytes.text(head);
       for (let i = 0; i < items.length; i++) {
-        if (!raws || !bytes.record(raws[i]!, items[i] as Record<string, unknown>)) bytes.text(`${this.csv(items[i]!)}\r\n`);
+        if (!raws || !bytes.record(raws[i]!, items[i] as Record<string, unknown>))
+          bytes.text(`${this.csv(items[i]!)}\r\n`);
       }
       this.written += items.length;
       await this.write(bytes.take());

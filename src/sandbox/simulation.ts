@@ -2,9 +2,10 @@ import type { CallingTask, TaskStatus, PlanStatus } from './spec/shapes.js';
 import type { SimClock } from './clock.js';
 import { isoSeconds, MINUTE } from './clock.js';
 import type { Rng } from './random.js';
-import { planView, type PlanModel, type PlanView, type SandboxState, type Scenario, type TaskModel } from './state.js';
+import { planView, type PlanModel, type PlanView, type SandboxState, type TaskModel } from './state.js';
 import { buildTask, CALL_SLOT_MS, makeCalls } from './seed/tasks.js';
 import type { SandboxEvents } from './types.js';
+import type { CreatePlanInput, CreateTaskInput, Simulator } from './simulator.js';
 
 /** Simulated time from a task's creation to `pending`. */
 export const PENDING_AFTER_MS = MINUTE;
@@ -17,54 +18,6 @@ export class SimulationError extends Error {
   ) {
     super(message);
   }
-}
-
-/** Input of `simulate.createTask`. */
-export interface CreateTaskInput {
-  /** Default `T-SIM-0001`, `T-SIM-0002`, ... */
-  id?: string;
-  name?: string;
-  scenario?: Scenario;
-  robotId?: string;
-  /** Callee numbers; default `calleeCount` generated ones. */
-  numbers?: string[];
-  /** Default 3. */
-  calleeCount?: number;
-  /** Simulated ms from now to the scheduled start (default 2 minutes). */
-  startInMs?: number;
-}
-
-/** Input of `simulate.createPlan`. */
-export interface CreatePlanInput {
-  name: string;
-  /** Default 2. */
-  rounds?: number;
-  /** Callees per round, default 3. */
-  calleeCount?: number;
-  scenario?: Scenario;
-  /** Simulated ms from now to round 1's start (default 2 minutes). */
-  startInMs?: number;
-  /** Simulated minutes between a round's end and the next one's start (default 30). */
-  roundIntervalMinutes?: number;
-}
-
-/**
- * Moves tasks created -> pending -> calling -> finished over simulated time, and plans
- * planned -> calling -> finished as their rounds finish; tests can also push things along.
- */
-export interface Simulator {
-  createTask(input?: CreateTaskInput): CallingTask;
-  /** One step: created -> pending -> calling -> finished (paused -> calling). */
-  advanceTask(id: string): CallingTask;
-  /** Walks the task through its remaining states to `finished`, with every event. */
-  finishTask(id: string): CallingTask;
-  createPlan(input: CreatePlanInput): PlanView;
-  /** Finishes every round in order. */
-  finishPlan(name: string): PlanView;
-  /** Jumps simulated time forward, firing every transition that falls due. */
-  advanceTime(ms: number): void;
-  /** Simulated now (epoch ms). */
-  now(): number;
 }
 
 const NEXT: Partial<Record<TaskStatus, TaskStatus>> = {

@@ -5,7 +5,7 @@ import type { BatchFaultTracker, FaultName, FaultPatch, FaultSettings } from './
 import type { Rng } from './random.js';
 import type { TokenStore } from './auth.js';
 import type { PlanView, ReceivedPush, ReceivedTemplate, SandboxState, TaskModel } from './state.js';
-import type { Simulator } from './simulation.js';
+import type { Simulator } from './simulator.js';
 import type { VariantName, Variants } from './variants.js';
 
 /** Options of `startSandbox`; all optional. */

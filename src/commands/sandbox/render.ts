@@ -1,7 +1,28 @@
 import type { Output } from '../../output/output.js';
 import type { Sandbox, SandboxEventMap } from '../../sandbox/server.js';
 import { redactPath } from '../../sandbox/recorder.js';
-import type { describe } from './run.js';
+import { SEED } from '../../sandbox/server.js';
+
+/** What `--json` prints: one JSON object, one line, on stdout. */
+export function describe(sb: Sandbox, tokenTtlSeconds: number) {
+  return {
+    url: sb.url,
+    flexUrl: sb.flexUrl,
+    flexTestUrl: sb.flexTestUrl,
+    appKey: sb.appKey,
+    appSecret: sb.appSecret,
+    pushToken: sb.pushToken,
+    pushTestToken: sb.pushTestToken,
+    signKey: sb.signKey,
+    signSecret: sb.signSecret,
+    notifyUrl: sb.notifyUrl ?? null,
+    notifyKey: sb.notifyKey,
+    timeScale: sb.timeScale,
+    tokenTtlSeconds,
+    variants: sb.variants(),
+    seed: SEED,
+  };
+}
 
 /**
  * Prints the banner and renders the sandbox's events on stderr (the sandbox itself never prints).

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { FaultPatch } from '../../sandbox/faults.js';
-import { SEED, startSandbox, type Sandbox } from '../../sandbox/server.js';
-import { render } from './render.js';
+import { startSandbox, type Sandbox } from '../../sandbox/server.js';
+import { describe, render } from './render.js';
 import type { VariantName } from '../../sandbox/variants.js';
 import { httpUrl } from '../../config/http-url.js';
 
@@ -48,27 +48,6 @@ function faultsOf(o: SandboxCommandOptions): FaultPatch {
   if (o.delay !== undefined) patch.delayMs = o.delay;
   if (o.failBatch) patch.failBatch = o.failBatch as FaultPatch['failBatch'];
   return patch;
-}
-
-/** What `--json` prints: one JSON object, one line, on stdout. */
-export function describe(sb: Sandbox, tokenTtlSeconds: number) {
-  return {
-    url: sb.url,
-    flexUrl: sb.flexUrl,
-    flexTestUrl: sb.flexTestUrl,
-    appKey: sb.appKey,
-    appSecret: sb.appSecret,
-    pushToken: sb.pushToken,
-    pushTestToken: sb.pushTestToken,
-    signKey: sb.signKey,
-    signSecret: sb.signSecret,
-    notifyUrl: sb.notifyUrl ?? null,
-    notifyKey: sb.notifyKey,
-    timeScale: sb.timeScale,
-    tokenTtlSeconds,
-    variants: sb.variants(),
-    seed: SEED,
-  };
 }
 
 /**
