@@ -3,6 +3,7 @@ import { assertTimerMs } from '../timers.js';
 import { CliError, NetworkError } from '../errors.js';
 import { MAX_RETRIES, RETRY_AFTER_MAX_MS, RETRY_BASE_MS, RETRY_MAX_MS } from '../limits.js';
 import { redact, redactHeader } from '../redact.js';
+import { NodeHttp, bodyText } from './node-http.js';
 
 /**
  * The headers a request goes out with: the transport's defaults, then the request's own. One
@@ -83,23 +84,37 @@ const NOT_CONNECTED = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
   'UND_ERR_CONNECT_TIMEOUT',
+  'CONNECT_TIMEOUT',
   'EHOSTUNREACH',
   'ENETUNREACH',
 ]);
 
 /**
- * The one transport: keep-alive pool per origin (undici's Agent, honouring HTTPS_PROXY /
- * HTTP_PROXY / NO_PROXY), explicit timeouts, retries with back-off and jitter honouring
+ * The one transport: keep-alive pool per origin (Node's http/https; undici's agent when
+ * HTTPS_PROXY / HTTP_PROXY is set, honouring NO_PROXY too), explicit timeouts, retries with back-off and jitter honouring
  * Retry-After for requests that may be repeated, and verbose logging with secrets redacted.
  */
 export class Transport {
   private dispatcher: Dispatcher | undefined;
+  private node: NodeHttp | undefined;
 
   constructor(private readonly options: TransportOptions) {
     // A fraction or an overflow here would make every request fail (or time out at once) and be
     // reported as a network failure; `--timeout` is checked when parsed, this catches a bug.
     assertTimerMs(options.timeoutMs, 'timeoutMs');
     this.dispatcher = options.dispatcher;
+  }
+
+  /**
+   * Node's own http/https unless a proxy is configured (or a dispatcher given): undici is loaded
+   * only for proxies (EnvHttpProxyAgent reads HTTPS_PROXY, HTTP_PROXY and NO_PROXY).
+   */
+  private plain(): NodeHttp | undefined {
+    if (this.dispatcher) return undefined;
+    if (this.node) return this.node;
+    const env = this.options.env ?? process.env;
+    if (env.HTTP_PROXY || env.http_proxy || env.HTTPS_PROXY || env.https_proxy) return undefined;
+    return (this.node = new NodeHttp());
   }
 
   private async agent(): Promise<Dispatcher> {
@@ -183,7 +198,6 @@ export class Transport {
       if (req.body !== undefined) this.log(`> ${redact(req.body.toString(), secrets)}`);
     }
     const started = Date.now();
-    const { request } = await import('./undici.js');
     // The whole exchange is bounded by the timeout, except a streamed body (`consume`) once its
     // head arrived: a large task read into a pipe that someone pages through slowly may take
     // longer, and undici's bodyTimeout still ends it when no byte comes for that long.
@@ -193,21 +207,39 @@ export class Transport {
       this.options.timeoutMs,
     );
     let text: string;
-    let res: Awaited<ReturnType<typeof request>>;
+    let res: { statusCode: number; headers: HttpResponse['headers'] };
     try {
-      res = await request(req.url, {
-        method: req.method,
-        headers,
-        body: req.body,
-        dispatcher: await this.agent(),
-        signal: controller.signal,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-      });
-      if (req.consume && res.statusCode === 200) {
-        clearTimeout(timer);
-        text = await req.consume(res.body, attempt);
-      } else text = await res.body.text();
+      const node = this.plain();
+      if (node) {
+        const answer = await node.request(req.url, {
+          method: req.method,
+          headers,
+          ...(req.body !== undefined ? { body: req.body } : {}),
+          signal: controller.signal,
+          idleMs: this.options.timeoutMs,
+        });
+        res = answer;
+        if (req.consume && res.statusCode === 200) {
+          clearTimeout(timer);
+          text = await req.consume(answer.body, attempt);
+        } else text = await bodyText(answer.body, controller.signal);
+      } else {
+        const { request } = await import('./undici.js');
+        const answer = await request(req.url, {
+          method: req.method,
+          headers,
+          body: req.body,
+          dispatcher: await this.agent(),
+          signal: controller.signal,
+          headersTimeout: this.options.timeoutMs,
+          bodyTimeout: this.options.timeoutMs,
+        });
+        res = answer;
+        if (req.consume && res.statusCode === 200) {
+          clearTimeout(timer);
+          text = await req.consume(answer.body, attempt);
+        } else text = await answer.body.text();
+      }
     } finally {
       clearTimeout(timer);
     }
@@ -242,6 +274,7 @@ export class Transport {
   }
 
   async close(): Promise<void> {
+    this.node?.close();
     await this.dispatcher?.close();
   }
 }
@@ -274,7 +307,8 @@ function describe(error: unknown, timeoutMs?: number): string {
     code === 'TimeoutError' ||
     code === 'UND_ERR_HEADERS_TIMEOUT' ||
     code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT'
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'CONNECT_TIMEOUT'
   ) {
     return timeoutMs ? `timed out after ${timeoutMs / 1000} s` : 'timed out';
   }
