@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import type { JournalStore } from '../files/journal.js';
 import type { LedgerStore } from '../reach/ledger.js';
 import { isPostgresUrl } from '../store/open.js';
 import { storeValue } from './store-option.js';
@@ -41,4 +42,16 @@ export async function sharedLedgers(ctx: Context): Promise<LedgerStore | undefin
   if (!chosen || !isPostgresUrl(chosen.value)) return undefined;
   const { pgLedgers } = await import('../store/pg-ledger.js');
   return pgLedgers(chosen.value);
+}
+
+/**
+ * The journals of uploads (`upload`) or of push and template send (`reach`) in the PostgreSQL
+ * store, when there is one (the same setting as sharedLocks), so that what one host's run sent is
+ * known to every host; undefined otherwise (the journal files in the state folder).
+ */
+export async function sharedJournals(ctx: Context, kind: 'upload' | 'reach'): Promise<JournalStore | undefined> {
+  const chosen = await storeValue(ctx, {});
+  if (!chosen || !isPostgresUrl(chosen.value)) return undefined;
+  const { PgJournals } = await import('../store/pg-journal.js');
+  return new PgJournals(chosen.value, kind);
 }

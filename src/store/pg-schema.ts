@@ -97,6 +97,21 @@ CREATE TABLE callctl_plan_pairs (
 CREATE INDEX callctl_plan_pairs_at ON callctl_plan_pairs (at);
 `,
   },
+  {
+    version: 5,
+    description: 'upload and push/template journals, shared by every host',
+    // One row per journal record, in order (seq); a journal is named as its file would be.
+    sql: `
+CREATE TABLE callctl_journals (
+  kind   text NOT NULL CHECK (kind IN ('upload', 'reach')),
+  name   text NOT NULL,
+  seq    bigserial,
+  record text NOT NULL,
+  at     timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (kind, name, seq)
+);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

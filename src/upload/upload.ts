@@ -57,6 +57,8 @@ export interface UploadOptions {
    * file and held as long as it; resolves to its release. Without it the lock file is the only one.
    */
   sharedLock?: (key: string, what: string) => Promise<() => Promise<void>>;
+  /** Where the journals are (the PostgreSQL store's, shared by every host); default the state folder's files. */
+  journals?: JournalStore;
 }
 
 /** Sends one batch (its entries as a JSON array's text); resolves with the envelope's data. */
@@ -140,7 +142,7 @@ export class PreparedUpload {
 
     const dir = uploadsDir(o.stateDir);
     const key = uploadKey(o.workflowId, fp.sha256);
-    const journals = uploadJournals(o.stateDir);
+    const journals = o.journals ?? uploadJournals(o.stateDir);
     const journalPath = journals.where(key);
     let release: () => void = () => undefined;
     const spool = o.dryRun ? undefined : join(o.spoolDir, `${key}.${process.pid}.spool`);

@@ -21,7 +21,7 @@ import { confirmSend, printDryRun } from './send-ui.js';
 import { Progress } from './progress.js';
 import { stateDir } from '../../files/state.js';
 import { fileLedgers, normaliseDestination, peekLedger, RECALL_WINDOW_MS, type Ledger } from '../../reach/ledger.js';
-import { sharedLedgers, sharedLocks } from '../shared-lock.js';
+import { sharedJournals, sharedLedgers, sharedLocks } from '../shared-lock.js';
 
 export interface CsvSendOptions {
   rate: number;
@@ -72,7 +72,8 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
   const warn = (message: string) => shown.warning(message);
   // Journals (and their locks) live in the state folder, not the config folder.
   const state = stateDir(ctx.io.env);
-  const journals = reachJournals(state);
+  // With a PostgreSQL store the journals are there, so that every host knows what any one sent.
+  const journals = (await sharedJournals(ctx, 'reach')) ?? reachJournals(state);
   const flags = { resendUncertain: !!opts.resendUncertain, retryFailed: !!opts.retryFailed };
   if (opts.dryRun) {
     const states = await Journal.peek(journals, send.key);
@@ -126,7 +127,13 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
       );
       shared.push(await takeShared(`ledger ${destination}`, `send to ${destination}`));
     }
-    journal = await Journal.open(journals, send.key, { file, ...send.meta }, () => ctx.io.now());
+    journal = await Journal.open(
+      journals,
+      send.key,
+      { file, ...send.meta },
+      () => ctx.io.now(),
+      `${Journal.pathFor(state, send.key)}.lock`,
+    );
   } catch (error) {
     for (const release of shared) await release();
     throw error;
@@ -202,9 +209,17 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
         : advised(r);
     });
     if (run) run.results = results;
-    await journal.close();
-    await ledger.close();
-    for (const release of shared) await release();
+    // Each closes even when one before it fails (a journal in a store gone away): locks held by
+    // connections would otherwise keep the run from ending.
+    try {
+      await journal.close();
+    } finally {
+      try {
+        await ledger.close();
+      } finally {
+        for (const release of shared) await release();
+      }
+    }
     if (started) writeResults(resultsPath, results, send.columns);
   }
   return report(ctx, send, run!, resultsPath, journal.path, { startedAt, quiet: opts.quiet === true, warn });

@@ -104,8 +104,8 @@ is retried when the connection could not be made and on 429 and 5xx answers (the
 nothing). The file is read twice and never held in memory: the check spools the batches' JSON
 beside the journal (about twice the CSV's size, removed when the run ends).
 
-A journal (uploads/<workflow>-<content hash>.journal, in the state folder) records each batch
-before it is sent and its answer after. After a failure, Ctrl-C or a kill, run the same command
+A journal (uploads/<workflow>-<content hash>.journal, in the state folder; in the store with a
+PostgreSQL one, shared by every host) records each batch before it is sent and its answer after. After a failure, Ctrl-C or a kill, run the same command
 again: it continues after the accepted batches. A batch whose body may have reached the service
 with no answer (connection lost after sending, timeout, the process killed) is uncertain: when
 every entry carries caseid it is sent again (caseid keeps the service from duplicating it), and

@@ -1,6 +1,6 @@
 import { basename, join, resolve } from 'node:path';
 import { cacheDir, stateDir } from '../../files/state.js';
-import { sharedLocks } from '../shared-lock.js';
+import { sharedJournals, sharedLocks } from '../shared-lock.js';
 import type { Context } from '../../context.js';
 import { AuthError, InputError, InterruptedError, UsageError } from '../../errors.js';
 import { updateDetailsJson } from '../../api/cloud.js';
@@ -119,6 +119,7 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
         signal: abort.signal,
         onEvent: progress.onEvent,
         sharedLock: opts.dryRun ? undefined : await sharedLocks(ctx),
+        journals: await sharedJournals(ctx, 'upload'),
       });
     } catch (error) {
       shown.clear();

@@ -1,0 +1,126 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Sandbox } from '../../src/sandbox/server.js';
+import { received as updatesReceived, tempDir as uploadDir, WORKFLOW, writeContacts } from '../upload/helpers.js';
+import { freshDatabase } from '../helpers/postgres.js';
+import { pushCsv, tempDir, writeIn } from '../reach/helpers.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+let sandbox: Sandbox;
+let store: string;
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+  store = await freshDatabase('journals');
+}, 60_000);
+const fixture = useSandbox();
+beforeEach(() => (sandbox = fixture.sandbox));
+
+/** A "host": its own config, state and cache folders; the one database as its store. */
+function host(name: string, extra: Record<string, string>): Record<string, string> {
+  const dir = tempDir(`callctl-host-${name}-`);
+  return {
+    CALLCTL_CONFIG_DIR: join(dir, 'config'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_CACHE_HOME: join(dir, 'cache'),
+    CALLCTL_STORE: store,
+    NO_COLOR: '1',
+    ...extra,
+  };
+}
+
+function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/callctl.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  return new Promise((resolve) =>
+    child.on('exit', (code) => {
+      clearTimeout(guard);
+      resolve({ code, out, err });
+    }),
+  );
+}
+
+describe('journals in the PostgreSQL store: what one host finished, another does not send again', () => {
+  it('workflow update: host B does not upload again a file host A finished (its journal is in the store)', async () => {
+    const file = join(uploadDir(), 'contacts.csv');
+    writeContacts(file, 60);
+    const extra = { CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_BASE_URL: sandbox.url };
+    const args = ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes'];
+    const a = await run([...args, '--json'], host('a', extra));
+    expect(a.code, a.err).toBe(0);
+    expect(updatesReceived(sandbox)).toHaveLength(60);
+    const b = await run(args, host('b', extra));
+    expect(b.code, b.err).toBe(0);
+    expect(updatesReceived(sandbox)).toHaveLength(60);
+    expect(b.err).toMatch(/this file was already uploaded to this workflow \(60 entries, completed /);
+    expect(b.out + b.err).not.toContain(new URL(store).password);
+  }, 60_000);
+
+  it('push --csv: host B, even with --call-again, does not send again the rows host A sent from the same file', async () => {
+    const file = writeIn(tempDir(), 'callers.csv', pushCsv(5, 401));
+    const extra = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };
+    const args = ['push', '--csv', file, '--rate', '50', '--yes', '--json'];
+    const a = await run(args, host('a', extra));
+    expect(a.code, a.err).toBe(0);
+    expect(JSON.parse(a.out)).toMatchObject({ sent: 5 });
+    // --call-again sets the never-twice ledger aside; the journal still knows these rows went out.
+    const b = await run([...args, '--call-again'], host('b', extra));
+    expect(b.code, b.err).toBe(0);
+    // Five sent in all (by host A), none by this run.
+    expect(JSON.parse(b.out)).toMatchObject({ total: 5, sent: 5, thisRun: { sent: 0 } });
+    expect(JSON.parse(b.out).journal).toMatch(/^journal reach push-\w+ in the store postgres:\/\/[^ ]*:\*\*\*@/);
+    expect(sandbox.state.received.pushes).toHaveLength(5);
+  }, 60_000);
+  it("the journal's connection lost while sending: the run stops with exit 5 before the next row leaves, and a re-run on another host keeps the unanswered row uncertain", async () => {
+    const file = writeIn(tempDir(), 'cut.csv', pushCsv(10, 501));
+    const extra = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };
+    const { default: pg } = await import('pg');
+    const admin = new pg.Client({ connectionString: store });
+    await admin.connect();
+    let cut: Promise<unknown> | undefined;
+    const before = sandbox.state.received.pushes.length;
+    const onPush = () => {
+      // On the 3rd arrival the server ends the run's journal session (as a database restart would).
+      if (sandbox.state.received.pushes.length - before === 3)
+        cut = admin.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'callctl journal'",
+        );
+    };
+    sandbox.events.on('push.received', onPush);
+    try {
+      const a = await run(['push', '--csv', file, '--rate', '10', '--yes', '--json'], host('a', extra));
+      expect(a.code, a.err).toBe(5);
+      expect(a.err).toMatch(/cannot write to the journal in the store postgres:\/\/[^ ]*:\*\*\*@/);
+      expect(a.err).not.toContain(new URL(store).password);
+      expect(await cut).toBeDefined();
+    } finally {
+      sandbox.events.off('push.received', onPush);
+      await admin.end();
+    }
+    const k = sandbox.state.received.pushes.length - before;
+    expect(k).toBeGreaterThanOrEqual(3);
+    expect(k).toBeLessThan(10);
+    // Host B: what went out is sent or uncertain, never again; the rest goes.
+    const b = await run(['push', '--csv', file, '--rate', '50', '--yes', '--json'], host('b', extra));
+    const summary = JSON.parse(b.out) as { thisRun: { sent: number }; uncertainRows: number[] };
+    // What A did not send, B sends; what A sent (answered, or uncertain: its answer lost with the
+    // connection) is never sent again.
+    expect(summary.thisRun.sent, b.err).toBe(10 - k);
+    expect(summary.uncertainRows.every((r) => r <= k)).toBe(true);
+    const phones = sandbox.state.received.pushes.slice(before).map((p) => p.caller_id);
+    expect(new Set(phones).size).toBe(phones.length);
+  }, 60_000);
+});
