@@ -32,8 +32,6 @@ export interface UploadOptions {
   workflowId: string;
   /** The state folder (src/files/state.ts): journals and locks live in its `uploads/`. */
   stateDir: string;
-  /** Where the journals are, when not in files under the state folder (a PostgreSQL store). */
-  journals?: JournalStore;
   /** Where spool files go (the cache folder). */
   spoolDir: string;
   delimiter: string;
