@@ -36,13 +36,13 @@ BYTE_KIND[COMMA] = 2;
  * service's own JSON text without its whitespace (its number spellings, escapes and key order, as
  * NDJSON keeps them) rather than JSON.stringify's; for the usual answer the two are the same.
  *
- * Only the usual record goes this way: exactly the named fields, in order, keys unescaped.
- * `record` answers false, writing nothing, for any other (extra, missing, repeated or reordered
- * fields, bytes that are not UTF-8), which the caller writes from the parsed record. A cell that
- * needs the parsed value (a string with an escape, a number JavaScript spells otherwise, a
- * spreadsheet-looking text beyond ASCII) is written from it with csvCell. Plain loops over the
- * bytes (a typed-array read is about a nanosecond once compiled), not Buffer.indexOf per quote:
- * a native call costs tens of nanoseconds, and a record has ~150 quotes.
+ * Only the usual record goes this way: exactly the named fields, in order, keys unescaped, which
+ * the bytes' own keys are compared with (not the parsed record's: zod's output lists the declared
+ * keys in the schema's order whatever the service's order was). `record` answers false, writing
+ * nothing, for any other record (extra, missing, repeated or reordered fields, bytes that are not
+ * UTF-8), which the caller writes from the parsed record. A cell that needs the parsed value (a
+ * string with an escape, a number JavaScript spells otherwise, a spreadsheet-looking text beyond
+ * ASCII) is written from it with csvCell. Plain loops that copy the bytes as they check them.
  */
 export class CsvBytes extends OutBuffer {
   private readonly keys: Buffer[];
