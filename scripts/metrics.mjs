@@ -117,6 +117,7 @@ console.log(
   `import circles (static, type-only edges included): ${all.length}; of them with value imports only: ${value.length}; adding dynamic import(): ${withDynamic.length}`,
 );
 for (const c of all) console.log(`  circle: ${c.join(' <-> ')}`);
+if (list) for (const c of withDynamic) console.log(`  with dynamic import(): ${c.join(' <-> ')}`);
 if (list)
   for (const f of big.sort((a, b) => lines.get(b) - lines.get(a)))
     console.log(`  ${lines.get(f)}\t${relative(root, f)}`);
