@@ -35,7 +35,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
       return ExitCode.OK;
     }
     const { buildProgram } = await import('./program.js');
-    const program = buildProgram(io, state);
+    const program = buildProgram(io, state, undefined, argv);
     if (argv.length === 0) {
       program.outputHelp({ error: true });
       return ExitCode.USAGE;

@@ -25,7 +25,16 @@ const HELP_WIDTH = 80;
  * The commander tree. Declaring commands costs little; each command's module (and its
  * dependencies: undici, zod, conf...) is imported only when that command runs.
  */
-export function buildProgram(io: IO, state: RunState, deps: Deps = makeDeps(io, state)): Command {
+/**
+ * @param argv when given, and it names a top-level command, only that command is declared
+ *   (see commandNamed); without it, the whole tree (help pages, completion, tests).
+ */
+export function buildProgram(
+  io: IO,
+  state: RunState,
+  deps: Deps = makeDeps(io, state),
+  argv?: readonly string[],
+): Command {
   const program = new Command('callctl')
     .description(
       'Drive robot outbound-calling campaigns: robots, tasks, plans, workflows, contact uploads, call pushes, template messages and webhook notifications.',
@@ -86,23 +95,50 @@ Start here:
   callctl auth login --base-url http://127.0.0.1:8780
   callctl robots`,
     );
-  for (const register of [
-    auth,
-    config,
-    robots,
-    task,
-    plan,
-    workflow,
-    push,
-    template,
-    serveHooks,
-    hooks,
-    store,
-    sandbox,
-    api,
-    completion,
-  ]) {
-    register(program, deps);
-  }
+  const only = argv === undefined ? undefined : commandNamed(argv);
+  for (const register of only ? [COMMANDS[only]] : [...Object.values(COMMANDS), completion]) register(program, deps);
   return program;
+}
+
+/**
+ * The top-level commands, by name. Completion is not among them: it completes from the whole
+ * tree, so `completion` and `__complete` declare every command.
+ */
+const COMMANDS = {
+  auth,
+  config,
+  robots,
+  task,
+  plan,
+  workflow,
+  push,
+  template,
+  'serve-hooks': serveHooks,
+  hooks,
+  store,
+  sandbox,
+  api,
+};
+
+/** The root's options that take a value (the next word is that value, not a command). */
+const ROOT_VALUE_OPTIONS = new Set(['-p', '--profile', '--base-url', '--config-dir', '--timeout', '--columns']);
+
+/**
+ * The top-level command `argv` runs, when it surely names one: then only that command is
+ * declared (its declaration is all commander needs to run it; declaring the whole tree was a
+ * tenth of a read command's start-up). Anything else (help, an unknown word, clustered short
+ * flags) gets the whole tree, for help and suggestions.
+ */
+export function commandNamed(argv: readonly string[]): keyof typeof COMMANDS | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return undefined;
+    if (word.startsWith('-')) {
+      if (!word.startsWith('--') && word.length > 2) return undefined; // -vp: which takes a value?
+      if (ROOT_VALUE_OPTIONS.has(word)) i++;
+      continue;
+    }
+    return Object.hasOwn(COMMANDS, word) ? (word as keyof typeof COMMANDS) : undefined;
+  }
+  return undefined;
 }

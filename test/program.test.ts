@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../src/program.js';
+import { buildProgram, commandNamed } from '../src/program.js';
 import { testIO } from '../src/io.js';
 import { makeDeps, type Run, type RunState } from '../src/commands/action.js';
 import { runApi } from '../src/commands/api/run.js';
@@ -51,8 +51,18 @@ interface Seen {
   globals: Record<string, unknown>;
 }
 
-/** Parses argv with the real tree and records what the command's run function would receive. */
+/**
+ * Parses argv with the real tree and records what the command's run function would receive;
+ * also with the tree main() builds for that argv (only the command it names, see commandNamed),
+ * which must give the same.
+ */
 async function parse(argv: string[]): Promise<Seen> {
+  const whole = await parseWith(argv, false);
+  expect(await parseWith(argv, true), `the tree declared for ${argv.join(' ')}`).toEqual(whole);
+  return whole;
+}
+
+async function parseWith(argv: string[], named: boolean): Promise<Seen> {
   const io = testIO();
   const state: RunState = { exitCode: 0 };
   let seen: Seen | undefined;
@@ -60,7 +70,7 @@ async function parse(argv: string[]): Promise<Seen> {
     seen = { command: commandName(command), opts, run: await load(), globals: command.optsWithGlobals() };
     return 0;
   });
-  await buildProgram(io, state, deps).parseAsync(argv, { from: 'user' });
+  await buildProgram(io, state, deps, named ? argv : undefined).parseAsync(argv, { from: 'user' });
   if (!seen) throw new Error(`no command ran for ${argv.join(' ')}`);
   return seen;
 }
@@ -743,5 +753,25 @@ describe('argv to the options each command runs with', () => {
     [['workflow', 'verify-push', '--workflow-id', 'W']],
   ])('rejects %j as a usage error', async (argv) => {
     await expect(parse(argv)).rejects.toMatchObject({ code: expect.stringMatching(/^commander\./) });
+  });
+});
+
+describe('commandNamed: the command an argv surely names', () => {
+  it.each([
+    [['robots', '--json'], 'robots'],
+    [['--json', '-p', 'robots', 'task', 'detail', 'T1'], 'task'],
+    [['--profile=robots', 'plan', 'status', 'P'], 'plan'],
+    [['--timeout', '5', '--columns', 'a,b', 'workflow', 'list'], 'workflow'],
+    [['serve-hooks', '--port', '0'], 'serve-hooks'],
+    [['help', 'robots'], undefined],
+    [['completion', 'bash'], undefined],
+    [['__complete', 'rob'], undefined],
+    [['robot'], undefined],
+    [['-vp', 'dev', 'robots'], undefined],
+    [['--', 'robots'], undefined],
+    [['--json'], undefined],
+    [['__proto__'], undefined],
+  ] as const)('%j -> %s', (argv, name) => {
+    expect(commandNamed(argv)).toBe(name);
   });
 });
