@@ -24,6 +24,23 @@ export default tseslint.config(
     },
   },
   {
+    // One temporary-folder helper in the tests, which removes what it makes (test/helpers/temp.ts).
+    files: ['test/**/*.ts'],
+    ignores: ['test/helpers/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['fs', 'node:fs'].map((name) => ({
+            name,
+            importNames: ['mkdtempSync', 'mkdtemp'],
+            message: 'use tempDir() from test/helpers/temp.ts: it removes the folder after the test or the file',
+          })),
+        },
+      ],
+    },
+  },
+  {
     // CommonJS on purpose: the bin entry (started without Node's ESM loader) and the build's undici shim.
     files: ['bin/**/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },

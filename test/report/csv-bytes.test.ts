@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
@@ -11,6 +10,7 @@ import type { CsvMode } from '../../src/report/csv.js';
 import { RecordWriter, TASK_RECORD_COLUMNS } from '../../src/report/export.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { fixtureServer } from './fixture-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 /**
  * The byte path (each record's JSON bytes straight to CSV bytes) against the string path (the
@@ -244,7 +244,7 @@ describe('CSV from the records bytes (csv-bytes.ts)', () => {
     const server = await fixtureServer({ '/service/cloud/detail': () => taskEnvelope(600, 'T-MANY') });
     onTestFinished(() => server.close());
     const env = { CALLCTL_BASE_URL: server.url, CALLCTL_TOKEN: 'tok', CALLCTL_CONFIG_DIR: tempConfigDir() };
-    const file = join(mkdtempSync(join(tmpdir(), 'callctl-csv-bytes-')), 'many.csv');
+    const file = join(tempDir('callctl-csv-bytes-'), 'many.csv');
     const written = await runCli(['task', 'detail', 'T-MANY', '--format', 'csv', '-o', file], { env });
     expect(written.code).toBe(0);
     const piped = await runCli(['task', 'detail', 'T-MANY', '--format', 'csv'], { env });
