@@ -7,12 +7,16 @@ type JsonSchema = {
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
   allOf?: JsonSchema[];
+  additionalProperties?: boolean | JsonSchema;
+  enum?: unknown[];
 };
 
 /**
  * The one-line shape of a schema's JSON for a help page, from zod's JSON Schema of it: an object
  * lists its keys, `"key": shape` where the value is an object or an array of objects (two levels
- * deep, then `{...}`), an array is `[shape]`. Keys the service may add beside the spec's are not listed.
+ * deep, then `{...}`), an array is `[shape]`, a record `{key: shape}`, a key with a few values lists
+ * them in brackets. Keys the service may add beside
+ * the spec's are not listed.
  */
 export function jsonShape(schema: z.ZodType): string {
   return shapeOf(z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema, 0);
@@ -22,15 +26,23 @@ function shapeOf(s: JsonSchema, depth: number): string {
   const variants = s.anyOf ?? s.oneOf;
   if (variants) {
     const structured = variants.find((v) => v.properties || v.items);
-    return structured ? shapeOf(structured, depth) : '';
+    if (structured) return shapeOf(structured, depth);
+    const values = variants.flatMap((v) => v.enum ?? []);
+    return values.length ? `(${values.join(', ')})` : '';
   }
+  if (s.enum) return `(${s.enum.join(', ')})`;
   if (s.properties) {
     if (depth >= 3) return '{...}';
     const keys = Object.entries(s.properties).map(([key, value]) => {
       const inner = shapeOf(value, depth + 1);
-      return inner ? `"${key}": ${inner}` : `"${key}"`;
+      return inner ? `"${key}"${inner.startsWith('(') ? ' ' : ': '}${inner}` : `"${key}"`;
     });
     return `{${keys.join(', ')}}`;
+  }
+  if (typeof s.additionalProperties === 'object') {
+    // A record: any key, each value of one shape.
+    const inner = shapeOf(s.additionalProperties, depth + 1);
+    return `{key: ${inner || 'value'}}`;
   }
   if (s.items) {
     const inner = shapeOf(s.items, depth + 1);

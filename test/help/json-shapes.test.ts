@@ -15,21 +15,52 @@ import { robotListSchema } from '../../src/schemas/robot.js';
 import { callingTaskSchema } from '../../src/schemas/task.js';
 import { templateResponseSchema } from '../../src/schemas/template.js';
 import { workflowListDataSchema, workflowTaskDetailSchema } from '../../src/schemas/workflow.js';
-import { SEED } from '../../src/sandbox/server.js';
+import { SEED, type Sandbox } from '../../src/sandbox/server.js';
+import {
+  authLoginJsonSchema,
+  authLogoutJsonSchema,
+  authStatusAllJsonSchema,
+  authStatusJsonSchema,
+  authTokenJsonSchema,
+  configGetJsonSchema,
+  configListJsonSchema,
+  configProfilesJsonSchema,
+  configSetJsonSchema,
+  configUnsetJsonSchema,
+  configUseJsonSchema,
+} from '../../src/schemas/local-output.js';
 import { runCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
+interface Case {
+  /** Its key in JSON_SHAPES; no key: checked only (another case's shape covers it). */
+  shape?: keyof typeof JSON_SHAPES;
+  schema: z.ZodType;
+  argv: (sb: Sandbox) => string[];
+  /** Command lines run first, in the same folders. */
+  before?: (sb: Sandbox) => string[][];
+  stdin?: (sb: Sandbox) => string;
+}
+
+const login = (sb: Sandbox) => ['auth', 'login', '--base-url', sb.url, '--app-key', sb.appKey, '--app-secret-stdin'];
+const setFlex = ['config', 'set', 'flex-url', 'https://flex.example'];
+
 /** Each command whose --json is a schema's JSON: the schema, and a command line against the sandbox. */
-const COMMANDS: Record<keyof typeof JSON_SHAPES, { schema: z.ZodType; argv: string[] }> = {
-  robots: { schema: robotListSchema, argv: ['robots'] },
-  taskDetail: { schema: callingTaskSchema, argv: ['task', 'detail', SEED.debtTaskId] },
-  planStatus: { schema: planStatusDataSchema, argv: ['plan', 'status', SEED.planName] },
-  planDetail: { schema: planDetailDataSchema, argv: ['plan', 'detail', SEED.planName] },
-  workflowList: { schema: workflowListDataSchema, argv: ['workflow', 'list'] },
-  workflowTaskDetail: { schema: workflowTaskDetailSchema, argv: ['workflow', 'task-detail', SEED.workflowTaskId] },
-  verifyPush: {
+const CASES: Case[] = [
+  { shape: 'robots', schema: robotListSchema, argv: () => ['robots'] },
+  { shape: 'taskDetail', schema: callingTaskSchema, argv: () => ['task', 'detail', SEED.debtTaskId] },
+  { shape: 'planStatus', schema: planStatusDataSchema, argv: () => ['plan', 'status', SEED.planName] },
+  { shape: 'planDetail', schema: planDetailDataSchema, argv: () => ['plan', 'detail', SEED.planName] },
+  { shape: 'workflowList', schema: workflowListDataSchema, argv: () => ['workflow', 'list'] },
+  {
+    shape: 'workflowTaskDetail',
+    schema: workflowTaskDetailSchema,
+    argv: () => ['workflow', 'task-detail', SEED.workflowTaskId],
+  },
+  {
+    shape: 'verifyPush',
     schema: verifyPushDataSchema,
-    argv: [
+    argv: () => [
       'workflow',
       'verify-push',
       '--workflow-id',
@@ -40,10 +71,11 @@ const COMMANDS: Record<keyof typeof JSON_SHAPES, { schema: z.ZodType; argv: stri
       SEED.verifyPush.callee,
     ],
   },
-  push: { schema: pushResponseSchema, argv: ['push', '--caller-id', '+6281234567091', '--yes'] },
-  templateSend: {
+  { shape: 'push', schema: pushResponseSchema, argv: () => ['push', '--caller-id', '+6281234567091', '--yes'] },
+  {
+    shape: 'templateSend',
     schema: templateResponseSchema,
-    argv: [
+    argv: () => [
       'template',
       'send',
       '--template-id',
@@ -61,14 +93,43 @@ const COMMANDS: Record<keyof typeof JSON_SHAPES, { schema: z.ZodType; argv: stri
       '--yes',
     ],
   },
-};
+  {
+    shape: 'configGet',
+    schema: configGetJsonSchema,
+    before: () => [setFlex],
+    argv: () => ['config', 'get', 'flex-url'],
+  },
+  { shape: 'configSet', schema: configSetJsonSchema, argv: () => setFlex },
+  {
+    shape: 'configUnset',
+    schema: configUnsetJsonSchema,
+    before: () => [setFlex],
+    argv: () => ['config', 'unset', 'flex-url'],
+  },
+  { shape: 'configList', schema: configListJsonSchema, before: () => [setFlex], argv: () => ['config', 'list'] },
+  {
+    shape: 'configProfiles',
+    schema: configProfilesJsonSchema,
+    before: (sb) => [login(sb)],
+    argv: () => ['config', 'profiles'],
+  },
+  {
+    shape: 'configUse',
+    schema: configUseJsonSchema,
+    before: () => [['-p', 'prod', ...setFlex]],
+    argv: () => ['config', 'use', 'prod'],
+  },
+  { shape: 'authLogin', schema: authLoginJsonSchema, argv: login, stdin: (sb) => sb.appSecret },
+  { shape: 'authStatus', schema: authStatusJsonSchema, argv: () => ['auth', 'status'] },
+  { schema: authStatusAllJsonSchema, before: (sb) => [login(sb)], argv: () => ['auth', 'status', '--all'] },
+  { shape: 'authLogout', schema: authLogoutJsonSchema, before: (sb) => [login(sb)], argv: () => ['auth', 'logout'] },
+  { shape: 'authToken', schema: authTokenJsonSchema, argv: () => ['auth', 'token'] },
+];
 
 const FILE = new URL('../../src/help/json-shapes.ts', import.meta.url);
 
 function generated(): string {
-  const entries = Object.entries(COMMANDS).map(
-    ([name, { schema }]) => `  ${name}: \`${wrapShape(jsonShape(schema))}\`,`,
-  );
+  const entries = CASES.flatMap((c) => (c.shape ? [`  ${c.shape}: \`${wrapShape(jsonShape(c.schema))}\`,`] : []));
   return `// Generated from the zod schemas by test/help/json-shapes.test.ts; do not edit (UPDATE_JSON_SHAPES=1 rewrites it).
 
 /** The JSON shape of each command whose --json is a schema's JSON, for its help page (src/help/json-shape.ts). */
@@ -86,7 +147,18 @@ describe('--json shapes', () => {
 
   describe('each command prints JSON its schema accepts', () => {
     const fixture = useSandbox();
-    it.each(Object.entries(COMMANDS))('%s', async (_name, { schema, argv }) => {
+    // Test names from the command lines (a stand-in sandbox: names only).
+    const named = CASES.map(
+      (c) =>
+        [
+          c
+            .argv({ url: '', appKey: '' } as Sandbox)
+            .slice(0, 3)
+            .join(' '),
+          c,
+        ] as const,
+    );
+    it.each(named)('%s', async (_name, c) => {
       const sb = fixture.sandbox;
       const env = {
         ...fixture.env,
@@ -95,9 +167,13 @@ describe('--json shapes', () => {
         CALLCTL_SIGN_KEY: sb.signKey,
         CALLCTL_SIGN_SECRET: sb.signSecret,
       };
-      const r = await runCli([...argv, '--json'], { env });
+      for (const argv of c.before?.(sb) ?? []) {
+        const r = await runCli(argv, { env, stdin: sb.appSecret });
+        expect(r.code, `${argv.join(' ')}: ${r.err}`).toBe(0);
+      }
+      const r = await runCli([...c.argv(sb), '--json'], { env, ...(c.stdin ? { stdin: c.stdin(sb) } : {}) });
       expect(r.code, r.err).toBe(0);
-      const parsed = schema.safeParse(JSON.parse(r.out));
+      const parsed = c.schema.safeParse(JSON.parse(r.out));
       expect(parsed.success, JSON.stringify(parsed.error?.issues.slice(0, 3))).toBe(true);
     });
   });

@@ -1,5 +1,6 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 export function register(parent: Command, { run }: Deps): void {
   const auth = parent.command('auth').description('log in to the service and manage the stored token');
@@ -21,7 +22,8 @@ Examples:
   printf %s "$SECRET" | callctl auth login --app-key KEY --app-secret-stdin --no-input
   callctl -p test auth login
 
-JSON (--json): {"profile", "baseUrl", "tokenObtainedAt"}`,
+JSON (--json):
+${JSON_SHAPES.authLogin}`,
     )
     .action(run(() => import('./login.js').then((m) => m.runLogin)));
   auth
@@ -46,8 +48,8 @@ Examples:
   callctl auth status --all
   callctl -p prod auth status --json | jq .accepted
 
-JSON (--json): {"profile", "baseUrl", "tokenSource", "tokenBaseUrl", "tokenObtainedAt", "loggedIn", "accepted"}; with --all, an array
-of them, each with "problem" (null, or the reason it is not usable).`,
+JSON (--json); with --all, an array of them, each with "problem" (null, or the reason it is not usable):
+${JSON_SHAPES.authStatus}`,
     )
     .action(run(() => import('./status.js').then((m) => m.runAuthStatus)));
   auth
@@ -55,7 +57,7 @@ of them, each with "problem" (null, or the reason it is not usable).`,
     .description("forget the profile's stored token")
     .addHelpText(
       'after',
-      '\nExamples:\n  callctl auth logout\n  callctl -p test auth logout\n\nJSON (--json): {"profile", "removed"}',
+      `\nExamples:\n  callctl auth logout\n  callctl -p test auth logout\n\nJSON (--json):\n${JSON_SHAPES.authLogout}`,
     )
     .action(run(() => import('./logout.js').then((m) => m.runLogout)));
   auth
@@ -63,7 +65,7 @@ of them, each with "problem" (null, or the reason it is not usable).`,
     .description('print the token in use, for other tools')
     .addHelpText(
       'after',
-      '\nThe one command that prints a secret, because you asked for it.\n\nExamples:\n  curl -H "Authorization: Token $(callctl auth token)" "$BASE/service/cloud/robot"\n  callctl -p prod auth token --json\n\nJSON (--json): {"token"}',
+      `\nThe one command that prints a secret, because you asked for it.\n\nExamples:\n  curl -H "Authorization: Token $(callctl auth token)" "$BASE/service/cloud/robot"\n  callctl -p prod auth token --json\n\nJSON (--json):\n${JSON_SHAPES.authToken}`,
     )
     .action(run(() => import('./token.js').then((m) => m.runAuthToken)));
 }

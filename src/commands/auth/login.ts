@@ -2,6 +2,7 @@ import { AuthError, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { readAll } from '../../io-read.js';
 import { httpUrl } from '../../config/http-url.js';
+import type { AuthLoginJson } from '../../schemas/local-output.js';
 
 export interface LoginOptions {
   appKey?: string;
@@ -57,7 +58,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number
     'token-base-url': baseUrl,
   }));
   const out = await ctx.output();
-  if (out.json) out.writeJson({ profile: ctx.profile, baseUrl, tokenObtainedAt: obtainedAt });
+  if (out.json) out.writeJson({ profile: ctx.profile, baseUrl, tokenObtainedAt: obtainedAt } satisfies AuthLoginJson);
   else out.success(`logged in to ${baseUrl} (profile ${ctx.profile}); token stored`);
   return 0;
 }

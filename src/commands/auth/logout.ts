@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import type { AuthLogoutJson } from '../../schemas/local-output.js';
 
 /** `auth logout` takes no options of its own. */
 export type LogoutOptions = Record<string, never>;
@@ -13,7 +14,7 @@ export async function runLogout(ctx: Context, _opts: LogoutOptions): Promise<num
     return rest;
   });
   const out = await ctx.output();
-  if (out.json) out.writeJson({ profile: ctx.profile, removed: had });
+  if (out.json) out.writeJson({ profile: ctx.profile, removed: had } satisfies AuthLogoutJson);
   else out.success(had ? `token of profile ${ctx.profile} removed` : `profile ${ctx.profile} had no stored token`);
   return 0;
 }

@@ -1,5 +1,6 @@
 import { AuthError, CliError, ExitCode } from '../../errors.js';
 import { Context } from '../../context.js';
+import type { AuthStatusJson } from '../../schemas/local-output.js';
 
 export interface StatusOptions {
   /** Answer from the local files only, without asking the service. */
@@ -17,7 +18,7 @@ export async function runAuthStatus(ctx: Context, opts: StatusOptions): Promise<
   if (opts.all) return runAll(ctx, opts);
   const { status, failure } = await inspect(ctx, opts);
   const out = await ctx.output();
-  if (out.json) out.writeJson(status);
+  if (out.json) out.writeJson(status satisfies AuthStatusJson);
   else
     out.record([
       ['profile', status.profile],
@@ -55,7 +56,7 @@ async function inspect(ctx: Context, opts: StatusOptions) {
       problem = error.message;
     }
   }
-  const status = {
+  const status: AuthStatusJson = {
     profile: ctx.profile,
     baseUrl: baseUrl ?? null,
     tokenSource:
@@ -90,7 +91,7 @@ async function inspect(ctx: Context, opts: StatusOptions) {
 async function runAll(ctx: Context, opts: StatusOptions): Promise<number> {
   const { readStore } = await import('../../config/store.js');
   const names = Object.keys(readStore(await ctx.configDir()).profiles ?? {}).sort();
-  const rows: Array<Awaited<ReturnType<typeof inspect>>['status'] & { problem: string | null }> = [];
+  const rows: Array<AuthStatusJson & { problem: string | null }> = [];
   let exitCode: number = ExitCode.OK;
   for (const name of names) {
     const child = new Context(ctx.io, { ...ctx.globals, profile: name });
@@ -131,7 +132,7 @@ async function runAll(ctx: Context, opts: StatusOptions): Promise<number> {
       },
       { header: 'PROBLEM', value: (r) => r.problem ?? '', kind: 'text' },
     ],
-    { json: rows },
+    { json: rows satisfies AuthStatusJson[] },
   );
   if (names.length === 0) out.info('no stored profile: log in with `callctl auth login` (or `-p NAME auth login`)');
   return exitCode;

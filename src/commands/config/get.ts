@@ -2,6 +2,7 @@ import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { SETTINGS, isSettingKey } from '../../config/keys.js';
 import { mask } from '../../config/mask.js';
+import type { ConfigGetJson } from '../../schemas/local-output.js';
 
 /** `config get <key>`. */
 export interface ConfigGetOptions {
@@ -17,7 +18,7 @@ export async function runConfigGet(ctx: Context, opts: ConfigGetOptions): Promis
   const secret = 'secret' in SETTINGS[key] && SETTINGS[key].secret;
   const shown = secret && !opts.reveal ? mask(value) : value;
   const out = await ctx.output();
-  if (out.json) out.writeJson({ key, value: shown ?? null, source: source ?? null });
+  if (out.json) out.writeJson({ key, value: shown ?? null, source: source ?? null } satisfies ConfigGetJson);
   else if (value !== undefined) ctx.io.stdout.write(`${shown}\n`);
   return value === undefined ? 1 : 0;
 }

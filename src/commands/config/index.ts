@@ -1,6 +1,7 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
 import { SETTINGS } from '../../config/keys.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 const keyHelp = Object.entries(SETTINGS)
   .filter(([, s]) => !('internal' in s && s.internal))
@@ -18,7 +19,7 @@ export function register(parent: Command, { run }: Deps): void {
     .option('--reveal', 'print a secret setting in clear instead of masked')
     .addHelpText(
       'after',
-      `\nKeys:\n${keyHelp}\n\nExit 1 when the setting has no value.\n\nExamples:\n  callctl config get base-url\n  callctl -p prod config get push-token --reveal\n\nJSON (--json): {"key", "value", "source"} (source: flag, env, profile)`,
+      `\nKeys:\n${keyHelp}\n\nExit 1 when the setting has no value.\n\nExamples:\n  callctl config get base-url\n  callctl -p prod config get push-token --reveal\n\nJSON (--json):\n${JSON_SHAPES.configGet}`,
     )
     .action(run(() => import('./get.js').then((m) => m.runConfigGet)));
   config
@@ -29,7 +30,7 @@ export function register(parent: Command, { run }: Deps): void {
     .option('--stdin', 'read the value from stdin')
     .addHelpText(
       'after',
-      `\nKeys:\n${keyHelp}\n\nExamples:\n  callctl config set base-url https://service.example\n  callctl -p test config set flex-url https://flex.example\n  printf %s "$PUSH_TOKEN" | callctl config set push-token --stdin\n\nJSON (--json): {"profile", "key", "set"}`,
+      `\nKeys:\n${keyHelp}\n\nExamples:\n  callctl config set base-url https://service.example\n  callctl -p test config set flex-url https://flex.example\n  printf %s "$PUSH_TOKEN" | callctl config set push-token --stdin\n\nJSON (--json):\n${JSON_SHAPES.configSet}`,
     )
     .action(run(() => import('./set.js').then((m) => m.runConfigSet)));
   config
@@ -37,7 +38,7 @@ export function register(parent: Command, { run }: Deps): void {
     .description('remove a setting from the profile')
     .addHelpText(
       'after',
-      '\nExamples:\n  callctl config unset flex-test-url\n  callctl -p test config unset push-token\n\nJSON (--json): {"profile", "key", "removed"}',
+      `\nExamples:\n  callctl config unset flex-test-url\n  callctl -p test config unset push-token\n\nJSON (--json):\n${JSON_SHAPES.configUnset}`,
     )
     .action(run(() => import('./unset.js').then((m) => m.runConfigUnset)));
   config
@@ -45,7 +46,7 @@ export function register(parent: Command, { run }: Deps): void {
     .description("list the profile's settings with their sources; secrets masked")
     .addHelpText(
       'after',
-      '\nExamples:\n  callctl config list\n  callctl -p prod config list --json | jq .profiles\n\nJSON (--json): {"profile", "settings": {key: {"value", "source"}}, "profiles": [names]}',
+      `\nExamples:\n  callctl config list\n  callctl -p prod config list --json | jq .profiles\n\nJSON (--json):\n${JSON_SHAPES.configList}`,
     )
     .action(run(() => import('./list.js').then((m) => m.runConfigList)));
   config
@@ -62,7 +63,8 @@ Examples:
   callctl config profiles
   callctl config profiles --json | jq -r '.profiles[] | select(.token == "none") | .name'
 
-JSON (--json): {"current", "source", "profiles": [{"name", "current", "baseUrl", "token", "tokenObtainedAt"}]}`,
+JSON (--json):
+${JSON_SHAPES.configProfiles}`,
     )
     .action(run(() => import('./profiles.js').then((m) => m.runConfigProfiles)));
   config
@@ -77,7 +79,8 @@ Examples:
   callctl config use prod
   callctl config use default
 
-JSON (--json): {"current"}`,
+JSON (--json):
+${JSON_SHAPES.configUse}`,
     )
     .action(run(() => import('./use.js').then((m) => m.runConfigUse)));
 }

@@ -1,16 +1,8 @@
 import type { Context } from '../../context.js';
 import { readStore, type Profile } from '../../config/store.js';
+import type { ConfigProfilesJson, ProfileRow } from '../../schemas/local-output.js';
 
 /** One stored profile as `config profiles` shows it; no secret, only whether there is a token. */
-export interface ProfileRow {
-  name: string;
-  /** The one in use by this run (`-p`, CALLCTL_PROFILE, `config use`, or `default`). */
-  current: boolean;
-  baseUrl: string | null;
-  /** `stored` (with when), or `none`. */
-  token: 'stored' | 'none';
-  tokenObtainedAt: string | null;
-}
 
 export function profileRow(name: string, profile: Profile, current: string): ProfileRow {
   return {
@@ -45,7 +37,7 @@ export async function runConfigProfiles(ctx: Context, _opts: ConfigProfilesOptio
         value: (r) => (r.token === 'stored' ? `stored${r.tokenObtainedAt ? ` ${r.tokenObtainedAt}` : ''}` : 'none'),
       },
     ],
-    { json: { current: ctx.profile, source: ctx.profileSource, profiles: rows } },
+    { json: { current: ctx.profile, source: ctx.profileSource, profiles: rows } satisfies ConfigProfilesJson },
   );
   if (out.tty && ctx.profileSource !== 'default')
     out.info(

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { SETTINGS, isSettingKey } from '../../config/keys.js';
 import { readAll } from '../../io-read.js';
 import { httpUrl } from '../../config/http-url.js';
+import type { ConfigSetJson } from '../../schemas/local-output.js';
 
 /** `config set <key> [value]`. */
 export interface ConfigSetOptions {
@@ -45,7 +46,7 @@ export async function runConfigSet(ctx: Context, opts: ConfigSetOptions): Promis
     return next;
   });
   const out = await ctx.output();
-  if (out.json) out.writeJson({ profile: ctx.profile, key, set: true });
+  if (out.json) out.writeJson({ profile: ctx.profile, key, set: true } satisfies ConfigSetJson);
   else out.success(`${key} set in profile ${ctx.profile}`);
   return 0;
 }

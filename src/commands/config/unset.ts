@@ -1,6 +1,7 @@
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { isSettingKey } from '../../config/keys.js';
+import type { ConfigUnsetJson } from '../../schemas/local-output.js';
 
 /** `config unset <key>`. */
 export interface ConfigUnsetOptions {
@@ -17,7 +18,7 @@ export async function runConfigUnset(ctx: Context, opts: ConfigUnsetOptions): Pr
     return rest;
   });
   const out = await ctx.output();
-  if (out.json) out.writeJson({ profile: ctx.profile, key, removed: true });
+  if (out.json) out.writeJson({ profile: ctx.profile, key, removed: true } satisfies ConfigUnsetJson);
   else out.success(`${key} removed from profile ${ctx.profile}`);
   return 0;
 }

@@ -1,6 +1,7 @@
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { readStore, setCurrent } from '../../config/store.js';
+import type { ConfigUseJson } from '../../schemas/local-output.js';
 
 /** `config use <name>`. */
 export interface ConfigUseOptions {
@@ -24,7 +25,7 @@ export async function runConfigUse(ctx: Context, opts: ConfigUseOptions): Promis
   }
   await setCurrent(dir, name === 'default' ? undefined : name);
   const out = await ctx.output();
-  if (out.json) out.writeJson({ current: name });
+  if (out.json) out.writeJson({ current: name } satisfies ConfigUseJson);
   else {
     out.success(`profile ${name} is now the default`);
     if (ctx.io.env.CALLCTL_PROFILE && ctx.io.env.CALLCTL_PROFILE !== name)

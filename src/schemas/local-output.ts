@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+/*
+ * callctl's own `--json` outputs (not the service's): the shapes the help pages show
+ * (src/help/json-shapes.ts) and that test/help/json-shapes.test.ts checks each command against.
+ * The commands write these objects with `satisfies` their types, so a change shows in all three.
+ */
+
+/** Where a setting's value came from (src/config/settings.ts); null when it has none. */
+const settingSource = z.enum(['flag', 'env', 'profile', 'default']).nullable();
+
+/** `config get --json`. */
+export const configGetJsonSchema = z.strictObject({
+  key: z.string(),
+  value: z.string().nullable(),
+  source: settingSource,
+});
+export type ConfigGetJson = z.infer<typeof configGetJsonSchema>;
+
+/** `config set --json`. */
+export const configSetJsonSchema = z.strictObject({ profile: z.string(), key: z.string(), set: z.literal(true) });
+export type ConfigSetJson = z.infer<typeof configSetJsonSchema>;
+
+/** `config unset --json`. */
+export const configUnsetJsonSchema = z.strictObject({
+  profile: z.string(),
+  key: z.string(),
+  removed: z.literal(true),
+});
+export type ConfigUnsetJson = z.infer<typeof configUnsetJsonSchema>;
+
+/** `config list --json`. */
+export const configListJsonSchema = z.strictObject({
+  profile: z.string(),
+  settings: z.record(z.string(), z.strictObject({ value: z.string().nullable(), source: settingSource })),
+  profiles: z.array(z.string()),
+});
+export type ConfigListJson = z.infer<typeof configListJsonSchema>;
+
+/** One profile of `config profiles`. */
+export const profileRowSchema = z.strictObject({
+  name: z.string(),
+  current: z.boolean(),
+  baseUrl: z.string().nullable(),
+  token: z.enum(['stored', 'none']),
+  tokenObtainedAt: z.string().nullable(),
+});
+export type ProfileRow = z.infer<typeof profileRowSchema>;
+
+/** `config profiles --json`. */
+export const configProfilesJsonSchema = z.strictObject({
+  current: z.string(),
+  source: z.enum(['flag', 'env', 'config use', 'default']),
+  profiles: z.array(profileRowSchema),
+});
+export type ConfigProfilesJson = z.infer<typeof configProfilesJsonSchema>;
+
+/** `config use --json`. */
+export const configUseJsonSchema = z.strictObject({ current: z.string() });
+export type ConfigUseJson = z.infer<typeof configUseJsonSchema>;
+
+/** `auth login --json`. */
+export const authLoginJsonSchema = z.strictObject({
+  profile: z.string(),
+  baseUrl: z.string(),
+  tokenObtainedAt: z.string(),
+});
+export type AuthLoginJson = z.infer<typeof authLoginJsonSchema>;
+
+/** `auth logout --json`. */
+export const authLogoutJsonSchema = z.strictObject({ profile: z.string(), removed: z.boolean() });
+export type AuthLogoutJson = z.infer<typeof authLogoutJsonSchema>;
+
+/** `auth status --json` (with --all, an array of these). */
+export const authStatusJsonSchema = z.strictObject({
+  profile: z.string(),
+  baseUrl: z.string().nullable(),
+  tokenSource: z.enum(['CALLCTL_TOKEN', 'profile', 'credentials in the environment']).nullable(),
+  tokenBaseUrl: z.string().nullable(),
+  tokenObtainedAt: z.string().nullable(),
+  loggedIn: z.boolean(),
+  /** What the service said of the token: true, false, or null when not asked (--offline). */
+  accepted: z.boolean().nullable(),
+  /** With --all: why the profile's token does not work or could not be checked (null: it works). */
+  problem: z.string().nullable().optional(),
+});
+export type AuthStatusJson = z.infer<typeof authStatusJsonSchema>;
+
+/** `auth status --all --json`. */
+export const authStatusAllJsonSchema = z.array(authStatusJsonSchema);
+
+/** `auth token --json`. */
+export const authTokenJsonSchema = z.strictObject({ token: z.string() });
+export type AuthTokenJson = z.infer<typeof authTokenJsonSchema>;
