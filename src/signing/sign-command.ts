@@ -10,7 +10,8 @@ export class SignCommandError extends Error {
       | { kind: 'start'; errno: string }
       | { kind: 'signal'; signal: string }
       | { kind: 'exit'; code: number | null }
-      | { kind: 'empty' },
+      | { kind: 'empty' }
+      | { kind: 'lines' },
   ) {
     super(
       why.kind === 'start'
@@ -19,7 +20,9 @@ export class SignCommandError extends Error {
           ? `sign command was stopped (${why.signal})`
           : why.kind === 'exit'
             ? `sign command exited with ${why.code}`
-            : 'sign command printed nothing',
+            : why.kind === 'lines'
+              ? 'sign command printed more than one line'
+              : 'sign command printed nothing',
     );
   }
 }

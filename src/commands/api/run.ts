@@ -161,6 +161,7 @@ async function flexTarget(ctx: Context, opts: ApiOptions, method: string, path: 
 async function templateTarget(ctx: Context, opts: ApiOptions, method: string, path: string, body: Buffer | undefined) {
   const { resolveTemplateTarget: target } = await import('../template/send.js');
   const { signBody } = await import('../../signing/service-sign.js');
+  const { withSignFlag } = await import('../shared/signature.js');
   const t = await target(ctx, opts);
   const base = t.baseUrl.replace(/\/+$/, '');
   return {
@@ -168,7 +169,7 @@ async function templateTarget(ctx: Context, opts: ApiOptions, method: string, pa
     endpoint: `${method} ${path}`,
     headers: {
       'x-service-sign-key': t.signKey,
-      'x-service-sign': await signBody(t.signature, body ?? Buffer.alloc(0)),
+      'x-service-sign': await withSignFlag(signBody(t.signature, body ?? Buffer.alloc(0))),
     },
   };
 }

@@ -6,7 +6,7 @@ import { readCsv } from '../../csv/table.js';
 import { deliver } from '../../reach/deliver.js';
 import type { Problem } from '../../csv/problems.js';
 import { buildPush, preparePush, pushAnswer, pushEndpoint } from '../../reach/push.js';
-import { collectVariables } from '../../commands/shared/variables.js';
+import { collectVariables } from '../shared/variables.js';
 import { runCsvSend } from '../shared/csv-send.js';
 import { resolvePushTarget, type PushOptions } from './push.js';
 import { invalidInput } from '../shared/send-ui.js';

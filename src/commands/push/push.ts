@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
 import { deliver } from '../../reach/deliver.js';
 import { buildPush, preparePush, pushAnswer, pushEndpoint, pushError, type PushTarget } from '../../reach/push.js';
-import { collectVariables } from '../../commands/shared/variables.js';
+import { collectVariables } from '../shared/variables.js';
 import { httpUrl } from '../../config/http-url.js';
 import {
   confirmSend,

@@ -6,7 +6,8 @@ import { readCsv } from '../../csv/table.js';
 import { deliver } from '../../reach/deliver.js';
 import type { Problem } from '../../csv/problems.js';
 import { buildTemplate, prepareTemplate, templateAnswer, templateEndpoint } from '../../reach/template.js';
-import { collectVariables } from '../../commands/shared/variables.js';
+import { collectVariables } from '../shared/variables.js';
+import { withSignFlag } from '../shared/signature.js';
 import { runCsvSend } from '../shared/csv-send.js';
 import { invalidInput } from '../shared/send-ui.js';
 import { resolveTemplateTarget, type TemplateSendOptions } from './send.js';
@@ -79,7 +80,7 @@ export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): P
       meta: { endpoint, template_id: opts.templateId },
       rows,
       sender: {
-        prepare: (row) => prepareTemplate(target, stamp(row)),
+        prepare: (row) => withSignFlag(prepareTemplate(target, stamp(row))),
         deliver: (req) => deliver(transport, req, templateAnswer),
       },
       preview: (row) => prepareTemplate(target, stamp(row), target.signature.kind !== 'command'),

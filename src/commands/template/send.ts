@@ -2,7 +2,8 @@ import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
 import { deliver } from '../../reach/deliver.js';
-import { signatureSource, type SignatureSource } from '../../signing/service-sign.js';
+import type { SignatureSource } from '../../signing/service-sign.js';
+import { signatureSource, withSignFlag } from '../shared/signature.js';
 import { SECRET_ENV } from '../../config/keys.js';
 import {
   buildTemplate,
@@ -13,7 +14,7 @@ import {
   templateError,
   type TemplateTarget,
 } from '../../reach/template.js';
-import { collectVariables } from '../../commands/shared/variables.js';
+import { collectVariables } from '../shared/variables.js';
 import {
   confirmSend,
   invalidInput,
@@ -86,7 +87,7 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
     'Send this message?',
     opts.yes,
   );
-  const req = await prepareTemplate(target, body);
+  const req = await withSignFlag(prepareTemplate(target, body));
   const d = await deliver(await ctx.transport(), req, templateAnswer);
   if (d.outcome !== 'sent') throw templateError(target, body, d);
   const out = await ctx.output();
