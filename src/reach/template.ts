@@ -18,6 +18,9 @@ export function templateEndpoint(target: Pick<TemplateTarget, 'baseUrl'>): strin
   return `POST ${target.baseUrl.replace(/\/+$/, '')}${UNITCAST_PATH}`;
 }
 
+/** The problem of a message with no reply_url (the command says where one is given). */
+export const REPLY_URL_MISSING = 'reply_url is required';
+
 /** What a template message is made of, before validation. */
 export interface TemplateFields {
   template_id: number;
@@ -37,7 +40,7 @@ export function buildTemplate(
 ): { ok: true; body: TemplateRequest } | { ok: false; problems: Problem[] } {
   const problems: Problem[] = [];
   const at = line === undefined ? {} : { line };
-  if (!f.reply_url) problems.push({ ...at, message: 'reply_url is required (--reply-url URL)' });
+  if (!f.reply_url) problems.push({ ...at, message: REPLY_URL_MISSING });
   else if (!/^https?:\/\/\S+$/.test(f.reply_url))
     problems.push({ ...at, message: `reply_url must be an http(s) URL, not ${JSON.stringify(f.reply_url)}` });
   const parsed = templateRequestSchema.safeParse({

@@ -94,6 +94,38 @@ describe('template send --csv', () => {
     const sig = await cli(['--csv', writeIn(dir, 'ok.csv', CSV), '--signature', 'abc', '--yes']);
     expect(sig.code).toBe(2);
     expect(sig.err).toContain('--signature does not go with --csv');
+    // No reply URL in the row nor on the command line: the problem says where one is given.
+    const noReply = await runCli(
+      [
+        'template',
+        'send',
+        ...FLAGS.filter((f, i) => f !== '--reply-url' && FLAGS[i - 1] !== '--reply-url'),
+        '--csv',
+        writeIn(dir, 'no-reply.csv', 'channel_id,name\n+621,Ani\n'),
+        '--yes',
+      ],
+      { env },
+    );
+    expect(noReply.code).toBe(3);
+    expect(noReply.err).toContain('line 2: reply_url is required (a reply_url column or --reply-url URL)');
+    const single = await runCli(
+      [
+        'template',
+        'send',
+        '--template-id',
+        '9',
+        '--channel',
+        'whatsapp',
+        '--channel-id',
+        '+621',
+        '--var',
+        'name=Ani',
+        '--yes',
+      ],
+      { env },
+    );
+    expect(single.code).toBe(3);
+    expect(single.err).toContain('reply_url is required (--reply-url URL)');
     expect(sandbox.requests).toHaveLength(0);
   });
 

@@ -10,7 +10,7 @@ import { collectVariables } from '../shared/variables.js';
 import { withSignFlag } from '../shared/signature.js';
 import { runCsvSend } from '../shared/csv-send.js';
 import { invalidInput } from '../shared/send-ui.js';
-import { resolveTemplateTarget, type TemplateSendOptions } from './send.js';
+import { resolveTemplateTarget, withReplyUrlHint, type TemplateSendOptions } from './send.js';
 
 const FIELD_COLUMNS = new Set(['channel', 'channel_id', 'user_id', 'reply_url']);
 
@@ -51,7 +51,7 @@ export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): P
         r.line,
       );
       if (!built.ok) {
-        problems.push(...built.problems);
+        problems.push(...withReplyUrlHint(built.problems, 'a reply_url column or --reply-url URL'));
         continue;
       }
       const b = built.body;

@@ -3,11 +3,13 @@ import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
 import { deliver } from '../../reach/deliver.js';
 import type { SignatureSource } from '../../signing/service-sign.js';
+import type { Problem } from '../../csv/problems.js';
 import { signatureSource, withSignFlag } from '../shared/signature.js';
 import { SECRET_ENV } from '../../config/keys.js';
 import {
   buildTemplate,
   prepareTemplate,
+  REPLY_URL_MISSING,
   recipient,
   templateAnswer,
   templateEndpoint,
@@ -63,7 +65,8 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
     variable: collectVariables(opts.var, opts.varsFile),
     reply_url: opts.replyUrl,
   });
-  if (!built.ok) throw invalidInput(ctx, 'invalid template message', built.problems);
+  if (!built.ok)
+    throw invalidInput(ctx, 'invalid template message', withReplyUrlHint(built.problems, '--reply-url URL'));
   const body = built.body;
   if (opts.dryRun) {
     // An external signing command is not run for a dry run; the header shows *** either way.
@@ -143,4 +146,9 @@ async function signatureWithFallback(
   const secret = await ctx.io.prompter.password('X-Service-Sign secret');
   if (!secret) throw new UsageError('no X-Service-Sign secret given');
   return { kind: 'default', secret, from: 'prompt' };
+}
+
+/** The problem of a missing reply_url, with where one is given (`hint`). */
+export function withReplyUrlHint(problems: readonly Problem[], hint: string): Problem[] {
+  return problems.map((p) => (p.message === REPLY_URL_MISSING ? { ...p, message: `${p.message} (${hint})` } : p));
 }
