@@ -9,7 +9,7 @@
 //   ...output...
 //   ```
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,9 @@ function normalise(text, url) {
 export async function renderSamples(readme) {
   const { startSandbox } = await import('../dist/sandbox/server.js');
   const sandbox = await startSandbox({ port: 0, seed: 1, startTime: SAMPLE_START_TIME });
+  // Config, state and cache folders of this rendering, removed at the end.
+  const dir = mkdtempSync(join(tmpdir(), 'callctl-readme-'));
+  for (const sub of ['config', 'state', 'cache']) mkdirSync(join(dir, sub));
   try {
     const env = {
       ...process.env,
@@ -60,11 +63,11 @@ export async function renderSamples(readme) {
       CALLCTL_PUSH_TOKEN: sandbox.pushToken,
       CALLCTL_SIGN_KEY: sandbox.signKey,
       CALLCTL_SIGN_SECRET: sandbox.signSecret,
-      CALLCTL_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'callctl-readme-')),
+      CALLCTL_CONFIG_DIR: join(dir, 'config'),
       // Journals and ledgers in a folder of this run: the user's state (or another run's) must not
       // change what the samples show ("already uploaded"), nor be changed by them.
-      XDG_STATE_HOME: mkdtempSync(join(tmpdir(), 'callctl-readme-state-')),
-      XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), 'callctl-readme-cache-')),
+      XDG_STATE_HOME: join(dir, 'state'),
+      XDG_CACHE_HOME: join(dir, 'cache'),
       CALLCTL_FORCE_TTY: '100',
       NO_COLOR: '1',
     };
@@ -81,6 +84,7 @@ export async function renderSamples(readme) {
     return out + readme.slice(last);
   } finally {
     await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
