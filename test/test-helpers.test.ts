@@ -1,7 +1,7 @@
 /** The test fixtures themselves: temporary folders are removed, the sandbox starts each test clean. */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { useSandbox } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp.js';
 
@@ -22,6 +22,22 @@ describe('tempDir', () => {
     expect(existsSync(madeInTest)).toBe(false);
     expect(existsSync(keptForFile)).toBe(true);
     expect(existsSync(forTheFile)).toBe(true);
+  });
+});
+
+describe('tempDir in beforeEach', () => {
+  const made: string[] = [];
+  beforeEach(() => {
+    made.push(tempDir('callctl-helper-each-'));
+  });
+
+  it('is there during its test', () => {
+    expect(existsSync(made.at(-1)!)).toBe(true);
+  });
+
+  it('is removed once that test ends', () => {
+    expect(made).toHaveLength(2);
+    expect(existsSync(made[0]!)).toBe(false);
   });
 });
 
