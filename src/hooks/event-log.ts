@@ -50,6 +50,23 @@ export interface HookRecord {
   error?: string;
 }
 
+/**
+ * A record as its log line. Known secrets (hook KEYs, chatbot secret, a secret --path) never
+ * reach the file in what callctl writes of a request (headers, reasons, warnings, errors). The
+ * body and the event's identity are the sender's data and are kept as they came: replay sends
+ * the body byte for byte, and a restart tells retries by their identity. Redacting them changed
+ * events whose text held a KEY by chance (a TaskID `T-812345` under the KEY `12345`): replayed
+ * altered, and their retries taken as new.
+ */
+export function recordLine(record: HookRecord): string {
+  const { body, key, ...rest } = record;
+  let line = redactValues(JSON.stringify(rest));
+  if (body !== undefined || key !== undefined) {
+    line = `${line.slice(0, -1)}${body !== undefined ? `,"body":${JSON.stringify(body)}` : ''}${key !== undefined ? `,"key":${JSON.stringify(key)}` : ''}}`;
+  }
+  return `${line}\n`;
+}
+
 /** The exact bytes of a recorded body. */
 export function recordBody(record: HookRecord): Buffer {
   if (record.body === undefined) return Buffer.alloc(0);
@@ -114,8 +131,7 @@ export class EventLog {
    */
   append(record: HookRecord): Promise<number> {
     if (this.closed) return Promise.reject(new Error('event log is closed'));
-    // Known secrets (hook KEYs, chatbot secret, a secret --path) never reach the file, whatever carried them.
-    const line = redactValues(JSON.stringify(record)) + '\n';
+    const line = recordLine(record);
     return new Promise<number>((resolve, reject) => {
       this.queue.push({ line, done: (error, offset) => (error ? reject(error) : resolve(offset!)) });
       // Without fsync the batch is written at once (write(2) into the page cache takes

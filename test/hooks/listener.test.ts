@@ -8,6 +8,7 @@ import { startListener, type Listener, type ListenerEvent, type ListenerOptions 
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody, type SampleType } from '../../src/hooks/samples.js';
 import { notificationTransport } from '../../src/hooks/send.js';
+import { addSecret } from '../../src/redact.js';
 import { post, readRecords, tempDir } from './helpers.js';
 
 const KEYS = ['k3y-ONE', 'k3y-TWO'];
@@ -325,5 +326,27 @@ describe('listener: timeouts', () => {
     expect(body.answer).toMatch(/^HTTP\/1.1 408 /);
     expect(body.ms).toBeGreaterThanOrEqual(350);
     expect(body.ms).toBeLessThan(3_000);
+  });
+});
+
+describe('listener: an accepted event is recorded as it came', () => {
+  it('a body that happens to hold a known secret is logged byte for byte, and its identity stays whole across a restart', async () => {
+    // A short KEY (the reviewer's "12345") that a TaskID and a phone number contain by chance.
+    const key = '12345';
+    addSecret(key);
+    const { url, logPath, listener } = await listen({ keys: [key] });
+    const sent = await signNotification('task.end', { TaskID: 'T-812345', TaskName: 'callee +6281234567801' }, { key });
+    expect((await post(`${url}/`, sent.body, sent.headers)).status).toBe(200);
+    await listener.close();
+    const [record] = readRecords(logPath);
+    expect(recordBody(record!).equals(sent.body)).toBe(true);
+    expect(record!.key).toContain('T-812345');
+    // The service's retry after a restart is known as a retry (identity read back from the log).
+    const again = await listen({ keys: [key], history: readRecentRecords(logPath, 0), log: EventLog.open(logPath) });
+    const events: ListenerEvent[] = [];
+    again.listener.on((e) => events.push(e));
+    expect((await post(`${again.url}/`, sent.body, sent.headers)).status).toBe(200);
+    const retry = events.find((e) => e.kind === 'event');
+    expect(retry && retry.kind === 'event' && retry.record.duplicate).toBe(true);
   });
 });

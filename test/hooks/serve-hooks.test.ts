@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testIO } from '../../src/io.js';
@@ -192,5 +192,19 @@ describe('serve-hooks: output', () => {
     const printed = s.io.out() + s.io.err();
     expect(printed).not.toContain(secret);
     expect(printed).not.toContain(req.headers['x-service-sign']);
+  });
+});
+
+describe('serve-hooks: a known secret in a body', () => {
+  it('is redacted in what it prints, and kept as it came in the log (the body is the sender’s data)', async () => {
+    const key = 'hk-Secret-77aa';
+    const log = join(tempDir(), 'events.ndjson');
+    const s = await serve({ key: [key], log });
+    const req = await signNotification('task.end', { TaskID: 'T-1', TaskName: `about ${key} again` }, { key });
+    expect((await post(`${s.url}/`, req.body, req.headers)).status).toBe(200);
+    expect(await s.stop()).toBe(0);
+    expect(s.io.out()).toContain('about *** again');
+    expect(s.io.out() + s.io.err()).not.toContain(key);
+    expect(readFileSync(log, 'utf8')).toContain(`about ${key} again`);
   });
 });

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import { redactValues } from '../../redact.js';
 import { fsReason, LocalError, NetworkError, UsageError } from '../../errors.js';
 import { EventLog, readRecentRecords } from '../../hooks/event-log.js';
 import { historyWindowMs } from '../../hooks/intake.js';
@@ -173,10 +174,11 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
       if (event.record.verdict === 'rejected') counts.rejected += 1;
     }
     const text = render(event, options, out);
-    if (text.out) stdout.write(text.out);
+    // What a person or a pipe reads: every known secret redacted, also where a body holds one.
+    if (text.out) stdout.write(redactValues(text.out));
     if (text.err) {
       stdout.flush(); // keep the order of what a person reads on one terminal
-      ctx.io.stderr.write(text.err);
+      ctx.io.stderr.write(redactValues(text.err));
     }
   });
 
