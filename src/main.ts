@@ -8,8 +8,8 @@ export { nodeIO } from './io.js';
 
 /**
  * Runs callctl with `argv` (without node and the script) and returns the exit code. Every error
- * becomes one line on stderr (and `{"error": {...}}` with `--json`); no stack trace unless
- * `--verbose`.
+ * becomes one line on stderr (and `{"error": {...}}` with `--json`); only an unexpected error
+ * (a bug) adds its stack trace, with `--verbose`.
  */
 export async function main(argv: string[], io: IO): Promise<number> {
   const state: RunState = { exitCode: ExitCode.OK };
@@ -85,8 +85,9 @@ function report(io: IO, thrown: unknown, options: ReportOptions): number {
   const stamp = options.timed ? `${new Date(io.now()).toISOString()} ` : '';
   if (error instanceof CliError) {
     const message = scrub(withHint(error));
+    // An expected error is its line and nothing else, --verbose or not: -v means the HTTP
+    // exchanges; a stack trace is for a bug (below), where it helps whoever reports it.
     io.stderr.write(`${stamp}error: ${message}\n`);
-    if (options.verbose && error.stack) io.stderr.write(`${scrub(error.stack)}\n`);
     if (options.wantsJson)
       writeJsonError(io, { kind: error.kind, message, exitCode: error.exitCode, ...error.details });
     return error.exitCode;

@@ -35,6 +35,16 @@ describe('callctl api, cloud endpoints', () => {
     expect(JSON.parse(r.out).code).not.toBe(200);
   });
 
+  it('-v shows the HTTP exchange, and a refusal is still one error line: no stack trace', async () => {
+    const r = await api(['GET', '/service/cloud/planstatus', '-f', 'PlanName=NO-SUCH-PLAN', '-v']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^> GET /m);
+    const errors = r.err.split('\n').filter((l) => !/^[<>!] /.test(l) && l !== '');
+    expect(errors, r.err).toHaveLength(1);
+    expect(errors[0]).toMatch(/^error: GET \/service\/cloud\/planstatus: .*NO-SUCH-PLAN/);
+    expect(r.err).not.toMatch(/^\s+at /m);
+  });
+
   it('a GET is retried on 500s; a rejected token is exit 4; no network is exit 5', async () => {
     sandbox.faults.fail500 = 2;
     const retried = await api(['GET', '/service/cloud/robot']);
