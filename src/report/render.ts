@@ -171,7 +171,11 @@ export async function renderReport(
   await distribution(out, 'Ring types', n.ringTypes);
   await distribution(out, 'Hangup types', n.hangupTypes);
   out.heading(`Redials: ${plural(n.redials.calls, 'call')} on ${plural(n.totals.redialed, 'record')}`);
-  if (n.redials.calls) await distribution(out, undefined, n.redials.ringTypes);
+  // The same two distributions --json, TSV and --csv give (redial_ring_type, redial_label).
+  if (n.redials.calls) {
+    await distribution(out, undefined, n.redials.ringTypes, false, 'RING TYPE');
+    await distribution(out, undefined, n.redials.labels, false, 'LABEL');
+  }
   for (const q of n.questions ?? []) {
     out.heading(`Question ${q.question} (${q.type}, ${q.count} calls)`);
     await distribution(out, undefined, q.answers, false, 'ANSWER');

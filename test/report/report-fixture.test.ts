@@ -311,11 +311,19 @@ describe('task report, by hand', () => {
     expect(tty.out).toMatch(/connected\S*\s+3\s+60\.0%\s+████████████░░░░░░░░/);
     expect(tty.out).toContain('median 60 s, p90 150 s, max 150 s  (3 calls)');
     expect(tty.out).toContain('ringing-forever');
+    // The redials as --json, TSV and --csv give them: under their heading, the ring types and the labels.
+    const redials = tty.out.slice(tty.out.indexOf('Redials: 2 calls on 1 record'));
+    expect(redials).toMatch(/^Redials: 2 calls on 1 record\n/);
+    expect(redials).toMatch(/│ RING TYPE +│ COUNT │ SHARE │/);
+    expect(redials).toMatch(/│ switchoff +│ 1 +│ 50\.0% │/);
+    expect(redials).toMatch(/│ LABEL +│ COUNT │ SHARE +│/);
+    expect(redials).toMatch(/│ NoAnswer +│ 2 +│ 100\.0% │ █{20} │/);
     const piped = await cli(['task', 'report', 'T-HAND']);
     expect(piped.out).toContain('totals\tconnected\t3\t0.6\t\n');
     expect(piped.out).toContain('intention\tA\t2\t0.3333\tpromise to pay / promise to pay in full\n');
     expect(piped.out).toContain('duration_seconds\tp90\t150\t\t\n');
     expect(piped.out).not.toContain('█');
+    expect(piped.out).toContain('redial_label\tNoAnswer\t2\t1\t\n');
     const csv = await cli(['task', 'report', 'T-HAND', '--csv']);
     const lines = csv.out.split('\r\n');
     expect(lines[0]).toBe('section,value,count,share,detail');
