@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import type { Problem } from './problems.js';
 import { readRecords } from './reader.js';
+import { plural } from '../plural.js';
 
 /** One data row of a CSV file: its 1-based number among the rows, and the line it starts on. */
 export interface CsvRow {
@@ -50,7 +51,7 @@ export async function readCsv(path: string, delimiter = ','): Promise<CsvFile> {
   for (const { record, line } of records.slice(1)) {
     const row = rows.length + 1;
     if (record.length !== header.length) {
-      problems.push({ line, message: `${record.length} fields, but the header has ${header.length}` });
+      problems.push({ line, message: `${plural(record.length, 'field')}, but the header has ${header.length}` });
     }
     const fields: Record<string, string> = {};
     header.forEach((name, i) => (fields[name] = record[i] ?? ''));

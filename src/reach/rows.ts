@@ -1,6 +1,7 @@
 import type { Delivery, PreparedRequest } from './deliver.js';
 import { intervalMs } from '../timers.js';
 import type { Journal, RowState } from './journal.js';
+import { plural } from '../plural.js';
 
 /** A validated row, ready to be sent. */
 export interface SendRow<B> {
@@ -119,7 +120,7 @@ export async function sendRows<B>(
   let stopped: RunResult['stopped'];
   for (const [i, rowNumber] of plan.toSend.entries()) {
     if (opts.stopRequested()) {
-      stopped = { reason: 'interrupted', message: `interrupted after ${i} of ${plan.toSend.length} rows` };
+      stopped = { reason: 'interrupted', message: `interrupted after ${i} of ${plural(plan.toSend.length, 'row')}` };
       break;
     }
     const row = byRow.get(rowNumber)!;

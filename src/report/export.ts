@@ -4,6 +4,7 @@ import type { RecordSink } from '../api/stream.js';
 import { NetworkError } from '../errors.js';
 import { CsvBytes } from './csv-bytes.js';
 import { csvCell, csvLine, type CsvMode } from './csv.js';
+import { plural } from '../plural.js';
 
 const NEWLINE = Buffer.from('\n');
 const JSON_SEP = Buffer.from(',\n');
@@ -120,7 +121,7 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
     if (this.started && this.headWritten) {
       if (!this.target.restart) {
         throw new NetworkError(
-          `the connection was lost after ${this.written} records were written (attempt ${attempt - 1}); run the command again`,
+          `the connection was lost after ${plural(this.written, 'record')} had been written (attempt ${attempt - 1}); run the command again`,
         );
       }
       await this.target.restart();

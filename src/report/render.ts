@@ -1,6 +1,7 @@
 import type { Output } from '../output/output.js';
 import { csvLine } from './csv.js';
 import type { CallNumbers, IntentionShare, Share, Spread, Totals } from './stats.js';
+import { plural } from '../plural.js';
 
 /** Width of a full bar, in characters. */
 const BAR_WIDTH = 20;
@@ -13,8 +14,6 @@ export function bar(share: number | null, width = BAR_WIDTH): string {
   const part = EIGHTHS[eighths % 8]!;
   return '█'.repeat(full) + part + '░'.repeat(width - full - (part ? 1 : 0));
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function percent(share: number | null): string {
   return share === null ? '-' : `${(share * 100).toFixed(1)}%`;
@@ -157,7 +156,7 @@ export async function renderReport(
       ] as const
     ).map(([label, s, unit]) => [
       label,
-      `median ${v(s.median, unit)}, p90 ${v(s.p90, unit)}, max ${v(s.max, unit)}  (${s.count} calls)`,
+      `median ${v(s.median, unit)}, p90 ${v(s.p90, unit)}, max ${v(s.max, unit)}  (${plural(s.count, 'call')})`,
     ]),
   );
   await distribution(
@@ -177,7 +176,7 @@ export async function renderReport(
     await distribution(out, undefined, n.redials.labels, false, 'LABEL');
   }
   for (const q of n.questions ?? []) {
-    out.heading(`Question ${q.question} (${q.type}, ${q.count} calls)`);
+    out.heading(`Question ${q.question} (${q.type}, ${plural(q.count, 'call')})`);
     await distribution(out, undefined, q.answers, false, 'ANSWER');
     await distribution(out, undefined, q.verification, false, 'VERIFICATION');
     await distribution(out, undefined, q.whether, false, 'WHETHER');

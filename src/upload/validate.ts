@@ -2,6 +2,7 @@ import { CALLEE_RE, PLATFORM_MAX_LENGTH } from '../limits.js';
 import { listEntrySchema, type ListEntry } from '../schemas/workflow.js';
 import type { Columns } from './columns.js';
 import type { Problem } from '../csv/problems.js';
+import { plural } from '../plural.js';
 
 export interface RowOptions {
   /** Keep empty cells as empty strings in `variables` (default: left out). */
@@ -34,7 +35,7 @@ export function checkFields(columns: Columns, fields: readonly string[], line: n
     problems.push({
       line,
       column: names[where - 1] ?? `#${where}`,
-      message: `the row has ${fields.length} fields, the header ${names.length} (a missing or extra delimiter, or an unquoted delimiter inside a value?)`,
+      message: `the row has ${plural(fields.length, 'field')}, the header ${names.length} (a missing or extra delimiter, or an unquoted delimiter inside a value?)`,
     });
     return { ok: false, problems };
   }

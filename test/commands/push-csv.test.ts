@@ -165,6 +165,22 @@ describe('push --csv', () => {
     expect(sandbox.requests).toHaveLength(0);
   });
 
+  it('counts in the right form: a 1-row file is "1 row", a 2-row file "2 rows" (dry run and confirmation)', async () => {
+    for (const [n, rows] of [
+      [1, 'row'],
+      [2, 'rows'],
+    ] as const) {
+      const file = writeIn(dir, `count-${n}.csv`, pushCsv(n));
+      const dry = await cli(['--csv', file, '--dry-run']);
+      expect(dry.code, dry.err).toBe(0);
+      expect(dry.err).toContain(`${n} of ${n} ${rows} would be sent`);
+      const asked = await cli(['--csv', file], { tty: true, answers: [false] });
+      expect(asked.code).toBe(130);
+      expect(asked.err).toMatch(new RegExp(`file +\\S*count-${n}\\.csv \\(${n} ${rows}\\)\n`));
+    }
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
   it('Ctrl-C stops after the request in flight (130): nothing uncertain, the rest sent by the next run', async () => {
     const file = writeIn(dir, 'callers.csv', pushCsv(6));
     const io = testIO({ env });

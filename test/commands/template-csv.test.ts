@@ -33,6 +33,20 @@ const cli = (argv: string[], options: RunOptions = {}) =>
   runCli(['template', 'send', ...FLAGS, ...argv], { ...options, env: { ...env, ...options.env } });
 
 describe('template send --csv', () => {
+  it('a dry run counts in the right form: "1 of 1 row", "2 of 2 rows"', async () => {
+    const lines = CSV.trimEnd().split('\n');
+    for (const [n, rows] of [
+      [1, 'row'],
+      [2, 'rows'],
+    ] as const) {
+      const file = writeIn(dir, `count-${n}.csv`, `${lines.slice(0, n + 1).join('\n')}\n`);
+      const dry = await cli(['--csv', file, '--dry-run']);
+      expect(dry.code, dry.err).toBe(0);
+      expect(dry.err).toContain(`${n} of ${n} ${rows} would be sent`);
+    }
+    expect(received(sandbox, PATH)).toHaveLength(0);
+  });
+
   it('one signed message per row, columns over flags, task ids in the results; a re-run sends nothing twice', async () => {
     const file = writeIn(dir, 'people.csv', CSV);
     const r = await cli(['--csv', file, '--yes', '--rate', '50']);

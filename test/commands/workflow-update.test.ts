@@ -291,6 +291,28 @@ describe('workflow update: --max-invalid and --rejects', () => {
     ]);
   });
 
+  it('counts in the right form: "1 row", "1 contact", "1 entry"; 2 rows stay plural', async () => {
+    for (const [n, rows, contacts, entries] of [
+      [1, 'row', 'contact', 'entry'],
+      [2, 'rows', 'contacts', 'entries'],
+    ] as const) {
+      const file = writeContacts(join(dir, `count-${n}.csv`), n);
+      const asked = await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file], {
+        env,
+        tty: true,
+        answers: [true],
+      });
+      expect(asked.code, asked.err).toBe(0);
+      expect(asked.io.asked).toEqual([`Send ${n} ${contacts} from ${file} to workflow ${WORKFLOW} in 1 batch?`]);
+      expect(asked.err).toContain(`checked count-${n}.csv: ${n} ${rows}, ${n} valid, 0 invalid (`);
+      expect(asked.err).toContain(`${n}/${n} ${entries}`);
+      const bad = await update(csv(`${HEADER}\n${row(1)}\n${'bad,shop,C2,x,1,,\n'.repeat(n)}`), '--max-invalid', '5');
+      expect(bad.code, bad.err).toBe(0);
+      expect(bad.err).toContain(`skipping ${n} invalid ${rows} (--max-invalid 5)`);
+    }
+    expect(received(sandbox)).toHaveLength(3 + 2);
+  });
+
   it('a file of only invalid rows within --max-invalid still sends nothing (exit 3)', async () => {
     const r = await update(csv(`${HEADER}\nbad,shop,C1,x,1,,\n`), '--max-invalid', '5');
     expect(r.code).toBe(3);

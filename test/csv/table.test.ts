@@ -23,7 +23,7 @@ describe('CSV input', () => {
     const bad = await readCsv(writeIn(dir, 'b.csv', 'a,a\n1\n1,2\n'));
     expect(bad.problems).toEqual([
       { line: 1, message: 'column a appears twice' },
-      { line: 2, message: '1 fields, but the header has 2' },
+      { line: 2, message: '1 field, but the header has 2' },
     ]);
     const headerOnly = await readCsv(writeIn(dir, 'c.csv', 'a,b\n'));
     expect(headerOnly.problems).toEqual([{ line: 2, message: 'no rows after the header' }]);

@@ -107,7 +107,7 @@ describe('serve-hooks: output', () => {
     expect(lines[2]).not.toContain('+6281234567002');
     expect(lines[3]).toMatch(/✗ REJECTED: Sign matches no key.*answered 401/);
     expect(s.io.err()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
-    expect(s.io.err()).toMatch(/stopped: 4 events \(1 retries, 1 rejected\)/);
+    expect(s.io.err()).toMatch(/stopped: 4 events \(1 retry, 1 rejected\)/);
   });
 
   it('on a terminal: control characters from a request (ESC, BEL, a line break) are shown as text, never sent to the terminal', async () => {

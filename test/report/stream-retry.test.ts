@@ -74,7 +74,7 @@ describe('a connection lost mid-body', () => {
     expect(written.length).toBeGreaterThan(0);
     expect(written.length).toBeLessThan(records.length);
     expect(new Set(written).size).toBe(written.length);
-    expect(r.err).toContain(`after ${written.length} records were written`);
+    expect(r.err).toContain(`after ${written.length} record${written.length === 1 ? '' : 's'} had been written`);
     expect(r.err.trim().split('\n')).toHaveLength(1);
   });
 });

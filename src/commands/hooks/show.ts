@@ -5,6 +5,7 @@ import { recordFacts, shownFacts } from '../../store/facts.js';
 import { printable } from '../../output/printable.js';
 import { maskNumber } from '../serve-hooks/render.js';
 import { readFailed, readSource, type SourceFlags } from './source.js';
+import { plural } from '../../plural.js';
 
 export interface ShowOptions extends SourceFlags {
   /** `<id>`: the event's number or id. */
@@ -94,7 +95,7 @@ export async function runHooksShow(ctx: Context, opts: ShowOptions): Promise<num
       ctx.io.stdout.write(
         out.tty ? `  ${out.out.dim(k)}: ${printable(String(v))}\n` : `header\t${k}\t${printable(String(v))}\n`,
       );
-    out.heading(`body (${r.bytes} bytes${r.encoding === 'base64' ? ', base64' : ''})`);
+    out.heading(`body (${plural(r.bytes, 'byte')}${r.encoding === 'base64' ? ', base64' : ''})`);
     ctx.io.stdout.write(
       out.tty ? `${printable(body, true)}\n` : `body\t${printable(body.replace(/\s*\n\s*/g, ' '))}\n`,
     );

@@ -2,6 +2,7 @@ import type { Output } from '../../output/output.js';
 import type { Sandbox, SandboxEventMap } from '../../sandbox/server.js';
 import { redactPath } from '../../sandbox/recorder.js';
 import { SEED } from '../../sandbox/server.js';
+import { plural } from '../../plural.js';
 
 /** What `--json` prints: one JSON object, one line, on stdout. */
 export function describe(sb: Sandbox, tokenTtlSeconds: number) {
@@ -66,11 +67,13 @@ export function render(
   };
   const line = (text: string) => out.info(`${e.dim(new Date().toISOString().slice(11, 19))} ${text}`);
   on('task.finished', ({ task, planName }) =>
-    line(`task ${task.TaskID} finished (${task.detail.length} calls)${planName ? `, plan ${planName}` : ''}`),
+    line(`task ${task.TaskID} finished (${plural(task.detail.length, 'call')})${planName ? `, plan ${planName}` : ''}`),
   );
-  on('plan.finished', ({ plan }) => line(`plan ${plan.PlanName} finished (${plan.PlanDetails.length} rounds)`));
+  on('plan.finished', ({ plan }) =>
+    line(`plan ${plan.PlanName} finished (${plural(plan.PlanDetails.length, 'round')})`),
+  );
   on('workflow.updated', ({ workflowId, count, batch, total }) =>
-    line(`workflow ${workflowId}: batch ${batch} accepted, ${count} entries (${total} in all)`),
+    line(`workflow ${workflowId}: batch ${batch} accepted, ${plural(count, 'entry', 'entries')} (${total} in all)`),
   );
   on('push.received', (p) => line(`push received (${p.environment}) for caller ${p.caller_id}`));
   on('template.received', (t) => line(`template ${t.template_id} on ${t.channel} accepted as ${t.task_id}`));

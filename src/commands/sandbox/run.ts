@@ -6,6 +6,7 @@ import { startSandbox, type Sandbox } from '../../sandbox/server.js';
 import { describe, render } from './render.js';
 import type { VariantName } from '../../sandbox/variants.js';
 import { httpUrl } from '../../config/http-url.js';
+import { plural } from '../../plural.js';
 
 export interface SandboxCommandOptions {
   host: string;
@@ -114,6 +115,8 @@ export async function runSandbox(ctx: Context, opts: SandboxCommandOptions): Pro
   });
   stopRendering();
   await sb.close();
-  out.info(`${signal === 'stop' ? '' : `${signal}: `}sandbox stopped after ${sb.state.counters.requests} requests`);
+  out.info(
+    `${signal === 'stop' ? '' : `${signal}: `}sandbox stopped after ${plural(sb.state.counters.requests, 'request')}`,
+  );
   return 0;
 }

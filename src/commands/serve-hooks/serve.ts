@@ -10,6 +10,7 @@ import { render, type RenderOptions } from './render.js';
 import { storeValue } from '../store-option.js';
 import { isPostgresUrl } from '../../store/open.js';
 import type { EventStore } from '../../store/types.js';
+import { plural } from '../../plural.js';
 
 export interface ServeOptions {
   host: string;
@@ -196,7 +197,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   out.info(where.join('; '));
   if (log?.repaired)
     out.warn(
-      `--log: cut ${log.repaired} bytes of a record cut short at the end of ${opts.log} (a crash mid-write; it was never acknowledged)`,
+      `--log: cut ${plural(log.repaired, 'byte')} of a record cut short at the end of ${opts.log} (a crash mid-write; it was never acknowledged)`,
     );
   if (opts.skipVerify) out.warn('--skip-verify: plan and task Sign are NOT checked; every event says so');
   opts.onListening?.(listener.url);
@@ -221,10 +222,10 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
     stats.refused
       ? `${stats.refused} refused${stats.refusedUnlogged ? `, ${stats.refusedUnlogged} of them not logged` : ''}`
       : undefined,
-    stats.connectionsRefused ? `${stats.connectionsRefused} connections over the caps closed` : undefined,
+    stats.connectionsRefused ? `${plural(stats.connectionsRefused, 'connection')} over the caps closed` : undefined,
   ].filter(Boolean);
   out.info(
-    `stopped: ${counts.events} events (${counts.retries} retries, ${counts.rejected} rejected)${extra.length ? `; ${extra.join('; ')}` : ''}`,
+    `stopped: ${plural(counts.events, 'event')} (${plural(counts.retries, 'retry', 'retries')}, ${counts.rejected} rejected)${extra.length ? `; ${extra.join('; ')}` : ''}`,
   );
   return 0;
 }

@@ -22,6 +22,7 @@ import { Progress } from './progress.js';
 import { stateDir } from '../../files/state.js';
 import { fileLedgers, normaliseDestination, peekLedger, RECALL_WINDOW_MS, type Ledger } from '../../reach/ledger.js';
 import { sharedJournals, sharedLedgers, sharedLocks } from '../shared-lock.js';
+import { plural } from '../../plural.js';
 
 export interface CsvSendOptions {
   rate: number;
@@ -103,7 +104,7 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
     await printDryRun(
       ctx,
       requests,
-      `${plan.toSend.length} of ${plan.total} rows would be sent${plan.uncertain.length ? `, ${plan.uncertain.length} uncertain from an earlier run would not` : ''}${skipped.length ? `, ${skipped.length} already reached through this destination would be skipped` : ''}`,
+      `${plan.toSend.length} of ${plural(plan.total, 'row')} would be sent${plan.uncertain.length ? `, ${plan.uncertain.length} uncertain from an earlier run would not` : ''}${skipped.length ? `, ${skipped.length} already reached through this destination would be skipped` : ''}`,
       { skipped },
     );
     return ExitCode.OK;
@@ -257,7 +258,7 @@ function confirmation<B>(
   const toSend = new Set(plan.toSend);
   return [
     ...send.about,
-    `  file             ${send.file} (${plan.total} rows)`,
+    `  file             ${send.file} (${plural(plan.total, 'row')})`,
     ...(plan.sentEarlier ? [`  sent earlier     ${plan.sentEarlier} (skipped)`] : []),
     ...(plan.failedEarlier.length
       ? [

@@ -1,5 +1,6 @@
 import type { IO } from '../../io.js';
 import { formatProblem, type Problem } from '../../csv/problems.js';
+import { plural } from '../../plural.js';
 
 /** How often the terminal's status line is redrawn. */
 const REDRAW_MS = 100;
@@ -98,7 +99,7 @@ export class Progress {
   problems(problems: readonly Problem[], total: number, file?: string, more = ''): void {
     for (const p of problems) this.error(`  ${file ? `${file}: ` : ''}${formatProblem(p)}`);
     const rest = total - problems.length;
-    if (rest > 0) this.error(`  ... and ${count(rest)} more problem${rest === 1 ? '' : 's'}${more}`);
+    if (rest > 0) this.error(`  ... and ${plural(rest, 'more problem')}${more}`);
   }
 
   private write(message: string): void {
@@ -109,11 +110,6 @@ export class Progress {
   private scrub(text: string): string {
     return this.options.scrub ? this.options.scrub(text) : text;
   }
-}
-
-/** "1 batch", "2 batches". */
-export function plural(n: number, one: string, many: string): string {
-  return `${count(n)} ${n === 1 ? one : many}`;
 }
 
 /** 1234567 -> "1,234,567". */

@@ -1,6 +1,7 @@
 import { CliError, NetworkError, ServiceError, ServiceUnavailableError } from '../../errors.js';
 import type { Batch } from '../../upload/batches.js';
 import type { UploadStop } from '../../upload/upload.js';
+import { plural } from '../../plural.js';
 
 /**
  * The error an upload that stopped ends with: what stopped it, where (batch and lines), how far
@@ -14,7 +15,7 @@ export function stopError(stop: UploadStop): unknown {
   const done =
     ackedBatches === 0
       ? 'no batch was acknowledged'
-      : `batches 1-${ackedBatches} (${ackedEntries} entries) are acknowledged and journaled`;
+      : `${ackedBatches === 1 ? 'batch 1' : `batches 1-${ackedBatches}`} (${plural(ackedEntries, 'entry', 'entries')}) ${ackedBatches === 1 ? 'is' : 'are'} acknowledged and journaled`;
   const prefix = `batch ${batch.index} of ${totalBatches} (lines ${batch.firstLine}-${batch.lastLine}) failed: `;
   const suffix = transient(error)
     ? `; ${done}; run the same command again to send the rest`

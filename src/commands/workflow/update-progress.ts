@@ -1,6 +1,7 @@
 import type { IO } from '../../io.js';
 import type { UploadEvent } from '../../upload/events.js';
-import { count, duration, plural, rate, type Progress } from '../shared/progress.js';
+import { count, duration, rate, type Progress } from '../shared/progress.js';
+import { plural } from '../../plural.js';
 
 /**
  * What workflow update's events say, shown by the one progress renderer (src/commands/shared/
@@ -70,7 +71,7 @@ export class UploadProgress {
         const done = e.totalBytes > 0 ? e.bytes / e.totalBytes : 0;
         const eta = done > 0 && done < 1 ? `, ETA ${duration((seconds / done) * (1 - done))}` : '';
         this.out.draw(
-          `checking ${this.file} ${Math.floor(done * 100)}%: ${count(e.rows)} rows, ${count(e.valid)} valid, ${count(e.invalid)} invalid, ${rate(e.rows, seconds)}${eta}`,
+          `checking ${this.file} ${Math.floor(done * 100)}%: ${plural(e.rows, 'row')}, ${count(e.valid)} valid, ${count(e.invalid)} invalid, ${rate(e.rows, seconds)}${eta}`,
         );
         break;
       }
@@ -78,7 +79,7 @@ export class UploadProgress {
         const v = e.validation;
         const seconds = (this.io.now() - this.readStarted) / 1000;
         this.out.line(
-          `checked ${this.file}: ${count(v.rows)} rows, ${count(v.valid)} valid, ${count(v.invalid)} invalid (${seconds.toFixed(1)} s)`,
+          `checked ${this.file}: ${plural(v.rows, 'row')}, ${count(v.valid)} valid, ${count(v.invalid)} invalid (${seconds.toFixed(1)} s)`,
         );
         break;
       }
@@ -95,7 +96,7 @@ export class UploadProgress {
         const b = e.batch;
         if (this.out.tty) {
           this.out.draw(
-            `sending: batch ${b.index}/${e.total}, ${count(e.entriesSent)}/${count(e.entriesToSend)} entries, ${rate(e.entriesSent, seconds)}, ETA ${duration(left)}`,
+            `sending: batch ${b.index}/${e.total}, ${count(e.entriesSent)}/${plural(e.entriesToSend, 'entry', 'entries')}, ${rate(e.entriesSent, seconds)}, ETA ${duration(left)}`,
             true,
           );
         } else {

@@ -10,7 +10,8 @@ import { formatProblem, type Problem } from '../../csv/problems.js';
 import type { Output } from '../../output/output.js';
 import { UploadProgress } from './update-progress.js';
 import { stopError } from './update-errors.js';
-import { count, plural, Progress } from '../shared/progress.js';
+import { Progress } from '../shared/progress.js';
+import { plural } from '../../plural.js';
 
 export interface UpdateOptions {
   workflowId: string;
@@ -197,7 +198,7 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
       phase = 'confirming';
       const resumed = plan.resumed.batches > 0 ? `, continuing after line ${plan.resumed.line}` : '';
       const ok = await ctx.io.prompter.confirm(
-        `Send ${count(plan.entries)} contacts from ${opts.csv} to workflow ${opts.workflowId} in ${plural(plan.batches.length, 'batch', 'batches')}${resumed}?`,
+        `Send ${plural(plan.entries, 'contact')} from ${opts.csv} to workflow ${opts.workflowId} in ${plural(plan.batches.length, 'batch', 'batches')}${resumed}?`,
         false,
       );
       if (!ok) throw new InterruptedError('cancelled; nothing was sent');
@@ -231,10 +232,7 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
 
 function listProblems(shown: Progress, file: string, u: PreparedUpload, blocking: boolean): void {
   const v = u.validation;
-  if (!blocking)
-    shown.warning(
-      `skipping ${v.invalid} invalid row${v.invalid === 1 ? '' : 's'} (--max-invalid ${u.options.maxInvalid}):`,
-    );
+  if (!blocking) shown.warning(`skipping ${plural(v.invalid, 'invalid row')} (--max-invalid ${u.options.maxInvalid}):`);
   shown.problems(
     v.problems,
     v.problemCount,
@@ -253,7 +251,7 @@ function invalidError(opts: UpdateOptions, u: PreparedUpload): InputError {
   const limit =
     opts.maxInvalid > 0 ? `more than --max-invalid ${opts.maxInvalid}` : 'use --max-invalid N to skip up to N of them';
   return new InputError(
-    `${opts.csv}: ${v.invalid} invalid row${v.invalid === 1 ? '' : 's'} (first: ${first ? formatProblem(first) : '?'}); nothing was sent (${limit})`,
+    `${opts.csv}: ${plural(v.invalid, 'invalid row')} (first: ${first ? formatProblem(first) : '?'}); nothing was sent (${limit})`,
     { invalid: v.invalid, ...(first ? { line: first.line, column: first.column } : {}) },
   );
 }
