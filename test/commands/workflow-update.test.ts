@@ -321,6 +321,18 @@ describe('workflow update: --max-invalid and --rejects', () => {
 });
 
 describe('workflow update: failures, re-runs and the journal', () => {
+  it('a stop after one acknowledged batch of one entry says so in the singular', async () => {
+    const file = writeContacts(join(dir, 'fault-one.csv'), 2);
+    sandbox.setFaults({ failBatch: { index: 2, mode: 'envelope', repeat: 'always' } });
+    const r = await update(file, '--batch-size', '1');
+    sandbox.setFaults({ failBatch: null });
+    expect(r.code).toBe(5);
+    expect(r.err).toMatch(
+      /error: batch 2 of 2 \(lines 3-3\) failed: .*code 500.*; batch 1 \(1 entry\) is acknowledged and journaled; run the same command again/,
+    );
+    expect(received(sandbox)).toEqual([entry(1)]);
+  });
+
   it('the Nth-batch fault (an envelope code 500, every attempt) stops with exit 5 naming the batch and lines; the re-run sends only the rest', async () => {
     const file = writeContacts(join(dir, 'fault.csv'), 50);
     // Code 500 in the envelope is service trouble that may pass: retried, then exit 5 (run again).
