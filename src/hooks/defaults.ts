@@ -7,6 +7,8 @@ export const DEFAULT_HOOK_PORT = 8787;
 
 /** Bodies above this are answered 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Request headers above this are answered 431 (Node's own default). */
+export const MAX_HEADER_BYTES = 16 * 1024;
 
 /** A client must send its headers within this time, and the whole request within the next. */
 export const HEADERS_TIMEOUT_MS = 10_000;
@@ -45,3 +47,6 @@ export const MAX_DEFERRED = 1_000_000;
 /** `--max-connections` and `--max-connections-per-peer`. */
 export const MAX_CONNECTIONS = 512;
 export const MAX_CONNECTIONS_PER_PEER = 64;
+
+/** Sign commands (serve-hooks --sign-command) running at once at most; past it, 503. */
+export const SIGN_CONCURRENCY = 8;

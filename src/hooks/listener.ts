@@ -6,6 +6,7 @@ import {
   DEFAULT_HOOK_PORT,
   HEADERS_TIMEOUT_MS,
   KEEP_ALIVE_TIMEOUT_MS,
+  MAX_HEADER_BYTES,
   MAX_BODY_BYTES,
   REQUEST_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
@@ -41,6 +42,10 @@ export interface ListenerOptions extends IntakeOptions {
    * may take it over (it should outlast a forward's attempts). Default FORWARD_LEASE_MS.
    */
   forwardLeaseMs?: number;
+  /** Request headers larger than this are answered 431 (Node's own default: 16 KiB). */
+  maxHeaderBytes?: number;
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveTimeoutMs?: number;
   maxBodyBytes?: number;
   /** Forwards waiting or under way, at most (count and bytes); past it events wait in the store. */
   forwardQueue?: number;
@@ -100,6 +105,7 @@ const rawAnswer = (status: string, error: string) => {
 };
 const MALFORMED = rawAnswer('400 Bad Request', 'malformed request');
 const TIMED_OUT = rawAnswer('408 Request Timeout', 'request too slow');
+const HEADERS_TOO_LARGE = rawAnswer('431 Request Header Fields Too Large', 'request headers too large');
 
 /**
  * Starts the notification listener: node:http on loopback by default; POST on any path (or only
@@ -393,7 +399,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const serverOptions = {
     headersTimeout,
     requestTimeout: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
-    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS,
+    maxHeaderSize: options.maxHeaderBytes ?? MAX_HEADER_BYTES,
     // Node checks the timeouts every 30 s by default, which would let a slow client stay far longer.
     connectionsCheckingInterval: Math.min(1_000, headersTimeout),
   };
@@ -468,7 +475,13 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   // client too slow with its headers or body, 408.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (socket.writable && !socket.destroyed)
-      socket.end(error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? TIMED_OUT : MALFORMED);
+      socket.end(
+        error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? TIMED_OUT
+          : error.code === 'HPE_HEADER_OVERFLOW'
+            ? HEADERS_TOO_LARGE
+            : MALFORMED,
+      );
     else socket.destroy();
   });
 

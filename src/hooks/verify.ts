@@ -1,5 +1,6 @@
 import type { EventType } from '../schemas/events.js';
 import { SIGN_COMMAND_TIMEOUT_MS, runSignCommand } from '../signing/sign-command.js';
+import { SIGN_CONCURRENCY } from './defaults.js';
 import { defaultServiceSign, matchMd5Sign, signaturesEqual } from '../signing/sign.js';
 
 /**
@@ -34,6 +35,12 @@ export interface VerifyOptions {
   signCommand?: string;
   /** How long the sign command may take (default SIGN_COMMAND_TIMEOUT_MS). */
   signCommandTimeoutMs?: number;
+  /**
+   * Sign commands running at once at most (default SIGN_CONCURRENCY): past it a chatbot event is
+   * answered 503 at once (the service sends it again), so forged requests cannot start processes
+   * without bound.
+   */
+  signConcurrency?: number;
   /**
    * Plan end: how far `Timestamp` may be from now, either way (default 15 minutes; 0 turns the
    * freshness check off). The plan Sign covers only Timestamp + KEY, so a fresh Timestamp is the
@@ -105,17 +112,25 @@ export function createVerifier(options: VerifyOptions) {
         ? { state: 'verified', by }
         : { state: 'rejected', reason: 'X-Service-Sign does not match' };
     if (options.signCommand) {
-      return withDeadline(runSignCommand(options.signCommand, raw, timeoutMs), timeoutMs + 250).then(
-        (expected) => compare(expected, 'command'),
-        // Callctl could not check it: not the sender's fault, so not rejected, but never let
-        // through either (fail closed); the service will send it again.
-        (error: Error) => ({ state: 'unavailable', reason: error.message }),
-      );
+      if (running >= concurrency) {
+        return { state: 'unavailable', reason: `${running} sign commands already running` };
+      }
+      running += 1;
+      return withDeadline(runSignCommand(options.signCommand, raw, timeoutMs), timeoutMs + 250)
+        .then(
+          (expected) => compare(expected, 'command'),
+          // Callctl could not check it: not the sender's fault, so not rejected, but never let
+          // through either (fail closed); the service will send it again.
+          (error: Error): Verdict => ({ state: 'unavailable', reason: error.message }),
+        )
+        .finally(() => (running -= 1));
     }
     return compare(defaultServiceSign(raw, options.chatbotSecret!), 'secret');
   }
 
   const timeoutMs = options.signCommandTimeoutMs ?? SIGN_COMMAND_TIMEOUT_MS;
+  const concurrency = options.signConcurrency ?? SIGN_CONCURRENCY;
+  let running = 0;
   const maxAge = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
   const now = options.now ?? Date.now;
   /** Undefined when a signed plan-end Timestamp is a time within the window; else why not. */

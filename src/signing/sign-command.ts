@@ -9,6 +9,7 @@ export class SignCommandError extends Error {
     readonly why:
       | { kind: 'start'; errno: string }
       | { kind: 'signal'; signal: string }
+      | { kind: 'timeout'; ms: number }
       | { kind: 'exit'; code: number | null }
       | { kind: 'empty' }
       | { kind: 'lines' },
@@ -16,13 +17,15 @@ export class SignCommandError extends Error {
     super(
       why.kind === 'start'
         ? `sign command could not start: ${why.errno}`
-        : why.kind === 'signal'
-          ? `sign command was stopped (${why.signal})`
-          : why.kind === 'exit'
-            ? `sign command exited with ${why.code}`
-            : why.kind === 'lines'
-              ? 'sign command printed more than one line'
-              : 'sign command printed nothing',
+        : why.kind === 'timeout'
+          ? `sign command took over ${why.ms / 1000} s`
+          : why.kind === 'signal'
+            ? `sign command was stopped (${why.signal})`
+            : why.kind === 'exit'
+              ? `sign command exited with ${why.code}`
+              : why.kind === 'lines'
+                ? 'sign command printed more than one line'
+                : 'sign command printed nothing',
     );
   }
 }
@@ -35,13 +38,24 @@ export class SignCommandError extends Error {
  */
 export function runSignCommand(command: string, body: Buffer, timeoutMs = SIGN_COMMAND_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'ignore'], timeout: timeoutMs });
+    // In a process group of its own, so that a command too slow is stopped with everything it
+    // started: killing the shell alone left its children running (a `sleep` in a script), one
+    // more with each request, for as long as they liked.
+    const group = process.platform !== 'win32';
+    const child = spawn(command, { shell: true, stdio: ['pipe', 'pipe', 'ignore'], detached: group });
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      stop(child.pid, group, () => child.kill('SIGKILL'));
+    }, timeoutMs);
+    child.on('close', () => clearTimeout(timer));
     const out: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.on('error', (error) =>
       reject(new SignCommandError({ kind: 'start', errno: (error as NodeJS.ErrnoException).code ?? 'error' })),
     );
     child.on('close', (code, signal) => {
+      if (late) return reject(new SignCommandError({ kind: 'timeout', ms: timeoutMs }));
       if (signal) return reject(new SignCommandError({ kind: 'signal', signal }));
       if (code !== 0) return reject(new SignCommandError({ kind: 'exit', code }));
       const sign = Buffer.concat(out).toString('utf8').trim();
@@ -52,4 +66,15 @@ export function runSignCommand(command: string, body: Buffer, timeoutMs = SIGN_C
     child.stdin.on('error', () => {});
     child.stdin.end(body);
   });
+}
+
+/** Kills a process group (or the process alone where there are none). */
+function stop(pid: number | undefined, group: boolean, alone: () => void): void {
+  if (pid === undefined) return;
+  try {
+    if (group) process.kill(-pid, 'SIGKILL');
+    else alone();
+  } catch {
+    // gone already
+  }
 }

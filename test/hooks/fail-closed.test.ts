@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -53,7 +54,7 @@ describe('fail closed: a verification method that cannot answer', () => {
   it.each([
     ['exits non-zero', 'exit 3', /exited with 3/],
     ['prints nothing', 'true', /printed nothing/],
-    ['is too slow', 'sleep 5', /stopped|no answer within/],
+    ['is too slow', 'sleep 5', /took over 0.3 s|no answer within/],
   ])('sign command that %s: 503 (the service retries), recorded, never forwarded', async (_what, command, reason) => {
     const local = await app();
     const { url, logPath, listener } = await listen({
@@ -69,6 +70,29 @@ describe('fail closed: a verification method that cannot answer', () => {
     await listener.close();
     expect(local.got).toEqual([]);
     expect(readRecords(logPath)).toMatchObject([{ verdict: 'unavailable', answer: 503 }]);
+  });
+
+  it('a sign command too slow is killed with all it started, and no more than signConcurrency run at once', async () => {
+    // A duration nobody else uses marks this test's processes in `ps`.
+    const marker = `sleep 41.${process.pid % 1000}${Date.now() % 1000}`;
+    const running = () =>
+      execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+        .split('\n')
+        .filter((l) => l.trim() === marker).length;
+    const { url, listener } = await listen({
+      signCommand: `${marker}; echo never`,
+      signCommandTimeoutMs: 700,
+      signConcurrency: 2,
+    });
+    const forged = await signed('chatbot.transfer', { chatbot: { signature: 'f'.repeat(64) } });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => post(url, forged.body, forged.headers)));
+    expect(answers.map((a) => a.status)).toEqual([503, 503, 503, 503, 503]);
+    const reasons = answers.map((a) => JSON.parse(a.body).error as string);
+    expect(reasons.filter((r) => /already running/.test(r))).toHaveLength(3);
+    expect(reasons.filter((r) => /took over 0.7 s/.test(r))).toHaveLength(2);
+    // Killing only the shell left its `sleep` behind, one more per request.
+    await until(() => running() === 0, 3_000);
+    await listener.close();
   });
 
   it('tells the app behind what was found (X-Callctl-Verdict), and a sender cannot claim a verdict', async () => {

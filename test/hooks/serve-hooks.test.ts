@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -206,5 +206,42 @@ describe('serve-hooks: a known secret in a body', () => {
     expect(s.io.out()).toContain('about *** again');
     expect(s.io.out() + s.io.err()).not.toContain(key);
     expect(readFileSync(log, 'utf8')).toContain(`about ${key} again`);
+  });
+});
+
+describe('serve-hooks: every limit has its flag', () => {
+  it('--max-body-kib, --max-header-kib and --keep-alive-timeout hold as given', async () => {
+    const s = await serve({ key: ['k'], maxBodyKib: 1, maxHeaderKib: 1, keepAliveTimeout: 0.3 });
+    const atCap = Buffer.alloc(1024, 0x20);
+    atCap.write('{}');
+    expect((await post(`${s.url}/`, atCap)).status).toBe(200);
+    expect((await post(`${s.url}/`, Buffer.concat([atCap, Buffer.from(' ')]))).status).toBe(413);
+    expect(
+      (await post(`${s.url}/`, '{}', { 'content-type': 'application/json', 'x-big': 'a'.repeat(1500) })).status,
+    ).toBe(431);
+    // An idle keep-alive connection is closed after 0.3 s.
+    const { port } = new URL(s.url);
+    const socket = createConnection(Number(port), '127.0.0.1');
+    const started = Date.now();
+    socket.write('POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}');
+    let answer = '';
+    socket.on('data', (c: Buffer) => (answer += c.toString()));
+    await new Promise((r) => socket.on('close', r));
+    expect(answer).toMatch(/^HTTP\/1.1 200 /);
+    expect(Date.now() - started).toBeLessThan(5_000); // Node's default keeps it 5 s
+  });
+
+  it.each([
+    ['--max-body-kib', '0'],
+    ['--max-header-kib', '2.5'],
+    ['--keep-alive-timeout', '0'],
+    ['--sign-timeout', '1e9'],
+    ['--sign-concurrency', '0'],
+  ])('%s %s is refused with exit 2 and the allowed range', async (flag, value) => {
+    const r = await runCli(['serve-hooks', '--key', 'k', flag, value], {
+      env: { CALLCTL_CONFIG_DIR: tempConfigDir() },
+    });
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(flag);
   });
 });

@@ -86,6 +86,36 @@ export function register(parent: Command, deps: Deps): void {
       64,
     )
     .option(
+      '--max-body-kib <n>',
+      'a body over this many KiB is answered 413 and not read',
+      wholeNumber({ min: 1, max: 1_048_576 }),
+      1024,
+    )
+    .option(
+      '--max-header-kib <n>',
+      'request headers over this many KiB are answered 431',
+      wholeNumber({ min: 1, max: 1024 }),
+      16,
+    )
+    .option(
+      '--keep-alive-timeout <seconds>',
+      'an idle keep-alive connection is closed after this long',
+      seconds({ min: 0.1, max: 3600 }),
+      5,
+    )
+    .option(
+      '--sign-timeout <seconds>',
+      'a --sign-command that has not answered by then is killed (with what it started): 503',
+      seconds({ min: 0.1, max: 600 }),
+      5,
+    )
+    .option(
+      '--sign-concurrency <n>',
+      'sign commands running at once at most; past it a chatbot event is answered 503',
+      wholeNumber({ min: 1, max: 1024 }),
+      8,
+    )
+    .option(
       '--refused-log-rate <n>',
       'refused requests recorded per second at most (metadata and 256 bytes of body); the rest are counted',
       wholeNumber({ min: 0, max: 100_000 }),
@@ -100,8 +130,8 @@ chatbot.transfer, unknown (told apart by the body's shape).
 Answers: 200 {} for an accepted event (a retry included; a schema problem is a warning unless
 --strict); 401 for a bad or missing signature, a stale or replayed plan end (unless
 --on-bad-sign ack); 503 when the sign command cannot answer or the log cannot be written (the
-service sends it again; never forwarded); 400 not JSON; 405 not POST; 413 over 1 MiB; 415 not
-application/json. GET /healthz answers 200.
+service sends it again; never forwarded); 400 not JSON; 405 not POST; 413 over --max-body-kib;
+415 not application/json; 431 headers over --max-header-kib. GET /healthz answers 200.
 
 Verification:
   plan.end, task.end   Sign = lowercase hex MD5 of Timestamp+KEY (plan) or TaskID+KEY (task);

@@ -38,6 +38,13 @@ export interface ServeOptions {
   /** Seconds. */
   requestTimeout?: number;
   refusedLogRate?: number;
+  maxBodyKib?: number;
+  maxHeaderKib?: number;
+  /** Seconds. */
+  keepAliveTimeout?: number;
+  /** Seconds. */
+  signTimeout?: number;
+  signConcurrency?: number;
   store?: string;
   storeFile?: string;
   /** Seconds. */
@@ -127,6 +134,11 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
       ...(opts.headerTimeout !== undefined ? { headersTimeoutMs: Math.round(opts.headerTimeout * 1000) } : {}),
       ...(opts.requestTimeout !== undefined ? { requestTimeoutMs: Math.round(opts.requestTimeout * 1000) } : {}),
       refusedLogRate: opts.refusedLogRate,
+      ...(opts.maxBodyKib !== undefined ? { maxBodyBytes: opts.maxBodyKib * 1024 } : {}),
+      ...(opts.maxHeaderKib !== undefined ? { maxHeaderBytes: opts.maxHeaderKib * 1024 } : {}),
+      ...(opts.keepAliveTimeout !== undefined ? { keepAliveTimeoutMs: Math.round(opts.keepAliveTimeout * 1000) } : {}),
+      ...(opts.signTimeout !== undefined ? { signCommandTimeoutMs: Math.round(opts.signTimeout * 1000) } : {}),
+      signConcurrency: opts.signConcurrency,
       ...(opts.forwardLease !== undefined ? { forwardLeaseMs: opts.forwardLease * 1000 } : {}),
       // The run's one transport: --timeout and --verbose apply to forwards too.
       forwardTransport: forwardTo ? await ctx.transport() : undefined,

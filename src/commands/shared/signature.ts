@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { SECRET_ENV } from '../../config/keys.js';
 import { readSecretFile, secretFromEnv } from '../../config/settings.js';
-import { SEND_SIGN_COMMAND_TIMEOUT_MS, type SignatureSource } from '../../signing/service-sign.js';
+import type { SignatureSource } from '../../signing/service-sign.js';
 import { SignCommandError } from '../../signing/sign-command.js';
 
 export interface SignatureOptions {
@@ -39,19 +39,21 @@ export function signatureSource(opts: SignatureOptions, env: Record<string, stri
 }
 
 /** A sign command's failure as the usage error naming `--sign-command` (exit 2); anything else as it is. */
-export function signCommandFlagError(error: unknown, timeoutMs = SEND_SIGN_COMMAND_TIMEOUT_MS): unknown {
+export function signCommandFlagError(error: unknown): unknown {
   if (!(error instanceof SignCommandError)) return error;
   const why = error.why;
   const text =
     why.kind === 'start'
       ? `could not start (${why.errno})`
-      : why.kind === 'signal'
-        ? `was stopped (${why.signal}${why.signal === 'SIGTERM' ? `, over ${timeoutMs / 1000} s?` : ''})`
-        : why.kind === 'exit'
-          ? `exited with code ${why.code}`
-          : why.kind === 'lines'
-            ? 'printed more than one line'
-            : 'printed nothing';
+      : why.kind === 'timeout'
+        ? `took over ${why.ms / 1000} s`
+        : why.kind === 'signal'
+          ? `was stopped (${why.signal})`
+          : why.kind === 'exit'
+            ? `exited with code ${why.code}`
+            : why.kind === 'lines'
+              ? 'printed more than one line'
+              : 'printed nothing';
   return new UsageError(`--sign-command ${text}`);
 }
 
