@@ -59,6 +59,9 @@ export interface HookRecord {
  * altered, and their retries taken as new.
  */
 export function recordLine(record: HookRecord): string {
+  const whole = JSON.stringify(record);
+  // The usual record holds no secret at all: one pass tells.
+  if (redactValues(whole) === whole) return `${whole}\n`;
   const { body, key, ...rest } = record;
   let line = redactValues(JSON.stringify(rest));
   if (body !== undefined || key !== undefined) {
