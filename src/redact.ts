@@ -174,7 +174,24 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    out[name] = isSecretHeader(name) ? REDACTED : redactValues(Array.isArray(value) ? value.join(', ') : value);
+    out[name] = isSecretHeader(name) ? REDACTED : redactedValue(Array.isArray(value) ? value.join(', ') : value);
   }
   return out;
 }
+
+/**
+ * redactValues for a header value, remembered: serve-hooks sees the same few values (host,
+ * content type, user agent) on every request. Bounded, and forgotten when a secret is added.
+ */
+function redactedValue(value: string): string {
+  if (value.length > 200) return redactValues(value);
+  if (seenValuesFor !== secrets.size || seenValues.size >= 1_000) {
+    seenValues.clear();
+    seenValuesFor = secrets.size;
+  }
+  let out = seenValues.get(value);
+  if (out === undefined) seenValues.set(value, (out = redactValues(value)));
+  return out;
+}
+const seenValues = new Map<string, string>();
+let seenValuesFor = -1;

@@ -168,21 +168,27 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     const appended = outcome.appended;
     const verdict = outcome.record.verdict;
     const ok = outcome.answer === 200 && verdict !== 'rejected' && verdict !== 'unavailable';
-    const event = { kind: 'event' as const, seq: n, record: outcome.record, summary: outcome.summary };
-    if (!options.forwardTo || !ok || !appended) return emit({ ...event, forwarding: false });
+    const event = (forwarding: boolean): ListenerEvent => ({
+      kind: 'event',
+      seq: n,
+      record: outcome.record,
+      summary: outcome.summary,
+      forwarding,
+    });
+    if (!options.forwardTo || !ok || !appended) return emit(event(false));
     const headers = { ...passOnHeaders(res.req.headers), [VERDICT_HEADER]: verdict ?? 'unsigned' };
     if (appended.claimed) {
-      emit({ ...event, forwarding: true });
+      emit(event(true));
       return dispatch({ n, id: appended.firstId, raw, headers }, appended.offset);
     }
-    if (!outcome.record.duplicate) return emit({ ...event, forwarding: false });
+    if (!outcome.record.duplicate) return emit(event(false));
     // A retry of an event whose forward failed: sent on again, by one receiver only.
     void store.reclaimFailed(appended, claim).then(
       (mine) => {
-        emit({ ...event, forwarding: mine });
+        emit(event(mine));
         if (mine) dispatch({ n, id: appended.firstId, raw, headers }, appended.offset);
       },
-      () => emit({ ...event, forwarding: false }),
+      () => emit(event(false)),
     );
   }
 
