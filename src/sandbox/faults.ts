@@ -21,6 +21,12 @@ export const faultSettingsSchema = z.strictObject({
   drop: z.number().int().min(0),
   /** The next N requests: the whole body is read (the service "got" it), then the connection is destroyed. */
   dropAfterBody: z.number().int().min(0),
+  /**
+   * The next N requests are handled as usual (a push places its call, a template send sends its
+   * message, a list update keeps its entries), then the connection is destroyed instead of the
+   * answer: done, and the client cannot know it.
+   */
+  dropAnswer: z.number().int().min(0),
   /** Every answer (faults included) is delayed this many real milliseconds. */
   delayMs: z.number().min(0),
   /** Overrides the token lifetime (real seconds) for every token, issued or not; null: the option's. */
@@ -47,7 +53,7 @@ export const faultPatchSchema = faultSettingsSchema.partial();
 export type FaultPatch = z.input<typeof faultPatchSchema>;
 
 /** The names injected faults are counted under (`state.counters.faults`). */
-export type FaultName = 'drop' | 'dropAfterBody' | 'fail429' | 'fail500' | 'failRate' | 'failBatch';
+export type FaultName = 'drop' | 'dropAfterBody' | 'dropAnswer' | 'fail429' | 'fail500' | 'failRate' | 'failBatch';
 
 export function defaultFaults(): FaultSettings {
   return {
@@ -58,6 +64,7 @@ export function defaultFaults(): FaultSettings {
     retryAfter: 1,
     drop: 0,
     dropAfterBody: 0,
+    dropAnswer: 0,
     delayMs: 0,
     tokenTtlSeconds: null,
     failBatch: null,
@@ -68,6 +75,7 @@ export function defaultFaults(): FaultSettings {
 export type FaultAction =
   | { name: 'drop' }
   | { name: 'dropAfterBody' }
+  | { name: 'dropAnswer' }
   | { name: 'fail429'; retryAfter: number }
   | { name: 'fail500' | 'failRate' };
 
@@ -84,7 +92,7 @@ export function resetFaults(faults: FaultSettings): void {
 
 /**
  * Decides the request-level fault for one request and counts down its counter. Order: drop,
- * 429, 500, fail rate, drop-after-body; one fault per request.
+ * 429, 500, fail rate, drop-after-body, drop-answer; one fault per request.
  */
 export function decideFault(faults: FaultSettings, path: string, rng: Rng): FaultAction | undefined {
   if (faults.path && !path.startsWith(faults.path)) return undefined;
@@ -104,6 +112,10 @@ export function decideFault(faults: FaultSettings, path: string, rng: Rng): Faul
   if (faults.dropAfterBody > 0) {
     faults.dropAfterBody--;
     return { name: 'dropAfterBody' };
+  }
+  if (faults.dropAnswer > 0) {
+    faults.dropAnswer--;
+    return { name: 'dropAnswer' };
   }
   return undefined;
 }

@@ -143,6 +143,7 @@ export async function handle(engine: Engine, req: IncomingMessage, res: ServerRe
   if (!reply) reply = await dispatch(engine, req, found, { method, path, query, raw });
   reply = bend(engine.variants, found?.route.path, reply);
   if (reply.drop) return drop('dropped-after-body');
+  if (fault?.name === 'dropAnswer') return drop('dropped-answer');
   finish('answered', reply);
   send(res, reply);
 }

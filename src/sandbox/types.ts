@@ -56,7 +56,7 @@ export type ResolvedOptions = Required<Omit<SandboxOptions, 'notifyUrl' | 'fault
 };
 
 /** How the sandbox dealt with a request. */
-export type RequestOutcome = 'answered' | 'dropped' | 'dropped-after-body' | 'aborted';
+export type RequestOutcome = 'answered' | 'dropped' | 'dropped-after-body' | 'dropped-answer' | 'aborted';
 
 /** One request received (admin requests excluded). */
 export interface RequestRecord {

@@ -24,6 +24,8 @@ const FAULTS: Array<[string, FaultPatch, string[]]> = [
   ['drop before the body', { path: PATH, drop: 1 }, []],
   ['drop after the body', { path: PATH, dropAfterBody: 1 }, []],
   ['no answer before the timeout', { path: PATH, delayMs: 1200 }, ['--timeout', '0.4']],
+  // The call is placed, then the answer is lost: the client cannot know it was.
+  ['call placed, answer lost', { path: PATH, dropAnswer: 1 }, []],
   ['HTTP 500', { path: PATH, fail500: 1 }, []],
   ['HTTP 429', { path: PATH, fail429: 1, retryAfter: 0 }, []],
 ];
@@ -45,6 +47,11 @@ describe('push --csv fault matrix', () => {
         const s1 = JSON.parse(first.out);
         const uncertain = new Set<number>(s1.uncertainRows);
         if (uncertain.size > 0) expect(first.err).toMatch(/may have reached people/);
+        if (fault.dropAnswer) {
+          // The one call placed whose answer was lost: uncertain, and placed exactly once.
+          expect([...uncertain]).toEqual([1]);
+          expect(calls(`+628${String(start).padStart(9, '0')}`)).toBe(1);
+        }
         // Refused rows (500, 429: answered, nobody called) are sent again when asked with --retry-failed.
         const second = await push(file, '--retry-failed', ...(resend ? ['--resend-uncertain'] : []));
         expect([0, 1]).toContain(second.code);

@@ -44,6 +44,8 @@ const FAULTS: Array<[string, FaultPatch, string[], Expect]> = [
     ['--timeout', '0.3'],
     { row1: 'uncertain', reached: 0, exit: 5 },
   ],
+  // The message is sent, then the answer is lost: the row is uncertain and was sent once.
+  ['sent, answer lost', { path: PATH, dropAnswer: 1 }, [], { row1: 'uncertain', reached: 1, exit: 5 }],
   ['HTTP 500', { path: PATH, fail500: 1 }, [], { row1: 'failed', reached: 0, exit: 1 }],
   ['HTTP 429', { path: PATH, fail429: 1, retryAfter: 0 }, [], { row1: 'failed', reached: 0, exit: 1 }],
 ];

@@ -74,6 +74,19 @@ describe('request faults', () => {
     expect(sb.state.received.pushes.length).toBe(pushes);
   });
 
+  test('dropAnswer: the request is handled (the push taken), then the connection is destroyed', async () => {
+    sb.faults.dropAnswer = 1;
+    const pushes = sb.state.received.pushes.length;
+    const r = await settle(
+      call(sb.url, 'POST', `/flex/api/push/${sb.pushToken}`, { body: { caller_id: '+6281111111112', variables: {} } }),
+    );
+    expect(r).toBeInstanceOf(Error);
+    expect(sb.requests.at(-1)).toMatchObject({ outcome: 'dropped-answer', fault: 'dropAnswer' });
+    // Handled: the call was placed, though nobody was told.
+    expect(sb.state.received.pushes.length).toBe(pushes + 1);
+    expect(sb.state.received.pushes.at(-1)).toMatchObject({ caller_id: '+6281111111112' });
+  });
+
   test('delayMs slows every answer', async () => {
     sb.faults.delayMs = 120;
     const t0 = performance.now();
