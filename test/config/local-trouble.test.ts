@@ -159,6 +159,12 @@ describe('profile names', () => {
       });
       expect(b.code).toBe(2);
       expect(b.err).toMatch(/CALLCTL_PROFILE/);
+      // `config use` says it is no name at all, rather than suggesting to create it (a name
+      // starting with - reads as an option there: exit 2 too).
+      const c = await runCli(['config', 'use', name], { env: { CALLCTL_CONFIG_DIR: dir } });
+      expect(c.code).toBe(2);
+      if (!name.startsWith('-')) expect(oneLine(c.err)).toMatch(/config use: .* is not a profile name/);
+      expect(c.err).not.toMatch(/create one/);
       expect(() => statSync(join(dir, 'config.json'))).toThrow();
     },
   );

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import { readStore, setCurrent } from '../../config/store.js';
+import { checkProfileName, readStore, setCurrent } from '../../config/store.js';
 import type { ConfigUseJson } from '../../schemas/local-output.js';
 
 /** `config use <name>`. */
@@ -14,7 +14,7 @@ export interface ConfigUseOptions {
  * is always allowed and goes back to the default.
  */
 export async function runConfigUse(ctx: Context, opts: ConfigUseOptions): Promise<number> {
-  const { name } = opts;
+  const name = checkProfileName(opts.name, 'config use');
   const dir = await ctx.configDir();
   const names = Object.keys(readStore(dir).profiles ?? {});
   if (name !== 'default' && !names.includes(name)) {
