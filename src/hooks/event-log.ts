@@ -87,7 +87,7 @@ export function recordBody(record: HookRecord): Buffer {
  * never lands on a torn fragment and every line stays readable.
  */
 export class EventLog {
-  private queue: Array<{ line: string; done: (error?: Error, offset?: number) => void }> = [];
+  private queue: Queued[] = [];
   private flushing: Promise<void> | undefined;
   private closed = false;
   /** Where a failed write began, while the file could not yet be cut back to it. */
@@ -146,58 +146,52 @@ export class EventLog {
     });
   }
 
+  /** With fsync: each batch written and flushed to disk through libuv's thread pool, in turn. */
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0);
       let start: number | undefined;
       try {
-        if (this.rollbackTo !== undefined) {
-          ftruncateSync(this.fd, this.rollbackTo);
-          this.rollbackTo = undefined;
-        }
-        // Asked of the file, not remembered: a log cut by logrotate's copytruncate stays right.
-        start = fstatSync(this.fd).size;
-        await writeAsync(
-          this.fd,
-          Buffer.from(batch.length === 1 ? batch[0]!.line : batch.map((b) => b.line).join(''), 'utf8'),
-        );
-        if (this.fsync)
-          await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
-        let offset = start;
-        for (const b of batch) {
-          b.done(undefined, offset);
-          offset += Buffer.byteLength(b.line);
-        }
+        start = this.start();
+        await writeAsync(this.fd, joined(batch));
+        await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
+        settle(batch, start);
       } catch (error) {
-        if (start !== undefined) this.rollback(start);
-        for (const b of batch) b.done(error as Error);
+        this.fail(batch, start, error as Error);
       }
     }
     this.flushing = undefined;
   }
 
-  /** flush() without waiting: the queue written with write(2) on this thread. */
+  /** Without fsync: the queue written with write(2) on this thread. */
   private flushNow(): void {
     const batch = this.queue.splice(0);
     this.flushing = undefined;
     let start: number | undefined;
     try {
-      if (this.rollbackTo !== undefined) {
-        ftruncateSync(this.fd, this.rollbackTo);
-        this.rollbackTo = undefined;
-      }
-      start = fstatSync(this.fd).size;
-      const buf = Buffer.from(batch.length === 1 ? batch[0]!.line : batch.map((b) => b.line).join(''), 'utf8');
+      start = this.start();
+      const buf = joined(batch);
       for (let off = 0; off < buf.length;) off += writeSync(this.fd, buf, off, buf.length - off);
-      let offset = start;
-      for (const b of batch) {
-        b.done(undefined, offset);
-        offset += Buffer.byteLength(b.line);
-      }
+      settle(batch, start);
     } catch (error) {
-      if (start !== undefined) this.rollback(start);
-      for (const b of batch) b.done(error as Error);
+      this.fail(batch, start, error as Error);
     }
+  }
+
+  /** Where the next batch begins, once an earlier failed write is cut back. */
+  private start(): number {
+    if (this.rollbackTo !== undefined) {
+      ftruncateSync(this.fd, this.rollbackTo);
+      this.rollbackTo = undefined;
+    }
+    // Asked of the file, not remembered: a log cut by logrotate's copytruncate stays right.
+    return fstatSync(this.fd).size;
+  }
+
+  /** A failed or short write: cut back to where the batch began, and tell each record. */
+  private fail(batch: Queued[], start: number | undefined, error: Error): void {
+    if (start !== undefined) this.rollback(start);
+    for (const b of batch) b.done(error);
   }
 
   /** Cuts the file back to `size`; when even that fails, it is tried again before the next write. */
@@ -230,6 +224,25 @@ export class EventLog {
     await this.flushing;
     if (this.rollbackTo !== undefined) this.rollback(this.rollbackTo);
     closeSync(this.fd);
+  }
+}
+
+interface Queued {
+  line: string;
+  done: (error?: Error, offset?: number) => void;
+}
+
+/** A batch's lines as the bytes of one write. */
+function joined(batch: Queued[]): Buffer {
+  return Buffer.from(batch.length === 1 ? batch[0]!.line : batch.map((b) => b.line).join(''), 'utf8');
+}
+
+/** Each record of a written batch is told its offset. */
+function settle(batch: Queued[], start: number): void {
+  let offset = start;
+  for (const b of batch) {
+    b.done(undefined, offset);
+    offset += Buffer.byteLength(b.line);
   }
 }
 
