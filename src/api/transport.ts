@@ -78,6 +78,14 @@ export interface TransportOptions {
   env?: Record<string, string | undefined>;
 }
 
+/** An answer's head, and its body to stream or to read whole. */
+interface Answer {
+  statusCode: number;
+  headers: HttpResponse['headers'];
+  body: AsyncIterable<Buffer>;
+  text(): Promise<string>;
+}
+
 /** Errors where the connection was never made, so no byte of the request reached the service. */
 const NOT_CONNECTED = new Set([
   'ECONNREFUSED',
@@ -207,39 +215,13 @@ export class Transport {
       this.options.timeoutMs,
     );
     let text: string;
-    let res: { statusCode: number; headers: HttpResponse['headers'] };
+    let res: Answer;
     try {
-      const node = this.plain();
-      if (node) {
-        const answer = await node.request(req.url, {
-          method: req.method,
-          headers,
-          ...(req.body !== undefined ? { body: req.body } : {}),
-          signal: controller.signal,
-          idleMs: this.options.timeoutMs,
-        });
-        res = answer;
-        if (req.consume && res.statusCode === 200) {
-          clearTimeout(timer);
-          text = await req.consume(answer.body, attempt);
-        } else text = await bodyText(answer.body, controller.signal);
-      } else {
-        const { request } = await import('./undici.js');
-        const answer = await request(req.url, {
-          method: req.method,
-          headers,
-          body: req.body,
-          dispatcher: await this.agent(),
-          signal: controller.signal,
-          headersTimeout: this.options.timeoutMs,
-          bodyTimeout: this.options.timeoutMs,
-        });
-        res = answer;
-        if (req.consume && res.statusCode === 200) {
-          clearTimeout(timer);
-          text = await req.consume(answer.body, attempt);
-        } else text = await answer.body.text();
-      }
+      res = await this.exchange(req, headers, controller.signal);
+      if (req.consume && res.statusCode === 200) {
+        clearTimeout(timer);
+        text = await req.consume(res.body, attempt);
+      } else text = await res.text();
     } finally {
       clearTimeout(timer);
     }
@@ -248,6 +230,37 @@ export class Transport {
       this.log(`< ${redact(text.length > 4000 ? `${text.slice(0, 4000)}...` : text, secrets)}`);
     }
     return { status: res.statusCode, headers: res.headers, text, attempts: attempt };
+  }
+
+  /** One request through Node's http (no proxy) or undici (a proxy, or a dispatcher given). */
+  private async exchange(req: HttpRequest, headers: Record<string, string>, signal: AbortSignal): Promise<Answer> {
+    const node = this.plain();
+    if (node) {
+      const answer = await node.request(req.url, {
+        method: req.method,
+        headers,
+        ...(req.body !== undefined ? { body: req.body } : {}),
+        signal,
+        idleMs: this.options.timeoutMs,
+      });
+      return { ...answer, text: () => bodyText(answer.body, signal) };
+    }
+    const { request } = await import('./undici.js');
+    const answer = await request(req.url, {
+      method: req.method,
+      headers,
+      body: req.body,
+      dispatcher: await this.agent(),
+      signal,
+      headersTimeout: this.options.timeoutMs,
+      bodyTimeout: this.options.timeoutMs,
+    });
+    return {
+      statusCode: answer.statusCode,
+      headers: answer.headers,
+      body: answer.body,
+      text: () => answer.body.text(),
+    };
   }
 
   /** Back-off: 0.5 s doubling to 8 s with up to 25% jitter; Retry-After wins when given. */

@@ -1,11 +1,10 @@
-import { Option, type Command } from '../commander.js';
+import type { Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
-import { delimiter } from '../delimiter.js';
-import { RATE, rate, recallWindow } from '../flag-values.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { csvSendFlags } from '../csv-send-flags.js';
 
 export function register(parent: Command, { run }: Deps): void {
-  parent
+  const command = parent
     .command('push')
     .description(
       'place one outbound call now, or one per row of a CSV file (POST {flex_route_url}/api/push/<push_token>)',
@@ -22,41 +21,14 @@ export function register(parent: Command, { run }: Deps): void {
     .option(
       '--push-token-stdin',
       'read the push token from stdin (else env CALLCTL_PUSH_TOKEN / CALLCTL_PUSH_TEST_TOKEN, profile push-token / push-test-token)',
-    )
-    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
-    .option(
-      '-q, --quiet',
-      'print errors only (no progress, warnings or summary; --json still prints the answer or summary)',
-    )
-    .option('--dry-run', 'print the exact request (token redacted) and send nothing')
-    .option('--delimiter <char>', 'with --csv: field delimiter, one character; "tab" for a tab', delimiter)
-    .option(
-      '--csv <file>',
-      'one push per row: header row; caller_id required, client_name optional, every other column a variable',
-    )
-    .addOption(
-      new Option('--rate <n>', `with --csv: pushes per second, one at a time (${RATE.min} to ${RATE.max})`)
-        .default(5)
-        .argParser(rate()),
-    )
-    .option(
-      '--results <file>',
-      'with --csv: results file (default: beside the input, its .csv replaced: calls.csv gives calls.results.csv)',
-    )
-    .option(
-      '--resend-uncertain',
-      'with --csv: send again rows an earlier run sent without getting an answer (may call twice)',
-    )
-    .option('--retry-failed', 'with --csv: send again rows the service refused in an earlier run')
-    .option(
-      '--call-again',
-      'with --csv: send also to people already called through the same destination within --recall-window',
-    )
-    .option(
-      '--recall-window <duration>',
-      'with --csv: how long a person reached through a destination is not reached again (default 24h; e.g. 90m, 2d; 0: no ledger check)',
-      recallWindow,
-    )
+    );
+  csvSendFlags(command, {
+    dryRun: 'print the exact request (token redacted) and send nothing',
+    csv: 'one push per row: header row; caller_id required, client_name optional, every other column a variable',
+    unit: 'pushes',
+    reach: 'call',
+    reached: 'called',
+  })
     .option('--allow-duplicates', 'with --csv: allow the same caller_id on several rows')
     .addHelpText(
       'after',

@@ -1,14 +1,14 @@
 import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
-import { delimiter } from '../delimiter.js';
-import { RATE, rate, wholeNumber, recallWindow } from '../flag-values.js';
+import { wholeNumber } from '../flag-values.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { csvSendFlags } from '../csv-send-flags.js';
 
 const wholeNumberArg = wholeNumber();
 
 export function register(parent: Command, { run }: Deps): void {
   const template = parent.command('template').description('chatbot template messages');
-  template
+  const command = template
     .command('send')
     .description('send one template message now, or one per row of a CSV file (POST /api/v1/template/unitcast)')
     .addOption(
@@ -36,41 +36,14 @@ export function register(parent: Command, { run }: Deps): void {
     .option(
       '--sign-secret-file <file>',
       'secret for the built-in default signature (else CALLCTL_SIGN_SECRET, CALLCTL_SIGN_SECRET_FILE)',
-    )
-    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
-    .option(
-      '-q, --quiet',
-      'print errors only (no progress, warnings or summary; --json still prints the answer or summary)',
-    )
-    .option('--dry-run', 'print the exact request (key and signature redacted) and send nothing')
-    .option('--delimiter <char>', 'with --csv: field delimiter, one character; "tab" for a tab', delimiter)
-    .option(
-      '--csv <file>',
-      'one message per row: header row; channel, channel_id, user_id, reply_url columns (else the flags); every other column a variable',
-    )
-    .addOption(
-      new Option('--rate <n>', `with --csv: messages per second, one at a time (${RATE.min} to ${RATE.max})`)
-        .default(5)
-        .argParser(rate()),
-    )
-    .option(
-      '--results <file>',
-      'with --csv: results file (default: beside the input, its .csv replaced: calls.csv gives calls.results.csv)',
-    )
-    .option(
-      '--resend-uncertain',
-      'with --csv: send again rows an earlier run sent without getting an answer (may message twice)',
-    )
-    .option('--retry-failed', 'with --csv: send again rows the service refused in an earlier run')
-    .option(
-      '--call-again',
-      'with --csv: send also to people already messaged through the same destination within --recall-window',
-    )
-    .option(
-      '--recall-window <duration>',
-      'with --csv: how long a person reached through a destination is not reached again (default 24h; e.g. 90m, 2d; 0: no ledger check)',
-      recallWindow,
-    )
+    );
+  csvSendFlags(command, {
+    dryRun: 'print the exact request (key and signature redacted) and send nothing',
+    csv: 'one message per row: header row; channel, channel_id, user_id, reply_url columns (else the flags); every other column a variable',
+    unit: 'messages',
+    reach: 'message',
+    reached: 'messaged',
+  })
     .option('--allow-duplicates', 'with --csv: allow the same channel, channel_id and user_id on several rows')
     .addHelpText(
       'after',

@@ -1,0 +1,57 @@
+import { Option, type Command } from './commander.js';
+import { delimiter } from './delimiter.js';
+import { RATE, rate, recallWindow } from './flag-values.js';
+
+/** The words that differ between push and template send in the flags they share. */
+export interface CsvSendWords {
+  /** `--dry-run`'s help. */
+  dryRun: string;
+  /** `--csv`'s help. */
+  csv: string;
+  /** What is sent per second: `pushes`, `messages`. */
+  unit: string;
+  /** What reaching a person is: `call` (may call twice), `message`. */
+  reach: string;
+  /** The same in the past: `called`, `messaged`. */
+  reached: string;
+}
+
+/**
+ * The flags of a command that sends one request per CSV row (push, template send), declared
+ * once: confirmation, quiet, dry run, the file and how it is read, the rate, the results file,
+ * and what an earlier run of the same file or the never-twice ledger left.
+ */
+export function csvSendFlags(command: Command, words: CsvSendWords): Command {
+  return command
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .option(
+      '-q, --quiet',
+      'print errors only (no progress, warnings or summary; --json still prints the answer or summary)',
+    )
+    .option('--dry-run', words.dryRun)
+    .option('--delimiter <char>', 'with --csv: field delimiter, one character; "tab" for a tab', delimiter)
+    .option('--csv <file>', words.csv)
+    .addOption(
+      new Option('--rate <n>', `with --csv: ${words.unit} per second, one at a time (${RATE.min} to ${RATE.max})`)
+        .default(5)
+        .argParser(rate()),
+    )
+    .option(
+      '--results <file>',
+      'with --csv: results file (default: beside the input, its .csv replaced: calls.csv gives calls.results.csv)',
+    )
+    .option(
+      '--resend-uncertain',
+      `with --csv: send again rows an earlier run sent without getting an answer (may ${words.reach} twice)`,
+    )
+    .option('--retry-failed', 'with --csv: send again rows the service refused in an earlier run')
+    .option(
+      '--call-again',
+      `with --csv: send also to people already ${words.reached} through the same destination within --recall-window`,
+    )
+    .option(
+      '--recall-window <duration>',
+      'with --csv: how long a person reached through a destination is not reached again (default 24h; e.g. 90m, 2d; 0: no ledger check)',
+      recallWindow,
+    );
+}
