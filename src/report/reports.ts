@@ -3,41 +3,17 @@ import { getPlanDetail, streamTask, streamWorkflowTask } from '../api/cloud.js';
 import type { CallRecord } from '../schemas/task.js';
 import type { WorkflowCallDetail } from '../schemas/workflow.js';
 import { viewOfRecord, viewOfWorkflowCall } from './reading.js';
-import { CallStats, type CallNumbers, type Totals } from './stats.js';
+import type { PlanReportJson, TaskReportJson, WorkflowReportJson } from '../schemas/report-output.js';
+import { CallStats } from './stats.js';
 
 /** `task report --json`. */
-export interface TaskReport extends CallNumbers {
-  task: { TaskID: string; TaskName: string; Status: string; ScheduleStartTime: string; ScheduleEndTime: string };
-}
-
+export type TaskReport = TaskReportJson;
 /** A plan's round in `plan report --json`. */
-export interface RoundReport {
-  Rounds: string;
-  TaskName: string;
-  TaskID: string;
-  Status: string;
-  totals: Totals;
-  rates: CallNumbers['rates'];
-}
-
+export type RoundReport = PlanReportJson['rounds'][number];
 /** `plan report --json`: the rounds, then every round's calls together. */
-export interface PlanReport extends CallNumbers {
-  plan: { PlanName: string };
-  rounds: RoundReport[];
-}
-
+export type PlanReport = PlanReportJson;
 /** `workflow report --json`. */
-export interface WorkflowReport extends CallNumbers {
-  task: {
-    task_id: string;
-    task_name: string;
-    status: string;
-    workflow_id: string;
-    workflow_name: string;
-    nodetask_id: string;
-    nodetask_name: string;
-  };
-}
+export type WorkflowReport = WorkflowReportJson;
 
 /** Streams a task's records into fresh numbers, starting over if the request is retried. */
 async function addTask(client: CloudClient, taskId: string, ...targets: Array<() => CallStats>) {

@@ -1,65 +1,24 @@
+import type { z } from 'zod';
+import type {
+  callNumbersSchema,
+  intentionShareSchema,
+  questionStatsSchema,
+  shareSchema,
+  spreadSchema,
+  totalsSchema,
+} from '../schemas/report-output.js';
 import { BUSY_RING, CALLEE_HANGUP, FINISHED_HANGUP, NONE, valueOf, type CallView } from './reading.js';
 
+// The report's types are the --json schema's (src/schemas/report-output.ts): one source for both.
 /** One value of a distribution: how many calls had it and their share of the distribution's total. */
-export interface Share {
-  value: string;
-  count: number;
-  /** count / total, rounded to 4 decimals; null when the total is 0. */
-  share: number | null;
-}
-
-export interface IntentionShare extends Share {
-  /** The descriptions seen with this intention, most frequent first. */
-  descriptions: string[];
-}
-
+export type Share = z.infer<typeof shareSchema>;
+export type IntentionShare = z.infer<typeof intentionShareSchema>;
 /** Median, 90th percentile and maximum (nearest rank: each is a value that occurred). */
-export interface Spread {
-  count: number;
-  median: number | null;
-  p90: number | null;
-  max: number | null;
-}
-
-export interface Totals {
-  records: number;
-  called: number;
-  connected: number;
-  noAnswer: number;
-  busy: number;
-  finished: number;
-  hungUpByCallee: number;
-  redialed: number;
-}
-
-export interface QuestionStats {
-  question: string;
-  type: string;
-  /** Calls that carried this question. */
-  count: number;
-  answers: Share[];
-  verification: Share[];
-  whether: Share[];
-  statuses: Share[];
-}
-
-/** The numbers of a report, the same with `--json` as on a terminal. */
-export interface CallNumbers {
-  totals: Totals;
-  /** Each total over `called` (records for `called` itself); null when there is nothing to divide by. */
-  rates: Record<keyof Totals, number | null>;
-  statuses: Share[];
-  intentions: IntentionShare[];
-  labels: Share[];
-  ringTypes: Share[];
-  hangupTypes: Share[];
-  talkRounds: Spread;
-  /** Seconds. */
-  durations: Spread;
-  redials: { calls: number; ringTypes: Share[]; labels: Share[] };
-  /** Information-check calls only (workflow reports). */
-  questions?: QuestionStats[];
-}
+export type Spread = z.infer<typeof spreadSchema>;
+export type Totals = z.infer<typeof totalsSchema>;
+export type QuestionStats = z.infer<typeof questionStatsSchema>;
+/** The numbers of a report, the same with `--json` as on a terminal; questions: information-check calls only. */
+export type CallNumbers = z.infer<typeof callNumbersSchema> & { questions?: QuestionStats[] };
 
 class Tally {
   readonly counts = new Map<string, number>();

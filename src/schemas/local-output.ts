@@ -92,3 +92,58 @@ export const authStatusAllJsonSchema = z.array(authStatusJsonSchema);
 /** `auth token --json`. */
 export const authTokenJsonSchema = z.strictObject({ token: z.string() });
 export type AuthTokenJson = z.infer<typeof authTokenJsonSchema>;
+
+/** `store migrate --json`. */
+export const storeMigrateJsonSchema = z.strictObject({
+  store: z.string(),
+  from: z.number().int(),
+  to: z.number().int(),
+  /** The versions applied by this run, in order (none: it was up to date). */
+  applied: z.array(z.number().int()),
+});
+export type StoreMigrateJson = z.infer<typeof storeMigrateJsonSchema>;
+
+/** `store status --json`. */
+export const storeStatusJsonSchema = z.strictObject({
+  store: z.string(),
+  server: z.string(),
+  version: z.number().int(),
+  latest: z.number().int(),
+  history: z.array(z.strictObject({ version: z.number().int(), description: z.string(), at: z.string() })),
+  events: z.number().int(),
+  firstEvent: z.string().nullable(),
+  lastEvent: z.string().nullable(),
+});
+export type StoreStatusJson = z.infer<typeof storeStatusJsonSchema>;
+
+/** `sandbox --json`: one line, once it listens (its credentials are throwaway ones). */
+export const sandboxJsonSchema = z.strictObject({
+  url: z.string(),
+  flexUrl: z.string(),
+  flexTestUrl: z.string(),
+  appKey: z.string(),
+  appSecret: z.string(),
+  pushToken: z.string(),
+  pushTestToken: z.string(),
+  signKey: z.string(),
+  signSecret: z.string(),
+  notifyUrl: z.string().nullable(),
+  notifyKey: z.string(),
+  timeScale: z.number(),
+  tokenTtlSeconds: z.number(),
+  variants: z.array(z.string()),
+  /** The seeded ids (tasks, plans, workflows...), for scripts. */
+  seed: z.record(z.string(), z.unknown()),
+});
+export type SandboxJson = z.infer<typeof sandboxJsonSchema>;
+
+/** `task detail --watch --json`: one line per change, the task's summary (its calls counted by their Status). */
+export const taskWatchJsonSchema = z.strictObject({
+  TaskID: z.string(),
+  TaskName: z.string(),
+  Status: z.string(),
+  Calls: z.number().int(),
+  Answered: z.number().int(),
+  Unanswered: z.number().int(),
+});
+export type TaskWatchJson = z.infer<typeof taskWatchJsonSchema>;

@@ -35,3 +35,18 @@ export function testStateHome(): string {
 export function tempConfigDir(): string {
   return tempDir('callctl-config-');
 }
+
+/** A test IO whose SIGINT/SIGTERM the test can fire (for commands that run until Ctrl-C). */
+export function signalIO(env: Record<string, string> = {}): TestIO & { fire(s: 'SIGINT' | 'SIGTERM'): void } {
+  const io = testIO({ env });
+  const handlers = new Set<(s: 'SIGINT' | 'SIGTERM') => void>();
+  return Object.assign(io, {
+    onSignal(h: (s: 'SIGINT' | 'SIGTERM') => void) {
+      handlers.add(h);
+      return () => handlers.delete(h);
+    },
+    fire(s: 'SIGINT' | 'SIGTERM') {
+      for (const h of [...handlers]) h(s);
+    },
+  });
+}

@@ -2,25 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { main } from '../../src/main.js';
-import { testIO, type TestIO } from '../../src/io.js';
 import { SEED } from '../../src/sandbox/server.js';
 import { call } from './helpers.js';
 import { tempDir } from '../helpers/temp.js';
-
-/** A test IO whose SIGINT/SIGTERM the test can fire. */
-function signalIO(env: Record<string, string> = {}): TestIO & { fire(s: 'SIGINT' | 'SIGTERM'): void } {
-  const io = testIO({ env });
-  const handlers = new Set<(s: 'SIGINT' | 'SIGTERM') => void>();
-  return Object.assign(io, {
-    onSignal(h: (s: 'SIGINT' | 'SIGTERM') => void) {
-      handlers.add(h);
-      return () => handlers.delete(h);
-    },
-    fire(s: 'SIGINT' | 'SIGTERM') {
-      for (const h of [...handlers]) h(s);
-    },
-  });
-}
+import { signalIO } from '../helpers/cli.js';
 
 async function until(cond: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;

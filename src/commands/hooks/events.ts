@@ -1,3 +1,4 @@
+import type { HooksEventsLine } from '../../schemas/hooks-output.js';
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from '../../schemas/events.js';
@@ -81,7 +82,8 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
     if (out.json) {
       const { seq: _seq, ...o } = eventObject(0, e.record, summary, render);
       void _seq;
-      ctx.io.stdout.write(`${JSON.stringify({ id: e.id, ...o, ...(e.forward ? { forward: e.forward } : {}) })}\n`);
+      const line = { id: e.id, ...o, ...(e.forward ? { forward: e.forward } : {}) } satisfies HooksEventsLine;
+      ctx.io.stdout.write(`${JSON.stringify(line)}\n`);
     } else if (out.tty) {
       const fwd = forwardText(e);
       const shown = e.record.warnings

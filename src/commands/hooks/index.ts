@@ -1,5 +1,6 @@
 import { Argument, Option, type Command } from '../commander.js';
 import { collect, positiveInt, type Deps } from '../action.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 /**
  * The types `hooks trigger` can send (src/hooks/samples.ts SAMPLE_TYPES; a test holds the two
@@ -60,7 +61,8 @@ Examples:
   callctl hooks trigger task.end --url http://127.0.0.1:8787/ --tamper sign   # expect 401
   CALLCTL_CHATBOT_SECRET=s callctl hooks trigger chatbot.transfer --url http://127.0.0.1:8787/
 
-JSON (--json): {"type","status","body","ms","tamper"}.`,
+JSON (--json): the receiver's answer:
+${JSON_SHAPES.hooksTrigger}`,
     )
     .action(deps.run(() => import('./trigger.js').then((m) => m.runHooksTrigger)));
   hooks
@@ -91,15 +93,17 @@ JSON (--json): {"type","status","body","ms","tamper"}.`,
       'after',
       `
 Output: on a terminal one line per event (time, type, ids, status, verdict, retry, #id, forward);
-piped, TSV: id, time, type, plan, task, callee, status, verdict, retry, answer, forward;
---json, one JSON object per line: {"id","time","type", ids, "verdict","by","reason","warnings",
-"duplicate","retry","answer","forward"}. Callee numbers are masked unless --show-numbers.
+piped, TSV: id, time, type, plan, task, callee, status, verdict, retry, answer, forward.
+Callee numbers are masked unless --show-numbers.
 --follow: PostgreSQL wakes on LISTEN/NOTIFY; an NDJSON log is watched for growth.
 
 Examples:
   CALLCTL_STORE_FILE=/etc/callctl/store-url callctl hooks events --type task.end --since 2h
   callctl hooks events --log events.ndjson --verdict rejected --json
-  callctl hooks events --plan P-2026-11 --follow`,
+  callctl hooks events --plan P-2026-11 --follow
+
+JSON (--json), one object per line (the ids the body carries; "forward": shared store only):
+${JSON_SHAPES.hooksEvents}`,
     )
     .action(deps.run(() => import('./events.js').then((m) => m.runHooksEvents)));
   hooks
@@ -120,7 +124,10 @@ Exit 3 when there is no such event.
 
 Examples:
   callctl hooks show 1842
-  callctl hooks show 12 --log events.ndjson --json`,
+  callctl hooks show 12 --log events.ndjson --json
+
+JSON (--json): the record as kept (secret headers redacted), its ids, arrivals and forward:
+${JSON_SHAPES.hooksShow}`,
     )
     .action(deps.run(() => import('./show.js').then((m) => m.runHooksShow)));
   hooks
@@ -151,13 +158,16 @@ Events not verified on arrival (no secret then, --skip-verify) are skipped, or w
 --include-unverified sent as they came, never signed by callctl. Failed sends are
 retried on network errors, 408, 429 and 5xx with back-off.
 
-Output: one line per event (time, type, answer); piped or --json one JSON object per event:
-{"time","type","status","error","attempts"}. Exit 1 when the receiver refused one (4xx); 5 when
+Output: one line per event (time, type, answer); piped or --json one JSON object per event
+(shape below). Exit 1 when the receiver refused one (4xx); 5 when
 it could not be reached or kept answering 5xx or 429 after retries (run again later).
 
 Examples:
   callctl hooks replay --log events.ndjson --to http://127.0.0.1:3000/hooks --events task.end --since 2h
-  callctl hooks replay --log /var/lib/callctl/events.ndjson --to http://127.0.0.1:3000/hooks --since 2026-11-22T08:00:00Z --json`,
+  callctl hooks replay --log /var/lib/callctl/events.ndjson --to http://127.0.0.1:3000/hooks --since 2026-11-22T08:00:00Z --json
+
+JSON (--json), one object per line ("status": the receiver's, null when none came):
+${JSON_SHAPES.hooksReplay}`,
     )
     .action(deps.run(() => import('./replay.js').then((m) => m.runHooksReplay)));
 }

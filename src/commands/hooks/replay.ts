@@ -1,3 +1,4 @@
+import type { HooksReplayLine } from '../../schemas/hooks-output.js';
 import { existsSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { NetworkError, ServiceError, ServiceUnavailableError, UsageError } from '../../errors.js';
@@ -122,7 +123,7 @@ export async function runHooksReplay(ctx: Context, opts: ReplayOptions): Promise
         status: status ?? null,
         ...(outcome.error ? { error: outcome.error } : {}),
         attempts: outcome.attempts,
-      };
+      } satisfies HooksReplayLine;
       if (json) ctx.io.stdout.write(`${JSON.stringify(row)}\n`);
       else
         ctx.io.stdout.write(

@@ -1,3 +1,4 @@
+import type { HooksShowJson } from '../../schemas/hooks-output.js';
 import type { Context } from '../../context.js';
 import { InputError } from '../../errors.js';
 import { recordBody } from '../../hooks/event-log.js';
@@ -59,7 +60,7 @@ export async function runHooksShow(ctx: Context, opts: ShowOptions): Promise<num
         ids: facts,
         arrivals,
         forward: event.forward ?? null,
-      });
+      } satisfies HooksShowJson);
       return 0;
     }
     const f = event.forward;

@@ -1,3 +1,4 @@
+import type { HooksTriggerJson } from '../../schemas/hooks-output.js';
 import type { Context } from '../../context.js';
 import { NetworkError, ServiceError, ServiceUnavailableError, UsageError } from '../../errors.js';
 import { signNotification } from '../../hooks/outgoing.js';
@@ -66,7 +67,13 @@ export async function runHooksTrigger(ctx: Context, opts: TriggerOptions): Promi
   }
   const { answer, error } = await post(await ctx.transport(), url!, request.body, request.headers, { retry: 'never' });
   if (!answer) throw new NetworkError(`hooks trigger: ${error}`);
-  const result = { type, status: answer.status, body: answer.body, ms: answer.ms, tamper: opts.tamper ?? null };
+  const result = {
+    type,
+    status: answer.status,
+    body: answer.body,
+    ms: answer.ms,
+    tamper: opts.tamper ?? null,
+  } satisfies HooksTriggerJson;
   if (out.json) out.writeJson(result);
   else if (out.tty)
     out.record([

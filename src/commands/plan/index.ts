@@ -1,7 +1,7 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
 import { watchOptions } from '../watch-options.js';
-import { REPORT_HELP, REPORT_JSON } from '../task/index.js';
+import { REPORT_HELP } from '../task/index.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 export function register(parent: Command, { run }: Deps): void {
@@ -60,8 +60,8 @@ Examples:
   callctl plan report SPRING-PLAN
   callctl plan report SPRING-PLAN --json | jq '.rounds[] | {Rounds, connected: .rates.connected}'
 
-JSON (--json): {"plan": {"PlanName"}, "rounds": [{"Rounds", "TaskName", "TaskID", "Status", "totals", "rates"}],
-${REPORT_JSON}`,
+JSON (--json): rates are fractions or null, shares of the distribution's total or null:
+${JSON_SHAPES.planReport}`,
     )
     .action(run(() => import('./report.js').then((m) => m.runPlanReport)));
 }

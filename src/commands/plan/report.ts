@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import type { PlanReportJson } from '../../schemas/report-output.js';
 import { planReport } from '../../report/reports.js';
 import { renderReport, reportCsv, reportRows } from '../../report/render.js';
 import type { ReportOptions } from '../task/report.js';
@@ -15,7 +16,7 @@ export async function runPlanReport(ctx: Context, opts: PlanReportOptions): Prom
   if (!planName.trim()) throw new UsageError('PlanName is empty');
   const report = await planReport(await ctx.client(), planName);
   const out = await ctx.output();
-  if (out.json) out.writeJson(report);
+  if (out.json) out.writeJson(report satisfies PlanReportJson);
   else if (opts.csv) ctx.io.stdout.write(reportCsv(reportRows(report, report.rounds)));
   else
     await renderReport(out, `Plan ${report.plan.PlanName}`, [['Rounds', report.rounds.length]], report, report.rounds);

@@ -59,11 +59,10 @@ Examples:
 
 JSON (--json): one push: the service's answer,
 ${JSON_SHAPES.push};
---dry-run: {"dryRun": true, "requests": [{"method","url","headers","body"}]}, with --csv also
-        "skipped": [{"row","line","who","reachedAt"}] (rows the ledger would skip);
---csv: one line, {"startedAt","endedAt","file","results","journal","rows","valid","invalid","total",
-        "sent","failed","uncertain","skipped",
-        "thisRun": {"sent","failed","uncertain"},"uncertainRows": [n],"stopped": null | {"reason","message"}}.`,
+--dry-run ("skipped": with --csv, rows the ledger would skip),
+${JSON_SHAPES.sendDryRun};
+--csv: one line ("stopped": null, or why the run stopped),
+${JSON_SHAPES.csvSend}`,
     )
     .action(run(() => import('./push.js').then((m) => m.runPush)));
 }

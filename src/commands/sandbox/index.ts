@@ -3,6 +3,7 @@ import type { Deps } from '../action.js';
 import { checkVariants, SANDBOX_VARIANTS, type VariantName } from '../../sandbox/variants.js';
 import { milliseconds, nonNegativeInt, number, port, seconds, wholeNumber } from '../flag-values.js';
 import { SANDBOX_DEFAULTS } from '../../sandbox/defaults.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 function fraction(value: string): number {
   const n = Number(value);
@@ -154,7 +155,10 @@ Examples:
   callctl sandbox --variant errors-http,page-cap,count-new
   callctl sandbox --time-scale 60 --notify-url http://127.0.0.1:8787/ --notify-key demo-hook-key
   callctl sandbox --json --fail-rate 0.2 --fault-429 3 --retry-after 1 | head -1 | jq -r .url
-  curl -s -XPOST localhost:8780/__sandbox/faults -d '{"drop":2}'`,
+  curl -s -XPOST localhost:8780/__sandbox/faults -d '{"drop":2}'
+
+JSON (--json), one line once it listens ("seed": the seeded ids; "notifyUrl": null without one):
+${JSON_SHAPES.sandbox}`,
     )
     .action(run(() => import('./run.js').then((m) => m.runSandbox)));
 }

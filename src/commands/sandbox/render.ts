@@ -1,3 +1,4 @@
+import type { SandboxJson } from '../../schemas/local-output.js';
 import type { Output } from '../../output/output.js';
 import type { Sandbox, SandboxEventMap } from '../../sandbox/server.js';
 import { redactPath } from '../../sandbox/recorder.js';
@@ -22,7 +23,7 @@ export function describe(sb: Sandbox, tokenTtlSeconds: number) {
     tokenTtlSeconds,
     variants: sb.variants(),
     seed: SEED,
-  };
+  } satisfies SandboxJson;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
 import { port, seconds, wholeNumber } from '../flag-values.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 export function register(parent: Command, deps: Deps): void {
   parent
@@ -153,9 +154,9 @@ msg_id+status; API push: workflow+node+call id; chatbot: call_id+event; never Ti
 Sign, so a retry with a new Timestamp and Sign is the same event) within 15 minutes, across
 restarts with --log, is answered 200, shown as "retry n", not forwarded again.
 
-Output: on a terminal one line per event; piped or --json one JSON object per event:
-  {"seq","time","type", ids (plan, task, name, workflow, node, call, msg, channel, callee,
-   status, rounds), "verdict","by","reason","warnings","duplicate","retry","answer"}
+Output: on a terminal one line per event; piped or --json one JSON object per event, with the
+ids its body carries (callee masked unless --show-numbers):
+${JSON_SHAPES.serveHooks}
 Messages (listening, refused requests, forward results) go to stderr.
 
 Examples:

@@ -1,3 +1,4 @@
+import type { ServeHooksLine } from '../../schemas/hooks-output.js';
 import type { ChalkInstance } from 'chalk';
 import type { EventSummary } from '../../hooks/detect.js';
 import type { HookRecord } from '../../hooks/event-log.js';
@@ -44,9 +45,9 @@ export function eventObject(
     duplicate: record.duplicate,
     retry: record.retry,
     answer: record.answer,
-    ...(forwarding ? { forwarding } : {}),
-    ...(options.skipVerify ? { skipVerify: true } : {}),
-  };
+    ...(forwarding ? { forwarding: true as const } : {}),
+    ...(options.skipVerify ? { skipVerify: true as const } : {}),
+  } satisfies ServeHooksLine;
 }
 
 const ID_FIELDS: Array<[keyof EventSummary, string]> = [

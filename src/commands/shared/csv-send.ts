@@ -23,6 +23,7 @@ import { stateDir } from '../../files/state.js';
 import { fileLedgers, normaliseDestination, peekLedger, RECALL_WINDOW_MS, type Ledger } from '../../reach/ledger.js';
 import { sharedJournals, sharedLedgers, sharedLocks } from '../shared-lock.js';
 import { plural } from '../../plural.js';
+import type { CsvSendJson } from '../../schemas/run-output.js';
 
 export interface CsvSendOptions {
   rate: number;
@@ -333,7 +334,7 @@ async function report<B>(
     thisRun: { sent: thisRun.sent, failed: thisRun.failed, uncertain: thisRun.uncertain },
     uncertainRows,
     stopped: run.stopped ?? null,
-  };
+  } satisfies CsvSendJson;
   const out = await ctx.output();
   if (out.json) out.writeJsonLine(summary);
   else if (!how.quiet) {

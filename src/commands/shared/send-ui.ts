@@ -7,6 +7,7 @@ import { Progress } from './progress.js';
 import { readAll } from '../../io-read.js';
 import { USER_AGENT } from '../../version.js';
 import { requestHeaders } from '../../api/transport.js';
+import type { SendDryRunJson } from '../../schemas/run-output.js';
 
 /**
  * What push and template send share at the edge: confirmation, dry-run rendering, reading a
@@ -94,12 +95,16 @@ export async function printDryRun(
   ctx: Context,
   requests: readonly PreparedRequest[],
   note: string,
-  extra: Record<string, unknown> = {},
+  extra: Pick<SendDryRunJson, 'skipped'> = {},
 ): Promise<void> {
   const out = await ctx.output();
   const views = requests.map((r) => dryRunView(ctx, r));
   if (out.json) {
-    out.writeJson({ dryRun: true, requests: views.map((v) => ({ ...v, body: parseOr(v.body) })), ...extra });
+    out.writeJson({
+      dryRun: true,
+      requests: views.map((v) => ({ ...v, body: parseOr(v.body) })),
+      ...extra,
+    } satisfies SendDryRunJson);
   } else if (views.length > 0) {
     // Every request goes to the same place with the same headers: shown once, then each body.
     const [first] = views;

@@ -1,5 +1,6 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 const STORE_FLAGS_HELP = `
 The store: --store URL, else --store-file FILE (its first line), else CALLCTL_STORE, else
@@ -31,7 +32,8 @@ Examples:
   CALLCTL_STORE_FILE=/etc/callctl/store-url callctl store migrate
   callctl store migrate --json
 
-JSON (--json): {"store","from","to","applied":[versions]}`,
+JSON (--json): "applied": the versions applied by this run, in order:
+${JSON_SHAPES.storeMigrate}`,
     )
     .action(run(() => import('./migrate.js').then((m) => m.runStoreMigrate)));
   store
@@ -53,8 +55,8 @@ Examples:
   callctl store status
   callctl store status --json | jq .version
 
-JSON (--json): {"store","server","version","latest","history":[{"version","description","at"}],
-"events","firstEvent","lastEvent"}`,
+JSON (--json):
+${JSON_SHAPES.storeStatus}`,
     )
     .action(run(() => import('./status.js').then((m) => m.runStoreStatus)));
 }

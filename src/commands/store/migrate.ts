@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import type { StoreMigrateJson } from '../../schemas/local-output.js';
 import { SCHEMA_VERSION } from '../../store/pg-schema.js';
 import type { StoreFlags } from '../store-option.js';
 import { sharedStore, unreachable } from './shared.js';
@@ -21,7 +22,8 @@ export async function runStoreMigrate(ctx: Context, opts: StoreFlags): Promise<n
       );
     }
     const to = result.applied.at(-1) ?? result.from;
-    if (out.json) out.writeJson({ store: store.where, from: result.from, to, applied: result.applied });
+    if (out.json)
+      out.writeJson({ store: store.where, from: result.from, to, applied: result.applied } satisfies StoreMigrateJson);
     else if (result.applied.length === 0) out.success(`${store.where}: schema version ${to}, up to date`);
     else out.success(`${store.where}: schema version ${result.from} -> ${to} (applied ${result.applied.join(', ')})`);
     return 0;

@@ -1,3 +1,4 @@
+import type { StoreStatusJson } from '../../schemas/local-output.js';
 import type { Context } from '../../context.js';
 import type { StoreFlags } from '../store-option.js';
 import { sharedStore, unreachable } from './shared.js';
@@ -41,7 +42,7 @@ export async function runStoreStatus(ctx: Context, opts: StoreFlags): Promise<nu
         events: events.n,
         firstEvent: events.first,
         lastEvent: events.last,
-      });
+      } satisfies StoreStatusJson);
     } else {
       out.record([
         ['store', store.where],

@@ -3,6 +3,7 @@ import { getTask } from '../../api/cloud.js';
 import { UsageError } from '../../errors.js';
 import type { ExportFlags } from '../../report/run-export.js';
 import type { CallingTask } from '../../schemas/task.js';
+import type { TaskWatchJson } from '../../schemas/local-output.js';
 import { runWatch, type WatchFlags } from '../watch-options.js';
 
 /** `task detail <TaskID>`. */
@@ -24,13 +25,13 @@ export async function runTaskDetail(ctx: Context, opts: TaskDetailOptions): Prom
       {
         title: `callctl task detail ${taskId}`,
         fetch: () => getTask(client, taskId),
-        screen: (task, out) => out.record(summary(task)),
+        screen: (task, out) => out.record(Object.entries(summary(task))),
         lines: (task) => [
-          summary(task)
+          Object.entries(summary(task))
             .map(([k, v]) => `${k}=${v}`)
             .join('\t'),
         ],
-        json: (task) => Object.fromEntries(summary(task)),
+        json: (task) => summary(task) satisfies TaskWatchJson,
         final: (task) => finalState(task.Status),
       },
       opts,
@@ -88,14 +89,14 @@ export async function runTaskDetail(ctx: Context, opts: TaskDetailOptions): Prom
  * What `--watch` shows of a task: its status and how far its calls are (the records' own Status:
  * answered or not), not the records themselves.
  */
-function summary(task: CallingTask): Array<[string, string | number]> {
+function summary(task: CallingTask): TaskWatchJson {
   const answered = task.detail.filter((c) => c.Status === 'answered').length;
-  return [
-    ['TaskID', task.TaskID],
-    ['TaskName', task.TaskName],
-    ['Status', task.Status],
-    ['Calls', task.detail.length],
-    ['Answered', answered],
-    ['Unanswered', task.detail.length - answered],
-  ];
+  return {
+    TaskID: task.TaskID,
+    TaskName: task.TaskName,
+    Status: task.Status,
+    Calls: task.detail.length,
+    Answered: answered,
+    Unanswered: task.detail.length - answered,
+  };
 }

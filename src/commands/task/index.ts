@@ -49,7 +49,8 @@ Unanswered), redrawn every --interval seconds; piped, a timestamped line each ti
 
 JSON (--json): the envelope's data, the task with every field of every call record:
 ${JSON_SHAPES.taskDetail}
-With --watch, one line of JSON per change: {"TaskID", "TaskName", "Status", "Calls", "Answered", "Unanswered"}.`,
+With --watch, one line of JSON per change:
+${JSON_SHAPES.taskWatch}`,
     )
     .action(run(() => import('./detail.js').then((m) => m.runTaskDetail)));
   task
@@ -65,8 +66,8 @@ Examples:
   callctl task report T-20261122-001 --json | jq .rates.connected
   callctl task report T-20261122-001 --csv > numbers.csv
 
-JSON (--json): {"task": {"TaskID", "TaskName", "Status", "ScheduleStartTime", "ScheduleEndTime"},
-${REPORT_JSON}`,
+JSON (--json): rates are fractions or null, shares of the distribution's total or null:
+${JSON_SHAPES.taskReport}`,
     )
     .action(run(() => import('./report.js').then((m) => m.runTaskReport)));
 }
@@ -79,10 +80,3 @@ calls made ("called" is of records). Talk rounds and durations (end - start, sec
 connected calls: median, p90 (nearest rank) and max. Unknown values count as themselves,
 empty ones as (empty), missing ones as (none). On a terminal: tables with bars; piped: lines of
 section<TAB>value<TAB>count<TAB>share<TAB>detail.`;
-
-/** The JSON shape every report shares, after its own first key. */
-export const REPORT_JSON = ` "totals": {"records", "called", "connected", "noAnswer", "busy", "finished", "hungUpByCallee", "redialed"},
- "rates": {same keys: a fraction or null}, "statuses", "intentions" (each also "descriptions"),
- "labels", "ringTypes", "hangupTypes": [{"value", "count", "share"}],
- "talkRounds", "durations": {"count", "median", "p90", "max"},
- "redials": {"calls", "ringTypes", "labels"}}`;

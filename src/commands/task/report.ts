@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import type { TaskReportJson } from '../../schemas/report-output.js';
 import { taskReport } from '../../report/reports.js';
 import { renderReport, reportCsv, reportRows } from '../../report/render.js';
 
@@ -19,7 +20,7 @@ export async function runTaskReport(ctx: Context, opts: TaskReportOptions): Prom
   if (!taskId.trim()) throw new UsageError('TaskID is empty');
   const report = await taskReport(await ctx.client(), taskId);
   const out = await ctx.output();
-  if (out.json) out.writeJson(report);
+  if (out.json) out.writeJson(report satisfies TaskReportJson);
   else if (opts.csv) ctx.io.stdout.write(reportCsv(reportRows(report)));
   else {
     const t = report.task;

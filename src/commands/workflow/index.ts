@@ -2,7 +2,7 @@ import { InvalidArgumentError, type Command } from '../commander.js';
 import { nonNegativeInt, positiveInt, type Deps } from '../action.js';
 import { ISO_TIME_RE } from '../../schemas/formats.js';
 import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
-import { REPORT_HELP, REPORT_JSON } from '../task/index.js';
+import { REPORT_HELP } from '../task/index.js';
 import { watchOptions } from '../watch-options.js';
 import { delimiter } from '../delimiter.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
@@ -136,15 +136,10 @@ Examples:
 Without a terminal every progress, warning and error line on stderr starts with an ISO-8601 time.
 
 JSON (--json), ONE line on stdout once the file is checked (also when the run fails or stops):
-  {"status": "done"|"dry-run"|"invalid"|"failed"|"interrupted", "startedAt", "endedAt",
-   "workflowId", "file", "sha256", "sent" (entries accepted in this run),
-   "rowsRead", "valid", "invalid", "skipped", "batchSize", "batchesTotal", "batchesSent",
-   "batchesResumed", "entriesAcknowledged", "entriesResumed", "serviceCount" (the service's count,
-   summed), "uncertain": [{"batch", "firstLine", "lastLine", "entries"}], "earlierUpload" (null, or
-   {"journal", "at", "batches", "entries", "line"}: a stopped upload of the same path this one
-   replaced), "durationMs", "journal", "rejects",
-   "problems": [{"line", "column", "message"}] (the first 20), "problemCount",
-   "batches": [{"index", "firstLine", "lastLine", "count"}] (--dry-run only), "error"}`,
+${JSON_SHAPES.workflowUpdate}
+"sent": entries accepted in this run; "serviceCount": the service's count, summed; "uncertain":
+batches that may have reached the service; "earlierUpload": null, or a stopped upload of the same
+path this one replaced; "problems": the first 20; "batches": --dry-run only.`,
     )
     .action(run(() => import('./update.js').then((m) => m.runWorkflowUpdate)));
   workflow
@@ -222,9 +217,9 @@ Examples:
   callctl workflow report --task-id WT-IC-0001
   callctl workflow report --task-id WT-IC-0001 --json | jq '.questions[] | {question, verification}'
 
-JSON (--json): {"task": {"task_id", "task_name", "status", "workflow_id", "workflow_name", "nodetask_id", "nodetask_name"},
-${REPORT_JSON.replace(/}$/, ',')}
- "questions": [{"question", "type", "count", "answers", "verification", "whether", "statuses"}]}`,
+JSON (--json): rates are fractions or null, shares of the distribution's total or null;
+"questions" only for information-check calls:
+${JSON_SHAPES.workflowReport}`,
     )
     .action(run(() => import('./report.js').then((m) => m.runWorkflowReport)));
 }

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import type { WorkflowReportJson } from '../../schemas/report-output.js';
 import { workflowReport } from '../../report/reports.js';
 import { renderReport, reportCsv, reportRows } from '../../report/render.js';
 
@@ -13,7 +14,7 @@ export async function runWorkflowReport(ctx: Context, opts: WorkflowReportOption
   if (!opts.taskId.trim()) throw new UsageError('--task-id is empty');
   const report = await workflowReport(await ctx.client(), opts.taskId);
   const out = await ctx.output();
-  if (out.json) out.writeJson(report);
+  if (out.json) out.writeJson(report satisfies WorkflowReportJson);
   else if (opts.csv) ctx.io.stdout.write(reportCsv(reportRows(report)));
   else {
     const t = report.task;

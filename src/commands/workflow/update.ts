@@ -6,7 +6,8 @@ import { AuthError, InputError, InterruptedError, UsageError } from '../../error
 import { updateDetailsJson } from '../../api/cloud.js';
 import { PreparedUpload, type UploadOutcome } from '../../upload/upload.js';
 import { RejectsFileError } from '../../upload/rejects.js';
-import { formatProblem, type Problem } from '../../csv/problems.js';
+import { formatProblem } from '../../csv/problems.js';
+import type { WorkflowUpdateJson } from '../../schemas/run-output.js';
 import type { Output } from '../../output/output.js';
 import { UploadProgress } from './update-progress.js';
 import { stopError } from './update-errors.js';
@@ -28,40 +29,8 @@ export interface UpdateOptions {
   yes?: boolean;
 }
 
-/** The `--json` summary (documented in `--help`). */
-export interface UpdateSummary {
-  status: 'done' | 'dry-run' | 'invalid' | 'failed' | 'interrupted';
-  startedAt: string;
-  endedAt: string;
-  workflowId: string;
-  file: string;
-  sha256: string;
-  rowsRead: number;
-  valid: number;
-  invalid: number;
-  skipped: number;
-  batchSize: number;
-  batchesTotal: number;
-  batchesSent: number;
-  batchesResumed: number;
-  entriesAcknowledged: number;
-  /** Entries sent and accepted in this run (= entriesAcknowledged), beside the service's count. */
-  sent: number;
-  entriesResumed: number;
-  /** The service's `count`, summed over the batches it accepted in this run. */
-  serviceCount: number;
-  /** Batches that may have reached the service and were not sent again. */
-  uncertain: Array<{ batch: number; firstLine: number; lastLine: number; entries: number }>;
-  /** A stopped upload of the same path (other content) that this one went ahead of. */
-  earlierUpload: { journal: string; at: string; batches: number; entries: number; line: number } | null;
-  durationMs: number;
-  journal: string | null;
-  rejects: string | null;
-  problems: Problem[];
-  problemCount: number;
-  batches?: Array<{ index: number; firstLine: number; lastLine: number; count: number }>;
-  error: string | null;
-}
+/** The `--json` summary (its schema is the help page's shape). */
+export type UpdateSummary = WorkflowUpdateJson;
 
 /**
  * `workflow update --workflow-id ID --csv FILE`: checks every row, then sends the valid ones in
@@ -258,7 +227,7 @@ function invalidError(opts: UpdateOptions, u: PreparedUpload): InputError {
 
 async function printSummary(out: Output, quiet: boolean, s: UpdateSummary): Promise<void> {
   // One line: a cron job appends it to a log that stays one record per night.
-  if (out.json) return out.writeJsonLine(s);
+  if (out.json) return out.writeJsonLine(s satisfies WorkflowUpdateJson);
   if (quiet) return;
   if (s.batches && s.batches.length > 0) {
     out.heading('Batches it would send');
