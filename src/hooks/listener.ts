@@ -131,7 +131,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
   const shownPath = (path: string) => (options.path ? (path === options.path ? '(--path)' : '(other path)') : path);
 
-  function send(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}) {
+  /** Writes the HTTP answer to an incoming request (an answer, never a delivery: those go out). */
+  function writeAnswer(res: ServerResponse, status: number, body: string, extra: Record<string, string> = {}) {
     if (closing) extra.connection = 'close';
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...extra });
     res.end(body);
@@ -156,8 +157,12 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     [unloggedShown, unloggedAt] = [total, now];
   }
 
-  function deliver(res: ServerResponse, outcome: Outcome, n: number, raw?: Buffer) {
-    send(
+  /**
+   * Answers an incoming request with its outcome, then tells the command what arrived and, for a
+   * new accepted event with --forward-to, starts its forward (the one outgoing delivery).
+   */
+  function respond(res: ServerResponse, outcome: Outcome, n: number, raw?: Buffer) {
+    writeAnswer(
       res,
       outcome.answer,
       outcome.reply,
@@ -372,7 +377,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const [pathname = '/'] = (req.url ?? '/').split('?');
     if (req.method === 'GET' && pathname === '/healthz')
-      return send(res, 200, JSON.stringify({ ok: true, ...stats() }));
+      return writeAnswer(res, 200, JSON.stringify({ ok: true, ...stats() }));
     const meta: RequestMeta = {
       method: req.method ?? '?',
       path: shownPath(pathname),
@@ -381,7 +386,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     };
     const n = ++seq;
     const refuse = async (status: number, error: string, raw?: Buffer) =>
-      deliver(res, await intake.refuse(meta, status, error, raw), n);
+      respond(res, await intake.refuse(meta, status, error, raw), n);
     if (req.method !== 'POST') return discard(req, () => refuse(405, `method ${req.method} not allowed`));
     if (options.path && pathname !== options.path) return discard(req, () => refuse(404, 'no such path'));
     const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -393,12 +398,12 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     // Forward queue full and nowhere to keep the event until it has room: not acknowledged (the
     // service sends it again later), and not recorded, so its retry is taken as new.
     if (options.forwardTo && queueFull())
-      return send(res, 503, JSON.stringify({ error: 'forward queue full: send it again later' }), {
+      return writeAnswer(res, 503, JSON.stringify({ error: 'forward queue full: send it again later' }), {
         'retry-after': '5',
       });
     const outcome = await intake.accept(meta, raw);
-    if (outcome.record.type === null) return deliver(res, outcome, n); // refused: not JSON
-    deliver(res, outcome, n, raw);
+    if (outcome.record.type === null) return respond(res, outcome, n); // refused: not JSON
+    respond(res, outcome, n, raw);
   }
 
   const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
@@ -422,7 +427,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       // service will send it again.
       const message = error instanceof LogWriteError ? error.message : 'internal error';
       emit({ kind: 'error', message });
-      if (!res.headersSent) send(res, 503, JSON.stringify({ error: message }), { connection: 'close' });
+      if (!res.headersSent) writeAnswer(res, 503, JSON.stringify({ error: message }), { connection: 'close' });
       else res.destroy();
     });
   });
