@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { startPeer, type Peer, type PeerAnswer, type PeerRequest } from '../helpers/peer.js';
+import { templatePeerEnv, templateSend } from '../helpers/template-send.js';
 import { tempDir, writeIn } from '../reach/helpers.js';
 
 /**
@@ -351,34 +352,7 @@ describe('properties of push and template send', () => {
           received++;
           return { status, body };
         };
-        const res = await runCli(
-          [
-            'template',
-            'send',
-            '--template-id',
-            '7',
-            '--channel',
-            'whatsapp',
-            '--channel-id',
-            '+6281234567001',
-            '--var',
-            'date=2026-12-01',
-            '--var',
-            'name=Budi',
-            '--reply-url',
-            'https://example.com/r',
-            '--yes',
-          ],
-          {
-            env: {
-              CALLCTL_BASE_URL: peer.url,
-              CALLCTL_SIGN_KEY: 'sign-key-123',
-              CALLCTL_SIGN_SECRET: 'sign-secret-123',
-              CALLCTL_CONFIG_DIR: tempConfigDir(),
-              XDG_STATE_HOME: tempConfigDir(),
-            },
-          },
-        );
+        const res = await runCli(templateSend(), { env: templatePeerEnv(peer.url) });
         expect(received).toBe(1);
         expect(res.err).not.toMatch(STACK);
         if (accepted(status, body)) expect(res.code, res.err).toBe(0);

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
 import { envelope, startPeer, type Peer, type PeerAnswer, type PeerRequest } from '../helpers/peer.js';
+import { templatePeerEnv, templateSend } from '../helpers/template-send.js';
 import { tempDir, writeIn } from '../reach/helpers.js';
 
 /**
@@ -396,34 +397,7 @@ describe('push and template send: an accepted request is never "failed"', () => 
 
   it.each(odd)('template send answered HTTP 200 with %s: sent, with a warning; exit 0', async (_what, answer) => {
     const p = await peer(() => answer);
-    const res = await runCli(
-      [
-        'template',
-        'send',
-        '--template-id',
-        '7',
-        '--channel',
-        'whatsapp',
-        '--channel-id',
-        '+6281234567001',
-        '--var',
-        'date=2026-12-01',
-        '--var',
-        'name=Budi',
-        '--reply-url',
-        'https://example.com/r',
-        '--yes',
-      ],
-      {
-        env: {
-          CALLCTL_BASE_URL: p.url,
-          CALLCTL_SIGN_KEY: 'sign-key-123',
-          CALLCTL_SIGN_SECRET: 'sign-secret-123',
-          CALLCTL_CONFIG_DIR: tempConfigDir(),
-          XDG_STATE_HOME: tempConfigDir(),
-        },
-      },
-    );
+    const res = await runCli(templateSend(), { env: templatePeerEnv(p.url) });
     expect(res.code, res.err).toBe(0);
     expect(res.err).toMatch(/warning: .*(recorded as sent|taken as accepted)/);
     expect(p.requests).toHaveLength(1);

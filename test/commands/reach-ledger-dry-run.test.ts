@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../helpers/cli.js';
 import { pushCsv, tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
+import { TEMPLATE_CSV_FLAGS } from '../helpers/template-send.js';
 
 // Issue 12: --dry-run of push/template --csv says which rows the never-twice ledger would skip,
 // and neither sends nor writes anything (no ledger, no journal).
@@ -80,16 +81,7 @@ describe('template send --csv --dry-run and the ledger', () => {
     env = e;
     dir = tempDir();
   });
-  const FLAGS = [
-    '--template-id',
-    '9',
-    '--channel',
-    'whatsapp',
-    '--reply-url',
-    'https://example.com/replies',
-    '--var',
-    'date=2026-12-01',
-  ];
+  const FLAGS = TEMPLATE_CSV_FLAGS;
   const send = (file: string, ...extra: string[]) =>
     runCli(['template', 'send', ...FLAGS, '--csv', file, '--rate', '1000', ...extra], { env });
 

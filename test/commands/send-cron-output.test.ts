@@ -4,6 +4,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import { defaultResultsPath } from '../../src/reach/results.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';
 import { pushCsv, tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
+import { TEMPLATE_CSV_FLAGS } from '../helpers/template-send.js';
 
 // Issue 12 item 7 for push and template send: without a terminal every progress, warning and
 // error line on stderr starts with an ISO-8601 time (the final `error:` line too); --quiet prints
@@ -143,16 +144,7 @@ describe('push: cron-grade output', () => {
 describe('template send: cron-grade output', () => {
   let env: Record<string, string>;
   let dir: string;
-  const FLAGS = [
-    '--template-id',
-    '9',
-    '--channel',
-    'whatsapp',
-    '--reply-url',
-    'https://example.com/replies',
-    '--var',
-    'date=2026-12-01',
-  ];
+  const FLAGS = TEMPLATE_CSV_FLAGS;
   useSendSandbox('template', (_s, e) => {
     env = e;
     dir = tempDir();

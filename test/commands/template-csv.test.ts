@@ -5,22 +5,14 @@ import { defaultServiceSign } from '../../src/signing/sign.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';
 import { received, tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
+import { TEMPLATE_CSV_FLAGS } from '../helpers/template-send.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
 let dir: string;
 const PATH = '/api/v1/template/unitcast';
 const SIGNER = fileURLToPath(new URL('../../fixtures/send/hmac-sign.mjs', import.meta.url));
-const FLAGS = [
-  '--template-id',
-  '9',
-  '--channel',
-  'whatsapp',
-  '--reply-url',
-  'https://example.com/replies',
-  '--var',
-  'date=2026-12-01',
-];
+const FLAGS = TEMPLATE_CSV_FLAGS;
 const CSV = 'channel_id,user_id,name,reply_url\n+621,u1,Ani,\n+622,,Budi,https://example.com/other\n+623,u3,Citra,\n';
 
 useSendSandbox('template', (s, e) => {

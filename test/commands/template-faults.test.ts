@@ -3,6 +3,7 @@ import type { Sandbox } from '../../src/sandbox/server.js';
 import type { FaultPatch } from '../../src/sandbox/faults.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
+import { TEMPLATE_CSV_FLAGS } from '../helpers/template-send.js';
 
 /**
  * The fault matrix of template send --csv (the runner push --csv shares): each fault on the first
@@ -21,16 +22,7 @@ useSendSandbox('template', (s, e) => {
 
 const ROWS = 4;
 const PATH = '/api/v1/template/unitcast';
-const FLAGS = [
-  '--template-id',
-  '9',
-  '--channel',
-  'whatsapp',
-  '--reply-url',
-  'https://example.com/replies',
-  '--var',
-  'date=2026-12-01',
-];
+const FLAGS = TEMPLATE_CSV_FLAGS;
 /** What row 1 becomes in the first run, whether its message reached the sandbox, and the first run's exit code. */
 type Expect = { row1: 'uncertain' | 'failed'; reached: 0 | 1; exit: number };
 const FAULTS: Array<[string, FaultPatch, string[], Expect]> = [

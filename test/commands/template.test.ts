@@ -7,6 +7,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { TEMPLATE_MAGIC_RECIPIENTS } from '../../src/sandbox/routes/template.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';
 import { received, tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
+import { templateMessage } from '../helpers/template-send.js';
 
 let sandbox: Sandbox;
 let env: Record<string, string>;
@@ -18,20 +19,7 @@ useSendSandbox('template', (s, e) => {
   env = e;
 });
 
-const MESSAGE = [
-  '--template-id',
-  '7',
-  '--channel',
-  'whatsapp',
-  '--channel-id',
-  '+6281234567001',
-  '--var',
-  'date=2026-12-01',
-  '--var',
-  'name=Budi',
-  '--reply-url',
-  'https://example.com/replies',
-];
+const MESSAGE = templateMessage();
 const cli = (argv: string[], options: RunOptions = {}) =>
   runCli(['template', 'send', ...argv], { ...options, env: { ...env, ...options.env } });
 

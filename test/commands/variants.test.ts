@@ -3,6 +3,7 @@ import { SEED, VARIANT_NAMES, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
 import { tempDir, writeIn } from '../reach/helpers.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { templateSend } from '../helpers/template-send.js';
 
 /**
  * The MATRIX: the command suite against the sandbox in every variant of SANDBOX_VARIANTS (and in
@@ -224,26 +225,9 @@ describe.each(['(none)', ...VARIANT_NAMES])('variant %s', (variant) => {
     expect(push.code, push.err).toBe(0);
     expect(sandbox.state.received.pushes.filter((p) => p.caller_id === caller)).toHaveLength(1);
     const channelId = `+62866${800_000 + ++serial}`;
-    const template = await cli(
-      [
-        'template',
-        'send',
-        '--template-id',
-        '7',
-        '--channel',
-        'whatsapp',
-        '--channel-id',
-        channelId,
-        '--var',
-        'date=2026-12-01',
-        '--var',
-        'name=Budi',
-        '--reply-url',
-        'https://example.com/r',
-        '--yes',
-      ],
-      { env: { CALLCTL_SIGN_KEY: sandbox.signKey, CALLCTL_SIGN_SECRET: sandbox.signSecret } },
-    );
+    const template = await cli(templateSend(channelId), {
+      env: { CALLCTL_SIGN_KEY: sandbox.signKey, CALLCTL_SIGN_SECRET: sandbox.signSecret },
+    });
     expect(template.code, template.err).toBe(0);
     expect(sandbox.state.received.templates.filter((t) => t.channel_id === channelId)).toHaveLength(1);
     const odd = variant === 'reach-odd-shape' || variant === 'reach-non-json';

@@ -13,6 +13,7 @@ import { SEED, type Sandbox } from '../../src/sandbox/server.js';
 import { authStatusAllJsonSchema } from '../../src/schemas/local-output.js';
 import { runCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { TEMPLATE_CSV_FLAGS, templateMessage, templateSend } from '../helpers/template-send.js';
 import { tempDir, writeIn } from '../helpers/temp.js';
 import { generatedShapes, parseWith, SHAPES, type ShapeName } from './shape-table.js';
 
@@ -32,6 +33,15 @@ interface Case {
 }
 
 const login = (sb: Sandbox) => ['auth', 'login', '--base-url', sb.url, '--app-key', sb.appKey, '--app-secret-stdin'];
+/** workflow update of the case's contacts.csv to the seeded workflow. */
+const update = (dir: string) => [
+  'workflow',
+  'update',
+  '--workflow-id',
+  SEED.workflowId,
+  '--csv',
+  `${dir}/contacts.csv`,
+];
 const setFlex = ['config', 'set', 'flex-url', 'https://flex.example'];
 
 /** Each command whose --json is a schema's JSON: the schema, and a command line against the sandbox. */
@@ -61,23 +71,7 @@ const CASES: Case[] = [
   { shape: 'push', argv: () => ['push', '--caller-id', '+6281234567091', '--yes'] },
   {
     shape: 'templateSend',
-    argv: () => [
-      'template',
-      'send',
-      '--template-id',
-      '7',
-      '--channel',
-      'whatsapp',
-      '--channel-id',
-      'C1',
-      '--var',
-      'date=2026-11-01',
-      '--var',
-      'name=Ann',
-      '--reply-url',
-      'https://example.com/r',
-      '--yes',
-    ],
+    argv: () => templateSend('C1'),
   },
   {
     shape: 'configGet',
@@ -114,28 +108,12 @@ const CASES: Case[] = [
   {
     shape: 'workflowUpdate',
     files: { 'contacts.csv': 'callee,platform,caseid\n+6281234567001,BankX,C-1\n+6281234567002,BankX,C-2\n' },
-    argv: (_sb, dir) => [
-      'workflow',
-      'update',
-      '--workflow-id',
-      SEED.workflowId,
-      '--csv',
-      `${dir}/contacts.csv`,
-      '--yes',
-    ],
+    argv: (_sb, dir) => [...update(dir), '--yes'],
   },
   {
     shape: 'workflowUpdate',
     files: { 'contacts.csv': 'callee,platform\n+6281234567003,BankX\n' },
-    argv: (_sb, dir) => [
-      'workflow',
-      'update',
-      '--workflow-id',
-      SEED.workflowId,
-      '--csv',
-      `${dir}/contacts.csv`,
-      '--dry-run',
-    ],
+    argv: (_sb, dir) => [...update(dir), '--dry-run'],
   },
   {
     shape: 'csvSend',
@@ -144,16 +122,11 @@ const CASES: Case[] = [
   },
   {
     shape: 'csvSend',
-    files: { 'recipients.csv': 'channel_id,date,name\nC-201,2026-11-01,Ann\nC-202,2026-11-02,Budi\n' },
+    files: { 'recipients.csv': 'channel_id,name\nC-201,Ann\nC-202,Budi\n' },
     argv: (_sb, dir) => [
       'template',
       'send',
-      '--template-id',
-      '7',
-      '--channel',
-      'whatsapp',
-      '--reply-url',
-      'https://example.com/r',
+      ...TEMPLATE_CSV_FLAGS,
       '--csv',
       `${dir}/recipients.csv`,
       '--rate',
@@ -169,23 +142,7 @@ const CASES: Case[] = [
   },
   {
     shape: 'sendDryRun',
-    argv: () => [
-      'template',
-      'send',
-      '--template-id',
-      '7',
-      '--channel',
-      'whatsapp',
-      '--channel-id',
-      'C-203',
-      '--var',
-      'date=2026-11-01',
-      '--var',
-      'name=Ann',
-      '--reply-url',
-      'https://example.com/r',
-      '--dry-run',
-    ],
+    argv: () => ['template', 'send', ...templateMessage('C-203'), '--dry-run'],
   },
 ];
 

@@ -1,57 +1,15 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox } from '../../src/sandbox/server.js';
 import { received as updatesReceived, tempDir as uploadDir, WORKFLOW, writeContacts } from '../upload/helpers.js';
-import { freshDatabase } from '../helpers/postgres.js';
+import { runBuilt as run, useHosts } from '../helpers/hosts.js';
 import { pushCsv, tempDir, writeIn } from '../reach/helpers.js';
-import { useSandbox } from '../helpers/sandbox.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
+const hosts = useHosts('journals');
+const host = hosts.host;
 let sandbox: Sandbox;
 let store: string;
-
-beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'dist/main.js'))) throw new Error('dist/ is missing: run `npm run build` first');
-  store = await freshDatabase('journals');
-}, 60_000);
-const fixture = useSandbox();
-beforeEach(() => (sandbox = fixture.sandbox));
-
-/** A "host": its own config, state and cache folders; the one database as its store. */
-function host(name: string, extra: Record<string, string>): Record<string, string> {
-  const dir = tempDir(`callctl-host-${name}-`);
-  return {
-    CALLCTL_CONFIG_DIR: join(dir, 'config'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    XDG_CACHE_HOME: join(dir, 'cache'),
-    CALLCTL_STORE: store,
-    NO_COLOR: '1',
-    ...extra,
-  };
-}
-
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/callctl.js'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const guard = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  return new Promise((resolve) =>
-    child.on('exit', (code) => {
-      clearTimeout(guard);
-      resolve({ code, out, err });
-    }),
-  );
-}
+beforeEach(() => ({ sandbox, store } = hosts));
 
 describe('journals in the PostgreSQL store: what one host finished, another does not send again', () => {
   it('workflow update: host B does not upload again a file host A finished (its journal is in the store)', async () => {
