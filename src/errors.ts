@@ -1,3 +1,7 @@
+import type { ErrorJson } from './schemas/local-output.js';
+
+/** What kind of error, as the `--json` error line names it. */
+export type ErrorKind = ErrorJson['error']['kind'];
 /** Exit codes of the product contract (design.md, "Exit codes"). */
 export const ExitCode = {
   OK: 0,
@@ -20,7 +24,7 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: ExitCodeValue,
-    readonly kind: string,
+    readonly kind: ErrorKind,
     readonly details: Record<string, unknown> = {},
   ) {
     super(message);

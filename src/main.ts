@@ -3,6 +3,7 @@ import { redact } from './redact.js';
 import type { IO } from './io.js';
 import type { RunState } from './commands/action.js';
 import { helpPageKey, readHelpPage } from './help/request.js';
+import type { ErrorJson } from './schemas/local-output.js';
 
 export { nodeIO } from './io.js';
 
@@ -128,6 +129,6 @@ function clean(message: string): string {
 }
 
 /** `{"error": {...}}` on stderr, redacted as serialised: a secret in `details` or JSON-escaped in the message is caught too. */
-function writeJsonError(io: IO, error: Record<string, unknown>): void {
-  io.stderr.write(`${redact(JSON.stringify({ error }))}\n`);
+function writeJsonError(io: IO, error: ErrorJson['error']): void {
+  io.stderr.write(`${redact(JSON.stringify({ error } satisfies ErrorJson))}\n`);
 }

@@ -147,3 +147,27 @@ export const taskWatchJsonSchema = z.strictObject({
   Unanswered: z.number().int(),
 });
 export type TaskWatchJson = z.infer<typeof taskWatchJsonSchema>;
+
+/**
+ * The line on stderr when a command fails under `--json` (src/main.ts): the error's kind, its one
+ * line and exit code, and the details its kind adds (a service error: endpoint, httpStatus,
+ * serviceCode...), never a secret.
+ */
+export const errorJsonSchema = z.strictObject({
+  error: z.looseObject({
+    kind: z.enum([
+      'usage',
+      'input',
+      'auth',
+      'network',
+      'service',
+      'service-unavailable',
+      'local',
+      'interrupted',
+      'internal',
+    ]),
+    message: z.string(),
+    exitCode: z.number().int(),
+  }),
+});
+export type ErrorJson = z.infer<typeof errorJsonSchema>;

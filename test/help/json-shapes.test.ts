@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { JSON_SHAPES } from '../../src/help/json-shapes.js';
 import { planStatusDataSchema } from '../../src/schemas/plan.js';
 import { SEED, type Sandbox } from '../../src/sandbox/server.js';
-import { authStatusAllJsonSchema } from '../../src/schemas/local-output.js';
+import { authStatusAllJsonSchema, errorJsonSchema } from '../../src/schemas/local-output.js';
 import { runCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { TEMPLATE_CSV_FLAGS, templateMessage, templateSend } from '../helpers/template-send.js';
@@ -210,6 +210,30 @@ describe('--json shapes', () => {
       const { problems, docs } = parseWith(c.schema ?? SHAPES[c.shape!].schema, r.out, c.lines);
       expect(docs.length).toBeGreaterThan(0);
       expect(problems).toBeUndefined();
+    });
+
+    // A failing command prints nothing on stdout and one error line on stderr (the README's shape).
+    it.each([
+      ['usage', 2, ['robots', '--no-such-flag'], {}],
+      ['service', 1, ['task', 'detail', 'T-NO-SUCH-TASK'], {}],
+      // A template message without its `name` variable: invalid, nothing sent.
+      [
+        'input',
+        3,
+        ['template', 'send', ...templateMessage().map((f) => (f === 'name=Budi' ? 'nickname=Budi' : f)), '--yes'],
+        {},
+      ],
+      ['auth', 4, ['robots'], { CALLCTL_TOKEN: 'tok-the-service-never-issued' }],
+    ] as const)('an error of kind %s: exit %i, its line on stderr', async (kind, code, argv, more) => {
+      const sb = fixture.sandbox;
+      const env = { ...fixture.env, CALLCTL_SIGN_KEY: sb.signKey, CALLCTL_SIGN_SECRET: sb.signSecret, ...more };
+      const r = await runCli([...argv, '--json'], { env });
+      expect(r.code, r.err).toBe(code);
+      expect(r.out).toBe('');
+      const line = r.err.split('\n').find((l) => l.startsWith('{'));
+      const { problems, docs } = parseWith(errorJsonSchema, line ?? 'null');
+      expect(problems).toBeUndefined();
+      expect(docs[0]).toMatchObject({ error: { kind, exitCode: code } });
     });
   });
 });
