@@ -1,6 +1,7 @@
 import { Option, type Command } from './commander.js';
 import { delimiter } from './delimiter.js';
 import { RATE, rate, recallWindow } from './flag-values.js';
+import { JSON_SHAPES } from '../help/json-shapes.js';
 
 /** The words that differ between push and template send in the flags they share. */
 export interface CsvSendWords {
@@ -55,3 +56,9 @@ export function csvSendFlags(command: Command, words: CsvSendWords): Command {
       recallWindow,
     );
 }
+
+/** The end of push's and template send's `--json` help: a dry run, and the summary of a --csv run. */
+export const CSV_SEND_JSON_HELP = `--dry-run ("skipped": with --csv, rows the ledger would skip),
+${JSON_SHAPES.sendDryRun};
+--csv: one line ("stopped": null, or why the run stopped),
+${JSON_SHAPES.csvSend}`;

@@ -3,7 +3,7 @@ import { SEED, type Sandbox } from '../../src/sandbox/server.js';
 import { robotListSchema } from '../../src/schemas/robot.js';
 import { callingTaskSchema } from '../../src/schemas/task.js';
 import { runCli, tempConfigDir, type RunOptions } from '../helpers/cli.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { SEEDED_VERIFY_PUSH, useSandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 let token: string;
@@ -25,16 +25,7 @@ const reads: Array<{ argv: string[]; shows: string }> = [
   { argv: ['workflow', 'list'], shows: SEED.workflowId },
   { argv: ['workflow', 'list', '--all', '--size', '7'], shows: SEED.cancelledWorkflowId },
   {
-    argv: [
-      'workflow',
-      'verify-push',
-      '--workflow-id',
-      SEED.verifyPush.workflowId,
-      '--node-id',
-      SEED.verifyPush.nodeId,
-      '--callee',
-      SEED.verifyPush.callee,
-    ],
+    argv: SEEDED_VERIFY_PUSH,
     shows: SEED.verifyPush.callee,
   },
   { argv: ['workflow', 'task-detail', SEED.workflowTaskId], shows: SEED.workflowTaskId },

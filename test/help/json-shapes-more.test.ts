@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_TYPES } from '../../src/commands/hooks/trigger.js';
 import { testIO } from '../../src/io.js';
 import { main } from '../../src/main.js';
 import { runCli, signalIO, tempConfigDir, type CliResult } from '../helpers/cli.js';
@@ -25,7 +26,7 @@ function expectShape(shape: ShapeName, r: CliResult | string, lines = false): un
 
 const KEY = 'shape-key';
 const SECRET = 'shape-chatbot-secret';
-const TYPES = ['plan.end', 'task.end', 'workflow.api_push', 'template.status', 'chatbot.transfer'];
+const TYPES = SAMPLE_TYPES;
 
 describe('serve-hooks and the hooks commands', () => {
   const log = join(tempDir('callctl-shapes-', 'file'), 'events.ndjson');

@@ -12,7 +12,7 @@ import { planStatusDataSchema } from '../../src/schemas/plan.js';
 import { SEED, type Sandbox } from '../../src/sandbox/server.js';
 import { authStatusAllJsonSchema, errorJsonSchema } from '../../src/schemas/local-output.js';
 import { runCli } from '../helpers/cli.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { SEEDED_VERIFY_PUSH, useSandbox } from '../helpers/sandbox.js';
 import { TEMPLATE_CSV_FLAGS, templateMessage, templateSend } from '../helpers/template-send.js';
 import { tempDir, writeIn } from '../helpers/temp.js';
 import { generatedShapes, parseWith, SHAPES, type ShapeName } from './shape-table.js';
@@ -57,16 +57,7 @@ const CASES: Case[] = [
   },
   {
     shape: 'verifyPush',
-    argv: () => [
-      'workflow',
-      'verify-push',
-      '--workflow-id',
-      SEED.verifyPush.workflowId,
-      '--node-id',
-      SEED.verifyPush.nodeId,
-      '--callee',
-      SEED.verifyPush.callee,
-    ],
+    argv: () => SEEDED_VERIFY_PUSH,
   },
   { shape: 'push', argv: () => ['push', '--caller-id', '+6281234567091', '--yes'] },
   {

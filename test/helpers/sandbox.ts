@@ -5,7 +5,7 @@
  * and a fresh config folder made, and `env` points a CLI run at all three.
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { SEED, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { tempDir } from './temp.js';
 
 export interface SandboxFixture {
@@ -59,3 +59,15 @@ export function useSandbox(options: SandboxOptions = {}): SandboxFixture {
     },
   };
 }
+
+/** `workflow verify-push` of the push the sandbox is seeded with (SEED.verifyPush): it finds it. */
+export const SEEDED_VERIFY_PUSH = [
+  'workflow',
+  'verify-push',
+  '--workflow-id',
+  SEED.verifyPush.workflowId,
+  '--node-id',
+  SEED.verifyPush.nodeId,
+  '--callee',
+  SEED.verifyPush.callee,
+];

@@ -6,19 +6,13 @@ import { render } from '../../src/commands/serve-hooks/render.js';
 import { DedupStore, dedupKey } from '../../src/hooks/dedup.js';
 import { detectType, schemaWarnings, summarize } from '../../src/hooks/detect.js';
 import { EventLog, readRecentRecords, type HookRecord } from '../../src/hooks/event-log.js';
-import { sampleBody, type SampleType } from '../../src/hooks/samples.js';
+import { sampleBody } from '../../src/hooks/samples.js';
 import { planSign } from '../../src/signing/sign.js';
 import { createVerifier } from '../../src/hooks/verify.js';
 import { tempDir } from './helpers.js';
+import { SAMPLE_TYPES } from '../../src/commands/hooks/trigger.js';
 
-const TYPES: SampleType[] = [
-  'plan.end',
-  'task.end',
-  'workflow.api_push',
-  'template.status',
-  'chatbot.session_closed',
-  'chatbot.transfer',
-];
+const TYPES = SAMPLE_TYPES;
 
 describe('detection and schemas', () => {
   it.each(TYPES)('a %s sample is told apart by its shape and is valid', (type) => {

@@ -6,19 +6,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EventLog, recordBody } from '../../src/hooks/event-log.js';
 import { startListener, type Listener } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
-import { sampleBody, type SampleType } from '../../src/hooks/samples.js';
+import { sampleBody } from '../../src/hooks/samples.js';
 import { readRecords, tempDir } from './helpers.js';
+import { SAMPLE_TYPES } from '../../src/commands/hooks/trigger.js';
 
 const ALLOWED = new Set([200, 400, 401, 405, 413, 415]);
 const COUNT = 4_000;
-const TYPES: SampleType[] = [
-  'plan.end',
-  'task.end',
-  'workflow.api_push',
-  'template.status',
-  'chatbot.session_closed',
-  'chatbot.transfer',
-];
+const TYPES = SAMPLE_TYPES;
 
 // A small deterministic generator, so that a failure can be reproduced from the seed.
 let seed = 0x5eed1;

@@ -10,21 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventLog, recordBody } from '../../src/hooks/event-log.js';
 import { startListener, type Listener } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
-import { sampleBody, type SampleType } from '../../src/hooks/samples.js';
+import { sampleBody } from '../../src/hooks/samples.js';
 import { notificationTransport } from '../../src/hooks/send.js';
 import { post, readRecords, tempDir, until } from './helpers.js';
+import { SAMPLE_TYPES } from '../../src/commands/hooks/trigger.js';
 
 const DOCUMENTED = new Set([200, 400, 401, 405, 413, 415, 503]);
 const KEY = 'prop-key';
 const SECRET = 'prop-secret';
-const TYPES: SampleType[] = [
-  'plan.end',
-  'task.end',
-  'workflow.api_push',
-  'template.status',
-  'chatbot.session_closed',
-  'chatbot.transfer',
-];
+const TYPES = SAMPLE_TYPES;
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
 let listener: Listener;

@@ -10,6 +10,7 @@ import { sampleBody } from '../../src/hooks/samples.js';
 import { defaultServiceSign } from '../../src/signing/sign.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { post, readRecords, tempDir } from './helpers.js';
+import { SAMPLE_TYPES } from '../../src/commands/hooks/trigger.js';
 
 const cleanup: Array<() => unknown> = [];
 afterEach(async () => {
@@ -31,14 +32,7 @@ const cli = (args: string[], env: Record<string, string> = {}) =>
   runCli([...args, '--config-dir', tempConfigDir()], { env });
 
 describe('hooks trigger', () => {
-  it.each([
-    'plan.end',
-    'task.end',
-    'workflow.api_push',
-    'template.status',
-    'chatbot.session_closed',
-    'chatbot.transfer',
-  ])('%s: a schema-valid sample, correctly signed, answered 200', async (type) => {
+  it.each(SAMPLE_TYPES)('%s: a schema-valid sample, correctly signed, answered 200', async (type) => {
     const secret = 'trigger-chat-secret';
     const { url, logPath } = await listener({ chatbotSecret: secret });
     const r = await cli(['hooks', 'trigger', type, '--url', url, '--key', 'trig-key', '--json'], {

@@ -1,7 +1,7 @@
 import type { Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
-import { csvSendFlags } from '../csv-send-flags.js';
+import { CSV_SEND_JSON_HELP, csvSendFlags } from '../csv-send-flags.js';
 
 export function register(parent: Command, { run }: Deps): void {
   const command = parent
@@ -59,10 +59,7 @@ Examples:
 
 JSON (--json): one push: the service's answer,
 ${JSON_SHAPES.push};
---dry-run ("skipped": with --csv, rows the ledger would skip),
-${JSON_SHAPES.sendDryRun};
---csv: one line ("stopped": null, or why the run stopped),
-${JSON_SHAPES.csvSend}`,
+${CSV_SEND_JSON_HELP}`,
     )
     .action(run(() => import('./push.js').then((m) => m.runPush)));
 }

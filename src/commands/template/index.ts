@@ -2,7 +2,7 @@ import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
 import { wholeNumber } from '../flag-values.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
-import { csvSendFlags } from '../csv-send-flags.js';
+import { CSV_SEND_JSON_HELP, csvSendFlags } from '../csv-send-flags.js';
 
 const wholeNumberArg = wholeNumber();
 
@@ -79,10 +79,7 @@ Examples:
 
 JSON (--json): one message: the service's answer,
 ${JSON_SHAPES.templateSend};
---dry-run ("skipped": with --csv, rows the ledger would skip),
-${JSON_SHAPES.sendDryRun};
---csv: one line ("stopped": null, or why the run stopped),
-${JSON_SHAPES.csvSend}`,
+${CSV_SEND_JSON_HELP}`,
     )
     .action(run(() => import('./send.js').then((m) => m.runTemplateSend)));
 }
