@@ -79,3 +79,38 @@ export function runBuilt(args: string[], env: Record<string, string>, killAfterM
     }),
   );
 }
+
+/**
+ * Runs `run` while, on the sandbox's `after`-th push from now, the server ends the store session
+ * of every callctl named `application` ('callctl journal', 'callctl ledger'), as a database
+ * restart would. Returns what `run` returned and whether the session was ended (`cut`: false
+ * when the run never got that far).
+ */
+export async function cutSessionAfterPushes<T>(
+  hosts: Hosts,
+  application: string,
+  after: number,
+  run: () => Promise<T>,
+): Promise<{ result: T; cut: boolean }> {
+  const { sandbox } = hosts;
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: hosts.store });
+  await admin.connect();
+  const before = sandbox.state.received.pushes.length;
+  let cut: Promise<unknown> | undefined;
+  const onPush = () => {
+    if (sandbox.state.received.pushes.length - before === after)
+      cut = admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [
+        application,
+      ]);
+  };
+  sandbox.events.on('push.received', onPush);
+  try {
+    const result = await run();
+    const ended = cut !== undefined && (await cut) !== undefined;
+    return { result, cut: ended };
+  } finally {
+    sandbox.events.off('push.received', onPush);
+    await admin.end();
+  }
+}

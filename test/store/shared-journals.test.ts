@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox } from '../../src/sandbox/server.js';
 import { received as updatesReceived, tempDir as uploadDir, WORKFLOW, writeContacts } from '../upload/helpers.js';
-import { runBuilt as run, useHosts } from '../helpers/hosts.js';
+import { cutSessionAfterPushes, runBuilt as run, useHosts } from '../helpers/hosts.js';
 import { pushCsv, tempDir, writeIn } from '../reach/helpers.js';
 
 const hosts = useHosts('journals');
@@ -45,29 +45,15 @@ describe('journals in the PostgreSQL store: what one host finished, another does
   it("the journal's connection lost while sending: the run stops with exit 5 before the next row leaves, and a re-run on another host keeps the unanswered row uncertain", async () => {
     const file = writeIn(tempDir(), 'cut.csv', pushCsv(10, 501));
     const extra = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };
-    const { default: pg } = await import('pg');
-    const admin = new pg.Client({ connectionString: store });
-    await admin.connect();
-    let cut: Promise<unknown> | undefined;
     const before = sandbox.state.received.pushes.length;
-    const onPush = () => {
-      // On the 3rd arrival the server ends the run's journal session (as a database restart would).
-      if (sandbox.state.received.pushes.length - before === 3)
-        cut = admin.query(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'callctl journal'",
-        );
-    };
-    sandbox.events.on('push.received', onPush);
-    try {
-      const a = await run(['push', '--csv', file, '--rate', '10', '--yes', '--json'], host('a', extra));
-      expect(a.code, a.err).toBe(5);
-      expect(a.err).toMatch(/cannot write to the journal in the store postgres:\/\/[^ ]*:\*\*\*@/);
-      expect(a.err).not.toContain(new URL(store).password);
-      expect(await cut).toBeDefined();
-    } finally {
-      sandbox.events.off('push.received', onPush);
-      await admin.end();
-    }
+    // On the 3rd arrival the server ends the run's journal session.
+    const { result: a, cut } = await cutSessionAfterPushes(hosts, 'callctl journal', 3, () =>
+      run(['push', '--csv', file, '--rate', '10', '--yes', '--json'], host('a', extra)),
+    );
+    expect(a.code, a.err).toBe(5);
+    expect(a.err).toMatch(/cannot write to the journal in the store postgres:\/\/[^ ]*:\*\*\*@/);
+    expect(a.err).not.toContain(new URL(store).password);
+    expect(cut).toBe(true);
     const k = sandbox.state.received.pushes.length - before;
     expect(k).toBeGreaterThanOrEqual(3);
     expect(k).toBeLessThan(10);

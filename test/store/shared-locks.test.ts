@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox } from '../../src/sandbox/server.js';
 import { received as updatesReceived, tempDir as uploadDir, WORKFLOW, writeContacts } from '../upload/helpers.js';
-import { runBuilt as run, useHosts, type BuiltRun } from '../helpers/hosts.js';
+import { cutSessionAfterPushes, runBuilt as run, useHosts, type BuiltRun } from '../helpers/hosts.js';
 import { pushCsv, tempDir, writeIn } from '../reach/helpers.js';
 
 // Every request waits a little, so that each run lasts long enough for the other to meet it.
@@ -132,27 +132,13 @@ describe('two hosts, one PostgreSQL store: the same work is sent once', () => {
     const env = host('d', extra);
     const file = writeIn(dir, 'd.csv', pushCsv(12, 301));
     const before = sandbox.state.received.pushes.length;
-    const { default: pg } = await import('pg');
-    const admin = new pg.Client({ connectionString: store });
-    await admin.connect();
-    let cut: Promise<unknown> | undefined;
-    const onPush = () => {
-      // On the 4th arrival, the server ends the run's ledger session (as a database restart would).
-      if (sandbox.state.received.pushes.length - before === 4)
-        cut = admin.query(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'callctl ledger'",
-        );
-    };
-    sandbox.events.on('push.received', onPush);
-    try {
-      const r = await run(['push', '--csv', file, '--rate', '10', '--yes', '--json'], env);
-      expect(r.code, r.err).toBe(5);
-      expect(r.err).toMatch(/cannot write to the never-twice ledger in the store postgres:\/\//);
-      expect((await cut) !== undefined).toBe(true);
-    } finally {
-      sandbox.events.off('push.received', onPush);
-      await admin.end();
-    }
+    // On the 4th arrival the server ends the run's ledger session.
+    const { result: r, cut } = await cutSessionAfterPushes(hosts, 'callctl ledger', 4, () =>
+      run(['push', '--csv', file, '--rate', '10', '--yes', '--json'], env),
+    );
+    expect(r.code, r.err).toBe(5);
+    expect(r.err).toMatch(/cannot write to the never-twice ledger in the store postgres:\/\//);
+    expect(cut).toBe(true);
     // Rows 1..k went out (k is 4, or more when the session ended a little later than asked); row
     // k+1 was journaled as about to go, then its ledger line failed: it was never sent.
     const k = sandbox.state.received.pushes.length - before;
