@@ -48,6 +48,27 @@ const lean = {
         "const random = (max) => runtimeFeatures.has('crypto') ? require('node:crypto').randomInt(max) : Math.floor(Math.random() * max)";
       return { contents: source.replace(eager, lazy), loader: 'js' };
     });
+    // Node's built-in modules, imported as ESM (by callctl's code and ESM packages such as chalk): taken with process.getBuiltinModule
+    // instead of an ESM import. Importing `node:fs` as ESM builds its namespace, which reads every
+    // export, `fs.promises` too, and that loads fs/promises and readline (over a millisecond of each
+    // start, for code that never uses them). Only data properties are exported: an accessor (such
+    // as fs.promises) is left out, so importing one fails the build instead of loading eagerly.
+    b.onResolve({ filter: /^node:/ }, (args) =>
+      args.kind === 'import-statement' ? { path: args.path, namespace: 'builtin' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
+      const names = Object.entries(Object.getOwnPropertyDescriptors(process.getBuiltinModule(args.path)))
+        .filter(([name, d]) => 'value' in d && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
+        .map(([name]) => name);
+      return {
+        contents: [
+          `const m = process.getBuiltinModule(${JSON.stringify(args.path)});`,
+          'export default m;',
+          ...names.map((n) => `export const ${n} = m.${n};`),
+        ].join('\n'),
+        loader: 'js',
+      };
+    });
     // commander loads child_process (and with it net, dgram...) for executable subcommands,
     // which callctl does not have: load it only if it is ever used, not on every start.
     b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>

@@ -1,8 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { useSandbox } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp.js';
 
 const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
@@ -92,6 +95,70 @@ describe('start-up', () => {
   it('with a proxy in the environment, the request goes through undici (EnvHttpProxyAgent)', () => {
     const sources = sourcesLoaded(['robots', '--json', '--timeout', '0.1'], { HTTPS_PROXY: 'http://127.0.0.1:1' });
     expect(sources.some((s) => s.startsWith('node_modules/undici/'))).toBe(true);
+  });
+});
+
+/** Runs the built CLI with the import tracer, without blocking this process (a sandbox in it answers). */
+function traced(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; out: string; err: string; sources: string[] }> {
+  const file = join(tempDir('callctl-trace-'), 'modules.txt');
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', tracer, bin, ...args],
+      { env: { ...withoutProxies(process.env), TRACE_IMPORTS_FILE: file, ...env } },
+      (error, out, err) => {
+        const sources = readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((u) => u.startsWith('file://') && u.includes('/dist/'))
+          .flatMap((u) =>
+            [...readFileSync(fileURLToPath(u), 'utf8').matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)].map(
+              (m) => m[1]!,
+            ),
+          );
+        resolve({ code: typeof error?.code === 'number' ? error.code : 0, out, err, sources });
+      },
+    );
+  });
+}
+
+describe('a read command answered by the service', () => {
+  const fixture = useSandbox();
+
+  it('checks the answer without loading zod, and declares only its own command', async () => {
+    const r = await traced(['robots', '--json'], { ...fixture.env, CALLCTL_TOKEN: fixture.token });
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(r.out)[0]).toHaveProperty('RobotID');
+    expect(r.sources.filter((s) => s.startsWith('node_modules/zod/'))).toEqual([]);
+    expect(
+      r.sources.filter(
+        (s) => s.startsWith('src/schemas/') && !/(answers|answer-plans|quick-check|quick-plan|formats)\.ts$/.test(s),
+      ),
+    ).toEqual([]);
+  });
+
+  it('an answer its check cannot vouch for is read by zod, which names the problem', async () => {
+    // A robot without its RobotID: the service's envelope, but not the spec's Robot.
+    const server = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ code: 200, status: 'OK', data: [{ RobotMethod: 'single', RobotName: 'a' }] }));
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await traced(['robots', '--json'], {
+        CALLCTL_BASE_URL: url,
+        CALLCTL_TOKEN: 'tk',
+        CALLCTL_CONFIG_DIR: tempDir('callctl-config-'),
+      });
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/GET \/service\/cloud\/robot: code 200, but an unexpected answer: data\.0\.RobotID: /);
+      expect(r.sources.some((s) => s.startsWith('node_modules/zod/'))).toBe(true);
+    } finally {
+      server.close();
+    }
   });
 });
 

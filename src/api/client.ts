@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { AuthError, ServiceError, ServiceUnavailableError } from '../errors.js';
-import { tokenDataSchema } from '../schemas/auth.js';
+import { answer, type Answer } from '../schemas/answers.js';
 import { describeAnswer, firstBytes, judge, transientAnswer, type Envelope } from './envelope.js';
 import { tolerantParse } from './tolerant.js';
 import type { HttpRequest, HttpResponse, Transport } from './transport.js';
@@ -33,8 +33,8 @@ export interface CloudCall<T extends z.ZodType> {
    * (an upload's batch of 10,000 entries), without an object per entry in between.
    */
   jsonBody?: string | Buffer;
-  /** Schema of the envelope's `data`. */
-  data: T;
+  /** The schema of the envelope's `data` (loaded only when its quick check cannot vouch). */
+  data: Answer<T>;
   /** Reads may be repeated; default `idempotent` (see HttpRequest.retry). */
   retry?: HttpRequest['retry'];
   /** Streams an HTTP 200 body (see `HttpRequest.consume`); the envelope is checked on what it returns. */
@@ -86,7 +86,7 @@ export class CloudClient {
         { endpoint, httpStatus: res.status, serviceCode: verdict.envelope?.code },
       );
     }
-    const data = this.check(endpoint, res, verdict, tokenDataSchema);
+    const data = await this.check(endpoint, res, verdict, answer('token'));
     this.token = data.token;
     this.options.onToken?.(data.token);
     return data.token;
@@ -123,7 +123,7 @@ export class CloudClient {
       }
     }
     spec.onResponse?.(res);
-    return this.check(endpoint, res, verdict, spec.data);
+    return await this.check(endpoint, res, verdict, spec.data);
   }
 
   /** Tells of something read leniently outside `call` (a streamed record left out). */
@@ -131,19 +131,21 @@ export class CloudClient {
     this.options.onWarning?.(message);
   }
 
-  private check<T extends z.ZodType>(
+  private async check<T extends z.ZodType>(
     endpoint: string,
     res: HttpResponse,
     verdict: ReturnType<typeof judge>,
-    schema: T,
-  ): z.infer<T> {
+    data: Answer<T>,
+  ): Promise<z.infer<T>> {
     const details = (envelope?: Envelope) => ({
       ...(envelope?.status !== undefined ? { serviceStatus: envelope.status } : {}),
       ...(envelope?.message !== undefined ? { serviceMessage: envelope.message } : {}),
     });
     switch (verdict.kind) {
       case 'ok': {
-        const parsed = tolerantParse(schema, verdict.envelope.data);
+        // Most answers are vouched for as they are: zod is loaded for the others.
+        if (data.check(verdict.envelope.data)) return verdict.envelope.data as z.infer<T>;
+        const parsed = tolerantParse(await data.schema(), verdict.envelope.data);
         if (!parsed.ok) {
           throw new ServiceError(
             `${endpoint}: code 200, but an unexpected answer: ${parsed.problem}`,

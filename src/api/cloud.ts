@@ -1,22 +1,20 @@
+import { answer } from '../schemas/answers.js';
 import type { CallRecord } from '../schemas/task.js';
 import type { WorkflowCallDetail, VerifyPushRequest, WorkflowListQuery } from '../schemas/workflow.js';
 import type { RecordSink } from './stream.js';
 import type { CloudClient } from './client.js';
 
 /**
- * One function per cloud endpoint of the spec. Each loads the schemas of its own answer when
- * called: building zod schemas costs start-up time, and a command calls one or two endpoints
- * (`robots` builds the Robot schema, not those of tasks, plans and workflows).
+ * One function per cloud endpoint of the spec. Each names the schema of its own answer, loaded
+ * only if its quick check cannot vouch for the answer (src/schemas/answers.ts): building zod
+ * schemas costs start-up time, more than a read command's own work.
  */
-const robot = () => import('../schemas/robot.js');
 const task = () => import('../schemas/task.js');
-const plan = () => import('../schemas/plan.js');
 const workflow = () => import('../schemas/workflow.js');
-const apiPush = () => import('../schemas/api-push.js');
 
 /** GET /service/cloud/robot */
 export const listRobots = async (c: CloudClient) =>
-  c.call({ method: 'GET', path: '/service/cloud/robot', data: (await robot()).robotListSchema });
+  c.call({ method: 'GET', path: '/service/cloud/robot', data: answer('robotList') });
 
 /** GET /service/cloud/detail?TaskID= */
 export const getTask = async (c: CloudClient, taskId: string) =>
@@ -24,7 +22,7 @@ export const getTask = async (c: CloudClient, taskId: string) =>
     method: 'GET',
     path: '/service/cloud/detail',
     query: { TaskID: taskId },
-    data: (await task()).callingTaskSchema,
+    data: answer('callingTask'),
   });
 
 /** GET /service/cloud/planstatus?PlanName= */
@@ -33,7 +31,7 @@ export const getPlanStatus = async (c: CloudClient, planName: string) =>
     method: 'GET',
     path: '/service/cloud/planstatus',
     query: { PlanName: planName },
-    data: (await plan()).planStatusDataSchema,
+    data: answer('planStatus'),
   });
 
 /** GET /service/cloud/plandetail?PlanName= */
@@ -42,7 +40,7 @@ export const getPlanDetail = async (c: CloudClient, planName: string) =>
     method: 'GET',
     path: '/service/cloud/plandetail',
     query: { PlanName: planName },
-    data: (await plan()).planDetailDataSchema,
+    data: answer('planDetail'),
   });
 
 /** GET /service/cloud/workflow/instancelist */
@@ -51,7 +49,7 @@ export const listWorkflows = async (c: CloudClient, query: WorkflowListQuery) =>
     method: 'GET',
     path: '/service/cloud/workflow/instancelist',
     query,
-    data: (await workflow()).workflowListDataSchema,
+    data: answer('workflowList'),
   });
 
 /**
@@ -70,7 +68,7 @@ export const updateDetailsJson = async (c: CloudClient, workflowId: string, deta
       detailsJson,
       Buffer.from('}'),
     ]),
-    data: (await workflow()).updateDetailsDataSchema,
+    data: answer('updateDetails'),
   });
 
 /** POST /service/cloud/workflow/apinoticeinfo */
@@ -79,7 +77,7 @@ export const verifyPush = async (c: CloudClient, body: VerifyPushRequest) =>
     method: 'POST',
     path: '/service/cloud/workflow/apinoticeinfo',
     body,
-    data: (await apiPush()).verifyPushDataSchema,
+    data: answer('verifyPush'),
   });
 
 /** POST /service/cloud/workflow/taskdetail */
@@ -88,7 +86,7 @@ export const getWorkflowTask = async (c: CloudClient, taskId: string) =>
     method: 'POST',
     path: '/service/cloud/workflow/taskdetail',
     body: { task_id: taskId },
-    data: (await workflow()).workflowTaskDetailSchema,
+    data: answer('workflowTaskDetail'),
   });
 
 /**
@@ -100,7 +98,7 @@ export const streamTask = async (c: CloudClient, taskId: string, sink: RecordSin
     method: 'GET',
     path: '/service/cloud/detail',
     query: { TaskID: taskId },
-    data: (await task()).callingTaskSchema,
+    data: answer('callingTask'),
     consume: (await import('./stream.js')).streamArray(
       'GET /service/cloud/detail',
       ['data', 'detail'],
@@ -116,7 +114,7 @@ export const streamWorkflowTask = async (c: CloudClient, taskId: string, sink: R
     method: 'POST',
     path: '/service/cloud/workflow/taskdetail',
     body: { task_id: taskId },
-    data: (await workflow()).workflowTaskDetailSchema,
+    data: answer('workflowTaskDetail'),
     consume: (await import('./stream.js')).streamArray(
       'POST /service/cloud/workflow/taskdetail',
       ['data', 'details'],

@@ -1,4 +1,4 @@
-import { ENVELOPE_OK } from '../schemas/common.js';
+import { ENVELOPE_OK } from '../schemas/formats.js';
 import type { HttpResponse } from './transport.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpsAgent } from 'node:https';
 
 /**
  * The transport's HTTP client when no proxy is configured: Node's own http and https, which are
@@ -27,16 +27,19 @@ export interface NodeRequest {
 /** Keep-alive connections per scheme, for one transport. */
 export class NodeHttp {
   private readonly http = new HttpAgent({ keepAlive: true, keepAliveMsecs: 10_000 });
-  private readonly https = new HttpsAgent({ keepAlive: true, keepAliveMsecs: 10_000 });
+  // node:https (and with it tls and crypto, a few milliseconds) is loaded by the first HTTPS request.
+  private https: HttpsAgent | undefined;
 
   request(url: string, o: NodeRequest): Promise<NodeAnswer> {
     const target = new URL(url);
     const secure = target.protocol === 'https:';
+    const https = secure ? process.getBuiltinModule('node:https') : undefined;
+    if (https) this.https ??= new https.Agent({ keepAlive: true, keepAliveMsecs: 10_000 });
     return new Promise((resolve, reject) => {
       let connected = false;
-      const req = (secure ? httpsRequest : httpRequest)(
+      const req = (https ? https.request : httpRequest)(
         target,
-        { method: o.method, headers: o.headers, agent: secure ? this.https : this.http, signal: o.signal },
+        { method: o.method, headers: o.headers, agent: https ? this.https : this.http, signal: o.signal },
         (res) => {
           res.setTimeout(o.idleMs, () =>
             res.destroy(Object.assign(new Error('body timeout'), { code: 'UND_ERR_BODY_TIMEOUT' })),
@@ -56,7 +59,7 @@ export class NodeHttp {
 
   close(): void {
     this.http.destroy();
-    this.https.destroy();
+    this.https?.destroy();
   }
 }
 

@@ -33,6 +33,3 @@ export const stringMap = z.record(z.string(), z.string());
 /** The envelope every `/service/cloud/` endpoint answers with. Unknown fields pass through. */
 export const envelopeSchema = <T extends z.ZodType>(data: T) =>
   z.looseObject({ data, status: z.string(), code: z.number().int() });
-
-/** Success, as the spec defines it for cloud endpoints. */
-export const ENVELOPE_OK = { status: 'OK', code: 200 } as const;

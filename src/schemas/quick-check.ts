@@ -1,24 +1,26 @@
 import type { z } from 'zod';
+import { planOf, type Plan } from './quick-plan.js';
+
+export type { Plan } from './quick-plan.js';
 
 /**
- * A fast check compiled from a zod schema, to stand in front of it where many values are checked
+ * A fast check derived from a zod schema, to stand in front of it: where many values are checked
  * (the records of a large task: zod's parse, which copies every object it checks, was a fifth of a
- * report's CPU time).
+ * report's CPU time), and where loading zod at all would cost more than the command (a read
+ * command's answer, checked by a plan compiled at build time: src/schemas/answers.ts).
  *
  * `true` means: the schema accepts the value AND its output would be the value itself (the same
  * keys in the same order at every level, the same values), so the value can be used without
  * parsing. `false` means only "cannot vouch": the caller hands the value to zod, which decides and
- * words the problem. The schema stays the one source of truth: this reads its definition, and
- * any part it does not know (checks other than safe integers, enums, unions, transforms, strict
- * objects...) makes it vouch for nothing there.
+ * words the problem. The schema stays the one source of truth: the plan is read from its
+ * definition (src/schemas/quick-plan.ts), and any part the plan does not know vouches for nothing.
  *
- * What it vouches for, node by node (each matches zod 4's parse, test/schemas/quick-check.test.ts
+ * What each plan node vouches for (each matches zod 4's parse, test/schemas/quick-check.test.ts
  * holds it to that on generated values):
- * - string without checks: any string; number: finite, and a safe integer with `.int()`;
- *   boolean; unknown/any: anything (zod hands it out as it is).
+ * - string: any string, or one at least `minLength` long; number: finite, and a safe integer for
+ *   `safeint`; boolean; any: anything (zod hands it out as it is).
  * - optional / nullable: undefined / null, or the inner type.
- * - array without checks: an array whose every element passes (zod's output is a new array of
- *   the same elements).
+ * - array: an array whose every element passes (zod's output is a new array of the same elements).
  * - record of string keys: a plain object, no `__proto__` key, every value passing.
  * - object: a plain object whose declared keys come first, in the schema's order (zod writes its
  *   output in that order), each passing, every required one present; then, for a loose object,
@@ -27,104 +29,80 @@ import type { z } from 'zod';
  */
 export type QuickCheck = (value: unknown) => boolean;
 
-const never: QuickCheck = () => false;
 const cache = new WeakMap<object, QuickCheck>();
 
 /** The quick check of a schema (compiled once per schema object). */
 export function quickCheckOf(schema: z.ZodType): QuickCheck {
   let check = cache.get(schema);
   if (!check) {
-    check = compile(schema);
+    check = checkOf(planOf(schema));
     cache.set(schema, check);
   }
   return check;
 }
 
-interface Def {
-  type: string;
-  checks?: Array<{ _zod: { def: { check?: string; format?: string } } }>;
-  coerce?: boolean;
-  innerType?: z.ZodType;
-  element?: z.ZodType;
-  keyType?: z.ZodType;
-  valueType?: z.ZodType;
-  shape?: Record<string, z.ZodType>;
-  catchall?: z.ZodType;
-}
-
-const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const never: QuickCheck = () => false;
+const isString: QuickCheck = (v) => typeof v === 'string';
+const isBoolean: QuickCheck = (v) => typeof v === 'boolean';
+const isNumber: QuickCheck = (v) => typeof v === 'number' && Number.isFinite(v);
+const anything: QuickCheck = () => true;
 
 function plainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 }
 
-function compile(schema: z.ZodType): QuickCheck {
-  const def = defOf(schema);
-  const checks = def.checks ?? [];
-  if (def.coerce) return never;
-  switch (def.type) {
+/** The check a plan describes; needs no zod. */
+export function checkOf(plan: Plan): QuickCheck {
+  switch (plan) {
+    case 'never':
+      return never;
     case 'string':
-      return checks.length ? never : (v) => typeof v === 'string';
+      return isString;
     case 'boolean':
-      return checks.length ? never : (v) => typeof v === 'boolean';
-    case 'number': {
-      if (checks.length === 0) return (v) => typeof v === 'number' && Number.isFinite(v);
-      const only = checks.length === 1 ? checks[0]!._zod.def : undefined;
-      if (only?.check === 'number_format' && only.format === 'safeint') return (v) => Number.isSafeInteger(v);
-      return never;
-    }
-    case 'unknown':
+      return isBoolean;
+    case 'number':
+      return isNumber;
+    case 'safeint':
+      return Number.isSafeInteger;
     case 'any':
-      return checks.length ? never : () => true;
-    case 'optional': {
-      if (checks.length) return never;
-      const inner = quickCheckOf(def.innerType!);
-      return (v) => v === undefined || inner(v);
-    }
-    case 'nullable': {
-      if (checks.length) return never;
-      const inner = quickCheckOf(def.innerType!);
-      return (v) => v === null || inner(v);
-    }
-    case 'array': {
-      if (checks.length) return never;
-      const element = quickCheckOf(def.element!);
-      return (v) => {
-        if (!Array.isArray(v)) return false;
-        for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
-        return true;
-      };
-    }
-    case 'record': {
-      const key = defOf(def.keyType!);
-      if (checks.length || key.type !== 'string' || key.checks?.length || key.coerce) return never;
-      const value = quickCheckOf(def.valueType!);
-      return (v) => {
-        if (!plainObject(v)) return false;
-        for (const k in v) if (k === '__proto__' || !value(v[k])) return false;
-        return true;
-      };
-    }
-    case 'object':
-      return checks.length ? never : objectCheck(def);
-    default:
-      return never;
+      return anything;
   }
+  if ('minLength' in plan) {
+    const min = plan.minLength;
+    return (v) => typeof v === 'string' && v.length >= min;
+  }
+  if ('optional' in plan) {
+    const inner = checkOf(plan.optional);
+    return (v) => v === undefined || inner(v);
+  }
+  if ('nullable' in plan) {
+    const inner = checkOf(plan.nullable);
+    return (v) => v === null || inner(v);
+  }
+  if ('array' in plan) {
+    const element = checkOf(plan.array);
+    return (v) => {
+      if (!Array.isArray(v)) return false;
+      for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
+      return true;
+    };
+  }
+  if ('record' in plan) {
+    const value = checkOf(plan.record);
+    return (v) => {
+      if (!plainObject(v)) return false;
+      for (const k in v) if (k === '__proto__' || !value(v[k])) return false;
+      return true;
+    };
+  }
+  return objectCheck(plan);
 }
 
-function objectCheck(def: Def): QuickCheck {
-  const shape = def.shape ?? {};
-  const keys = Object.keys(shape);
-  // zod reads a declared key with `in`, which also finds Object.prototype's names: leave such
-  // shapes to zod rather than tell an own key from an inherited one here.
-  if (keys.some((k) => k in Object.prototype || k === '__proto__')) return never;
-  // Unknown keys are kept only by a loose object (catchall unknown); others strip or refuse them.
-  const loose =
-    def.catchall !== undefined &&
-    ['unknown', 'any'].includes(defOf(def.catchall).type) &&
-    !defOf(def.catchall).checks?.length;
-  const checks = keys.map((k) => quickCheckOf(shape[k]!));
-  const optional = keys.map((k) => defOf(shape[k]!).type === 'optional');
+function objectCheck(plan: Extract<Plan, { object: unknown }>): QuickCheck {
+  const keys = plan.object.map(([k]) => k);
+  const checks = plan.object.map(([, p]) => checkOf(p));
+  const optional = plan.object.map(([, , o]) => o);
+  const loose = plan.loose;
   const index = new Map(keys.map((k, i) => [k, i]));
   const n = keys.length;
   return (v) => {
