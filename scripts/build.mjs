@@ -3,9 +3,12 @@
 // start-up time: Node no longer resolves and reads hundreds of small files (zod alone has ~100).
 // Type-checking is tsc's job (`npm test` runs `tsc --noEmit`).
 import { build } from 'esbuild';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** The version the built program reports (src/version.ts), as a JavaScript string literal. */
+const version = JSON.stringify(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
 
 const zodEnglish = fileURLToPath(new URL('../node_modules/zod/v4/locales/en.js', import.meta.url));
 
@@ -48,27 +51,6 @@ const lean = {
         "const random = (max) => runtimeFeatures.has('crypto') ? require('node:crypto').randomInt(max) : Math.floor(Math.random() * max)";
       return { contents: source.replace(eager, lazy), loader: 'js' };
     });
-    // Node's built-in modules, imported as ESM (by callctl's code and ESM packages such as chalk): taken with process.getBuiltinModule
-    // instead of an ESM import. Importing `node:fs` as ESM builds its namespace, which reads every
-    // export, `fs.promises` too, and that loads fs/promises and readline (over a millisecond of each
-    // start, for code that never uses them). Only data properties are exported: an accessor (such
-    // as fs.promises) is left out, so importing one fails the build instead of loading eagerly.
-    b.onResolve({ filter: /^node:/ }, (args) =>
-      args.kind === 'import-statement' ? { path: args.path, namespace: 'builtin' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
-      const names = Object.entries(Object.getOwnPropertyDescriptors(process.getBuiltinModule(args.path)))
-        .filter(([name, d]) => 'value' in d && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default')
-        .map(([name]) => name);
-      return {
-        contents: [
-          `const m = process.getBuiltinModule(${JSON.stringify(args.path)});`,
-          'export default m;',
-          ...names.map((n) => `export const ${n} = m.${n};`),
-        ].join('\n'),
-        loader: 'js',
-      };
-    });
     // commander loads child_process (and with it net, dgram...) for executable subcommands,
     // which callctl does not have: load it only if it is ever used, not on every start.
     b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
@@ -84,28 +66,111 @@ const lean = {
   },
 };
 
+/**
+ * Node's built-in modules, imported as ESM by the bundle (callctl's code, and ESM packages such as
+ * chalk), taken with process.getBuiltinModule instead. An ESM import of `node:fs` builds its
+ * namespace, which reads every export, `fs.promises` too (loading fs/promises and readline); here
+ * only the names imported are read. A rewrite of esbuild's output, whose import lines are regular.
+ */
+function builtinsWithoutEsm(code) {
+  return code.replace(
+    /^import\s+(?:(\w+)\s*,?\s*)?(?:\*\s+as\s+(\w+)\s*)?(\{[^}]*\})?\s*from\s*"(node:[\w/]+)";$/gm,
+    (_all, def, star, names, id) => {
+      const get = `globalThis.process.getBuiltinModule(${JSON.stringify(id)})`;
+      const whole = def ?? star;
+      const lines = whole ? [`const ${whole} = ${get};`] : [];
+      if (names) lines.push(`const ${names.replace(/(\w+)\s+as\s+(\w+)/g, '$1: $2')} = ${whole ?? get};`);
+      return lines.join(' ');
+    },
+  );
+}
+
 // Built beside dist/ and swapped in, so that a process already running from dist/ (a test, say)
 // does not find its chunks gone half-way.
 const out = (name) => fileURLToPath(new URL(`../${name}`, import.meta.url));
 rmSync(out('dist.next'), { recursive: true, force: true });
-await build({
-  entryPoints: ['src/main.ts', 'src/sandbox/server.ts', 'src/help/pages.ts', 'src/upload/part-worker.ts'],
-  outdir: 'dist.next',
-  outbase: 'src',
+// Bundled CommonJS dependencies call require() for Node's built-ins (everything else is in the
+// bundle). process.getBuiltinModule (Node >= 20.16) serves them without loading node:module.
+const common = {
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  chunkNames: 'chunks/[name]-[hash]',
-  // Bundled CommonJS dependencies call require() for Node's built-ins (everything else is in the
-  // bundle). process.getBuiltinModule (Node >= 20.16) serves them without loading node:module.
   banner: {
     js: "const require = (id) => { const m = process.getBuiltinModule(id); if (m === undefined) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' }); return m; };",
   },
   plugins: [lean],
+  define: { CALLCTL_BUILD_VERSION: version },
   logLevel: 'warning',
+};
+/**
+ * What nearly every run loads (the command tree's root, the context, the client of the service,
+ * output): one chunk. esbuild puts each module in the chunk of the set of entry points that reach
+ * it, and every dynamic import is an entry point, so these modules, each reached by another set,
+ * were 25 small files; loading an ES module costs a fixed part (resolving, reading, linking), and
+ * those files were a third of a read command's start-up. Every entry point, and every dynamic
+ * import of callctl's own modules, is therefore given a small wrapper that imports this list
+ * first: every such entry point reaches these modules, so they share one chunk.
+ */
+const CORE = [
+  'src/main.ts',
+  'src/program.ts',
+  'src/commands/declarations.ts',
+  'src/commands/flag-values.ts',
+  'src/commands/csv-send-flags.ts',
+  'src/commands/delimiter.ts',
+  'src/context.ts',
+  'src/api/client.ts',
+  'src/api/cloud.ts',
+  'src/schemas/answers.ts',
+  'src/help/json-shapes.ts',
+  'src/output/output.ts',
+].map((f) => fileURLToPath(new URL(`../${f}`, import.meta.url)));
+const src = fileURLToPath(new URL('../src/', import.meta.url));
+const core = {
+  name: 'core',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.namespace === 'core' || !['entry-point', 'dynamic-import'].includes(args.kind)) return undefined;
+      // The sandbox, started by tests and benchmarks, loads only its own modules.
+      if (args.kind === 'entry-point' && args.path.includes('sandbox')) return undefined;
+      const real = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: 'import-statement' });
+      if (real.errors.length || !real.path.startsWith(src)) return undefined;
+      return { path: real.path, namespace: 'core' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'core' }, (args) => ({
+      contents: [
+        ...CORE.map((f) => `import ${JSON.stringify(f)};`),
+        `export * from ${JSON.stringify(args.path)};`,
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: src,
+    }));
+  },
+};
+await build({
+  ...common,
+  plugins: [lean, core],
+  entryPoints: [
+    { in: 'src/main.ts', out: 'main' },
+    { in: 'src/sandbox/server.ts', out: 'sandbox/server' },
+  ],
+  outdir: 'dist.next',
+  splitting: true,
+  entryNames: '[dir]/[name]',
+  chunkNames: 'chunks/[name]-[hash]',
 });
+await build({ ...common, entryPoints: ['src/upload/part-worker.ts'], outfile: 'dist.next/upload/part-worker.js' });
+// Used by this script only, removed once the pages are rendered.
+await build({ ...common, entryPoints: ['src/help/pages.ts'], outfile: 'dist.next/help-pages.js' });
+for (const name of readdirSync(out('dist.next'), { recursive: true }).filter((n) => n.endsWith('.js'))) {
+  const file = join(out('dist.next'), name);
+  const code = readFileSync(file, 'utf8');
+  const rewritten = builtinsWithoutEsm(code);
+  if (/^import[^;]*from\s*"node:/m.test(rewritten))
+    throw new Error(`${file}: an import of a built-in was not rewritten`);
+  if (rewritten !== code) writeFileSync(file, rewritten);
+}
 
 // The answers that need no module of the program (--version, help pages): CommonJS, so that
 // bin/callctl.js gives them without starting Node's ESM loader (src/quick.ts).
@@ -116,15 +181,16 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  define: { 'import.meta.url': '__import_meta_url' },
+  define: { 'import.meta.url': '__import_meta_url', CALLCTL_BUILD_VERSION: version },
   banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 });
 
 // Every help page, rendered once by the built tree: `callctl ... --help` then reads its page
 // without loading commander and the command tree (src/help/request.ts).
-const { renderHelpPages } = await import(pathToFileURL(out('dist.next/help/pages.js')).href);
+const { renderHelpPages } = await import(pathToFileURL(out('dist.next/help-pages.js')).href);
 writeFileSync(out('dist.next/help.json'), `${JSON.stringify(await renderHelpPages(), null, 1)}\n`);
+rmSync(out('dist.next/help-pages.js'));
 
 rmSync(out('dist.old'), { recursive: true, force: true });
 try {

@@ -1,13 +1,16 @@
 import type { IO } from './io.js';
-import type { Settings } from './config/settings.js';
+import { Settings, secretFromEnv } from './config/settings.js';
+import { checkProfileName, readCurrent } from './config/store.js';
+import { configDir } from './config/paths.js';
+import { sameBaseUrl, tokenBaseUrl } from './config/token-url.js';
 import type { CloudClient, Credentials } from './api/client.js';
-import type { Transport } from './api/transport.js';
-import type { Output } from './output/output.js';
+import { Transport } from './api/transport.js';
+import { Output } from './output/output.js';
 import { AuthError } from './errors.js';
 import { USER_AGENT } from './version.js';
 import { DEFAULT_TIMEOUT_SECONDS } from './limits.js';
 import { addSecret, addUrlSecrets, secrets } from './redact.js';
-import { SECRET_ENV_NAMES } from './config/keys.js';
+import { SECRET_ENV, SECRET_ENV_NAMES } from './config/keys.js';
 import { httpUrl } from './config/http-url.js';
 
 /** Options every command accepts (design.md, "Options, environment, storage"). */
@@ -83,7 +86,6 @@ export class Context {
    * command that needs it to report.
    */
   async init(): Promise<void> {
-    const { checkProfileName, readCurrent } = await import('./config/store.js');
     if (this.globals.profile) checkProfileName(this.globals.profile, '--profile');
     else if (this.io.env.CALLCTL_PROFILE) checkProfileName(this.io.env.CALLCTL_PROFILE, 'CALLCTL_PROFILE');
     if (this.globals.profile || this.io.env.CALLCTL_PROFILE) return;
@@ -96,13 +98,11 @@ export class Context {
   }
 
   async configDir(): Promise<string> {
-    const { configDir } = await import('./config/paths.js');
     return configDir(this.globals.configDir, this.io.env);
   }
 
   async settings(): Promise<Settings> {
     if (!this.settingsCache) {
-      const { Settings } = await import('./config/settings.js');
       this.settingsCache = new Settings(await this.configDir(), this.profile, this.io.env, {
         'base-url': this.globals.baseUrl,
       });
@@ -137,8 +137,7 @@ export class Context {
 
   async output(): Promise<Output> {
     if (!this.outputCache) {
-      const { Output } = await import('./output/output.js');
-      this.outputCache = new Output(this.io, {
+      this.outputCache = await Output.create(this.io, {
         json: this.globals.json,
         color: this.globals.color,
         wide: this.globals.wide,
@@ -157,7 +156,6 @@ export class Context {
   /** The one transport of this run. */
   async transport(): Promise<Transport> {
     if (!this.transportCache) {
-      const { Transport } = await import('./api/transport.js');
       this.transportCache = new Transport({
         userAgent: USER_AGENT,
         timeoutMs: this.timeoutMs(),
@@ -172,8 +170,6 @@ export class Context {
 
   /** Credentials for the token endpoint from the environment, when a cron job gives them. */
   async envCredentials(): Promise<Credentials | undefined> {
-    const { secretFromEnv } = await import('./config/settings.js');
-    const { SECRET_ENV } = await import('./config/keys.js');
     const appSecret = secretFromEnv(this.io.env, SECRET_ENV.appSecret, SECRET_ENV.appSecretFile);
     this.addSecret(appSecret);
     const appKey = (await this.settings()).get('app-key');
@@ -195,7 +191,6 @@ export class Context {
     const token = settings.resolve('token');
     if (!token.value) return {};
     if (token.source !== 'profile') return { token: token.value, source: 'env' };
-    const { tokenBaseUrl, sameBaseUrl } = await import('./config/token-url.js');
     const issuer = tokenBaseUrl(settings.stored());
     if (issuer !== undefined && !sameBaseUrl(issuer, baseUrl)) return { mismatch: issuer };
     return { token: token.value, source: 'profile' };
@@ -209,17 +204,18 @@ export class Context {
   async client(): Promise<CloudClient> {
     if (!this.clientCache) {
       const { CloudClient } = await import('./api/client.js');
+      const out = await this.output();
+      const transport = await this.transport();
       const baseUrl = await this.baseUrl();
       const credentials = await this.envCredentials();
       const { token, mismatch } = await this.tokenFor(baseUrl);
-      const out = await this.output();
       if (mismatch && !credentials) {
         throw new AuthError(
           `profile ${this.profile} holds a token for ${mismatch}, not for ${baseUrl}; it is not sent elsewhere. To use ${baseUrl}, log in to it: \`callctl --base-url ${baseUrl} -p OTHER auth login\` (or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET)`,
           { tokenBaseUrl: mismatch, baseUrl },
         );
       }
-      this.clientCache = new CloudClient(await this.transport(), {
+      this.clientCache = new CloudClient(transport, {
         baseUrl,
         token,
         credentials,

@@ -4,6 +4,7 @@ import type { IO } from './io.js';
 import type { RunState } from './commands/action.js';
 import { helpPageKey, readHelpPage } from './help/request.js';
 import type { ErrorJson } from './schemas/local-output.js';
+import { COMMANDS, commandNamed } from './commands/declarations.js';
 
 export { nodeIO } from './io.js';
 
@@ -35,8 +36,11 @@ export async function main(argv: string[], io: IO): Promise<number> {
       io.stdout.write(page);
       return ExitCode.OK;
     }
+    // The named command's declaration loads beside the program (declarations.ts), not after it.
+    const named = commandNamed(argv);
+    if (named) COMMANDS[named]().catch(() => undefined);
     const { buildProgram } = await import('./program.js');
-    const program = buildProgram(io, state, undefined, argv);
+    const program = await buildProgram(io, state, undefined, argv);
     if (argv.length === 0) {
       program.outputHelp({ error: true });
       return ExitCode.USAGE;

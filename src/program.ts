@@ -4,37 +4,26 @@ import { TIMEOUT, timeoutSeconds } from './commands/flag-values.js';
 import type { IO } from './io.js';
 import { redact } from './redact.js';
 import { VERSION } from './version.js';
-import { register as auth } from './commands/auth/index.js';
-import { register as config } from './commands/config/index.js';
-import { register as robots } from './commands/robots/index.js';
-import { register as task } from './commands/task/index.js';
-import { register as plan } from './commands/plan/index.js';
-import { register as workflow } from './commands/workflow/index.js';
-import { register as push } from './commands/push/index.js';
-import { register as template } from './commands/template/index.js';
-import { register as serveHooks } from './commands/serve-hooks/index.js';
-import { register as hooks } from './commands/hooks/index.js';
-import { register as store } from './commands/store/index.js';
-import { register as sandbox } from './commands/sandbox/index.js';
-import { register as completion } from './commands/completion/index.js';
-import { register as api } from './commands/api/index.js';
+import { COMMANDS, commandNamed, completion } from './commands/declarations.js';
+
+export { commandNamed } from './commands/declarations.js';
 
 const HELP_WIDTH = 80;
 
 /**
  * The commander tree. Declaring commands costs little; each command's module (and its
  * dependencies: undici, zod, conf...) is imported only when that command runs.
+ *
+ * @param argv when given, and it names a top-level command, only that command is declared and
+ *   only its declaration loaded (see commandNamed); without it, the whole tree (help pages,
+ *   completion, tests).
  */
-/**
- * @param argv when given, and it names a top-level command, only that command is declared
- *   (see commandNamed); without it, the whole tree (help pages, completion, tests).
- */
-export function buildProgram(
+export async function buildProgram(
   io: IO,
   state: RunState,
   deps: Deps = makeDeps(io, state),
   argv?: readonly string[],
-): Command {
+): Promise<Command> {
   const program = new Command('callctl')
     .description(
       'Drive robot outbound-calling campaigns: robots, tasks, plans, workflows, contact uploads, call pushes, template messages and webhook notifications.',
@@ -96,49 +85,8 @@ Start here:
   callctl robots`,
     );
   const only = argv === undefined ? undefined : commandNamed(argv);
-  for (const register of only ? [COMMANDS[only]] : [...Object.values(COMMANDS), completion]) register(program, deps);
+  const declarations = only ? [COMMANDS[only]] : [...Object.values(COMMANDS), completion];
+  // Loaded together, declared in this order (the order of the help page).
+  for (const { register } of await Promise.all(declarations.map((load) => load()))) register(program, deps);
   return program;
-}
-
-/**
- * The top-level commands, by name. Completion is not among them: it completes from the whole
- * tree, so `completion` and `__complete` declare every command.
- */
-const COMMANDS = {
-  auth,
-  config,
-  robots,
-  task,
-  plan,
-  workflow,
-  push,
-  template,
-  'serve-hooks': serveHooks,
-  hooks,
-  store,
-  sandbox,
-  api,
-};
-
-/** The root's options that take a value (the next word is that value, not a command). */
-const ROOT_VALUE_OPTIONS = new Set(['-p', '--profile', '--base-url', '--config-dir', '--timeout', '--columns']);
-
-/**
- * The top-level command `argv` runs, when it surely names one: then only that command is
- * declared (its declaration is all commander needs to run it; declaring the whole tree was a
- * tenth of a read command's start-up). Anything else (help, an unknown word, clustered short
- * flags) gets the whole tree, for help and suggestions.
- */
-export function commandNamed(argv: readonly string[]): keyof typeof COMMANDS | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i]!;
-    if (word === '--') return undefined;
-    if (word.startsWith('-')) {
-      if (!word.startsWith('--') && word.length > 2) return undefined; // -vp: which takes a value?
-      if (ROOT_VALUE_OPTIONS.has(word)) i++;
-      continue;
-    }
-    return Object.hasOwn(COMMANDS, word) ? (word as keyof typeof COMMANDS) : undefined;
-  }
-  return undefined;
 }

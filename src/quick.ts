@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import { helpPageKey, readHelpPage } from './help/request.js';
-import { readVersion } from './version.js';
+import { VERSION } from './version.js';
 
 /**
  * The answers that need none of callctl's modules: `--version` and the help pages the build
@@ -11,7 +11,7 @@ import { readVersion } from './version.js';
  * same answers when called in-process).
  */
 export function quickAnswer(argv: readonly string[]): number | undefined {
-  if (argv.length === 1 && argv[0] === '--version') return write(1, `${readVersion()}\n`, 0);
+  if (argv.length === 1 && argv[0] === '--version') return write(1, `${VERSION}\n`, 0);
   const key = argv.length === 0 ? '' : helpPageKey(argv);
   const page = key === undefined ? undefined : readHelpPage(new URL('./help.json', import.meta.url), key);
   if (page === undefined) return undefined;

@@ -12,8 +12,11 @@ export function readVersion(): string {
   }
 }
 
-// Pure: a bundle that only needs readVersion (dist/quick.cjs) does not read the file at load.
-export const VERSION: string = /* @__PURE__ */ readVersion();
+/** Set by the build (scripts/build.mjs) to package.json's version; absent when tests run the sources. */
+declare const CALLCTL_BUILD_VERSION: string | undefined;
+
+/** The built program knows its version without reading a file; the sources read package.json. */
+export const VERSION: string = typeof CALLCTL_BUILD_VERSION === 'string' ? CALLCTL_BUILD_VERSION : readVersion();
 
 /** The User-Agent of every request callctl sends. */
 export const USER_AGENT = `callctl/${VERSION}`;

@@ -22,7 +22,7 @@ describe('callctl help', () => {
   });
 
   it("every subcommand's page lists the global flags", async () => {
-    const paths = commandPaths().filter((p) => p.length > 0 && !p.includes('__complete'));
+    const paths = (await commandPaths()).filter((p) => p.length > 0 && !p.includes('__complete'));
     expect(paths.length).toBeGreaterThan(20);
     for (const path of paths) {
       const page = (await renderHelp(path))!;

@@ -15,9 +15,9 @@ const cli = (args: string[]) =>
     env: { ...process.env, CALLCTL_CONFIG_DIR: '/nonexistent-callctl' },
   });
 
-describe('help pages rendered by the build (dist/help.json)', () => {
-  const paths = commandPaths().filter((p) => !p.includes('__complete'));
+const paths = (await commandPaths()).filter((p) => !p.includes('__complete'));
 
+describe('help pages rendered by the build (dist/help.json)', () => {
   it('there is a page for every command of the tree', () => {
     expect(Object.keys(built).sort()).toEqual(paths.map((p) => p.join(' ')).sort());
   });

@@ -5,9 +5,9 @@ import { testIO } from '../src/io.js';
 import { runCli } from './helpers/cli.js';
 
 /** Every command that runs something (not the nouns that only group them). */
-function leaves(): string[][] {
+async function leaves(): Promise<string[][]> {
   const io = testIO();
-  const program = buildProgram(io, { exitCode: 0 });
+  const program = await buildProgram(io, { exitCode: 0 });
   const out: string[][] = [];
   const walk = (c: Command, path: string[]) => {
     const subs = c.commands.filter((s) => !(s as unknown as { _hidden?: boolean })._hidden);
@@ -18,9 +18,9 @@ function leaves(): string[][] {
   return out;
 }
 
-describe('help', () => {
-  const commands = leaves();
+const commands = await leaves();
 
+describe('help', () => {
   it('covers every command of design.md', () => {
     const names = commands.map((c) => c.join(' '));
     for (const name of [

@@ -70,7 +70,7 @@ async function parseWith(argv: string[], named: boolean): Promise<Seen> {
     seen = { command: commandName(command), opts, run: await load(), globals: command.optsWithGlobals() };
     return 0;
   });
-  await buildProgram(io, state, deps, named ? argv : undefined).parseAsync(argv, { from: 'user' });
+  await (await buildProgram(io, state, deps, named ? argv : undefined)).parseAsync(argv, { from: 'user' });
   if (!seen) throw new Error(`no command ran for ${argv.join(' ')}`);
   return seen;
 }
@@ -716,7 +716,7 @@ describe('argv to the options each command runs with', () => {
     expect(seen.opts).toEqual(opts);
   });
 
-  it('covers every command of the tree', () => {
+  it('covers every command of the tree', async () => {
     const io = testIO();
     const state: RunState = { exitCode: 0 };
     const leaves: string[] = [];
@@ -729,7 +729,7 @@ describe('argv to the options each command runs with', () => {
       }
     };
     walk(
-      buildProgram(
+      await buildProgram(
         io,
         state,
         makeDeps(io, state, async () => 0),

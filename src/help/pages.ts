@@ -10,7 +10,7 @@ import { testIO } from '../io.js';
  */
 export async function renderHelpPages(): Promise<Record<string, string>> {
   const pages: Record<string, string> = {};
-  for (const path of commandPaths()) {
+  for (const path of await commandPaths()) {
     const page = await renderHelp(path);
     if (page !== undefined) pages[path.join(' ')] = page;
   }
@@ -23,7 +23,7 @@ export async function renderHelpPages(): Promise<Record<string, string>> {
  */
 export async function renderHelp(path: readonly string[]): Promise<string | undefined> {
   const io = testIO();
-  const program = buildProgram(io, { exitCode: 0 });
+  const program = await buildProgram(io, { exitCode: 0 });
   try {
     await program.parseAsync([...path, '--help'], { from: 'user' });
   } catch (error) {
@@ -33,8 +33,8 @@ export async function renderHelp(path: readonly string[]): Promise<string | unde
 }
 
 /** Every command path of the tree, the program's own ([]) first. */
-export function commandPaths(): string[][] {
-  const program = buildProgram(testIO(), { exitCode: 0 });
+export async function commandPaths(): Promise<string[][]> {
+  const program = await buildProgram(testIO(), { exitCode: 0 });
   const paths: string[][] = [];
   const walk = (command: Command, path: string[]) => {
     paths.push(path);

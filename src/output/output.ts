@@ -1,7 +1,6 @@
-import { Chalk, type ChalkInstance } from 'chalk';
 import type { IO } from '../io.js';
 import { redact, redactValues } from '../redact.js';
-import { useColor } from './color.js';
+import { paintersFor, type Paint } from './paint.js';
 import { printable } from './printable.js';
 import { cellText, layoutTable, pickColumns, tsvCell, type Column } from './table.js';
 
@@ -42,15 +41,21 @@ const DEFAULT_COLUMNS = 80;
  * no truncation when piped, JSON with `--json`. Data goes to stdout; messages to stderr.
  */
 export class Output {
-  readonly out: ChalkInstance;
-  readonly err: ChalkInstance;
+  /** Styles for stdout and for stderr (plain where colour is off: src/output/color.ts). */
+  readonly out: Paint;
+  readonly err: Paint;
 
-  constructor(
+  private constructor(
     readonly io: IO,
     readonly options: OutputOptions,
+    paint: { out: Paint; err: Paint },
   ) {
-    this.out = new Chalk({ level: useColor(io, 'stdout', options.color) ? 1 : 0 });
-    this.err = new Chalk({ level: useColor(io, 'stderr', options.color) ? 1 : 0 });
+    this.out = paint.out;
+    this.err = paint.err;
+  }
+
+  static async create(io: IO, options: OutputOptions): Promise<Output> {
+    return new Output(io, options, await paintersFor(io, options.color));
   }
 
   get json(): boolean {

@@ -129,7 +129,7 @@ async function renderFrame<T>(
     columns: io.columns,
     env: io.env,
   } as IO;
-  const out = new Output(screenIO, options.output);
+  const out = await Output.create(screenIO, options.output);
   text += `${out.out.dim(`Every ${options.interval} s: ${spec.title}`)}  ${out.out.dim(now)}\n\n`;
   if (value !== undefined) await spec.screen(value, out);
   if (problem)

@@ -1,5 +1,5 @@
 import type { ServeHooksLine } from '../../schemas/hooks-output.js';
-import type { ChalkInstance } from 'chalk';
+import type { Paint } from '../../output/paint.js';
 import type { EventSummary } from '../../hooks/detect.js';
 import type { HookRecord } from '../../hooks/event-log.js';
 import type { ListenerEvent } from '../../hooks/listener.js';
@@ -67,7 +67,7 @@ export function eventLine(
   record: HookRecord,
   summary: EventSummary,
   options: RenderOptions,
-  c: ChalkInstance,
+  c: Paint,
 ): string {
   const time = record.time.slice(11, 19);
   const ids = ID_FIELDS.flatMap(([field, label]) => {
@@ -94,7 +94,7 @@ export function eventLine(
   return parts.join('  ');
 }
 
-function verdictText(record: HookRecord, c: ChalkInstance): string {
+function verdictText(record: HookRecord, c: Paint): string {
   switch (record.verdict) {
     case 'verified':
       return c.green(`✓ verified${record.by ? ` (${record.by})` : ''}`);
@@ -116,11 +116,7 @@ export interface Rendered {
 }
 
 /** Turns a listener event into text; the command writes it. */
-export function render(
-  event: ListenerEvent,
-  options: RenderOptions,
-  c: { out: ChalkInstance; err: ChalkInstance },
-): Rendered {
+export function render(event: ListenerEvent, options: RenderOptions, c: { out: Paint; err: Paint }): Rendered {
   switch (event.kind) {
     case 'event': {
       if (options.events && !options.events.has(event.record.type ?? '')) return {};
