@@ -34,6 +34,15 @@ const CONNECT_TIMEOUT_MS = 5_000;
 const NOTIFY_DELAY_MS = 50;
 /** A follower also looks every so often, in case a notification was missed (a lost connection). */
 const FOLLOW_POLL_MS = 2_000;
+/**
+ * Each receiver forgets the identities not seen for twice the dedup window, this often, a batch
+ * at a time (an arrival past the window starts a new event anyway: forgetting its identity
+ * changes no answer, only the table's size; the second window is room for receivers' clocks to
+ * differ). The first pass runs a minute after the first append.
+ */
+const FORGET_EVERY_MS = 10 * 60_000;
+const FORGET_FIRST_MS = 60_000;
+const FORGET_BATCH = 5_000;
 
 /**
  * Appends a batch (group commit) in one statement, so one transaction and one commit: the events'
@@ -158,11 +167,13 @@ export class PostgresStore implements EventStore {
   private listener: PoolClient | undefined;
   private wakers = new Set<() => void>();
   private notifyTimer: NodeJS.Timeout | undefined;
+  private forgetTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly pool: Pool,
     url: string,
     private readonly windowMs: number,
+    private readonly forgetEveryMs: number,
   ) {
     this.where = shownUrl(url);
   }
@@ -173,7 +184,7 @@ export class PostgresStore implements EventStore {
    */
   static async open(
     url: string,
-    options: { windowMs?: number; onIdleError?: (error: Error) => void } = {},
+    options: { windowMs?: number; forgetEveryMs?: number; onIdleError?: (error: Error) => void } = {},
   ): Promise<PostgresStore> {
     const { default: pg } = await import('pg');
     const pool = new pg.Pool({
@@ -185,7 +196,7 @@ export class PostgresStore implements EventStore {
     });
     // Without a handler, a connection dropped while idle (the server restarting) would crash the process.
     pool.on('error', (error) => options.onIdleError?.(error));
-    return new PostgresStore(pool, url, options.windowMs ?? DEDUP_WINDOW_MS);
+    return new PostgresStore(pool, url, options.windowMs ?? DEDUP_WINDOW_MS, options.forgetEveryMs ?? FORGET_EVERY_MS);
   }
 
   /** Runs `work` on one connection of the pool. */
@@ -331,6 +342,40 @@ export class PostgresStore implements EventStore {
     const byN = new Map(rows.map((r) => [r[0], r]));
     for (let i = 0; i < batch.length; i++) batch[i]!.done(undefined, byN.get(i));
     this.notifySoon();
+    this.forgetLater();
+  }
+
+  /** Starts forgetting old identities, after the first append (a store only read never deletes). */
+  private forgetLater(): void {
+    if (this.forgetTimer) return;
+    const pass = (next: number) => {
+      this.forgetTimer = setTimeout(() => {
+        this.forgetKeys(new Date(Date.now() - 2 * this.windowMs))
+          .catch(() => undefined) // the next pass tries again
+          .finally(() => {
+            if (this.forgetTimer) pass(this.forgetEveryMs);
+          });
+      }, next);
+      this.forgetTimer.unref();
+    };
+    pass(Math.min(FORGET_FIRST_MS, this.forgetEveryMs));
+  }
+
+  /**
+   * Deletes the identities last seen before `before`, a batch at a time (rows another receiver is
+   * counting an arrival on right now are skipped, not waited for). Returns how many were deleted.
+   */
+  async forgetKeys(before: Date): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const r = await this.pool.query(
+        `DELETE FROM callctl_event_keys WHERE key IN (
+           SELECT key FROM callctl_event_keys WHERE last_at < $1 ORDER BY last_at LIMIT ${FORGET_BATCH} FOR UPDATE SKIP LOCKED)`,
+        [before],
+      );
+      total += r.rowCount ?? 0;
+      if ((r.rowCount ?? 0) < FORGET_BATCH) return total;
+    }
   }
 
   planPairs(windowMs: number): PairMemory {
@@ -513,6 +558,8 @@ export class PostgresStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.forgetTimer);
+    this.forgetTimer = undefined;
     if (this.notifyTimer) {
       clearTimeout(this.notifyTimer);
       this.notifyTimer = undefined;

@@ -121,6 +121,66 @@ describe('PostgreSQL store', () => {
     expect(three.firstId).toBe(three.id);
   });
 
+  it('forgets identities not seen for twice the window, and keeps counting the others', async () => {
+    const short = await PostgresStore.open(url, { windowMs: 1000 });
+    const now = Date.now();
+    const at = (ms: number) => new Date(now + ms).toISOString();
+    await short.append(record({ TaskID: 'T-old', Sign: 's' }, at(-5000)), 'task.end#forget-old');
+    const fresh = await short.append(record({ TaskID: 'T-new', Sign: 's' }, at(0)), 'task.end#forget-new');
+    expect(await short.forgetKeys(new Date(now - 2000))).toBeGreaterThanOrEqual(1);
+    const keys = await short.withClient(async (c) =>
+      (
+        await c.query<{ key: string }>(
+          "SELECT key FROM callctl_event_keys WHERE key IN ('task.end#forget-old', 'task.end#forget-new')",
+        )
+      ).rows.map((r) => r.key),
+    );
+    expect(keys).toEqual(['task.end#forget-new']);
+    // The kept identity still counts its retries, with the same first event.
+    const again = await short.append(record({ TaskID: 'T-new', Sign: 's' }, at(300)), 'task.end#forget-new');
+    expect([again.retry, again.firstId]).toEqual([1, fresh.id]);
+    await short.close();
+  });
+
+  it('forgetting while arrivals of an old identity come counts them exactly as without it', async () => {
+    const short = await PostgresStore.open(url, { windowMs: 1000 });
+    const now = Date.now();
+    await short.append(
+      record({ TaskID: 'T-forget-race', Sign: 's' }, new Date(now - 5000).toISOString()),
+      'task.end#forget-race',
+    );
+    const [, ...arrivals] = await Promise.all([
+      short.forgetKeys(new Date(now - 2000)),
+      ...Array.from({ length: 10 }, (_, i) =>
+        short.append(
+          record({ TaskID: 'T-forget-race', Sign: 's' }, new Date(now + i).toISOString()),
+          'task.end#forget-race',
+        ),
+      ),
+    ]);
+    await short.close();
+    // Past the window: one new event, and the others its retries, whether or not the old row was
+    // deleted first.
+    expect((arrivals as Appended[]).map((a) => a.retry).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('a receiver forgets old identities by itself once it appends', async () => {
+    const short = await PostgresStore.open(url, { windowMs: 100, forgetEveryMs: 200 });
+    await short.append(
+      record({ TaskID: 'T-self', Sign: 's' }, new Date(Date.now() - 60_000).toISOString()),
+      'task.end#self',
+    );
+    const left = async () =>
+      short.withClient(
+        async (c) => (await c.query("SELECT 1 FROM callctl_event_keys WHERE key = 'task.end#self'")).rowCount,
+      );
+    expect(await left()).toBe(1);
+    const until = Date.now() + 5000;
+    while ((await left()) !== 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(await left()).toBe(0);
+    await short.close();
+  });
+
   it('reads by filter, the latest N, from a position, and wakes a follower on a new event', async () => {
     const since = Date.now() - 1;
     await store.append(record({ PlanName: 'P-1', Timestamp: '1' }, undefined, 'plan.end'), 'plan.end#1');
