@@ -9,6 +9,12 @@ import { COMMANDS, commandNamed } from './commands/declarations.js';
 export { nodeIO } from './io.js';
 
 /**
+ * The pages the build rendered (dist/help.json): the build puts this module in a chunk
+ * (dist/chunks/), one folder below; the sources have none (commander renders every page).
+ */
+const HELP_FILES = [new URL('../help.json', import.meta.url), new URL('./help.json', import.meta.url)];
+
+/**
  * Runs callctl with `argv` (without node and the script) and returns the exit code. Every error
  * becomes one line on stderr (and `{"error": {...}}` with `--json`); only an unexpected error
  * (a bug) adds its stack trace, with `--verbose`.
@@ -27,7 +33,8 @@ export async function main(argv: string[], io: IO): Promise<number> {
     // Help comes from the pages the build rendered, without the command tree (commander renders
     // it when there is no such page).
     const key = argv.length === 0 ? '' : helpPageKey(argv);
-    const page = key === undefined ? undefined : readHelpPage(new URL('./help.json', import.meta.url), key);
+    const page =
+      key === undefined ? undefined : HELP_FILES.map((f) => readHelpPage(f, key)).find((p) => p !== undefined);
     if (page !== undefined) {
       if (argv.length === 0) {
         io.stderr.write(page);

@@ -1,9 +1,9 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp.js';
@@ -71,6 +71,21 @@ describe('start-up', () => {
       expect(distFilesLoaded(args).map((f) => f.replace(/.*\/dist\//, 'dist/'))).toEqual(['dist/quick.cjs']);
     },
   );
+
+  it("the built program's main() answers help from the rendered pages too (in a chunk, one folder below them)", () => {
+    // A copy of dist/ whose rendered page for `robots` is marked: main() must print the mark.
+    const copy = join(tempDir('callctl-dist-'), 'dist');
+    cpSync(fileURLToPath(new URL('../dist/', import.meta.url)), copy, { recursive: true });
+    const pages = JSON.parse(readFileSync(join(copy, 'help.json'), 'utf8')) as Record<string, string>;
+    writeFileSync(join(copy, 'help.json'), JSON.stringify({ ...pages, robots: 'the rendered page\n' }));
+    const main = pathToFileURL(join(copy, 'main.js')).href;
+    const r = spawnSync(
+      process.execPath,
+      ['-e', `import(${JSON.stringify(main)}).then((m) => m.main(['robots', '--help'], m.nodeIO()))`],
+      { env: withoutProxies(process.env), encoding: 'utf8' },
+    );
+    expect(r.stdout).toBe('the rendered page\n');
+  });
 
   it('help the build did not render (`--json --help`) comes from the tree, still without any command module', () => {
     const sources = sourcesLoaded(['--json', 'robots', '--help']);
