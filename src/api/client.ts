@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { AuthError, ServiceError, ServiceUnavailableError } from '../errors.js';
-import { answer, type Answer } from '../schemas/answers.js';
+import { answerSchema, type AnswerSchema } from '../schemas/answers.js';
 import { describeAnswer, firstBytes, judge, transientAnswer, type Envelope } from './envelope.js';
 import { tolerantParse } from './tolerant.js';
 import type { HttpRequest, HttpResponse, Transport } from './transport.js';
@@ -34,7 +34,7 @@ export interface CloudCall<T extends z.ZodType> {
    */
   jsonBody?: string | Buffer;
   /** The schema of the envelope's `data` (loaded only when its quick check cannot vouch). */
-  data: Answer<T>;
+  data: AnswerSchema<T>;
   /** Reads may be repeated; default `idempotent` (see HttpRequest.retry). */
   retry?: HttpRequest['retry'];
   /** Streams an HTTP 200 body (see `HttpRequest.consume`); the envelope is checked on what it returns. */
@@ -86,7 +86,7 @@ export class CloudClient {
         { endpoint, httpStatus: res.status, serviceCode: verdict.envelope?.code },
       );
     }
-    const data = await this.check(endpoint, res, verdict, answer('token'));
+    const data = await this.check(endpoint, res, verdict, answerSchema('token'));
     this.token = data.token;
     this.options.onToken?.(data.token);
     return data.token;
@@ -135,7 +135,7 @@ export class CloudClient {
     endpoint: string,
     res: HttpResponse,
     verdict: ReturnType<typeof judge>,
-    data: Answer<T>,
+    data: AnswerSchema<T>,
   ): Promise<z.infer<T>> {
     const details = (envelope?: Envelope) => ({
       ...(envelope?.status !== undefined ? { serviceStatus: envelope.status } : {}),

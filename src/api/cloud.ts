@@ -1,4 +1,4 @@
-import { answer } from '../schemas/answers.js';
+import { answerSchema } from '../schemas/answers.js';
 import type { CallRecord } from '../schemas/task.js';
 import type { WorkflowCallDetail, VerifyPushRequest, WorkflowListQuery } from '../schemas/workflow.js';
 import type { RecordSink } from './stream.js';
@@ -14,7 +14,7 @@ const workflow = () => import('../schemas/workflow.js');
 
 /** GET /service/cloud/robot */
 export const listRobots = async (c: CloudClient) =>
-  c.call({ method: 'GET', path: '/service/cloud/robot', data: answer('robotList') });
+  c.call({ method: 'GET', path: '/service/cloud/robot', data: answerSchema('robotList') });
 
 /** GET /service/cloud/detail?TaskID= */
 export const getTask = async (c: CloudClient, taskId: string) =>
@@ -22,7 +22,7 @@ export const getTask = async (c: CloudClient, taskId: string) =>
     method: 'GET',
     path: '/service/cloud/detail',
     query: { TaskID: taskId },
-    data: answer('callingTask'),
+    data: answerSchema('callingTask'),
   });
 
 /** GET /service/cloud/planstatus?PlanName= */
@@ -31,7 +31,7 @@ export const getPlanStatus = async (c: CloudClient, planName: string) =>
     method: 'GET',
     path: '/service/cloud/planstatus',
     query: { PlanName: planName },
-    data: answer('planStatus'),
+    data: answerSchema('planStatus'),
   });
 
 /** GET /service/cloud/plandetail?PlanName= */
@@ -40,7 +40,7 @@ export const getPlanDetail = async (c: CloudClient, planName: string) =>
     method: 'GET',
     path: '/service/cloud/plandetail',
     query: { PlanName: planName },
-    data: answer('planDetail'),
+    data: answerSchema('planDetail'),
   });
 
 /** GET /service/cloud/workflow/instancelist */
@@ -49,7 +49,7 @@ export const listWorkflows = async (c: CloudClient, query: WorkflowListQuery) =>
     method: 'GET',
     path: '/service/cloud/workflow/instancelist',
     query,
-    data: answer('workflowList'),
+    data: answerSchema('workflowList'),
   });
 
 /**
@@ -68,7 +68,7 @@ export const updateDetailsJson = async (c: CloudClient, workflowId: string, deta
       detailsJson,
       Buffer.from('}'),
     ]),
-    data: answer('updateDetails'),
+    data: answerSchema('updateDetails'),
   });
 
 /** POST /service/cloud/workflow/apinoticeinfo */
@@ -77,7 +77,7 @@ export const verifyPush = async (c: CloudClient, body: VerifyPushRequest) =>
     method: 'POST',
     path: '/service/cloud/workflow/apinoticeinfo',
     body,
-    data: answer('verifyPush'),
+    data: answerSchema('verifyPush'),
   });
 
 /** POST /service/cloud/workflow/taskdetail */
@@ -86,7 +86,7 @@ export const getWorkflowTask = async (c: CloudClient, taskId: string) =>
     method: 'POST',
     path: '/service/cloud/workflow/taskdetail',
     body: { task_id: taskId },
-    data: answer('workflowTaskDetail'),
+    data: answerSchema('workflowTaskDetail'),
   });
 
 /**
@@ -98,7 +98,7 @@ export const streamTask = async (c: CloudClient, taskId: string, sink: RecordSin
     method: 'GET',
     path: '/service/cloud/detail',
     query: { TaskID: taskId },
-    data: answer('callingTask'),
+    data: answerSchema('callingTask'),
     consume: (await import('./stream.js')).streamArray(
       'GET /service/cloud/detail',
       ['data', 'detail'],
@@ -114,7 +114,7 @@ export const streamWorkflowTask = async (c: CloudClient, taskId: string, sink: R
     method: 'POST',
     path: '/service/cloud/workflow/taskdetail',
     body: { task_id: taskId },
-    data: answer('workflowTaskDetail'),
+    data: answerSchema('workflowTaskDetail'),
     consume: (await import('./stream.js')).streamArray(
       'POST /service/cloud/workflow/taskdetail',
       ['data', 'details'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ServiceError } from '../errors.js';
-import { answer } from '../schemas/answers.js';
+import { answerSchema } from '../schemas/answers.js';
 import type { CloudClient } from './client.js';
 import type { HttpResponse, Transport } from './transport.js';
 import { readAnswer } from '../reach/deliver.js';
@@ -41,7 +41,7 @@ export async function cloudRequest(
       path: req.path,
       query: req.query,
       ...(req.body !== undefined ? { jsonBody: req.body } : {}),
-      data: answer('unknown'),
+      data: answerSchema('unknown'),
       retry: req.method === 'GET' ? 'idempotent' : 'never',
       onResponse: (r) => (res = r),
     });

@@ -30,7 +30,7 @@ export type AnswerName = keyof typeof ANSWER_SCHEMAS;
 const plans: Record<AnswerName, Plan> = ANSWER_PLANS;
 
 /** An answer's schema, and the check that spares loading it. */
-export interface Answer<S extends z.ZodType> {
+export interface AnswerSchema<S extends z.ZodType> {
   readonly name: AnswerName;
   readonly check: QuickCheck;
   readonly schema: () => Promise<S>;
@@ -40,8 +40,8 @@ type SchemaOf<N extends AnswerName> = Awaited<ReturnType<(typeof ANSWER_SCHEMAS)
 
 const checks = new Map<AnswerName, QuickCheck>();
 
-/** The answer named `name`. */
-export function answer<N extends AnswerName>(name: N): Answer<SchemaOf<N>> {
+/** The schema of the answer named `name`, with its quick check. */
+export function answerSchema<N extends AnswerName>(name: N): AnswerSchema<SchemaOf<N>> {
   let check = checks.get(name);
   if (!check) checks.set(name, (check = checkOf(plans[name])));
   return { name, check, schema: ANSWER_SCHEMAS[name] as () => Promise<SchemaOf<N>> };

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
 import { ANSWER_PLANS } from '../../src/schemas/answer-plans.js';
-import { ANSWER_SCHEMAS, answer, type AnswerName } from '../../src/schemas/answers.js';
+import { ANSWER_SCHEMAS, answerSchema, type AnswerName } from '../../src/schemas/answers.js';
 import { checkOf } from '../../src/schemas/quick-check.js';
 import { planOf } from '../../src/schemas/quick-plan.js';
 
@@ -62,7 +62,7 @@ describe('answer plans', () => {
     };
     for (const n of names) {
       const fromSchema = checkOf(planOf(await ANSWER_SCHEMAS[n]()));
-      for (const v of samples[n]) expect(answer(n).check(v), `${n} ${JSON.stringify(v)}`).toBe(fromSchema(v));
+      for (const v of samples[n]) expect(answerSchema(n).check(v), `${n} ${JSON.stringify(v)}`).toBe(fromSchema(v));
     }
   });
 });
