@@ -26,8 +26,8 @@ export const ANSWER_PLANS: Record<string, Plan> = {
       ['RobotID', 'string', false],
       ['SIPLine', 'string', false],
       ['Status', 'string', false],
-      ['ScheduleStartTime', 'never', false],
-      ['ScheduleEndTime', 'never', false],
+      ['ScheduleStartTime', { pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$', flags: '' }, false],
+      ['ScheduleEndTime', { pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z$', flags: '' }, false],
       ['RepeatInterval', 'safeint', false],
       ['RepeatNumber', 'safeint', false],
       [

@@ -17,7 +17,7 @@ export type { Plan } from './quick-plan.js';
  *
  * What each plan node vouches for (each matches zod 4's parse, test/schemas/quick-check.test.ts
  * holds it to that on generated values):
- * - string: any string, or one at least `minLength` long; number: finite, and a safe integer for
+ * - string: any string, one at least `minLength` long, or one `pattern` matches; number: finite, and a safe integer for
  *   `safeint`; boolean; any: anything (zod hands it out as it is).
  * - optional / nullable: undefined / null, or the inner type.
  * - array: an array whose every element passes (zod's output is a new array of the same elements).
@@ -66,6 +66,10 @@ export function checkOf(plan: Plan): QuickCheck {
       return Number.isSafeInteger;
     case 'any':
       return anything;
+  }
+  if ('pattern' in plan) {
+    const re = new RegExp(plan.pattern, plan.flags);
+    return (v) => typeof v === 'string' && re.test(v);
   }
   if ('minLength' in plan) {
     const min = plan.minLength;

@@ -13,6 +13,8 @@ export type Plan =
   | 'safeint'
   | 'any'
   | { minLength: number }
+  /** A string the pattern matches (a RegExp's source and flags; never `g` or `y`, which keep state). */
+  | { pattern: string; flags: string }
   | { optional: Plan }
   | { nullable: Plan }
   | { array: Plan }
@@ -22,7 +24,7 @@ export type Plan =
 
 interface Def {
   type: string;
-  checks?: Array<{ _zod: { def: { check?: string; format?: string; minimum?: number } } }>;
+  checks?: Array<{ _zod: { def: { check?: string; format?: string; minimum?: number; pattern?: RegExp } } }>;
   coerce?: boolean;
   innerType?: z.ZodType;
   element?: z.ZodType;
@@ -44,6 +46,11 @@ export function planOf(schema: z.ZodType): Plan {
       if (checks.length === 0) return 'string';
       const only = checks.length === 1 ? checks[0]! : undefined;
       if (only?.check === 'min_length' && Number.isSafeInteger(only.minimum)) return { minLength: only.minimum! };
+      // zod's regex check: the pattern's test() from lastIndex 0.
+      if (only?.check === 'string_format' && only.format === 'regex' && only.pattern instanceof RegExp) {
+        const { source, flags } = only.pattern;
+        return /[gy]/.test(flags) ? 'never' : { pattern: source, flags };
+      }
       return 'never';
     }
     case 'boolean':

@@ -25,7 +25,7 @@ type Def = {
   element?: z.ZodType;
   valueType?: z.ZodType;
   shape?: Record<string, z.ZodType>;
-  checks?: unknown[];
+  checks?: Array<{ _zod: { def: { format?: string; pattern?: RegExp } } }>;
 };
 const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
 
@@ -55,8 +55,12 @@ function gen(schema: z.ZodType, odd: boolean, depth = 0): fc.Arbitrary<unknown> 
   const mixed = (valid: fc.Arbitrary<unknown>) =>
     odd ? fc.oneof({ arbitrary: valid, weight: 12 }, { arbitrary: junk, weight: 1 }) : valid;
   switch (def.type) {
-    case 'string':
-      return mixed(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('+6281234567001', '2026-11-20T08:00:00Z')));
+    case 'string': {
+      // A string with a pattern (the spec's times) matches it more often than not.
+      const pattern = def.checks?.map((c) => c._zod.def).find((d) => d.format === 'regex')?.pattern;
+      const any = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('+6281234567001', '2026-11-20T08:00:00Z'));
+      return mixed(pattern ? fc.oneof({ arbitrary: fc.stringMatching(pattern), weight: 3 }, any) : any);
+    }
     case 'number':
       return mixed(
         odd
@@ -173,6 +177,16 @@ describe('quick check against the zod schema', () => {
   });
 
   holdsFor('string of at least 2', z.string().min(2), fc.oneof(fc.string({ maxLength: 4 }), junk));
+  const time = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  const times = fc.oneof(
+    fc
+      .date({ noInvalidDate: true, min: new Date('2000-01-01'), max: new Date('2099-12-31') })
+      .map((d) => d.toISOString().replace(/\.\d{3}Z$/, 'Z')),
+    fc.string({ maxLength: 22 }),
+    fc.constantFrom('2026-11-20T08:00:00Z\n', '2026-11-20 08:00:00', '２０２６-11-20T08:00:00Z'),
+    junk,
+  );
+  holdsFor('string matching a pattern', time, times);
 
   // Every cloud answer a command reads (src/schemas/answers.ts): most are vouched for without zod.
   for (const [name, schema] of answers) {
@@ -252,6 +266,8 @@ describe('quick check against the zod schema', () => {
   it('vouches for nothing a schema part it does not know checks', () => {
     expect(quickCheckOf(z.string().max(3))('x')).toBe(false);
     expect(quickCheckOf(z.string().min(1).max(3))('x')).toBe(false);
+    expect(quickCheckOf(z.string().regex(/a/g))('a')).toBe(false); // a global pattern keeps state
+    expect(quickCheckOf(z.string().regex(/a/).min(1))('a')).toBe(false);
     expect(quickCheckOf(z.enum(['a']))('a')).toBe(false);
     expect(quickCheckOf(z.object({ a: z.string() }))({ a: 'x' })).toBe(true);
     expect(quickCheckOf(z.object({ a: z.string() }))({ a: 'x', b: 1 })).toBe(false); // zod strips b
