@@ -133,15 +133,19 @@ await pgServer.start();
 const pin = process.argv.includes('--pin');
 if (pin) {
   if (availableParallelism() < 2) throw new Error('--pin needs at least 2 cores');
-  // The postmaster and its helpers by their data folder; backends forked later inherit the mask.
+  // The postmaster (by its data folder) and the helpers it started; backends forked later inherit the mask.
   const pgDir = join(tmpdir(), `callctl-bench-pg-${process.pid}`);
-  const pids = readdirSync('/proc').filter((p) => {
+  const read = (file) => {
     try {
-      return /^\d+$/.test(p) && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(pgDir);
+      return readFileSync(file, 'utf8');
     } catch {
-      return false;
+      return '';
     }
-  });
+  };
+  const all = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  const postmasters = all.filter((p) => read(`/proc/${p}/cmdline`).includes(pgDir));
+  const parentOf = (p) => read(`/proc/${p}/stat`).split(') ')[1]?.split(' ')[1];
+  const pids = all.filter((p) => postmasters.includes(p) || postmasters.includes(parentOf(p)));
   for (const p of pids)
     execFileSync('taskset', ['-a', '-p', '-c', `1-${availableParallelism() - 1}`, p], { stdio: 'ignore' });
   // This process (the load generator) and the servers it starts from now on.
