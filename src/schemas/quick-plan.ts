@@ -26,6 +26,8 @@ interface Def {
   type: string;
   checks?: Array<{ _zod: { def: { check?: string; format?: string; minimum?: number; pattern?: RegExp } } }>;
   coerce?: boolean;
+  /** A format schema's own check (z.int(), z.email()...): the schema is the check, not in `checks`. */
+  format?: string;
   innerType?: z.ZodType;
   element?: z.ZodType;
   keyType?: z.ZodType;
@@ -41,6 +43,12 @@ export function planOf(schema: z.ZodType): Plan {
   const def = defOf(schema);
   const checks = (def.checks ?? []).map((c) => c._zod.def);
   if (def.coerce) return 'never';
+  // z.exactOptional() refuses a present undefined, which `optional` lets through.
+  if ((schema as unknown as { _zod: { traits: Set<string> } })._zod.traits.has('$ZodExactOptional')) return 'never';
+  // A format schema (z.int(), z.email(), z.iso.datetime()...) checks what its own format says: of
+  // those, only a safe integer is known.
+  if (def.format !== undefined)
+    return def.type === 'number' && def.format === 'safeint' && !checks.length ? 'safeint' : 'never';
   switch (def.type) {
     case 'string': {
       if (checks.length === 0) return 'string';

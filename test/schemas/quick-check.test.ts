@@ -275,4 +275,26 @@ describe('quick check against the zod schema', () => {
     expect(quickCheckOf(z.looseObject({ toString: z.string().optional() }))({})).toBe(false);
     expect(quickCheckOf(z.string().transform((s) => s.length))('x')).toBe(false);
   });
+
+  it("vouches for nothing a format schema checks (zod 4's z.int(), z.email()...: the check is the schema itself)", () => {
+    const refused: Array<[z.ZodType, unknown]> = [
+      [z.int(), 1.5],
+      [z.int32(), 2 ** 40],
+      [z.uint32(), -1],
+      [z.float32(), 1e40],
+      [z.email(), 'x'],
+      [z.uuid(), 'x'],
+      [z.url(), 'x'],
+      [z.iso.datetime(), '2026-11-20'],
+      [z.e164(), 'x'],
+      [z.object({ a: z.string().exactOptional() }), { a: undefined }],
+    ];
+    for (const [schema, value] of refused) {
+      expect(schema.safeParse(value).success).toBe(false);
+      expect(quickCheckOf(schema)(value), JSON.stringify(planOf(schema))).toBe(false);
+    }
+    // The format a plan knows is still vouched for, and an absent exact-optional key too.
+    expect(quickCheckOf(z.int())(3)).toBe(true);
+    expect(quickCheckOf(z.object({ a: z.string().exactOptional() }))({})).toBe(true);
+  });
 });
