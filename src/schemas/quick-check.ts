@@ -17,7 +17,7 @@ export type { Plan } from './quick-plan.js';
  *
  * What each plan node vouches for (each matches zod 4's parse, test/schemas/quick-check.test.ts
  * holds it to that on generated values):
- * - string: any string, one at least `minLength` long, or one `pattern` matches; number: finite, and a safe integer for
+ * - string: any string, one at least `minLength` long (in code points, as zod counts), or one `pattern` matches; number: finite, and a safe integer for
  *   `safeint`; boolean; any: anything (zod hands it out as it is).
  * - optional / nullable: undefined / null, or the inner type.
  * - array: an array whose every element passes (zod's output is a new array of the same elements).
@@ -51,6 +51,18 @@ function plainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
 }
 
+/** Code points in `s`, as zod counts a length: a surrogate pair once, a lone surrogate as itself. */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    if ((s.charCodeAt(i) & 0xfc00) === 0xd800 && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n--;
+      i++;
+    }
+  }
+  return n;
+}
+
 /** The check a plan describes; needs no zod. */
 export function checkOf(plan: Plan): QuickCheck {
   switch (plan) {
@@ -73,7 +85,8 @@ export function checkOf(plan: Plan): QuickCheck {
   }
   if ('minLength' in plan) {
     const min = plan.minLength;
-    return (v) => typeof v === 'string' && v.length >= min;
+    // zod counts code points; fewer units than `min`, or twice as many, settle it without counting.
+    return (v) => typeof v === 'string' && v.length >= min && (v.length >= 2 * min || codePoints(v) >= min);
   }
   if ('optional' in plan) {
     const inner = checkOf(plan.optional);

@@ -276,6 +276,12 @@ describe('quick check against the zod schema', () => {
     expect(quickCheckOf(z.string().transform((s) => s.length))('x')).toBe(false);
   });
 
+  it('counts a minimum length in code points, as zod does (a surrogate pair is one)', () => {
+    const min2 = z.string().min(2);
+    for (const v of ['\u{1F600}', '\u{1F600}\u{1F600}', '\u{1F600}a', '\ud83d\ud83d', 'ab', 'a'])
+      expect(quickCheckOf(min2)(v), JSON.stringify(v)).toBe(min2.safeParse(v).success);
+  });
+
   it("vouches for nothing a format schema checks (zod 4's z.int(), z.email()...: the check is the schema itself)", () => {
     const refused: Array<[z.ZodType, unknown]> = [
       [z.int(), 1.5],
