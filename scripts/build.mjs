@@ -91,13 +91,15 @@ const out = (name) => fileURLToPath(new URL(`../${name}`, import.meta.url));
 rmSync(out('dist.next'), { recursive: true, force: true });
 // Bundled CommonJS dependencies call require() for Node's built-ins (everything else is in the
 // bundle). process.getBuiltinModule (Node >= 20.16) serves them without loading node:module.
+// globalThis.process: a chunk may declare its own `process` (builtinsWithoutEsm turns chalk's
+// import of node:process into a const, which, unlike an import, is not there before its line).
 const common = {
   bundle: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   banner: {
-    js: "const require = (id) => { const m = process.getBuiltinModule(id); if (m === undefined) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' }); return m; };",
+    js: "const require = (id) => { const m = globalThis.process.getBuiltinModule(id); if (m === undefined) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' }); return m; };",
   },
   plugins: [lean],
   define: { CALLCTL_BUILD_VERSION: version },

@@ -1,5 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -85,6 +85,21 @@ describe('start-up', () => {
       { env: withoutProxies(process.env), encoding: 'utf8' },
     );
     expect(r.stdout).toBe('the rendered page\n');
+  });
+
+  it("each chunk's require() (the banner) finds Node's built-ins even where the chunk declares its own `process`", () => {
+    // The build turns `import process from "node:process"` (chalk's) into a const declared where
+    // the module starts, not hoisted as an import is: a banner reading that name would throw
+    // (temporal dead zone) if a module above it in the chunk required a built-in.
+    const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+    const files = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'));
+    const shadowing = files.filter((f) => /^(?:const|let|var) process\b/m.test(readFileSync(join(dist, f), 'utf8')));
+    expect(shadowing.length).toBeGreaterThan(0); // chalk's chunk: the case this test is about
+    for (const f of shadowing) {
+      const banner = readFileSync(join(dist, f), 'utf8').split('\n', 1)[0]!;
+      expect(banner).toMatch(/^const require = /);
+      expect(banner.replaceAll('globalThis.process', ''), f).not.toMatch(/\bprocess\b/);
+    }
   });
 
   it('help the build did not render (`--json --help`) comes from the tree, still without any command module', () => {
