@@ -168,6 +168,8 @@ export class PostgresStore implements EventStore {
   private wakers = new Set<() => void>();
   private notifyTimer: NodeJS.Timeout | undefined;
   private forgetTimer: NodeJS.Timeout | undefined;
+  /** Set by close(): an append it did not wait for, finishing later, starts no forgetting. */
+  private closed = false;
 
   private constructor(
     private readonly pool: Pool,
@@ -347,13 +349,13 @@ export class PostgresStore implements EventStore {
 
   /** Starts forgetting old identities, after the first append (a store only read never deletes). */
   private forgetLater(): void {
-    if (this.forgetTimer) return;
+    if (this.forgetTimer || this.closed) return;
     const pass = (next: number) => {
       this.forgetTimer = setTimeout(() => {
         this.forgetKeys(new Date(Date.now() - 2 * this.windowMs))
           .catch(() => undefined) // the next pass tries again
           .finally(() => {
-            if (this.forgetTimer) pass(this.forgetEveryMs);
+            if (!this.closed) pass(this.forgetEveryMs);
           });
       }, next);
       this.forgetTimer.unref();
@@ -558,6 +560,7 @@ export class PostgresStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearTimeout(this.forgetTimer);
     this.forgetTimer = undefined;
     if (this.notifyTimer) {

@@ -181,6 +181,26 @@ describe('PostgreSQL store', () => {
     await short.close();
   });
 
+  it('a closed store forgets no more, even when an append it was writing finishes after close()', async () => {
+    const short = await PostgresStore.open(url, { windowMs: 100, forgetEveryMs: 100 });
+    await short.migrate();
+    let passes = 0;
+    const forget = short.forgetKeys.bind(short);
+    short.forgetKeys = (before) => {
+      passes++;
+      return forget(before);
+    };
+    const appends = Array.from({ length: 5 }, (_, i) =>
+      short.append(record({ TaskID: `T-closing-${i}`, Sign: 's' }), `task.end#closing-${i}`),
+    );
+    await new Promise((r) => setTimeout(r, 1)); // the first batch under way
+    await short.close();
+    const settled = await Promise.allSettled(appends);
+    expect(settled.some((a) => a.status === 'fulfilled')).toBe(true); // one finished after close()
+    await new Promise((r) => setTimeout(r, 400));
+    expect(passes).toBe(0);
+  });
+
   it('reads by filter, the latest N, from a position, and wakes a follower on a new event', async () => {
     const since = Date.now() - 1;
     await store.append(record({ PlanName: 'P-1', Timestamp: '1' }, undefined, 'plan.end'), 'plan.end#1');
