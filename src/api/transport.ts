@@ -246,15 +246,23 @@ export class Transport {
       return { ...answer, text: () => bodyText(answer.body, signal) };
     }
     const { request } = await import('./undici.js');
-    const answer = await request(req.url, {
-      method: req.method,
-      headers,
-      body: req.body,
-      dispatcher: await this.agent(),
+    const dispatcher = await this.agent();
+    // A proxy that refuses the tunnel makes undici reconnect in a loop that heeds no signal
+    // (nodejs/undici#3897): the timeout ends the attempt here, and the agent is destroyed (which
+    // ends the loop; the next attempt gets a new one).
+    const answer = await settledBy(
+      request(req.url, {
+        method: req.method,
+        headers,
+        body: req.body,
+        dispatcher,
+        signal,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      }),
       signal,
-      headersTimeout: this.options.timeoutMs,
-      bodyTimeout: this.options.timeoutMs,
-    });
+      () => this.dropAgent(dispatcher),
+    );
     return {
       statusCode: answer.statusCode,
       headers: answer.headers,
@@ -286,11 +294,52 @@ export class Transport {
     this.options.log?.(line);
   }
 
+  /** Destroys an agent a request is stuck in (its connections and pending requests go with it). */
+  private dropAgent(dispatcher: Dispatcher): void {
+    if (this.dispatcher === dispatcher) this.dispatcher = undefined;
+    dispatcher.destroy().catch(() => undefined);
+  }
+
   async close(): Promise<void> {
     this.node?.close();
     await this.dispatcher?.close();
   }
 }
+
+/**
+ * `work`, or the signal's reason once it aborts and `work` has not settled a moment later (undici
+ * rejects at once when it heeds the signal; `stuck` is called when it did not).
+ */
+function settledBy<T>(work: Promise<T>, signal: AbortSignal, stuck: () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let grace: NodeJS.Timeout | undefined;
+    const onAbort = () => {
+      grace = setTimeout(() => {
+        stuck();
+        reject(signal.reason);
+      }, ABORT_GRACE_MS);
+    };
+    const done = () => {
+      clearTimeout(grace);
+      signal.removeEventListener('abort', onAbort);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
+  });
+}
+
+/** How long a request may take to heed its abort signal before it is taken as stuck. */
+const ABORT_GRACE_MS = 100;
 
 function retryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;

@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 
@@ -79,6 +81,40 @@ describe('cloud client against a listener', () => {
     expect(res.code).toBe(1);
     expect(res.err).toMatch(/not JSON/);
   });
+
+  it('a proxy that refuses every tunnel ends in --timeout, exit 5, not a busy loop for ever', async () => {
+    // undici reconnects to such a proxy in a loop and does not heed the abort signal
+    // (nodejs/undici#3897): the built CLI, so that a hang is a killed child, not a stuck test.
+    let refused = 0;
+    const proxy = createServer((_req, res) => res.destroy());
+    proxy.on('connect', (_req, socket) => {
+      refused++;
+      socket.destroy();
+    });
+    const proxyUrl = await serve(proxy);
+    const bin = fileURLToPath(new URL('../../bin/callctl.js', import.meta.url));
+    const env = {
+      ...process.env,
+      CALLCTL_BASE_URL: 'http://127.0.0.1:9',
+      CALLCTL_TOKEN: 'tok-123456',
+      CALLCTL_CONFIG_DIR: tempConfigDir(),
+      HTTP_PROXY: proxyUrl,
+    };
+    const started = Date.now();
+    const r = await new Promise<{ code: number | null; err: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        [bin, '--timeout', '0.5', 'plan', 'status', 'P'],
+        { env, timeout: 30_000 },
+        (_error, _out, err) => resolve({ code: child.exitCode, err }),
+      );
+    });
+    expect(r.code, r.err).toBe(5);
+    expect(r.err).toMatch(/GET \/service\/cloud\/planstatus: .*timed out/);
+    // Each attempt ends with its timeout: four attempts and their back-off, not 30 s.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(refused).toBeGreaterThan(0);
+  }, 40_000);
 
   it('goes through HTTP_PROXY, and NO_PROXY bypasses it', async () => {
     const { server: service, seen } = fixed({ data: [robot], status: 'OK', code: 200 });
