@@ -71,6 +71,9 @@ function gen(schema: z.ZodType, odd: boolean, depth = 0): fc.Arbitrary<unknown> 
           : fc.integer(),
       );
     case 'optional':
+      // Absent is the object's choice (fc.option below); a null where only absence is allowed is odd.
+      if (!odd) return gen(def.innerType!, odd, depth);
+    // falls through
     case 'nullable':
       return fc.oneof(
         { arbitrary: gen(def.innerType!, odd, depth), weight: 3 },
@@ -86,12 +89,11 @@ function gen(schema: z.ZodType, odd: boolean, depth = 0): fc.Arbitrary<unknown> 
     }
     case 'object': {
       const shape = def.shape ?? {};
-      const declared = Object.keys(shape).map((k) =>
-        fc.option(
-          gen(shape[k]!, odd, depth + 1).map((v) => [k, v] as [string, unknown]),
-          { freq: 6 },
-        ),
-      );
+      // A required key is absent only in odd values (else a deep schema's values were almost never valid).
+      const declared = Object.keys(shape).map((k) => {
+        const entry = gen(shape[k]!, odd, depth + 1).map((v) => [k, v] as [string, unknown]);
+        return odd || defOf(shape[k]!).type === 'optional' ? fc.option(entry, { freq: 6 }) : entry;
+      });
       const names = odd
         ? fc.constantFrom('extra1', 'Extra', '__proto__', 'toString', 'constructor', '0', 'id')
         : fc.constantFrom('extra1', 'Extra', '0');
@@ -192,10 +194,10 @@ describe('quick check against the zod schema', () => {
   for (const [name, schema] of answers) {
     // A part the plan does not know (a time's pattern, an enum) is never vouched for where required.
     const knownThroughout = !JSON.stringify(planOf(schema)).includes('"never"');
-    // (A deep schema's generated values are valid less often: any vouching at all is the point.)
+    // (A deep schema's generated values are valid less often: 40 to 100 of 400 here.)
     holdsFor(`answer ${name}`, schema, values(schema), {
       fromSchema: knownThroughout,
-      vouchedAtLeast: 1,
+      vouchedAtLeast: RUNS / 40,
       refusals: name !== 'unknown',
     });
   }
