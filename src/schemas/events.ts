@@ -4,24 +4,9 @@ import { isoTime, stringMap } from './common.js';
 import { planRoundSchema } from './plan.js';
 import { snakeTaskFields, workflowCallDetailSchema } from './workflow.js';
 
-/**
- * The notification types callctl tells apart (design.md, "Reading the spec's gaps"), in the order
- * they are listed there. `unknown` is anything else: still recorded, never dropped.
- */
-export const EVENT_TYPES = [
-  'plan.end',
-  'task.end',
-  'workflow.api_push',
-  'template.status',
-  'chatbot.session_closed',
-  'chatbot.transfer',
-  'unknown',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+import type { EventType } from './event-types.js';
 
-export function isEventType(value: string): value is EventType {
-  return (EVENT_TYPES as readonly string[]).includes(value);
-}
+export { EVENT_TYPES, isEventType, type EventType } from './event-types.js';
 
 /** The chatbot callbacks' `event` values. */
 export const CHATBOT_EVENTS = { closed: 'session.closed', transfer: 'session.transfer' } as const;

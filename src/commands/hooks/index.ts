@@ -1,19 +1,10 @@
 import { Argument, Option, type Command } from '../commander.js';
 import { collect, positiveInt, type Deps } from '../action.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { EVENT_TYPES } from '../../schemas/event-types.js';
 
-/**
- * The types `hooks trigger` can send (src/hooks/samples.ts SAMPLE_TYPES; a test holds the two
- * equal), here without loading the schemas, for shell completion.
- */
-export const TRIGGER_TYPES = [
-  'plan.end',
-  'task.end',
-  'workflow.api_push',
-  'template.status',
-  'chatbot.session_closed',
-  'chatbot.transfer',
-];
+/** The types `hooks trigger` can send (its SAMPLE_TYPES; a test holds the two equal), for shell completion. */
+export const TRIGGER_TYPES = EVENT_TYPES.filter((t) => t !== 'unknown');
 
 /** `<type>` of hooks trigger: completion offers TRIGGER_TYPES; trigger.ts checks the value itself. */
 function typeArgument(): Argument {
