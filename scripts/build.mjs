@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { notices, writeNotices } from './notices.mjs';
 
 /** The version the built program reports (src/version.ts), as a JavaScript string literal. */
 const version = JSON.stringify(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
@@ -101,7 +102,7 @@ const common = {
   banner: {
     js: "const require = (id) => { const m = globalThis.process.getBuiltinModule(id); if (m === undefined) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' }); return m; };",
   },
-  plugins: [lean],
+  plugins: [lean, notices],
   define: { CALLCTL_BUILD_VERSION: version },
   logLevel: 'warning',
 };
@@ -152,7 +153,7 @@ const core = {
 };
 await build({
   ...common,
-  plugins: [lean, core],
+  plugins: [lean, core, notices],
   entryPoints: [
     { in: 'src/main.ts', out: 'main' },
     { in: 'src/sandbox/server.ts', out: 'sandbox/server' },
@@ -185,6 +186,7 @@ await build({
   target: 'node20',
   define: { 'import.meta.url': '__import_meta_url', CALLCTL_BUILD_VERSION: version },
   banner: { js: "const __import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [notices],
   logLevel: 'warning',
 });
 
@@ -193,6 +195,8 @@ await build({
 const { renderHelpPages } = await import(pathToFileURL(out('dist.next/help-pages.js')).href);
 writeFileSync(out('dist.next/help.json'), `${JSON.stringify(await renderHelpPages(), null, 1)}\n`);
 rmSync(out('dist.next/help-pages.js'));
+// The licence notices of the packages in the files that ship (scripts/notices.mjs).
+writeNotices(out('dist.next'));
 
 rmSync(out('dist.old'), { recursive: true, force: true });
 try {
