@@ -47,15 +47,20 @@ const hooksPort = await freePort();
 const hooksUrl = `http://127.0.0.1:${hooksPort}`;
 
 const sandbox = await startSandbox({ port: 0, timeScale: 600, notifyUrl: `${balancerUrl}/hooks`, notifyKey: HOOK_KEY });
+// Config, state (journals, ledgers, locks) and cache (spools) folders of this demo, removed with
+// `work` at the end: the demo never reads or writes the user's own ~/.config/callctl,
+// ~/.local/state/callctl or ~/.cache/callctl (an upload journal left there would make the user's
+// own upload of the same file look done). Nothing of the user's own callctl settings (a pasted
+// sandbox export line, a production token) reaches the demo's commands: only what is set here.
 const env = {
-  ...process.env,
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CALLCTL_'))),
   CALLCTL_CONFIG_DIR: join(work, 'config'),
+  XDG_STATE_HOME: join(work, 'state'),
+  XDG_CACHE_HOME: join(work, 'cache'),
   CALLCTL_FLEX_URL: sandbox.flexUrl,
   CALLCTL_SIGN_KEY: sandbox.signKey,
   CALLCTL_SIGN_SECRET: sandbox.signSecret,
 };
-for (const name of ['CALLCTL_TOKEN', 'CALLCTL_PROFILE', 'CALLCTL_BASE_URL', 'CALLCTL_APP_KEY', 'CALLCTL_APP_SECRET'])
-  delete env[name];
 // On a terminal, the children render tables as they would for a person.
 if (process.stdout.isTTY) env.CALLCTL_FORCE_TTY = String(process.stdout.columns || 100);
 

@@ -55,8 +55,12 @@ export async function renderSamples(readme) {
   const dir = mkdtempSync(join(tmpdir(), 'callctl-readme-'));
   for (const sub of ['config', 'state', 'cache']) mkdirSync(join(dir, sub));
   try {
+    // Only what is set here: the user's own callctl settings (a profile, a store, a pasted export
+    // line) and terminal width must not change the samples.
     const env = {
-      ...process.env,
+      ...Object.fromEntries(
+        Object.entries(process.env).filter(([name]) => !/^(CALLCTL_|XDG_|COLUMNS$|FORCE_COLOR$)/.test(name)),
+      ),
       CALLCTL_BASE_URL: sandbox.url,
       CALLCTL_TOKEN: sandbox.issueToken(),
       CALLCTL_FLEX_URL: sandbox.flexUrl,
@@ -71,7 +75,6 @@ export async function renderSamples(readme) {
       CALLCTL_FORCE_TTY: '100',
       NO_COLOR: '1',
     };
-    delete env.FORCE_COLOR;
     let out = '';
     let last = 0;
     for (const match of readme.matchAll(SAMPLE)) {

@@ -53,7 +53,13 @@ describe("the sandbox's export line", () => {
       expect(exportCommand).toContain(`${name}=`);
     }
     // Only the environment the line sets (and PATH for sh): no CALLCTL_* from the test's own.
-    const env = { PATH: process.env.PATH ?? '', CALLCTL_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' };
+    // HOME too: the pushes' ledger goes to the state folder under it (the suite's, not the user's).
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      CALLCTL_CONFIG_DIR: tempConfigDir(),
+      NO_COLOR: '1',
+    };
     const callctl = `"${process.execPath}" "${bin}"`;
     const script = [
       exportCommand,
