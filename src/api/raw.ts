@@ -3,7 +3,7 @@ import { ServiceError } from '../errors.js';
 import { answerSchema } from '../schemas/answers.js';
 import type { CloudClient } from './client.js';
 import type { HttpResponse, Transport } from './transport.js';
-import { readAnswer } from '../reach/deliver.js';
+import { readAnswer } from './deliver.js';
 
 /**
  * Any request of the spec, including the operations it lists by title only, through the one

@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
-import type { JournalStore } from '../files/journal.js';
-import type { LedgerStore } from '../reach/ledger.js';
-import { isPostgresUrl } from '../store/open.js';
+import type { JournalStore } from '../state/journal.js';
+import type { LedgerStore } from '../state/ledger.js';
+import { isPostgresUrl } from '../state/open.js';
 import { storeValue } from './store-option.js';
 
 /** Takes a named lock for the run; resolves to its release. */
@@ -18,7 +18,7 @@ export async function sharedLocks(ctx: Context): Promise<TakeSharedLock | undefi
   const chosen = await storeValue(ctx, {});
   if (!chosen || !isPostgresUrl(chosen.value)) return undefined;
   const url = chosen.value;
-  const { acquireSharedLock } = await import('../store/pg-lock.js');
+  const { acquireSharedLock } = await import('../state/pg-lock.js');
   return async (name: string, what: string) => {
     const lock = await acquireSharedLock(url, name, what, (error) => {
       void ctx
@@ -40,7 +40,7 @@ export async function sharedLocks(ctx: Context): Promise<TakeSharedLock | undefi
 export async function sharedLedgers(ctx: Context): Promise<LedgerStore | undefined> {
   const chosen = await storeValue(ctx, {});
   if (!chosen || !isPostgresUrl(chosen.value)) return undefined;
-  const { pgLedgers } = await import('../store/pg-ledger.js');
+  const { pgLedgers } = await import('../state/pg-ledger.js');
   return pgLedgers(chosen.value);
 }
 
@@ -52,6 +52,6 @@ export async function sharedLedgers(ctx: Context): Promise<LedgerStore | undefin
 export async function sharedJournals(ctx: Context, kind: 'upload' | 'reach'): Promise<JournalStore | undefined> {
   const chosen = await storeValue(ctx, {});
   if (!chosen || !isPostgresUrl(chosen.value)) return undefined;
-  const { PgJournals } = await import('../store/pg-journal.js');
+  const { PgJournals } = await import('../state/pg-journal.js');
   return new PgJournals(chosen.value, kind);
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { isPostgresUrl, storePassword } from '../store/open.js';
+import { isPostgresUrl, storePassword } from '../state/open.js';
 
 export interface StoreFlags {
   store?: string;

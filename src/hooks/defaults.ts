@@ -15,14 +15,6 @@ export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
-/**
- * How long a seen event is remembered as a possible retry. The service retries task end up to 5
- * times a minute apart; 15 minutes covers that with room to spare.
- */
-export const DEDUP_WINDOW_MS = 15 * 60_000;
-/** The dedup store forgets its oldest keys beyond this many, so a flood cannot exhaust memory. */
-export const DEDUP_MAX_KEYS = 500_000;
-
 /** `--forward-to`: retries after a failed attempt (the transport's back-off) and the timeout of each. */
 export const FORWARD_RETRIES = 3;
 export const FORWARD_TIMEOUT_MS = 10_000;

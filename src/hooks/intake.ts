@@ -1,17 +1,17 @@
 import { isUtf8 } from 'node:buffer';
 import type { EventType } from '../schemas/events.js';
-import { DedupStore, SignPairs, dedupKey, signPair } from './dedup.js';
-import { DEDUP_WINDOW_MS } from './defaults.js';
-import { NdjsonStore } from '../store/ndjson.js';
+import { DedupStore, SignPairs, dedupKey, signPair } from '../state/dedup.js';
+import { DEDUP_WINDOW_MS } from '../state/dedup.js';
+import { NdjsonStore } from '../state/ndjson.js';
 import {
   StoreUnavailable,
   type Appended,
   type EventStore,
   type ForwardClaim,
   type PairMemory,
-} from '../store/types.js';
-import { detectType, schemaWarnings, summarize, type EventSummary } from './detect.js';
-import type { EventLog, HookRecord } from './event-log.js';
+} from '../state/types.js';
+import { detectType, schemaWarnings, summarize, type EventSummary } from '../schemas/detect.js';
+import type { EventLog, HookRecord } from '../state/event-log.js';
 import { DEFAULT_MAX_AGE_MS, createVerifier, type Verdict, type VerifyOptions } from './verify.js';
 
 // The secret headers and their redaction are src/redact.ts's (one list for the whole program).

@@ -18,13 +18,13 @@ import {
   MAX_CONNECTIONS_PER_PEER,
   MAX_DEFERRED,
 } from './defaults.js';
-import type { EventSummary } from './detect.js';
-import { recordBody, type HookRecord } from './event-log.js';
+import type { EventSummary } from '../schemas/detect.js';
+import { recordBody, type HookRecord } from '../state/event-log.js';
 import { Intake, LogWriteError, type IntakeOptions, type Outcome, type RequestMeta } from './intake.js';
 import type { Transport } from '../api/transport.js';
 import { VERDICT_HEADER, notificationTransport, passOnHeaders, post } from './send.js';
-import type { StoredEvent } from '../store/types.js';
-import { NdjsonStore } from '../store/ndjson.js';
+import type { StoredEvent } from '../state/types.js';
+import { NdjsonStore } from '../state/ndjson.js';
 import { REDACTED } from '../redact.js';
 
 export interface ListenerOptions extends IntakeOptions {

@@ -2,19 +2,7 @@ import type { EventType } from '../schemas/events.js';
 import { SIGN_COMMAND_TIMEOUT_MS, runSignCommand } from '../signing/sign-command.js';
 import { SIGN_CONCURRENCY } from './defaults.js';
 import { defaultServiceSign, matchMd5Sign, signaturesEqual } from '../signing/sign.js';
-
-/**
- * What callctl can say about an event's authenticity:
- * - `verified`: a signature matched (`by` says which key, or `secret` / `command`);
- * - `rejected`: a signature was required and is missing or wrong;
- * - `unverified`: signed by the sender, but callctl has nothing to check it with;
- * - `unsigned`: the spec does not sign this type;
- * - `skipped`: `--skip-verify` was given;
- * - `unavailable`: a verification method is configured but could not answer (the sign command
- *   failed, timed out or printed nothing). Fail closed: such an event is refused with 503 (the
- *   fault is ours, so the service sends it again) and never forwarded.
- */
-export type VerdictState = 'verified' | 'rejected' | 'unverified' | 'unsigned' | 'skipped' | 'unavailable';
+import type { VerdictState } from '../state/event-log.js';
 
 export interface Verdict {
   state: VerdictState;

@@ -1,6 +1,6 @@
 import { NetworkError, ServiceError } from '../errors.js';
 import { pushRequestSchema, pushResponseSchema, type PushRequest } from '../schemas/push.js';
-import type { AnswerReader, Delivery, PreparedRequest } from './deliver.js';
+import type { AnswerReader, Delivery, PreparedRequest } from '../api/deliver.js';
 import { issuesToProblems, type Problem } from '../csv/problems.js';
 
 /** Where a push goes: the flex-route address and its token (live or test). */

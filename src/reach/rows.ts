@@ -1,6 +1,6 @@
-import type { Delivery, PreparedRequest } from './deliver.js';
+import type { Delivery, PreparedRequest } from '../api/deliver.js';
 import { intervalMs } from '../timers.js';
-import type { Journal, RowState } from './journal.js';
+import type { Journal, RowState } from '../state/row-journal.js';
 import { plural } from '../plural.js';
 
 /** A validated row, ready to be sent. */
@@ -27,7 +27,7 @@ export interface SendRowsOptions {
   sleep(ms: number): Promise<void>;
   /** Checked before each send: true ends the run (Ctrl-C). */
   stopRequested(): boolean;
-  /** The never-twice ledger (src/reach/ledger.ts): told before each send and of each send that reached nobody. */
+  /** The never-twice ledger (src/state/ledger.ts): told before each send and of each send that reached nobody. */
   ledger?: {
     pending(who: string, at: string): void | Promise<void>;
     cleared(who: string, at: string): void | Promise<void>;

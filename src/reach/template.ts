@@ -1,6 +1,6 @@
 import { NetworkError, ServiceError } from '../errors.js';
 import { templateRequestSchema, templateResponseSchema, type TemplateRequest } from '../schemas/template.js';
-import type { AnswerReader, Delivery, PreparedRequest } from './deliver.js';
+import type { AnswerReader, Delivery, PreparedRequest } from '../api/deliver.js';
 import { issuesToProblems, type Problem } from '../csv/problems.js';
 import { signBody, type SignatureSource } from '../signing/service-sign.js';
 

@@ -13,7 +13,7 @@ const count = z.number().int();
 const eventType = z.enum(EVENT_TYPES).nullable();
 const verdict = z.enum(['verified', 'rejected', 'unverified', 'unsigned', 'skipped', 'unavailable']);
 
-/** The ids and status an event's body carries (src/hooks/detect.ts EventSummary); absent when it has none. */
+/** The ids and status an event's body carries (src/schemas/detect.ts EventSummary); absent when it has none. */
 const idsShape = {
   plan: z.string().optional(),
   task: z.string().optional(),

@@ -18,7 +18,7 @@ export type PushRequest = z.infer<typeof pushRequestSchema>;
 
 /**
  * The answer of the push endpoint as the spec gives it. `body` is an object the spec does not
- * describe. A success answer that does not fit is still a success (src/reach/deliver.ts).
+ * describe. A success answer that does not fit is still a success (src/api/deliver.ts).
  */
 export const pushResponseSchema = z.looseObject({
   code: z.number().int(),

@@ -1,21 +1,7 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { JsonSource } from './json-bytes.js';
-
-/** One batch: one request to updatedetails. */
-export interface Batch {
-  /** 1-based, counted over the whole upload (an earlier run's batches included). */
-  index: number;
-  /** Lines of the file its first and last entries come from. */
-  firstLine: number;
-  lastLine: number;
-  count: number;
-  /**
-   * Every entry carries a `caseid`: sending it again cannot duplicate a contact (the spec
-   * recommends caseid against duplication), so an uncertain batch may be retried.
-   */
-  caseids?: boolean;
-}
+import type { Batch } from '../state/upload-journal.js';
 
 /** A batch and where its JSON array is: which spool, at which offset. */
 export interface SpooledBatch extends Batch {

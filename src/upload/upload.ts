@@ -2,7 +2,8 @@ import { mkdirSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { commitFile } from '../files/atomic-write.js';
 import { join } from 'node:path';
 import { InputError, NetworkError } from '../errors.js';
-import { BatchReader, plainBatch, type Batch, type SpooledBatch } from './batches.js';
+import { BatchReader, plainBatch, type SpooledBatch } from './batches.js';
+import type { Batch } from '../state/upload-journal.js';
 import { checkFile, secondSpoolPath, SPLIT_MIN_BYTES } from './check-file.js';
 import type { Plan, UploadEvent, Validation } from './events.js';
 import { fingerprint, type Fingerprint } from './fingerprint.js';
@@ -19,8 +20,8 @@ import {
   uploadsDir,
   type JournalState,
   type UncertainBatch,
-} from './journal.js';
-import type { JournalStore } from '../files/journal.js';
+} from '../state/upload-journal.js';
+import type { JournalStore } from '../state/journal.js';
 import { acquireLock } from '../files/lock.js';
 import { SplitFinder } from './split.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { Journal } from '../../src/reach/journal.js';
+import { Journal } from '../../src/state/row-journal.js';
 import { main } from '../../src/main.js';
 import { testIO } from '../../src/io.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';

@@ -449,7 +449,7 @@ describe('workflow update: lock, terminal and signals', () => {
       (await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--dry-run', '--json'], { env }))
         .out,
     );
-    const { uploadKey, uploadsDir } = await import('../../src/upload/journal.js');
+    const { uploadKey, uploadsDir } = await import('../../src/state/upload-journal.js');
     const { mkdirSync } = await import('node:fs');
     const { hostname } = await import('node:os');
     const uploads = uploadsDir(join(env.XDG_STATE_HOME!, 'callctl'));

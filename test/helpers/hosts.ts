@@ -1,6 +1,6 @@
 /**
  * Several "hosts" sharing one PostgreSQL store, for the tests of what callctl on several machines
- * does with the same work (test/store/shared-*.test.ts): one sandbox for the test file, one fresh
+ * does with the same work (test/state/shared-*.test.ts): one sandbox for the test file, one fresh
  * database, each host its own config, state and cache folders, and runs of the built CLI
  * (bin/callctl.js, which loads dist/: `npm test` builds first) as child processes.
  */

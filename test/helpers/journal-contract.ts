@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { JournalStore } from '../../src/files/journal.js';
+import type { JournalStore } from '../../src/state/journal.js';
 
 /**
  * What every journal store does (files today; a PostgreSQL store runs the same contract).

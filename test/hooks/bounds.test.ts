@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EventLog } from '../../src/hooks/event-log.js';
+import { EventLog } from '../../src/state/event-log.js';
 import { startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../src/hooks/listener.js';
 import { taskSign } from '../../src/signing/sign.js';
 import { post, readRecords, tempDir, until } from './helpers.js';

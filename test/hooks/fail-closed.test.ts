@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Chalk } from 'chalk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { render } from '../../src/commands/serve-hooks/render.js';
-import { EventLog } from '../../src/hooks/event-log.js';
+import { EventLog } from '../../src/state/event-log.js';
 import { startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody, type SampleType } from '../../src/hooks/samples.js';
@@ -201,7 +201,7 @@ describe('plan end: freshness and replays', () => {
     await first.listener.close();
     expect(local.got.map((g) => JSON.parse(g.body).PlanName)).toEqual(['PLAN-A', 'PLAN-SAME-SECOND']);
     // A restart reading the log remembers the pair.
-    const { readRecentRecords } = await import('../../src/hooks/event-log.js');
+    const { readRecentRecords } = await import('../../src/state/event-log.js');
     const second = await startListener({
       port: 0,
       keys: [KEY],

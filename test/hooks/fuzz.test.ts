@@ -3,7 +3,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EventLog, recordBody } from '../../src/hooks/event-log.js';
+import { EventLog, recordBody } from '../../src/state/event-log.js';
 import { startListener, type Listener } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody } from '../../src/hooks/samples.js';

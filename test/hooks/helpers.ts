@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
-import type { HookRecord } from '../../src/hooks/event-log.js';
+import type { HookRecord } from '../../src/state/event-log.js';
 import { testIO } from '../../src/io.js';
 import { tempDir } from '../helpers/temp.js';
 

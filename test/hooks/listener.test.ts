@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EventLog, readRecentRecords, recordBody } from '../../src/hooks/event-log.js';
+import { EventLog, readRecentRecords, recordBody } from '../../src/state/event-log.js';
 import { startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody, type SampleType } from '../../src/hooks/samples.js';

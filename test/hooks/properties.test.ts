@@ -7,7 +7,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventLog, recordBody } from '../../src/hooks/event-log.js';
+import { EventLog, recordBody } from '../../src/state/event-log.js';
 import { startListener, type Listener } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody } from '../../src/hooks/samples.js';

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Journal, reachJournals, type JournalKey } from '../../src/reach/journal.js';
+import { Journal, reachJournals, type JournalKey } from '../../src/state/row-journal.js';
 import { tempDir } from './helpers.js';
 
 const key: JournalKey = { command: 'push', target: 'live POST http://x/api/push/***', sha256: 'ab'.repeat(32) };

@@ -1,7 +1,7 @@
 import { appendFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileLedgers, peekLedger } from '../../src/reach/ledger.js';
+import { fileLedgers, peekLedger } from '../../src/state/ledger.js';
 import { tempDir } from './helpers.js';
 
 const DEST = 'push live POST http://127.0.0.1/api/push/***';

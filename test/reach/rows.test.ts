@@ -8,8 +8,8 @@ import {
   type SendEvent,
   type SendRow,
 } from '../../src/reach/rows.js';
-import type { Delivery } from '../../src/reach/deliver.js';
-import { Journal, reachJournals } from '../../src/reach/journal.js';
+import type { Delivery } from '../../src/api/deliver.js';
+import { Journal, reachJournals } from '../../src/state/row-journal.js';
 import { tempDir } from './helpers.js';
 
 const rows: SendRow<string>[] = Array.from({ length: 8 }, (_, i) => ({

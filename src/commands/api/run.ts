@@ -147,7 +147,7 @@ async function confirmIfWrite(ctx: Context, method: string, endpoint: string, ye
 
 /** The flex-route address (`--test`: the test one); `{push_token}` in PATH becomes the push token. */
 async function flexTarget(ctx: Context, opts: ApiOptions, method: string, path: string) {
-  const { resolvePushTarget } = await import('../push/push.js');
+  const { resolvePushTarget } = await import('../push/target.js');
   const target = await resolvePushTarget(ctx, { test: opts.test });
   const base = target.flexUrl.replace(/\/+$/, '');
   return {
@@ -159,7 +159,7 @@ async function flexTarget(ctx: Context, opts: ApiOptions, method: string, path: 
 
 /** The template API, at the base URL: X-Service-Sign-Key and X-Service-Sign of the exact body. */
 async function templateTarget(ctx: Context, opts: ApiOptions, method: string, path: string, body: Buffer | undefined) {
-  const { resolveTemplateTarget: target } = await import('../template/send.js');
+  const { resolveTemplateTarget: target } = await import('../template/target.js');
   const { signBody } = await import('../../signing/service-sign.js');
   const { withSignFlag } = await import('../shared/signature.js');
   const t = await target(ctx, opts);

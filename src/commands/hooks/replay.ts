@@ -2,7 +2,7 @@ import type { HooksReplayLine } from '../../schemas/hooks-output.js';
 import { existsSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { NetworkError, ServiceError, ServiceUnavailableError, UsageError } from '../../errors.js';
-import { recordBody, type HookRecord } from '../../hooks/event-log.js';
+import { recordBody, type HookRecord } from '../../state/event-log.js';
 import { readFailed, readSource } from './source.js';
 import { runSignCommand } from '../../signing/sign-command.js';
 import { defaultServiceSign } from '../../signing/sign.js';

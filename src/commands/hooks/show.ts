@@ -1,8 +1,8 @@
 import type { HooksShowJson } from '../../schemas/hooks-output.js';
 import type { Context } from '../../context.js';
 import { InputError } from '../../errors.js';
-import { recordBody } from '../../hooks/event-log.js';
-import { recordFacts, shownFacts } from '../../store/facts.js';
+import { recordBody } from '../../state/event-log.js';
+import { recordFacts, shownFacts } from '../../state/facts.js';
 import { printable } from '../../output/printable.js';
 import { maskNumber } from '../serve-hooks/render.js';
 import { readFailed, readSource, type SourceFlags } from './source.js';

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { LocalError, NetworkError, UsageError } from '../../errors.js';
-import { openStoreForReading } from '../../store/open.js';
-import type { EventStore } from '../../store/types.js';
+import { openStoreForReading } from '../../state/open.js';
+import type { EventStore } from '../../state/types.js';
 import { storeValue, type StoreFlags } from '../store-option.js';
 
 export interface SourceFlags extends StoreFlags {
@@ -29,7 +29,7 @@ export async function readSource(ctx: Context, flags: SourceFlags): Promise<Even
     return await openStoreForReading(chosen.value);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    const { SchemaError, describe, shownUrl } = await import('../../store/postgres.js');
+    const { SchemaError, describe, shownUrl } = await import('../../state/postgres.js');
     if (error instanceof SchemaError) throw new UsageError(error.message);
     throw new NetworkError(`cannot reach the store ${shownUrl(chosen.value)}: ${describe(error)}`);
   }
@@ -41,7 +41,7 @@ export async function readSource(ctx: Context, flags: SourceFlags): Promise<Even
  */
 export async function readFailed(store: EventStore, error: unknown): Promise<never> {
   if (error instanceof UsageError || error instanceof NetworkError || error instanceof LocalError) throw error;
-  const { describe } = await import('../../store/postgres.js');
+  const { describe } = await import('../../state/postgres.js');
   if (store.kind === 'ndjson') throw new LocalError(`cannot read the event log ${store.where}: ${describe(error)}`);
   throw new NetworkError(`cannot read the store ${store.where}: ${describe(error)}`);
 }

@@ -3,12 +3,12 @@ import type { Context } from '../../context.js';
 import type { PushRequest } from '../../schemas/push.js';
 import type { SendRow } from '../../reach/rows.js';
 import { readCsv } from '../../csv/table.js';
-import { deliver } from '../../reach/deliver.js';
+import { deliver } from '../../api/deliver.js';
 import type { Problem } from '../../csv/problems.js';
 import { buildPush, preparePush, pushAnswer, pushEndpoint } from '../../reach/push.js';
 import { collectVariables } from '../shared/variables.js';
 import { runCsvSend } from '../shared/csv-send.js';
-import { resolvePushTarget, type PushOptions } from './push.js';
+import { resolvePushTarget, type PushOptions } from './target.js';
 import { invalidInput } from '../shared/send-ui.js';
 
 const FIELD_COLUMNS = new Set(['caller_id', 'client_name']);

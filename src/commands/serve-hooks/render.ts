@@ -1,7 +1,7 @@
 import type { ServeHooksLine } from '../../schemas/hooks-output.js';
 import type { Paint } from '../../output/paint.js';
-import type { EventSummary } from '../../hooks/detect.js';
-import type { HookRecord } from '../../hooks/event-log.js';
+import type { EventSummary } from '../../schemas/detect.js';
+import type { HookRecord } from '../../state/event-log.js';
 import type { ListenerEvent } from '../../hooks/listener.js';
 import { printable } from '../../output/printable.js';
 

@@ -1,15 +1,15 @@
 import type { Context } from '../../context.js';
 import { redactValues } from '../../redact.js';
 import { fsReason, LocalError, NetworkError, UsageError } from '../../errors.js';
-import { EventLog, readRecentRecords } from '../../hooks/event-log.js';
+import { EventLog, readRecentRecords } from '../../state/event-log.js';
 import { historyWindowMs } from '../../hooks/intake.js';
 import { startListener, type Listener } from '../../hooks/listener.js';
 import { chatbotSigning, hookKeys, parseEventTypes } from '../hooks/secrets.js';
 import { httpUrl } from '../../config/http-url.js';
 import { render, type RenderOptions } from './render.js';
 import { storeValue } from '../store-option.js';
-import { isPostgresUrl } from '../../store/open.js';
-import type { EventStore } from '../../store/types.js';
+import { isPostgresUrl } from '../../state/open.js';
+import type { EventStore } from '../../state/types.js';
 import { plural } from '../../plural.js';
 
 export interface ServeOptions {
@@ -250,7 +250,7 @@ const MAX_OUTAGE_REASONS = 5;
  * receivers starting together take turns). A database that cannot be reached at start is exit 5.
  */
 async function openShared(url: string): Promise<EventStore> {
-  const { PostgresStore, SchemaError, describe } = await import('../../store/postgres.js');
+  const { PostgresStore, SchemaError, describe } = await import('../../state/postgres.js');
   const store = await PostgresStore.open(url);
   try {
     await store.migrate();

@@ -14,13 +14,13 @@ import {
   type RowSender,
   type RowResult,
 } from '../../reach/rows.js';
-import type { PreparedRequest } from '../../reach/deliver.js';
-import { Journal, reachJournals, type JournalKey } from '../../reach/journal.js';
+import type { PreparedRequest } from '../../api/deliver.js';
+import { Journal, reachJournals, type JournalKey } from '../../state/row-journal.js';
 import { defaultResultsPath, writeResults } from '../../reach/results.js';
 import { confirmSend, printDryRun } from './send-ui.js';
 import { Progress } from './progress.js';
 import { stateDir } from '../../files/state.js';
-import { fileLedgers, normaliseDestination, peekLedger, RECALL_WINDOW_MS, type Ledger } from '../../reach/ledger.js';
+import { fileLedgers, normaliseDestination, peekLedger, RECALL_WINDOW_MS, type Ledger } from '../../state/ledger.js';
 import { sharedJournals, sharedLedgers, sharedLocks } from '../shared-lock.js';
 import { plural } from '../../plural.js';
 import type { CsvSendJson } from '../../schemas/run-output.js';

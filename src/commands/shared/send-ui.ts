@@ -1,7 +1,7 @@
 import { InputError, InterruptedError, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact, redactHeader } from '../../redact.js';
-import type { PreparedRequest } from '../../reach/deliver.js';
+import type { PreparedRequest } from '../../api/deliver.js';
 import { LISTED_PROBLEMS, type Problem } from '../../csv/problems.js';
 import { Progress } from './progress.js';
 import { readAll } from '../../io-read.js';

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { StoreMigrateJson } from '../../schemas/local-output.js';
-import { SCHEMA_VERSION } from '../../store/pg-schema.js';
+import { SCHEMA_VERSION } from '../../state/pg-schema.js';
 import type { StoreFlags } from '../store-option.js';
 import { sharedStore, unreachable } from './shared.js';
 

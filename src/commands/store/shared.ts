@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { NetworkError, UsageError } from '../../errors.js';
-import { isPostgresUrl } from '../../store/open.js';
-import type { PostgresStore } from '../../store/postgres.js';
+import { isPostgresUrl } from '../../state/open.js';
+import type { PostgresStore } from '../../state/postgres.js';
 import { storeValue, type StoreFlags } from '../store-option.js';
 
 /** The PostgreSQL store named by the flags or the environment; a usage error when there is none. */
@@ -13,12 +13,12 @@ export async function sharedStore(ctx: Context, flags: StoreFlags): Promise<Post
     throw new UsageError(
       `${chosen.from}: \`callctl store\` is for a postgres:// store; the NDJSON file needs no tables`,
     );
-  const { PostgresStore } = await import('../../store/postgres.js');
+  const { PostgresStore } = await import('../../state/postgres.js');
   return PostgresStore.open(chosen.value);
 }
 
 /** A failure to reach or query the database, as exit 5 naming the store without its password. */
 export async function unreachable(store: PostgresStore, error: unknown): Promise<never> {
-  const { describe } = await import('../../store/postgres.js');
+  const { describe } = await import('../../state/postgres.js');
   throw new NetworkError(`cannot reach the store ${store.where}: ${describe(error)}`);
 }

@@ -3,14 +3,14 @@ import type { Context } from '../../context.js';
 import type { TemplateRequest } from '../../schemas/template.js';
 import type { SendRow } from '../../reach/rows.js';
 import { readCsv } from '../../csv/table.js';
-import { deliver } from '../../reach/deliver.js';
+import { deliver } from '../../api/deliver.js';
 import type { Problem } from '../../csv/problems.js';
 import { buildTemplate, prepareTemplate, templateAnswer, templateEndpoint } from '../../reach/template.js';
 import { collectVariables } from '../shared/variables.js';
 import { withSignFlag } from '../shared/signature.js';
 import { runCsvSend } from '../shared/csv-send.js';
 import { invalidInput } from '../shared/send-ui.js';
-import { resolveTemplateTarget, withReplyUrlHint, type TemplateSendOptions } from './send.js';
+import { resolveTemplateTarget, withReplyUrlHint, type TemplateSendOptions } from './target.js';
 
 const FIELD_COLUMNS = new Set(['channel', 'channel_id', 'user_id', 'reply_url']);
 

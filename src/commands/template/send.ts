@@ -1,44 +1,21 @@
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
-import { deliver } from '../../reach/deliver.js';
-import type { SignatureSource } from '../../signing/service-sign.js';
-import type { Problem } from '../../csv/problems.js';
-import { signatureSource, withSignFlag } from '../shared/signature.js';
-import { SECRET_ENV } from '../../config/keys.js';
+import { deliver } from '../../api/deliver.js';
+import { withSignFlag } from '../shared/signature.js';
 import {
   buildTemplate,
   prepareTemplate,
-  REPLY_URL_MISSING,
   recipient,
   templateAnswer,
   templateEndpoint,
   templateError,
-  type TemplateTarget,
 } from '../../reach/template.js';
 import { collectVariables } from '../shared/variables.js';
-import {
-  confirmSend,
-  invalidInput,
-  printDryRun,
-  refuseCsvOnlyFlags,
-  summaryLines,
-  type SendOptions,
-} from '../shared/send-ui.js';
+import { confirmSend, invalidInput, printDryRun, refuseCsvOnlyFlags, summaryLines } from '../shared/send-ui.js';
+import { resolveTemplateTarget, withReplyUrlHint, type TemplateSendOptions } from './target.js';
 
-export interface TemplateSendOptions extends SendOptions {
-  templateId: number;
-  channel?: string;
-  channelId?: string;
-  userId: string;
-  var?: string[];
-  varsFile?: string;
-  replyUrl?: string;
-  timestamp?: number;
-  signature?: string;
-  signCommand?: string;
-  signSecretFile?: string;
-}
+export type { TemplateSendOptions };
 
 /** Runs `template send`. */
 export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): Promise<number> {
@@ -108,47 +85,4 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
   ]);
   out.success(`message sent (${recipient(body)})${d.id ? `, task_id ${d.id}` : ''}`);
   return 0;
-}
-
-/** Base URL, API key (environment or profile; a secret) and the signature source. */
-export async function resolveTemplateTarget(
-  ctx: Context,
-  opts: Pick<TemplateSendOptions, 'signature' | 'signCommand' | 'signSecretFile'>,
-): Promise<TemplateTarget> {
-  const baseUrl = await ctx.baseUrl();
-  const settings = await ctx.settings();
-  const signKey = settings.require('sign-key');
-  ctx.addSecret(signKey);
-  const signature = await signatureWithFallback(ctx, opts, settings.stored()['sign-secret']);
-  if (signature.kind === 'default') ctx.addSecret(signature.secret);
-  return { baseUrl, signKey, signature };
-}
-
-/**
- * The signature source of `signatureSource` (flag, sign command, secret file, environment); when
- * none is given, the secret stored in the profile (`config set sign-secret --stdin`), else a
- * masked prompt on a terminal.
- */
-async function signatureWithFallback(
-  ctx: Context,
-  opts: Pick<TemplateSendOptions, 'signature' | 'signCommand' | 'signSecretFile'>,
-  stored: string | undefined,
-): Promise<SignatureSource> {
-  const env = ctx.io.env;
-  const given =
-    opts.signature !== undefined ||
-    opts.signCommand !== undefined ||
-    Boolean(opts.signSecretFile) ||
-    Boolean(env[SECRET_ENV.signSecret]) ||
-    Boolean(env[SECRET_ENV.signSecretFile]);
-  if (given || (!stored && !ctx.canPrompt())) return signatureSource(opts, env);
-  if (stored) return { kind: 'default', secret: stored, from: 'profile sign-secret' };
-  const secret = await ctx.io.prompter.password('X-Service-Sign secret');
-  if (!secret) throw new UsageError('no X-Service-Sign secret given');
-  return { kind: 'default', secret, from: 'prompt' };
-}
-
-/** The problem of a missing reply_url, with where one is given (`hint`). */
-export function withReplyUrlHint(problems: readonly Problem[], hint: string): Problem[] {
-  return problems.map((p) => (p.message === REPLY_URL_MISSING ? { ...p, message: `${p.message} (${hint})` } : p));
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { acquireLock } from '../files/lock.js';
-import { FileJournals, type JournalStore } from '../files/journal.js';
+import { FileJournals, type JournalStore } from './journal.js';
 
 /**
  * The never-twice ledger of pushes and template sends: per destination (the normalised flex-route
@@ -20,7 +20,7 @@ export interface Ledger {
   close(): void | Promise<void>;
 }
 
-/** Where ledgers live: files (fileLedgers) or the PostgreSQL store (src/store/pg-ledger.ts). */
+/** Where ledgers live: files (fileLedgers) or the PostgreSQL store (src/state/pg-ledger.ts). */
 export interface LedgerStore {
   open(destination: string): Ledger | Promise<Ledger>;
 }
@@ -51,7 +51,7 @@ export function normaliseDestination(text: string): string {
 
 type Entry = { p: string; s: 'pending' | 'clear'; at: string };
 
-/** The ledgers as journals (src/files/journal.ts): `<state>/ledgers/<hash of the destination>.jsonl`. */
+/** The ledgers as journals (src/state/journal.ts): `<state>/ledgers/<hash of the destination>.jsonl`. */
 const ledgerJournals = (stateDir: string) => new FileJournals(join(stateDir, 'ledgers'), '.jsonl');
 const ledgerName = (destination: string) => createHash('sha256').update(destination).digest('hex').slice(0, 24);
 

@@ -1,6 +1,6 @@
 import type { Client } from 'pg';
 import { NetworkError } from '../errors.js';
-import type { JournalAppender, JournalRecord, JournalStore } from '../files/journal.js';
+import type { JournalAppender, JournalRecord, JournalStore } from './journal.js';
 import { JOURNAL_KEEP_MS } from '../files/state.js';
 import { redactValues } from '../redact.js';
 import { describe, shownUrl } from './postgres.js';
@@ -16,7 +16,7 @@ export type JournalKind = 'upload' | 'reach';
  * host sees what another host's run of the same work sent: an upload host A finished is not sent
  * again from host B, and a batch or row A left uncertain stays uncertain on B. The names are the
  * file journals' (a hash of the work, never a path), so the same work has the same journal on
- * every host. The runs that write a journal hold its shared lock (src/store/pg-lock.ts).
+ * every host. The runs that write a journal hold its shared lock (src/state/pg-lock.ts).
  *
  * Appends go out at once, in order, on one connection of the appender's own; a `durable` one
  * resolves once it and every record before it are committed. A record appended without it is

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordBody, type HookRecord } from '../../src/hooks/event-log.js';
-import type { Appended } from '../../src/store/types.js';
-import { PostgresStore } from '../../src/store/postgres.js';
-import { SCHEMA_VERSION } from '../../src/store/pg-schema.js';
+import { recordBody, type HookRecord } from '../../src/state/event-log.js';
+import type { Appended } from '../../src/state/types.js';
+import { PostgresStore } from '../../src/state/postgres.js';
+import { SCHEMA_VERSION } from '../../src/state/pg-schema.js';
 import { freshDatabase } from '../helpers/postgres.js';
 
 let url: string;

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addSecret } from '../../src/redact.js';
-import { PgJournals } from '../../src/store/pg-journal.js';
+import { PgJournals } from '../../src/state/pg-journal.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { journalStoreContract } from '../helpers/journal-contract.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startListener, type Listener } from '../../src/hooks/listener.js';
-import { PostgresStore } from '../../src/store/postgres.js';
+import { PostgresStore } from '../../src/state/postgres.js';
 import { planSign } from '../../src/signing/sign.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { post } from '../hooks/helpers.js';

@@ -1,6 +1,6 @@
-import { summarize, type EventSummary } from '../hooks/detect.js';
+import { summarize, type EventSummary } from '../schemas/detect.js';
 import { printable } from '../output/printable.js';
-import { recordBody, type HookRecord } from '../hooks/event-log.js';
+import { recordBody, type HookRecord } from './event-log.js';
 import type { EventFilter } from './types.js';
 
 /** The ids of a recorded event (plan, task, callee...), read from its body. */

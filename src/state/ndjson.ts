@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
-import { DedupStore } from '../hooks/dedup.js';
-import { EventLog, readLog, type HookRecord } from '../hooks/event-log.js';
+import { DedupStore } from './dedup.js';
+import { EventLog, readLog, type HookRecord } from './event-log.js';
 import { matches, recordFacts } from './facts.js';
 import {
   StoreUnavailable,

@@ -1,4 +1,4 @@
-import { CHATBOT_EVENTS, EVENT_SCHEMAS, type EventType } from '../schemas/events.js';
+import { CHATBOT_EVENTS, EVENT_SCHEMAS, type EventType } from './events.js';
 
 type Obj = Record<string, unknown>;
 

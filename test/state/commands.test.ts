@@ -68,7 +68,7 @@ describe('callctl store migrate / status', () => {
   it('upgrades a database left at an older version, step by step, keeping its events', async () => {
     const url = await freshDatabase('old');
     const { default: pg } = await import('pg');
-    const { MIGRATIONS } = await import('../../src/store/pg-schema.js');
+    const { MIGRATIONS } = await import('../../src/state/pg-schema.js');
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     // What callctl's first schema version made, with one event in it.

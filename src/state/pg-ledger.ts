@@ -1,6 +1,6 @@
 import type { Client } from 'pg';
 import { NetworkError } from '../errors.js';
-import type { Ledger, LedgerStore } from '../reach/ledger.js';
+import type { Ledger, LedgerStore } from './ledger.js';
 import { describe, shownUrl } from './postgres.js';
 import { migrate, schemaStatus, SCHEMA_VERSION } from './pg-schema.js';
 
@@ -9,7 +9,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
 /**
  * The never-twice ledgers in the PostgreSQL store (`callctl_reach_ledger`), keyed by the same
  * normalised destination as the ledger files, so that a person reached from one host is skipped
- * by a run on another. The caller holds the destination's shared lock (src/store/pg-lock.ts)
+ * by a run on another. The caller holds the destination's shared lock (src/state/pg-lock.ts)
  * for the run, so the rows read at open stay true while it runs; each `pending` is committed
  * before the request leaves. The schema is brought up to date first when it is behind.
  */

@@ -1,6 +1,6 @@
 import type { EventType } from '../schemas/events.js';
-import type { EventSummary } from '../hooks/detect.js';
-import type { HookRecord } from '../hooks/event-log.js';
+import type { EventSummary } from '../schemas/detect.js';
+import type { HookRecord } from './event-log.js';
 
 /**
  * Where serve-hooks keeps what arrived, and how several receivers agree on it. Two kinds:

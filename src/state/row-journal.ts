@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { acquireLock } from '../files/lock.js';
-import { FileJournals, type JournalAppender, type JournalRecord, type JournalStore } from '../files/journal.js';
+import { FileJournals, type JournalAppender, type JournalRecord, type JournalStore } from './journal.js';
 
 /** What identifies the sending of one file: the same command, target and file content is the same send (its runs share one journal). */
 export interface JournalKey {
@@ -24,7 +24,7 @@ export type RowState =
   /** The connection failed after the body went out. */
   | { state: 'uncertain'; at: string; error: string };
 
-/** The row journals as files: `<state>/journals/<command>-<id>.jsonl` (src/files/journal.ts). */
+/** The row journals as files: `<state>/journals/<command>-<id>.jsonl` (src/state/journal.ts). */
 export function reachJournals(stateDir: string): JournalStore {
   return new FileJournals(join(stateDir, 'journals'), '.jsonl');
 }
@@ -36,7 +36,7 @@ export function journalName(key: JournalKey): string {
 }
 
 /**
- * The journal of one push or template CSV send, keyed by rows (src/files/journal.ts
+ * The journal of one push or template CSV send, keyed by rows (src/state/journal.ts
  * underneath), so that a re-run after a kill never sends a row twice: "about to send row N" is
  * on disk before the request, the answer after it (flushed with the next row's intent). A lock
  * (src/files/lock.ts) keeps runs apart.

@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
+
+/**
+ * How long a seen event is remembered as a possible retry. The service retries task end up to 5
+ * times a minute apart; 15 minutes covers that with room to spare.
+ */
+export const DEDUP_WINDOW_MS = 15 * 60_000;
+/** The dedup store forgets its oldest keys beyond this many, so a flood cannot exhaust memory. */
+export const DEDUP_MAX_KEYS = 500_000;
 import type { EventType } from '../schemas/events.js';
-import { DEDUP_MAX_KEYS, DEDUP_WINDOW_MS } from './defaults.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});

@@ -2,8 +2,8 @@ import { closeSync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, wri
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { redactValues } from '../redact.js';
-import { syncDir } from './atomic-write.js';
-import { pruneJournals } from './state.js';
+import { syncDir } from '../files/atomic-write.js';
+import { pruneJournals } from '../files/state.js';
 
 /** One record of a journal: a JSON object (what it says is the using command's own). */
 export type JournalRecord = Record<string, unknown>;

@@ -12,8 +12,20 @@ import {
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { EventType } from '../schemas/events.js';
-import type { VerdictState } from './verify.js';
 import { redactValues } from '../redact.js';
+
+/**
+ * What callctl can say about an event's authenticity:
+ * - `verified`: a signature matched (`by` says which key, or `secret` / `command`);
+ * - `rejected`: a signature was required and is missing or wrong;
+ * - `unverified`: signed by the sender, but callctl has nothing to check it with;
+ * - `unsigned`: the spec does not sign this type;
+ * - `skipped`: `--skip-verify` was given;
+ * - `unavailable`: a verification method is configured but could not answer (the sign command
+ *   failed, timed out or printed nothing). Fail closed: such an event is refused with 503 (the
+ *   fault is ours, so the service sends it again) and never forwarded.
+ */
+export type VerdictState = 'verified' | 'rejected' | 'unverified' | 'unsigned' | 'skipped' | 'unavailable';
 
 /**
  * One line of the `--log` NDJSON file: one request as it arrived and the answer it got. The body

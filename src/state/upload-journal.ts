@@ -1,14 +1,28 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { Batch } from './batches.js';
-import { FileJournals, type JournalAppender, type JournalRecord, type JournalStore } from '../files/journal.js';
+import { FileJournals, type JournalAppender, type JournalRecord, type JournalStore } from './journal.js';
+
+/** One batch of an upload: one list-update request of entries, by the file lines they come from. */
+export interface Batch {
+  /** 1-based, counted over the whole upload (an earlier run's batches included). */
+  index: number;
+  /** Lines of the file its first and last entries come from. */
+  firstLine: number;
+  lastLine: number;
+  count: number;
+  /**
+   * Every entry carries a `caseid`: sending it again cannot duplicate a contact (the spec
+   * recommends caseid against duplication), so an uncertain batch may be retried.
+   */
+  caseids?: boolean;
+}
 
 /** Folder of upload journals and locks, inside the state folder (src/files/state.ts). */
 export function uploadsDir(stateDir: string): string {
   return join(stateDir, 'uploads');
 }
 
-/** The upload journals as files: `<state>/uploads/<key>.journal` (src/files/journal.ts). */
+/** The upload journals as files: `<state>/uploads/<key>.journal` (src/state/journal.ts). */
 export function uploadJournals(stateDir: string): JournalStore {
   return new FileJournals(uploadsDir(stateDir), '.journal');
 }
@@ -173,7 +187,7 @@ export async function findInterrupted(
 }
 
 /**
- * What the uploader writes in its journal (src/files/journal.ts underneath): `sending` before a
+ * What the uploader writes in its journal (src/state/journal.ts underneath): `sending` before a
  * batch's request, on disk before the body leaves; its outcome after, flushed by the next
  * `sending` (one flush per batch: the answer of a batch and the intent of the next go to disk
  * together) or by `close`. A crash that loses an answer leaves its batch uncertain: reported,

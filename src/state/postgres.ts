@@ -1,8 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
-import { SHARED_PAIR_MS } from '../hooks/dedup.js';
-import { DEDUP_WINDOW_MS } from '../hooks/defaults.js';
-import type { EventSummary } from '../hooks/detect.js';
-import type { HookRecord } from '../hooks/event-log.js';
+import { DEDUP_WINDOW_MS, SHARED_PAIR_MS } from './dedup.js';
+import type { EventSummary } from '../schemas/detect.js';
+import type { HookRecord } from './event-log.js';
 import { recordFacts } from './facts.js';
 import { migrate, schemaStatus, SCHEMA_VERSION, type SchemaStatus } from './pg-schema.js';
 import {

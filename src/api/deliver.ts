@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { NetworkError } from '../errors.js';
 import { SEND_SUCCESS_CODES } from '../limits.js';
-import type { HttpResponse, Transport } from '../api/transport.js';
+import type { HttpResponse, Transport } from './transport.js';
 
 /** One request that places a call or sends a message, ready to go. */
 export interface PreparedRequest {

@@ -1,0 +1,52 @@
+import { AuthError } from '../../errors.js';
+import type { Context } from '../../context.js';
+import type { PushTarget } from '../../reach/push.js';
+import { httpUrl } from '../../config/http-url.js';
+import { secretFromStdin, type SendOptions } from '../shared/send-ui.js';
+
+export interface PushOptions extends SendOptions {
+  callerId?: string;
+  clientName?: string;
+  var?: string[];
+  varsFile?: string;
+  test?: boolean;
+  flexUrl?: string;
+  pushTokenStdin?: boolean;
+}
+
+/**
+ * The flex-route address (flag, environment, profile) and the push token (stdin, environment,
+ * profile; never a flag). `--test` uses the test pair.
+ */
+export async function resolvePushTarget(
+  ctx: Context,
+  opts: Pick<PushOptions, 'test' | 'flexUrl' | 'pushTokenStdin'>,
+): Promise<PushTarget> {
+  const settings = await ctx.settings();
+  const test = opts.test === true;
+  const flexUrl = httpUrl(
+    opts.flexUrl || settings.require(test ? 'flex-test-url' : 'flex-url', '--flex-url'),
+    test ? 'flex-test-url' : 'flex-url',
+  );
+  const tokenKey = test ? 'push-test-token' : 'push-token';
+  const token = opts.pushTokenStdin
+    ? await secretFromStdin(ctx, '--push-token-stdin')
+    : settings.require(tokenKey, '--push-token-stdin');
+  if (!opts.pushTokenStdin && settings.resolve(tokenKey).source === 'profile') {
+    // The profile's push token goes only to the address it was set for.
+    const { pushTokenFlexUrl, sameBaseUrl } = await import('../../config/token-url.js');
+    const bound = pushTokenFlexUrl(settings.stored(), test);
+    if (bound === undefined || !sameBaseUrl(bound, flexUrl)) {
+      throw new AuthError(
+        bound === undefined
+          ? `profile ${ctx.profile}'s ${tokenKey} has no flex-route address recorded, so it is not sent to ${flexUrl}: set it with \`callctl config set ${test ? 'flex-test-url' : 'flex-url'} ${flexUrl}\` and set ${tokenKey} again`
+          : `profile ${ctx.profile}'s ${tokenKey} is for ${bound}, not for ${flexUrl}; it is not sent elsewhere. To push to ${flexUrl}, give its token (--push-token-stdin or ${test ? 'CALLCTL_PUSH_TEST_TOKEN' : 'CALLCTL_PUSH_TOKEN'}) or use a profile set up for it`,
+        { flexUrl, tokenFlexUrl: bound ?? null },
+      );
+    }
+  }
+  ctx.addSecret(token);
+  // The path carries the token percent-encoded; that form must not be printed either.
+  ctx.addSecret(encodeURIComponent(token));
+  return { flexUrl, token, environment: test ? 'test' : 'live' };
+}
