@@ -53,7 +53,8 @@ module.exports = {
     {
       name: 'core-not-up',
       severity: 'error',
-      comment: 'The core (schemas, csv, files, signing, output, config and the small shared modules) depends on nothing above it.',
+      comment:
+        'The core (schemas, csv, files, signing, output, config and the small shared modules) depends on nothing above it.',
       from: { path: CORE },
       to: { path: [COMMANDS, ENGINES, STATE, API] },
     },
