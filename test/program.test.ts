@@ -122,6 +122,8 @@ const table: Row[] = [
     exitStatus: true,
     taskId: 'T-1',
   }),
+  row('task report', ['task', 'report', 'T-1', '--format', 'csv'], runTaskReport, { format: 'csv', taskId: 'T-1' }),
+  // The old spelling of --format csv, hidden: the verb says so on stderr.
   row('task report', ['task', 'report', 'T-1', '--csv'], runTaskReport, { csv: true, taskId: 'T-1' }),
   row('plan status', ['plan', 'status', 'P', '--watch', '--interval', '10', '--exit-status'], runPlanStatus, {
     interval: 10,
@@ -130,7 +132,7 @@ const table: Row[] = [
     planName: 'P',
   }),
   row('plan detail', ['plan', 'detail', 'P'], runPlanDetail, { planName: 'P' }),
-  row('plan report', ['plan', 'report', 'P', '--csv'], runPlanReport, { csv: true, planName: 'P' }),
+  row('plan report', ['plan', 'report', 'P', '--format', 'csv'], runPlanReport, { format: 'csv', planName: 'P' }),
   row(
     'workflow list',
     [
@@ -212,6 +214,11 @@ const table: Row[] = [
     runWorkflowTaskDetail,
     { format: 'ndjson', output: 'o.ndjson', taskId: 'WT-1' },
   ),
+  row('workflow report', ['workflow', 'report', 'WT-1', '--format', 'csv'], runWorkflowReport, {
+    taskId: 'WT-1',
+    format: 'csv',
+  }),
+  // --task-id, the old spelling of the positional ID, hidden.
   row('workflow report', ['workflow', 'report', '--task-id', 'WT-1', '--csv'], runWorkflowReport, {
     taskId: 'WT-1',
     csv: true,
@@ -773,6 +780,18 @@ describe('argv to the options each command runs with', () => {
     [['workflow', 'verify-push', '--workflow-id', 'W']],
   ])('rejects %j as a usage error', async (argv) => {
     await expect(parse(argv)).rejects.toMatchObject({ code: expect.stringMatching(/^commander\./) });
+  });
+
+  it.each([
+    [['task', 'report', 'T-1', '--format', 'csv', '--json'], /--format and --json/],
+    [['--json', 'plan', 'report', 'P', '--csv'], /--csv and --json/],
+    [['workflow', 'report', 'WT-1', '--format', 'csv', '--json'], /--format and --json/],
+    [['task', 'detail', 'T-1', '--format', 'ndjson', '--json'], /--format and --json/],
+    [['workflow', 'task-detail', 'WT-1', '-o', 'x.csv', '--json'], /--output and --json/],
+    [['workflow', 'report'], /missing required argument 'task_id'/],
+    [['workflow', 'report', 'WT-1', '--task-id', 'WT-2'], /give task_id once/],
+  ])('rejects %j as a usage error naming the flags', async (argv, message) => {
+    await expect(parse(argv)).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(message) });
   });
 });
 

@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type Command } from './commander.js';
+import { InvalidArgumentError, type Command, type Option } from './commander.js';
+import { UsageError } from '../errors.js';
 import { Context, type GlobalOptions } from '../context.js';
 import type { IO } from '../io.js';
 
@@ -44,6 +45,7 @@ export function makeDeps(io: IO, state: RunState, invoke: Invoke = runVerb(io, s
         // The one place where parsed flags become a verb's options type; the argv table test holds
         // every command's parse equal to an object of that type.
         const opts = optionsOf(command, args.slice(0, -2)) as O;
+        checkConflicts(command);
         state.exitCode = (await invoke(command, opts, load)) ?? 0;
       },
   };
@@ -60,16 +62,47 @@ function runVerb(io: IO, state: RunState): Invoke {
   };
 }
 
-/** The command's own flags, and its positional arguments by their camelCase names (`<TaskID>`, `<task_id>`: taskId). */
+/**
+ * The command's own flags, and its positional arguments by their camelCase names (`<TaskID>`,
+ * `<task_id>`: taskId). A hidden flag of the same name is the argument's old spelling
+ * (`workflow report --task-id ID`): either may be given, not both, and an optional argument given
+ * neither way is missing.
+ */
 function optionsOf(command: Command, positional: unknown[]): Record<string, unknown> {
   const opts: Record<string, unknown> = { ...command.opts() };
   command.registeredArguments.forEach((argument, i) => {
     const key = camelCase(argument.name());
-    if (command.options.some((o) => o.attributeName() === key))
+    const alias = command.options.find((o) => o.attributeName() === key);
+    if (alias && !alias.hidden)
       throw new Error(`${command.name()}: the argument ${argument.name()} and a flag are both ${key}`);
+    if (alias && positional[i] !== undefined && opts[key] !== undefined)
+      throw new UsageError(`give ${argument.name()} once: as an argument, or with ${alias.long} (its old spelling)`);
     if (positional[i] !== undefined) opts[key] = positional[i];
+    if (alias && opts[key] === undefined) throw new UsageError(`missing required argument '${argument.name()}'`);
   });
   return opts;
+}
+
+/** Flags that choose what is printed, as `--json` does (see choosesOutput). */
+const OUTPUT_FLAGS = new WeakSet<Option>();
+
+/**
+ * Marks a flag that chooses what is printed (`--format`, `--output`): given with `--json`, it is a
+ * usage error instead of one of them silently winning. (commander's own `.conflicts()` looks within
+ * one command only, and `--json` is the program's.)
+ */
+export function choosesOutput(option: Option): Option {
+  OUTPUT_FLAGS.add(option);
+  return option;
+}
+
+function checkConflicts(command: Command): void {
+  if (command.optsWithGlobals().json !== true) return;
+  for (const option of command.options) {
+    const given = command.getOptionValueSource(option.attributeName());
+    if (given === undefined || given === 'default' || !OUTPUT_FLAGS.has(option)) continue;
+    throw new UsageError(`${option.long} and --json both choose what is printed: give one of them`);
+  }
 }
 
 function camelCase(name: string): string {

@@ -95,7 +95,7 @@ const CASES: Case[] = [
   { schema: planStatusDataSchema, argv: () => ['plan', 'status', SEED.planName, '--exit-status'] },
   { shape: 'taskReport', argv: () => ['task', 'report', SEED.debtTaskId] },
   { shape: 'planReport', argv: () => ['plan', 'report', SEED.planName] },
-  { shape: 'workflowReport', argv: () => ['workflow', 'report', '--task-id', SEED.workflowTaskId] },
+  { shape: 'workflowReport', argv: () => ['workflow', 'report', SEED.workflowTaskId] },
   {
     shape: 'workflowUpdate',
     files: { 'contacts.csv': 'callee,platform,caseid\n+6281234567001,BankX,C-1\n+6281234567002,BankX,C-2\n' },

@@ -304,7 +304,7 @@ describe('task report, by hand', () => {
     expect(n.questions).toBeUndefined();
   });
 
-  it('on a terminal: the same numbers with bars of blocks; piped: section lines; --csv: a table', async () => {
+  it('on a terminal: the same numbers with bars of blocks; piped: section lines; --format csv: a table', async () => {
     const tty = await cli(['task', 'report', 'T-HAND'], true);
     expect(tty.code).toBe(0);
     tty.out = tty.out.replace(/\u001b\[\d+m/g, '');
@@ -324,11 +324,42 @@ describe('task report, by hand', () => {
     expect(piped.out).toContain('duration_seconds\tp90\t150\t\t\n');
     expect(piped.out).not.toContain('█');
     expect(piped.out).toContain('redial_label\tNoAnswer\t2\t1\t\n');
-    const csv = await cli(['task', 'report', 'T-HAND', '--csv']);
+    const csv = await cli(['task', 'report', 'T-HAND', '--format', 'csv']);
+    expect(csv.err).toBe('');
     const lines = csv.out.split('\r\n');
     expect(lines[0]).toBe('section,value,count,share,detail');
     expect(lines).toContain('ring_type,ringing-forever,1,0.1667,');
     expect(lines).toContain('talk_rounds,median,3,,');
+  });
+
+  it('--csv, the old spelling of --format csv, still works and says on stderr what to type (--csv names an input file elsewhere)', async () => {
+    const csv = await cli(['task', 'report', 'T-HAND', '--format', 'csv']);
+    for (const argv of [
+      ['task', 'report', 'T-HAND', '--csv'],
+      ['plan', 'report', 'P', '--csv'],
+      ['workflow', 'report', '--task-id', 'WT-HAND', '--csv'],
+    ]) {
+      const old = await cli(argv);
+      expect(old.code, argv.join(' ')).toBe(0);
+      expect(old.err).toMatch(/^warning: --csv is deprecated .*: type --format csv\n$/);
+      expect(old.out).toMatch(/^section,value,count,share,detail\r\n/);
+    }
+    expect((await cli(['task', 'report', 'T-HAND', '--csv'])).out).toBe(csv.out);
+    const positional = await cli(['workflow', 'report', 'WT-HAND', '--format', 'csv']);
+    expect(positional.out).toBe((await cli(['workflow', 'report', '--task-id', 'WT-HAND', '--csv'])).out);
+  });
+
+  it('an export format with --json is a usage error, not one of them silently dropped', async () => {
+    for (const argv of [
+      ['task', 'report', 'T-HAND', '--format', 'csv', '--json'],
+      ['task', 'report', 'T-HAND', '--csv', '--json'],
+      ['task', 'detail', 'T-HAND', '--format', 'csv', '--json'],
+    ]) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toMatch(/^error: --(format|csv) and --json both choose what is printed: give one of them\n/);
+    }
   });
 
   it('a refusal is the same one line as `task detail` gives, naming the endpoint, the code and the service status text (exit 1)', async () => {
@@ -395,7 +426,7 @@ describe('plan report, by hand', () => {
 
 describe('workflow report, by hand', () => {
   it('per question: answers, verification and whether-answers', async () => {
-    const r = await cli(['workflow', 'report', '--task-id', 'WT-HAND', '--json']);
+    const r = await cli(['workflow', 'report', 'WT-HAND', '--json']);
     expect(r.code).toBe(0);
     const n = JSON.parse(r.out);
     expect(n.task.task_id).toBe('WT-HAND');
@@ -434,7 +465,7 @@ describe('workflow report, by hand', () => {
         statuses: [share('Completed', 2, 2)],
       },
     ]);
-    const tty = await cli(['workflow', 'report', '--task-id', 'WT-HAND'], true);
+    const tty = await cli(['workflow', 'report', 'WT-HAND'], true);
     expect(tty.out).toContain('Question employer (whether, 2 calls)');
   });
 });

@@ -132,7 +132,7 @@ describe('workflow report of the seeded information-check task', () => {
     const task = await raw('POST', '/service/cloud/workflow/taskdetail', { task_id: SEED.workflowTaskId });
     const details: Raw[] = task.details;
     expect(details.length).toBeGreaterThan(0);
-    const got = await report(['workflow', 'report', '--task-id', SEED.workflowTaskId]);
+    const got = await report(['workflow', 'report', SEED.workflowTaskId]);
     const called = details.filter((d) => d.call_start_time || d.call_times > 0);
     const connected = details.filter((d) => d.ring_type === 'normal' || d.talk_round > 0);
     expect(got.totals).toMatchObject({
@@ -175,7 +175,7 @@ describe.each(['odd-values', 'optional-missing'])('reports under the sandbox var
 
   it('workflow report: question statuses, types and whether-answers as served', async () => {
     const task = await raw('POST', '/service/cloud/workflow/taskdetail', { task_id: SEED.workflowTaskId });
-    const got = await report(['workflow', 'report', '--task-id', SEED.workflowTaskId]);
+    const got = await report(['workflow', 'report', SEED.workflowTaskId]);
     expect(got.totals.records).toBe(task.details.length);
     expect(asMap(got.hangupTypes)).toEqual(count(task.details, (d: Raw) => label(d.hangup_type)));
     const answers = task.details.flatMap((d: Raw) => d.question_answer ?? []);

@@ -1,6 +1,7 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
 import { watchOptions } from '../watch-options.js';
+import { reportOptions } from '../report-options.js';
 import { REPORT_HELP } from '../task/index.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 
@@ -45,12 +46,13 @@ JSON (--json): the envelope's data:
 ${JSON_SHAPES.planDetail}`,
     )
     .action(run(() => import('./detail.js').then((m) => m.runPlanDetail)));
-  plan
-    .command('report <PlanName>')
-    .description(
-      "a plan's campaign numbers: each round, then all rounds' calls together (plandetail, then each round's task detail)",
-    )
-    .option('--csv', 'the numbers as one CSV table: section,value,count,share,detail')
+  reportOptions(
+    plan
+      .command('report <PlanName>')
+      .description(
+        "a plan's campaign numbers: each round, then all rounds' calls together (plandetail, then each round's task detail)",
+      ),
+  )
     .addHelpText(
       'after',
       `

@@ -1,6 +1,7 @@
-import type { Command } from '../commander.js';
-import type { Deps } from '../action.js';
+import { Option, type Command } from '../commander.js';
+import { choosesOutput, type Deps } from '../action.js';
 import { watchOptions } from '../watch-options.js';
+import { reportOptions } from '../report-options.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 export function register(parent: Command, { run }: Deps): void {
@@ -9,10 +10,16 @@ export function register(parent: Command, { run }: Deps): void {
     task
       .command('detail <TaskID>')
       .description('show a calling task and its call records, or export them (GET /service/cloud/detail)')
-      .option('--format <format>', 'export every call record: csv, ndjson or json (an array)')
-      .option(
-        '-o, --output <file>',
-        'write the export to this file, atomically (temp file, then rename); the format may come from its extension',
+      .addOption(
+        choosesOutput(new Option('--format <format>', 'export every call record: csv, ndjson or json (an array)')),
+      )
+      .addOption(
+        choosesOutput(
+          new Option(
+            '-o, --output <file>',
+            'write the export to this file, atomically (temp file, then rename); the format may come from its extension',
+          ),
+        ),
       )
       .option('--bom', 'CSV: start with a UTF-8 byte order mark (for Excel)')
       .option(
@@ -53,10 +60,11 @@ With --watch, one line of JSON per change:
 ${JSON_SHAPES.taskWatch}`,
     )
     .action(run(() => import('./detail.js').then((m) => m.runTaskDetail)));
-  task
-    .command('report <TaskID>')
-    .description("a task's campaign numbers: rates, intentions, ring and hangup types, durations, redials")
-    .option('--csv', 'the numbers as one CSV table: section,value,count,share,detail')
+  reportOptions(
+    task
+      .command('report <TaskID>')
+      .description("a task's campaign numbers: rates, intentions, ring and hangup types, durations, redials"),
+  )
     .addHelpText(
       'after',
       `
@@ -64,7 +72,7 @@ ${REPORT_HELP}
 Examples:
   callctl task report T-20261122-001
   callctl task report T-20261122-001 --json | jq .rates.connected
-  callctl task report T-20261122-001 --csv > numbers.csv
+  callctl task report T-20261122-001 --format csv > numbers.csv
 
 JSON (--json): rates are fractions or null, shares of the distribution's total or null:
 ${JSON_SHAPES.taskReport}`,

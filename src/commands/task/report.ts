@@ -3,11 +3,7 @@ import { UsageError } from '../../errors.js';
 import type { TaskReportJson } from '../../schemas/report-output.js';
 import { taskReport } from '../../report/reports.js';
 import { renderReport, reportCsv, reportRows } from '../../report/render.js';
-
-/** The flags of the report commands (task, plan and workflow report). */
-export interface ReportOptions {
-  csv?: boolean;
-}
+import { reportFormat, type ReportOptions } from '../report-options.js';
 
 /** `task report <TaskID>`. */
 export interface TaskReportOptions extends ReportOptions {
@@ -18,10 +14,11 @@ export interface TaskReportOptions extends ReportOptions {
 export async function runTaskReport(ctx: Context, opts: TaskReportOptions): Promise<number> {
   const { taskId } = opts;
   if (!taskId.trim()) throw new UsageError('TaskID is empty');
+  const format = await reportFormat(ctx, opts);
   const report = await taskReport(await ctx.client(), taskId);
   const out = await ctx.output();
   if (out.json) out.writeJson(report satisfies TaskReportJson);
-  else if (opts.csv) ctx.io.stdout.write(reportCsv(reportRows(report)));
+  else if (format === 'csv') ctx.io.stdout.write(reportCsv(reportRows(report)));
   else {
     const t = report.task;
     await renderReport(

@@ -1,9 +1,10 @@
-import { InvalidArgumentError, type Command } from '../commander.js';
-import { nonNegativeInt, positiveInt, type Deps } from '../action.js';
+import { InvalidArgumentError, Option, type Command } from '../commander.js';
+import { choosesOutput, nonNegativeInt, positiveInt, type Deps } from '../action.js';
 import { ISO_TIME_RE } from '../../schemas/formats.js';
 import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
 import { REPORT_HELP } from '../task/index.js';
 import { watchOptions } from '../watch-options.js';
+import { reportOptions } from '../report-options.js';
 import { delimiter } from '../delimiter.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 
@@ -167,10 +168,16 @@ ${JSON_SHAPES.verifyPush}`,
     .description(
       'show an outbound task of a workflow with its calls and answers, or export them (POST /service/cloud/workflow/taskdetail)',
     )
-    .option('--format <format>', 'export every call record: csv, ndjson or json (an array)')
-    .option(
-      '-o, --output <file>',
-      'write the export to this file, atomically (temp file, then rename); the format may come from its extension',
+    .addOption(
+      choosesOutput(new Option('--format <format>', 'export every call record: csv, ndjson or json (an array)')),
+    )
+    .addOption(
+      choosesOutput(
+        new Option(
+          '-o, --output <file>',
+          'write the export to this file, atomically (temp file, then rename); the format may come from its extension',
+        ),
+      ),
     )
     .option('--bom', 'CSV: start with a UTF-8 byte order mark (for Excel)')
     .option(
@@ -199,13 +206,16 @@ JSON (--json): the envelope's data, every field:
 ${JSON_SHAPES.workflowTaskDetail}`,
     )
     .action(run(() => import('./task-detail.js').then((m) => m.runWorkflowTaskDetail)));
-  workflow
-    .command('report')
-    .description(
-      "an information-check task's numbers: rates, results, ring and hangup types, durations, and per question the answers and verification (POST /service/cloud/workflow/taskdetail)",
-    )
-    .requiredOption('--task-id <id>', 'the outbound task of a workflow node')
-    .option('--csv', 'the numbers as one CSV table: section,value,count,share,detail')
+  reportOptions(
+    workflow
+      .command('report [task_id]')
+      .usage('[options] <task_id>')
+      .description(
+        "an information-check task's numbers: rates, results, ring and hangup types, durations, and per question the answers and verification (POST /service/cloud/workflow/taskdetail)",
+      )
+      // The old spelling, before the ID became positional as in `task report ID`.
+      .addOption(new Option('--task-id <id>', 'the outbound task of a workflow node').hideHelp()),
+  )
     .addHelpText(
       'after',
       `
@@ -214,8 +224,8 @@ For a workflow call, "status" is its result, "intention" its intention_descripti
 result_label, and the duration its own "duration" field (read as seconds).
 
 Examples:
-  callctl workflow report --task-id WT-IC-0001
-  callctl workflow report --task-id WT-IC-0001 --json | jq '.questions[] | {question, verification}'
+  callctl workflow report WT-IC-0001
+  callctl workflow report WT-IC-0001 --json | jq '.questions[] | {question, verification}'
 
 JSON (--json): rates are fractions or null, shares of the distribution's total or null;
 "questions" only for information-check calls:
