@@ -3,7 +3,7 @@ import { NetworkError } from '../errors.js';
 import type { JournalAppender, JournalRecord, JournalStore } from './journal.js';
 import { JOURNAL_KEEP_MS } from '../files/state.js';
 import { redactValues } from '../redact.js';
-import { describe, shownUrl } from './postgres.js';
+import { describe, shownUrl } from './pg-pool.js';
 import { migrate, schemaStatus, SCHEMA_VERSION } from './pg-schema.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;

@@ -1,7 +1,7 @@
 import type { Client } from 'pg';
 import { NetworkError } from '../errors.js';
 import type { Ledger, LedgerStore } from './ledger.js';
-import { describe, shownUrl } from './postgres.js';
+import { describe, shownUrl } from './pg-pool.js';
 import { migrate, schemaStatus, SCHEMA_VERSION } from './pg-schema.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;

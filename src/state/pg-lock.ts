@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Client } from 'pg';
 import { NetworkError, UsageError } from '../errors.js';
-import { describe, shownUrl } from './postgres.js';
+import { describe, shownUrl } from './pg-pool.js';
 
 /** A lock held in PostgreSQL by this process. */
 export interface SharedLock {
