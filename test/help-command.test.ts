@@ -21,6 +21,33 @@ describe('callctl help', () => {
     expect(near.err).toBe("error: unknown command 'workflow updat' (did you mean workflow update?)\n");
   });
 
+  it('a mistyped command in any group, auth included (bare auth is auth login), is exit 2 naming the closest one', async () => {
+    const paths = (await commandPaths()).filter((p) => !p.includes('__complete') && !p.includes('completion'));
+    let tried = 0;
+    for (const path of paths.filter((p) => p.length > 0)) {
+      const name = path.at(-1)!;
+      if (name.length < 4) continue;
+      // Two different neighbouring letters swapped, after the first: `stauts` for `status`.
+      const i = [...name].findIndex((c, k) => k > 0 && name[k + 1] !== undefined && name[k + 1] !== c);
+      const typo = `${name.slice(0, i)}${name[i + 1]}${name[i]}${name.slice(i + 2)}`;
+      const r = await runCli([...path.slice(0, -1), typo]);
+      expect(r.code, `${path.join(' ')} as ${typo}: ${r.err}`).toBe(2);
+      expect(r.err, path.join(' ')).toMatch(
+        new RegExp(`^error: unknown command '${typo}' \\(did you mean (one of )?[^)]*\\b${name}\\b`),
+      );
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+      tried++;
+    }
+    expect(tried).toBeGreaterThan(30);
+    const auth = await runCli(['auth', 'stauts']);
+    expect(auth.err).toBe("error: unknown command 'stauts' (did you mean status?)\n");
+    // Bare auth, and auth with login's own flags, still log in (here: no terminal to prompt on).
+    expect((await runCli(['auth', '--app-key', 'k', '--no-input'])).err).not.toMatch(/unknown command/);
+    expect((await runCli(['help', 'auth', 'stauts'])).err).toBe(
+      "error: unknown command 'auth stauts' (did you mean auth status?)\n",
+    );
+  });
+
   it("every subcommand's page lists the global flags", async () => {
     const paths = (await commandPaths()).filter((p) => p.length > 0 && !p.includes('__complete'));
     expect(paths.length).toBeGreaterThan(20);

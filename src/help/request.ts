@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { closest } from '../commands/suggest.js';
 
 /**
  * The help page `argv` asks for, as a key of the pages the build rendered ('' for the program,
@@ -40,7 +41,7 @@ export function helpFor(program: Command, words: readonly string[]): Command {
     const next = command.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!next) {
       const names = command.commands.map((c) => c.name()).filter((n) => !n.startsWith('_'));
-      const near = names.find((n) => n.startsWith(word.slice(0, 3)) || word.startsWith(n.slice(0, 3)));
+      const near = closest(word, names);
       const where = command === program ? '' : ` ${command.name()}`;
       throw new UsageError(
         `unknown command '${[...words.slice(0, words.indexOf(word)), word].join(' ')}'${near ? ` (did you mean${where} ${near}?)` : `; commands${where}: ${names.join(', ')}`}`,

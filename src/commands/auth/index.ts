@@ -1,9 +1,23 @@
 import type { Command } from '../commander.js';
+import { UsageError } from '../../errors.js';
+import { closest } from '../suggest.js';
 import type { Deps } from '../action.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 export function register(parent: Command, { run }: Deps): void {
   const auth = parent.command('auth').description('log in to the service and manage the stored token');
+  // Bare `auth` is `auth login` (the default command), so commander hands any other word to login
+  // as an argument ("too many arguments for 'login'"): a word that is no command of auth is named
+  // as unknown, with the closest one, as in every other group.
+  auth.hook('preSubcommand', (group, command) => {
+    const word = group.args[0];
+    if (command.name() !== 'login' || word === undefined || word === 'login' || word.startsWith('-')) return;
+    const near = closest(
+      word,
+      group.commands.map((c) => c.name()),
+    );
+    throw new UsageError(`unknown command '${word}'${near ? ` (did you mean ${near}?)` : ''}`);
+  });
   auth
     .command('login', { isDefault: true })
     .description('exchange APPKey and APPSecret for a token and store it in the profile')
