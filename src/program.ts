@@ -1,4 +1,4 @@
-import { Command, Option } from './commands/commander.js';
+import { Command, Help, Option } from './commands/commander.js';
 import { columnNames, makeDeps, type Deps, type RunState } from './commands/action.js';
 import { TIMEOUT, timeoutSeconds } from './commands/flag-values.js';
 import type { IO } from './io.js';
@@ -50,8 +50,12 @@ export async function buildProgram(
     )
     .option('--header', 'a header line before tab-separated (piped) rows')
     .showSuggestionAfterError(true)
-    // Every subcommand's page lists the global flags too (--json, -p, --timeout...).
-    .configureHelp({ showGlobalOptions: true })
+    // Every subcommand's page lists the global flags too (--json, -p, --timeout...), after its
+    // own commands: a group's page starts with what it can do.
+    .configureHelp({
+      showGlobalOptions: true,
+      formatHelp: (cmd, helper) => commandsFirst(Help.prototype.formatHelp.call(helper, cmd, helper)),
+    })
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
@@ -89,4 +93,16 @@ Start here:
   // Loaded together, declared in this order (the order of the help page).
   for (const { register } of await Promise.all(declarations.map((load) => load()))) register(program, deps);
   return program;
+}
+
+/** A help page with its Commands section moved before its Options (commander puts it last). */
+function commandsFirst(page: string): string {
+  const end = /\n*$/.exec(page)![0];
+  const blocks = page.slice(0, page.length - end.length).split('\n\n');
+  const commands = blocks.findIndex((b) => b.startsWith('Commands:'));
+  const options = blocks.findIndex((b) => b.startsWith('Options:') || b.startsWith('Global Options:'));
+  if (commands < 0 || options < 0 || commands < options) return page;
+  const [moved] = blocks.splice(commands, 1);
+  blocks.splice(options, 0, moved!);
+  return blocks.join('\n\n') + end;
 }

@@ -48,6 +48,19 @@ describe('callctl help', () => {
     );
   });
 
+  it("a group's page (and the program's) lists its commands first, then its own and the global options", async () => {
+    const paths = (await commandPaths()).filter((p) => !p.includes('__complete'));
+    const groups = paths.filter((p) => paths.some((q) => q.length === p.length + 1 && p.every((w, i) => q[i] === w)));
+    expect(groups.length).toBeGreaterThan(6);
+    for (const path of groups) {
+      const page = (await renderHelp(path))!;
+      const commands = page.indexOf('\nCommands:\n');
+      expect(commands, path.join(' ')).toBeGreaterThan(0);
+      expect(commands, path.join(' ')).toBeLessThan(page.indexOf('\nOptions:\n'));
+      expect(page).not.toMatch(/\n\n\n/);
+    }
+  });
+
   it("every subcommand's page lists the global flags", async () => {
     const paths = (await commandPaths()).filter((p) => p.length > 0 && !p.includes('__complete'));
     expect(paths.length).toBeGreaterThan(20);
