@@ -1,0 +1,250 @@
+import type { Transport } from '../api/transport.js';
+import { REDACTED } from '../redact.js';
+import { recordBody, type HookRecord } from '../state/event-log.js';
+import { NdjsonStore } from '../state/ndjson.js';
+import type { Appended, EventStore, ForwardClaim, StoredEvent } from '../state/types.js';
+import { FORWARD_CONCURRENCY, MAX_DEFERRED } from './defaults.js';
+import type { ListenerEvent } from './listener-events.js';
+import { VERDICT_HEADER, notificationTransport, passOnHeaders, post } from './send.js';
+
+/** One forward to make: the event's number as shown, its id in the store, its bytes and headers. */
+interface Job {
+  n: number;
+  id: string;
+  raw: Buffer;
+  headers: Record<string, string>;
+}
+
+export interface ForwarderState {
+  store: EventStore;
+  /** Where accepted events are sent on. */
+  to: string;
+  /** The transport forwards go through (default: one with the forwarding defaults). */
+  transport?: Transport;
+  /** This receiver's claim on the forwards it makes. */
+  claim: ForwardClaim;
+  /** Forwards waiting or under way at most, by count and by bytes of body. */
+  queueCount: number;
+  queueBytes: number;
+  /** Whether events past the queue can wait in the store (an NDJSON file, or a shared store). */
+  canDefer: boolean;
+  emit: (event: ListenerEvent) => void;
+  /** A number for an event taken over from another receiver (as the live view shows it). */
+  nextSeq: () => number;
+}
+
+/** The headers a forward of a recorded request carries (a redacted value was never kept). */
+function recordedHeaders(record: HookRecord): Record<string, string> {
+  const recorded = Object.fromEntries(Object.entries(record.headers).filter(([, v]) => v !== REDACTED));
+  return { ...passOnHeaders(recorded), [VERDICT_HEADER]: record.verdict ?? 'unsigned' };
+}
+
+/**
+ * Sends accepted events on (the one outgoing delivery of serve-hooks). The queue bounds what waits
+ * or is under way (count and bytes); an event past it waits in the store (deferred, by id, and by
+ * offset in an NDJSON file) and joins the queue, oldest first, as it empties: nothing is held in
+ * memory past the bound. With a shared store, each forward is claimed by one receiver, and forwards
+ * whose receiver stopped before finishing them are taken over once their lease runs out. Silent:
+ * it tells what happens through `emit`.
+ */
+export class Forwarder {
+  private readonly reserved = { count: 0, bytes: 0 };
+  private readonly waiting: Job[] = [];
+  private readonly deferred: Array<{ n: number; id: string; offset?: number }> = [];
+  private readonly under = new Set<Promise<void>>();
+  private active = 0;
+  private refilling = false;
+  private transport: Transport | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(private readonly state: ForwarderState) {
+    // One process has nothing to take over; a shared store is swept for abandoned forwards.
+    if (state.store.kind !== 'ndjson') {
+      const every = Math.max(50, Math.min(state.claim.leaseMs / 2, 5_000));
+      this.sweeper = setInterval(() => void this.takeOver(), every);
+      this.sweeper.unref();
+    }
+  }
+
+  /**
+   * An accepted event was appended: forward it when this receiver holds its claim (a new event),
+   * or, for a retry of an event whose forward failed, when it reclaims it. Says whether it does.
+   */
+  offer(appended: Appended, retry: boolean, job: Omit<Job, 'id'>): boolean | Promise<boolean> {
+    const full = { ...job, id: appended.firstId };
+    if (appended.claimed) {
+      this.dispatch(full, appended.offset);
+      return true;
+    }
+    if (!retry) return false;
+    // A retry of an event whose forward failed: sent on again, by one receiver only.
+    return this.state.store.reclaimFailed(appended, this.state.claim).then(
+      (mine) => {
+        if (mine) this.dispatch(full, appended.offset);
+        return mine;
+      },
+      () => false,
+    );
+  }
+
+  /** True when an event arriving now could be neither queued nor deferred (no log to keep it in). */
+  full(): boolean {
+    return !this.state.canDefer && !this.fits(0);
+  }
+
+  /** Forwards waiting or under way, and accepted events deferred to the store. */
+  stats(): { forwardQueue: number; forwardDeferred: number } {
+    return { forwardQueue: this.reserved.count, forwardDeferred: this.deferred.length };
+  }
+
+  private fits(bytes: number): boolean {
+    const { count, bytes: held } = this.reserved;
+    return count < this.state.queueCount && (count === 0 || held + bytes <= this.state.queueBytes);
+  }
+
+  private dispatch(job: Job, offset?: number): void {
+    if (this.deferred.length === 0 && this.fits(job.raw.length)) return this.enqueue(job);
+    if (this.state.canDefer && this.deferred.length < MAX_DEFERRED) {
+      this.deferred.push({ n: job.n, id: job.id, ...(offset !== undefined ? { offset } : {}) });
+      return;
+    }
+    // Reached only when the store cannot hold it back either: it goes now rather than be lost.
+    this.enqueue(job);
+  }
+
+  private enqueue(job: Job): void {
+    this.reserved.count += 1;
+    this.reserved.bytes += job.raw.length;
+    this.waiting.push(job);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (this.active < FORWARD_CONCURRENCY && this.waiting.length > 0) {
+      const job = this.waiting.shift()!;
+      this.active += 1;
+      void this.forward(job).finally(() => {
+        this.active -= 1;
+        this.reserved.count -= 1;
+        this.reserved.bytes -= job.raw.length;
+        void this.refill();
+        this.pump();
+      });
+    }
+  }
+
+  /** Deferred events join the queue, oldest first, while it has room. */
+  private async refill(): Promise<void> {
+    if (this.refilling) return;
+    this.refilling = true;
+    try {
+      while (this.deferred.length > 0 && this.fits(0)) {
+        const d = this.deferred.shift()!;
+        const record = await this.load(d);
+        if (!record) {
+          this.state.emit({
+            kind: 'error',
+            message: `event #${d.n} can no longer be read back from the store (log rotated?): not forwarded; hooks replay can send it`,
+          });
+          continue;
+        }
+        this.enqueue({ n: d.n, id: d.id, raw: recordBody(record), headers: recordedHeaders(record) });
+      }
+    } finally {
+      this.refilling = false;
+    }
+  }
+
+  private async load(d: { id: string; offset?: number }): Promise<HookRecord | undefined> {
+    const store = this.state.store;
+    if (d.offset !== undefined && store instanceof NdjsonStore) return store.readAt(d.offset);
+    return (await store.get(d.id).catch(() => undefined))?.record;
+  }
+
+  private forward(job: Job): Promise<void> {
+    const { store, claim, emit } = this.state;
+    const since = performance.now();
+    // With a shared store the claim is renewed as the forward starts: an event that waited in the
+    // queue past its lease may have been taken over by another receiver, which then forwards it.
+    const mine = store.kind === 'ndjson' ? Promise.resolve(true) : store.renewClaim(job.id, claim).catch(() => false);
+    const done = mine.then(async (held) => {
+      if (held) return this.send(job, since);
+      emit({
+        kind: 'error',
+        message: `event ${job.id}: its forward is no longer this receiver's (taken over, or the store is unreachable); not sent from here`,
+      });
+    });
+    this.under.add(done);
+    void done.finally(() => this.under.delete(done));
+    return done;
+  }
+
+  private async send(job: Job, since: number): Promise<void> {
+    const { n, id } = job;
+    const { store, claim, emit } = this.state;
+    this.transport ??= this.state.transport ?? notificationTransport();
+    const o = await post(this.transport, this.state.to, job.raw, job.headers, {
+      onRetry: (attempt, failure) => {
+        const ms = Math.round(performance.now() - since);
+        emit({ kind: 'forward', seq: n, attempt, final: false, ms, ...failure });
+        since = performance.now() + (failure.waitMs ?? 0);
+      },
+    });
+    emit({
+      kind: 'forward',
+      seq: n,
+      attempt: o.attempts,
+      final: true,
+      ...(o.answer ? { status: o.answer.status, ms: o.answer.ms } : { error: o.error }),
+    });
+    await store
+      .finishForward(id, claim.owner, {
+        ok: o.answer !== undefined && o.answer.status < 300,
+        attempts: o.attempts,
+        ...(o.answer ? { status: o.answer.status } : {}),
+        ...(o.error ? { error: o.error } : {}),
+      })
+      .catch((error: Error) =>
+        emit({ kind: 'error', message: `cannot record the forward of event ${id}: ${error.message}` }),
+      );
+  }
+
+  /** Forwards whose instance stopped before finishing them (their lease ran out) are taken over. */
+  private async takeOver(): Promise<void> {
+    let taken: StoredEvent[];
+    try {
+      taken = await this.state.store.takeAbandoned(this.state.claim, 100);
+    } catch {
+      return; // the store is unreachable: the next sweep tries again
+    }
+    for (const e of taken) {
+      this.enqueue({
+        n: this.state.nextSeq(),
+        id: e.id,
+        raw: recordBody(e.record),
+        headers: recordedHeaders(e.record),
+      });
+    }
+  }
+
+  /**
+   * Stops taking over; once `accepting` ends (requests in flight may still hand it events), lets
+   * forwards under way, then what waits in the queue, finish until `grace` ends. What is left then
+   * is told (it is in the store: hooks replay sends it).
+   */
+  async close(grace: Promise<unknown>, accepting: Promise<unknown>): Promise<void> {
+    clearInterval(this.sweeper);
+    await accepting;
+    const drained = (async () => {
+      while (this.under.size > 0) await Promise.all([...this.under]);
+    })();
+    await Promise.race([drained, grace]);
+    const left = [...this.waiting.map((j) => j.n), ...this.deferred.map((d) => d.n)];
+    if (left.length > 0 || this.active > 0) {
+      this.state.emit({
+        kind: 'error',
+        message: `${left.length + this.active} accepted events not forwarded before stopping${left.length ? ` (from event #${Math.min(...left)})` : ''}: they are in the store; hooks replay --since sends them`,
+      });
+    }
+  }
+}

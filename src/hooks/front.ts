@@ -1,0 +1,275 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { RequestMeta } from './intake.js';
+
+/** An answer to an incoming request (an answer, never a delivery: those go out). */
+export interface Reply {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+  /** Runs once the answer is written. */
+  after?: () => void;
+}
+
+export interface FrontState {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** When set, POSTs are accepted on this path only; it may carry a secret segment and is never shown. */
+  path?: string;
+  maxBodyBytes: number;
+  /** Request headers larger than this are answered 431. */
+  maxHeaderBytes: number;
+  keepAliveTimeoutMs: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** Open connections at most, and per peer address (so one peer cannot take them all). */
+  maxConnections: number;
+  maxConnectionsPerPeer: number;
+  /** GET paths answered by the front itself (/healthz): their answers. */
+  routes: Record<string, () => Reply>;
+  /** A request refused before its body is judged (405, 404, 415, 413), with what was read of it. */
+  refuse: (meta: RequestMeta, status: number, error: string) => Promise<Reply>;
+  /** A POST of an acceptable type and size: its body, to judge. */
+  judge: (meta: RequestMeta, raw: Buffer) => Promise<Reply>;
+  /** Judging failed (the log cannot be written): the message of the 503 that answers it. */
+  failed: (error: unknown) => string;
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
+const rawAnswer = (status: string, error: string) => {
+  const body = JSON.stringify({ error });
+  return `HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+};
+const MALFORMED = rawAnswer('400 Bad Request', 'malformed request');
+const TIMED_OUT = rawAnswer('408 Request Timeout', 'request too slow');
+const HEADERS_TOO_LARGE = rawAnswer('431 Request Header Fields Too Large', 'request headers too large');
+
+/** When each socket started waiting for a request's headers, and when its request began. */
+interface Clock {
+  waiting: number;
+  read: number;
+  request?: number;
+  res?: ServerResponse;
+}
+
+/**
+ * The side of the listener that speaks HTTP: node:http with its caps (connections in all and per
+ * peer, header and body sizes), deadlines of its own, the answers to what it refuses itself (405
+ * not POST, 404 another path, 415 not JSON, 413 over the size cap, 400 unreadable, 408 too slow,
+ * 431 headers too large) and reading bodies. What a body means is `judge`'s.
+ */
+export class Front {
+  private readonly server: Server;
+  private readonly clocks = new Map<Socket, Clock>();
+  private readonly deadlines: NodeJS.Timeout;
+  private closing = false;
+  /** Connections closed at once: over the caps in all or per peer. */
+  connectionsRefused = 0;
+
+  constructor(private readonly state: FrontState) {
+    this.server = createServer(
+      {
+        headersTimeout: state.headersTimeoutMs,
+        requestTimeout: state.requestTimeoutMs,
+        keepAliveTimeout: state.keepAliveTimeoutMs,
+        maxHeaderSize: state.maxHeaderBytes,
+        // Node checks the timeouts every 30 s by default, which would let a slow client stay far longer.
+        connectionsCheckingInterval: Math.min(1_000, state.headersTimeoutMs),
+      },
+      (req, res) => this.request(req, res),
+    );
+    this.capConnections();
+    this.deadlines = this.keepDeadlines();
+    // Requests the HTTP parser cannot read (garbage, headers over Node's cap) get a plain 400; a
+    // client too slow with its headers or body, 408.
+    this.server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+      if (!socket.writable || socket.destroyed) return void socket.destroy();
+      const code = error.code;
+      socket.end(
+        code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? TIMED_OUT
+          : code === 'HPE_HEADER_OVERFLOW'
+            ? HEADERS_TOO_LARGE
+            : MALFORMED,
+      );
+    });
+  }
+
+  /** Listens; resolves with the base URL (`http://127.0.0.1:8787`) and the port. */
+  async listen(): Promise<{ url: string; port: number }> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.state.port, this.state.host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = this.server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return { url: `http://${host}:${address.port}`, port: address.port };
+  }
+
+  /**
+   * Stops accepting; idle keep-alive connections close now, busy ones once answered (their answers
+   * carry `connection: close`); when `grace` ends first, the rest are cut. Resolves then, with
+   * the server's own closing.
+   */
+  async stop(grace: Promise<unknown>): Promise<{ closed: Promise<void> }> {
+    this.closing = true;
+    clearInterval(this.deadlines);
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeIdleConnections();
+    if ((await Promise.race([closed, grace.then(() => 'late' as const)])) === 'late') this.server.closeAllConnections();
+    return { closed };
+  }
+
+  private request(req: IncomingMessage, res: ServerResponse): void {
+    const clock = this.clocks.get(req.socket);
+    if (clock) {
+      clock.request = performance.now();
+      clock.res = res;
+    }
+    this.handle(req, res).catch((error: unknown) => {
+      if (error instanceof ClientGone) return; // nobody left to answer, nothing was recorded
+      // The request is not acknowledged, so the service will send it again.
+      const message = this.state.failed(error);
+      const body = JSON.stringify({ error: message });
+      if (!res.headersSent) this.write(res, { status: 503, body, headers: { connection: 'close' } });
+      else res.destroy();
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { state } = this;
+    const [pathname = '/'] = (req.url ?? '/').split('?');
+    const route = req.method === 'GET' ? state.routes[pathname] : undefined;
+    if (route) return this.write(res, route());
+    const meta: RequestMeta = {
+      method: req.method ?? '?',
+      path: state.path ? (pathname === state.path ? '(--path)' : '(other path)') : pathname,
+      remote: req.socket.remoteAddress,
+      headers: req.headers,
+    };
+    // Answered without reading the body: it is drained (bounded by the request timeout).
+    const refuse = async (status: number, error: string) => {
+      req.resume();
+      this.write(res, await state.refuse(meta, status, error));
+    };
+    if (req.method !== 'POST') return refuse(405, `method ${req.method} not allowed`);
+    if (state.path && pathname !== state.path) return refuse(404, 'no such path');
+    const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!JSON_TYPE.test(mediaType)) return refuse(415, 'content type must be application/json');
+    const max = state.maxBodyBytes;
+    if (Number(req.headers['content-length'] ?? 0) > max) return refuse(413, `body over ${max} bytes`);
+    const raw = await readBody(req, max);
+    if (raw === undefined) return this.write(res, await state.refuse(meta, 413, `body over ${max} bytes`));
+    this.write(res, await state.judge(meta, raw));
+  }
+
+  /** Writes an answer; 405 and 413 (a body left unread) and answers while stopping close the connection. */
+  private write(res: ServerResponse, reply: Reply): void {
+    const extra: Record<string, string> = { ...reply.headers };
+    if (reply.status === 405) extra.allow = 'POST';
+    if (this.closing || reply.status === 405 || reply.status === 413) extra.connection = 'close';
+    res.writeHead(reply.status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(reply.body),
+      ...extra,
+    });
+    res.end(reply.body);
+    // Answered: the socket waits for its next request's headers from now.
+    const clock = this.clocks.get(res.socket!);
+    if (clock) {
+      clock.request = undefined;
+      clock.res = undefined;
+      clock.waiting = performance.now();
+      clock.read = res.socket!.bytesRead;
+    }
+    reply.after?.();
+  }
+
+  /**
+   * Connection caps: the total (Node closes sockets past maxConnections at once), and per peer
+   * address, so one peer (or a flood of half-open connections from it) cannot take every slot and
+   * lock the service's own notifications out.
+   */
+  private capConnections(): void {
+    this.server.maxConnections = this.state.maxConnections;
+    const peers = new Map<string, number>();
+    this.server.on('connection', (socket: Socket) => {
+      const peer = socket.remoteAddress ?? '?';
+      const open = (peers.get(peer) ?? 0) + 1;
+      if (open > this.state.maxConnectionsPerPeer) {
+        this.connectionsRefused += 1;
+        socket.destroy();
+        return;
+      }
+      peers.set(peer, open);
+      this.clocks.set(socket, { waiting: performance.now(), read: 0 });
+      socket.once('close', () => {
+        this.clocks.delete(socket);
+        const left = (peers.get(peer) ?? 1) - 1;
+        if (left <= 0) peers.delete(peer);
+        else peers.set(peer, left);
+      });
+    });
+    this.server.on('drop', () => (this.connectionsRefused += 1));
+  }
+
+  /**
+   * Our own header and request deadlines. Node's (headersTimeout, requestTimeout) stop checking
+   * at the first connection that is not expired, so one idle keep-alive connection let clients
+   * trickling bytes stay forever (a slow-client test found it).
+   */
+  private keepDeadlines(): NodeJS.Timeout {
+    const { headersTimeoutMs, requestTimeoutMs } = this.state;
+    const timer = setInterval(
+      () => {
+        const now = performance.now();
+        for (const [socket, clock] of this.clocks) {
+          const late =
+            clock.request !== undefined
+              ? now - clock.request > requestTimeoutMs
+              : socket.bytesRead > clock.read && now - clock.waiting > headersTimeoutMs;
+          if (!late) continue;
+          this.clocks.delete(socket);
+          // Answered 408 as Node's own check does, unless an answer has begun (then it is cut).
+          if (socket.writable && !socket.destroyed && !clock.res?.headersSent) socket.end(TIMED_OUT);
+          setTimeout(() => socket.destroy(), 100).unref();
+        }
+      },
+      Math.max(50, Math.min(1_000, headersTimeoutMs / 2)),
+    );
+    timer.unref();
+    return timer;
+  }
+}
+
+/**
+ * Reads a body up to `max` bytes; undefined when it is bigger (the rest is not read). Rejects when
+ * the client goes away (or is cut off by the request timeout) before the end.
+ */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    req.on('close', () => {
+      if (!req.complete) reject(new ClientGone());
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        req.off('data', onData);
+        req.resume();
+        return resolve(undefined);
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+}
+
+class ClientGone extends Error {}
