@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { closest } from '../commands/suggest.js';
+import { packagedFile } from '../packaged.js';
 
 /**
  * The help page `argv` asks for, as a key of the pages the build rendered ('' for the program,
@@ -17,13 +18,13 @@ export function helpPageKey(argv: readonly string[]): string | undefined {
 }
 
 /**
- * A page from the rendered help file, or undefined when there is no such page or no file (a run
- * from the sources): commander then renders it.
+ * A page from the rendered help file (the one the single executable carries, else `file`), or
+ * undefined when there is no such page or no file (a run from the sources): commander then renders it.
  */
 export function readHelpPage(file: URL, key: string): string | undefined {
   let pages: Record<string, unknown>;
   try {
-    pages = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    pages = JSON.parse(packagedFile('help.json') ?? readFileSync(file, 'utf8')) as Record<string, unknown>;
   } catch {
     return undefined;
   }

@@ -7,6 +7,7 @@ import { checkPart, type PartInput, type PartProgress, type PartResult } from '.
 import { DuplicateIndex } from './dedup.js';
 import type { Validation } from './events.js';
 import { LISTED_PROBLEMS } from '../csv/problems.js';
+import { packagedFile } from '../packaged.js';
 import { appendFile, rejectsTempPath, RejectsFileError } from './rejects.js';
 import type { SplitPoint } from './split.js';
 
@@ -15,6 +16,13 @@ export const SPLIT_MIN_BYTES = 4 << 20;
 
 /** The worker's script, beside the bundle's chunks; absent when running from the sources. */
 const WORKER = new URL('../upload/part-worker.js', import.meta.url);
+
+/** The worker: the script in dist/, or its source carried inside the single executable (src/packaged.ts). */
+function workerScript(): { source: string } | { file: URL } | undefined {
+  const source = packagedFile('part-worker.cjs');
+  if (source !== undefined) return { source };
+  return existsSync(WORKER) ? { file: WORKER } : undefined;
+}
 
 /** The spool of the second half, beside the first's. */
 export function secondSpoolPath(spool: string): string {
@@ -47,9 +55,8 @@ export async function checkFile(
   split: SplitPoint | undefined,
   options: { signal?: AbortSignal; onProgress?: (p: PartProgress) => void } = {},
 ): Promise<FileCheck> {
-  if (!split || availableParallelism() < 2 || !existsSync(WORKER)) {
-    return fileCheck(await checkPart(input, new DuplicateIndex(), options));
-  }
+  const script = split && availableParallelism() >= 2 ? workerScript() : undefined;
+  if (!split || !script) return fileCheck(await checkPart(input, new DuplicateIndex(), options));
   // The rows of each half, about: the first half's lines, and as many per byte in the second.
   const headRows = split.line;
   const tailRows = Math.ceil(((fileBytes - split.offset) * split.line) / split.offset);
@@ -74,7 +81,12 @@ export async function checkFile(
     const head = await checkPart(first, duplicates, {
       signal: options.signal,
       onHeader: (header) =>
-        (run.worker = runWorker({ ...second, header }, options.signal, (p) => ((progress.second = p), report()))),
+        (run.worker = runWorker(
+          script,
+          { ...second, header },
+          options.signal,
+          (p) => ((progress.second = p), report()),
+        )),
       onProgress: (p) => ((progress.first = p), report()),
     });
     if (!run.worker) throw new Error('checkFile: no header in the first half'); // the cut comes after the header row
@@ -104,11 +116,15 @@ interface WorkerRun {
 }
 
 function runWorker(
+  script: { source: string } | { file: URL },
   input: PartInput,
   signal: AbortSignal | undefined,
   onProgress: (p: PartProgress) => void,
 ): WorkerRun {
-  const worker = new Worker(WORKER, { workerData: input });
+  const worker =
+    'source' in script
+      ? new Worker(script.source, { eval: true, workerData: input })
+      : new Worker(script.file, { workerData: input });
   const stop = () => void worker.terminate();
   signal?.addEventListener('abort', stop, { once: true });
   const result = new Promise<{ part: PartResult; duplicates: DuplicateIndex }>((resolve, reject) => {
