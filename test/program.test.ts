@@ -773,7 +773,7 @@ describe('argv to the options each command runs with', () => {
 
   it.each([
     [['robots', '--bogus']],
-    [['workflow', 'list', '--from', '2026-11-01']],
+    [['workflow', 'list', '--from', 'yesterday']],
     [['workflow', 'list', '--page', '0']],
     [['robots', '--timeout', 'soon']],
     [['task', 'detail']],

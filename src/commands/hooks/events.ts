@@ -7,7 +7,7 @@ import { printable } from '../../output/printable.js';
 import type { EventFilter, StoredEvent } from '../../state/types.js';
 import { eventLine, eventObject, maskNumber, type RenderOptions } from '../serve-hooks/render.js';
 import { tsvCell } from '../../output/output.js';
-import { parseSince } from './replay.js';
+import { timeRange } from '../time-flags.js';
 import { readFailed, readSource, type SourceFlags } from './source.js';
 
 export interface EventsOptions extends SourceFlags {
@@ -39,8 +39,9 @@ export function eventFilter(opts: EventsOptions, now: number): EventFilter {
         throw new UsageError(`--type: unknown type ${t} (one of ${[...EVENT_TYPES, 'refused'].join(', ')})`);
     filter.types = new Set(types as Array<EventType | 'refused'>);
   }
-  if (opts.since !== undefined) filter.since = parseSince(opts.since, now);
-  if (opts.until !== undefined) filter.until = parseSince(opts.until, now, '--until');
+  const { start, end } = timeRange({ flag: '--since', value: opts.since }, { flag: '--until', value: opts.until }, now);
+  if (start !== undefined) filter.since = start;
+  if (end !== undefined) filter.until = end;
   if (opts.plan !== undefined) filter.plan = opts.plan;
   if (opts.task !== undefined) filter.task = opts.task;
   if (opts.callee !== undefined) filter.callee = opts.callee;

@@ -1,3 +1,4 @@
+import { timeText } from '../time-flags.js';
 import { Argument, Option, type Command } from '../commander.js';
 import { collect, positiveInt, type Deps } from '../action.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
@@ -69,8 +70,12 @@ ${JSON_SHAPES.hooksTrigger}`,
       '--type <types>',
       'only these types, comma-separated (refused: requests refused before their type was known)',
     )
-    .option('--since <when>', 'received at or after a time (2026-11-22T14:00:00Z) or a duration ago (15m, 2h, 1d)')
-    .option('--until <when>', 'received before a time or a duration ago')
+    .option(
+      '--since <when>',
+      'received at or after a time (2026-11-22T14:00:00+07:00), a date (00:00 UTC) or a duration ago (15m, 2h, 3d)',
+      timeText,
+    )
+    .option('--until <when>', 'received before a time, a date or a duration ago (after --since)', timeText)
     .option('--plan <name>', 'only events of this plan (PlanName)')
     .option('--task <id>', 'only events of this task')
     .option('--callee <number>', 'only events for this callee number')
@@ -134,7 +139,8 @@ ${JSON_SHAPES.hooksShow}`,
     .option('--events <types>', 'only these types, comma-separated')
     .option(
       '--since <when>',
-      'only events received since a time (2026-11-22T14:00:00Z) or a duration ago (15m, 2h, 1d)',
+      'only events received since a time (2026-11-22T14:00:00+07:00), a date (00:00 UTC) or a duration ago (15m, 2h, 3d)',
+      timeText,
     )
     .option('--chatbot-secret-file <file>', 'secret to sign chatbot events again (or CALLCTL_CHATBOT_SECRET)')
     .option('--sign-command <cmd>', 'command that prints X-Service-Sign for a body on stdin')

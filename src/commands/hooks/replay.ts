@@ -7,7 +7,7 @@ import { readFailed, readSource } from './source.js';
 import { runSignCommand } from '../../signing/sign-command.js';
 import { defaultServiceSign } from '../../signing/sign.js';
 import { post } from '../../hooks/send.js';
-import { durationMs } from '../flag-values.js';
+import { timeOf } from '../time-flags.js';
 import { chatbotSigning, parseEventTypes } from './secrets.js';
 import { httpUrl } from '../../config/http-url.js';
 
@@ -21,21 +21,6 @@ export interface ReplayOptions {
   chatbotSecretFile?: string;
   signCommand?: string;
   includeUnverified?: boolean;
-}
-
-/** `--since`: an ISO time, or a duration back from now such as 30s, 15m, 2h, 1d. */
-export function parseSince(value: string, now: number, flag = '--since'): number {
-  let ago: number | undefined;
-  try {
-    ago = durationMs(value, Number.MAX_SAFE_INTEGER);
-  } catch (error) {
-    throw new UsageError(`${flag}: ${(error as Error).message}`);
-  }
-  if (ago !== undefined) return now - ago;
-  const t = Date.parse(value);
-  if (Number.isNaN(t))
-    throw new UsageError(`${flag}: expected a time such as 2026-11-22T14:00:00Z or a duration such as 15m`);
-  return t;
 }
 
 /**
@@ -67,7 +52,7 @@ export async function runHooksReplay(ctx: Context, opts: ReplayOptions): Promise
   if (opts.log !== undefined && !existsSync(opts.log)) throw new UsageError(`--log: no such file ${opts.log}`);
   const to = httpUrl(opts.to, '--to');
   const types = parseEventTypes(opts.events);
-  const since = opts.since === undefined ? undefined : parseSince(opts.since, ctx.io.now());
+  const since = opts.since === undefined ? undefined : timeOf(opts.since, ctx.io.now(), '--since');
   const chatbot = chatbotSigning(ctx, opts);
   const out = await ctx.output();
   const json = out.json || !ctx.io.stdoutIsTTY;

@@ -1,19 +1,12 @@
 import { InvalidArgumentError, Option, type Command } from '../commander.js';
 import { choosesOutput, nonNegativeInt, positiveInt, type Deps } from '../action.js';
-import { ISO_TIME_RE } from '../../schemas/formats.js';
+import { timeText } from '../time-flags.js';
 import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
 import { REPORT_HELP } from '../task/index.js';
 import { watchOptions } from '../watch-options.js';
 import { reportOptions } from '../report-options.js';
 import { delimiter } from '../delimiter.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
-
-function isoTime(value: string): string {
-  if (!ISO_TIME_RE.test(value) || Number.isNaN(Date.parse(value))) {
-    throw new InvalidArgumentError('expected a time as YYYY-MM-DDTHH:MM:SSZ, e.g. 2026-11-01T00:00:00Z');
-  }
-  return value;
-}
 
 function batchSize(value: string): number {
   const n = positiveInt(value);
@@ -33,8 +26,12 @@ export function register(parent: Command, deps: Deps): void {
       .description('list workflow instances (GET /service/cloud/workflow/instancelist)')
       .option('--page <n>', 'page number (from 1)', positiveInt)
       .option('--size <n>', 'instances per page', positiveInt)
-      .option('--from <time>', 'created from, YYYY-MM-DDTHH:MM:SSZ (start_time)', isoTime)
-      .option('--to <time>', 'created until, YYYY-MM-DDTHH:MM:SSZ (end_time)', isoTime)
+      .option(
+        '--from <time>',
+        'created from (start_time): a time (2026-11-01T09:00:00+07:00), a date (00:00 UTC) or a duration ago (2h, 3d)',
+        timeText,
+      )
+      .option('--to <time>', 'created until (end_time): a time, a date or a duration ago; after --from', timeText)
       .option('--all', 'walk every page, using the count the service gives'),
     'the list',
     false,
@@ -46,7 +43,8 @@ Columns: ID, NAME, TEMPLATE, STATUS, TOTAL, START, END, CREATED.
 
 Examples:
   callctl workflow list --page 2 --size 20
-  callctl workflow list --all --from 2026-11-01T00:00:00Z --json | jq '.lists | length'
+  callctl workflow list --all --from 2026-11-01 --to 2026-11-08 --json | jq '.lists | length'
+  callctl workflow list --from 3d
   callctl workflow list --watch --interval 30
 
 Watch: --watch redraws the table every --interval seconds on a terminal; piped, it prints a

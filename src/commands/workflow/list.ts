@@ -3,6 +3,7 @@ import { listWorkflows } from '../../api/cloud.js';
 import type { WorkflowInstance } from '../../schemas/workflow.js';
 import type { Column } from '../../output/table.js';
 import { runWatch, type WatchFlags } from '../watch-options.js';
+import { serviceTime, timeRange } from '../time-flags.js';
 
 export interface ListOptions extends WatchFlags {
   page?: number;
@@ -18,7 +19,12 @@ const ALL_PAGE_SIZE = 100;
 /** Runs `workflow list`. */
 export async function runWorkflowList(ctx: Context, opts: ListOptions): Promise<number> {
   const client = await ctx.client();
-  const filter = { start_time: opts.from, end_time: opts.to };
+  // Sent in the service's format (UTC, whole seconds), whichever form was typed.
+  const range = timeRange({ flag: '--from', value: opts.from }, { flag: '--to', value: opts.to }, ctx.io.now());
+  const filter = {
+    start_time: range.start === undefined ? undefined : serviceTime(range.start),
+    end_time: range.end === undefined ? undefined : serviceTime(range.end),
+  };
   const fetch = async (): Promise<{ lists: WorkflowInstance[]; count: number }> => {
     if (!opts.all) return listWorkflows(client, { ...filter, page: opts.page, size: opts.size });
     const { walkPages } = await import('../../api/pages.js');
