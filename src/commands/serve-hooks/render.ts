@@ -2,8 +2,9 @@ import type { ServeHooksLine } from '../../schemas/hooks-output.js';
 import type { Paint } from '../../output/paint.js';
 import type { EventSummary } from '../../schemas/detect.js';
 import type { HookRecord } from '../../state/event-log.js';
-import type { ListenerEvent } from '../../hooks/listener.js';
+import type { ReceiverEvent, ReceiverSummary } from '../../hooks/receiver.js';
 import { printable } from '../../output/printable.js';
+import { plural } from '../../plural.js';
 
 export interface RenderOptions {
   /** One NDJSON object per event (piped or `--json`) instead of a coloured line. */
@@ -115,8 +116,8 @@ export interface Rendered {
   err?: string;
 }
 
-/** Turns a listener event into text; the command writes it. */
-export function render(event: ListenerEvent, options: RenderOptions, c: { out: Paint; err: Paint }): Rendered {
+/** Turns a receiver event into text; the command writes it. */
+export function render(event: ReceiverEvent, options: RenderOptions, c: { out: Paint; err: Paint }): Rendered {
   switch (event.kind) {
     case 'event': {
       if (options.events && !options.events.has(event.record.type ?? '')) return {};
@@ -147,9 +148,24 @@ export function render(event: ListenerEvent, options: RenderOptions, c: { out: P
     }
     case 'error':
       return { err: `${c.err.red('error:')} ${event.message}\n` };
+    case 'recovered':
+      return {
+        err: `the store is back after ${(event.ms / 1000).toFixed(1)} s; ${plural(event.refused, 'request')} answered 503 meanwhile (the service sends them again)\n`,
+      };
     case 'unlogged':
       return {
         err: `${c.err.yellow('warning:')} ${event.count} refused request${event.count === 1 ? '' : 's'} not logged (over --refused-log-rate; ${event.total} in all)\n`,
       };
   }
+}
+
+/** The last line of a run: what it received, and what it refused. */
+export function stoppedLine(s: ReceiverSummary): string {
+  const extra = [
+    s.refused
+      ? `${s.refused} refused${s.refusedUnlogged ? `, ${s.refusedUnlogged} of them not logged` : ''}`
+      : undefined,
+    s.connectionsRefused ? `${plural(s.connectionsRefused, 'connection')} over the caps closed` : undefined,
+  ].filter(Boolean);
+  return `stopped: ${plural(s.events, 'event')} (${plural(s.retries, 'retry', 'retries')}, ${s.rejected} rejected)${extra.length ? `; ${extra.join('; ')}` : ''}`;
 }

@@ -3,10 +3,10 @@ import { redactValues } from '../../redact.js';
 import { fsReason, LocalError, NetworkError, UsageError } from '../../errors.js';
 import { EventLog, readRecentRecords } from '../../state/event-log.js';
 import { historyWindowMs } from '../../hooks/intake.js';
-import { startListener, type Listener } from '../../hooks/listener.js';
+import { Receiver } from '../../hooks/receiver.js';
 import { chatbotSigning, hookKeys, parseEventTypes } from '../hooks/secrets.js';
 import { httpUrl } from '../../config/http-url.js';
-import { render, type RenderOptions } from './render.js';
+import { render, stoppedLine, type RenderOptions } from './render.js';
 import { storeValue } from '../store-option.js';
 import { isPostgresUrl } from '../../state/open.js';
 import type { EventStore } from '../../state/types.js';
@@ -110,9 +110,9 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   const maxAgeMs = (opts.maxAge ?? 15) * 60_000;
   const history = opts.log ? readRecentRecords(opts.log, ctx.io.now() - historyWindowMs(maxAgeMs)) : [];
 
-  let listener: Listener;
+  let receiver: Receiver;
   try {
-    listener = await startListener({
+    receiver = await Receiver.start({
       host: opts.host,
       port: opts.port,
       path: opts.path,
@@ -159,33 +159,8 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
     skipVerify: !!opts.skipVerify,
     events,
   };
-  const counts = { events: 0, retries: 0, rejected: 0 };
   const stdout = batched(ctx.io.stdout);
-  // With a shared store, an outage is told once when it starts and once when it ends, not once
-  // per request answered 503 meanwhile; and once more for each new reason on the way (the
-  // database back, but empty: the first reason would no longer say what is wrong).
-  const outage = { since: 0, refused: 0, reasons: new Set<string>() };
-  listener.on((event) => {
-    if (store && event.kind === 'error' && /^cannot write to the store/.test(event.message)) {
-      outage.refused += 1;
-      if (outage.since === 0) outage.since = ctx.io.now();
-      if (outage.reasons.has(event.message) || outage.reasons.size >= MAX_OUTAGE_REASONS) return;
-      outage.reasons.add(event.message);
-    } else if (store && outage.since && (event.kind === 'event' || event.kind === 'refused')) {
-      const secs = ((ctx.io.now() - outage.since) / 1000).toFixed(1);
-      stdout.flush();
-      out.info(
-        `the store is back after ${secs} s; ${outage.refused} request${outage.refused === 1 ? '' : 's'} answered 503 meanwhile (the service sends them again)`,
-      );
-      outage.since = 0;
-      outage.refused = 0;
-      outage.reasons.clear();
-    }
-    if (event.kind === 'event') {
-      counts.events += 1;
-      if (event.record.duplicate) counts.retries += 1;
-      if (event.record.verdict === 'rejected') counts.rejected += 1;
-    }
+  receiver.on((event) => {
     const text = render(event, options, out);
     // What a person or a pipe reads: every known secret redacted, also where a body holds one.
     if (text.out) stdout.write(redactValues(text.out));
@@ -196,7 +171,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   });
 
   const where = [
-    `listening on ${listener.url}${opts.path ? ' (POST on --path only)' : ''}; GET /healthz`,
+    `listening on ${receiver.url}${opts.path ? ' (POST on --path only)' : ''}; GET /healthz`,
     keys.length ? `${keys.length} key${keys.length > 1 ? 's' : ''}` : undefined,
     chatbot.command ? 'chatbot: sign command' : chatbot.secret ? 'chatbot: secret' : 'chatbot: unverified',
     store
@@ -212,9 +187,9 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
       `--log: cut ${plural(log.repaired, 'byte')} of a record cut short at the end of ${opts.log} (a crash mid-write; it was never acknowledged)`,
     );
   if (opts.skipVerify) out.warn('--skip-verify: plan and task Sign are NOT checked; every event says so');
-  opts.onListening?.(listener.url);
+  opts.onListening?.(receiver.url);
 
-  const signal = await new Promise<string>((resolve) => {
+  const signal = new Promise<string>((resolve) => {
     const off = ctx.io.onSignal((s) => {
       off();
       resolve(s);
@@ -224,26 +199,14 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
       resolve('stop');
     });
   });
-  out.info(`${signal === 'stop' ? 'stopping' : `${signal}: stopping`}: finishing requests in flight`);
-  await listener.close();
+  void signal.then((s) => out.info(`${s === 'stop' ? 'stopping' : `${s}: stopping`}: finishing requests in flight`));
+  const summary = await receiver.run(signal);
   stdout.flush();
   await log?.close();
   await store?.close();
-  const stats = listener.stats();
-  const extra = [
-    stats.refused
-      ? `${stats.refused} refused${stats.refusedUnlogged ? `, ${stats.refusedUnlogged} of them not logged` : ''}`
-      : undefined,
-    stats.connectionsRefused ? `${plural(stats.connectionsRefused, 'connection')} over the caps closed` : undefined,
-  ].filter(Boolean);
-  out.info(
-    `stopped: ${plural(counts.events, 'event')} (${plural(counts.retries, 'retry', 'retries')}, ${counts.rejected} rejected)${extra.length ? `; ${extra.join('; ')}` : ''}`,
-  );
+  out.info(stoppedLine(summary));
   return 0;
 }
-
-/** Distinct reasons told during one store outage, at most (the count of 503s is told at its end). */
-const MAX_OUTAGE_REASONS = 5;
 
 /**
  * Opens the PostgreSQL store and brings its tables up to date (under the migration lock, so
