@@ -2,3 +2,7 @@
 export function recordJson(i: number): string;
 /** The whole envelope of GET /service/cloud/detail for a task of `n` records. */
 export function taskEnvelope(n: number, taskId?: string): Buffer;
+/** One generated entry of a workflow call-task's details as JSON text. */
+export function workflowCallJson(i: number): string;
+/** The whole envelope of POST /service/cloud/workflow/taskdetail for a task of `n` calls. */
+export function workflowTaskEnvelope(n: number, taskId?: string): Buffer;

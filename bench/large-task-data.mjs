@@ -78,13 +78,48 @@ export function recordJson(i) {
   });
 }
 
-/** The whole envelope of GET /service/cloud/detail for a task of `n` records, as one Buffer. */
-export function taskEnvelope(n, taskId = 'T-LARGE') {
-  const head = `{"data":{"TaskID":"${taskId}","TaskName":"Large task","RobotMethod":"single","RobotID":"rb-1001","SIPLine":"sip-id-col-01","Status":"finished","ScheduleStartTime":"2026-11-20T08:00:00Z","ScheduleEndTime":"2026-11-20T20:00:00Z","RepeatInterval":30,"RepeatNumber":1,"detail":[`;
+/** One generated entry of a workflow call-task's `details` as JSON text (about 700 bytes). */
+export function workflowCallJson(i) {
+  const ring = RING[i % RING.length];
+  const connected = ring === 'normal';
+  const start = i * 7;
+  const answers = connected
+    ? [
+        { question_name: 'identity', answer: 'yes', answer_text: 'Yes, speaking.', status: 'Completed', question_type: 'whether', whether_answer: 'Answered' },
+        { question_name: 'pay date', answer: 'tomorrow', answer_text: `I will pay on the ${1 + (i % 28)}th.`, status: 'Completed', question_type: 'open', whether_answer: 'Answered' },
+      ]
+    : [];
+  return JSON.stringify({
+    id: i + 1,
+    callee: `+62812${pad(i, 8)}`,
+    result: connected ? 'answered' : 'unanswered',
+    result_label: connected ? 'PTP' : 'NoAnswer',
+    duration: connected ? 20 + (i % 90) : 0,
+    hangup_type: connected ? HANGUP[i % 2] : 'Canceled',
+    ring_type: ring,
+    question_answer: answers,
+    NerSlots: connected ? { ptp_date: '2026-11-21' } : {},
+    robot_hash: 'rb-1001',
+    call_id: `call-${pad(i, 12)}`,
+    call_times: 1,
+    call_start_time: time(start).replace('T', ' ').replace('Z', ''),
+    call_end_time: time(start + 40).replace('T', ' ').replace('Z', ''),
+    ring_time: connected ? 5 : 30,
+    talk_round: answers.length,
+    redail_call: [],
+    intention_description: connected ? 'promise to pay' : 'no answer',
+    EventLabel: { final: connected ? 'PTP' : 'NoAnswer' },
+    caller_number: '+622150001234',
+    case_id: `CASE-${i}`,
+  });
+}
+
+/** An envelope whose data is `head` then an array of `n` elements, as one Buffer. */
+function envelope(head, n, element) {
   const parts = [Buffer.from(head)];
   let chunk = [];
   for (let i = 0; i < n; i++) {
-    chunk.push(recordJson(i));
+    chunk.push(element(i));
     if (chunk.length === 1000) {
       parts.push(Buffer.from((parts.length > 1 ? ',' : '') + chunk.join(',')));
       chunk = [];
@@ -93,4 +128,16 @@ export function taskEnvelope(n, taskId = 'T-LARGE') {
   if (chunk.length) parts.push(Buffer.from((parts.length > 1 ? ',' : '') + chunk.join(',')));
   parts.push(Buffer.from(']},"status":"OK","code":200}'));
   return Buffer.concat(parts);
+}
+
+/** The whole envelope of GET /service/cloud/detail for a task of `n` records, as one Buffer. */
+export function taskEnvelope(n, taskId = 'T-LARGE') {
+  const head = `{"data":{"TaskID":"${taskId}","TaskName":"Large task","RobotMethod":"single","RobotID":"rb-1001","SIPLine":"sip-id-col-01","Status":"finished","ScheduleStartTime":"2026-11-20T08:00:00Z","ScheduleEndTime":"2026-11-20T20:00:00Z","RepeatInterval":30,"RepeatNumber":1,"detail":[`;
+  return envelope(head, n, recordJson);
+}
+
+/** The whole envelope of POST /service/cloud/workflow/taskdetail for a task of `n` calls, as one Buffer. */
+export function workflowTaskEnvelope(n, taskId = 'WT-LARGE') {
+  const head = `{"data":{"task_id":"${taskId}","task_name":"Large workflow task","status":"finished","created_at":"2026-11-20 08:00:00","repeat_interval":30,"repeat_number":1,"robot_hash":"rb-1001","robot_method":"single","sip_line":"sip-id-col-01","schedule_start_time":"2026-11-20 08:00:00","schedule_end_time":"2026-11-20 20:00:00","workflow_id":"W-LARGE","workflow_name":"Collections","nodetask_id":"N-1","nodetask_name":"first call","details":[`;
+  return envelope(head, n, workflowCallJson);
 }

@@ -3,19 +3,25 @@
 // builds dist/).
 //
 // A loopback server in this process answers GET /service/cloud/detail with a generated task of
-// 100,000 call records (bench/large-task-data.mjs, about 96 MB of JSON) and one of 10,000. Each
+// 100,000 call records (bench/large-task-data.mjs, about 96 MB of JSON) and one of 10,000, and
+// POST /service/cloud/workflow/taskdetail with a workflow call task of as many calls. Each
 // measurement is a child process, timed from spawn to exit (Node's start-up included for all):
 //   floor        plain undici: request, body.text(), JSON.parse (the target's baseline)
 //   report       callctl task report --json
 //   export csv   callctl task detail --format csv --output FILE
 //   export ndjson callctl task detail --format ndjson --output FILE
-//   detail --json callctl task detail --json (the whole answer held in memory, for comparison)
-// Each run measures the floor and then every case, and prints each case's ratio to that run's
-// floor and its peak RSS (resourceUsage().maxRSS). Target: report and exports <= 1.2x the floor;
-// their peak RSS about the same for 10,000 and 100,000 records (memory does not grow with the
-// records written out).
+//   detail --json callctl task detail --json, into a pipe (streamed: src/output/json-stream.ts)
+//   floor wf     plain undici: the workflow task's POST, body.text(), JSON.parse
+//   wf --json    callctl workflow task-detail --json, against floor wf
+// Each run measures the floors and then every case, and prints each case's ratio to that run's
+// floor and its peak RSS. Target: every case <= 1.2x its floor. Then memory against the number of
+// records: each case's peak RSS for 10,000 records and, for the two --json cases, for 1,000,000
+// (--huge; 0 skips it): target within 1.3x of the 10,000 figure (memory does not grow with the
+// records written out). A 1,000,000-record answer (about 800 MB) has no floor: JSON.parse cannot
+// hold it (a string is at most 512 MB).
 //
-// Usage: node bench/large-task.mjs [--runs N] [--records N]   (default 3 runs, 100000 records)
+// Usage: node bench/large-task.mjs [--runs N] [--records N] [--huge N]
+//        (default 3 runs, 100000 records, 1000000 for memory)
 
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -24,7 +30,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { taskEnvelope } from './large-task-data.mjs';
+import { taskEnvelope, workflowTaskEnvelope } from './large-task-data.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'bin', 'callctl.js');
@@ -35,11 +41,22 @@ const arg = (name, fallback) => {
 };
 const RUNS = arg('--runs', 3);
 const BIG = arg('--records', 100_000);
-const SMALL = Math.round(BIG / 10);
+const SMALL = 10_000;
+const HUGE = arg('--huge', 1_000_000);
 
-const bodies = { 'T-LARGE': taskEnvelope(BIG, 'T-LARGE'), 'T-SMALL': taskEnvelope(SMALL, 'T-SMALL') };
-const server = createServer((req, res) => {
-  const id = new URL(req.url, 'http://x').searchParams.get('TaskID');
+const bodies = {
+  'T-LARGE': taskEnvelope(BIG, 'T-LARGE'),
+  'T-SMALL': taskEnvelope(SMALL, 'T-SMALL'),
+  'WT-LARGE': workflowTaskEnvelope(BIG, 'WT-LARGE'),
+  'WT-SMALL': workflowTaskEnvelope(SMALL, 'WT-SMALL'),
+};
+const server = createServer(async (req, res) => {
+  let id = new URL(req.url, 'http://x').searchParams.get('TaskID');
+  if (req.method === 'POST') {
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    id = JSON.parse(Buffer.concat(chunks).toString()).task_id;
+  } else req.resume();
   const body = bodies[id];
   if (!body) {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -65,6 +82,12 @@ import { request } from 'undici';
 const res = await request(process.argv[1]);
 const data = JSON.parse(await res.body.text());
 process.stdout.write(String(data.data.detail.length));
+`;
+const floorWorkflowScript = `
+import { request } from 'undici';
+const res = await request(process.argv[1], { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ task_id: process.argv[2] }) });
+const data = JSON.parse(await res.body.text());
+process.stdout.write(String(data.data.details.length));
 `;
 
 const work = mkdtempSync(join(tmpdir(), 'callctl-bench-large-'));
@@ -95,7 +118,12 @@ async function measure(argv, { input = 'module' } = {}) {
   return { seconds, rssMb: probed.kb / 1024, cpu: probed.cpu, out };
 }
 
-const floor = (id) => measure([floorScript, `${base}/service/cloud/detail?TaskID=${id}`], { input: 'eval' });
+const floors = {
+  floor: (id) => measure([floorScript, `${base}/service/cloud/detail?TaskID=${id}`], { input: 'eval' }),
+  'floor wf': (id) =>
+    measure([floorWorkflowScript, `${base}/service/cloud/workflow/taskdetail`, `W${id}`], { input: 'eval' }),
+};
+// Each case: its label, what it runs for a task id, and the floor it is held to.
 const cases = [
   ['report', (id) => measure([cli, 'task', 'report', id, '--json'])],
   ['export csv', (id) => measure([cli, 'task', 'detail', id, '--format', 'csv', '--output', join(work, `${id}.csv`)])],
@@ -104,59 +132,79 @@ const cases = [
     (id) => measure([cli, 'task', 'detail', id, '--format', 'ndjson', '--output', join(work, `${id}.ndjson`)]),
   ],
   ['detail --json', (id) => measure([cli, 'task', 'detail', id, '--json'])],
+  ['wf --json', (id) => measure([cli, 'workflow', 'task-detail', `W${id}`, '--json']), 'floor wf'],
 ];
+const jsonCases = cases.filter(([label]) => label.endsWith('--json'));
 
 const mb = (n) => `${n.toFixed(0)} MB`;
 const line = (label, r, f) =>
   `  ${label.padEnd(14)} ${r.seconds.toFixed(2)} s  ${(r.seconds / f.seconds).toFixed(2)}x  CPU ${r.cpu.toFixed(2)} s  ${(r.cpu / f.cpu).toFixed(2)}x  peak RSS ${mb(r.rssMb)}`;
 process.stdout.write(
-  `large task: ${BIG} records, ${(bodies['T-LARGE'].length / 1e6).toFixed(1)} MB of JSON; ${RUNS} runs (Node ${process.version})\n`,
+  `large task: ${BIG} records, ${(bodies['T-LARGE'].length / 1e6).toFixed(1)} MB of JSON (workflow task: ${(bodies['WT-LARGE'].length / 1e6).toFixed(1)} MB); ${RUNS} runs (Node ${process.version})\n`,
 );
 const ratios = Object.fromEntries(cases.map(([l]) => [l, []]));
 const rss = Object.fromEntries(cases.map(([l]) => [l, []]));
 const times = Object.fromEntries(cases.map(([l]) => [l, []]));
-const floors = [];
+const floorRuns = Object.fromEntries(Object.keys(floors).map((l) => [l, []]));
 const cpuRatios = Object.fromEntries(cases.map(([l]) => [l, []]));
+const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 try {
   for (let run = 1; run <= RUNS; run++) {
-    const f = await floor('T-LARGE');
-    floors.push(f);
-    process.stdout.write(`run ${run}\n${line('floor', f, f)}\n`);
-    for (const [label, fn] of cases) {
+    process.stdout.write(`run ${run}\n`);
+    const f = {};
+    for (const [label, fn] of Object.entries(floors)) {
+      f[label] = await fn('T-LARGE');
+      floorRuns[label].push(f[label]);
+      process.stdout.write(`${line(label, f[label], f[label])}\n`);
+    }
+    for (const [label, fn, floorLabel = 'floor'] of cases) {
       const r = await fn('T-LARGE');
-      ratios[label].push(r.seconds / f.seconds);
+      const fl = f[floorLabel];
+      ratios[label].push(r.seconds / fl.seconds);
       times[label].push(r);
-      cpuRatios[label].push(r.cpu / f.cpu);
+      cpuRatios[label].push(r.cpu / fl.cpu);
       rss[label].push(r.rssMb);
-      process.stdout.write(`${line(label, r, f)}\n`);
+      process.stdout.write(`${line(label, r, fl)}\n`);
     }
   }
   const csvSize = statSync(join(work, 'T-LARGE.csv')).size;
   process.stdout.write(`  (the CSV export is ${(csvSize / 1e6).toFixed(1)} MB)\n`);
-  process.stdout.write(`${SMALL} records, for memory against the number of records:\n`);
-  const small = {};
-  for (const [label, fn] of cases.slice(0, 3)) {
-    small[label] = await fn('T-SMALL');
-    process.stdout.write(
-      `  ${label.padEnd(14)} peak RSS ${mb(small[label].rssMb)} (${BIG} records: ${mb(Math.max(...rss[label]))})\n`,
-    );
-  }
-  // The machine may be shared: each measurement's best run against the floor's best run, as
+  // The machine may be shared: each measurement's best run against its floor's best run, as
   // bench/upload.mjs does, besides the median of the per-run ratios.
   // On a shared machine wall time swings with the load; CPU time (user + system) much less.
   process.stdout.write(
-    'summary: best wall time against the best floor; median per-run ratio of wall and of CPU time (target <= 1.2x for report and exports):\n',
+    'summary: best wall time against the best floor; median per-run ratio of wall and of CPU time (target <= 1.2x):\n',
   );
-  const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
-  const bestFloor = Math.min(...floors.map((f) => f.seconds));
-  process.stdout.write(
-    `  ${'floor'.padEnd(14)} ${bestFloor.toFixed(2)} s  CPU ${median(floors.map((f) => f.cpu)).toFixed(2)} s\n`,
-  );
-  for (const [label] of cases) {
+  for (const [label, runs] of Object.entries(floorRuns)) {
+    process.stdout.write(
+      `  ${label.padEnd(14)} ${Math.min(...runs.map((f) => f.seconds)).toFixed(2)} s  CPU ${median(runs.map((f) => f.cpu)).toFixed(2)} s\n`,
+    );
+  }
+  for (const [label, , floorLabel = 'floor'] of cases) {
+    const bestFloor = Math.min(...floorRuns[floorLabel].map((f) => f.seconds));
     const bestTime = Math.min(...times[label].map((r) => r.seconds));
     process.stdout.write(
       `  ${label.padEnd(14)} ${bestTime.toFixed(2)} s  best ${(bestTime / bestFloor).toFixed(2)}x  wall ${median(ratios[label]).toFixed(2)}x  CPU ${median(cpuRatios[label]).toFixed(2)}x  peak RSS ${mb(Math.max(...rss[label]))}\n`,
     );
+  }
+  process.stdout.write(`memory against the number of records (peak RSS):\n`);
+  const small = {};
+  for (const [label, fn] of cases) {
+    small[label] = await fn('T-SMALL');
+    process.stdout.write(
+      `  ${label.padEnd(14)} ${SMALL} records ${mb(small[label].rssMb)}  ${BIG} records ${mb(Math.max(...rss[label]))}\n`,
+    );
+  }
+  if (HUGE > 0) {
+    process.stdout.write(`building a task and a workflow task of ${HUGE} records...\n`);
+    bodies['T-HUGE'] = taskEnvelope(HUGE, 'T-HUGE');
+    bodies['WT-HUGE'] = workflowTaskEnvelope(HUGE, 'WT-HUGE');
+    for (const [label, fn] of jsonCases) {
+      const r = await fn('T-HUGE');
+      process.stdout.write(
+        `  ${label.padEnd(14)} ${HUGE} records ${mb(r.rssMb)} (${(r.out / 1e6).toFixed(0)} MB written in ${r.seconds.toFixed(1)} s): ${(r.rssMb / small[label].rssMb).toFixed(2)}x the ${SMALL}-record figure (target <= 1.3x)\n`,
+      );
+    }
   }
 } finally {
   server.close();

@@ -44,10 +44,13 @@ export class ArraySplitter {
   /**
    * @param path keys from the root to the array, such as `['data', 'detail']`
    * @param onItems told of each group of complete elements, in order, parsed and as their bytes
+   * @param onOpen told once the array begins, of the document read so far with the array empty
+   *   and every open container closed (the fields that came before the array)
    */
   constructor(
     private readonly path: readonly string[],
     private readonly onItems: (items: unknown[], raws: Buffer[]) => void,
+    private readonly onOpen?: (head: unknown) => void,
   ) {}
 
   /** How many elements were handed out. */
@@ -88,6 +91,7 @@ export class ArraySplitter {
           this.restParts.push(chunk.subarray(restFrom, i + 1));
           restFrom = -1;
           itemsFrom = i + 1;
+          this.opened();
         } else this.stack.push(c);
       } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
         if (this.stack.length === this.targetDepth) {
@@ -118,9 +122,23 @@ export class ArraySplitter {
     } else if (restFrom >= 0) this.restParts.push(chunk.subarray(restFrom));
   }
 
-  /** The document without the array's elements (`"detail":[]`), as text. */
+  /**
+   * The document without the array's elements (`"detail":[]`), as text. Throws when the bytes
+   * stopped inside the document (an answer cut short without its connection saying so): as for
+   * a connection lost mid-body, with the code the transport retries on.
+   */
   end(): string {
+    if (this.stack.length > 0 || this.inString)
+      throw Object.assign(new Error('the answer was cut short (its JSON ends early)'), { code: 'ANSWER_CUT' });
     return Buffer.concat(this.restParts).toString('utf8');
+  }
+
+  /** Tells `onOpen` of the document so far: its text, the array and every container closed. */
+  private opened(): void {
+    if (!this.onOpen) return;
+    let closers = '';
+    for (let d = this.stack.length - 1; d >= 0; d--) closers += this.stack[d] === OPEN_ARRAY ? ']' : '}';
+    this.onOpen(JSON.parse(Buffer.concat(this.restParts).toString('utf8') + closers));
   }
 
   /** Skips a string's bytes from `from` (just after its opening quote); returns where scanning resumes. */

@@ -93,33 +93,43 @@ export const getWorkflowTask = async (c: CloudClient, taskId: string) =>
  * GET /service/cloud/detail?TaskID=, its call records handed to `sink` as they arrive (a task of
  * 100,000 records is never held whole). Returns the task with `detail` empty.
  */
-export const streamTask = async (c: CloudClient, taskId: string, sink: RecordSink<CallRecord>) =>
-  c.call({
+export const streamTask = async (c: CloudClient, taskId: string, sink: RecordSink<CallRecord>) => {
+  const stream = (await import('./stream.js')).streamArray(
+    'GET /service/cloud/detail',
+    ['data', 'detail'],
+    answerSchema('callingTask'),
+    async () => (await task()).callRecordSchema,
+    sink,
+    (m) => c.warn(m),
+  );
+  const data = await c.call({
     method: 'GET',
     path: '/service/cloud/detail',
     query: { TaskID: taskId },
     data: answerSchema('callingTask'),
-    consume: (await import('./stream.js')).streamArray(
-      'GET /service/cloud/detail',
-      ['data', 'detail'],
-      (await task()).callRecordSchema,
-      sink,
-      (m) => c.warn(m),
-    ),
+    consume: stream.consume,
   });
+  stream.finish();
+  return data;
+};
 
 /** POST /service/cloud/workflow/taskdetail, its `details` handed to `sink` as they arrive. Returns the task with `details` empty. */
-export const streamWorkflowTask = async (c: CloudClient, taskId: string, sink: RecordSink<WorkflowCallDetail>) =>
-  c.call({
+export const streamWorkflowTask = async (c: CloudClient, taskId: string, sink: RecordSink<WorkflowCallDetail>) => {
+  const stream = (await import('./stream.js')).streamArray(
+    'POST /service/cloud/workflow/taskdetail',
+    ['data', 'details'],
+    answerSchema('workflowTaskDetail'),
+    async () => (await workflow()).workflowCallDetailSchema,
+    sink,
+    (m) => c.warn(m),
+  );
+  const data = await c.call({
     method: 'POST',
     path: '/service/cloud/workflow/taskdetail',
     body: { task_id: taskId },
     data: answerSchema('workflowTaskDetail'),
-    consume: (await import('./stream.js')).streamArray(
-      'POST /service/cloud/workflow/taskdetail',
-      ['data', 'details'],
-      (await workflow()).workflowCallDetailSchema,
-      sink,
-      (m) => c.warn(m),
-    ),
+    consume: stream.consume,
   });
+  stream.finish();
+  return data;
+};

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { CliError, ServiceError } from '../errors.js';
-import { quickCheckOf } from '../schemas/quick-check.js';
+import type { AnswerSchema } from '../schemas/answers.js';
 import { ArraySplitter } from './array-stream.js';
 import type { HttpRequest } from './transport.js';
 
@@ -12,65 +12,105 @@ export interface RecordSink<T> {
    */
   start(attempt: number): void | Promise<void>;
   /**
+   * Told once the array begins, of the object holding it as read so far: the fields that came
+   * before the array, the array itself empty (`--json` writes them before the records).
+   */
+  opened?(head: Record<string, unknown>): void | Promise<void>;
+  /**
    * A group of records, each checked against its schema, with each one's bytes as the service
    * sent them (for exports that write them unchanged). Awaited: the body is read no faster.
    */
   records(items: T[], raws: Buffer[]): void | Promise<void>;
 }
 
+type Issue = { path: string; message: string };
+
 /**
  * A body consumer for `CloudCall.consume`: the array at `path` of the envelope (such as
- * `['data', 'detail']`) is handed to `sink` as it arrives, each element checked against `item`;
- * the rest of the envelope, with that array emptied, is returned to be checked like any answer
- * (status, code, the data's own schema). Memory stays at a chunk and a group of records.
+ * `['data', 'detail']`) is handed to `sink` as it arrives, each element checked as the answer's
+ * own check (`answer`, the same one a whole answer goes through) would check it inside the
+ * answer, and by zod (`item`, the element's schema) where that check cannot vouch; the rest of the
+ * envelope, with that array emptied, is returned to be checked like any answer (status, code, the
+ * data's own schema). Records are read as src/api/tolerant.ts reads a whole answer: an odd one is
+ * left out with a warning naming its index; when every one is odd, an error names the first, and
+ * no warning is given. Memory stays at a chunk and a group of records.
  */
-export function streamArray<S extends z.ZodType>(
+export function streamArray<T>(
   endpoint: string,
   path: readonly string[],
-  item: S,
-  sink: RecordSink<z.infer<S>>,
+  answer: AnswerSchema<z.ZodType>,
+  item: () => Promise<z.ZodType>,
+  sink: RecordSink<T>,
   warn: (message: string) => void,
-): NonNullable<HttpRequest['consume']> {
-  return async (body, attempt) => {
+): StreamedArray {
+  const key = path.at(-1)!;
+  // Warnings are told once the whole answer was checked (`finish`): an answer refused as a
+  // whole is one error, as when read whole (src/api/tolerant.ts).
+  let warnings: string[] = [];
+  let refused: ServiceError | undefined;
+  const consume: NonNullable<HttpRequest['consume']> = async (body, attempt) => {
+    warnings = [];
+    refused = undefined;
     await sink.start(attempt);
-    // Most records pass the quick check and are used as they are; zod decides the others.
-    const quick = quickCheckOf(item);
+    // The object holding the array, as far as read, when the answer's check vouches for it:
+    // records are then vouched for inside it, a group at a time, with no zod.
+    let holder: Record<string, unknown> | undefined;
+    let opened: Record<string, unknown> | undefined;
+    const vouched = (items: unknown[]) => holder !== undefined && answer.check({ ...holder, [key]: items });
     let groups: Array<{ items: unknown[]; raws: Buffer[] }> = [];
-    const splitter = new ArraySplitter(path, (items, raws) => groups.push({ items, raws }));
+    const splitter = new ArraySplitter(
+      path,
+      (items, raws) => groups.push({ items, raws }),
+      (head) => {
+        opened = path.slice(0, -1).reduce<unknown>((node, k) => (node as Record<string, unknown>)?.[k], head) as
+          | Record<string, unknown>
+          | undefined;
+        if (opened && answer.check({ ...opened, [key]: [] })) holder = opened;
+      },
+    );
+    let schema: z.ZodType | undefined;
     let index = 0;
     let good = 0;
+    const issues: Issue[] = [];
     let first: ServiceError | undefined;
     try {
       for await (const chunk of body) {
         splitter.write(chunk);
+        if (opened && sink.opened) {
+          await sink.opened(opened);
+          opened = undefined;
+        }
         for (const group of groups) {
-          const checked: Array<z.infer<S>> = [];
+          if (vouched(group.items)) {
+            index += group.items.length;
+            good += group.items.length;
+            await sink.records(group.items as T[], group.raws);
+            continue;
+          }
+          const checked: T[] = [];
           const raws: Buffer[] = [];
-          for (let k = 0; k < group.items.length; k++) {
+          for (let k = 0; k < group.items.length; k++, index++) {
             const value = group.items[k];
-            if (quick(value)) {
-              checked.push(value as z.infer<S>);
+            const parsed = vouched([value])
+              ? { success: true as const, data: value }
+              : (schema ??= await item()).safeParse(value);
+            if (parsed.success) {
+              checked.push(parsed.data as T);
               raws.push(group.raws[k]!);
-              index++;
               continue;
             }
-            const parsed = item.safeParse(value);
-            if (parsed.success) {
-              checked.push(parsed.data);
-              raws.push(group.raws[k]!);
-            } else {
-              // As the client reads a whole list (tolerant.ts): an odd record is left out with a
-              // warning naming it, so that it never hides the others.
-              const problem = oddRecord(endpoint, path, index, parsed.error.issues);
-              first ??= problem;
-              warn(
-                `${endpoint}: ${(problem.details.issues as Array<{ path: string; message: string }>)[0]!.path}: ${(problem.details.issues as Array<{ message: string }>)[0]!.message}; that record is left out, the others are shown`,
-              );
-            }
-            index++;
+            // As the client reads a whole list (tolerant.ts): an odd record is left out with a
+            // warning naming it, so that it never hides the others.
+            const problem = oddRecord(endpoint, path, index, parsed.error.issues);
+            first ??= problem;
+            const own = problem.details.issues as Issue[];
+            if (good === 0) issues.push(...own.slice(0, 5 - issues.length));
+            warnings.push(`${endpoint}: ${own[0]!.path}: ${own[0]!.message}; that record is left out, the others are shown`);
           }
-          good += checked.length;
-          if (checked.length) await sink.records(checked, raws);
+          if (checked.length) {
+            good += checked.length;
+            await sink.records(checked, raws);
+          }
         }
         groups = [];
       }
@@ -79,9 +119,23 @@ export function streamArray<S extends z.ZodType>(
       throw error;
     }
     // Every record odd: an error naming the first, as for a list read whole.
-    if (first && good === 0) throw first;
+    if (first && good === 0) refused = new ServiceError(first.message, endpoint, 200, 200, { issues });
     return splitter.end();
   };
+  return {
+    consume,
+    finish() {
+      if (refused) throw refused;
+      for (const w of warnings) warn(w);
+    },
+  };
+}
+
+/** A streamed array's body consumer, and what is told once the rest of the answer was checked. */
+export interface StreamedArray {
+  consume: NonNullable<HttpRequest['consume']>;
+  /** Throws when every record was odd; else tells the warnings of the records left out. */
+  finish(): void;
 }
 
 function oddRecord(

@@ -377,6 +377,8 @@ function describe(error: unknown, timeoutMs?: number): string {
   if (code === 'ECONNREFUSED') return 'connection refused (is it running, and is the address right?)';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return 'connection closed by the server before it answered';
+  // A streamed body that ended inside its JSON (src/api/array-stream.ts).
+  if (code === 'ANSWER_CUT') return (error as Error).message;
   const message = (error as Error)?.message ?? String(error);
   return code ? `${message} (${code})` : message;
 }

@@ -80,7 +80,7 @@ describe('a connection lost mid-body', () => {
 });
 
 describe('a streamed body slower than --timeout', () => {
-  it('an export goes on while bytes keep coming; a whole-answer read still times out', async () => {
+  it('an export and --json go on while bytes keep coming; a whole-answer read still times out', async () => {
     const small = JSON.stringify({ data: { ...task, detail: records.slice(0, 12) }, status: 'OK', code: 200 });
     // About 40 pieces 60 ms apart: 2.4 s in all, never 1 s without a byte.
     server = await fixtureServer({ '/service/cloud/detail': () => small }, { pieceDelayMs: 60 });
@@ -89,7 +89,10 @@ describe('a streamed body slower than --timeout', () => {
     expect(exported.err).toBe('');
     expect(exported.code).toBe(0);
     expect(exported.out.trimEnd().split('\n')).toHaveLength(12);
-    const whole = await runCli(['task', 'detail', 'T-CUT', '--json', '--timeout', '1'], { env });
+    const json = await runCli(['task', 'detail', 'T-CUT', '--json', '--timeout', '1'], { env });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.out).detail).toHaveLength(12);
+    const whole = await runCli(['task', 'detail', 'T-CUT', '--timeout', '1'], { env });
     expect(whole.code).toBe(5);
     expect(whole.err).toContain('timed out after 1 s');
   }, 30_000);

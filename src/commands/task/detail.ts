@@ -50,12 +50,18 @@ export async function runTaskDetail(ctx: Context, opts: TaskDetailOptions): Prom
       (await ctx.output()).success(`${count} call record${count === 1 ? '' : 's'} written to ${opts.output}`);
     return 0;
   }
-  const task = await getTask(await ctx.client(), taskId);
   const out = await ctx.output();
   if (out.json) {
-    out.writeJson(task);
+    const [{ streamTask }, { JsonStream }, { answerSchema }] = await Promise.all([
+      import('../../api/cloud.js'),
+      import('../../output/json-stream.js'),
+      import('../../schemas/answers.js'),
+    ]);
+    const json = new JsonStream(ctx.io.stdout, 'detail', answerSchema('callingTask').check);
+    await json.finish(await streamTask(await ctx.client(), taskId, json));
     return 0;
   }
+  const task = await getTask(await ctx.client(), taskId);
   out.record(
     [
       ['TaskID', task.TaskID],

@@ -28,12 +28,18 @@ export async function runWorkflowTaskDetail(ctx: Context, opts: WorkflowTaskDeta
       (await ctx.output()).success(`${count} call record${count === 1 ? '' : 's'} written to ${opts.output}`);
     return 0;
   }
-  const task = await getWorkflowTask(await ctx.client(), taskId);
   const out = await ctx.output();
   if (out.json) {
-    out.writeJson(task);
+    const [{ streamWorkflowTask }, { JsonStream }, { answerSchema }] = await Promise.all([
+      import('../../api/cloud.js'),
+      import('../../output/json-stream.js'),
+      import('../../schemas/answers.js'),
+    ]);
+    const json = new JsonStream(ctx.io.stdout, 'details', answerSchema('workflowTaskDetail').check);
+    await json.finish(await streamWorkflowTask(await ctx.client(), taskId, json));
     return 0;
   }
+  const task = await getWorkflowTask(await ctx.client(), taskId);
   out.record(
     [
       ['task_id', task.task_id],
