@@ -85,8 +85,22 @@ export function workflowCallJson(i) {
   const start = i * 7;
   const answers = connected
     ? [
-        { question_name: 'identity', answer: 'yes', answer_text: 'Yes, speaking.', status: 'Completed', question_type: 'whether', whether_answer: 'Answered' },
-        { question_name: 'pay date', answer: 'tomorrow', answer_text: `I will pay on the ${1 + (i % 28)}th.`, status: 'Completed', question_type: 'open', whether_answer: 'Answered' },
+        {
+          question_name: 'identity',
+          answer: 'yes',
+          answer_text: 'Yes, speaking.',
+          status: 'Completed',
+          question_type: 'whether',
+          whether_answer: 'Answered',
+        },
+        {
+          question_name: 'pay date',
+          answer: 'tomorrow',
+          answer_text: `I will pay on the ${1 + (i % 28)}th.`,
+          status: 'Completed',
+          question_type: 'open',
+          whether_answer: 'Answered',
+        },
       ]
     : [];
   return JSON.stringify({
@@ -103,7 +117,9 @@ export function workflowCallJson(i) {
     call_id: `call-${pad(i, 12)}`,
     call_times: 1,
     call_start_time: time(start).replace('T', ' ').replace('Z', ''),
-    call_end_time: time(start + 40).replace('T', ' ').replace('Z', ''),
+    call_end_time: time(start + 40)
+      .replace('T', ' ')
+      .replace('Z', ''),
     ring_time: connected ? 5 : 30,
     talk_round: answers.length,
     redail_call: [],

@@ -82,10 +82,7 @@ const text = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 8 }),
   fc.constantFrom('', '"quoted" \\ back', '\u2028\u0000\u001f', '\ud83d', '😀 é', '</script>', 'a\r\nb'),
 );
-const odd = fc.oneof(
-  fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom(1.5, -0, 1e21, 5e-7, '12', true, null, [], {}),
-);
+const odd = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(1.5, -0, 1e21, 5e-7, '12', true, null, [], {}));
 /** A value for a declared field: mostly one its schema takes, sometimes one it refuses. */
 const fieldValue = (kind: 'string' | 'int' | 'records' | 'map') => {
   const good =
@@ -96,7 +93,11 @@ const fieldValue = (kind: 'string' | 'int' | 'records' | 'map') => {
         : kind === 'map'
           ? fc.dictionary(text, text, { maxKeys: 3 })
           : fc.array(fc.record({ time: text, robottext: text, text }), { maxLength: 2 });
-  return fc.oneof({ weight: 12, arbitrary: good }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: odd });
+  return fc.oneof(
+    { weight: 12, arbitrary: good },
+    { weight: 1, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: odd },
+  );
 };
 
 const RECORD_FIELDS: Array<[string, 'string' | 'int' | 'records' | 'map']> = [
@@ -128,9 +129,12 @@ const recordOf = (fields: typeof RECORD_FIELDS) =>
       arbitrary: fc
         .tuple(
           fc.tuple(...fields.map(([, kind]) => fc.option(fieldValue(kind), { nil: undefined, freq: 4 }))),
-          fc.array(fc.tuple(fc.constantFrom('extra', 'zz', '__proto__', '1', 'détail'), fc.jsonValue({ maxDepth: 2 })), {
-            maxLength: 2,
-          }),
+          fc.array(
+            fc.tuple(fc.constantFrom('extra', 'zz', '__proto__', '1', 'détail'), fc.jsonValue({ maxDepth: 2 })),
+            {
+              maxLength: 2,
+            },
+          ),
           fc.boolean(),
           fc.infiniteStream(fc.double({ min: 0, max: 1, noNaN: true })),
         )
@@ -182,7 +186,10 @@ const answerOf = (kind: 'task' | 'workflow') =>
       at: fc.oneof({ weight: 4, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.nat(9) }),
       extraBefore: fc.option(fc.jsonValue({ maxDepth: 1 }), { nil: undefined }),
       extraAfter: fc.option(fc.jsonValue({ maxDepth: 1 }), { nil: undefined }),
-      badHead: fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(0, 1, 2) }),
+      badHead: fc.oneof(
+        { weight: 8, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.constantFrom(0, 1, 2) },
+      ),
       indent: fc.constantFrom(0, 0, 1, '\t'),
     })
     .map(({ records, at, extraBefore, extraAfter, badHead, indent }) => {
@@ -190,7 +197,10 @@ const answerOf = (kind: 'task' | 'workflow') =>
       if (badHead !== undefined) head[badHead] = [head[badHead]![0], 5];
       const entries: Array<[string, unknown]> = [...head];
       if (extraBefore !== undefined) entries.unshift(['before', extraBefore]);
-      entries.splice(at < 0 ? entries.length : Math.min(at, entries.length), 0, [kind === 'task' ? 'detail' : 'details', records]);
+      entries.splice(at < 0 ? entries.length : Math.min(at, entries.length), 0, [
+        kind === 'task' ? 'detail' : 'details',
+        records,
+      ]);
       if (extraAfter !== undefined) entries.push(['after', extraAfter]);
       return JSON.stringify({ code: 200, status: 'OK', data: objectOf(entries) }, null, indent);
     });
@@ -231,7 +241,11 @@ describe('generated answers, odd records included', () => {
 
 /** A task of `n` records, each long enough that the answer comes in many pieces. */
 function taskBody(n: number): string {
-  const detail = Array.from({ length: n }, (_, i) => ({ id: i + 1, CalleeNumber: `+5511900000${i}`, Comments: 'x'.repeat(300) }));
+  const detail = Array.from({ length: n }, (_, i) => ({
+    id: i + 1,
+    CalleeNumber: `+5511900000${i}`,
+    Comments: 'x'.repeat(300),
+  }));
   return JSON.stringify({ data: { ...Object.fromEntries(headFields('task')), detail }, status: 'OK', code: 200 });
 }
 
@@ -275,7 +289,11 @@ describe('a connection cut mid-answer', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const port = (server.address() as import('node:net').AddressInfo).port;
-      const env = { CALLCTL_BASE_URL: `http://127.0.0.1:${port}`, CALLCTL_TOKEN: 'tok', CALLCTL_CONFIG_DIR: tempConfigDir() };
+      const env = {
+        CALLCTL_BASE_URL: `http://127.0.0.1:${port}`,
+        CALLCTL_TOKEN: 'tok',
+        CALLCTL_CONFIG_DIR: tempConfigDir(),
+      };
       const r = await runCli(['task', 'detail', 'T-GEN', '--json'], { env });
       expect(r.code).toBe(5);
       const written = recordsIn(r.out);
@@ -294,7 +312,9 @@ describe('fields the output shows before the records', () => {
     const head = headFields('task');
     const detail = [{ id: 1, CalleeNumber: '+15550001' }];
     const data = Object.fromEntries([...head.slice(0, 3), ['detail', detail], ...head.slice(3)]);
-    const server = await fixtureServer({ '/service/cloud/detail': () => JSON.stringify({ data, status: 'OK', code: 200 }) });
+    const server = await fixtureServer({
+      '/service/cloud/detail': () => JSON.stringify({ data, status: 'OK', code: 200 }),
+    });
     try {
       const env = { CALLCTL_BASE_URL: server.url, CALLCTL_TOKEN: 'tok', CALLCTL_CONFIG_DIR: tempConfigDir() };
       const { now } = await same(env, 'task', 'T-GEN');
@@ -319,6 +339,21 @@ describe('fields the output shows before the records', () => {
       expect(() => JSON.parse(r.out)).toThrow();
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('workflow list --all --json', () => {
+  const fixture = useSandbox();
+  it('pages into the output as it goes: the bytes of the whole list read at once', async () => {
+    const { env, sandbox } = fixture;
+    expect(sandbox.state.workflows.size).toBeGreaterThan(7);
+    expect(sandbox.state.workflows.size).toBeLessThan(100);
+    const onePage = await runCli(['workflow', 'list', '--size', '100', '--json'], { env });
+    for (const size of ['1', '3', '7', '100']) {
+      const walked = await runCli(['workflow', 'list', '--all', '--size', size, '--json'], { env });
+      expect(walked.code).toBe(0);
+      expect(walked.out).toBe(onePage.out);
     }
   });
 });

@@ -25,13 +25,19 @@ export async function runWorkflowList(ctx: Context, opts: ListOptions): Promise<
     start_time: range.start === undefined ? undefined : serviceTime(range.start),
     end_time: range.end === undefined ? undefined : serviceTime(range.end),
   };
-  const fetch = async (): Promise<{ lists: WorkflowInstance[]; count: number }> => {
-    if (!opts.all) return listWorkflows(client, { ...filter, page: opts.page, size: opts.size });
+  const walk = async (take: (fresh: WorkflowInstance[]) => void | Promise<void>) => {
     const { walkPages } = await import('../../api/pages.js');
     return walkPages(
       (page) => listWorkflows(client, { ...filter, page, size: opts.size ?? ALL_PAGE_SIZE }),
+      take,
       opts.page ?? 1,
     );
+  };
+  const fetch = async (): Promise<{ lists: WorkflowInstance[]; count: number }> => {
+    if (!opts.all) return listWorkflows(client, { ...filter, page: opts.page, size: opts.size });
+    const lists: WorkflowInstance[] = [];
+    const count = await walk((fresh) => void lists.push(...fresh));
+    return { lists, count };
   };
   if (opts.watch) {
     return runWatch(
@@ -49,8 +55,18 @@ export async function runWorkflowList(ctx: Context, opts: ListOptions): Promise<
       opts,
     );
   }
-  const { lists, count } = await fetch();
   const out = await ctx.output();
+  if (opts.all && out.json) {
+    // Every page into the output as the walk goes (src/output/json-stream.ts): the bytes of
+    // `{ lists, count }` written whole, each page checked as it came.
+    const { JsonStream } = await import('../../output/json-stream.js');
+    const json = new JsonStream(ctx.io.stdout, 'lists', () => true);
+    json.opened({ lists: [] });
+    const count = await walk((fresh) => json.records(fresh));
+    await json.finish({ lists: [], count });
+    return 0;
+  }
+  const { lists, count } = await fetch();
   await out.list(lists, COLUMNS, { json: { lists, count } });
   if (out.tty) out.info(`${lists.length} shown of ${count}`);
   return 0;
