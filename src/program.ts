@@ -81,7 +81,8 @@ Exit codes, for scripts and cron jobs:
      that belongs to another base URL: log in
   5  may pass by itself (network, timeout, 429, 5xx after retries): run again later
   6  local trouble: a config, journal or log file or folder cannot be read or written
-  130 interrupted (Ctrl-C) or a prompt declined
+  130 interrupted (Ctrl-C) or a prompt declined; a --watch or --follow ended by
+      Ctrl-C exits 130 with no message
 
 Start here:
   callctl sandbox                 # a local simulator of the service

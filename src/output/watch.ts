@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { CliError, ExitCode, InterruptedError } from '../errors.js';
+import { CliError, ExitCode } from '../errors.js';
 import type { IO } from '../io.js';
 import { Output, type OutputOptions } from './output.js';
 
@@ -105,8 +105,8 @@ export async function watch<T>(io: IO, spec: WatchSpec<T>, options: WatchOptions
     removeSignal();
     if (tty) io.stdout.write(SHOW_CURSOR);
   }
-  if (interrupted) throw new InterruptedError('interrupted');
-  return ExitCode.OK;
+  // Ctrl-C is how a watch ends: 130, as for any interrupted command, but nothing to report.
+  return interrupted ? ExitCode.INTERRUPTED : ExitCode.OK;
 }
 
 /** The screen: a title line with the time, what the command shows, and the last error if any. */

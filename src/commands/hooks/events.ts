@@ -1,6 +1,6 @@
 import type { HooksEventsLine } from '../../schemas/hooks-output.js';
 import type { Context } from '../../context.js';
-import { InterruptedError, UsageError } from '../../errors.js';
+import { ExitCode, UsageError } from '../../errors.js';
 import { EVENT_TYPES, type EventType } from '../../schemas/events.js';
 import { recordFacts, shownFacts } from '../../state/facts.js';
 import { printable } from '../../output/printable.js';
@@ -143,10 +143,10 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
       } finally {
         off();
       }
-      // Ended by Ctrl-C (or SIGTERM): 130, as every command that is interrupted.
-      throw new InterruptedError('interrupted');
+      // Ended by Ctrl-C (or SIGTERM), the way to end a follow: 130, as every command that is
+      // interrupted, and silent.
+      return ExitCode.INTERRUPTED;
     } catch (error) {
-      if (error instanceof InterruptedError) throw error;
       return await readFailed(store, error);
     }
   } finally {
