@@ -62,7 +62,8 @@ const env = {
   CALLCTL_SIGN_SECRET: sandbox.signSecret,
 };
 // On a terminal, the children render tables as they would for a person.
-if (process.stdout.isTTY) env.CALLCTL_FORCE_TTY = String(process.stdout.columns || 100);
+if (process.stdout.isTTY)
+  Object.assign(env, { CALLCTL_FORCE_TTY: '1', COLUMNS: String(process.stdout.columns || 100) });
 
 /** Runs the real CLI as a child process, echoing the command line and its output. */
 function callctl(args, { input, expect = 0, show = args.join(' '), quiet = false } = {}) {
@@ -93,7 +94,8 @@ function startHooks() {
   // One human line per event, as support staff see it in a terminal.
   const hooksEnv = {
     ...env,
-    CALLCTL_FORCE_TTY: env.CALLCTL_FORCE_TTY ?? '120',
+    CALLCTL_FORCE_TTY: '1',
+    COLUMNS: env.COLUMNS ?? '120',
     ...(process.stdout.isTTY ? {} : { NO_COLOR: '1' }),
   };
   const child = spawn(process.execPath, [bin, ...args], { env: hooksEnv, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -72,7 +72,8 @@ export async function renderSamples(readme) {
       // change what the samples show ("already uploaded"), nor be changed by them.
       XDG_STATE_HOME: join(dir, 'state'),
       XDG_CACHE_HOME: join(dir, 'cache'),
-      CALLCTL_FORCE_TTY: '100',
+      CALLCTL_FORCE_TTY: '1',
+      COLUMNS: '100',
       NO_COLOR: '1',
     };
     let out = '';

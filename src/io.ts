@@ -63,7 +63,7 @@ export function nodeIO(): IO {
       return confirm({ message, default: defaultValue }, { output: process.stderr });
     },
   };
-  const forceTTY = process.env.CALLCTL_FORCE_TTY;
+  const terminal = isatty(1);
   return {
     get stdout() {
       return (stdout ??= quietOnEpipe(process.stdout));
@@ -76,9 +76,9 @@ export function nodeIO(): IO {
     },
     // CALLCTL_FORCE_TTY renders as on a terminal when piped (for demos and captured samples),
     // like the GitHub CLI's GH_FORCE_TTY; it never enables prompts.
-    stdoutIsTTY: isatty(1) || Boolean(forceTTY),
+    stdoutIsTTY: terminal || forcedTTY(process.env.CALLCTL_FORCE_TTY),
     get columns() {
-      return isatty(1) ? process.stdout.columns : Number(forceTTY) || undefined;
+      return terminalColumns(process.env.COLUMNS, terminal ? process.stdout.columns : undefined);
     },
     stderrIsTTY: isatty(2),
     stdinIsTTY: isatty(0),
@@ -98,6 +98,21 @@ export function nodeIO(): IO {
     },
     cwd: process.cwd(),
   };
+}
+
+/** CALLCTL_FORCE_TTY set to anything but empty, `0` or `false`. */
+export function forcedTTY(value: string | undefined): boolean {
+  return value !== undefined && !['', '0', 'false'].includes(value.trim().toLowerCase());
+}
+
+/**
+ * The width tables fit: COLUMNS when it is a positive whole number (as less, ls and Python read
+ * it: it wins over the terminal's own), else the terminal's, else undefined (80 is assumed). The
+ * width never comes from CALLCTL_FORCE_TTY, which only says "render as on a terminal".
+ */
+export function terminalColumns(columnsEnv: string | undefined, terminal: number | undefined): number | undefined {
+  const fromEnv = /^\s*\d+\s*$/.test(columnsEnv ?? '') ? Number(columnsEnv) : 0;
+  return fromEnv > 0 ? fromEnv : terminal || undefined;
 }
 
 /** An IO whose output is collected in memory, for tests. */
