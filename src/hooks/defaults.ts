@@ -7,6 +7,8 @@ export const DEFAULT_HOOK_PORT = 8787;
 
 /** Bodies above this are answered 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Bodies nesting deeper than this are answered 400 (the service's notifications nest a few levels). */
+export const MAX_JSON_DEPTH = 64;
 /** Request headers above this are answered 431 (Node's own default). */
 export const MAX_HEADER_BYTES = 16 * 1024;
 

@@ -32,8 +32,10 @@ export interface FrontState {
   refuse: (meta: RequestMeta, status: number, error: string) => Promise<Reply>;
   /** A POST of an acceptable type and size: its body, to judge. */
   judge: (meta: RequestMeta, raw: Buffer) => Promise<Reply>;
-  /** Judging failed (the log cannot be written): the message of the 503 that answers it. */
-  failed: (error: unknown) => string;
+  /** Judging failed (the log or store cannot be written): the request is answered 503. */
+  failed: (error: unknown) => void;
+  /** A request whose sender went away (or was cut off by a deadline) before its body was all in. */
+  cutShort: () => void;
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
@@ -43,6 +45,7 @@ const rawAnswer = (status: string, error: string) => {
 };
 const MALFORMED = rawAnswer('400 Bad Request', 'malformed request');
 const TIMED_OUT = rawAnswer('408 Request Timeout', 'request too slow');
+const UNAVAILABLE = JSON.stringify({ error: 'cannot record the event now: send it again later' });
 const HEADERS_TOO_LARGE = rawAnswer('431 Request Header Fields Too Large', 'request headers too large');
 
 /** When each socket started waiting for a request's headers, and when its request began. */
@@ -131,11 +134,13 @@ export class Front {
       clock.res = res;
     }
     this.handle(req, res).catch((error: unknown) => {
-      if (error instanceof ClientGone) return; // nobody left to answer, nothing was recorded
-      // The request is not acknowledged, so the service will send it again.
-      const message = this.state.failed(error);
-      const body = JSON.stringify({ error: message });
-      if (!res.headersSent) this.write(res, { status: 503, body, headers: { connection: 'close' } });
+      // Nobody left to answer, nothing was recorded: counted, never an error of ours.
+      if (error instanceof ClientGone) return this.state.cutShort();
+      // The request is not acknowledged, so the service will send it again. The answer names no
+      // path or address (the error may: it is told to the operator, not to whoever sent it).
+      this.state.failed(error);
+      const headers = { connection: 'close', 'retry-after': '5' };
+      if (!res.headersSent) this.write(res, { status: 503, body: UNAVAILABLE, headers });
       else res.destroy();
     });
   }
@@ -268,7 +273,8 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined
     };
     req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks, size)));
-    req.on('error', reject);
+    // A body cut short by its sender ("aborted", ECONNRESET) is the sender's trouble, not ours.
+    req.on('error', () => reject(new ClientGone()));
   });
 }
 

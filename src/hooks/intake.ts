@@ -12,6 +12,8 @@ import {
 } from '../state/types.js';
 import { detectType, schemaWarnings, summarize, type EventSummary } from '../schemas/detect.js';
 import type { EventLog, HookRecord } from '../state/event-log.js';
+import { jsonHazard } from '../json-guard.js';
+import { MAX_JSON_DEPTH } from './defaults.js';
 import { DEFAULT_MAX_AGE_MS, createVerifier, type Verdict, type VerifyOptions } from './verify.js';
 
 // The secret headers and their redaction are src/redact.ts's (one list for the whole program).
@@ -162,11 +164,15 @@ export class Intake {
   /** A POST with an acceptable content type and size. */
   async accept(meta: RequestMeta, raw: Buffer): Promise<Outcome> {
     let body: unknown;
+    const text = raw.toString('utf8');
     try {
-      body = JSON.parse(raw.toString('utf8'));
+      body = JSON.parse(text);
     } catch {
       return this.refuse(meta, 400, 'body is not JSON', raw);
     }
+    // The sender's fault, said as such (400): never a 503 that asks for the same body again.
+    const hazard = jsonHazard(text, MAX_JSON_DEPTH);
+    if (hazard) return this.refuse(meta, 400, hazard, raw);
     const type = detectType(body);
     const warnings = schemaWarnings(type, body);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) warnings.push('body is not a JSON object');

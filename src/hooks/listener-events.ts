@@ -18,4 +18,6 @@ export type ListenerEvent =
     }
   | { kind: 'error'; message: string }
   /** Refused requests not recorded since the last such notice (over --refused-log-rate). */
-  | { kind: 'unlogged'; count: number; total: number };
+  | { kind: 'unlogged'; count: number; total: number }
+  /** Requests whose sender went away before its body was all in, since the last such notice. */
+  | { kind: 'cut'; count: number; total: number };

@@ -58,6 +58,8 @@ export interface ListenerOptions extends IntakeOptions {
 export interface ListenerStats {
   refused: number;
   refusedUnlogged: number;
+  /** Requests whose sender went away before its body was all in. */
+  cutShort: number;
   connectionsRefused: number;
   /** Forwards waiting or under way. */
   forwardQueue: number;
@@ -104,16 +106,12 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       })
     : undefined;
 
-  let unloggedShown = 0;
-  let unloggedAt = -Infinity;
-  /** At most one notice every 10 s about refused requests left out of the log. */
-  function noteUnlogged() {
-    const now = performance.now();
-    if (now - unloggedAt < 10_000) return;
-    const total = intake.counters.refusedUnlogged;
-    emit({ kind: 'unlogged', count: total - unloggedShown, total });
-    [unloggedShown, unloggedAt] = [total, now];
-  }
+  // Refused requests left out of the log, and bodies cut short by their sender: counted, and told
+  // at most once every 10 s each.
+  const unlogged = notice((count, total) => emit({ kind: 'unlogged', count, total }));
+  const cut = notice((count, total) => emit({ kind: 'cut', count, total }));
+  let cutShort = 0;
+  const noteUnlogged = () => unlogged(intake.counters.refusedUnlogged);
 
   /**
    * The answer to a judged request; once written, tells what arrived and, for a new accepted event
@@ -138,6 +136,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const stats = (): ListenerStats => ({
     refused: intake.counters.refused,
     refusedUnlogged: intake.counters.refusedUnlogged,
+    cutShort,
     connectionsRefused: front.connectionsRefused,
     ...(forwarder?.stats() ?? { forwardQueue: 0, forwardDeferred: 0 }),
   });
@@ -170,12 +169,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       if (outcome.record.type === null) return reply(outcome, n); // refused: not JSON
       return reply(outcome, n, raw, meta.headers as Record<string, string>);
     },
-    // Only a log that cannot be written gets here: the request is not acknowledged.
-    failed: (error) => {
-      const message = error instanceof LogWriteError ? error.message : 'internal error';
-      emit({ kind: 'error', message });
-      return message;
-    },
+    // Only a log or store that cannot be written gets here: the request is not acknowledged.
+    failed: (error) =>
+      emit({ kind: 'error', message: error instanceof LogWriteError ? error.message : 'internal error' }),
+    cutShort: () => cut(++cutShort),
   });
   const { url, port } = await front.listen();
 
@@ -198,5 +195,20 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       clearTimeout(timer);
       await closed;
     },
+  };
+}
+
+/**
+ * A notice at most every 10 s of a count that grows: `tell(count since the last notice, total)`.
+ * Returns what to call with the total each time it grows.
+ */
+function notice(tell: (count: number, total: number) => void): (total: number) => void {
+  let shown = 0;
+  let at = -Infinity;
+  return (total) => {
+    const now = performance.now();
+    if (now - at < 10_000) return;
+    tell(total - shown, total);
+    [shown, at] = [total, now];
   };
 }

@@ -15,6 +15,8 @@ export interface ReceiverSummary {
   refused: number;
   /** Refused requests not recorded (over --refused-log-rate). */
   refusedUnlogged: number;
+  /** Requests whose sender went away before the body was all in. */
+  cutShort: number;
   /** Connections closed at once, over the caps. */
   connectionsRefused: number;
 }
@@ -73,6 +75,7 @@ export class Receiver {
       ...this.counts,
       refused: stats.refused,
       refusedUnlogged: stats.refusedUnlogged,
+      cutShort: stats.cutShort,
       connectionsRefused: stats.connectionsRefused,
     };
   }

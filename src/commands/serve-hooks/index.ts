@@ -131,7 +131,8 @@ chatbot.transfer, unknown (told apart by the body's shape).
 Answers: 200 {} for an accepted event (a retry included; a schema problem is a warning unless
 --strict); 401 for a bad or missing signature, a stale or replayed plan end (unless
 --on-bad-sign ack); 503 when the sign command cannot answer or the log cannot be written (the
-service sends it again; never forwarded); 400 not JSON; 405 not POST; 413 over --max-body-kib;
+service sends it again; never forwarded); 400 not JSON, nested over 64 levels or holding a key
+twice; 405 not POST; 413 over --max-body-kib;
 415 not application/json; 431 headers over --max-header-kib. GET /healthz answers 200.
 
 Verification:

@@ -152,6 +152,10 @@ export function render(event: ReceiverEvent, options: RenderOptions, c: { out: P
       return {
         err: `the store is back after ${(event.ms / 1000).toFixed(1)} s; ${plural(event.refused, 'request')} answered 503 meanwhile (the service sends them again)\n`,
       };
+    case 'cut':
+      return {
+        err: `${c.err.yellow('warning:')} ${plural(event.count, 'request')} cut short by the sender before the body was all in (not answered, not recorded; ${event.total} in all)\n`,
+      };
     case 'unlogged':
       return {
         err: `${c.err.yellow('warning:')} ${event.count} refused request${event.count === 1 ? '' : 's'} not logged (over --refused-log-rate; ${event.total} in all)\n`,
@@ -165,6 +169,7 @@ export function stoppedLine(s: ReceiverSummary): string {
     s.refused
       ? `${s.refused} refused${s.refusedUnlogged ? `, ${s.refusedUnlogged} of them not logged` : ''}`
       : undefined,
+    s.cutShort ? `${plural(s.cutShort, 'request')} cut short by the sender` : undefined,
     s.connectionsRefused ? `${plural(s.connectionsRefused, 'connection')} over the caps closed` : undefined,
   ].filter(Boolean);
   return `stopped: ${plural(s.events, 'event')} (${plural(s.retries, 'retry', 'retries')}, ${s.rejected} rejected)${extra.length ? `; ${extra.join('; ')}` : ''}`;
