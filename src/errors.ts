@@ -74,6 +74,16 @@ export class ServiceError extends CliError {
 }
 
 /**
+ * What the command names does not exist where it looked (a recorded event's id): exit 1, as the
+ * service's own "not found" is, since running again will not help until the name is fixed.
+ */
+export class NotFoundError extends CliError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(message, ExitCode.SERVICE, 'not-found', details);
+  }
+}
+
+/**
  * Local trouble: a file or folder callctl needs (config, journal, log, lock) cannot be read or
  * written, or holds something callctl cannot use. Not the service's doing: fix the file or folder.
  */

@@ -1,4 +1,4 @@
-import { CliError, ExitCode, localTrouble } from './errors.js';
+import { CliError, ExitCode, UsageError, localTrouble } from './errors.js';
 import { redact } from './redact.js';
 import type { IO } from './io.js';
 import type { RunState } from './commands/action.js';
@@ -94,7 +94,9 @@ function report(io: IO, thrown: unknown, options: ReportOptions): number {
   }
   // Every secret of the run, in each form, with secret JSON keys and URL credentials (src/redact.ts).
   const scrub = (text: string) => redact(text);
-  const stamp = options.timed ? `${new Date(io.now()).toISOString()} ` : '';
+  // A usage error is how the command was typed, found before anything was done: the same plain
+  // line in every command, as commander's own (only a cron command's other errors are timed).
+  const stamp = options.timed && !(error instanceof UsageError) ? `${new Date(io.now()).toISOString()} ` : '';
   if (error instanceof CliError) {
     const message = scrub(withHint(error));
     // An expected error is its line and nothing else, --verbose or not: -v means the HTTP

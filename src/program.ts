@@ -72,8 +72,8 @@ export async function buildProgram(
       `
 Exit codes, for scripts and cron jobs:
   0  success (an empty list included)
-  1  the service refused (unknown or cancelled workflow, invalid data): fix what the
-     error names; running again will not help
+  1  the service refused (unknown or cancelled workflow, invalid data), or what you
+     named does not exist: fix what the error names; running again will not help
   2  usage: unknown flag, missing argument, bad flag value; or the same upload
      already running
   3  invalid input data (CSV rows, JSON files, variables): nothing was sent

@@ -162,6 +162,7 @@ export const errorJsonSchema = z.strictObject({
       'network',
       'service',
       'service-unavailable',
+      'not-found',
       'local',
       'interrupted',
       'internal',

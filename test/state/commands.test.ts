@@ -281,7 +281,8 @@ describe.each(['PostgreSQL', 'NDJSON'])('hooks events / show against the %s stor
     expect(apiShown.out).not.toContain(CALLEE);
     expect(JSON.parse(apiShown.out).body).toContain('+62*******7001');
     const missing = await runCli(['hooks', 'show', '999999', ...args], { env: { ...env(), ...storeEnv } });
-    expect(missing.code).toBe(3);
+    // Not found, as the service's own 404 is: exit 1, not 3 (invalid input data).
+    expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/no event 999999/);
   });
 

@@ -116,7 +116,7 @@ ${JSON_SHAPES.hooksEvents}`,
       'after',
       `
 The id is the one \`hooks events\` shows (#id): in an NDJSON log, the record's number in the file.
-Exit 3 when there is no such event.
+Exit 1 when there is no such event (not found, as a task the service does not know).
 
 Examples:
   callctl hooks show 1842

@@ -1,6 +1,6 @@
 import type { HooksShowJson } from '../../schemas/hooks-output.js';
 import type { Context } from '../../context.js';
-import { InputError } from '../../errors.js';
+import { NotFoundError } from '../../errors.js';
 import { recordBody } from '../../state/event-log.js';
 import { recordFacts, shownFacts } from '../../state/facts.js';
 import { printable } from '../../output/printable.js';
@@ -31,7 +31,7 @@ export async function runHooksShow(ctx: Context, opts: ShowOptions): Promise<num
     } catch (error) {
       return await readFailed(store, error);
     }
-    if (!event) throw new InputError(`no event ${id} in ${store.where}`);
+    if (!event) throw new NotFoundError(`no event ${id} in ${store.where} (callctl hooks events lists them)`);
     const r = event.record;
     const facts = out.json ? recordFacts(r) : shownFacts(r);
     if (facts.callee && !opts.showNumbers) facts.callee = maskNumber(facts.callee);
