@@ -10,7 +10,7 @@ import { AuthError } from './errors.js';
 import { USER_AGENT } from './version.js';
 import { DEFAULT_TIMEOUT_SECONDS } from './limits.js';
 import { addSecret, addUrlSecrets, secrets } from './redact.js';
-import { SECRET_ENV, SECRET_ENV_NAMES } from './config/keys.js';
+import { SECRET_ENV, SECRET_ENV_NAMES, SETTINGS, type SettingKey } from './config/keys.js';
 import { httpUrl } from './config/http-url.js';
 
 /** Options every command accepts (design.md, "Options, environment, storage"). */
@@ -49,6 +49,7 @@ export class Context {
   private transportCache: Transport | undefined;
   private clientCache: CloudClient | undefined;
   private currentProfile: string | undefined;
+  private readonly addresses = new Map<string, string>();
 
   constructor(
     readonly io: IO,
@@ -163,6 +164,7 @@ export class Context {
         log: this.globals.verbose ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
         secrets: () => [...this.secrets],
         env: this.io.env,
+        addressFrom: (url) => this.addressFrom(url),
       });
     }
     return this.transportCache;
@@ -173,12 +175,42 @@ export class Context {
     const appSecret = secretFromEnv(this.io.env, SECRET_ENV.appSecret, SECRET_ENV.appSecretFile);
     this.addSecret(appSecret);
     const appKey = (await this.settings()).get('app-key');
-    return appKey && appSecret ? { appKey, appSecret } : undefined;
+    if (!appKey || !appSecret) return undefined;
+    const from = {
+      appKey: this.sourceOf('app-key', '--app-key'),
+      appSecret: this.io.env[SECRET_ENV.appSecret] ? SECRET_ENV.appSecret : SECRET_ENV.appSecretFile,
+    };
+    return { appKey, appSecret, from };
   }
 
   async baseUrl(): Promise<string> {
-    const url = (await this.settings()).require('base-url', '--base-url');
-    return httpUrl(url, 'base URL');
+    const settings = await this.settings();
+    const url = httpUrl(settings.require('base-url', '--base-url'), 'base URL');
+    this.noteAddress(url, `the base URL, from ${this.sourceOf('base-url', '--base-url')}`);
+    return url;
+  }
+
+  /**
+   * Where a setting's value came from, as a person would fix it: the flag, the environment
+   * variable, or the profile's key.
+   */
+  sourceOf(key: SettingKey, flag: string): string {
+    const { source } = this.settingsCache?.resolve(key) ?? {};
+    if (source === 'env') return (SETTINGS[key] as { env?: string }).env ?? key;
+    if (source === 'profile') return `profile ${this.profile}'s ${key}`;
+    return flag;
+  }
+
+  /** Records where an address came from, for the errors that name it (longest prefix wins). */
+  noteAddress(url: string, from: string): void {
+    this.addresses.set(url.replace(/\/+$/, ''), from);
+  }
+
+  private addressFrom(url: string): string | undefined {
+    let best: string | undefined;
+    for (const prefix of this.addresses.keys())
+      if (url.startsWith(prefix) && (best === undefined || prefix.length > best.length)) best = prefix;
+    return best === undefined ? undefined : this.addresses.get(best);
   }
 
   /**
@@ -208,7 +240,7 @@ export class Context {
       const transport = await this.transport();
       const baseUrl = await this.baseUrl();
       const credentials = await this.envCredentials();
-      const { token, mismatch } = await this.tokenFor(baseUrl);
+      const { token, source, mismatch } = await this.tokenFor(baseUrl);
       if (mismatch && !credentials) {
         throw new AuthError(
           `profile ${this.profile} holds a token for ${mismatch}, not for ${baseUrl}; it is not sent elsewhere. To use ${baseUrl}, log in to it: \`callctl --base-url ${baseUrl} -p OTHER auth login\` (or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET)`,
@@ -222,6 +254,7 @@ export class Context {
         onToken: (t) => this.addSecret(t),
         onWarning: (message) => out.warn(message),
         showBody: this.globals.verbose,
+        ...(source === 'env' ? { tokenFrom: 'CALLCTL_TOKEN' } : {}),
       });
     }
     return this.clientCache;

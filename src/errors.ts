@@ -74,6 +74,16 @@ export class ServiceError extends CliError {
 }
 
 /**
+ * An https:// address that answers in plain HTTP, or an http:// one that speaks TLS: nothing was
+ * sent, and every attempt would fail alike until the address is fixed (exit 1, no retries).
+ */
+export class WrongSchemeError extends CliError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(message, ExitCode.SERVICE, 'wrong-scheme', details);
+  }
+}
+
+/**
  * What the command names does not exist where it looked (a recorded event's id): exit 1, as the
  * service's own "not found" is, since running again will not help until the name is fixed.
  */

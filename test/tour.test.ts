@@ -14,9 +14,10 @@ afterAll(() => {
 });
 
 /** Starts `callctl sandbox --port 0` as a person would and returns what it printed on stderr. */
-async function startSandbox(): Promise<string> {
+async function startSandbox(env: Record<string, string> = {}): Promise<string> {
+  sandbox?.kill('SIGTERM');
   const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0'], {
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   sandbox = child;
@@ -75,6 +76,21 @@ describe("the sandbox's export line", () => {
     expect(result.stderr).toMatch(/call pushed for \+6281234567001, trace_id \S+/);
     expect(result.stderr).toMatch(/message sent \(.*\), task_id \S+/);
     expect(result.stderr).toMatch(/call pushed for \+6281234567001 \(test\)/);
+  });
+});
+
+describe("a second sandbox, started where the first one's export line was pasted", () => {
+  it('prints its credentials as they are, never *** as a value to paste', async () => {
+    const first = await startSandbox();
+    const exported = Object.fromEntries(
+      [...first.matchAll(/(CALLCTL_[A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!] as [string, string]),
+    );
+    expect(Object.keys(exported)).toContain('CALLCTL_APP_SECRET');
+    const second = await startSandbox(exported);
+    expect(second).not.toContain('***');
+    const line = (text: string) => text.slice(text.indexOf('export '), text.indexOf('callctl robots'));
+    expect(line(second).replace(/127\.0\.0\.1:\d+/g, 'HOST')).toBe(line(first).replace(/127\.0\.0\.1:\d+/g, 'HOST'));
+    expect(second).toMatch(/app secret\s+sbx-/);
   });
 });
 

@@ -8,6 +8,8 @@ import type { HttpRequest, HttpResponse, Transport } from './transport.js';
 export interface Credentials {
   appKey: string;
   appSecret: string;
+  /** Where each came from (`CALLCTL_APP_KEY`, `--app-secret-stdin`...), named when the service rejects them. */
+  from?: { appKey: string; appSecret: string };
 }
 
 export interface CloudClientOptions {
@@ -21,6 +23,8 @@ export interface CloudClientOptions {
   onWarning?: (message: string) => void;
   /** Put the first bytes of a body that is not an envelope into the error (`--verbose`). */
   showBody?: boolean;
+  /** The environment variable the token came from (`CALLCTL_TOKEN`), named when it is rejected. */
+  tokenFrom?: string;
 }
 
 export interface CloudCall<T extends z.ZodType> {
@@ -82,8 +86,12 @@ export class CloudClient {
     const verdict = judge(res);
     if (verdict.kind === 'rejected') {
       throw new AuthError(
-        `${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: the service rejected the APPKey and APPSecret; check them and log in again (\`callctl auth login\`)`,
-        { endpoint, httpStatus: res.status, serviceCode: verdict.envelope?.code },
+        `${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: ${rejectedCredentials(credentials)}`,
+        {
+          endpoint,
+          httpStatus: res.status,
+          serviceCode: verdict.envelope?.code,
+        },
       );
     }
     const data = await this.check(endpoint, res, verdict, answerSchema('token'));
@@ -107,10 +115,15 @@ export class CloudClient {
     let verdict = judge(res);
     if (verdict.kind === 'rejected') {
       if (!this.options.credentials) {
-        throw new AuthError(
-          `${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: the token was rejected; log in again (\`callctl auth login\`), or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET so that callctl renews it`,
-          { endpoint, httpStatus: res.status, serviceCode: verdict.envelope?.code },
-        );
+        // A token from the environment wins over the stored login: logging in again cannot help.
+        const fix = this.options.tokenFrom
+          ? `the token in ${this.options.tokenFrom} was rejected: set ${this.options.tokenFrom} to a current token, or unset it so that the profile's login is used (\`callctl auth login\` stores one), or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET so that callctl renews it`
+          : 'the token was rejected; log in again (`callctl auth login`), or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET so that callctl renews it';
+        throw new AuthError(`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: ${fix}`, {
+          endpoint,
+          httpStatus: res.status,
+          serviceCode: verdict.envelope?.code,
+        });
       }
       await this.authenticate();
       res = await this.send(spec, endpoint);
@@ -216,4 +229,16 @@ export class CloudClient {
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     return url.toString();
   }
+}
+
+/** What to fix when the service rejects the APPKey and APPSecret, naming where they came from. */
+function rejectedCredentials(credentials: Credentials): string {
+  const from = credentials.from;
+  if (!from) return 'the service rejected the APPKey and APPSecret; check them and log in again (`callctl auth login`)';
+  const env = [from.appKey, from.appSecret].filter((f) => f.startsWith('CALLCTL_'));
+  const fix =
+    env.length > 0
+      ? `check ${env.join(' and ')} (the environment is used before the profile and the prompt)`
+      : 'check them and log in again (`callctl auth login`)';
+  return `the service rejected the APPKey (from ${from.appKey}) and APPSecret (from ${from.appSecret}): ${fix}`;
 }

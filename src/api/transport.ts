@@ -4,6 +4,7 @@ import { CliError, NetworkError } from '../errors.js';
 import { MAX_RETRIES, RETRY_AFTER_MAX_MS, RETRY_BASE_MS, RETRY_MAX_MS } from '../limits.js';
 import { redact, redactHeader } from '../redact.js';
 import { NodeHttp, bodyText } from './node-http.js';
+import { CLOSED_EARLY, describe, describeFailure, errorCode, wrongScheme } from './failure.js';
 
 /**
  * The headers a request goes out with: the transport's defaults, then the request's own. One
@@ -76,6 +77,11 @@ export interface TransportOptions {
   dispatcher?: Dispatcher;
   /** Environment holding HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case). */
   env?: Record<string, string | undefined>;
+  /**
+   * Where the address of a URL came from, for connection errors ("the base URL, from
+   * CALLCTL_BASE_URL"): a person fixes the setting, not the URL.
+   */
+  addressFrom?: (url: string) => string | undefined;
 }
 
 /** An answer's head, and its body to stream or to read whole. */
@@ -164,6 +170,13 @@ export class Transport {
         )
           throw error;
         outcome = { error, connected: !NOT_CONNECTED.has(errorCode(error)) };
+        // The wrong scheme fails alike every time, and nothing reached the service: said once.
+        const wrong = await wrongScheme(req.url, error, CLOSED_EARLY.has(errorCode(error)), {
+          endpoint: req.endpoint,
+          from: this.options.addressFrom?.(req.url),
+          timeoutMs: this.options.timeoutMs,
+        });
+        if (wrong) throw wrong;
       }
       const canRetry =
         attempt <= maxRetries &&
@@ -281,7 +294,12 @@ export class Transport {
 
   private networkError(req: HttpRequest, error: unknown, connected: boolean, attempts: number): NetworkError {
     const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
-    const why = redact(describe(error, this.options.timeoutMs), this.options.secrets());
+    const { what, advice } = describeFailure(error, this.options.timeoutMs);
+    // The address and where it came from (a path may hold a secret: the origin only).
+    const origin = new URL(req.url).origin;
+    const at = req.endpoint.includes(origin) ? '' : ` at ${origin}`;
+    const notes = [this.options.addressFrom?.(req.url), advice].filter(Boolean).join('; ');
+    const why = redact(`${what}${at}${notes ? ` (${notes})` : ''}`, this.options.secrets());
     return new NetworkError(`${req.endpoint}: ${why}${tries}`, {
       endpoint: req.endpoint,
       attempts,
@@ -353,32 +371,4 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
   if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function errorCode(error: unknown): string {
-  const e = error as { code?: unknown; cause?: { code?: unknown }; name?: string };
-  // A DOMException (the timeout signal's reason) has a numeric code; its name tells what it is.
-  if (typeof e?.code === 'string') return e.code;
-  if (typeof e?.cause?.code === 'string') return e.cause.code;
-  return e?.name ?? '';
-}
-
-function describe(error: unknown, timeoutMs?: number): string {
-  const code = errorCode(error);
-  if (
-    code === 'TimeoutError' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT' ||
-    code === 'CONNECT_TIMEOUT'
-  ) {
-    return timeoutMs ? `timed out after ${timeoutMs / 1000} s` : 'timed out';
-  }
-  if (code === 'ECONNREFUSED') return 'connection refused (is it running, and is the address right?)';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
-  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return 'connection closed by the server before it answered';
-  // A streamed body that ended inside its JSON (src/api/array-stream.ts).
-  if (code === 'ANSWER_CUT') return (error as Error).message;
-  const message = (error as Error)?.message ?? String(error);
-  return code ? `${message} (${code})` : message;
 }

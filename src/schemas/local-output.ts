@@ -163,6 +163,7 @@ export const errorJsonSchema = z.strictObject({
       'service',
       'service-unavailable',
       'not-found',
+      'wrong-scheme',
       'local',
       'interrupted',
       'internal',

@@ -127,7 +127,7 @@ describe('token rejection: 401 and 403, as HTTP status or as envelope code', () 
     const p = await peer(() => rejection);
     const res = await run(p, ['robots']);
     expect(res.code).toBe(4);
-    expect(res.err).toMatch(/code 40[13]: token expired: the token was rejected; log in again/);
+    expect(res.err).toMatch(/code 40[13]: token expired: the token (in CALLCTL_TOKEN )?was rejected/);
     expect(p.requests).toHaveLength(1);
   });
 
@@ -163,7 +163,7 @@ describe('token rejection: 401 and 403, as HTTP status or as envelope code', () 
     });
     expect(res.code).toBe(4);
     expect(res.err).toMatch(
-      /^error: POST \/service\/cloud\/auth: .*code 40[13]: token expired: the service rejected the APPKey and APPSecret/,
+      /^error: POST \/service\/cloud\/auth: .*code 40[13]: token expired: the service rejected the APPKey \(from --app-key\) and APPSecret/,
     );
     expect(res.err).not.toContain('secret-value-xyz');
   });
@@ -198,7 +198,7 @@ describe('what else a real service may answer', () => {
     }));
     const res = await run(p, ['robots']);
     expect(res.code).toBe(4);
-    expect(res.err).toMatch(/HTTP 401: the token was rejected/);
+    expect(res.err).toMatch(/HTTP 401: the token (in CALLCTL_TOKEN )?was rejected/);
   });
 
   it('code 429 in an HTTP 200 envelope with Retry-After: waits as told, retries, then exit 5', async () => {

@@ -21,20 +21,33 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number
       'missing base URL: give it with --base-url, CALLCTL_BASE_URL or `callctl config set base-url ...`',
     );
   httpUrl(baseUrl, 'base URL');
+  ctx.noteAddress(
+    baseUrl,
+    `the base URL, from ${settings.get('base-url') ? ctx.sourceOf('base-url', '--base-url') : 'the prompt'}`,
+  );
 
   let appKey = opts.appKey || settings.get('app-key');
-  if (!appKey && ctx.canPrompt()) appKey = (await prompter.input('APPKey')).trim();
+  let appKeyFrom = opts.appKey ? '--app-key' : ctx.sourceOf('app-key', '--app-key');
+  if (!appKey && ctx.canPrompt()) {
+    appKey = (await prompter.input('APPKey')).trim();
+    appKeyFrom = 'the prompt';
+  }
   if (!appKey) throw new UsageError('missing APPKey: give it with --app-key or CALLCTL_APP_KEY');
 
   let appSecret: string | undefined;
+  let appSecretFrom = '--app-secret-stdin';
   if (opts.appSecretStdin) {
     appSecret = (await readAll(ctx.io.stdin)).toString('utf8').replace(/\r?\n$/, '');
     if (!appSecret) throw new UsageError('--app-secret-stdin: stdin was empty');
   } else {
     const { secretFromEnv } = await import('../../config/settings.js');
     appSecret = secretFromEnv(ctx.io.env, 'CALLCTL_APP_SECRET', 'CALLCTL_APP_SECRET_FILE');
+    appSecretFrom = ctx.io.env.CALLCTL_APP_SECRET ? 'CALLCTL_APP_SECRET' : 'CALLCTL_APP_SECRET_FILE';
   }
-  if (!appSecret && ctx.canPrompt()) appSecret = await prompter.password('APPSecret');
+  if (!appSecret && ctx.canPrompt()) {
+    appSecret = await prompter.password('APPSecret');
+    appSecretFrom = 'the prompt';
+  }
   if (!appSecret) {
     throw new UsageError(
       'missing APPSecret: give it with --app-secret-stdin, CALLCTL_APP_SECRET or CALLCTL_APP_SECRET_FILE (or run on a terminal to be prompted)',
@@ -44,7 +57,11 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number
 
   const { CloudClient } = await import('../../api/client.js');
   const client = new CloudClient(await ctx.transport(), { baseUrl });
-  const token = await client.authenticate({ appKey, appSecret });
+  const token = await client.authenticate({
+    appKey,
+    appSecret,
+    from: { appKey: appKeyFrom, appSecret: appSecretFrom },
+  });
   ctx.addSecret(token);
   if (!token) throw new AuthError('the service returned no token');
   const obtainedAt = new Date(ctx.io.now()).toISOString();

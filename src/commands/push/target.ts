@@ -28,6 +28,11 @@ export async function resolvePushTarget(
     opts.flexUrl || settings.require(test ? 'flex-test-url' : 'flex-url', '--flex-url'),
     test ? 'flex-test-url' : 'flex-url',
   );
+  const urlKey = test ? 'flex-test-url' : 'flex-url';
+  ctx.noteAddress(
+    flexUrl,
+    `the ${test ? 'test ' : ''}flex-route URL, from ${opts.flexUrl ? '--flex-url' : ctx.sourceOf(urlKey, '--flex-url')}`,
+  );
   const tokenKey = test ? 'push-test-token' : 'push-token';
   const token = opts.pushTokenStdin
     ? await secretFromStdin(ctx, '--push-token-stdin')

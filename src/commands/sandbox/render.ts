@@ -4,6 +4,7 @@ import type { Sandbox, SandboxEventMap } from '../../sandbox/server.js';
 import { redactPath } from '../../sandbox/recorder.js';
 import { SEED } from '../../sandbox/server.js';
 import { plural } from '../../plural.js';
+import { redact } from '../../redact.js';
 
 /** What `--json` prints: one JSON object, one line, on stdout. */
 export function describe(sb: Sandbox, tokenTtlSeconds: number) {
@@ -45,7 +46,7 @@ export function render(
     ['push token', `${b.pushToken}   (test: ${b.pushTestToken})`],
     ['sign key', b.signKey],
     ['sign secret', b.signSecret],
-    ['notify', b.notifyUrl ? `${b.notifyUrl}   (KEY ${b.notifyKey})` : 'off (--notify-url URL)'],
+    ['notify', b.notifyUrl ? `${redact(b.notifyUrl)}   (KEY ${b.notifyKey})` : 'off (--notify-url URL)'],
     ['time', `${b.timeScale}x real time; tokens last ${b.tokenTtlSeconds} s`],
     [
       'seeded',
@@ -55,9 +56,13 @@ export function render(
   ];
   if (b.variants.length > 0) rows.push(['variants', b.variants.join(', ')]);
   const width = Math.max(...rows.map(([k]) => k.length));
-  out.info(`${e.bold('callctl sandbox')}: a local simulator of the service, throwaway credentials`);
-  for (const [k, v] of rows) out.info(`  ${e.dim(k.padEnd(width))}  ${v}`);
-  out.info(
+  // The sandbox's own throwaway credentials, printed as they are, to paste: not through the
+  // redaction of every other message, which would print *** for a value the environment holds
+  // already (the export line of an earlier sandbox, pasted in this shell).
+  const banner = (text: string) => out.io.stderr.write(`${text}\n`);
+  banner(`${e.bold('callctl sandbox')}: a local simulator of the service, throwaway credentials`);
+  for (const [k, v] of rows) banner(`  ${e.dim(k.padEnd(width))}  ${v}`);
+  banner(
     `Try, in another terminal (this sets everything the README's tour needs):\n${exportLine(b)}\n  callctl robots\nCtrl-C to stop.`,
   );
 
