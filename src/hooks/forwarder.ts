@@ -4,6 +4,7 @@ import { recordBody, type HookRecord } from '../state/event-log.js';
 import { NdjsonStore } from '../state/ndjson.js';
 import type { Appended, EventStore, ForwardClaim, StoredEvent } from '../state/types.js';
 import { FORWARD_CONCURRENCY, MAX_DEFERRED } from './defaults.js';
+import type { HookMetrics } from './metrics.js';
 import type { ListenerEvent } from './listener-events.js';
 import { VERDICT_HEADER, notificationTransport, passOnHeaders, post } from './send.js';
 
@@ -13,6 +14,8 @@ interface Job {
   id: string;
   raw: Buffer;
   headers: Record<string, string>;
+  /** When it was accepted (performance.now()): the queue's age is its oldest job's. */
+  at: number;
 }
 
 export interface ForwarderState {
@@ -31,6 +34,7 @@ export interface ForwarderState {
   emit: (event: ListenerEvent) => void;
   /** A number for an event taken over from another receiver (as the live view shows it). */
   nextSeq: () => number;
+  metrics?: HookMetrics;
 }
 
 /** The headers a forward of a recorded request carries (a redacted value was never kept). */
@@ -50,7 +54,9 @@ function recordedHeaders(record: HookRecord): Record<string, string> {
 export class Forwarder {
   private readonly reserved = { count: 0, bytes: 0 };
   private readonly waiting: Job[] = [];
-  private readonly deferred: Array<{ n: number; id: string; offset?: number }> = [];
+  private readonly deferred: Array<{ n: number; id: string; at: number; offset?: number }> = [];
+  /** When each forward under way was accepted. */
+  private readonly started = new Set<Job>();
   private readonly under = new Set<Promise<void>>();
   private active = 0;
   private refilling = false;
@@ -70,8 +76,8 @@ export class Forwarder {
    * An accepted event was appended: forward it when this receiver holds its claim (a new event),
    * or, for a retry of an event whose forward failed, when it reclaims it. Says whether it does.
    */
-  offer(appended: Appended, retry: boolean, job: Omit<Job, 'id'>): boolean | Promise<boolean> {
-    const full = { ...job, id: appended.firstId };
+  offer(appended: Appended, retry: boolean, job: Omit<Job, 'id' | 'at'>): boolean | Promise<boolean> {
+    const full = { ...job, id: appended.firstId, at: performance.now() };
     if (appended.claimed) {
       this.dispatch(full, appended.offset);
       return true;
@@ -80,7 +86,10 @@ export class Forwarder {
     // A retry of an event whose forward failed: sent on again, by one receiver only.
     return this.state.store.reclaimFailed(appended, this.state.claim).then(
       (mine) => {
-        if (mine) this.dispatch(full, appended.offset);
+        if (mine) {
+          this.state.metrics?.forwardRepeated();
+          this.dispatch(full, appended.offset);
+        }
         return mine;
       },
       () => false,
@@ -97,6 +106,16 @@ export class Forwarder {
     return { forwardQueue: this.reserved.count, forwardDeferred: this.deferred.length };
   }
 
+  /** How long the oldest accepted event not yet forwarded has waited, in seconds (0 when none). */
+  oldestSeconds(): number {
+    const oldest = Math.min(
+      this.waiting[0]?.at ?? Infinity,
+      this.deferred[0]?.at ?? Infinity,
+      ...[...this.started].map((j) => j.at),
+    );
+    return oldest === Infinity ? 0 : (performance.now() - oldest) / 1000;
+  }
+
   private fits(bytes: number): boolean {
     const { count, bytes: held } = this.reserved;
     return count < this.state.queueCount && (count === 0 || held + bytes <= this.state.queueBytes);
@@ -105,7 +124,7 @@ export class Forwarder {
   private dispatch(job: Job, offset?: number): void {
     if (this.deferred.length === 0 && this.fits(job.raw.length)) return this.enqueue(job);
     if (this.state.canDefer && this.deferred.length < MAX_DEFERRED) {
-      this.deferred.push({ n: job.n, id: job.id, ...(offset !== undefined ? { offset } : {}) });
+      this.deferred.push({ n: job.n, id: job.id, at: job.at, ...(offset !== undefined ? { offset } : {}) });
       return;
     }
     // Reached only when the store cannot hold it back either: it goes now rather than be lost.
@@ -123,7 +142,9 @@ export class Forwarder {
     while (this.active < FORWARD_CONCURRENCY && this.waiting.length > 0) {
       const job = this.waiting.shift()!;
       this.active += 1;
+      this.started.add(job);
       void this.forward(job).finally(() => {
+        this.started.delete(job);
         this.active -= 1;
         this.reserved.count -= 1;
         this.reserved.bytes -= job.raw.length;
@@ -148,7 +169,7 @@ export class Forwarder {
           });
           continue;
         }
-        this.enqueue({ n: d.n, id: d.id, raw: recordBody(record), headers: recordedHeaders(record) });
+        this.enqueue({ n: d.n, id: d.id, at: d.at, raw: recordBody(record), headers: recordedHeaders(record) });
       }
     } finally {
       this.refilling = false;
@@ -181,15 +202,19 @@ export class Forwarder {
 
   private async send(job: Job, since: number): Promise<void> {
     const { n, id } = job;
-    const { store, claim, emit } = this.state;
+    const { store, claim, emit, metrics } = this.state;
     this.transport ??= this.state.transport ?? notificationTransport();
     const o = await post(this.transport, this.state.to, job.raw, job.headers, {
       onRetry: (attempt, failure) => {
+        metrics?.attempt('status' in failure ? failure.status : undefined);
         const ms = Math.round(performance.now() - since);
         emit({ kind: 'forward', seq: n, attempt, final: false, ms, ...failure });
         since = performance.now() + (failure.waitMs ?? 0);
       },
     });
+    const ok = o.answer !== undefined && o.answer.status < 300;
+    metrics?.attempt(o.answer?.status);
+    if (!ok) metrics?.forwardFailed();
     emit({
       kind: 'forward',
       seq: n,
@@ -199,14 +224,16 @@ export class Forwarder {
     });
     await store
       .finishForward(id, claim.owner, {
-        ok: o.answer !== undefined && o.answer.status < 300,
+        ok,
         attempts: o.attempts,
         ...(o.answer ? { status: o.answer.status } : {}),
         ...(o.error ? { error: o.error } : {}),
       })
-      .catch((error: Error) =>
-        emit({ kind: 'error', message: `cannot record the forward of event ${id}: ${error.message}` }),
-      );
+      .catch((error: Error) => {
+        // Sent (or tried), but the store does not know: another receiver may send it again.
+        metrics?.forwardUnrecorded();
+        emit({ kind: 'error', message: `cannot record the forward of event ${id}: ${error.message}` });
+      });
   }
 
   /** Forwards whose instance stopped before finishing them (their lease ran out) are taken over. */
@@ -218,12 +245,11 @@ export class Forwarder {
       return; // the store is unreachable: the next sweep tries again
     }
     for (const e of taken) {
-      this.enqueue({
-        n: this.state.nextSeq(),
-        id: e.id,
-        raw: recordBody(e.record),
-        headers: recordedHeaders(e.record),
-      });
+      this.state.metrics?.forwardRepeated();
+      // Its age counts from when it was received, on whichever receiver.
+      const at = performance.now() - Math.max(0, Date.now() - Date.parse(e.record.time));
+      const headers = recordedHeaders(e.record);
+      this.enqueue({ n: this.state.nextSeq(), id: e.id, at, raw: recordBody(e.record), headers });
     }
   }
 

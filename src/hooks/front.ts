@@ -26,8 +26,10 @@ export interface FrontState {
   /** Open connections at most, and per peer address (so one peer cannot take them all). */
   maxConnections: number;
   maxConnectionsPerPeer: number;
-  /** GET paths answered by the front itself (/healthz): their answers. */
-  routes: Record<string, () => Reply>;
+  /** GET paths answered by the front itself (/healthz, /readyz): their answers. */
+  routes: Record<string, () => Reply | Promise<Reply>>;
+  /** A request or connection the front refused before any judging (over a cap, too slow, unreadable). */
+  refusedEarly: (reason: 'connections' | 'timeout' | 'malformed' | 'headers_too_large') => void;
   /** A request refused before its body is judged (405, 404, 415, 413), with what was read of it. */
   refuse: (meta: RequestMeta, status: number, error: string) => Promise<Reply>;
   /** A POST of an acceptable type and size: its body, to judge. */
@@ -149,7 +151,7 @@ export class Front {
     const { state } = this;
     const [pathname = '/'] = (req.url ?? '/').split('?');
     const route = req.method === 'GET' ? state.routes[pathname] : undefined;
-    if (route) return this.write(res, route());
+    if (route) return this.write(res, await route());
     const meta: RequestMeta = {
       method: req.method ?? '?',
       path: state.path ? (pathname === state.path ? '(--path)' : '(other path)') : pathname,
@@ -207,6 +209,7 @@ export class Front {
       const open = (peers.get(peer) ?? 0) + 1;
       if (open > this.state.maxConnectionsPerPeer) {
         this.connectionsRefused += 1;
+        this.state.refusedEarly('connections');
         socket.destroy();
         return;
       }
@@ -219,7 +222,10 @@ export class Front {
         else peers.set(peer, left);
       });
     });
-    this.server.on('drop', () => (this.connectionsRefused += 1));
+    this.server.on('drop', () => {
+      this.connectionsRefused += 1;
+      this.state.refusedEarly('connections');
+    });
   }
 
   /**
@@ -239,6 +245,7 @@ export class Front {
               : socket.bytesRead > clock.read && now - clock.waiting > headersTimeoutMs;
           if (!late) continue;
           this.clocks.delete(socket);
+          this.state.refusedEarly('timeout');
           // Answered 408 as Node's own check does, unless an answer has begun (then it is cut).
           if (socket.writable && !socket.destroyed && !clock.res?.headersSent) socket.end(TIMED_OUT);
           setTimeout(() => socket.destroy(), 100).unref();

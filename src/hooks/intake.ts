@@ -47,6 +47,8 @@ export interface IntakeOptions extends VerifyOptions {
   history?: Iterable<HookRecord>;
   /** Refused requests recorded per second at most (a burst of twice that); the rest are counted. */
   refusedLogRate?: number;
+  /** Told how long each record took to be written durably, in seconds (a metric). */
+  onWrite?: (seconds: number) => void;
 }
 
 /** A refused request's record keeps this many bytes of its body, no more. */
@@ -285,8 +287,11 @@ export class Intake {
     forward?: ForwardClaim,
     facts?: EventSummary,
   ): Promise<Appended> {
+    const started = this.options.onWrite ? performance.now() : 0;
     try {
-      return await this.store.append(record, key, forward, facts);
+      const appended = await this.store.append(record, key, forward, facts);
+      this.options.onWrite?.((performance.now() - started) / 1000);
+      return appended;
     } catch (error) {
       throw new LogWriteError(
         error instanceof StoreUnavailable

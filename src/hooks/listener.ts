@@ -19,6 +19,8 @@ import { Forwarder } from './forwarder.js';
 import { Front, type Reply } from './front.js';
 import { Intake, LogWriteError, type IntakeOptions, type Outcome } from './intake.js';
 import type { ListenerEvent } from './listener-events.js';
+import { Health } from './health.js';
+import { HookMetrics, refusalReason, serveMetrics } from './metrics.js';
 import { VERDICT_HEADER, passOnHeaders } from './send.js';
 
 export type { ListenerEvent } from './listener-events.js';
@@ -52,6 +54,11 @@ export interface ListenerOptions extends IntakeOptions {
   /** Defaults HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** Prometheus metrics: GET on this path of the listener's port, and/or on a port of their own. */
+  metricsPath?: string;
+  metricsPort?: number;
+  /** Where the metrics port listens (default: `host`). */
+  metricsHost?: string;
 }
 
 /** What /healthz shows: counters of refused requests, connections and forwards. */
@@ -71,6 +78,8 @@ export interface Listener {
   /** Base URL, e.g. `http://127.0.0.1:8787`. */
   url: string;
   port: number;
+  /** The metrics' URL, with `metricsPort`. */
+  metricsUrl?: string;
   on(handler: (event: ListenerEvent) => void): () => void;
   stats(): ListenerStats;
   /** Stops accepting, lets in-flight requests and forwards finish (within a grace period). */
@@ -88,11 +97,29 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     owner: `${process.pid}-${randomBytes(4).toString('hex')}`,
     leaseMs: options.forwardLeaseMs ?? FORWARD_LEASE_MS,
   };
-  const intake = new Intake({ ...options, ...(options.forwardTo ? { forwardClaim: claim } : {}) });
+  const wantMetrics = options.metricsPath !== undefined || options.metricsPort !== undefined;
+  // Made before the intake and forwarder that feed it; its gauges read them when scraped.
+  const metrics: HookMetrics | undefined = wantMetrics
+    ? await HookMetrics.create({
+        forwardQueue: (): { depth: number; deferred: number; oldestSeconds: number } => ({
+          depth: forwarder?.stats().forwardQueue ?? 0,
+          deferred: forwarder?.stats().forwardDeferred ?? 0,
+          oldestSeconds: forwarder?.oldestSeconds() ?? 0,
+        }),
+        notReady: () => health.reasons(),
+      })
+    : undefined;
+  const intake: Intake = new Intake({
+    ...options,
+    ...(options.forwardTo ? { forwardClaim: claim } : {}),
+    ...(metrics ? { onWrite: (s: number) => metrics.wrote(writesTo, s) } : {}),
+  });
+  const writesTo = intake.store.kind === 'postgres' ? 'store' : options.log ? 'log' : 'memory';
+  let stopping = false;
   const handlers = new Set<(e: ListenerEvent) => void>();
   const emit = (e: ListenerEvent) => handlers.forEach((h) => h(e));
   let seq = 0;
-  const forwarder = options.forwardTo
+  const forwarder: Forwarder | undefined = options.forwardTo
     ? new Forwarder({
         store: intake.store,
         to: options.forwardTo,
@@ -103,8 +130,14 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         canDefer: intake.store.kind !== 'ndjson' || !!options.log,
         emit,
         nextSeq: () => ++seq,
+        metrics,
       })
     : undefined;
+  const health = new Health({
+    store: intake.store,
+    queueFull: () => forwarder?.full() ?? false,
+    stopping: () => stopping,
+  });
 
   // Refused requests left out of the log, and bodies cut short by their sender: counted, and told
   // at most once every 10 s each.
@@ -119,9 +152,15 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
    */
   function reply(outcome: Outcome, n: number, raw?: Buffer, headers?: Reply['headers']): Reply {
     const after = () => {
-      if (outcome.unlogged) return noteUnlogged();
-      if (raw === undefined) return emit({ kind: 'refused', seq: n, record: outcome.record });
       const { record, summary, appended } = outcome;
+      if (metrics) {
+        if (raw === undefined || outcome.answer !== 200)
+          metrics.refused(refusalReason(outcome.answer, record.error, record.verdict));
+        if (raw !== undefined)
+          metrics.notification(record.type ?? 'refused', record.verdict ?? 'none', outcome.answer, record.duplicate);
+      }
+      if (outcome.unlogged) return noteUnlogged();
+      if (raw === undefined) return emit({ kind: 'refused', seq: n, record });
       const show = (forwarding: boolean) => emit({ kind: 'event', seq: n, record, summary, forwarding });
       const ok = outcome.answer === 200 && record.verdict !== 'rejected' && record.verdict !== 'unavailable';
       if (!forwarder || !ok || !appended) return show(false);
@@ -153,47 +192,74 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     requestTimeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     maxConnections: options.maxConnections ?? MAX_CONNECTIONS,
     maxConnectionsPerPeer: options.maxConnectionsPerPeer ?? MAX_CONNECTIONS_PER_PEER,
-    routes: { '/healthz': () => ({ status: 200, body: JSON.stringify({ ok: true, ...stats() }) }) },
+    routes: {
+      '/healthz': () => ({ status: 200, body: JSON.stringify({ ok: true, ...stats() }) }),
+      '/readyz': () => health.readyz(),
+      ...(metrics && options.metricsPath !== undefined
+        ? {
+            [options.metricsPath]: async () => {
+              const { type, text } = await metrics.scrape();
+              return { status: 200, body: text, headers: { 'content-type': type } };
+            },
+          }
+        : {}),
+    },
+    refusedEarly: (reason) => metrics?.refused(reason),
     refuse: async (meta, status, error) => reply(await intake.refuse(meta, status, error), ++seq),
     judge: async (meta, raw) => {
       const n = ++seq;
       // Forward queue full and nowhere to keep the event until it has room: not acknowledged (the
       // service sends it again later), and not recorded, so its retry is taken as new.
-      if (forwarder?.full())
+      if (forwarder?.full()) {
+        metrics?.refused('queue_full');
         return {
           status: 503,
           body: JSON.stringify({ error: 'forward queue full: send it again later' }),
           headers: { 'retry-after': '5' },
         };
+      }
       const outcome = await intake.accept(meta, raw);
       if (outcome.record.type === null) return reply(outcome, n); // refused: not JSON
       return reply(outcome, n, raw, meta.headers as Record<string, string>);
     },
     // Only a log or store that cannot be written gets here: the request is not acknowledged.
-    failed: (error) =>
-      emit({ kind: 'error', message: error instanceof LogWriteError ? error.message : 'internal error' }),
-    cutShort: () => cut(++cutShort),
+    failed: (error) => {
+      health.failed();
+      metrics?.refused('write_failed');
+      emit({ kind: 'error', message: error instanceof LogWriteError ? error.message : 'internal error' });
+    },
+    cutShort: () => {
+      metrics?.cutShort();
+      cut(++cutShort);
+    },
   });
   const { url, port } = await front.listen();
+  const metricsServer =
+    metrics && options.metricsPort !== undefined
+      ? await serveMetrics(metrics, options.metricsHost ?? options.host ?? DEFAULT_HOOK_HOST, options.metricsPort)
+      : undefined;
 
   return {
     url,
     port,
+    ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     stats,
     on(handler) {
       handlers.add(handler);
       return () => handlers.delete(handler);
     },
     async close() {
+      stopping = true;
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS)));
       // Requests in flight are answered first; forwards under way, then what waits in the queue,
       // get the rest of the grace period.
-      const stopping = front.stop(grace);
-      await forwarder?.close(grace, stopping);
-      const { closed } = await stopping;
+      const accepting = front.stop(grace);
+      await forwarder?.close(grace, accepting);
+      const { closed } = await accepting;
       clearTimeout(timer);
       await closed;
+      await metricsServer?.close();
     },
   };
 }

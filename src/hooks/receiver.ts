@@ -59,6 +59,11 @@ export class Receiver {
     return this.listener.url;
   }
 
+  /** Where GET /metrics answers, with a metrics port. */
+  get metricsUrl(): string | undefined {
+    return this.listener.metricsUrl;
+  }
+
   on(handler: (event: ReceiverEvent) => void): void {
     this.handlers.add(handler);
   }

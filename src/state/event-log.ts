@@ -104,6 +104,8 @@ export class EventLog {
   private closed = false;
   /** Where a failed write began, while the file could not yet be cut back to it. */
   private rollbackTo: number | undefined;
+  /** The size of the last batch that could not be written, and why (cleared by a write that could). */
+  private failed: { bytes: number; reason: string } | undefined;
 
   private constructor(
     private readonly fd: number,
@@ -167,6 +169,7 @@ export class EventLog {
         start = this.start();
         await writeAsync(this.fd, joined(batch));
         await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
+        this.failed = undefined;
         settle(batch, start);
       } catch (error) {
         this.fail(batch, start, error as Error);
@@ -184,6 +187,7 @@ export class EventLog {
       start = this.start();
       const buf = joined(batch);
       for (let off = 0; off < buf.length;) off += writeSync(this.fd, buf, off, buf.length - off);
+      this.failed = undefined;
       settle(batch, start);
     } catch (error) {
       this.fail(batch, start, error as Error);
@@ -203,6 +207,8 @@ export class EventLog {
   /** A failed or short write: cut back to where the batch began, and tell each record. */
   private fail(batch: Queued[], start: number | undefined, error: Error): void {
     if (start !== undefined) this.rollback(start);
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    this.failed = { bytes: joined(batch).length, reason: `the log cannot be written (${code})` };
     for (const b of batch) b.done(error);
   }
 
@@ -212,6 +218,31 @@ export class EventLog {
       ftruncateSync(this.fd, size);
     } catch {
       this.rollbackTo = size;
+    }
+  }
+
+  /**
+   * Why a record could not be written now, or undefined. After a failed write, as many bytes as it
+   * held are written at the end and cut off again (a disk with room for one byte may have none for
+   * a record); while a write is under way, its outcome stands for the answer.
+   */
+  probe(): string | undefined {
+    if (this.closed) return 'the log is closed';
+    const failed = this.failed;
+    if (!failed || this.flushing) return failed?.reason;
+    let start: number | undefined;
+    try {
+      start = this.start();
+      const whole = writeSync(this.fd, Buffer.alloc(failed.bytes, 0x0a)) === failed.bytes;
+      ftruncateSync(this.fd, start);
+      // A short write is what a file size limit gives before it refuses: no room for the record.
+      if (!whole) return failed.reason;
+      this.failed = undefined;
+      return undefined;
+    } catch (error) {
+      if (start !== undefined) this.rollback(start);
+      failed.reason = `the log cannot be written (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+      return failed.reason;
     }
   }
 

@@ -195,6 +195,10 @@ export class NdjsonStore implements EventStore {
     });
   }
 
+  async ready(): Promise<string | undefined> {
+    return this.log?.probe();
+  }
+
   async close(): Promise<void> {
     await this.log?.close();
   }

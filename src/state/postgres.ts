@@ -24,6 +24,9 @@ import {
 // Shown and described as the rest of the PostgreSQL state does (the commands import them from here).
 export { describe, shownUrl } from './pg-pool.js';
 
+/** How long readiness waits for the store's answer (a load balancer's check waits a few seconds). */
+const READY_TIMEOUT_MS = 2_000;
+
 interface StoreState {
   pool: Pool;
   url: string;
@@ -181,6 +184,26 @@ export class PostgresStore implements EventStore {
 
   waitForMore(signal: AbortSignal): Promise<boolean> {
     return this.follow.waitForMore(signal);
+  }
+
+  /** A query of the table appends write (so a database restored empty is not ready either). */
+  async ready(): Promise<string | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<string>(
+      (r) => (timer = setTimeout(() => r('the store does not answer'), READY_TIMEOUT_MS)),
+    );
+    const asked = this.pool.query('SELECT 1 FROM callctl_event_keys LIMIT 1').then(
+      () => undefined,
+      (error: unknown) =>
+        (error as { code?: string }).code === '42P01'
+          ? "callctl's tables are not in the store"
+          : 'the store cannot be reached',
+    );
+    try {
+      return await Promise.race([asked, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async close(): Promise<void> {

@@ -57,6 +57,11 @@ export interface EventStore {
    */
   waitForMore(signal: AbortSignal): Promise<boolean>;
   /**
+   * Why a record could not be written now (the store unreachable, the log's disk full), or
+   * undefined when it could: readiness, asked without writing a record.
+   */
+  ready(): Promise<string | undefined>;
+  /**
    * The shared store's memory of plan-end pairs, remembered for `windowMs`; absent for the
    * embedded store (each receiver remembers them itself).
    */

@@ -122,6 +122,9 @@ export function register(parent: Command, deps: Deps): void {
       wholeNumber({ min: 0, max: 100_000 }),
       10,
     )
+    .option('--metrics-port <n>', 'serve Prometheus metrics on GET /metrics of this port (off by default)', port)
+    .option('--metrics-host <host>', 'address the --metrics-port listens on', '127.0.0.1')
+    .option('--metrics-path <path>', 'serve Prometheus metrics on GET of this path of --port too (off by default)')
     .addHelpText(
       'after',
       `
@@ -133,7 +136,9 @@ Answers: 200 {} for an accepted event (a retry included; a schema problem is a w
 --on-bad-sign ack); 503 when the sign command cannot answer or the log cannot be written (the
 service sends it again; never forwarded); 400 not JSON, nested over 64 levels or holding a key
 twice; 405 not POST; 413 over --max-body-kib;
-415 not application/json; 431 headers over --max-header-kib. GET /healthz answers 200.
+415 not application/json; 431 headers over --max-header-kib. GET /healthz answers 200 while the
+process runs; GET /readyz answers 200, or 503 with the reasons while notifications would get 503
+(log or store cannot be written, forward queue full, stopping).
 
 Verification:
   plan.end, task.end   Sign = lowercase hex MD5 of Timestamp+KEY (plan) or TaskID+KEY (task);

@@ -49,6 +49,9 @@ export interface ServeOptions {
   storeFile?: string;
   /** Seconds. */
   forwardLease?: number;
+  metricsPort?: number;
+  metricsHost?: string;
+  metricsPath?: string;
   /** Not a flag: lets an in-process caller (a test) stop the listener, as SIGTERM would. */
   stop?: AbortSignal;
   /** Not a flag: told the listener's URL once it listens. */
@@ -62,6 +65,11 @@ export interface ServeOptions {
  */
 export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<number> {
   if (opts.path !== undefined && !opts.path.startsWith('/')) throw new UsageError('--path must start with /');
+  if (opts.metricsPath !== undefined) {
+    if (!opts.metricsPath.startsWith('/')) throw new UsageError('--metrics-path must start with /');
+    if (['/healthz', '/readyz', opts.path].includes(opts.metricsPath))
+      throw new UsageError('--metrics-path must differ from /healthz, /readyz and --path');
+  }
   if ((opts.requestTimeout ?? 30) < (opts.headerTimeout ?? 10)) {
     throw new UsageError('--request-timeout covers the headers too: give it at least --header-timeout');
   }
@@ -140,6 +148,9 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
       ...(opts.signTimeout !== undefined ? { signCommandTimeoutMs: Math.round(opts.signTimeout * 1000) } : {}),
       signConcurrency: opts.signConcurrency,
       ...(opts.forwardLease !== undefined ? { forwardLeaseMs: opts.forwardLease * 1000 } : {}),
+      metricsPath: opts.metricsPath,
+      metricsPort: opts.metricsPort,
+      metricsHost: opts.metricsHost,
       // The run's one transport: --timeout and --verbose apply to forwards too.
       forwardTransport: forwardTo ? await ctx.transport() : undefined,
       now: () => ctx.io.now(),
@@ -171,7 +182,8 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   });
 
   const where = [
-    `listening on ${receiver.url}${opts.path ? ' (POST on --path only)' : ''}; GET /healthz`,
+    `listening on ${receiver.url}${opts.path ? ' (POST on --path only)' : ''}; GET /healthz, /readyz${opts.metricsPath ? `, ${opts.metricsPath}` : ''}`,
+    receiver.metricsUrl ? `metrics on ${receiver.metricsUrl}` : undefined,
     keys.length ? `${keys.length} key${keys.length > 1 ? 's' : ''}` : undefined,
     chatbot.command ? 'chatbot: sign command' : chatbot.secret ? 'chatbot: secret' : 'chatbot: unverified',
     store
