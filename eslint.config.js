@@ -6,6 +6,8 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['dist/', 'dist.next/', 'dist.old/', 'coverage/', 'node_modules/', 'fixtures/', 'bench/data/', '.tmp/'] },
+  // Written by the build (scripts/validators.mjs).
+  { ignores: ['generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,6 +7,7 @@ import { readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { notices, writeNotices } from './notices.mjs';
+import { generateAnswerChecks } from './validators.mjs';
 
 /** The version the built program reports (src/version.ts), as a JavaScript string literal. */
 const version = JSON.stringify(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
@@ -90,6 +91,8 @@ function builtinsWithoutEsm(code) {
 // does not find its chunks gone half-way.
 const out = (name) => fileURLToPath(new URL(`../${name}`, import.meta.url));
 rmSync(out('dist.next'), { recursive: true, force: true });
+// The answer checks, generated from the zod schemas into generated/ and bundled like any module.
+await generateAnswerChecks();
 // Bundled CommonJS dependencies call require() for Node's built-ins (everything else is in the
 // bundle). process.getBuiltinModule (Node >= 20.16) serves them without loading node:module.
 // globalThis.process: a chunk may declare its own `process` (builtinsWithoutEsm turns chalk's

@@ -157,7 +157,7 @@ export class CloudClient {
     switch (verdict.kind) {
       case 'ok': {
         // Most answers are vouched for as they are: zod is loaded for the others.
-        if (data.check(verdict.envelope.data)) return verdict.envelope.data as z.infer<T>;
+        if ((await data.check())(verdict.envelope.data)) return verdict.envelope.data as z.infer<T>;
         const parsed = tolerantParse(await data.schema(), verdict.envelope.data);
         if (!parsed.ok) {
           throw new ServiceError(

@@ -6,8 +6,8 @@ import type { CloudClient } from './client.js';
 
 /**
  * One function per cloud endpoint of the spec. Each names the schema of its own answer, loaded
- * only if its quick check cannot vouch for the answer (src/schemas/answers.ts): building zod
- * schemas costs start-up time, more than a read command's own work.
+ * only if its check cannot vouch for the answer (src/schemas/answers.ts): building zod schemas
+ * costs start-up time, more than a read command's own work.
  */
 const task = () => import('../schemas/task.js');
 const workflow = () => import('../schemas/workflow.js');

@@ -57,7 +57,8 @@ export function streamArray<T>(
     // records are then vouched for inside it, a group at a time, with no zod.
     let holder: Record<string, unknown> | undefined;
     let opened: Record<string, unknown> | undefined;
-    const vouched = (items: unknown[]) => holder !== undefined && answer.check({ ...holder, [key]: items });
+    const check = await answer.check();
+    const vouched = (items: unknown[]) => holder !== undefined && check({ ...holder, [key]: items });
     let groups: Array<{ items: unknown[]; raws: Buffer[] }> = [];
     const splitter = new ArraySplitter(
       path,
@@ -65,7 +66,7 @@ export function streamArray<T>(
       (head) => {
         opened = path.slice(0, -1).reduce<unknown>((node, k) => (node as Record<string, unknown>)?.[k], head) as
           Record<string, unknown> | undefined;
-        if (opened && answer.check({ ...opened, [key]: [] })) holder = opened;
+        if (opened && check({ ...opened, [key]: [] })) holder = opened;
       },
     );
     let schema: z.ZodType | undefined;

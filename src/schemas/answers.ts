@@ -1,14 +1,9 @@
 import type { z } from 'zod';
-import { ANSWER_PLANS } from './answer-plans.js';
-import { checkOf, type QuickCheck } from './quick-check.js';
-import type { Plan } from './quick-plan.js';
 
 /**
- * The schema of each cloud answer's `data` that callctl reads, loaded only when needed. Most
- * answers are vouched for by their quick check, whose plan was read from the schema at build time
- * (src/schemas/answer-plans.ts, kept current by test/schemas/answer-plans.test.ts): then zod is
- * never loaded, which is most of a read command's start-up. zod reads (and words the problems of)
- * the others.
+ * The schema of each cloud answer's `data` that callctl reads, loaded only when needed. Most answers are vouched for by their check, generated from
+ * the schema at build time (scripts/validators.mjs): then zod is never loaded, which is most of a
+ * read command's start-up. zod reads (and words the problems of) the others.
  */
 export const ANSWER_SCHEMAS = {
   token: async () => (await import('./auth.js')).tokenDataSchema,
@@ -26,23 +21,28 @@ export const ANSWER_SCHEMAS = {
 
 export type AnswerName = keyof typeof ANSWER_SCHEMAS;
 
-/** Every answer has its plan (a name missing from the generated file fails here). */
-const plans: Record<AnswerName, Plan> = ANSWER_PLANS;
+/**
+ * True when zod would accept the value (parsed JSON) AND hand it out unchanged, so that it can be
+ * used without loading zod; false means only "ask zod", which decides and words the problem.
+ */
+export type AnswerCheck = (value: unknown) => boolean;
 
 /** An answer's schema, and the check that spares loading it. */
 export interface AnswerSchema<S extends z.ZodType> {
   readonly name: AnswerName;
-  readonly check: QuickCheck;
+  readonly check: () => Promise<AnswerCheck>;
   readonly schema: () => Promise<S>;
 }
 
 type SchemaOf<N extends AnswerName> = Awaited<ReturnType<(typeof ANSWER_SCHEMAS)[N]>>;
 
-const checks = new Map<AnswerName, QuickCheck>();
-
-/** The schema of the answer named `name`, with its quick check. */
+/** The schema of the answer named `name`, with its check. */
 export function answerSchema<N extends AnswerName>(name: N): AnswerSchema<SchemaOf<N>> {
-  let check = checks.get(name);
-  if (!check) checks.set(name, (check = checkOf(plans[name])));
-  return { name, check, schema: ANSWER_SCHEMAS[name] as () => Promise<SchemaOf<N>> };
+  return {
+    name,
+    // Generated at build time from the schema by ajv (scripts/validators.mjs writes generated/,
+    // which `npm run build` bundles like any module); loaded with the answer, not with every command.
+    check: async () => ((await import(`../../generated/answer-checks/${name}.js`)) as { check: AnswerCheck }).check,
+    schema: ANSWER_SCHEMAS[name] as () => Promise<SchemaOf<N>>,
+  };
 }

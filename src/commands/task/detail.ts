@@ -57,7 +57,7 @@ export async function runTaskDetail(ctx: Context, opts: TaskDetailOptions): Prom
       import('../../output/json-stream.js'),
       import('../../schemas/answers.js'),
     ]);
-    const json = new JsonStream(ctx.io.stdout, 'detail', answerSchema('callingTask').check);
+    const json = new JsonStream(ctx.io.stdout, 'detail', await answerSchema('callingTask').check());
     await json.finish(await streamTask(await ctx.client(), taskId, json));
     return 0;
   }

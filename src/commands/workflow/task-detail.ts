@@ -35,7 +35,7 @@ export async function runWorkflowTaskDetail(ctx: Context, opts: WorkflowTaskDeta
       import('../../output/json-stream.js'),
       import('../../schemas/answers.js'),
     ]);
-    const json = new JsonStream(ctx.io.stdout, 'details', answerSchema('workflowTaskDetail').check);
+    const json = new JsonStream(ctx.io.stdout, 'details', await answerSchema('workflowTaskDetail').check());
     await json.finish(await streamWorkflowTask(await ctx.client(), taskId, json));
     return 0;
   }
