@@ -79,7 +79,9 @@ Exit codes, for scripts and cron jobs:
   3  invalid input data (CSV rows, JSON files, variables): nothing was sent
   4  authentication: no token, token or credentials rejected (401/403), or a token
      that belongs to another base URL: log in
-  5  may pass by itself (network, timeout, 429, 5xx after retries): run again later
+  5  may pass by itself (network, timeout, 429, 5xx after retries): run again later;
+     also uncertain rows or batches (the answer was lost: they may have reached
+     people): a run again sends the rest, never them
   6  local trouble: a config, journal or log file or folder cannot be read or written
   130 interrupted (Ctrl-C) or a prompt declined; a --watch or --follow ended by
       Ctrl-C exits 130 with no message

@@ -102,7 +102,12 @@ describe('push --csv', () => {
     expect(r.err).toContain('row 3 (line 4) +628000000003: uncertain');
     expect(received(sandbox, '/flex/api/push/')).toHaveLength(3);
     const again = await cli(['--csv', file, '--yes', '--json']);
-    expect(again.code).toBe(1);
+    // An uncertain row is exit 5 and an error line in every command (workflow update's batches too).
+    expect(again.code).toBe(5);
+    expect(again.err).toMatch(
+      /error: 1 row may have reached people without an answer \(rows 3\); a run again never sends it/,
+    );
+    expect(JSON.parse(again.err.trim().split('\n').at(-1)!).error).toMatchObject({ kind: 'network', exitCode: 5 });
     expect(JSON.parse(again.out)).toMatchObject({ sent: 5, uncertain: 1, skipped: 0, thisRun: { sent: 3 } });
     const callers = received(sandbox, '/flex/api/push/').map((q) => JSON.parse(q.body).caller_id);
     expect(callers).toEqual([

@@ -144,7 +144,8 @@ describe('template send --csv', () => {
     expect(r.err).toContain('row 1 (line 2) whatsapp:+621/u1: uncertain');
     expect(received(sandbox, PATH)).toHaveLength(1);
     const again = await cli(['--csv', file, '--yes', '--json']);
-    expect(again.code).toBe(1);
+    expect(again.code).toBe(5);
+    expect(again.err).toMatch(/error: 1 row may have reached people/);
     expect(JSON.parse(again.out)).toMatchObject({ sent: 2, uncertain: 1, uncertainRows: [1] });
     expect(received(sandbox, PATH).map((q) => JSON.parse(q.body).channel_id)).toEqual(['+621', '+622', '+623']);
   });

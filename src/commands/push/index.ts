@@ -48,8 +48,9 @@ was killed) are reported as uncertain and not sent again unless --resend-uncerta
 destination (the flex-route address, however spelled: localhost or 127.0.0.1, trailing slash, case
 of the host) remembers who was called: a caller_id called through it within --recall-window
 (default 24h), from any file, is skipped and reported, unless --call-again. Exit 0 when
-every row was sent, 1 when some were refused or are uncertain, 5 when a connection failed
-(re-run to continue), 130 when interrupted. Without a terminal every progress, warning and
+every row was sent, 1 when some were refused, 5 when some are uncertain (an error line names
+them; a re-run sends the rest, never them) or a connection failed (re-run to continue), 130
+when interrupted. Without a terminal every progress, warning and
 error line on stderr starts with an ISO-8601 time.
 
 Examples:

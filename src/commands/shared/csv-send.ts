@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ExitCode } from '../../errors.js';
+import { ExitCode, NetworkError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
 import {
@@ -347,13 +347,17 @@ async function report<B>(
       ['results', summary.results],
     ]);
   }
+  if (run.stopped?.reason === 'interrupted') return ExitCode.INTERRUPTED;
+  // "Uncertain" is one exit code and one word in every command (as workflow update's uncertain
+  // batches): exit 5 with an error line. Their answer was lost to the network, and a re-run is
+  // safe: it never sends them again by itself, it sends the rest.
   if (uncertainRows.length > 0) {
-    how.warn(
-      `${uncertainRows.length} row${uncertainRows.length === 1 ? '' : 's'} may have reached people without an answer (rows ${uncertainRows.slice(0, 20).join(', ')}${uncertainRows.length > 20 ? ', ...' : ''}): check with the service; --resend-uncertain sends them again`,
+    throw new NetworkError(
+      `${uncertainRows.length} row${uncertainRows.length === 1 ? '' : 's'} may have reached people without an answer (rows ${uncertainRows.slice(0, 20).join(', ')}${uncertainRows.length > 20 ? ', ...' : ''}); a run again never sends ${uncertainRows.length === 1 ? 'it' : 'them'} by itself, only the rest: check with the service, then --resend-uncertain sends ${uncertainRows.length === 1 ? 'it' : 'them'} again`,
+      { uncertainRows, mayHaveBeenSent: true },
     );
   }
-  if (run.stopped?.reason === 'interrupted') return ExitCode.INTERRUPTED;
   if (run.stopped?.reason === 'network') return ExitCode.NETWORK;
-  if (t.failed > 0 || t.uncertain > 0 || run.stopped) return ExitCode.SERVICE;
+  if (t.failed > 0 || run.stopped) return ExitCode.SERVICE;
   return ExitCode.OK;
 }

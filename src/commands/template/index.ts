@@ -66,7 +66,8 @@ sent without an answer (the run was killed) are uncertain and not sent again unl
 is spelled) remembers who was messaged: a recipient (channel, channel id, user) messaged within
 --recall-window (default 24h), from any file, is skipped and reported, unless --call-again.
 --signature does not go with --csv (each body differs). Exit 0 when every row
-was sent, 1 when some were refused or are uncertain, 5 when a connection failed, 130 interrupted.
+was sent, 1 when some were refused, 5 when some are uncertain (an error line names them; a
+re-run sends the rest, never them) or a connection failed, 130 interrupted.
 Without a terminal every progress, warning and error line on stderr starts with an ISO-8601 time.
 
 Examples:
