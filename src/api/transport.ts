@@ -54,6 +54,10 @@ export interface HttpRequest {
    * again from the start for each attempt. Other statuses are read as text, as usual.
    */
   consume?: (body: AsyncIterable<Buffer>, attempt: number) => Promise<string>;
+  /** Ends the request (and its retries) when it aborts: the attempt under way is cut, no other starts. */
+  signal?: AbortSignal;
+  /** A header set on each attempt to its number, counted from `first` (a forward's attempts). */
+  attemptHeader?: { name: string; first: number };
 }
 
 export interface HttpResponse {
@@ -155,6 +159,7 @@ export class Transport {
   async send(req: HttpRequest): Promise<HttpResponse> {
     const maxRetries = this.options.maxRetries ?? MAX_RETRIES;
     for (let attempt = 1; ; attempt++) {
+      if (req.signal?.aborted) throw this.networkError(req, req.signal.reason, true, attempt - 1);
       let outcome: { response: HttpResponse } | { error: unknown; connected: boolean };
       try {
         outcome = { response: await this.once(req, attempt) };
@@ -204,7 +209,7 @@ export class Transport {
           : { error: redact(why, this.options.secrets()) }),
         waitMs: wait ?? 0,
       });
-      await this.options.sleep(wait ?? 0);
+      await this.wait(wait ?? 0, req.signal);
     }
   }
 
@@ -213,6 +218,7 @@ export class Transport {
     const headers: Record<string, string> = req.exactHeaders
       ? { ...req.headers }
       : requestHeaders(this.options.userAgent, req.body !== undefined, req.headers);
+    if (req.attemptHeader) headers[req.attemptHeader.name] = String(req.attemptHeader.first + attempt - 1);
     if (this.options.log) {
       this.log(`> ${req.method} ${redact(req.url, secrets)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       for (const [k, v] of Object.entries(headers)) this.log(`> ${k}: ${redactHeader(k, v, secrets)}`);
@@ -227,6 +233,8 @@ export class Transport {
       () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
       this.options.timeoutMs,
     );
+    const cut = () => controller.abort(req.signal!.reason);
+    req.signal?.addEventListener('abort', cut, { once: true });
     let text: string;
     let res: Answer;
     try {
@@ -237,6 +245,7 @@ export class Transport {
       } else text = await res.text();
     } finally {
       clearTimeout(timer);
+      req.signal?.removeEventListener('abort', cut);
     }
     if (this.options.log) {
       this.log(`< ${res.statusCode} ${req.endpoint} (${Date.now() - started} ms)`);
@@ -282,6 +291,19 @@ export class Transport {
       body: answer.body,
       text: () => answer.body.text(),
     };
+  }
+
+  /** The wait between attempts, ended early when `signal` aborts. */
+  private async wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (!signal) return this.options.sleep(ms);
+    let done = () => {};
+    const cut = new Promise<void>((resolve) => (done = resolve));
+    signal.addEventListener('abort', done, { once: true });
+    try {
+      await Promise.race([this.options.sleep(ms), cut]);
+    } finally {
+      signal.removeEventListener('abort', done);
+    }
   }
 
   /** Back-off: 0.5 s doubling to 8 s with up to 25% jitter; Retry-After wins when given. */

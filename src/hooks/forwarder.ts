@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Transport } from '../api/transport.js';
 import { REDACTED } from '../redact.js';
 import { recordBody, type HookRecord } from '../state/event-log.js';
@@ -62,8 +63,11 @@ export class Forwarder {
   private refilling = false;
   private transport: Transport | undefined;
   private sweeper: NodeJS.Timeout | undefined;
+  /** Cuts the forwards under way when the drain ends first (their claims stay, to be taken over). */
+  private readonly cut = new AbortController();
 
   constructor(private readonly state: ForwarderState) {
+    setMaxListeners(Infinity, this.cut.signal); // one listener per forward under way
     // One process has nothing to take over; a shared store is swept for abandoned forwards.
     if (state.store.kind !== 'ndjson') {
       const every = Math.max(50, Math.min(state.claim.leaseMs / 2, 5_000));
@@ -205,6 +209,7 @@ export class Forwarder {
     const { store, claim, emit, metrics } = this.state;
     this.transport ??= this.state.transport ?? notificationTransport();
     const o = await post(this.transport, this.state.to, job.raw, job.headers, {
+      signal: this.cut.signal,
       onRetry: (attempt, failure) => {
         metrics?.attempt('status' in failure ? failure.status : undefined);
         const ms = Math.round(performance.now() - since);
@@ -212,6 +217,8 @@ export class Forwarder {
         since = performance.now() + (failure.waitMs ?? 0);
       },
     });
+    // Cut by the end of the drain: its claim stays as it was, so that it is taken over (or replayed).
+    if (this.cut.signal.aborted && !o.answer) return;
     const ok = o.answer !== undefined && o.answer.status < 300;
     metrics?.attempt(o.answer?.status);
     if (!ok) metrics?.forwardFailed();
@@ -265,6 +272,7 @@ export class Forwarder {
       while (this.under.size > 0) await Promise.all([...this.under]);
     })();
     await Promise.race([drained, grace]);
+    this.cut.abort();
     const left = [...this.waiting.map((j) => j.n), ...this.deferred.map((d) => d.n)];
     if (left.length > 0 || this.active > 0) {
       this.state.emit({

@@ -54,6 +54,8 @@ export interface ListenerOptions extends IntakeOptions {
   /** Defaults HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** On close, how long requests in flight and forwards get to finish (default SHUTDOWN_GRACE_MS). */
+  drainTimeoutMs?: number;
   /** Prometheus metrics: GET on this path of the listener's port, and/or on a port of their own. */
   metricsPath?: string;
   metricsPort?: number;
@@ -82,8 +84,11 @@ export interface Listener {
   metricsUrl?: string;
   on(handler: (event: ListenerEvent) => void): () => void;
   stats(): ListenerStats;
-  /** Stops accepting, lets in-flight requests and forwards finish (within a grace period). */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests and forwards finish within the drain timeout, or
+   * until `now` settles (a second signal): then what is left is cut.
+   */
+  close(now?: Promise<unknown>): Promise<void>;
 }
 
 /**
@@ -248,10 +253,12 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       handlers.add(handler);
       return () => handlers.delete(handler);
     },
-    async close() {
+    async close(now) {
       stopping = true;
       let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS)));
+      const drain = options.drainTimeoutMs ?? SHUTDOWN_GRACE_MS;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, drain)));
+      const grace = now ? Promise.race([late, now]) : late;
       // Requests in flight are answered first; forwards under way, then what waits in the queue,
       // get the rest of the grace period.
       const accepting = front.stop(grace);

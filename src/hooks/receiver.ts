@@ -69,12 +69,13 @@ export class Receiver {
   }
 
   /**
-   * Receives until `stop` settles; then stops accepting and finishes what is in flight (requests,
-   * then forwards, within the grace period), and says what the run received.
+   * Receives until `stop` settles; then stops accepting (/readyz answers 503) and finishes what is
+   * in flight (requests, then forwards) within the drain timeout, or until `now` settles (a second
+   * signal: what is left is cut), and says what the run received.
    */
-  async run(stop: Promise<unknown>): Promise<ReceiverSummary> {
+  async run(stop: Promise<unknown>, now?: Promise<unknown>): Promise<ReceiverSummary> {
     await stop;
-    await this.listener.close();
+    await this.listener.close(now);
     const stats = this.listener.stats();
     return {
       ...this.counts,

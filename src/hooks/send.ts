@@ -65,6 +65,10 @@ export interface PostOptions {
   retry?: 'idempotent' | 'never';
   /** Told of each failed attempt before the wait. */
   onRetry?: (attempt: number, failure: ({ status: number } | { error: string }) & { waitMs?: number }) => void;
+  /** Cuts the delivery (and its retries) when it aborts. */
+  signal?: AbortSignal;
+  /** A header carrying each attempt's number, counted from `first`. */
+  attemptHeader?: { name: string; first: number };
 }
 
 /**
@@ -89,6 +93,8 @@ export async function post(
       retry: options.retry ?? 'idempotent',
       endpoint: `POST ${new URL(url).origin}`,
       onRetry: options.onRetry,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.attemptHeader ? { attemptHeader: options.attemptHeader } : {}),
     });
     return {
       answer: { status: res.status, body: res.text.slice(0, 4096), ms: Math.round(performance.now() - started) },

@@ -122,6 +122,12 @@ export function register(parent: Command, deps: Deps): void {
       wholeNumber({ min: 0, max: 100_000 }),
       10,
     )
+    .option(
+      '--drain-timeout <seconds>',
+      'on SIGTERM/SIGINT, how long requests in flight and forwards get before the rest is cut',
+      seconds({ min: 0.1, max: 3600 }),
+      10,
+    )
     .option('--metrics-port <n>', 'serve Prometheus metrics on GET /metrics of this port (off by default)', port)
     .option('--metrics-host <host>', 'address the --metrics-port listens on', '127.0.0.1')
     .option('--metrics-path <path>', 'serve Prometheus metrics on GET of this path of --port too (off by default)')
@@ -191,7 +197,9 @@ Bounds (flags above; what happens past each):
                                   with neither it is answered 503 (the service sends it again).
                                   Events left on stop are named (hooks replay sends them).
 
-SIGINT/SIGTERM: stop accepting, finish requests in flight, flush the log, exit 0.`,
+SIGINT/SIGTERM: stop accepting (GET /readyz answers 503), answer requests in flight, finish
+forwards, flush the log and the store, exit 0, all within --drain-timeout; a second signal cuts
+what is left at once (exit 130; nothing cut was acknowledged).`,
     )
     .action(deps.run(() => import('./serve.js').then((m) => m.runServeHooks)));
 }

@@ -49,6 +49,8 @@ export interface ServeOptions {
   storeFile?: string;
   /** Seconds. */
   forwardLease?: number;
+  /** Seconds. */
+  drainTimeout?: number;
   metricsPort?: number;
   metricsHost?: string;
   metricsPath?: string;
@@ -148,6 +150,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
       ...(opts.signTimeout !== undefined ? { signCommandTimeoutMs: Math.round(opts.signTimeout * 1000) } : {}),
       signConcurrency: opts.signConcurrency,
       ...(opts.forwardLease !== undefined ? { forwardLeaseMs: opts.forwardLease * 1000 } : {}),
+      ...(opts.drainTimeout !== undefined ? { drainTimeoutMs: Math.round(opts.drainTimeout * 1000) } : {}),
       metricsPath: opts.metricsPath,
       metricsPort: opts.metricsPort,
       metricsHost: opts.metricsHost,
@@ -201,22 +204,31 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   if (opts.skipVerify) out.warn('--skip-verify: plan and task Sign are NOT checked; every event says so');
   opts.onListening?.(receiver.url);
 
-  const signal = new Promise<string>((resolve) => {
-    const off = ctx.io.onSignal((s) => {
-      off();
-      resolve(s);
-    });
-    opts.stop?.addEventListener('abort', () => {
-      off();
-      resolve('stop');
-    });
-  });
-  void signal.then((s) => out.info(`${s === 'stop' ? 'stopping' : `${s}: stopping`}: finishing requests in flight`));
-  const summary = await receiver.run(signal);
+  // The first signal drains (within --drain-timeout); a second one cuts what is left at once.
+  let signals = 0;
+  let first!: (s: string) => void;
+  let second!: () => void;
+  const stop = new Promise<string>((r) => (first = r));
+  const now = new Promise<void>((r) => (second = r));
+  const off = ctx.io.onSignal((s) => (++signals === 1 ? first(s) : second()));
+  opts.stop?.addEventListener('abort', () => first('stop'));
+  void stop.then((s) =>
+    out.info(
+      `${s === 'stop' ? 'stopping' : `${s}: stopping`}: finishing requests in flight (a second signal stops at once)`,
+    ),
+  );
+  const summary = await receiver.run(stop, now);
+  off();
   stdout.flush();
-  await log?.close();
-  await store?.close();
+  // The log and the store are flushed and closed within what is left of the drain (a store that
+  // cannot be reached does not hold the stop).
+  const closing = Promise.all([log?.close(), store?.close()]);
+  await Promise.race([closing, now, new Promise((r) => setTimeout(r, 1000 * (opts.drainTimeout ?? 10)).unref())]);
   out.info(stoppedLine(summary));
+  if (signals > 1) {
+    out.info('stopped at once on a second signal: what was still in flight was cut (never acknowledged)');
+    return 130;
+  }
   return 0;
 }
 
