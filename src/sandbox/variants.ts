@@ -26,9 +26,9 @@ export const SANDBOX_VARIANTS = {
   'verify-exception-200':
     'verify-push refusals (none found, bad request): HTTP 200, code 200, the reason in status, data null',
   'odd-values':
-    'enumerated values outside the spec lists, and empty strings (Tone, Voice, statuses, ring/hangup types, question answers)',
+    'BEYOND THE SPEC: enumerated values outside its closed lists, and empty strings (Tone, Voice, statuses, ring/hangup types, question answers)',
   'optional-missing':
-    'optional fields absent or null (robot name/link/tone, call record fields, api push call.task_id/call_id...)',
+    'optional fields absent, and BEYOND THE SPEC null for plain strings (robot name/link/tone, call record fields, api push call.task_id/call_id...)',
   'reach-code-0': 'push and template success answered with code 0',
   'reach-odd-shape':
     'push/template success with fields missing or null (body null, no show_err or trace_id; template without request_id and data)',
@@ -42,6 +42,13 @@ export const SANDBOX_VARIANTS = {
 } as const satisfies Record<string, string>;
 
 export type VariantName = keyof typeof SANDBOX_VARIANTS;
+
+/**
+ * Variants that answer beyond what the spec allows (values outside its closed lists, null for a
+ * plain string), to show what a client does with a service that strays; every other variant
+ * answers a point the spec leaves open in a way it allows.
+ */
+export const BEYOND_SPEC: readonly VariantName[] = ['odd-values', 'optional-missing'];
 
 /** The names, in the order of SANDBOX_VARIANTS. */
 export const VARIANT_NAMES = Object.keys(SANDBOX_VARIANTS) as VariantName[];

@@ -30,7 +30,9 @@ export const apiPushCallSchema = z.looseObject({
   call_times: z.number().int().nullish(),
   ring_type: known(RING_TYPES).nullish(),
   hangup_type: known(HANGUP_TYPES).nullish(),
-  intention: z.string(),
+  // The spec marks it required and gives no type: any JSON value is shown as it comes (a letter
+  // in the sample; a number, an object or null are read, not refused).
+  intention: z.json(),
   slots: z.string().nullish(),
   multi_label: z.record(z.string(), z.unknown()).nullish(),
   asr_ptp: z.string().nullish(),

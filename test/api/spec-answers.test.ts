@@ -312,6 +312,50 @@ describe('lenient where the spec is loose', () => {
     expect(res.code, res.err).toBe(0);
     expect(JSON.parse(res.out).call.intention).toBe('A');
   });
+
+  it.each([
+    [3, '3'],
+    [{ label: 'A', score: 0.9 }, '{"label":"A","score":0.9}'],
+    [null, ''],
+    [['A', 'B'], '["A","B"]'],
+  ])(
+    'verify-push: call.intention is required with no type in the spec: %j is shown as it comes',
+    async (intention, shown) => {
+      const data = {
+        workflow_id: 'W-1',
+        workflow_name: 'w',
+        node_id: 'N-1',
+        node_name: 'n',
+        callee: { callee_number: '+6281234567001' },
+        custom_attribute: {},
+        call: { intention, robot_id: 'r-1' },
+      };
+      const p = await peer(() => ({ body: envelope(data) }));
+      const argv = [
+        'workflow',
+        'verify-push',
+        '--workflow-id',
+        'W-1',
+        '--node-id',
+        'N-1',
+        '--callee',
+        '+6281234567001',
+      ];
+      const json = await run(p, [...argv, '--json']);
+      expect(json.code, json.err).toBe(0);
+      expect(JSON.parse(json.out).call.intention).toEqual(intention);
+      const piped = await run(p, argv);
+      expect(piped.code, piped.err).toBe(0);
+      expect(piped.out).toContain(`intention\t${shown}\n`);
+      // Still required: an answer without it is reported with its path.
+      const { intention: _gone, ...without } = data.call;
+      void _gone;
+      const q = await peer(() => ({ body: envelope({ ...data, call: without }) }));
+      const missing = await run(q, [...argv, '--json']);
+      expect(missing.code).toBe(1);
+      expect(missing.err).toContain('call.intention');
+    },
+  );
 });
 
 describe('a token belongs to the base URL that issued it', () => {
