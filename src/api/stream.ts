@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { CliError, ServiceError } from '../errors.js';
 import type { AnswerSchema } from '../schemas/answers.js';
+import { flatHeap } from '../heap.js';
 import { ArraySplitter } from './array-stream.js';
 import type { HttpRequest } from './transport.js';
 
@@ -44,7 +45,7 @@ export function streamArray<T>(
   warn: (message: string) => void,
 ): StreamedArray {
   const key = path.at(-1)!;
-  smallYoungGeneration();
+  flatHeap();
   // Warnings are told once the whole answer was checked (`finish`): an answer refused as a
   // whole is one error, as when read whole (src/api/tolerant.ts).
   let warnings: string[] = [];
@@ -132,17 +133,6 @@ export function streamArray<T>(
       for (const w of warnings) warn(w);
     },
   };
-}
-
-/**
- * Keeps V8's young generation at its starting size for the rest of the run. A streamed answer
- * makes garbage at the speed of the network; V8 answers by doubling its new space up to 16 MB a
- * semi-space, which was most of the growth of peak RSS with the records read (63 MB for 10,000,
- * 102 MB for 1,000,000 with `task detail --json`; 66 MB with this), for no gain in speed here
- * (bench/large-task.mjs). Read by V8 each time it would grow the space, so set in time.
- */
-function smallYoungGeneration(): void {
-  process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
 }
 
 /** A streamed array's body consumer, and what is told once the rest of the answer was checked. */

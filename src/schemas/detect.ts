@@ -55,8 +55,11 @@ export function summarize(type: EventType, body: unknown): EventSummary {
   if (!isObj(body)) return {};
   const call = isObj(body.call) ? body.call : {};
   const callee = isObj(body.callee) ? body.callee : {};
-  const pick = (s: EventSummary): EventSummary =>
-    Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as EventSummary;
+  // Missing fields left out (a loop: `hooks events` summarizes every event it lists).
+  const pick = (s: EventSummary): EventSummary => {
+    for (const k in s) if (s[k as keyof EventSummary] === undefined) delete s[k as keyof EventSummary];
+    return s;
+  };
   switch (type) {
     case 'plan.end': {
       const rounds = Array.isArray(body.PlanDetails) ? body.PlanDetails : [];

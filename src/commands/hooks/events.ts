@@ -1,6 +1,8 @@
+import { once } from 'node:events';
 import type { HooksEventsLine } from '../../schemas/hooks-output.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
+import { flatHeap } from '../../heap.js';
 import { EVENT_TYPES, type EventType } from '../../schemas/events.js';
 import { recordFacts, shownFacts } from '../../state/facts.js';
 import { printable } from '../../output/printable.js';
@@ -60,6 +62,9 @@ export function eventFilter(opts: EventsOptions, now: number): EventFilter {
   return filter;
 }
 
+/** Whether id `a` comes after id `b` (decimal numbers as text, without leading zeros). */
+const later = (a: string, b: string) => a.length > b.length || (a.length === b.length && a > b);
+
 function forwardText(e: StoredEvent): string {
   const f = e.forward;
   if (!f) return '';
@@ -78,21 +83,19 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
   const store = await readSource(ctx, opts);
   const out = await ctx.output();
   const render: RenderOptions = { json: out.json, showNumbers: !!opts.showNumbers, skipVerify: false };
-  const write = (e: StoredEvent) => {
+  const lineOf = (e: StoredEvent): string => {
     const summary = out.json ? recordFacts(e.record) : shownFacts(e.record);
     if (out.json) {
       const { seq: _seq, ...o } = eventObject(0, e.record, summary, render);
       void _seq;
       const line = { id: e.id, ...o, ...(e.forward ? { forward: e.forward } : {}) } satisfies HooksEventsLine;
-      ctx.io.stdout.write(`${JSON.stringify(line)}\n`);
+      return `${JSON.stringify(line)}\n`;
     } else if (out.tty) {
       const fwd = forwardText(e);
       const shown = e.record.warnings
         ? { ...e.record, warnings: e.record.warnings.map((w) => printable(w)) }
         : e.record;
-      ctx.io.stdout.write(
-        `${eventLine(Number(e.id), shown, summary, render, out.out)}${fwd ? `  ${out.out.dim(fwd)}` : ''}\n`,
-      );
+      return `${eventLine(Number(e.id), shown, summary, render, out.out)}${fwd ? `  ${out.out.dim(fwd)}` : ''}\n`;
     } else {
       const callee = summary.callee === undefined ? '' : opts.showNumbers ? summary.callee : maskNumber(summary.callee);
       const cells = [
@@ -108,23 +111,40 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
         e.record.answer,
         forwardText(e),
       ];
-      ctx.io.stdout.write(`${cells.map(tsvCell).join('\t')}\n`);
+      return `${cells.map(tsvCell).join('\t')}\n`;
     }
   };
   let shown = 0;
   // Ids already shown, so that a re-read overlapping the last one never shows an event twice.
   const seen = new Set<string>();
   let last: string | undefined;
-  const take = (e: StoredEvent) => {
-    if (seen.has(e.id)) return;
-    seen.add(e.id);
-    if (last === undefined || BigInt(e.id) > BigInt(last)) last = e.id;
+  // Written as read, at the pace stdout takes them, in writes of about 64 KB (one per event cost
+  // more than the event): memory stays flat over any number of events. Only the last ids are kept
+  // (a re-read looks back 500 at most).
+  flatHeap();
+  let pending = '';
+  const flush = async () => {
+    if (!pending) return;
+    const text = pending;
+    pending = '';
+    if (!ctx.io.stdout.write(text)) await once(ctx.io.stdout, 'drain');
+  };
+  const take = async (e: StoredEvent) => {
+    // Only a --follow re-read can give an id twice (a read gives each once).
+    if (opts.follow) {
+      if (seen.has(e.id)) return;
+      seen.add(e.id);
+      if (seen.size > 20_000) for (const id of [...seen].slice(0, 10_000)) seen.delete(id);
+    }
+    if (last === undefined || later(e.id, last)) last = e.id;
     shown += 1;
-    write(e);
+    pending += lineOf(e);
+    if (pending.length >= 65_536) await flush();
   };
   try {
     try {
-      for await (const e of store.read(filter)) take(e);
+      for await (const e of store.read(filter)) await take(e);
+      await flush();
       if (!opts.follow) {
         if (shown === 0 && out.tty) out.info('(no events)');
         return 0;
@@ -137,8 +157,8 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
         while (await store.waitForMore(stop.signal)) {
           // Rows of PostgreSQL transactions may commit out of id order: look back a little.
           const after = last === undefined ? undefined : String(BigInt(last) > 500n ? BigInt(last) - 500n : 0n);
-          for await (const e of store.read(follow, after)) take(e);
-          if (seen.size > 20_000) for (const id of [...seen].slice(0, 10_000)) seen.delete(id);
+          for await (const e of store.read(follow, after)) await take(e);
+          await flush();
         }
       } finally {
         off();
@@ -147,6 +167,8 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
       // interrupted, and silent.
       return ExitCode.INTERRUPTED;
     } catch (error) {
+      // What was read before the failure is shown, as each event was written when read.
+      await flush();
       return await readFailed(store, error);
     }
   } finally {
