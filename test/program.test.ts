@@ -566,6 +566,10 @@ const table: Row[] = [
     retries: false,
     follow: true,
   }),
+  row('hooks events', ['hooks', 'events', '--log', 'h.ndjson', '--format', 'csv'], runHooksEvents, {
+    log: 'h.ndjson',
+    format: 'csv',
+  }),
   row('hooks show', ['hooks', 'show', '12', '--log', 'h.ndjson', '--show-numbers'], runHooksShow, {
     log: 'h.ndjson',
     showNumbers: true,

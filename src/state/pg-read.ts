@@ -23,7 +23,10 @@ export interface Row {
 }
 
 export function toEvent(row: Row): StoredEvent {
-  const record = { ...row.record, retry: row.retry, duplicate: row.retry > 0 };
+  // The row's own object, not a copy (read lists may hold a million): the same keys in the same order.
+  const record = row.record;
+  record.retry = row.retry;
+  record.duplicate = row.retry > 0;
   const event: StoredEvent = { id: String(row.id), record };
   if (row.fwd_state) {
     event.forward = {

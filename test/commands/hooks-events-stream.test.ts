@@ -96,4 +96,34 @@ describe('hooks events over more events than a page', () => {
     expect(JSON.parse(lines[0]!).id).toBe(String(N - 4 - 299 * 5));
     expect(lines.at(-1)).toBe(lineOf(String(N - 4), records[N - 5]!).trimEnd());
   });
+
+  it.each([['NDJSON log'], ['PostgreSQL']])(
+    '%s: --format ndjson is --json; --format csv the piped columns',
+    async (kind) => {
+      const env = { CALLCTL_CONFIG_DIR: tempConfigDir(), ...(kind === 'PostgreSQL' ? { CALLCTL_STORE: pgUrl } : {}) };
+      const source = kind === 'PostgreSQL' ? [] : ['--log', log];
+      const json = await runCli(['hooks', 'events', ...source, '--json'], { env });
+      // On a terminal too: the format asked for, not the terminal's lines.
+      const ndjson = await runCli(['hooks', 'events', ...source, '--format', 'ndjson'], { env, tty: true });
+      expect(ndjson.code).toBe(0);
+      expect(ndjson.out).toBe(json.out);
+      const tsv = await runCli(['hooks', 'events', ...source], { env });
+      const csv = await runCli(['hooks', 'events', ...source, '--format', 'csv'], { env, tty: true });
+      expect(csv.code).toBe(0);
+      const rows = csv.out.split('\r\n');
+      expect(rows[0]).toBe('id,time,type,plan,task,callee,status,verdict,retry,answer,forward');
+      expect(rows.at(-1)).toBe('');
+      // The same cells as the piped lines (none of these holds a comma or a quote; text that a
+      // spreadsheet would read as a number or a date is quoted, as in every CSV callctl writes).
+      expect(rows[1]).toBe('"1","2026-11-20T08:00:00.000Z",task.end,P-0,T-0,,end,rejected,0,401,');
+      expect(rows.slice(1, -1).map((r) => r.replaceAll('"', '').replaceAll(',', '\t'))).toEqual(
+        tsv.out.slice(0, -1).split('\n'),
+      );
+      const both = await runCli(['hooks', 'events', ...source, '--format', 'csv', '--json'], { env });
+      expect(both.code).toBe(2);
+      const bad = await runCli(['hooks', 'events', ...source, '--format', 'xml'], { env });
+      expect(bad.code).toBe(2);
+      expect(bad.err).toContain('--format must be one of csv, ndjson');
+    },
+  );
 });

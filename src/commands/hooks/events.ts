@@ -24,7 +24,13 @@ export interface EventsOptions extends SourceFlags {
   limit?: number;
   follow?: boolean;
   showNumbers?: boolean;
+  /** `csv` (the piped columns, with a header) or `ndjson` (the lines of `--json`). */
+  format?: string;
 }
+
+const FORMATS = ['csv', 'ndjson'];
+/** The piped columns: TSV lines, or CSV with `--format csv`. */
+const COLUMNS = ['id', 'time', 'type', 'plan', 'task', 'callee', 'status', 'verdict', 'retry', 'answer', 'forward'];
 
 const VERDICTS = ['verified', 'rejected', 'unverified', 'skipped', 'unsigned', 'refused'];
 
@@ -79,18 +85,22 @@ function forwardText(e: StoredEvent): string {
  * NDJSON with --json; --follow goes on with new ones until Ctrl-C.
  */
 export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise<number> {
+  if (opts.format !== undefined && !FORMATS.includes(opts.format))
+    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got "${opts.format}")`);
   const filter = eventFilter(opts, ctx.io.now());
+  const csv = opts.format === 'csv' ? await import('../../report/csv.js') : undefined;
   const store = await readSource(ctx, opts);
   const out = await ctx.output();
-  const render: RenderOptions = { json: out.json, showNumbers: !!opts.showNumbers, skipVerify: false };
+  const json = out.json || opts.format === 'ndjson';
+  const render: RenderOptions = { json, showNumbers: !!opts.showNumbers, skipVerify: false };
   const lineOf = (e: StoredEvent): string => {
-    const summary = out.json ? recordFacts(e.record) : shownFacts(e.record);
-    if (out.json) {
+    const summary = json ? recordFacts(e.record) : shownFacts(e.record);
+    if (json) {
       const { seq: _seq, ...o } = eventObject(0, e.record, summary, render);
       void _seq;
       const line = { id: e.id, ...o, ...(e.forward ? { forward: e.forward } : {}) } satisfies HooksEventsLine;
       return `${JSON.stringify(line)}\n`;
-    } else if (out.tty) {
+    } else if (out.tty && !csv) {
       const fwd = forwardText(e);
       const shown = e.record.warnings
         ? { ...e.record, warnings: e.record.warnings.map((w) => printable(w)) }
@@ -111,7 +121,7 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
         e.record.answer,
         forwardText(e),
       ];
-      return `${cells.map(tsvCell).join('\t')}\n`;
+      return csv ? csv.csvLine(cells) : `${cells.map(tsvCell).join('\t')}\n`;
     }
   };
   let shown = 0;
@@ -122,7 +132,7 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
   // more than the event): memory stays flat over any number of events. Only the last ids are kept
   // (a re-read looks back 500 at most).
   flatHeap();
-  let pending = '';
+  let pending = csv ? csv.csvLine(COLUMNS) : '';
   const flush = async () => {
     if (!pending) return;
     const text = pending;
@@ -146,7 +156,7 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
       for await (const e of store.read(filter)) await take(e);
       await flush();
       if (!opts.follow) {
-        if (shown === 0 && out.tty) out.info('(no events)');
+        if (shown === 0 && out.tty && !opts.format) out.info('(no events)');
         return 0;
       }
       const stop = new AbortController();

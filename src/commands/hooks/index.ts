@@ -1,6 +1,6 @@
 import { timeText } from '../time-flags.js';
 import { Argument, Option, type Command } from '../commander.js';
-import { collect, positiveInt, type Deps } from '../action.js';
+import { choosesOutput, collect, positiveInt, type Deps } from '../action.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { EVENT_TYPES } from '../../schemas/event-types.js';
 
@@ -85,11 +85,21 @@ ${JSON_SHAPES.hooksTrigger}`,
     .option('--limit <n>', 'the latest N matching events', positiveInt)
     .option('--follow', 'then show new events as they arrive, until Ctrl-C')
     .option('--show-numbers', 'show callee numbers in full (masked by default)')
+    .addOption(
+      choosesOutput(
+        new Option(
+          '--format <format>',
+          'csv: the piped columns as CSV with a header; ndjson: the lines of --json (on a terminal too)',
+        ),
+      ),
+    )
     .addHelpText(
       'after',
       `
 Output: on a terminal one line per event (time, type, ids, status, verdict, retry, #id, forward);
 piped, TSV: id, time, type, plan, task, callee, status, verdict, retry, answer, forward.
+--format csv: the same columns as CSV (a header, CRLF line ends); --format ndjson: as --json.
+Each event is written as it is read (the store in pages, in order): any number of events.
 Callee numbers are masked unless --show-numbers.
 --follow: PostgreSQL wakes on LISTEN/NOTIFY; an NDJSON log is watched for growth.
 
