@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import { CliError, ServiceError } from '../errors.js';
 import type { AnswerSchema } from '../schemas/answers.js';
-import { flatHeap } from '../heap.js';
 import { ArraySplitter } from './array-stream.js';
 import type { HttpRequest } from './transport.js';
 
@@ -45,7 +44,6 @@ export function streamArray<T>(
   warn: (message: string) => void,
 ): StreamedArray {
   const key = path.at(-1)!;
-  flatHeap();
   // Warnings are told once the whole answer was checked (`finish`): an answer refused as a
   // whole is one error, as when read whole (src/api/tolerant.ts).
   let warnings: string[] = [];

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { NetworkError, ServiceError } from '../errors.js';
+import { flatHeap } from '../heap.js';
 import { plural } from '../plural.js';
 import { redactValues } from '../redact.js';
 
@@ -33,7 +34,9 @@ export class JsonStream {
     private readonly stdout: Writable,
     private readonly key: string,
     private readonly check: (value: unknown) => boolean,
-  ) {}
+  ) {
+    flatHeap();
+  }
 
   /** How many records were written (or held). */
   get written(): number {
