@@ -45,6 +45,8 @@ export interface CloudCall<T extends z.ZodType> {
   consume?: HttpRequest['consume'];
   /** Told of the answer the result is read from (`callctl api --raw` prints it whole). */
   onResponse?: (res: HttpResponse) => void;
+  /** More request headers (`callctl api -H`); the token's `Authorization` is always callctl's own. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -215,7 +217,7 @@ export class CloudClient {
     return this.transport.send({
       method: spec.method,
       url: this.url(spec.path, spec.query),
-      headers: { authorization: `Token ${this.token}` },
+      headers: { ...spec.headers, authorization: `Token ${this.token}` },
       body: spec.jsonBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body)),
       retry: spec.retry ?? 'idempotent',
       transient: transientAnswer,

@@ -4,6 +4,7 @@ import { answerSchema } from '../schemas/answers.js';
 import type { CloudClient } from './client.js';
 import type { HttpResponse, Transport } from './transport.js';
 import { readAnswer } from './deliver.js';
+import { isRead } from './reads.js';
 
 /**
  * Any request of the spec, including the operations it lists by title only, through the one
@@ -17,6 +18,8 @@ export interface RawRequest {
   path: string;
   query: Record<string, string>;
   body?: Buffer;
+  /** More headers (`-H`); never Authorization, which the token gives. */
+  headers?: Record<string, string>;
 }
 
 /** What came back: the part to print by default, and the whole answer. */
@@ -26,13 +29,14 @@ export interface RawAnswer {
   /** The whole answer as the service sent it. */
   text: string;
   status: number;
+  headers: HttpResponse['headers'];
 }
 
 /** A cloud endpoint (`/service/cloud/...`): the envelope's `data`, or a typed error. */
 export async function cloudRequest(
   client: CloudClient,
   req: RawRequest,
-  onAnswer: (text: string) => void,
+  onAnswer: (res: HttpResponse) => void,
 ): Promise<RawAnswer> {
   let res: HttpResponse | undefined;
   try {
@@ -41,15 +45,17 @@ export async function cloudRequest(
       path: req.path,
       query: req.query,
       ...(req.body !== undefined ? { jsonBody: req.body } : {}),
+      ...(req.headers ? { headers: req.headers } : {}),
       data: answerSchema('unknown'),
-      retry: req.method === 'GET' ? 'idempotent' : 'never',
+      // A read (any GET, and the POSTs of READ_ENDPOINTS) is retried; anything else may reach people.
+      retry: isRead(req.method, req.path) ? 'idempotent' : 'never',
       onResponse: (r) => (res = r),
     });
-    return { data, text: res!.text, status: res!.status };
+    return { data, text: res!.text, status: res!.status, headers: res!.headers };
   } catch (error) {
-    // The whole answer of a refusal is still worth seeing with --raw.
+    // The whole answer of a refusal is still worth seeing with --raw or -i.
     const details = error instanceof ServiceError ? error : undefined;
-    if (details && res) onAnswer(res.text);
+    if (details && res) onAnswer(res);
     throw error;
   }
 }
@@ -64,7 +70,7 @@ const looseAnswer = z.looseObject({});
 export async function directRequest(
   transport: Transport,
   req: RawRequest & { url: string; endpoint: string; headers: Record<string, string> },
-  onAnswer: (text: string) => void,
+  onAnswer: (res: HttpResponse) => void,
 ): Promise<RawAnswer> {
   const url = new URL(req.url);
   for (const [k, v] of Object.entries(req.query)) url.searchParams.set(k, v);
@@ -82,8 +88,9 @@ export async function directRequest(
     errorId: (a) => idOf(a),
     idName: 'trace_id',
   });
-  if (delivery.outcome === 'sent') return { data: JSON.parse(res.text) as unknown, text: res.text, status: res.status };
-  onAnswer(res.text);
+  if (delivery.outcome === 'sent')
+    return { data: JSON.parse(res.text) as unknown, text: res.text, status: res.status, headers: res.headers };
+  onAnswer(res);
   const failed = delivery as Extract<typeof delivery, { outcome: 'failed' }>;
   throw new ServiceError(
     `${req.endpoint}: ${failed.message}${failed.id ? ` (${failed.id})` : ''}`,

@@ -59,47 +59,43 @@ describe('callctl api, cloud endpoints', () => {
     expect(down.code).toBe(5);
   });
 
-  it('a POST needs --yes without a terminal and then is sent once, even on a 500', async () => {
-    const refused = await api(['POST', '/service/cloud/workflow/taskdetail', '-f', `task_id=${SEED.workflowTaskId}`]);
+  // A list update reaches people (its contacts get called): unlike the POSTs that only read.
+  const UPDATE = '/service/cloud/workflow/updatedetails';
+  const update = [
+    '-f',
+    `workflow_id=${SEED.workflowId}`,
+    '-F',
+    'details=[{"callee":"+6281234567001","platform":"x","variables":{}}]',
+  ];
+
+  it('a POST that is not a read needs --yes without a terminal and then is sent once, even on a 500', async () => {
+    const refused = await api(['POST', UPDATE, ...update]);
     expect(refused.code).toBe(2);
     expect(refused.err).toMatch(/may reach people.*--yes/);
-    expect(received(sandbox, '/service/cloud/workflow/taskdetail')).toHaveLength(0);
+    expect(received(sandbox, UPDATE)).toHaveLength(0);
 
-    const sent = await api([
-      'POST',
-      '/service/cloud/workflow/taskdetail',
-      '-f',
-      `task_id=${SEED.workflowTaskId}`,
-      '--yes',
-    ]);
+    const sent = await api(['POST', UPDATE, ...update, '--yes']);
     expect(sent.code, sent.err).toBe(0);
-    expect(JSON.parse(sent.out).task_id).toBe(SEED.workflowTaskId);
-    const [req] = received(sandbox, '/service/cloud/workflow/taskdetail');
-    expect(JSON.parse(req!.body.toString())).toEqual({ task_id: SEED.workflowTaskId });
+    const [req] = received(sandbox, UPDATE);
+    expect(JSON.parse(req!.body.toString())).toEqual({
+      workflow_id: SEED.workflowId,
+      details: [{ callee: '+6281234567001', platform: 'x', variables: {} }],
+    });
 
     sandbox.requests.length = 0;
     sandbox.faults.fail500 = 1;
-    const once = await api([
-      'POST',
-      '/service/cloud/workflow/taskdetail',
-      '-f',
-      `task_id=${SEED.workflowTaskId}`,
-      '--yes',
-    ]);
+    const once = await api(['POST', UPDATE, ...update, '--yes']);
     expect(once.code).not.toBe(0);
-    expect(once.err).toMatch(/POST \/service\/cloud\/workflow\/taskdetail: HTTP 500/);
-    expect(received(sandbox, '/service/cloud/workflow/taskdetail')).toHaveLength(1);
+    expect(once.err).toMatch(/POST \/service\/cloud\/workflow\/updatedetails: HTTP 500/);
+    expect(received(sandbox, UPDATE)).toHaveLength(1);
   });
 
-  it('on a terminal a POST asks first; declining sends nothing and exits 130', async () => {
-    const declined = await api(['POST', '/service/cloud/workflow/taskdetail', '-f', `task_id=${SEED.workflowTaskId}`], {
-      tty: true,
-      answers: [false],
-    });
+  it('on a terminal a POST that is not a read asks first; declining sends nothing and exits 130', async () => {
+    const declined = await api(['POST', UPDATE, ...update], { tty: true, answers: [false] });
     expect(declined.code).toBe(130);
     expect(declined.io.asked).toEqual(['Send it?']);
-    expect(declined.err).toContain('POST /service/cloud/workflow/taskdetail');
-    expect(received(sandbox, '/service/cloud/workflow/taskdetail')).toHaveLength(0);
+    expect(declined.err).toContain(`POST ${UPDATE}`);
+    expect(received(sandbox, UPDATE)).toHaveLength(0);
   });
 
   it('--input is the exact body (file or stdin); -F reads JSON values; fields then go in the query', async () => {
@@ -243,5 +239,68 @@ describe('callctl api, the other two addresses', () => {
     expect(unsigned.code).toBe(2);
     expect(unsigned.err).toMatch(/missing X-Service-Sign/);
     expect(sandbox.state.received.templates).toHaveLength(1);
+  });
+});
+
+describe('callctl api as people know it from gh api (issue 23 item 5)', () => {
+  it('a read needs no --yes whatever its method: the POSTs that only read are sent without a terminal', async () => {
+    const task = await api(['POST', '/service/cloud/workflow/taskdetail', '-f', `task_id=${SEED.workflowTaskId}`]);
+    expect(task.code, task.err).toBe(0);
+    expect(JSON.parse(task.out).task_id).toBe(SEED.workflowTaskId);
+    const v = SEED.verifyPush;
+    const verify = await api([
+      'POST',
+      '/service/cloud/workflow/apinoticeinfo',
+      '-f',
+      `workflow_id=${v.workflowId}`,
+      '-f',
+      `node_id=${v.nodeId}`,
+      '-f',
+      `callee=${v.callee}`,
+    ]);
+    expect(verify.code, verify.err).toBe(0);
+    // A POST that reaches people still needs it.
+    const update = await api(['POST', '/service/cloud/workflow/updatedetails', '-f', 'workflow_id=W']);
+    expect(update.code).toBe(2);
+    expect(received(sandbox, '/service/cloud/workflow/updatedetails')).toHaveLength(0);
+  });
+
+  it('-H adds a header; Authorization (and the other headers callctl sets) is refused, nothing sent', async () => {
+    const r = await api(['GET', '/service/cloud/robot', '-H', 'Accept-Language: id', '-H', 'X-Trace:abc']);
+    expect(r.code, r.err).toBe(0);
+    const [req] = received(sandbox, '/service/cloud/robot');
+    expect(req!.headers['accept-language']).toBe('id');
+    expect(req!.headers['x-trace']).toBe('abc');
+    expect(req!.headers.authorization).toBe(`Token ${token}`);
+    for (const header of ['Authorization: Token other', 'host: evil.example', 'no-colon']) {
+      const bad = await api(['GET', '/service/cloud/robot', '-H', header]);
+      expect(bad.code, header).toBe(2);
+    }
+    expect(received(sandbox, '/service/cloud/robot')).toHaveLength(1);
+  });
+
+  it('-i prints the status line and the headers, then the whole answer', async () => {
+    const r = await api(['GET', '/service/cloud/robot', '-i']);
+    expect(r.code, r.err).toBe(0);
+    const [headText, body] = r.out.split('\n\n');
+    expect(headText!.split('\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(headText).toMatch(/^content-type: application\/json/m);
+    expect(JSON.parse(body!)).toMatchObject({ code: 200, status: 'OK' });
+    const refused = await api(['GET', '/service/cloud/planstatus', '-f', 'PlanName=NO-SUCH-PLAN', '-i']);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toMatch(/^HTTP\/1\.1 200 OK\n/);
+  });
+
+  it('--paginate walks every page of the workflow list, whatever size the service serves', async () => {
+    sandbox.setVariants(['page-cap']);
+    const r = await api(['GET', '/service/cloud/workflow/instancelist', '--paginate', '-f', 'size=50']);
+    expect(r.code, r.err).toBe(0);
+    const all = JSON.parse(r.out) as { lists: Array<{ workflow_id: string }>; count: number };
+    expect(all.lists).toHaveLength(all.count);
+    expect(new Set(all.lists.map((w) => w.workflow_id)).size).toBe(all.count);
+    expect(received(sandbox, '/service/cloud/workflow/instancelist').length).toBeGreaterThan(1);
+    const other = await api(['GET', '/service/cloud/robot', '--paginate']);
+    expect(other.code).toBe(2);
+    expect(other.err).toContain('--paginate walks the one list the service pages');
   });
 });

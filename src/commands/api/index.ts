@@ -32,7 +32,17 @@ export function register(parent: Command, { run }: Deps): void {
       'with --template-api: secret of the default signature (HMAC-SHA256, an assumption)',
     )
     .option('--raw', "print the whole answer, not only the envelope's data")
-    .option('-y, --yes', 'send a POST without asking (required without a terminal: some operations reach people)')
+    .option('-i, --include', 'print the status line and the headers (secrets redacted), then the whole answer')
+    .option(
+      '-H, --header <name:value>',
+      'a request header (repeatable); never Authorization, which is the token callctl sends',
+      collect,
+    )
+    .option('--paginate', 'GET /service/cloud/workflow/instancelist: walk every page, print them as one list')
+    .option(
+      '-y, --yes',
+      'send a POST that is not a read without asking (required without a terminal: some operations reach people)',
+    )
     .addHelpText(
       'after',
       `
@@ -46,8 +56,15 @@ Addresses and headers:
   --flex           flex-url (flex-test-url with --test), no token header; {push_token} in PATH
   --template-api   base URL, X-Service-Sign-Key (sign-key) and X-Service-Sign of the exact body
 
-A GET is retried on network errors, 429 and 5xx; a POST is sent once (it may reach people) and
-asks first on a terminal; without one it needs --yes. Secrets are redacted from what is printed
+A read is sent without asking and retried on network errors, 429 and 5xx: every GET, and the
+POSTs that only read (workflow/taskdetail, workflow/apinoticeinfo; the list is READ_ENDPOINTS in
+src/api/reads.ts). Any other POST is sent once (it may reach people) and asks first on a
+terminal; without one it needs --yes.
+
+Field selection: pipe the JSON to jq, as every example here does. callctl has no --jq of its own:
+jq is the language people know from gh api --jq, and no well-kept JavaScript jq exists (the npm
+ones wrap a WebAssembly build or download a jq binary at install); a second query dialect (such
+as JMESPath) would be one more thing to learn for what jq already does. Secrets are redacted from what is printed
 and from --verbose; a field named APPSecret, token, push_token or Sign is refused (use --input).
 
 Exit codes as every command: 1 the service refused (envelope code not 200, HTTP 4xx), 2 usage,
@@ -56,7 +73,9 @@ Exit codes as every command: 1 the service refused (envelope code not 200, HTTP 
 Examples:
   callctl api GET /service/cloud/robot
   callctl api GET /service/cloud/detail -f TaskID=T-DEBT-0001 | jq '.detail | length'
-  callctl api POST /service/cloud/workflow/taskdetail -f task_id=WT-IC-0001 --yes
+  callctl api POST /service/cloud/workflow/taskdetail -f task_id=WT-IC-0001 | jq '.details | length'
+  callctl api GET /service/cloud/workflow/instancelist --paginate | jq -r '.lists[].workflow_id'
+  callctl api GET /service/cloud/robot -i -H 'Accept-Language: id'
   callctl api GET /service/cloud/planstatus -f PlanName=PLAN-A --raw
   callctl api POST '/api/push/{push_token}' --flex --input call.json --yes
   callctl api POST /api/v1/template/unitcast --template-api --input message.json --yes

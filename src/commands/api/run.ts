@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { InputError, InterruptedError, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import { redact } from '../../redact.js';
+import { redact, redactHeader } from '../../redact.js';
+import { isRead, PAGED_ENDPOINT } from '../../api/reads.js';
 import { cloudRequest, directRequest, type RawAnswer, type RawRequest } from '../../api/raw.js';
 import { readAll } from '../../io-read.js';
 
@@ -21,6 +22,12 @@ export interface ApiOptions {
   signSecretFile?: string;
   raw?: boolean;
   yes?: boolean;
+  /** `-H name:value` (repeatable). */
+  header?: string[];
+  /** `-i`: the status line and the headers before the body. */
+  include?: boolean;
+  /** `--paginate`: every page of the workflow instance list. */
+  paginate?: boolean;
 }
 
 /** Field names whose values are secrets: never accepted as flag values (they would show in `ps`). */
@@ -57,26 +64,45 @@ export async function runApi(ctx: Context, opts: ApiOptions): Promise<number> {
     method === 'GET' || opts.input !== undefined
       ? Object.fromEntries(fields.map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
       : {};
-  const req: RawRequest = { method, path, query, body };
+  const headers = parseHeaders(opts.header ?? []);
+  const req: RawRequest = { method, path, query, body, ...(opts.header?.length ? { headers } : {}) };
+  if (opts.paginate && (opts.flex || opts.templateApi || `${method} ${path}` !== PAGED_ENDPOINT))
+    throw new UsageError(`--paginate walks the one list the service pages: ${PAGED_ENDPOINT}`);
+  if (opts.paginate && (opts.raw || opts.include))
+    throw new UsageError('--paginate prints the pages as one list: it does not go with --raw or -i');
 
   let answer: RawAnswer;
-  const printAnswer = (text: string) => {
-    if (opts.raw) ctx.io.stdout.write(`${pretty(redact(text, [...ctx.secrets]))}\n`);
+  const printHead = (res: { status: number; headers: RawAnswer['headers'] }) => {
+    if (opts.include) ctx.io.stdout.write(head(res, [...ctx.secrets]));
+  };
+  const printAnswer = (res: { status: number; headers: RawAnswer['headers']; text: string }) => {
+    printHead(res);
+    if (opts.raw || opts.include) ctx.io.stdout.write(`${pretty(redact(res.text, [...ctx.secrets]))}\n`);
   };
   if (opts.flex || opts.templateApi) {
     const target = opts.flex
       ? await flexTarget(ctx, opts, method, path)
       : await templateTarget(ctx, opts, method, path, body);
     await confirmIfWrite(ctx, method, target.endpoint, opts.yes);
-    answer = await directRequest(await ctx.transport(), { ...req, ...target }, printAnswer);
+    answer = await directRequest(
+      await ctx.transport(),
+      { ...req, ...target, headers: { ...headers, ...target.headers } },
+      printAnswer,
+    );
   } else {
     if (path.includes('{push_token}'))
       throw new UsageError('{push_token} belongs to the flex-route address: add --flex');
     const client = await ctx.client();
-    await confirmIfWrite(ctx, method, `${method} ${path}`, opts.yes);
+    if (!isRead(method, path)) await confirmIfWrite(ctx, method, `${method} ${path}`, opts.yes);
+    if (opts.paginate) {
+      const { paginate } = await import('./paginate.js');
+      ctx.io.stdout.write(`${pretty(redact(JSON.stringify(await paginate(client, req)), [...ctx.secrets]))}\n`);
+      return 0;
+    }
     answer = await cloudRequest(client, req, printAnswer);
   }
-  const shown = opts.raw ? answer.text : JSON.stringify(answer.data ?? null);
+  printHead(answer);
+  const shown = opts.raw || opts.include ? answer.text : JSON.stringify(answer.data ?? null);
   ctx.io.stdout.write(`${pretty(redact(shown, [...ctx.secrets]))}\n`);
   return 0;
 }
@@ -132,6 +158,36 @@ async function readInput(ctx: Context, input: string): Promise<Buffer> {
     throw new InputError(`--input ${input}: not JSON (${(error as Error).message}); nothing was sent`);
   }
   return body;
+}
+
+/** Headers callctl sets itself: `-H` may not give them (the token goes only where it belongs). */
+const OWN_HEADERS = /^(authorization|proxy-authorization|host|content-length|transfer-encoding)$/i;
+
+/** `-H name:value`, as curl and gh take it. */
+function parseHeaders(values: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const value of values) {
+    const colon = value.indexOf(':');
+    const name = value.slice(0, colon).trim();
+    if (colon <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new UsageError(`-H ${value}: expected name:value, such as -H 'Accept-Language: id'`);
+    if (OWN_HEADERS.test(name))
+      throw new UsageError(
+        `-H ${name}: callctl sets it itself${/authorization/i.test(name) ? " (the profile's token, or CALLCTL_TOKEN; a token is never a flag value)" : ''}`,
+      );
+    headers[name.toLowerCase()] = value.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+/** `-i`: the status line and the answer's headers, secrets redacted, then a blank line (as curl -i). */
+function head(res: { status: number; headers: RawAnswer['headers'] }, secrets: string[]): string {
+  const { STATUS_CODES } = process.getBuiltinModule('node:http');
+  const lines = [`HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd()];
+  for (const [name, value] of Object.entries(res.headers))
+    for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value])
+      lines.push(`${name}: ${redactHeader(name, v, secrets)}`);
+  return `${lines.join('\n')}\n\n`;
 }
 
 /** Anything but a read may reach people (create a task, cancel calls...): confirm, or --yes. */
