@@ -9,6 +9,26 @@ describe('README', () => {
     const firstBlock = /```sh\n([\s\S]*?)```/.exec(readme)![1]!;
     expect(firstBlock).toMatch(/^npm install && npm run demo/m);
     expect(firstBlock).toMatch(/^npm test/m);
+    // The tour types `callctl`: the first block says how it works (issue 23 item 1).
+    expect(firstBlock).toMatch(/^npm link .*`npx callctl`/m);
+  });
+
+  it('a fresh npm install runs or declines every install script on purpose: none is left unreviewed (no npm warning)', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const root = new URL('..', import.meta.url);
+    const r = spawnSync('npm', ['install-scripts', 'ls'], { cwd: root, encoding: 'utf8' });
+    if (
+      r.status !== 0 &&
+      /Unknown command|install-scripts/.test(`${r.stdout}${r.stderr}`) &&
+      !/^No packages/m.test(r.stdout)
+    ) {
+      // npm before 11's install-script approvals has no such warning to avoid.
+      console.log(
+        `skipped: this npm (${spawnSync('npm', ['--version'], { encoding: 'utf8' }).stdout.trim()}) has no install-scripts command`,
+      );
+      return;
+    }
+    expect(r.stdout.trim(), r.stderr).toBe('No packages with unreviewed install scripts.');
   });
 
   it('shows what the commands print today (regenerate with `npm run readme`)', async () => {
