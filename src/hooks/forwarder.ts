@@ -7,12 +7,20 @@ import type { Appended, EventStore, ForwardClaim, StoredEvent } from '../state/t
 import { FORWARD_CONCURRENCY, MAX_DEFERRED } from './defaults.js';
 import type { HookMetrics } from './metrics.js';
 import type { ListenerEvent } from './listener-events.js';
-import { VERDICT_HEADER, notificationTransport, passOnHeaders, post } from './send.js';
+import {
+  ATTEMPT_HEADER,
+  EVENT_HEADER,
+  EVENT_ID_HEADER,
+  VERDICT_HEADER,
+  notificationTransport,
+  passOnHeaders,
+  post,
+} from './send.js';
 
-/** One forward to make: the event's number as shown, its id in the store, its bytes and headers. */
+/** One forward to make: the event (its first arrival's id and time), its bytes and headers. */
 interface Job {
-  n: number;
   id: string;
+  time: string;
   raw: Buffer;
   headers: Record<string, string>;
   /** When it was accepted (performance.now()): the queue's age is its oldest job's. */
@@ -33,8 +41,6 @@ export interface ForwarderState {
   /** Whether events past the queue can wait in the store (an NDJSON file, or a shared store). */
   canDefer: boolean;
   emit: (event: ListenerEvent) => void;
-  /** A number for an event taken over from another receiver (as the live view shows it). */
-  nextSeq: () => number;
   metrics?: HookMetrics;
 }
 
@@ -55,7 +61,7 @@ function recordedHeaders(record: HookRecord): Record<string, string> {
 export class Forwarder {
   private readonly reserved = { count: 0, bytes: 0 };
   private readonly waiting: Job[] = [];
-  private readonly deferred: Array<{ n: number; id: string; at: number; offset?: number }> = [];
+  private readonly deferred: Array<{ id: string; time: string; at: number; offset?: number }> = [];
   /** When each forward under way was accepted. */
   private readonly started = new Set<Job>();
   private readonly under = new Set<Promise<void>>();
@@ -80,21 +86,20 @@ export class Forwarder {
    * An accepted event was appended: forward it when this receiver holds its claim (a new event),
    * or, for a retry of an event whose forward failed, when it reclaims it. Says whether it does.
    */
-  offer(appended: Appended, retry: boolean, job: Omit<Job, 'id' | 'at'>): boolean | Promise<boolean> {
-    const full = { ...job, id: appended.firstId, at: performance.now() };
+  offer(appended: Appended, record: HookRecord, job: Pick<Job, 'raw' | 'headers'>): boolean | Promise<boolean> {
+    const at = performance.now();
     if (appended.claimed) {
-      this.dispatch(full, appended.offset);
+      this.dispatch({ ...job, id: appended.firstId, time: record.time, at }, appended.offset);
       return true;
     }
-    if (!retry) return false;
-    // A retry of an event whose forward failed: sent on again, by one receiver only.
+    if (!record.duplicate) return false;
+    // A retry of an event whose forward failed: sent on again, by one receiver only, as that event.
     return this.state.store.reclaimFailed(appended, this.state.claim).then(
-      (mine) => {
-        if (mine) {
-          this.state.metrics?.forwardRepeated();
-          this.dispatch(full, appended.offset);
-        }
-        return mine;
+      (event) => {
+        if (!event) return false;
+        this.state.metrics?.forwardRepeated();
+        this.dispatch({ ...job, ...event, at });
+        return true;
       },
       () => false,
     );
@@ -128,7 +133,7 @@ export class Forwarder {
   private dispatch(job: Job, offset?: number): void {
     if (this.deferred.length === 0 && this.fits(job.raw.length)) return this.enqueue(job);
     if (this.state.canDefer && this.deferred.length < MAX_DEFERRED) {
-      this.deferred.push({ n: job.n, id: job.id, at: job.at, ...(offset !== undefined ? { offset } : {}) });
+      this.deferred.push({ id: job.id, time: job.time, at: job.at, ...(offset !== undefined ? { offset } : {}) });
       return;
     }
     // Reached only when the store cannot hold it back either: it goes now rather than be lost.
@@ -169,11 +174,11 @@ export class Forwarder {
         if (!record) {
           this.state.emit({
             kind: 'error',
-            message: `event #${d.n} can no longer be read back from the store (log rotated?): not forwarded; hooks replay can send it`,
+            message: `event #${d.id} can no longer be read back from the store (log rotated?): not forwarded; hooks replay can send it`,
           });
           continue;
         }
-        this.enqueue({ n: d.n, id: d.id, at: d.at, raw: recordBody(record), headers: recordedHeaders(record) });
+        this.enqueue({ ...d, raw: recordBody(record), headers: recordedHeaders(record) });
       }
     } finally {
       this.refilling = false;
@@ -191,9 +196,9 @@ export class Forwarder {
     const since = performance.now();
     // With a shared store the claim is renewed as the forward starts: an event that waited in the
     // queue past its lease may have been taken over by another receiver, which then forwards it.
-    const mine = store.kind === 'ndjson' ? Promise.resolve(true) : store.renewClaim(job.id, claim).catch(() => false);
-    const done = mine.then(async (held) => {
-      if (held) return this.send(job, since);
+    const mine = store.renewClaim(job.id, claim).catch(() => false as const);
+    const done = mine.then(async (first) => {
+      if (first !== false) return this.send(job, first, since);
       emit({
         kind: 'error',
         message: `event ${job.id}: its forward is no longer this receiver's (taken over, or the store is unreachable); not sent from here`,
@@ -204,12 +209,18 @@ export class Forwarder {
     return done;
   }
 
-  private async send(job: Job, since: number): Promise<void> {
-    const { n, id } = job;
+  /** Sends a forward, its attempts numbered from `first`, and records how it ended. */
+  private async send(job: Job, first: number, since: number): Promise<void> {
+    const { id } = job;
+    const n = Number(id);
     const { store, claim, emit, metrics } = this.state;
     this.transport ??= this.state.transport ?? notificationTransport();
-    const o = await post(this.transport, this.state.to, job.raw, job.headers, {
+    // The event's number, and an id no other event has (its first arrival's time with it): the
+    // same on every attempt, by any receiver, so that the app behind can drop a repeat.
+    const headers = { ...job.headers, [EVENT_HEADER]: id, [EVENT_ID_HEADER]: `${id}@${job.time}` };
+    const o = await post(this.transport, this.state.to, job.raw, headers, {
       signal: this.cut.signal,
+      attemptHeader: { name: ATTEMPT_HEADER, first },
       onRetry: (attempt, failure) => {
         metrics?.attempt('status' in failure ? failure.status : undefined);
         const ms = Math.round(performance.now() - since);
@@ -232,7 +243,7 @@ export class Forwarder {
     await store
       .finishForward(id, claim.owner, {
         ok,
-        attempts: o.attempts,
+        attempts: first + o.attempts - 1,
         ...(o.answer ? { status: o.answer.status } : {}),
         ...(o.error ? { error: o.error } : {}),
       })
@@ -256,7 +267,7 @@ export class Forwarder {
       // Its age counts from when it was received, on whichever receiver.
       const at = performance.now() - Math.max(0, Date.now() - Date.parse(e.record.time));
       const headers = recordedHeaders(e.record);
-      this.enqueue({ n: this.state.nextSeq(), id: e.id, at, raw: recordBody(e.record), headers });
+      this.enqueue({ id: e.id, time: e.record.time, at, raw: recordBody(e.record), headers });
     }
   }
 
@@ -273,7 +284,7 @@ export class Forwarder {
     })();
     await Promise.race([drained, grace]);
     this.cut.abort();
-    const left = [...this.waiting.map((j) => j.n), ...this.deferred.map((d) => d.n)];
+    const left = [...this.waiting, ...this.deferred].map((j) => Number(j.id));
     if (left.length > 0 || this.active > 0) {
       this.state.emit({
         kind: 'error',

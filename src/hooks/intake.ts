@@ -138,13 +138,13 @@ export class Intake {
     const record = this.baseRecord(meta, raw, null);
     Object.assign(record, { answer: status, error });
     const logged = this.mayLogRefused();
-    if (logged) await this.write(record, undefined);
+    const appended = logged ? await this.write(record, undefined) : undefined;
     return {
       answer: status,
       reply: JSON.stringify({ error }),
       record,
       summary: {},
-      ...(logged ? {} : { unlogged: true }),
+      ...(appended ? { appended } : { unlogged: true }),
     };
   }
 

@@ -123,7 +123,6 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   let stopping = false;
   const handlers = new Set<(e: ListenerEvent) => void>();
   const emit = (e: ListenerEvent) => handlers.forEach((h) => h(e));
-  let seq = 0;
   const forwarder: Forwarder | undefined = options.forwardTo
     ? new Forwarder({
         store: intake.store,
@@ -134,7 +133,6 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         queueBytes: options.forwardQueueBytes ?? FORWARD_QUEUE_BYTES,
         canDefer: intake.store.kind !== 'ndjson' || !!options.log,
         emit,
-        nextSeq: () => ++seq,
         metrics,
       })
     : undefined;
@@ -152,12 +150,14 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const noteUnlogged = () => unlogged(intake.counters.refusedUnlogged);
 
   /**
-   * The answer to a judged request; once written, tells what arrived and, for a new accepted event
-   * with a forwarder, hands it on (`raw` absent: refused before it was judged).
+   * The answer to a judged request; once written, tells what arrived (numbered as the store
+   * numbers it) and, for a new accepted event with a forwarder, hands it on (`raw` absent:
+   * refused before it was judged).
    */
-  function reply(outcome: Outcome, n: number, raw?: Buffer, headers?: Reply['headers']): Reply {
+  function reply(outcome: Outcome, raw?: Buffer, headers?: Reply['headers']): Reply {
     const after = () => {
       const { record, summary, appended } = outcome;
+      const n = Number(appended?.id ?? 0);
       if (metrics) {
         if (raw === undefined || outcome.answer !== 200)
           metrics.refused(refusalReason(outcome.answer, record.error, record.verdict));
@@ -170,7 +170,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       const ok = outcome.answer === 200 && record.verdict !== 'rejected' && record.verdict !== 'unavailable';
       if (!forwarder || !ok || !appended) return show(false);
       const passed = { ...passOnHeaders(headers ?? {}), [VERDICT_HEADER]: record.verdict ?? 'unsigned' };
-      const forwarding = forwarder.offer(appended, record.duplicate, { n, raw, headers: passed });
+      const forwarding = forwarder.offer(appended, record, { raw, headers: passed });
       if (forwarding instanceof Promise) void forwarding.then(show);
       else show(forwarding);
     };
@@ -210,9 +210,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         : {}),
     },
     refusedEarly: (reason) => metrics?.refused(reason),
-    refuse: async (meta, status, error) => reply(await intake.refuse(meta, status, error), ++seq),
+    refuse: async (meta, status, error) => reply(await intake.refuse(meta, status, error)),
     judge: async (meta, raw) => {
-      const n = ++seq;
       // Forward queue full and nowhere to keep the event until it has room: not acknowledged (the
       // service sends it again later), and not recorded, so its retry is taken as new.
       if (forwarder?.full()) {
@@ -224,8 +223,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         };
       }
       const outcome = await intake.accept(meta, raw);
-      if (outcome.record.type === null) return reply(outcome, n); // refused: not JSON
-      return reply(outcome, n, raw, meta.headers as Record<string, string>);
+      if (outcome.record.type === null) return reply(outcome); // refused: not JSON
+      return reply(outcome, raw, meta.headers as Record<string, string>);
     },
     // Only a log or store that cannot be written gets here: the request is not acknowledged.
     failed: (error) => {

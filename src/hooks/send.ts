@@ -20,6 +20,15 @@ const HOP_BY_HOP = new Set([
 
 /** The header that tells the app behind serve-hooks what callctl found of a forwarded event. */
 export const VERDICT_HEADER = 'x-callctl-verdict';
+/** A forwarded event's number, as the live view, `hooks events` and `hooks show` give it. */
+export const EVENT_HEADER = 'x-callctl-event';
+/**
+ * A forwarded event's id: its number and its first arrival's time, the same on every attempt by
+ * any receiver and different for different events (as Standard Webhooks' `webhook-id`).
+ */
+export const EVENT_ID_HEADER = 'x-callctl-event-id';
+/** Which attempt at forwarding the event this is (1 for the first), counted across receivers. */
+export const ATTEMPT_HEADER = 'x-callctl-attempt';
 
 /**
  * The headers of a received request that are sent on with its bytes. `X-Callctl-*` headers that

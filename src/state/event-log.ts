@@ -324,11 +324,13 @@ function parse(line: string): HookRecord | undefined {
 
 /** Every record of a log, in order; lines that do not parse are skipped. */
 export async function* readLog(path: string): AsyncGenerator<HookRecord> {
+  for await (const record of readLogLines(path)) if (record) yield record;
+}
+
+/** Every line of a log, in order, as its record: undefined for one that does not read. */
+export async function* readLogLines(path: string): AsyncGenerator<HookRecord | undefined> {
   const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
-  for await (const line of lines) {
-    const record = parse(line);
-    if (record) yield record;
-  }
+  for await (const line of lines) yield parse(line);
 }
 
 /**

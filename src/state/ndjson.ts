@@ -1,6 +1,6 @@
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { DedupStore } from './dedup.js';
-import { EventLog, readLog, type HookRecord } from './event-log.js';
+import { EventLog, readLogLines, type HookRecord } from './event-log.js';
 import { matches, recordFacts } from './facts.js';
 import {
   StoreUnavailable,
@@ -8,6 +8,7 @@ import {
   type EventFilter,
   type EventStore,
   type ForwardClaim,
+  type Forwarded,
   type ForwardResult,
   type StoredEvent,
 } from './types.js';
@@ -16,7 +17,9 @@ import {
  * The embedded store: serve-hooks' `--log` NDJSON file (or nothing, without a file) and dedup in
  * this process's memory, as callctl has always done. One process, so a forward is always claimed
  * by whoever appends, and nothing is ever abandoned by another instance.
- * Ids are record numbers in the file (1 for its first record), counted as it is read.
+ * Ids are line numbers in the file (1 for its first line, a line that does not read counted too),
+ * so the live view, `hooks events` and `hooks show` give an event the same number, across
+ * restarts; without a file, numbers of this run.
  */
 export class NdjsonStore implements EventStore {
   readonly kind = 'ndjson';
@@ -24,15 +27,17 @@ export class NdjsonStore implements EventStore {
   private seq = 0;
   private lastTime = '';
   private lastMs = 0;
-  /** Keys whose forward finally failed: their next retry from the service is sent on again. */
-  private readonly forwardFailed = new Set<string>();
+  /** Keys whose forward finally failed (with their event): their next retry from the service is sent on again. */
+  private readonly forwardFailed = new Map<string, Forwarded & { attempts: number }>();
+  /** Where the last record began in the file: one beginning there or before means the file was cut (copytruncate). */
+  private lastStart = -1;
   /**
    * Keys whose record is being written, with the arrivals of the same key that wait for it (made
    * only when one comes: most keys arrive once).
    */
   private readonly writing = new Map<string, Array<() => void> | null>();
-  /** The seen key of each event whose forward is under way. */
-  private readonly forwarding = new Map<string, string>();
+  /** Each event whose forward is under way: its seen key, receive time and attempts so far. */
+  private readonly forwarding = new Map<string, { key: string; time: string; attempts: number }>();
 
   constructor(
     private readonly path: string | undefined,
@@ -40,6 +45,11 @@ export class NdjsonStore implements EventStore {
     private readonly dedup: DedupStore = new DedupStore(),
   ) {
     this.where = path ?? '(memory)';
+    // Appends number on from the lines already there.
+    if (log && path) {
+      const [lines, end] = countLines(path);
+      [this.seq, this.lastStart] = [lines, end - 1];
+    }
   }
 
   /** Opens the file for appending (serve-hooks) when `write`, else only for reading. */
@@ -95,9 +105,14 @@ export class NdjsonStore implements EventStore {
         if (waiters) for (const wake of waiters) wake();
       }
     }
+    if (offset !== undefined) {
+      // The file was cut under us (logrotate's copytruncate): numbers start again with it.
+      if (offset <= this.lastStart) this.seq = offset === 0 ? 0 : countLines(this.path!, offset)[0];
+      this.lastStart = offset;
+    }
     const id = String(++this.seq);
     const claimed = !!forward && retry === 0 && seenKey !== undefined;
-    if (claimed) this.forwarding.set(id, seenKey);
+    if (claimed) this.forwarding.set(id, { key: seenKey, time: record.time, attempts: 0 });
     return {
       id,
       retry,
@@ -113,23 +128,27 @@ export class NdjsonStore implements EventStore {
     return this.log?.readAt(offset);
   }
 
-  async reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<boolean> {
+  async reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<Forwarded | undefined> {
     const key = appended.seenKey;
-    if (key === undefined || !this.forwardFailed.delete(key)) return false;
+    const failed = key === undefined ? undefined : this.forwardFailed.get(key);
+    if (key === undefined || !failed) return undefined;
     void claim;
-    this.forwarding.set(appended.id, key);
-    return true;
+    this.forwardFailed.delete(key);
+    this.forwarding.set(failed.id, { key, time: failed.time, attempts: failed.attempts });
+    return { id: failed.id, time: failed.time };
   }
 
-  /** One process: a claim is never taken over. */
-  async renewClaim(): Promise<boolean> {
-    return true;
+  /** One process: a claim is never taken over; the attempt is counted. */
+  async renewClaim(id: string): Promise<number> {
+    const f = this.forwarding.get(id);
+    return f ? ++f.attempts : 1;
   }
 
   async finishForward(id: string, _owner: string, result: ForwardResult): Promise<void> {
-    const key = this.forwarding.get(id);
+    const f = this.forwarding.get(id);
     this.forwarding.delete(id);
-    if (key !== undefined && !result.ok) this.forwardFailed.add(key);
+    if (f !== undefined && !result.ok)
+      this.forwardFailed.set(f.key, { id, time: f.time, attempts: Math.max(f.attempts, result.attempts) });
   }
 
   async takeAbandoned(): Promise<StoredEvent[]> {
@@ -147,9 +166,9 @@ export class NdjsonStore implements EventStore {
     } catch {
       return;
     }
-    for await (const record of readLog(this.path)) {
+    for await (const record of readLogLines(this.path)) {
       n += 1;
-      if (n <= from) continue;
+      if (n <= from || record === undefined) continue;
       let facts: ReturnType<typeof recordFacts> | undefined;
       if (!matches(record, filter, () => (facts ??= recordFacts(record)))) continue;
       const event: StoredEvent = { id: String(n), record };
@@ -202,4 +221,28 @@ export class NdjsonStore implements EventStore {
   async close(): Promise<void> {
     await this.log?.close();
   }
+}
+
+/** The lines of a file (up to `upTo` bytes), and where the last one ends: how appends number on. */
+function countLines(path: string, upTo = Infinity): [lines: number, end: number] {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return [0, 0];
+  }
+  const chunk = Buffer.alloc(1 << 20);
+  let lines = 0;
+  let pos = 0;
+  try {
+    for (;;) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, upTo - pos), pos);
+      if (n <= 0) break;
+      for (let at = chunk.indexOf(0x0a); at >= 0 && at < n; at = chunk.indexOf(0x0a, at + 1)) lines++;
+      pos += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return [lines, pos];
 }

@@ -16,6 +16,7 @@ import {
   type EventFilter,
   type EventStore,
   type ForwardClaim,
+  type Forwarded,
   type ForwardResult,
   type PairMemory,
   type StoredEvent,
@@ -158,11 +159,11 @@ export class PostgresStore implements EventStore {
     return pgPairMemory(this.pool, windowMs);
   }
 
-  reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<boolean> {
+  reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<Forwarded | undefined> {
     return this.claims.reclaimFailed(appended, claim);
   }
 
-  renewClaim(id: string, claim: ForwardClaim): Promise<boolean> {
+  renewClaim(id: string, claim: ForwardClaim): Promise<number | false> {
     return this.claims.renewClaim(id, claim);
   }
 

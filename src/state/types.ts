@@ -32,15 +32,18 @@ export interface EventStore {
   ): Promise<Appended>;
   /**
    * Claims the forwarding of an event whose earlier forward failed (the service's retry then
-   * gets it sent on again): true when this caller now holds it.
+   * gets it sent on again): the event forwarded (its first arrival) when this caller now holds
+   * it, else undefined.
    */
-  reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<boolean>;
+  reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<Forwarded | undefined>;
   /**
-   * Extends this owner's claim on an event's forward by its lease, as the forward starts: false
-   * when the claim is no longer this owner's (its lease ran out and another took it over).
+   * Extends this owner's claim on an event's forward by its lease, as the forward starts, and
+   * counts the attempt about to be made (before it is made: one whose outcome is never recorded
+   * still counts); resolves with that attempt's number, or false when the claim is no longer this
+   * owner's (its lease ran out and another took it over).
    */
-  renewClaim(id: string, claim: ForwardClaim): Promise<boolean>;
-  /** Records how the forward of an event ended and releases the claim. */
+  renewClaim(id: string, claim: ForwardClaim): Promise<number | false>;
+  /** Records how the forward of an event ended (`attempts`: in all) and releases the claim. */
   finishForward(id: string, owner: string, result: ForwardResult): Promise<void>;
   /**
    * Events whose forward was claimed by an instance that did not finish it within its lease
@@ -102,6 +105,12 @@ export interface ForwardClaim {
   owner: string;
   /** How long the claim holds without being finished before another may take it. */
   leaseMs: number;
+}
+
+/** The event a forward carries: its first arrival's id and receive time (together, its stable id). */
+export interface Forwarded {
+  id: string;
+  time: string;
 }
 
 export interface ForwardResult {

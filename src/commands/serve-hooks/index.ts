@@ -158,8 +158,10 @@ Verification:
                        HMAC-SHA256 of the raw body, hex. Neither given: recorded as unverified.
                        A sign command that fails, times out or prints nothing: 503 (fail closed).
   others               unsigned by the spec.
-Forwards carry X-Callctl-Verdict: verified, unverified, unsigned or skipped (a sender's own
-X-Callctl-* headers are dropped).
+Forwards carry X-Callctl-Verdict: verified, unverified, unsigned or skipped; X-Callctl-Event:
+the event's number (as the live view, hooks events and hooks show give it); X-Callctl-Event-Id:
+NUMBER@FIRST-ARRIVAL-TIME, the same on every attempt by any receiver (drop a repeat by it); and
+X-Callctl-Attempt: 1, 2... (a sender's own X-Callctl-* headers are dropped).
 
 Retries: the same event again (task: TaskID+PlanName; plan: PlanName+PlanDetails; template:
 msg_id+status; API push: workflow+node+call id; chatbot: call_id+event; never Timestamp or

@@ -1,0 +1,116 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startListener, type Listener, type ListenerEvent } from '../../src/hooks/listener.js';
+import { taskSign } from '../../src/signing/sign.js';
+import { EventLog } from '../../src/state/event-log.js';
+import { NdjsonStore } from '../../src/state/ndjson.js';
+import { PostgresStore } from '../../src/state/postgres.js';
+import { freshDatabase } from '../helpers/postgres.js';
+import { eventually, tcpProxy, viaProxy } from '../state/helpers.js';
+import { post, tempDir } from './helpers.js';
+
+const KEY = 'ids-key';
+const task = (id: string) => JSON.stringify({ TaskID: id, TaskName: 'ids', Sign: taskSign(id, KEY) });
+const open: Array<{ close(): unknown }> = [];
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) await o.close();
+});
+
+/** An app behind the receivers: what each forward carried; `onFirst` runs before the first is answered. */
+async function app(onFirst?: () => Promise<void>) {
+  const got: Array<{ task: string; headers: IncomingHttpHeaders }> = [];
+  const server = createServer((req, res) => {
+    let b = '';
+    req.on('data', (c: Buffer) => (b += c.toString()));
+    req.on('end', () => {
+      got.push({ task: (JSON.parse(b) as { TaskID: string }).TaskID, headers: req.headers });
+      const first = got.length === 1 && onFirst ? onFirst() : Promise.resolve();
+      void first.then(() => res.end('{}'));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  open.push({ close: () => new Promise((r) => server.close(r)) });
+  return { got, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/app` };
+}
+
+const events = (l: Listener) => {
+  const seen: ListenerEvent[] = [];
+  l.on((e) => seen.push(e));
+  return seen;
+};
+
+describe('forwards an app can deduplicate', () => {
+  it('a forward sent again after its outcome could not be recorded carries the same event id, across two receivers', async () => {
+    const db = await freshDatabase('ids');
+    const setup = await PostgresStore.open(db);
+    await setup.migrate();
+    await setup.close();
+    const proxy = await tcpProxy([{ host: '127.0.0.1', port: Number(new URL(db).port) }]);
+    // The store goes away while A's forward is at the app: the app got it, A cannot record so.
+    const target = await app(() => proxy.cut());
+    const storeA = await PostgresStore.open(viaProxy(db, proxy));
+    const storeB = await PostgresStore.open(db);
+    const options = { port: 0, keys: [KEY], forwardTo: target.url, forwardLeaseMs: 1_000 };
+    const a = await startListener({ ...options, store: storeA });
+    const seenA = events(a);
+    open.push(proxy, storeA, storeB, a);
+    expect((await post(a.url, task('T-ID-1'))).status).toBe(200);
+    await eventually(() => seenA.some((e) => e.kind === 'error'), 10_000, 'A tells it could not record');
+    expect(seenA.find((e) => e.kind === 'error')).toMatchObject({
+      message: expect.stringMatching(/^cannot record the forward of event \d+: /),
+    });
+    // Receiver B, on the same store, takes the forward over once A's lease has run out.
+    const b = await startListener({ ...options, store: storeB });
+    open.push(b);
+    await eventually(() => target.got.length === 2, 15_000, 'the forward taken over');
+    const [first, again] = target.got;
+    expect(first!.task).toBe('T-ID-1');
+    expect(again!.task).toBe('T-ID-1');
+    const id = first!.headers['x-callctl-event-id'];
+    expect(id).toMatch(/^\d+@\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+    expect(again!.headers['x-callctl-event-id']).toBe(id);
+    expect(again!.headers['x-callctl-event']).toBe(first!.headers['x-callctl-event']);
+    expect([first!.headers['x-callctl-attempt'], again!.headers['x-callctl-attempt']]).toEqual(['1', '2']);
+    // The number is the store's, and a different event gets another id.
+    const n = String(first!.headers['x-callctl-event']);
+    expect(JSON.parse((await storeB.get(n))!.record.body!)).toMatchObject({ TaskID: 'T-ID-1' });
+    await eventually(async () => (await storeB.get(n))!.forward?.state === 'done', 5_000, 'recorded by B');
+    expect((await storeB.get(n))!.forward).toMatchObject({ state: 'done', attempts: 2 });
+    expect((await post(b.url, task('T-ID-2'))).status).toBe(200);
+    await eventually(() => target.got.length === 3, 5_000, 'the second event forwarded');
+    expect(target.got[2]!.headers['x-callctl-event-id']).not.toBe(id);
+  });
+
+  it('one number per event: the live view, the forward and hooks show agree, across a restart', async () => {
+    const target = await app();
+    const path = join(tempDir(), 'events.ndjson');
+    const run = async (ids: string[]) => {
+      const log = EventLog.open(path);
+      const l = await startListener({ port: 0, keys: [KEY], log, forwardTo: target.url });
+      const seen = events(l);
+      for (const id of ids) expect((await post(l.url, task(id))).status).toBe(200);
+      expect((await post(l.url, 'not json')).status).toBe(400); // refused requests are numbered too
+      await eventually(() => seen.filter((e) => e.kind === 'forward').length === ids.length, 5_000, 'forwards');
+      await l.close();
+      await log.close();
+      return seen;
+    };
+    const one = await run(['T-N-1', 'T-N-2']);
+    const two = await run(['T-N-3']);
+    const shown = [...one, ...two].filter((e) => e.kind === 'event' || e.kind === 'refused');
+    expect(shown.map((e) => (e as { seq: number }).seq)).toEqual([1, 2, 3, 4, 5]);
+    const store = NdjsonStore.open(path);
+    for (const e of shown) {
+      const stored = await store.get(String((e as { seq: number }).seq));
+      expect(stored!.record.body).toBe((e as { record: { body?: string } }).record.body);
+    }
+    const forwards = target.got.map((g) => [g.task, g.headers['x-callctl-event'], g.headers['x-callctl-attempt']]);
+    expect(forwards.sort()).toEqual([
+      ['T-N-1', '1', '1'],
+      ['T-N-2', '2', '1'],
+      ['T-N-3', '4', '1'],
+    ]);
+  });
+});
