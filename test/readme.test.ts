@@ -31,6 +31,13 @@ describe('README', () => {
     expect(r.stdout.trim(), r.stderr).toBe('No packages with unreviewed install scripts.');
   });
 
+  it("the installed tree has no peer range npm warns about (esbuild in the range vitest's vite asks for)", async () => {
+    const { spawnSync } = await import('node:child_process');
+    const r = spawnSync('npm', ['ls', '--all', '--json'], { cwd: new URL('..', import.meta.url), encoding: 'utf8' });
+    const problems = (JSON.parse(r.stdout) as { problems?: string[] }).problems ?? [];
+    expect(problems.filter((p) => /^invalid|peer/.test(p))).toEqual([]);
+  });
+
   it('shows what the commands print today (regenerate with `npm run readme`)', async () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const rendered = (await renderSamples(readme)) as string;
