@@ -8,16 +8,14 @@
 //   $ callctl robots
 //   ...output...
 //   ```
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'callctl.js');
-const run = promisify(execFile);
 /** The address samples show, whatever port the sandbox got. */
 export const SHOWN_URL = 'http://127.0.0.1:8780';
 /** The sandbox's simulated start time for the samples; the README's tour starts the sandbox with it. */
@@ -46,6 +44,25 @@ function normalise(text, url) {
       .replace(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z /gm, '2026-11-23T02:30:00.000Z ')
       .trimEnd()
   );
+}
+
+/**
+ * What a command prints on stdout and stderr together, in the order it wrote them, as a terminal
+ * shows it: both go to one file (a note on stderr after a table stays after that table).
+ */
+async function both(command, args, options, dir) {
+  const file = join(dir, 'output.txt');
+  const fd = openSync(file, 'w');
+  try {
+    await new Promise((resolve, reject) => {
+      const child = spawn(command, args, { ...options, stdio: ['ignore', fd, fd] });
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+  } finally {
+    closeSync(fd);
+  }
+  return readFileSync(file, 'utf8');
 }
 
 export async function renderSamples(readme) {
@@ -80,8 +97,7 @@ export async function renderSamples(readme) {
     let last = 0;
     for (const match of readme.matchAll(SAMPLE)) {
       const line = match[1];
-      const result = await run(process.execPath, [bin, ...words(line)], { env, cwd: root }).catch((e) => e);
-      const text = normalise(`${result.stdout ?? ''}${result.stderr ?? ''}`, sandbox.url);
+      const text = normalise(await both(process.execPath, [bin, ...words(line)], { env, cwd: root }, dir), sandbox.url);
       out += readme.slice(last, match.index) + `<!-- sample -->\n\`\`\`console\n$ callctl ${line}\n${text}\n\`\`\``;
       last = match.index + match[0].length;
     }

@@ -38,6 +38,15 @@ describe('README', () => {
     expect(problems.filter((p) => /^invalid|peer/.test(p))).toEqual([]);
   });
 
+  it('shows stdout and stderr in the order a terminal shows them (a note after the table it is about)', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const sample = /\$ callctl workflow task-detail WT-IC-0001\n([\s\S]*?)```/.exec(readme)![1]!;
+    expect(sample.indexOf('(RING left out')).toBeGreaterThan(0);
+    expect(sample.indexOf('(RING left out')).toBeLessThan(sample.indexOf('\nAnswers\n'));
+    const upload = /\$ callctl workflow update [^\n]*--dry-run\n([\s\S]*?)```/.exec(readme)![1]!;
+    expect(upload.indexOf('checked demo.csv')).toBeLessThan(upload.indexOf('Batches it would send'));
+  });
+
   it('shows what the commands print today (regenerate with `npm run readme`)', async () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const rendered = (await renderSamples(readme)) as string;
