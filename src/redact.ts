@@ -3,9 +3,11 @@
  * key and secret, hook KEYs, chatbot secret, passwords in URLs) is added to the registry of this
  * process, and every writer of text that leaves the process (errors, human and `--json`; `--verbose`;
  * results, rejects and journal files; serve-hooks' event log) passes its text through `redact`
- * or `redactValues` just before writing it. A secret is replaced in each form it can take there:
- * as is, JSON-escaped once and twice (an error text inside a JSON line inside a JSON string), as a
- * CSV field (quotes doubled) and percent-encoded (a token in a URL path).
+ * or `redactValues` just before writing it. A secret is replaced in every spelling it can take
+ * there, each character spelled its own way (charSpellings): as is, JSON-escaped once or more
+ * (`\/`, `\u00e9`, `\"`: PHP's json_encode escapes `/` and non-ASCII), URL-encoded and
+ * HTML-escaped; a CSV field doubles quotes, which the JSON and HTML spellings of `"` do not
+ * cover, so that form is matched too.
  *
  * The registry lives as long as the process: a CLI run is one process. Tests that run many
  * commands in one process only get more redaction, never less.
@@ -58,18 +60,16 @@ const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>\\]+)@/gi;
 /** Shorter values would redact ordinary words; callctl's secrets are longer. */
 const MIN_LENGTH = 4;
 
-/** Every secret value known to this process, with the forms it can take in output. */
+/** Every secret value known to this process, matched in every spelling it can take in output. */
 class SecretRegistry implements Iterable<string> {
   private readonly values = new Set<string>();
-  /** Every form of every secret, longest first (so that a longer secret is replaced before a part of it). */
-  private forms: string[] = [];
+  /** One pattern for every spelling of every secret, longest secret first. */
+  private pattern: RegExp | undefined;
 
   add(value: string | undefined): void {
     if (!value || value.length < MIN_LENGTH || this.values.has(value)) return;
     this.values.add(value);
-    const all = new Set(this.forms);
-    for (const form of formsOf(value)) if (form.length >= MIN_LENGTH) all.add(form);
-    this.forms = [...all].sort((a, b) => b.length - a.length);
+    this.pattern = spellings([...this.values]);
   }
 
   has(value: string): boolean {
@@ -84,19 +84,76 @@ class SecretRegistry implements Iterable<string> {
     return this.values.values();
   }
 
-  /** Replaces every form of every secret. */
+  /** Replaces every spelling of every secret. */
   replace(text: string): string {
-    let out = text;
-    for (const form of this.forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    return out;
+    return this.pattern ? text.replace(this.pattern, REDACTED) : text;
   }
 }
 
-/** The forms a secret can take in what callctl writes. */
-function formsOf(secret: string): string[] {
-  const json1 = JSON.stringify(secret).slice(1, -1);
-  const json2 = JSON.stringify(json1).slice(1, -1);
-  return [secret, json1, json2, secret.replaceAll('"', '""'), encodeURIComponent(secret), encodeURI(secret)];
+/** A hex number in either case, as escapes may write it (`e9` or `E9`). */
+const hexCase = (n: number, width = 2) =>
+  n
+    .toString(16)
+    .padStart(width, '0')
+    .replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`);
+
+/** Characters that have a name in HTML (`&amp;`), as services write them. */
+const HTML_NAMES: Record<string, string> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' };
+/** HTML's names of U+00A0 to U+00FF, in order (PHP's htmlentities writes `&eacute;`). */
+const LATIN1_NAMES = (
+  'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 ' +
+  'acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc Atilde Auml ' +
+  'Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde ' +
+  'Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute acirc atilde auml aring aelig ' +
+  'ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide ' +
+  'oslash ugrave uacute ucirc uuml yacute thorn yuml'
+).split(' ');
+/** JSON's short escapes: the letter after the backslash. */
+const JSON_SHORT: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  '\b': 'b',
+  '\f': 'f',
+  '\n': 'n',
+  '\r': 'r',
+  '\t': 't',
+};
+
+const literal = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+
+/**
+ * The pattern of one character in every spelling a writer may give it, each character spelled on
+ * its own: as is; JSON-escaped (`\u00e9` in either case, a surrogate pair beyond the BMP, `\/`,
+ * `\"`, `\n`), once or more (the backslashes doubled by each JSON string around it); URL-encoded
+ * (`%C3%A9` in either case, `+` for a space); HTML-escaped (`&#233;`, `&#xE9;`, `&amp;`); a quote
+ * doubled (a CSV field).
+ */
+function charSpellings(ch: string): string {
+  const cp = ch.codePointAt(0)!;
+  const units = cp > 0xffff ? [ch.charCodeAt(0), ch.charCodeAt(1)] : [cp];
+  const alts = [
+    units.map((u) => `\\\\+u${hexCase(u, 4)}`).join(''),
+    [...Buffer.from(ch, 'utf8')].map((b) => `%${hexCase(b)}`).join(''),
+    `&#0*${cp};`,
+    `&#[xX]0*${hexCase(cp, 1)};`,
+  ];
+  const short = JSON_SHORT[ch];
+  if (short !== undefined) alts.push(`\\\\+${literal(short)}`);
+  const named = HTML_NAMES[ch] ?? (cp >= 0xa0 && cp <= 0xff ? LATIN1_NAMES[cp - 0xa0] : undefined);
+  if (named) alts.push(`&${named};`);
+  if (ch === ' ') alts.push('\\+');
+  if (ch === '"') alts.push('""');
+  // The character as is comes last: an escape that begins with it (`&#38;`, `\\`, `%25`) is
+  // taken whole, not cut after its first character.
+  alts.push(literal(ch));
+  return `(?:${alts.join('|')})`;
+}
+
+/** One pattern matching every spelling of any of `values` (longest first: a longer secret before a part of it). */
+function spellings(values: string[]): RegExp {
+  const sorted = [...values].sort((a, b) => b.length - a.length);
+  return new RegExp(sorted.map((v) => [...v].map(charSpellings).join('')).join('|'), 'g');
 }
 
 /** The secrets of this process. `Context.addSecret` and the commands that read a secret add to it. */
@@ -134,11 +191,8 @@ export function redact(text: string, extra: Iterable<string | undefined> = []): 
     (_m, key: string, colon: string) => `"${key}"${colon}"${REDACTED}"`,
   );
   out = secrets.replace(out);
-  for (const value of extra) {
-    if (value && value.length >= MIN_LENGTH && !secrets.has(value))
-      for (const form of formsOf(value)) if (form.length >= MIN_LENGTH) out = out.split(form).join(REDACTED);
-  }
-  return out;
+  const more = [...extra].filter((v): v is string => !!v && v.length >= MIN_LENGTH && !secrets.has(v));
+  return more.length ? out.replace(spellings(more), REDACTED) : out;
 }
 
 /**

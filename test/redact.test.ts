@@ -15,7 +15,8 @@ import { ensureBuilt, exited, serveHooksChild } from './hooks/child.js';
  */
 const SECRETS = {
   token: 'tok"en\\Echo-7f3a91',
-  appSecret: 'app"Sec\\ret-91c2d4',
+  // `/`, `+` and non-ASCII too: a service writing JSON as PHP does spells them `\/` and `\u00e9`.
+  appSecret: 'app"Sec\\ret/é+91c2d4',
   pushToken: 'ptk"push\\tok-55e0b1',
   signKey: 'sgk"Key\\-3c1d8e7',
   signSecret: 'sgs"Secret\\-8e2b40',
@@ -27,12 +28,35 @@ const SECRETS = {
 };
 const ALL = Object.values(SECRETS);
 
+/** A secret as PHP's json_encode writes it (`/` as `\/`, non-ASCII as `\uXXXX`), and HTML-escaped. */
+const php = (s: string) =>
+  JSON.stringify(s)
+    .slice(1, -1)
+    .replace(/\//g, '\\/')
+    .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const html = (s: string) =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/é/g, '&eacute;');
+
 /** Every form a secret can take in what callctl writes. */
 function forms(secret: string): string[] {
   const json1 = JSON.stringify(secret).slice(1, -1);
   const json2 = JSON.stringify(json1).slice(1, -1);
   return [
-    ...new Set([secret, json1, json2, secret.replaceAll('"', '""'), encodeURIComponent(secret), encodeURI(secret)]),
+    ...new Set([
+      secret,
+      json1,
+      json2,
+      secret.replaceAll('"', '""'),
+      encodeURIComponent(secret),
+      encodeURI(secret),
+      php(secret),
+      html(secret),
+    ]),
   ];
 }
 
@@ -66,7 +90,8 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      const said = `you sent ${req.method} ${decodeURIComponent(req.url ?? '')} ${JSON.stringify(req.headers)} ${body}; and we know ${ALL.join(' ')}`;
+      // Also in the spellings of services that escape as PHP does, or HTML-escape their text.
+      const said = `you sent ${req.method} ${decodeURIComponent(req.url ?? '')} ${JSON.stringify(req.headers)} ${body}; and we know ${ALL.join(' ')} ${ALL.map(php).join(' ')} ${ALL.map(html).join(' ')}`;
       // An envelope refusal (and a push/template answer) whose every text field echoes.
       const answer = {
         code: 400,
@@ -110,6 +135,7 @@ describe('one redaction: a service that echoes every secret never gets one print
   it.each([
     ['auth login', ['auth', 'login', '--app-key', 'k-echo', '--app-secret-stdin'], SECRETS.appSecret],
     ['robots', ['robots'], undefined],
+    ['api --raw', ['api', 'GET', '/service/cloud/robot', '--raw'], undefined],
     ['task detail', ['task', 'detail', 'T-1'], undefined],
     ['push', ['push', '--caller-id', '+6281234567001', '--yes'], undefined],
     ['push --csv', ['push', '--csv', '@rows.csv', '--yes', '--results', '@push.results.csv'], undefined],

@@ -1,0 +1,115 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { REDACTED, redact } from '../src/redact.js';
+
+/** Each way a writer may spell one character (undefined where it has no such spelling). */
+const hex = (n: number, w: number) => n.toString(16).padStart(w, '0');
+const units = (ch: string) => [...Array(ch.length).keys()].map((i) => ch.charCodeAt(i));
+const SHORT: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', '\n': 'n', '\t': 't', '\r': 'r' };
+const NAMED: Record<string, string> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos', é: 'eacute' };
+const CHAR_SPELLINGS: Array<(ch: string) => string | undefined> = [
+  (ch) => ch,
+  (ch) =>
+    units(ch)
+      .map((u) => `\\u${hex(u, 4)}`)
+      .join(''),
+  (ch) =>
+    units(ch)
+      .map((u) => `\\u${hex(u, 4).toUpperCase()}`)
+      .join(''),
+  (ch) =>
+    units(ch)
+      .map((u) => `\\\\u${hex(u, 4)}`)
+      .join(''), // JSON inside a JSON string
+  (ch) => (SHORT[ch] ? `\\${SHORT[ch]}` : undefined),
+  (ch) => (SHORT[ch] ? `\\\\\\${SHORT[ch]}` : undefined),
+  (ch) => [...Buffer.from(ch)].map((b) => `%${hex(b, 2).toUpperCase()}`).join(''),
+  (ch) => [...Buffer.from(ch)].map((b) => `%${hex(b, 2)}`).join(''),
+  (ch) => `&#${ch.codePointAt(0)};`,
+  (ch) => `&#x${hex(ch.codePointAt(0)!, 1).toUpperCase()};`,
+  (ch) => (NAMED[ch] ? `&${NAMED[ch]};` : undefined),
+  (ch) => (ch === ' ' ? '+' : undefined),
+];
+
+/** Whole-text escapings as libraries write them. */
+const WHOLE: Array<[string, (s: string) => string]> = [
+  ['raw', (s) => s],
+  ['JSON.stringify', (s) => JSON.stringify(s).slice(1, -1)],
+  ['JSON twice', (s) => JSON.stringify(JSON.stringify(s).slice(1, -1)).slice(1, -1)],
+  [
+    "PHP's json_encode",
+    (s) =>
+      JSON.stringify(s)
+        .slice(1, -1)
+        .replace(/\//g, '\\/')
+        .replace(/[\u0080-\uffff]/g, (c) => `\\u${hex(c.charCodeAt(0), 4)}`),
+  ],
+  ['encodeURIComponent', (s) => encodeURIComponent(s)],
+  ['encodeURI', (s) => encodeURI(s)],
+  ['form-urlencoded', (s) => new URLSearchParams({ v: s }).toString().slice(2)],
+  [
+    'HTML-escaped',
+    (s) =>
+      s
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;')
+        .replace(/'/g, '&#39;'),
+  ],
+  ['CSV field', (s) => s.replaceAll('"', '""')],
+];
+
+/** Secrets of any characters (no lone surrogate: no writer can encode one), at least 4 long. */
+const secret = fc
+  .string({
+    unit: fc.oneof(fc.constantFrom(...'/+"\\&<>\' é%€😀'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })),
+    minLength: 4,
+    maxLength: 20,
+  })
+  .filter((s) => s.length >= 4 && !/[\ud800-\udfff]/.test(s.replace(/[\ud800-\udbff][\udc00-\udfff]/g, '')));
+/** Text around it that cannot run into an escape. */
+const around = fc.string({ unit: fc.constantFrom(...'abc XYZ.:=,'), maxLength: 12 });
+
+describe('redaction finds a secret in every spelling (fast-check)', () => {
+  it('each character spelled its own way: as is, JSON-escaped (once or twice), URL-encoded, HTML-escaped', () => {
+    fc.assert(
+      fc.property(
+        secret,
+        fc.array(fc.nat(), { minLength: 40, maxLength: 40 }),
+        around,
+        around,
+        (s, picks, before, after) => {
+          const spelled = [...s]
+            .map((ch, i) => {
+              const options = CHAR_SPELLINGS.map((f) => f(ch)).filter((x): x is string => x !== undefined);
+              return options[picks[i % picks.length]! % options.length]!;
+            })
+            .join('');
+          const out = redact(`${before}${spelled}${after}`, [s]);
+          expect(out).toBe(`${before}${REDACTED}${after}`);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it.each(WHOLE)('the whole secret as %s writes it', (_name, spell) => {
+    fc.assert(
+      fc.property(secret, around, around, (s, before, after) => {
+        expect(redact(`${before}${spell(s)}${after}`, [s])).toBe(`${before}${REDACTED}${after}`);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('leaves text without the secret as it was', () => {
+    fc.assert(
+      fc.property(secret, fc.string({ maxLength: 60 }), (s, text) => {
+        fc.pre(!text.includes(s));
+        expect(redact(text, [s])).toBe(redact(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
