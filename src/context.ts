@@ -12,6 +12,8 @@ import { DEFAULT_TIMEOUT_SECONDS } from './limits.js';
 import { addSecret, addUrlSecrets, secrets } from './redact.js';
 import { SECRET_ENV, SECRET_ENV_NAMES, SETTINGS, type SettingKey } from './config/keys.js';
 import { httpUrl } from './config/http-url.js';
+import type { StoreFlags } from './state/choice.js';
+import type { State } from './state/state.js';
 
 /** Options every command accepts (design.md, "Options, environment, storage"). */
 export interface GlobalOptions {
@@ -48,6 +50,7 @@ export class Context {
   private outputCache: Output | undefined;
   private transportCache: Transport | undefined;
   private clientCache: CloudClient | undefined;
+  private stateCache: State | undefined;
   private currentProfile: string | undefined;
   private readonly addresses = new Map<string, string>();
 
@@ -258,6 +261,36 @@ export class Context {
       });
     }
     return this.clientCache;
+  }
+
+  /**
+   * The run's state (journals, ledgers, locks; src/state/state.ts): the store is resolved once, from
+   * the command's `--store`/`--store-file` (when it takes them), the environment or the profile,
+   * and the same State is handed to every engine of the run.
+   */
+  async state(flags: StoreFlags = {}): Promise<State> {
+    if (!this.stateCache) {
+      // Loaded when a command keeps state, not on every start (node:crypto and the journals' modules).
+      const [{ resolveStore }, { State }, { stateDir }] = await Promise.all([
+        import('./state/choice.js'),
+        import('./state/state.js'),
+        import('./files/state.js'),
+      ]);
+      const settings = await this.settings();
+      const profile = settings.resolve('store');
+      const choice = resolveStore(flags, this.io.env, profile.source === 'profile' ? profile.value : undefined);
+      this.stateCache = new State({
+        choice,
+        dir: stateDir(this.io.env),
+        onLockLost: (what, error) =>
+          void this.output().then((out) =>
+            out.warn(
+              `the lock of this ${what} in the store was lost (${error.message.split('\n')[0]}): another host may now start the same work`,
+            ),
+          ),
+      });
+    }
+    return this.stateCache;
   }
 
   async close(): Promise<void> {

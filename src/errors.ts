@@ -94,6 +94,16 @@ export class NotFoundError extends CliError {
 }
 
 /**
+ * State written by an earlier version of callctl, keyed without the destination it was for: it is
+ * neither taken as done nor sent again until the user says which (exit 1: it stays so until then).
+ */
+export class OldStateError extends CliError {
+  constructor(message: string, details: Record<string, unknown> = {}) {
+    super(message, ExitCode.SERVICE, 'old-state', details);
+  }
+}
+
+/**
  * Local trouble: a file or folder callctl needs (config, journal, log, lock) cannot be read or
  * written, or holds something callctl cannot use. Not the service's doing: fix the file or folder.
  */

@@ -31,6 +31,7 @@ import { runPlanReport } from '../src/commands/plan/report.js';
 import { runPlanStatus } from '../src/commands/plan/status.js';
 import { runPush } from '../src/commands/push/push.js';
 import { runRobots } from '../src/commands/robots/list.js';
+import { runState } from '../src/commands/state/list.js';
 import { runSandbox } from '../src/commands/sandbox/run.js';
 import { runServeHooks } from '../src/commands/serve-hooks/serve.js';
 import { runStoreMigrate } from '../src/commands/store/migrate.js';
@@ -609,6 +610,9 @@ const table: Row[] = [
     store: 'postgres://db/x',
   }),
   row('store status', ['store', 'status', '--store-file', 's.txt'], runStoreStatus, { storeFile: 's.txt' }),
+  row('state', ['state', '--store', 'postgres://db.example/callctl'], runState, {
+    store: 'postgres://db.example/callctl',
+  }),
   row(
     'sandbox',
     [

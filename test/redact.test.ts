@@ -112,7 +112,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'rows.csv'), 'caller_id,client_name\n+6281234567001,Budi\n+6281234567002,Sari\n');
   writeFileSync(
     join(dir, 'recipients.csv'),
-    'user_id,channel,channel_id,date,name\nu-1,wa,ch-1,2026-12-01,Budi\nu-2,wa,ch-1,2026-12-01,Sari\n',
+    'user_id,channel,channel_id,date,name\nu-1,wa,ch-1,2026-12-01,Budi\nu-2,wa,ch-2,2026-12-01,Sari\n',
   );
   writeFileSync(join(dir, 'contacts.csv'), 'callee,platform\n+6281234567001,a\nnot-a-number,a\n+6281234567003,a\n');
 });
@@ -124,6 +124,7 @@ describe('one redaction: a service that echoes every secret never gets one print
     XDG_STATE_HOME: dir,
     CALLCTL_BASE_URL: echoUrl,
     CALLCTL_TOKEN: SECRETS.token,
+    CALLCTL_APP_KEY: 'app-echo',
     CALLCTL_FLEX_URL: `${echoUrl}/flex`,
     CALLCTL_PUSH_TOKEN: SECRETS.pushToken,
     CALLCTL_SIGN_KEY: SECRETS.signKey,

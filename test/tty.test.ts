@@ -49,7 +49,12 @@ describe('workflow update in a real terminal (tmux)', () => {
 
   itWith('tmux', 'asks before sending, naming the workflow and the rows; declining sends nothing', async () => {
     const config = tempDir('callctl-tty-');
-    const env = { CALLCTL_CONFIG_DIR: config, CALLCTL_BASE_URL: sandbox.url, CALLCTL_TOKEN: sandbox.issueToken() };
+    const env = {
+      CALLCTL_CONFIG_DIR: config,
+      CALLCTL_BASE_URL: sandbox.url,
+      CALLCTL_TOKEN: sandbox.issueToken(),
+      CALLCTL_APP_KEY: sandbox.appKey,
+    };
     const before = sandbox.state.received.updates.get(SEED.workflowId)?.count ?? 0;
     const no = new TmuxSession(
       `"${process.execPath}" "${bin}" workflow update --workflow-id ${SEED.workflowId} --csv "${csv}" --max-invalid 1`,

@@ -2,6 +2,7 @@ import { Option, type Command } from './commander.js';
 import { delimiter } from './delimiter.js';
 import { RATE, rate, recallWindow } from './flag-values.js';
 import { JSON_SHAPES } from '../help/json-shapes.js';
+import { claimOldStateOption, ignoreOldStateOption, storeFileOption, storeOption } from './store-option.js';
 
 /** The words that differ between push and template send in the flags they share. */
 export interface CsvSendWords {
@@ -48,17 +49,28 @@ export function csvSendFlags(command: Command, words: CsvSendWords): Command {
     .option('--retry-failed', 'with --csv: send again rows the service refused in an earlier run')
     .option(
       '--call-again',
-      `with --csv: send also to people already ${words.reached} through the same destination within --recall-window`,
+      `send also to people already ${words.reached} through the same destination within --recall-window`,
     )
     .option(
       '--recall-window <duration>',
-      'with --csv: how long a person reached through a destination is not reached again (default 24h; e.g. 90m, 2d; 0: no ledger check)',
+      'how long a person reached through a destination is not reached again (default 24h; e.g. 90m, 2d; 0: no ledger check)',
       recallWindow,
-    );
+    )
+    .option(
+      '--region <code>',
+      "region of phone numbers written without + and a country code (ISO 3166, e.g. US; else the profile's region): such a number is refused without one, never guessed",
+    )
+    .option('--e164', 'send phone numbers in E.164 form (+ and digits) rather than as written')
+    .addOption(claimOldStateOption())
+    .addOption(ignoreOldStateOption())
+    .addOption(storeOption())
+    .addOption(storeFileOption());
 }
 
 /** The end of push's and template send's `--json` help: a dry run, and the summary of a --csv run. */
-export const CSV_SEND_JSON_HELP = `--dry-run ("skipped": with --csv, rows the ledger would skip),
+export const CSV_SEND_JSON_HELP = `one person already reached within --recall-window (nothing sent, exit 0),
+${JSON_SHAPES.sendSkipped};
+--dry-run ("skipped": the people the ledger would skip),
 ${JSON_SHAPES.sendDryRun};
 --csv: one line ("stopped": null, or why the run stopped),
 ${JSON_SHAPES.csvSend}`;

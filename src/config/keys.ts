@@ -33,6 +33,10 @@ export const SETTINGS = {
     description: 'secret of the default X-Service-Sign (set it with --stdin)',
   },
   'hook-keys': { env: 'CALLCTL_HOOK_KEYS', secret: true, description: 'comma-separated KEYs for plan/task Sign' },
+  region: {
+    description:
+      'region of phone numbers written without + and a country code (ISO 3166, e.g. US): push, template send',
+  },
   store: {
     env: 'CALLCTL_STORE',
     secret: true,

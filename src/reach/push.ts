@@ -2,6 +2,8 @@ import { NetworkError, ServiceError } from '../errors.js';
 import { pushRequestSchema, pushResponseSchema, type PushRequest } from '../schemas/push.js';
 import type { AnswerReader, Delivery, PreparedRequest } from '../api/deliver.js';
 import { issuesToProblems, type Problem } from '../csv/problems.js';
+import { person } from '../person.js';
+import { oldDestinationText } from '../state/destination.js';
 
 /** Where a push goes: the flex-route address and its token (live or test). */
 export interface PushTarget {
@@ -24,16 +26,43 @@ export interface PushFields {
   variables: Record<string, string>;
 }
 
-/** Checks the fields against the request schema (caller id present, variables strings). */
+/** How a caller is read: the region of national numbers, and whether the request carries E.164. */
+export interface CallerReading {
+  region?: string;
+  /** Send the caller in E.164 form (`--e164`) instead of as written. */
+  e164?: boolean;
+}
+
+/**
+ * Checks the fields against the request schema (caller id present, variables strings) and reads
+ * the caller as a person (src/person.ts): a phone number, in E.164 form for the ledger.
+ */
 export function buildPush(
   fields: PushFields,
+  reading: CallerReading,
   line?: number,
-): { ok: true; body: PushRequest } | { ok: false; problems: Problem[] } {
+): { ok: true; body: PushRequest; person: string } | { ok: false; problems: Problem[] } {
   const candidate: Record<string, unknown> = { caller_id: fields.caller_id ?? '', variables: fields.variables };
   if (fields.client_name !== undefined && fields.client_name !== '') candidate.client_name = fields.client_name;
   const parsed = pushRequestSchema.safeParse(candidate);
   if (!parsed.success) return { ok: false, problems: issuesToProblems(parsed.error, line) };
-  return { ok: true, body: parsed.data };
+  const who = person(parsed.data.caller_id, { phone: true, national: true, region: reading.region });
+  if (!who.ok)
+    return {
+      ok: false,
+      problems: [{ line, column: 'caller_id', message: `${JSON.stringify(parsed.data.caller_id)} ${who.problem}` }],
+    };
+  const body = reading.e164 && who.e164 ? { ...parsed.data, caller_id: who.e164 } : parsed.data;
+  return { ok: true, body, person: who.key };
+}
+
+/** The names an earlier callctl gave a push CSV send's journal and its route's ledger (src/state/old-state.ts). */
+export function oldPushNames(target: PushTarget): { target: string; ledger: string } {
+  const endpoint = pushEndpoint(target);
+  return {
+    target: `${target.environment} ${endpoint}`,
+    ledger: oldDestinationText(`push ${target.environment} ${endpoint}`),
+  };
 }
 
 /** The exact request: the body serialised once, so what is shown in a dry run is what is sent. */

@@ -7,8 +7,10 @@ import { plural } from '../plural.js';
 export interface SendRow<B> {
   row: number;
   line: number;
-  /** Who it reaches, for reports (caller id, channel id). */
+  /** Who it reaches, as written, for reports (caller id, channel and channel id). */
   who: string;
+  /** Who it reaches, as the ledger knows people (src/person.ts): a phone number in E.164 form. */
+  person: string;
   body: B;
 }
 
@@ -29,8 +31,8 @@ export interface SendRowsOptions {
   stopRequested(): boolean;
   /** The never-twice ledger (src/state/ledger.ts): told before each send and of each send that reached nobody. */
   ledger?: {
-    pending(who: string, at: string): void | Promise<void>;
-    cleared(who: string, at: string): void | Promise<void>;
+    pending(person: string, at: string): void | Promise<void>;
+    cleared(person: string, at: string): void | Promise<void>;
   };
 }
 
@@ -132,11 +134,11 @@ export async function sendRows<B>(
     lastStart = opts.now();
     await journal.about(row.row);
     // Committed before the request leaves (a database ledger answers asynchronously).
-    await opts.ledger?.pending(row.who, journal.iso());
+    await opts.ledger?.pending(row.person, journal.iso());
     thisRun.add(row.row);
     const d = await sender.deliver(req);
     await journal.answer(row.row, toState(d, journal.iso()));
-    if (d.outcome === 'failed' || d.outcome === 'not-sent') await opts.ledger?.cleared(row.who, journal.iso());
+    if (d.outcome === 'failed' || d.outcome === 'not-sent') await opts.ledger?.cleared(row.person, journal.iso());
     const result = {
       ...resultOf(row, journal.states.get(row.row), false),
       ...(d.outcome === 'sent' && d.warning ? { warning: d.warning } : {}),

@@ -2,6 +2,8 @@ import { NetworkError, ServiceError } from '../errors.js';
 import { templateRequestSchema, templateResponseSchema, type TemplateRequest } from '../schemas/template.js';
 import type { AnswerReader, Delivery, PreparedRequest } from '../api/deliver.js';
 import { issuesToProblems, type Problem } from '../csv/problems.js';
+import { channelPerson } from '../person.js';
+import { oldDestinationText } from '../state/destination.js';
 import { signBody, type SignatureSource } from '../signing/service-sign.js';
 
 export const UNITCAST_PATH = '/api/v1/template/unitcast';
@@ -33,11 +35,16 @@ export interface TemplateFields {
   reply_url?: string;
 }
 
-/** Checks the fields; `custom` becomes the JSON text of `{"reply_url": ...}`. */
+/**
+ * Checks the fields; `custom` becomes the JSON text of `{"reply_url": ...}`. The recipient is read
+ * as a person (src/person.ts): the channel without case and its id, a phone number in E.164 form
+ * (`reading.e164` also sends it so).
+ */
 export function buildTemplate(
   f: TemplateFields,
+  reading: { region?: string; e164?: boolean },
   line?: number,
-): { ok: true; body: TemplateRequest } | { ok: false; problems: Problem[] } {
+): { ok: true; body: TemplateRequest; person: string } | { ok: false; problems: Problem[] } {
   const problems: Problem[] = [];
   const at = line === undefined ? {} : { line };
   if (!f.reply_url) problems.push({ ...at, message: REPLY_URL_MISSING });
@@ -54,8 +61,41 @@ export function buildTemplate(
   });
   if (!parsed.success) problems.push(...issuesToProblems(parsed.error, line));
   if (problems.length > 0 || !parsed.success) return { ok: false, problems };
-  return { ok: true, body: parsed.data };
+  const who = channelPerson(parsed.data.channel, parsed.data.channel_id, parsed.data.user_id, reading.region);
+  if (!who.ok)
+    return { ok: false, problems: [{ ...at, message: `${who.problem} (${JSON.stringify(parsed.data.channel_id)})` }] };
+  const body = reading.e164 && who.e164 ? { ...parsed.data, channel_id: who.e164 } : parsed.data;
+  return { ok: true, body, person: who.key };
 }
+
+/** The names an earlier callctl gave a template CSV send's journal and its ledger (src/state/old-state.ts). */
+export function oldTemplateNames(
+  target: Pick<TemplateTarget, 'baseUrl'>,
+  templateId: number,
+): { target: string; ledger: string } {
+  const endpoint = templateEndpoint(target);
+  return {
+    target: `${endpoint} template ${templateId}`,
+    ledger: oldDestinationText(`template ${endpoint} template ${templateId}`),
+  };
+}
+
+/** The person an earlier callctl's ledger entry (`channel:channel_id` or `channel:channel_id/user_id`, as written) is now. */
+export const rekeyRecipient =
+  (region: string | undefined) =>
+  (written: string): string => {
+    const colon = written.indexOf(':');
+    if (colon < 0) return written;
+    const id = written.slice(colon + 1);
+    const slash = id.lastIndexOf('/');
+    const p = channelPerson(
+      written.slice(0, colon),
+      slash > 0 ? id.slice(0, slash) : id,
+      slash > 0 ? id.slice(slash + 1) : '',
+      region,
+    );
+    return p.ok ? p.key : written;
+  };
 
 /** The exact request; the signature covers the exact body bytes. */
 export async function prepareTemplate(

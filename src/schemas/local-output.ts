@@ -165,6 +165,7 @@ export const errorJsonSchema = z.strictObject({
       'not-found',
       'wrong-scheme',
       'local',
+      'old-state',
       'interrupted',
       'internal',
     ]),
@@ -173,3 +174,36 @@ export const errorJsonSchema = z.strictObject({
   }),
 });
 export type ErrorJson = z.infer<typeof errorJsonSchema>;
+
+/** `callctl state --json`: what state exists, for which destination (src/state/inventory.ts). */
+export const stateListJsonSchema = z.strictObject({
+  /** Where it is: the state folder, or the shared store. */
+  store: z.string(),
+  uploads: z.array(
+    z.strictObject({
+      destination: z.string(),
+      workflowId: z.string(),
+      file: z.string(),
+      status: z.enum(['done', 'unfinished', 'uncertain']),
+      batches: z.number().int(),
+      entries: z.number().int(),
+      uncertainBatches: z.number().int(),
+      lastAt: z.string(),
+      where: z.string(),
+    }),
+  ),
+  sends: z.array(
+    z.strictObject({
+      command: z.string(),
+      destination: z.string(),
+      file: z.string(),
+      sent: z.number().int(),
+      failed: z.number().int(),
+      uncertain: z.number().int(),
+      lastAt: z.string(),
+      where: z.string(),
+    }),
+  ),
+  ledgers: z.array(z.strictObject({ destination: z.string(), people: z.number().int(), lastAt: z.string() })),
+});
+export type StateListJson = z.infer<typeof stateListJsonSchema>;

@@ -86,6 +86,20 @@ export const sendDryRunJsonSchema = z.strictObject({
     }),
   ),
   /** --csv: rows the ledger would skip (reached through this destination within --recall-window). */
-  skipped: z.array(z.strictObject({ row: count, line: count, who: z.string(), reachedAt: z.string() })).optional(),
+  skipped: z
+    .array(z.strictObject({ row: count.optional(), line: count.optional(), who: z.string(), reachedAt: z.string() }))
+    .optional(),
 });
 export type SendDryRunJson = z.infer<typeof sendDryRunJsonSchema>;
+
+/**
+ * `push --json` and `template send --json` (one person) when the never-twice ledger kept the send
+ * back: the person was reached through the destination within --recall-window; nothing was sent.
+ */
+export const sendSkippedJsonSchema = z.strictObject({
+  skipped: z.literal(true),
+  who: z.string(),
+  destination: z.string(),
+  reachedAt: z.string(),
+});
+export type SendSkippedJson = z.infer<typeof sendSkippedJsonSchema>;

@@ -5,6 +5,9 @@ import { redactValues } from '../redact.js';
 import { syncDir } from '../files/atomic-write.js';
 import { pruneJournals } from '../files/state.js';
 
+/** Which journals: uploads (batches of a list update) or reach (rows of push and template send). */
+export type JournalKind = 'upload' | 'reach';
+
 /** One record of a journal: a JSON object (what it says is the using command's own). */
 export type JournalRecord = Record<string, unknown>;
 

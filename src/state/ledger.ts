@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { acquireLock } from '../files/lock.js';
 import { FileJournals, type JournalStore } from './journal.js';
 
 /**
- * The never-twice ledger of pushes and template sends: per destination (the normalised flex-route
- * or template endpoint), who was reached and when, across files, file names and spellings of the
- * URL. A row whose person was reached through the same destination within the window is skipped
- * unless `--call-again`.
+ * The never-twice ledger of pushes and template sends: per destination (src/state/destination.ts),
+ * who was reached and when, across files, single sends and spellings (a person is their key,
+ * src/person.ts). A person reached through the same destination within the window is skipped
+ * unless `--call-again`. Opened under the destination's lock (State.openLedger), so the people
+ * read at open stay true while the run holds it.
  */
 export interface Ledger {
   /** When this person was last reached (or may have been: sent without an answer), if ever. */
@@ -22,38 +21,29 @@ export interface Ledger {
 
 /** Where ledgers live: files (fileLedgers) or the PostgreSQL store (src/state/pg-ledger.ts). */
 export interface LedgerStore {
-  open(destination: string): Ledger | Promise<Ledger>;
+  /** The ledger of a destination, to write to (the caller holds the destination's lock). */
+  open(destination: string): Promise<Ledger>;
+  /** When each person was last reached through `destination`, read without writing (a dry run). */
+  peek(destination: string): Promise<(person: string) => string | undefined>;
+  /** Whether anything is recorded for `destination`. */
+  has(destination: string): Promise<boolean>;
+  /**
+   * Takes what was recorded under `from` (a destination as an earlier version spelled it) into
+   * `to`, each person re-keyed by `rekey` (its key now); `from` is then empty. Resolves with the
+   * number of people taken.
+   */
+  adopt(from: string, to: string, rekey: (person: string) => string): Promise<number>;
+  /** Every destination with its number of people and the last time one was reached. */
+  list(): Promise<Array<{ destination: string; people: number; lastAt?: string }>>;
 }
 
 /** Default window within which a person reached through a destination is not reached again. */
 export const RECALL_WINDOW_MS = 24 * 3600 * 1000;
 
-/**
- * One spelling for one address: scheme and host in lower case, `localhost` and `[::1]` as
- * 127.0.0.1, no default port, no trailing slash, no empty path segments.
- */
-export function normaliseUrl(url: string): string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return url.trim().replace(/\/+$/, '');
-  }
-  const host = u.hostname === 'localhost' || u.hostname === '[::1]' ? '127.0.0.1' : u.hostname;
-  const path = u.pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
-  return `${u.protocol}//${host}${u.port ? `:${u.port}` : ''}${path}${u.search}`;
-}
-
-/** A destination's text with every URL in it normalised (`POST https://Flex.example/api/push/***`). */
-export function normaliseDestination(text: string): string {
-  return text.replace(/https?:\/\/[^\s]+/gi, (url) => normaliseUrl(url));
-}
-
 type Entry = { p: string; s: 'pending' | 'clear'; at: string };
 
-/** The ledgers as journals (src/state/journal.ts): `<state>/ledgers/<hash of the destination>.jsonl`. */
-const ledgerJournals = (stateDir: string) => new FileJournals(join(stateDir, 'ledgers'), '.jsonl');
-const ledgerName = (destination: string) => createHash('sha256').update(destination).digest('hex').slice(0, 24);
+/** The name of a destination's ledger: a hash (names are file names). */
+export const ledgerName = (destination: string) => createHash('sha256').update(destination).digest('hex').slice(0, 24);
 
 /** Each person's last entry. */
 async function readLedger(store: JournalStore, name: string): Promise<Map<string, Entry>> {
@@ -67,49 +57,56 @@ const reachedAt = (last: ReadonlyMap<string, Entry>) => (person: string) => {
   return e?.s === 'pending' ? e.at : undefined;
 };
 
-/**
- * When each person was last reached through `destination`, read without its lock and without
- * writing anything (`--dry-run`: what a run now would skip; a run in progress may add more).
- */
-export async function peekLedger(
-  stateDir: string,
-  destination: string,
-): Promise<(person: string) => string | undefined> {
-  return reachedAt(await readLedger(ledgerJournals(stateDir), ledgerName(destination)));
-}
-
-/** Ledgers as append-only journals in `<state>/ledgers/`, one per destination. */
+/** Ledgers as append-only journals in `<state>/ledgers/<hash of the destination>.jsonl`, one per destination. */
 export function fileLedgers(stateDir: string): LedgerStore {
+  const store = new FileJournals(join(stateDir, 'ledgers'), '.jsonl');
   return {
     async open(destination) {
-      const store = ledgerJournals(stateDir);
       const name = ledgerName(destination);
-      mkdirSync(store.dir, { recursive: true, mode: 0o700 });
-      // Two runs to the same destination at once would each miss the other's people.
-      const release = acquireLock(`${store.where(name)}.lock`, `send to ${destination}`);
+      const last = await readLedger(store, name);
+      const journal = store.open(name, () => ({ destination }));
+      const append = (e: Entry, durable: boolean) => {
+        last.set(e.p, e);
+        return journal.append(e, durable);
+      };
+      return {
+        lastReached: reachedAt(last),
+        pending: (p, at) => append({ p, s: 'pending', at }, true),
+        cleared: (p, at) => append({ p, s: 'clear', at }, false),
+        close: () => journal.close(),
+      };
+    },
+    async peek(destination) {
+      return reachedAt(await readLedger(store, ledgerName(destination)));
+    },
+    async has(destination) {
+      return (await store.first(ledgerName(destination))) !== undefined;
+    },
+    async adopt(from, to, rekey) {
+      const old = await readLedger(store, ledgerName(from));
+      const journal = store.open(ledgerName(to), () => ({ destination: to }));
       try {
-        const last = await readLedger(store, name);
-        const journal = store.open(name, () => ({ destination }));
-        const append = (e: Entry, durable: boolean) => {
-          last.set(e.p, e);
-          return journal.append(e, durable);
-        };
-        return {
-          lastReached: reachedAt(last),
-          pending: (p, at) => append({ p, s: 'pending', at }, true),
-          cleared: (p, at) => append({ p, s: 'clear', at }, false),
-          close: async () => {
-            try {
-              await journal.close();
-            } finally {
-              release();
-            }
-          },
-        };
-      } catch (error) {
-        release();
-        throw error;
+        for (const e of old.values()) journal.append({ ...e, p: rekey(e.p) }, false);
+      } finally {
+        await journal.close();
       }
+      await store.remove(ledgerName(from));
+      return old.size;
+    },
+    async list() {
+      const found = [];
+      for (const name of await store.list()) {
+        const records = (await store.read(name)) ?? [];
+        const destination = records[0]?.destination;
+        if (typeof destination !== 'string') continue;
+        const last = await readLedger(store, name);
+        const times = [...last.values()]
+          .filter((e) => e.s === 'pending')
+          .map((e) => e.at)
+          .sort();
+        found.push({ destination, people: last.size, ...(times.length ? { lastAt: times.at(-1)! } : {}) });
+      }
+      return found;
     },
   };
 }

@@ -1,21 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { EventStore } from './types.js';
-
-/** Whether a store value names a PostgreSQL database (else it is an NDJSON file path). */
-export function isPostgresUrl(value: string): boolean {
-  return /^postgres(?:ql)?:\/\//i.test(value);
-}
-
-/** The password inside a store URL, so the caller can add it to the run's secrets. */
-export function storePassword(value: string): string | undefined {
-  if (!isPostgresUrl(value)) return undefined;
-  try {
-    const p = new URL(value).password;
-    return p ? decodeURIComponent(p) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { isPostgresUrl } from './choice.js';
 
 /**
  * Opens the store a value names: a `postgres://` URL (the `pg` driver is imported only then), or

@@ -1,15 +1,12 @@
 import type { Client } from 'pg';
 import { NetworkError } from '../errors.js';
-import type { JournalAppender, JournalRecord, JournalStore } from './journal.js';
+import type { JournalAppender, JournalKind, JournalRecord, JournalStore } from './journal.js';
 import { JOURNAL_KEEP_MS } from '../files/state.js';
 import { redactValues } from '../redact.js';
 import { describe, shownUrl } from './pg-pool.js';
 import { migrate, schemaStatus, SCHEMA_VERSION } from './pg-schema.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
-
-/** Which journals: uploads (batches of a list update) or reach (rows of push and template send). */
-export type JournalKind = 'upload' | 'reach';
 
 /**
  * Journals in the PostgreSQL store (`callctl_journals`: one row per record, in order), so that a

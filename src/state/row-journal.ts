@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { acquireLock } from '../files/lock.js';
-import { FileJournals, type JournalAppender, type JournalRecord, type JournalStore } from './journal.js';
+import type { Destination } from './destination.js';
+import type { JournalAppender, JournalRecord, JournalStore } from './journal.js';
 
-/** What identifies the sending of one file: the same command, target and file content is the same send (its runs share one journal). */
+/** What identifies the sending of one file: the same command, destination and file content is the same send (its runs share one journal). */
 export interface JournalKey {
-  command: string;
-  /** Where the rows go (flex URL and environment, or base URL); never a secret. */
-  target: string;
+  command: 'push' | 'template';
+  destination: Destination;
   /** SHA-256 of the input file. */
   sha256: string;
 }
@@ -24,37 +21,32 @@ export type RowState =
   /** The connection failed after the body went out. */
   | { state: 'uncertain'; at: string; error: string };
 
-/** The row journals as files: `<state>/journals/<command>-<id>.jsonl` (src/state/journal.ts). */
-export function reachJournals(stateDir: string): JournalStore {
-  return new FileJournals(join(stateDir, 'journals'), '.jsonl');
-}
+const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 24);
 
 /** The journal's name: the command and a hash of what identifies the send. */
 export function journalName(key: JournalKey): string {
-  const id = createHash('sha256').update(`${key.command}\0${key.target}\0${key.sha256}`).digest('hex').slice(0, 24);
-  return `${key.command}-${id}`;
+  return `${key.command}-${hash(`v2\0${key.command}\0${key.destination.text}\0${key.sha256}`)}`;
+}
+
+/** The name an earlier callctl gave the journal of the same send (its `target`: the endpoint as it showed it). */
+export function oldJournalName(command: string, target: string, sha256: string): string {
+  return `${command}-${hash(`${command}\0${target}\0${sha256}`)}`;
 }
 
 /**
  * The journal of one push or template CSV send, keyed by rows (src/state/journal.ts
  * underneath), so that a re-run after a kill never sends a row twice: "about to send row N" is
- * on disk before the request, the answer after it (flushed with the next row's intent). A lock
- * (src/files/lock.ts) keeps runs apart.
+ * on disk before the request, the answer after it (flushed with the next row's intent). The run
+ * holds the send's lock (State.lock) while the journal is open.
  */
 export class Journal {
   private constructor(
     readonly path: string,
     private readonly appender: JournalAppender,
-    private readonly releaseLock: () => void,
     readonly states: Map<number, RowState>,
     readonly isNew: boolean,
     private readonly now: () => number,
   ) {}
-
-  /** Where the journal of a send is, under the state folder. */
-  static pathFor(stateDir: string, key: JournalKey): string {
-    return reachJournals(stateDir).where(journalName(key));
-  }
 
   /** Removes journals last written over 30 days ago whose every row has an answer (none uncertain). */
   static async prune(store: JournalStore): Promise<void> {
@@ -65,7 +57,12 @@ export class Journal {
 
   /** The states recorded so far, without locking or writing (for a dry run). */
   static async peek(store: JournalStore, key: JournalKey): Promise<Map<number, RowState>> {
-    return statesOf((await store.read(journalName(key))) ?? []);
+    return Journal.peekName(store, journalName(key));
+  }
+
+  /** The same, of a journal named as it is (an earlier callctl's). */
+  static async peekName(store: JournalStore, name: string): Promise<Map<number, RowState>> {
+    return statesOf((await store.read(name)) ?? []);
   }
 
   /**
@@ -80,36 +77,31 @@ export class Journal {
     const found: Array<{ path: string; at: string }> = [];
     for (const name of await store.list(`${key.command}-`)) {
       const begin = await store.first(name);
-      if (begin?.target === key.target && begin.file === file && begin.sha256 !== key.sha256)
+      if (begin?.destination === key.destination.text && begin.file === file && begin.sha256 !== key.sha256)
         found.push({ path: store.where(name), at: String(begin.at) });
     }
     return found;
   }
 
-  /**
-   * Locks the send, reads what earlier runs recorded, and starts the journal if it is new. The
-   * lock is a file (`lockPath`, by default beside a file journal); a store whose journals are not
-   * files names a lock file of its own (and may take a shared lock too, as the command does).
-   */
+  /** Reads what earlier runs recorded, and starts the journal if it is new (the caller holds the send's lock). */
   static async open(
     store: JournalStore,
     key: JournalKey,
     meta: Record<string, unknown>,
     now: () => number,
-    lockPath = `${store.where(journalName(key))}.lock`,
   ): Promise<Journal> {
     const name = journalName(key);
-    const path = store.where(name);
-    mkdirSync(dirname(lockPath), { recursive: true, mode: 0o700 });
-    const releaseLock = acquireLock(lockPath, `${key.command} run of this file`);
-    try {
-      const records = await store.read(name);
-      const appender = store.open(name, () => ({ t: 'begin', ...key, ...meta, at: new Date(now()).toISOString() }));
-      return new Journal(path, appender, releaseLock, statesOf(records ?? []), records === undefined, now);
-    } catch (error) {
-      releaseLock();
-      throw error;
-    }
+    const records = await store.read(name);
+    const header = () => ({
+      t: 'begin',
+      command: key.command,
+      destination: key.destination.text,
+      sha256: key.sha256,
+      ...meta,
+      at: new Date(now()).toISOString(),
+    });
+    const appender = store.open(name, header);
+    return new Journal(store.where(name), appender, statesOf(records ?? []), records === undefined, now);
   }
 
   /** Recorded, and on disk, before the request is made. */
@@ -126,11 +118,7 @@ export class Journal {
   }
 
   async close(): Promise<void> {
-    try {
-      await this.appender.close();
-    } finally {
-      this.releaseLock();
-    }
+    await this.appender.close();
   }
 
   private set(row: number, state: RowState, durable: boolean): void | Promise<void> {

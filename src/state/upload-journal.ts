@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { FileJournals, type JournalAppender, type JournalRecord, type JournalStore } from './journal.js';
+import type { JournalAppender, JournalRecord, JournalStore } from './journal.js';
 
 /** One batch of an upload: one list-update request of entries, by the file lines they come from. */
 export interface Batch {
@@ -22,13 +22,9 @@ export function uploadsDir(stateDir: string): string {
   return join(stateDir, 'uploads');
 }
 
-/** The upload journals as files: `<state>/uploads/<key>.journal` (src/state/journal.ts). */
-export function uploadJournals(stateDir: string): JournalStore {
-  return new FileJournals(uploadsDir(stateDir), '.journal');
-}
-
 /**
- * `<workflow>-<first 16 hex of the content's SHA-256>`: the journal and the lock of one upload.
+ * `<workflow>-<first 16 hex of the content's SHA-256>`: what names the journal and the lock of
+ * one upload, before its destination's id (`-<destination id>`; without it, an earlier callctl's).
  * A workflow id with characters unsafe in file names is made safe and tagged with its own hash.
  */
 export function uploadKey(workflowId: string, sha256: string): string {
@@ -40,8 +36,11 @@ export function uploadKey(workflowId: string, sha256: string): string {
 
 export interface JournalHeader {
   type: 'start';
-  version: 1;
+  /** 2: keyed by destination; 1 (an earlier callctl): without. */
+  version: 1 | 2;
   workflowId: string;
+  /** The service and account (src/state/destination.ts); absent in an earlier callctl's journal. */
+  destination?: string;
   /** Absolute path of the file when the upload started. */
   file: string;
   sha256: string;
@@ -156,12 +155,13 @@ export function skipRanges(state: JournalState, resend: (b: UncertainBatch) => b
 }
 
 /**
- * Unfinished uploads of the same file (same absolute path) to the same workflow with other
- * content: the file changed since a run that did not complete.
+ * Unfinished uploads of the same file (same absolute path) to the same workflow and destination
+ * with other content: the file changed since a run that did not complete.
  */
 export async function findInterrupted(
   store: JournalStore,
   workflowId: string,
+  destination: string,
   file: string,
   sha256: string,
 ): Promise<JournalState[]> {
@@ -174,6 +174,7 @@ export async function findInterrupted(
     if (
       h &&
       h.workflowId === workflowId &&
+      h.destination === destination &&
       h.file === file &&
       h.sha256 !== sha256 &&
       !state.doneAt &&
@@ -203,7 +204,7 @@ export class JournalWriter {
     header: Omit<JournalHeader, 'type' | 'version' | 'at'>,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.appender = store.open(name, () => ({ type: 'start', version: 1, ...header, at: this.now().toISOString() }));
+    this.appender = store.open(name, () => ({ type: 'start', version: 2, ...header, at: this.now().toISOString() }));
   }
 
   /** Before the request: from here on the batch may reach the service. */

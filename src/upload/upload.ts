@@ -1,10 +1,9 @@
-import { mkdirSync, readdirSync, rmSync, statSync, type Stats } from 'node:fs';
-import { commitFile } from '../files/atomic-write.js';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError, NetworkError } from '../errors.js';
 import { BatchReader, plainBatch, type SpooledBatch } from './batches.js';
 import type { Batch } from '../state/upload-journal.js';
-import { checkFile, secondSpoolPath, SPLIT_MIN_BYTES } from './check-file.js';
+import { SPLIT_MIN_BYTES } from './check-file.js';
 import type { Plan, UploadEvent, Validation } from './events.js';
 import { fingerprint, type Fingerprint } from './fingerprint.js';
 import {
@@ -15,24 +14,33 @@ import {
   markSuperseded,
   readJournal,
   skipRanges,
-  uploadJournals,
   uploadKey,
   uploadsDir,
   type JournalState,
   type UncertainBatch,
 } from '../state/upload-journal.js';
 import type { JournalStore } from '../state/journal.js';
-import { acquireLock } from '../files/lock.js';
+import type { State } from '../state/state.js';
+import type { Destination } from '../state/destination.js';
+import { settleOldJournal, type OldStatePolicy } from '../state/old-state.js';
 import { SplitFinder } from './split.js';
+import { earlierOf, readAndCheck, spoolFiles, statFile, type ReadOptions } from './pass-one.js';
 
-export interface UploadOptions {
+export interface UploadOptions extends ReadOptions {
   /** The file as the user named it (for messages). */
   file: string;
   /** Its absolute path. */
   path: string;
   workflowId: string;
-  /** The state folder (src/files/state.ts): journals and locks live in its `uploads/`. */
-  stateDir: string;
+  /** The run's state (src/state/state.ts): the upload's journal and lock. */
+  state: State;
+  /**
+   * The service and account the contacts go to: the journal is theirs alone. Absent only for a dry
+   * run that knows no base URL or APPKey: it then plans the file as a first upload.
+   */
+  destination?: Destination;
+  /** What to do with a journal of the same file and workflow an earlier callctl wrote without its destination. */
+  oldState: OldStatePolicy;
   /** Where spool files go (the cache folder). */
   spoolDir: string;
   delimiter: string;
@@ -53,13 +61,6 @@ export interface UploadOptions {
   dryRun: boolean;
   signal?: AbortSignal;
   onEvent?: (event: UploadEvent) => void;
-  /**
-   * A lock shared between hosts (a PostgreSQL store), taken under the same key as the local lock
-   * file and held as long as it; resolves to its release. Without it the lock file is the only one.
-   */
-  sharedLock?: (key: string, what: string) => Promise<() => Promise<void>>;
-  /** Where the journals are (the PostgreSQL store's, shared by every host); default the state folder's files. */
-  journals?: JournalStore;
 }
 
 /** Sends one batch (its entries as a JSON array's text); resolves with the envelope's data. */
@@ -91,9 +92,6 @@ export type UploadStop =
   | { kind: 'uncertain'; batches: readonly Batch[]; totalBatches: number; why?: string }
   | { kind: 'failed'; error: unknown; batch: Batch; totalBatches: number; ackedBatches: number; ackedEntries: number };
 
-/** Rows between two `read` events. */
-const READ_EVENT_EVERY = 5_000;
-
 /** Tries of an uncertain batch whose entries all carry caseid, after the first. */
 const CASEID_RETRIES = 3;
 
@@ -122,7 +120,7 @@ export class PreparedUpload {
     private readonly replaced: string[],
     /** Unfinished uploads of the same path with other content: this one goes ahead instead of them. */
     readonly earlier: JournalState[],
-    private readonly releaseLock: () => void,
+    private readonly releaseLock: () => Promise<void>,
   ) {}
 
   /** Within --max-invalid, with at least one valid row. */
@@ -141,32 +139,54 @@ export class PreparedUpload {
     });
     emit({ type: 'fingerprint', ...fp });
 
-    const dir = uploadsDir(o.stateDir);
-    const key = uploadKey(o.workflowId, fp.sha256);
-    const journals = o.journals ?? uploadJournals(o.stateDir);
+    const dir = uploadsDir(o.state.dir);
+    const destination = o.destination ?? {
+      kind: 'cloud',
+      text: '(not known: a dry run without base URL or APPKey)',
+      id: 'unknown',
+    };
+    const key = `${uploadKey(o.workflowId, fp.sha256)}-${destination.id}`;
+    const journals = await o.state.journals('upload');
     const journalPath = journals.where(key);
-    let release: () => void = () => undefined;
+    let release: () => Promise<void> = async () => undefined;
     const spool = o.dryRun ? undefined : join(o.spoolDir, `${key}.${process.pid}.spool`);
-    if (!o.dryRun) {
+    const header = () => ({
+      type: 'start',
+      version: 2,
+      workflowId: o.workflowId,
+      destination: destination.text,
+      file: o.path,
+      sha256: fp.sha256,
+      bytes: fp.bytes,
+      at: new Date().toISOString(),
+    });
+    const settle = (policy: OldStatePolicy) =>
+      settleOldJournal(journals, {
+        oldName: uploadKey(o.workflowId, fp.sha256),
+        newName: key,
+        policy,
+        destination,
+        what: `upload of ${o.file} to workflow ${o.workflowId}`,
+        header,
+      });
+    if (o.dryRun) {
+      // Read only: an earlier callctl's journal stops a dry run as it would stop the upload.
+      if (o.oldState === 'stop' && !o.restart && o.destination) await settle('stop');
+    } else {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       mkdirSync(o.spoolDir, { recursive: true, mode: 0o700 });
       await journals.prune(finishedUpload);
       const lockPath = join(dir, `${key}.lock`);
-      const what = `upload of ${o.file} to workflow ${o.workflowId}`;
-      // The shared lock first: another host's run is refused before this one touches local files.
-      const releaseShared = o.sharedLock ? await o.sharedLock(`upload ${key}`, what) : undefined;
+      release = await o.state.lock({
+        name: `upload ${key}`,
+        what: `upload of ${o.file} to workflow ${o.workflowId}`,
+        file: lockPath,
+        onStale: (owner) => emit({ type: 'stale-lock', pid: owner.pid, path: lockPath }),
+      });
       try {
-        const releaseFile = acquireLock(lockPath, what, (owner) =>
-          emit({ type: 'stale-lock', pid: owner.pid, path: lockPath }),
-        );
-        release = releaseShared
-          ? () => {
-              releaseFile();
-              void releaseShared();
-            }
-          : releaseFile;
+        await settle(o.restart ? 'ignore' : o.oldState);
       } catch (error) {
-        await releaseShared?.();
+        await release();
         throw error;
       }
       // Spools of runs that were killed (we hold the lock: nobody else uses them).
@@ -175,7 +195,7 @@ export class PreparedUpload {
     }
     try {
       // Never stuck: a new export at the same path is a new upload; the stopped one is named.
-      const interrupted = await findInterrupted(journals, o.workflowId, o.path, fp.sha256);
+      const interrupted = await findInterrupted(journals, o.workflowId, destination.text, o.path, fp.sha256);
       if (!o.restart) for (const j of interrupted) emit({ type: 'earlier-upload', ...earlierOf(j) });
       const journal = o.restart ? emptyJournal(key, journalPath) : await readJournal(journals, key);
       if (journal.batches.length > 0 || journal.uncertain.length > 0) {
@@ -239,7 +259,7 @@ export class PreparedUpload {
       );
     } catch (error) {
       for (const path of spoolFiles(spool)) rmSync(path, { force: true });
-      release();
+      await release();
       throw error;
     }
   }
@@ -258,6 +278,7 @@ export class PreparedUpload {
     const { batches, totalBatches, entries } = this.plan;
     const journal = new JournalWriter(this.journals, this.journalName, {
       workflowId: o.workflowId,
+      destination: o.destination!.text,
       file: o.path,
       sha256: this.fingerprint.sha256,
       bytes: this.fingerprint.bytes,
@@ -377,107 +398,13 @@ export class PreparedUpload {
   }
 
   /** Releases the lock and removes the spool. Safe to call more than once. */
-  close(): void {
-    this.releaseLock();
+  async close(): Promise<void> {
     for (const path of this.spools) rmSync(path, { force: true });
+    await this.releaseLock();
   }
-}
-
-/** Pass 1: every row read and checked; valid rows after the resume line are batched. */
-async function readAndCheck(
-  o: UploadOptions,
-  fp: Fingerprint,
-  skip: Array<[number, number]>,
-  spoolPath: string | undefined,
-  splitter: SplitFinder | undefined,
-  emit: (e: UploadEvent) => void,
-) {
-  let last = 0;
-  // Written beside its final name, which it takes only once the file proves to have rows.
-  const rejectsPath = o.rejectsPath && `${o.rejectsPath}.${process.pid}.part`;
-  const check = await checkFile(
-    {
-      path: o.path,
-      file: o.file,
-      delimiter: o.delimiter,
-      keepEmpty: o.keepEmpty,
-      batchSize: o.batchSize,
-      resumeLine: 0,
-      skip,
-      spoolPath,
-      rejectsPath,
-    },
-    fp.bytes,
-    splitter?.found,
-    {
-      signal: o.signal,
-      onProgress: (p) => {
-        // A read event every few thousand rows (the halves of a large file report in turns).
-        if (p.rows - last < READ_EVENT_EVERY) return;
-        last = p.rows;
-        emit({ type: 'read', ...p, totalBytes: fp.bytes });
-      },
-    },
-  );
-  const { rows, valid, invalid } = check.validation;
-  emit({ type: 'read', rows, valid, invalid, bytes: fp.bytes, totalBytes: fp.bytes });
-  const discardRejects = () => rejectsPath && rmSync(rejectsPath, { force: true });
-  if (!check.header) {
-    discardRejects();
-    throw new InputError(
-      `${o.file}: line 1: the file is empty; expected a header row naming at least callee and platform`,
-      { line: 1 },
-    );
-  }
-  if (rows === 0) {
-    discardRejects();
-    throw new InputError(`${o.file}: line ${check.lines + 1}: no rows after the header`, { line: check.lines + 1 });
-  }
-  // Flushed and renamed into place in one step: a cron job never reads half a rejects file.
-  if (rejectsPath) commitFile(rejectsPath, o.rejectsPath!);
-  return check;
-}
-
-/** The spool files an upload may write (the second for a file checked in two halves). */
-function spoolFiles(spool: string | undefined): string[] {
-  return spool ? [spool, secondSpoolPath(spool)] : [];
 }
 
 /** Whether the body may have reached the service without an answer (a connection lost or timed out once it was sent). */
 function mayHaveArrived(error: unknown): boolean {
   return error instanceof NetworkError && error.details.mayHaveBeenSent !== false;
-}
-
-/** What the warning about an earlier, stopped upload of the same path says. */
-function earlierOf(j: JournalState): {
-  journal: string;
-  at: string;
-  batches: number;
-  entries: number;
-  line: number;
-  startedAt: string;
-} {
-  const times = [...j.batches.map((b) => b.at), ...j.uncertain.map((b) => b.at)].sort();
-  return {
-    journal: j.path,
-    at: times.at(-1) ?? '',
-    batches: j.batches.length,
-    entries: j.ackedEntries,
-    line: j.resumeLine,
-    startedAt: j.header?.at ?? '',
-  };
-}
-
-function statFile(path: string, display: string): Stats {
-  let stats: Stats;
-  try {
-    stats = statSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(
-      `cannot read ${display}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
-    );
-  }
-  if (!stats.isFile()) throw new InputError(`cannot read ${display}: not a file`);
-  return stats;
 }

@@ -451,7 +451,11 @@ describe('push and template send: an accepted request is never "failed"', () => 
     let n = 0;
     const p = await peer(() => odd[n++ % odd.length]![1]);
     const dir = tempDir();
-    const file = writeIn(dir, 'callers.csv', 'caller_id\n+621001\n+621002\n+621003\n+621004\n+621005\n');
+    const file = writeIn(
+      dir,
+      'callers.csv',
+      'caller_id\n+628100000001\n+628100000002\n+628100000003\n+628100000004\n+628100000005\n',
+    );
     const env = {
       CALLCTL_FLEX_URL: p.url,
       CALLCTL_PUSH_TOKEN: 'ptk-live-123456',

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { Journal } from '../../src/state/row-journal.js';
+import { pushDestination } from '../../src/state/destination.js';
 import { main } from '../../src/main.js';
 import { testIO } from '../../src/io.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';
@@ -31,17 +31,17 @@ describe('push --csv', () => {
     const file = writeIn(
       dir,
       'bad.csv',
-      'caller_id,client_name,debt_amount\n+621,A,10\n,B,11\n+623,C,1.2.3\n"+624","D\nE",12\n+621,F,13\n+626,G\n',
+      'caller_id,client_name,debt_amount\n+6281000000001,A,10\n,B,11\n+6281000000003,C,1.2.3\n"+6281000000004","D\nE",12\n+6281000000001,F,13\n+6281000000006,G\n',
     );
     const r = await cli(['--csv', file, '--yes']);
     expect(r.code).toBe(3);
     expect(r.err).toContain('line 3: caller_id is required');
-    expect(r.err).toContain('line 7: caller_id +621 is also on line 2');
+    expect(r.err).toContain('line 7: caller_id +6281000000001 is also on line 2');
     expect(r.err).toContain('line 8: 2 fields, but the header has 3');
     expect(r.err).not.toContain('line 4:');
     expect(r.err).toMatch(/error: .*bad\.csv: 3 problems; nothing was sent/);
     expect(sandbox.requests).toHaveLength(0);
-    const noColumn = await cli(['--csv', writeIn(dir, 'nocol.csv', 'number\n+621\n'), '--yes', '--json']);
+    const noColumn = await cli(['--csv', writeIn(dir, 'nocol.csv', 'number\n+6281000000001\n'), '--yes', '--json']);
     expect(noColumn.code).toBe(3);
     expect(JSON.parse(noColumn.err.trim().split('\n').at(-1)!).error.problems).toEqual([
       { line: 1, message: 'the header has no caller_id column' },
@@ -52,7 +52,7 @@ describe('push --csv', () => {
     const file = writeIn(
       dir,
       'callers.csv',
-      'caller_id,client_name,debt_amount,due_date\n+621,A,10,2026-12-01\n+622,,20,\n+623,C,30,2026-12-03\n',
+      'caller_id,client_name,debt_amount,due_date\n+6281000000001,A,10,2026-12-01\n+6281000000002,,20,\n+6281000000003,C,30,2026-12-03\n',
     );
     const r = await cli(
       ['--csv', file, '--rate', '4', '--var', 'due_date=2026-12-31', '--var', 'product=loan', '--yes'],
@@ -61,9 +61,9 @@ describe('push --csv', () => {
     expect(r.code, r.err).toBe(0);
     const pushes = sandbox.state.received.pushes;
     expect(pushes.map((p) => [p.caller_id, p.client_name, p.variables])).toEqual([
-      ['+621', 'A', { due_date: '2026-12-01', product: 'loan', debt_amount: '10' }],
-      ['+622', undefined, { due_date: '2026-12-31', product: 'loan', debt_amount: '20' }],
-      ['+623', 'C', { due_date: '2026-12-03', product: 'loan', debt_amount: '30' }],
+      ['+6281000000001', 'A', { due_date: '2026-12-01', product: 'loan', debt_amount: '10' }],
+      ['+6281000000002', undefined, { due_date: '2026-12-31', product: 'loan', debt_amount: '20' }],
+      ['+6281000000003', 'C', { due_date: '2026-12-03', product: 'loan', debt_amount: '30' }],
     ]);
     // Sequential sends 250 ms apart (4 per second; without pacing they would be ~2 ms apart, and
     // loopback latency varies a little); measured after the first, whose
@@ -233,17 +233,16 @@ describe('push --csv', () => {
   it('refuses to run while another run holds the file, and does not mix --caller-id with --csv', async () => {
     const file = writeIn(dir, 'callers.csv', pushCsv(2));
     const sha = (await import('node:crypto')).createHash('sha256').update(readFileSync(file)).digest('hex');
-    const journal = Journal.pathFor(`${env.XDG_STATE_HOME}/callctl`, {
-      command: 'push',
-      target: `live POST ${sandbox.flexUrl}/api/push/***`,
-      sha256: sha,
-    });
-    (await import('node:fs')).mkdirSync(`${env.XDG_STATE_HOME}/callctl/journals`, { recursive: true });
-    writeFileSync(`${journal}.lock`, `${process.pid}\n`);
+    // The send's lock, as a run holding it leaves it (src/state/state.ts: <state>/locks/<hash of its name>.lock).
+    const name = `push ${pushDestination(sandbox.flexUrl, 'live').text} ${sha}`;
+    const locks = `${env.XDG_STATE_HOME}/callctl/locks`;
+    (await import('node:fs')).mkdirSync(locks, { recursive: true });
+    const hash = (await import('node:crypto')).createHash('sha256').update(name).digest('hex').slice(0, 24);
+    writeFileSync(`${locks}/${hash}.lock`, `${process.pid}\n`);
     const locked = await cli(['--csv', file, '--yes']);
     expect(locked.code).toBe(2);
     expect(locked.err).toContain(`another push run of this file is running (pid ${process.pid}`);
-    const both = await cli(['--csv', file, '--caller-id', '+621', '--yes']);
+    const both = await cli(['--csv', file, '--caller-id', '+6281000000001', '--yes']);
     expect(both.code).toBe(2);
     expect(sandbox.requests).toHaveLength(0);
   });
@@ -252,9 +251,14 @@ describe('push --csv', () => {
 describe('push --csv line numbers (one CSV reader with workflow update)', () => {
   it('a bad row after a quoted field holding a CRLF is named by its own line (was 8 for line 6)', async () => {
     // line 1 header; 2; 3-4 (a quoted CRLF inside); 5; 6 the bad row (no caller_id)
-    const text = ['caller_id,client_name,debt_amount', '+621,A,10', '+622,"B\r\nB",11', '+623,C,12', ',D,13', ''].join(
-      '\r\n',
-    );
+    const text = [
+      'caller_id,client_name,debt_amount',
+      '+6281000000001,A,10',
+      '+6281000000002,"B\r\nB",11',
+      '+6281000000003,C,12',
+      ',D,13',
+      '',
+    ].join('\r\n');
     const r = await cli(['--csv', writeIn(dir, 'crlf-quoted.csv', text), '--yes']);
     expect(r.code).toBe(3);
     expect(r.err).toContain('line 6: caller_id is required');

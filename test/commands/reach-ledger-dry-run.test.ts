@@ -86,9 +86,11 @@ describe('template send --csv --dry-run and the ledger', () => {
     runCli(['template', 'send', ...FLAGS, '--csv', file, '--rate', '1000', ...extra], { env });
 
   it('names the recipients already messaged through this endpoint', async () => {
-    expect((await send(writeIn(dir, 'a.csv', 'channel_id,user_id,name\n+621,u1,Ani\n'), '--yes')).code).toBe(0);
+    expect((await send(writeIn(dir, 'a.csv', 'channel_id,user_id,name\n+6281000000001,u1,Ani\n'), '--yes')).code).toBe(
+      0,
+    );
     const dry = await send(
-      writeIn(dir, 'b.csv', 'channel_id,user_id,name\n+622,u2,Budi\n+621,u1,Ani\n'),
+      writeIn(dir, 'b.csv', 'channel_id,user_id,name\n+6281000000002,u2,Budi\n+6281000000001,u1,Ani\n'),
       '--dry-run',
       '--json',
     );

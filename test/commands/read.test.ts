@@ -265,14 +265,18 @@ describe('secrets, colour, prompts', () => {
   });
 
   it('prompts only on a TTY; without one a missing value names the flag and exits 2', async () => {
-    const noTty = await cli(['auth', 'login'], { env: { CALLCTL_TOKEN: '' } });
+    const noTty = await cli(['auth', 'login'], { env: { CALLCTL_TOKEN: '', CALLCTL_APP_KEY: '' } });
     expect(noTty.code).toBe(2);
     expect(noTty.err).toMatch(/--app-key/);
     const noSecret = await cli(['auth', 'login', '--app-key', sandbox.appKey]);
     expect(noSecret.code).toBe(2);
     expect(noSecret.err).toMatch(/--app-secret-stdin/);
 
-    const tty = await cli(['auth'], { tty: true, answers: [sandbox.appKey, sandbox.appSecret] });
+    const tty = await cli(['auth'], {
+      tty: true,
+      env: { CALLCTL_APP_KEY: '' },
+      answers: [sandbox.appKey, sandbox.appSecret],
+    });
     expect(tty.code).toBe(0);
     expect(tty.io.asked).toEqual(['APPKey', 'APPSecret']);
     expect((await cli(['auth', 'status'], { env: { CALLCTL_TOKEN: '' } })).code).toBe(0);

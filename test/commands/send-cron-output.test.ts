@@ -52,7 +52,7 @@ describe('push: cron-grade output', () => {
   });
 
   it('the final error line, the problem lines and the warnings carry their time without a terminal', async () => {
-    const bad = await cli(['--csv', writeIn(dir, 'bad.csv', 'caller_id\n+621\n\n+621\n'), '--yes']);
+    const bad = await cli(['--csv', writeIn(dir, 'bad.csv', 'caller_id\n+6281000000001\n\n+6281000000001\n'), '--yes']);
     expect(bad.code).toBe(3);
     const lines = allTimed(bad.err);
     expect(lines.at(-1)).toMatch(/Z error: .*bad\.csv: 1 problem; nothing was sent$/);
@@ -82,15 +82,17 @@ describe('push: cron-grade output', () => {
   });
 
   it('on a terminal the lines keep their plain form', async () => {
-    const r = await cli(['--csv', writeIn(dir, 'tty.csv', 'caller_id\n+621\n+621\n'), '--yes'], { tty: true });
+    const r = await cli(['--csv', writeIn(dir, 'tty.csv', 'caller_id\n+6281000000001\n+6281000000001\n'), '--yes'], {
+      tty: true,
+    });
     expect(r.code).toBe(3);
-    expect(r.err).toMatch(/^ *line 3: caller_id \+621 is also on line 2/m);
+    expect(r.err).toMatch(/^ *line 3: caller_id \+6281000000001 is also on line 2/m);
     expect(r.err).toMatch(/^error: /m);
     expect(r.err).not.toMatch(/\d{4}-\d\d-\d\dT/);
   });
 
   it('--quiet prints errors only, with and without --csv; --json still prints the summary', async () => {
-    const one = await cli(['--caller-id', '+6281', '--yes', '--quiet']);
+    const one = await cli(['--caller-id', '+6281000000081', '--yes', '--quiet']);
     expect(one.code, one.err).toBe(0);
     expect(one.out).toBe('');
     expect(one.err).toBe('');
@@ -124,7 +126,14 @@ describe('push: cron-grade output', () => {
     const lines = allTimed(refused.err);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/row 1 \(line 2\) \+628000000030: failed/);
-    const oneFails = await cli(['--caller-id', '+6282', '--yes', '--quiet', '--flex-url', 'http://127.0.0.1:9']);
+    const oneFails = await cli([
+      '--caller-id',
+      '+6281000000082',
+      '--yes',
+      '--quiet',
+      '--flex-url',
+      'http://127.0.0.1:9',
+    ]);
     expect(oneFails.code).toBe(5);
     expect(oneFails.err.trim().split('\n')).toHaveLength(1);
     expect(oneFails.err).toMatch(/^\d{4}-\S+Z error: /);
@@ -159,7 +168,7 @@ describe('template send: cron-grade output', () => {
   it('--csv --json: timed lines and a one-line summary with start and end', async () => {
     const r = await cli([
       '--csv',
-      writeIn(dir, 'people.csv', 'channel_id,user_id,name\n+621,u1,Ani\n+622,u2,Budi\n'),
+      writeIn(dir, 'people.csv', 'channel_id,user_id,name\n+6281000000001,u1,Ani\n+6281000000002,u2,Budi\n'),
       '--rate',
       '1000',
       '--yes',
@@ -182,12 +191,21 @@ describe('template send: cron-grade output', () => {
   });
 
   it('--quiet prints errors only, with and without --csv; the final error line is timed', async () => {
-    const one = await cli(['--channel-id', '+621', '--user-id', 'u1', '--var', 'name=Ani', '--yes', '--quiet']);
+    const one = await cli([
+      '--channel-id',
+      '+6281000000001',
+      '--user-id',
+      'u1',
+      '--var',
+      'name=Ani',
+      '--yes',
+      '--quiet',
+    ]);
     expect(one.code, one.err).toBe(0);
     expect(one.out + one.err).toBe('');
     const many = await cli([
       '--csv',
-      writeIn(dir, 'quiet.csv', 'channel_id,user_id,name\n+623,u3,Citra\n'),
+      writeIn(dir, 'quiet.csv', 'channel_id,user_id,name\n+6281000000003,u3,Citra\n'),
       '--rate',
       '1000',
       '--yes',
@@ -195,7 +213,7 @@ describe('template send: cron-grade output', () => {
     ]);
     expect(many.code, many.err).toBe(0);
     expect(many.out + many.err).toBe('');
-    const bad = await cli(['--channel-id', '+624', '--user-id', 'u4', '--var', 'name=Dewi', '--quiet']);
+    const bad = await cli(['--channel-id', '+6281000000004', '--user-id', 'u4', '--var', 'name=Dewi', '--quiet']);
     expect(bad.code).toBe(2);
     expect(bad.err.trim().split('\n')).toHaveLength(1);
     expect(bad.err).toMatch(/^error: this reaches real people/);

@@ -13,7 +13,8 @@ let dir: string;
 const PATH = '/api/v1/template/unitcast';
 const SIGNER = fileURLToPath(new URL('../../fixtures/send/hmac-sign.mjs', import.meta.url));
 const FLAGS = TEMPLATE_CSV_FLAGS;
-const CSV = 'channel_id,user_id,name,reply_url\n+621,u1,Ani,\n+622,,Budi,https://example.com/other\n+623,u3,Citra,\n';
+const CSV =
+  'channel_id,user_id,name,reply_url\n+6281000000001,u1,Ani,\n+6281000000002,,Budi,https://example.com/other\n+6281000000003,u3,Citra,\n';
 
 useSendSandbox('template', (s, e) => {
   sandbox = s;
@@ -45,9 +46,9 @@ describe('template send --csv', () => {
     expect(r.code, r.err).toBe(0);
     const got = sandbox.state.received.templates;
     expect(got.map((m) => [m.template_id, m.channel, m.channel_id, m.user_id, m.variable, m.reply_url])).toEqual([
-      [9, 'whatsapp', '+621', 'u1', { date: '2026-12-01', name: 'Ani' }, 'https://example.com/replies'],
-      [9, 'whatsapp', '+622', '', { date: '2026-12-01', name: 'Budi' }, 'https://example.com/other'],
-      [9, 'whatsapp', '+623', 'u3', { date: '2026-12-01', name: 'Citra' }, 'https://example.com/replies'],
+      [9, 'whatsapp', '+6281000000001', 'u1', { date: '2026-12-01', name: 'Ani' }, 'https://example.com/replies'],
+      [9, 'whatsapp', '+6281000000002', '', { date: '2026-12-01', name: 'Budi' }, 'https://example.com/other'],
+      [9, 'whatsapp', '+6281000000003', 'u3', { date: '2026-12-01', name: 'Citra' }, 'https://example.com/replies'],
     ]);
     for (const q of received(sandbox, PATH))
       expect(q.headers['x-service-sign']).toBe(defaultServiceSign(q.body, sandbox.signSecret));
@@ -91,12 +92,16 @@ describe('template send --csv', () => {
   });
 
   it('checks every row first (3); --signature does not go with --csv (2)', async () => {
-    const file = writeIn(dir, 'bad.csv', 'channel_id,name\n+621,Ani\n+622,\n,Citra\n+621,Ani\n');
+    const file = writeIn(
+      dir,
+      'bad.csv',
+      'channel_id,name\n+6281000000001,Ani\n+6281000000002,\n,Citra\n+6281000000001,Ani\n',
+    );
     const r = await cli(['--csv', file, '--yes']);
     expect(r.code).toBe(3);
     expect(r.err).toContain('line 3: variable name is required');
     expect(r.err).toContain('line 4: channel_id is required');
-    expect(r.err).toContain('line 5: whatsapp:+621 is also on line 2');
+    expect(r.err).toContain('line 5: whatsapp:+6281000000001 is also on line 2');
     const sig = await cli(['--csv', writeIn(dir, 'ok.csv', CSV), '--signature', 'abc', '--yes']);
     expect(sig.code).toBe(2);
     expect(sig.err).toContain('--signature does not go with --csv');
@@ -107,7 +112,7 @@ describe('template send --csv', () => {
         'send',
         ...FLAGS.filter((f, i) => f !== '--reply-url' && FLAGS[i - 1] !== '--reply-url'),
         '--csv',
-        writeIn(dir, 'no-reply.csv', 'channel_id,name\n+621,Ani\n'),
+        writeIn(dir, 'no-reply.csv', 'channel_id,name\n+6281000000001,Ani\n'),
         '--yes',
       ],
       { env },
@@ -123,7 +128,7 @@ describe('template send --csv', () => {
         '--channel',
         'whatsapp',
         '--channel-id',
-        '+621',
+        '+6281000000001',
         '--var',
         'name=Ani',
         '--yes',
@@ -141,12 +146,16 @@ describe('template send --csv', () => {
     const r = await cli(['--csv', file, '--yes', '--json']);
     expect(r.code).toBe(5);
     expect(JSON.parse(r.out)).toMatchObject({ sent: 0, uncertain: 1, skipped: 2, uncertainRows: [1] });
-    expect(r.err).toContain('row 1 (line 2) whatsapp:+621/u1: uncertain');
+    expect(r.err).toContain('row 1 (line 2) whatsapp:+6281000000001/u1: uncertain');
     expect(received(sandbox, PATH)).toHaveLength(1);
     const again = await cli(['--csv', file, '--yes', '--json']);
     expect(again.code).toBe(5);
     expect(again.err).toMatch(/error: 1 row may have reached people/);
     expect(JSON.parse(again.out)).toMatchObject({ sent: 2, uncertain: 1, uncertainRows: [1] });
-    expect(received(sandbox, PATH).map((q) => JSON.parse(q.body).channel_id)).toEqual(['+621', '+622', '+623']);
+    expect(received(sandbox, PATH).map((q) => JSON.parse(q.body).channel_id)).toEqual([
+      '+6281000000001',
+      '+6281000000002',
+      '+6281000000003',
+    ]);
   });
 });

@@ -107,10 +107,13 @@ describe('template send', () => {
     const file = writeIn(tempDir(), 'secret', `${sandbox.signSecret}\n`);
     const a = await cli([...MESSAGE, '--sign-secret-file', file, '--yes'], { env: { CALLCTL_SIGN_SECRET: '' } });
     expect(a.code, a.err).toBe(0);
-    const b = await cli([...MESSAGE, '--yes'], { env: { CALLCTL_SIGN_SECRET: '', CALLCTL_SIGN_SECRET_FILE: file } });
+    // The same message again, on purpose: past the never-twice ledger.
+    const b = await cli([...MESSAGE, '--yes', '--call-again'], {
+      env: { CALLCTL_SIGN_SECRET: '', CALLCTL_SIGN_SECRET_FILE: file },
+    });
     expect(b.code, b.err).toBe(0);
     expect(sandbox.state.received.templates).toHaveLength(2);
-    const wrong = await cli([...MESSAGE, '--yes'], { env: { CALLCTL_SIGN_SECRET: 'not-the-secret' } });
+    const wrong = await cli([...MESSAGE, '--yes', '--call-again'], { env: { CALLCTL_SIGN_SECRET: 'not-the-secret' } });
     expect(wrong.code).toBe(1);
     expect(wrong.err).not.toContain('not-the-secret');
   });

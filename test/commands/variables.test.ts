@@ -23,8 +23,8 @@ describe('variables', () => {
 
   it('debt_amount is any text (the spec gives it no format); caller_id is required', () => {
     for (const ok of ['0', '1500000', '99.50', '-3', '', '1,5', '1.500.000', ' 1'])
-      expect(buildPush({ caller_id: 'c', variables: { debt_amount: ok } }).ok).toBe(true);
-    const missing = buildPush({ caller_id: '  ', variables: {} }, 7);
+      expect(buildPush({ caller_id: '+6281234567001', variables: { debt_amount: ok } }, {}).ok).toBe(true);
+    const missing = buildPush({ caller_id: '  ', variables: {} }, {}, 7);
     expect(missing).toEqual({ ok: false, problems: [{ line: 7, message: 'caller_id is required' }] });
   });
 });

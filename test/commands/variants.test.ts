@@ -59,6 +59,7 @@ describe.each(['(none)', ...VARIANT_NAMES])('variant %s', (variant) => {
     env = {
       CALLCTL_BASE_URL: sandbox.url,
       CALLCTL_TOKEN: token,
+      CALLCTL_APP_KEY: sandbox.appKey,
       CALLCTL_CONFIG_DIR: tempConfigDir(),
       XDG_STATE_HOME: tempDir('callctl-state-'),
     };
@@ -304,6 +305,7 @@ describe('every error ends with one next step, said once', () => {
     env = {
       CALLCTL_BASE_URL: sandbox.url,
       CALLCTL_TOKEN: token,
+      CALLCTL_APP_KEY: sandbox.appKey,
       CALLCTL_CONFIG_DIR: tempConfigDir(),
       XDG_STATE_HOME: tempDir('callctl-state-'),
     };

@@ -454,7 +454,10 @@ describe('workflow update: lock, terminal and signals', () => {
     const { hostname } = await import('node:os');
     const uploads = uploadsDir(join(env.XDG_STATE_HOME!, 'callctl'));
     mkdirSync(uploads, { recursive: true });
-    const lock = join(uploads, `${uploadKey(WORKFLOW, dry.sha256)}.lock`);
+    // Keyed by the service and account too (src/state/destination.ts).
+    const { cloudDestination } = await import('../../src/state/destination.js');
+    const id = cloudDestination(sandbox.url, sandbox.appKey).id;
+    const lock = join(uploads, `${uploadKey(WORKFLOW, dry.sha256)}-${id}.lock`);
     // the test process itself: a live pid
     writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), at: '2026-11-22T10:00:00.000Z' }));
     const busy = await update(file);

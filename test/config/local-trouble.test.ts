@@ -111,12 +111,15 @@ describe('local trouble is exit 6, one line, never a service error', () => {
       XDG_STATE_HOME: dir,
       CALLCTL_BASE_URL: sandbox.url,
       CALLCTL_TOKEN: sandbox.issueToken(),
+      CALLCTL_APP_KEY: sandbox.appKey,
       CALLCTL_FLEX_URL: sandbox.flexUrl,
       CALLCTL_PUSH_TOKEN: sandbox.pushToken,
     };
     const push = await runCli(['push', '--csv', join(dir, 'rows.csv'), '--yes'], { env });
     expect(push.code, push.err).toBe(6);
-    expect(oneLine(push.err)).toMatch(/journals: a file of that name is in the way/);
+    expect(oneLine(push.err)).toMatch(
+      /journals(: a file of that name is in the way|\/push-\w+\.jsonl: a part of the path is not a folder)/,
+    );
     const upload = await runCli(
       ['workflow', 'update', '--workflow-id', 'wf-20001', '--csv', join(dir, 'contacts.csv'), '--yes'],
       { env },

@@ -61,6 +61,13 @@ const CASES: Case[] = [
   },
   { shape: 'push', argv: () => ['push', '--caller-id', '+6281234567091', '--yes'] },
   {
+    // The same person again: the never-twice ledger keeps the push back.
+    shape: 'sendSkipped',
+    before: () => [['push', '--caller-id', '+6281234567092', '--yes']],
+    argv: () => ['push', '--caller-id', '+62 812 3456 7092', '--yes'],
+  },
+  { shape: 'stateList', before: () => [['push', '--caller-id', '+6281234567093', '--yes']], argv: () => ['state'] },
+  {
     shape: 'templateSend',
     argv: () => templateSend('C1'),
   },

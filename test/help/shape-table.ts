@@ -27,6 +27,7 @@ import {
   sandboxJsonSchema,
   storeMigrateJsonSchema,
   storeStatusJsonSchema,
+  stateListJsonSchema,
   taskWatchJsonSchema,
 } from '../../src/schemas/local-output.js';
 import { planDetailDataSchema, planStatusDataSchema } from '../../src/schemas/plan.js';
@@ -37,7 +38,12 @@ import {
   workflowReportJsonSchema,
 } from '../../src/schemas/report-output.js';
 import { robotListSchema } from '../../src/schemas/robot.js';
-import { csvSendJsonSchema, sendDryRunJsonSchema, workflowUpdateJsonSchema } from '../../src/schemas/run-output.js';
+import {
+  csvSendJsonSchema,
+  sendDryRunJsonSchema,
+  sendSkippedJsonSchema,
+  workflowUpdateJsonSchema,
+} from '../../src/schemas/run-output.js';
 import { callingTaskSchema } from '../../src/schemas/task.js';
 import { templateResponseSchema } from '../../src/schemas/template.js';
 import { workflowListDataSchema, workflowTaskDetailSchema } from '../../src/schemas/workflow.js';
@@ -83,6 +89,8 @@ export const SHAPES = {
   hooksShow: { schema: hooksShowJsonSchema, help: 'hooks show' },
   hooksReplay: { schema: hooksReplayLineSchema, help: 'hooks replay' },
   sandbox: { schema: sandboxJsonSchema, help: 'sandbox' },
+  stateList: { schema: stateListJsonSchema, help: 'state' },
+  sendSkipped: { schema: sendSkippedJsonSchema, help: 'push' },
 } satisfies Record<string, Shape>;
 
 export type ShapeName = keyof typeof SHAPES;

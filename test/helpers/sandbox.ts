@@ -55,7 +55,13 @@ export function useSandbox(options: SandboxOptions = {}): SandboxFixture {
       return configDir;
     },
     get env() {
-      return { CALLCTL_BASE_URL: sandbox!.url, CALLCTL_TOKEN: token, CALLCTL_CONFIG_DIR: configDir };
+      // The APPKey names the account a workflow update's journal is kept for (src/state/destination.ts).
+      return {
+        CALLCTL_BASE_URL: sandbox!.url,
+        CALLCTL_TOKEN: token,
+        CALLCTL_APP_KEY: sandbox!.appKey,
+        CALLCTL_CONFIG_DIR: configDir,
+      };
     },
   };
 }

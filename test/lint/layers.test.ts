@@ -3,45 +3,44 @@
  * tree that breaks it, laid out at the paths the rules name, and must refuse it; a tree that keeps
  * every rule passes. The real tree is checked by `npm run lint` itself.
  */
-import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { cruise } from 'dependency-cruiser';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp.js';
 
-const run = promisify(execFile);
-const ROOT = join(import.meta.dirname, '..', '..');
-const CRUISER = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as {
+  forbidden: object[];
+  options: Record<string, unknown>;
+};
 
 /** Writes `files` (path -> text) under a fresh folder and cruises its src/ with the project's rules. */
-async function cruise(files: Record<string, string>): Promise<{ ok: boolean; rules: string[] }> {
+async function cruiseTree(files: Record<string, string>): Promise<{ ok: boolean; rules: string[] }> {
   const dir = tempDir();
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', allowJs: true } }),
-  );
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  // The JSON report's summary names every violation (its exit code does not count them).
-  const { stdout } = await run(
-    process.execPath,
-    [CRUISER, 'src', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json'],
-    { cwd: dir },
-  ).catch((error: { stdout: string }) => error);
-  const result = JSON.parse(stdout) as { summary: { violations: Array<{ rule: { name: string } }> } };
-  const rules = [...new Set(result.summary.violations.map((v) => v.rule.name))];
+  const { tsConfig: _tsConfig, ...options } = config.options;
+  const result = await cruise(['src'], {
+    ...options,
+    ruleSet: { forbidden: config.forbidden },
+    validate: true,
+    baseDir: dir,
+    outputType: 'json',
+  } as Parameters<typeof cruise>[1]);
+  const report = JSON.parse(String(result.output)) as { summary: { violations: Array<{ rule: { name: string } }> } };
+  const rules = [...new Set(report.summary.violations.map((v) => v.rule.name))];
   return { ok: rules.length === 0, rules };
 }
 
 const imports = (path: string) => `import { x } from '${path}';\nexport const y = x;\n`;
 const leaf = 'export const x = 1;\n';
 
-describe.concurrent('the layer rules', () => {
+describe('the layer rules', () => {
   it('pass a tree that keeps them (commands -> engines -> state/api -> core)', async () => {
-    const r = await cruise({
+    const r = await cruiseTree({
       'src/commands/run.ts': imports('../upload/engine.js'),
       'src/upload/engine.ts': `${imports('../state/journal.js')}export { x as z } from '../api/client.js';\n`,
       'src/state/journal.ts': imports('../files/lock.js'),
@@ -119,7 +118,7 @@ describe.concurrent('the layer rules', () => {
     ],
     ['an import that resolves to nothing', 'not-to-unresolvable', { 'src/reach/a.ts': imports('./missing.js') }],
   ])('refuse %s (%s)', async (_what, rule, files) => {
-    const r = await cruise(files);
+    const r = await cruiseTree(files);
     expect(r.ok).toBe(false);
     expect(r.rules).toEqual([rule]);
   });

@@ -9,13 +9,16 @@ import {
   type SendRow,
 } from '../../src/reach/rows.js';
 import type { Delivery } from '../../src/api/deliver.js';
-import { Journal, reachJournals } from '../../src/state/row-journal.js';
+import { Journal } from '../../src/state/row-journal.js';
+import { pushDestination } from '../../src/state/destination.js';
+import { FileJournals } from '../../src/state/journal.js';
 import { tempDir } from './helpers.js';
 
 const rows: SendRow<string>[] = Array.from({ length: 8 }, (_, i) => ({
   row: i + 1,
   line: i + 2,
   who: `c${i + 1}`,
+  person: `+62800000000${i + 1}`,
   body: `b${i + 1}`,
 }));
 
@@ -26,8 +29,8 @@ async function harness(answer: (body: string) => Delivery, options: { rate?: num
   const sent: string[] = [];
   const events: SendEvent[] = [];
   const journal = await Journal.open(
-    reachJournals(tempDir()),
-    { command: 'push', target: 't', sha256: 's' },
+    new FileJournals(tempDir(), '.jsonl'),
+    { command: 'push', destination: pushDestination('http://t', 'live'), sha256: 's' },
     {},
     () => t,
   );

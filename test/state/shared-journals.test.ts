@@ -15,7 +15,11 @@ describe('journals in the PostgreSQL store: what one host finished, another does
   it('workflow update: host B does not upload again a file host A finished (its journal is in the store)', async () => {
     const file = join(uploadDir(), 'contacts.csv');
     writeContacts(file, 60);
-    const extra = { CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_BASE_URL: sandbox.url };
+    const extra = {
+      CALLCTL_TOKEN: sandbox.issueToken(),
+      CALLCTL_APP_KEY: sandbox.appKey,
+      CALLCTL_BASE_URL: sandbox.url,
+    };
     const args = ['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--batch-size', '10', '--yes'];
     const a = await run([...args, '--json'], host('a', extra));
     expect(a.code, a.err).toBe(0);

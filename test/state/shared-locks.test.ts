@@ -40,7 +40,11 @@ describe('two hosts, one PostgreSQL store: the same work is sent once', () => {
     const dir = uploadDir();
     const file = join(dir, 'contacts.csv');
     writeContacts(file, 100);
-    const extra = { CALLCTL_TOKEN: sandbox.issueToken(), CALLCTL_BASE_URL: sandbox.url };
+    const extra = {
+      CALLCTL_TOKEN: sandbox.issueToken(),
+      CALLCTL_APP_KEY: sandbox.appKey,
+      CALLCTL_BASE_URL: sandbox.url,
+    };
     const args = [
       'workflow',
       'update',

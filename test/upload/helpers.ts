@@ -69,6 +69,8 @@ export function useUploadSandbox(use: (setup: UploadSetup) => void): void {
     // Journals, locks and spools go to the state and cache folders: both temporary here.
     const env = {
       CALLCTL_TOKEN: fixture.token,
+      // The account a workflow update's journal is kept for (src/state/destination.ts).
+      CALLCTL_APP_KEY: fixture.sandbox.appKey,
       CALLCTL_CONFIG_DIR: configDir,
       CALLCTL_BASE_URL: fixture.sandbox.url,
       XDG_STATE_HOME: join(dir, 'state'),

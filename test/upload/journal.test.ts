@@ -65,6 +65,7 @@ describe('journal', () => {
     const store = new FileJournals(tempDir(), '.journal');
     const other = new JournalWriter(store, uploadKey('wf-1', '11'.repeat(32)), {
       workflowId: 'wf-1',
+      destination: 'cloud http://a account k',
       file: '/c.csv',
       sha256: '11'.repeat(32),
       bytes: 1,
@@ -73,6 +74,7 @@ describe('journal', () => {
     await other.close();
     const finished = new JournalWriter(store, uploadKey('wf-1', '22'.repeat(32)), {
       workflowId: 'wf-1',
+      destination: 'cloud http://a account k',
       file: '/c.csv',
       sha256: '22'.repeat(32),
       bytes: 1,
@@ -80,11 +82,14 @@ describe('journal', () => {
     await finished.batch(batch(1, 2, 3, 2), 2);
     await finished.done();
     await finished.close();
-    expect((await findInterrupted(store, 'wf-1', '/c.csv', '33'.repeat(32))).map((j) => j.header?.sha256)).toEqual([
-      '11'.repeat(32),
-    ]);
-    expect(await findInterrupted(store, 'wf-1', '/other.csv', '33'.repeat(32))).toEqual([]);
-    expect(await findInterrupted(store, 'wf-2', '/c.csv', '33'.repeat(32))).toEqual([]);
+    const dest = 'cloud http://a account k';
+    expect(
+      (await findInterrupted(store, 'wf-1', dest, '/c.csv', '33'.repeat(32))).map((j) => j.header?.sha256),
+    ).toEqual(['11'.repeat(32)]);
+    expect(await findInterrupted(store, 'wf-1', dest, '/other.csv', '33'.repeat(32))).toEqual([]);
+    expect(await findInterrupted(store, 'wf-2', dest, '/c.csv', '33'.repeat(32))).toEqual([]);
+    // Another service or account: its uploads are its own.
+    expect(await findInterrupted(store, 'wf-1', 'cloud http://b account k', '/c.csv', '33'.repeat(32))).toEqual([]);
   });
 });
 

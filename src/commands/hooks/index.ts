@@ -3,6 +3,7 @@ import { Argument, Option, type Command } from '../commander.js';
 import { choosesOutput, collect, positiveInt, type Deps } from '../action.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { EVENT_TYPES } from '../../schemas/event-types.js';
+import { storeFileOption, storeOption } from '../store-option.js';
 
 /** The types `hooks trigger` can send (its SAMPLE_TYPES; a test holds the two equal), for shell completion. */
 export const TRIGGER_TYPES = EVENT_TYPES.filter((t) => t !== 'unknown');
@@ -61,11 +62,8 @@ ${JSON_SHAPES.hooksTrigger}`,
     .command('events')
     .description('list recorded events from the NDJSON log or the shared store, filtered; --follow for new ones')
     .option('--log <file>', 'an NDJSON log written by serve-hooks --log')
-    .option(
-      '--store <url>',
-      'the store: postgres://... without a password, or an NDJSON file (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)',
-    )
-    .option('--store-file <file>', 'file whose first line is the store URL')
+    .addOption(storeOption())
+    .addOption(storeFileOption())
     .option(
       '--type <types>',
       'only these types, comma-separated (refused: requests refused before their type was known)',
@@ -116,11 +114,8 @@ ${JSON_SHAPES.hooksEvents}`,
     .command('show <id>')
     .description('print one recorded event whole: headers (secrets redacted), body, verdict, key, retries, forward')
     .option('--log <file>', 'an NDJSON log written by serve-hooks --log')
-    .option(
-      '--store <url>',
-      'the store: postgres://... without a password, or an NDJSON file (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)',
-    )
-    .option('--store-file <file>', 'file whose first line is the store URL')
+    .addOption(storeOption())
+    .addOption(storeFileOption())
     .option('--show-numbers', 'show callee numbers in full (masked by default)')
     .addHelpText(
       'after',
@@ -140,11 +135,8 @@ ${JSON_SHAPES.hooksShow}`,
     .command('replay')
     .description('send events recorded by serve-hooks (--log file or the store) again, byte for byte, in order')
     .option('--log <file>', 'the NDJSON log written by serve-hooks --log')
-    .option(
-      '--store <url>',
-      'or the store: postgres://... without a password (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)',
-    )
-    .option('--store-file <file>', 'file whose first line is the store URL')
+    .addOption(storeOption())
+    .addOption(storeFileOption())
     .option('--to <url>', 'where to send them')
     .option('--events <types>', 'only these types, comma-separated')
     .option(

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { LocalError, NetworkError, UsageError } from '../../errors.js';
 import { openStoreForReading } from '../../state/open.js';
 import type { EventStore } from '../../state/types.js';
-import { storeValue, type StoreFlags } from '../store-option.js';
+import type { StoreFlags } from '../../state/choice.js';
 
 export interface SourceFlags extends StoreFlags {
   log?: string;
@@ -15,7 +15,15 @@ export interface SourceFlags extends StoreFlags {
 export async function readSource(ctx: Context, flags: SourceFlags): Promise<EventStore> {
   if (flags.log !== undefined && (flags.store !== undefined || flags.storeFile !== undefined))
     throw new UsageError('give --log or --store, not both');
-  const chosen = flags.log !== undefined ? { value: flags.log, from: '--log' } : await storeValue(ctx, flags);
+  const choice = flags.log !== undefined ? undefined : (await ctx.state(flags)).choice;
+  const chosen =
+    flags.log !== undefined
+      ? { value: flags.log, from: '--log' }
+      : choice?.kind === 'postgres'
+        ? { value: choice.url, from: choice.from }
+        : choice?.kind === 'ndjson'
+          ? { value: choice.path, from: choice.from }
+          : undefined;
   if (!chosen)
     throw new UsageError(
       'no events to read: give --log FILE, or a store (--store-file, CALLCTL_STORE, CALLCTL_STORE_FILE)',

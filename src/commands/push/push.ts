@@ -2,10 +2,20 @@ import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
 import { deliver } from '../../api/deliver.js';
-import { buildPush, preparePush, pushAnswer, pushEndpoint, pushError } from '../../reach/push.js';
+import { buildPush, oldPushNames, preparePush, pushAnswer, pushEndpoint, pushError } from '../../reach/push.js';
+import { peekOne, reachOne } from '../../reach/send-run.js';
+import { pushDestination } from '../../state/destination.js';
 import { collectVariables } from '../shared/variables.js';
-import { confirmSend, invalidInput, printDryRun, refuseCsvOnlyFlags, summaryLines } from '../shared/send-ui.js';
-import { resolvePushTarget, type PushOptions } from './target.js';
+import {
+  confirmSend,
+  invalidInput,
+  printDryRun,
+  printSkipped,
+  refuseCsvOnlyFlags,
+  sendRules,
+  summaryLines,
+} from '../shared/send-ui.js';
+import { callerReading, rekeyCaller, resolvePushTarget, type PushOptions } from './target.js';
 
 export type { PushOptions };
 
@@ -22,15 +32,26 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
   refuseCsvOnlyFlags(opts);
   if (!opts.callerId?.trim()) throw new UsageError('missing --caller-id (or --csv FILE for many)');
   const target = await resolvePushTarget(ctx, opts);
-  const built = buildPush({
-    caller_id: opts.callerId,
-    client_name: opts.clientName,
-    variables: collectVariables(opts.var, opts.varsFile),
-  });
+  const reading = await callerReading(ctx, opts);
+  const built = buildPush(
+    { caller_id: opts.callerId, client_name: opts.clientName, variables: collectVariables(opts.var, opts.varsFile) },
+    reading,
+  );
   if (!built.ok) throw invalidInput(ctx, 'invalid push', built.problems);
   const body = built.body;
   const req = preparePush(target, body);
+  const state = await ctx.state(opts);
+  const one = {
+    destination: pushDestination(target.flexUrl, target.environment),
+    person: built.person,
+    who: opts.callerId.trim(),
+    old: { ledger: oldPushNames(target).ledger },
+    rekey: rekeyCaller(reading),
+  };
+  const rules = sendRules(ctx, opts);
   if (opts.dryRun) {
+    const reachedAt = await peekOne(state, one, rules);
+    if (reachedAt) return printSkipped(ctx, one, reachedAt, true);
     await printDryRun(ctx, [req], `the call to ${body.caller_id} was not placed`);
     return 0;
   }
@@ -48,7 +69,10 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
     opts.yes,
   );
   const sentAt = ctx.io.now();
-  const d = await deliver(await ctx.transport(), req, pushAnswer);
+  const transport = await ctx.transport();
+  const sent = await reachOne(state, one, rules, () => deliver(transport, req, pushAnswer));
+  if (sent.outcome === 'skipped') return printSkipped(ctx, one, sent.reachedAt, false);
+  const d = sent.delivery;
   if (d.outcome !== 'sent') throw pushError(target, body, d, sentAt);
   const out = await ctx.output();
   if (d.warning && !opts.quiet) out.warn(redact(`${pushEndpoint(target)}: ${d.warning}`, [...ctx.secrets]));

@@ -1,8 +1,9 @@
 import { AuthError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import type { PushTarget } from '../../reach/push.js';
+import type { CallerReading, PushTarget } from '../../reach/push.js';
 import { httpUrl } from '../../config/http-url.js';
-import { secretFromStdin, type SendOptions } from '../shared/send-ui.js';
+import { person } from '../../person.js';
+import { regionOf, secretFromStdin, type SendOptions } from '../shared/send-ui.js';
 
 export interface PushOptions extends SendOptions {
   callerId?: string;
@@ -55,3 +56,16 @@ export async function resolvePushTarget(
   ctx.addSecret(encodeURIComponent(token));
   return { flexUrl, token, environment: test ? 'test' : 'live' };
 }
+
+/** How callers are read: `--region` (or the profile's) and `--e164`. */
+export async function callerReading(ctx: Context, opts: PushOptions): Promise<CallerReading> {
+  return { region: await regionOf(ctx, opts), e164: opts.e164 === true };
+}
+
+/** The person an earlier callctl's ledger entry (a caller_id as written) is now. */
+export const rekeyCaller =
+  (reading: CallerReading) =>
+  (written: string): string => {
+    const p = person(written, { phone: true, national: true, region: reading.region });
+    return p.ok ? p.key : written.normalize('NFKC').trim();
+  };

@@ -2,6 +2,7 @@ import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
 import { port, seconds, wholeNumber } from '../flag-values.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { storeFileOption, storeOption } from '../store-option.js';
 
 export function register(parent: Command, deps: Deps): void {
   parent
@@ -36,11 +37,8 @@ export function register(parent: Command, deps: Deps): void {
     )
     .option('--log <file>', 'append every request to this NDJSON file before answering it')
     .option('--fsync', 'with --log: flush each record to disk before answering (group commit)')
-    .option(
-      '--store <url>',
-      'shared event store postgres://... without a password (in ps; the password: PGPASSWORD, or the URL in CALLCTL_STORE or --store-file)',
-    )
-    .option('--store-file <file>', 'file whose first line is the store URL (or CALLCTL_STORE_FILE)')
+    .addOption(storeOption())
+    .addOption(storeFileOption())
     .option(
       '--forward-lease <seconds>',
       'shared store: a forward unfinished this long is taken over by another receiver',

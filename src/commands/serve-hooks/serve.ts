@@ -7,8 +7,6 @@ import { Receiver } from '../../hooks/receiver.js';
 import { chatbotSigning, hookKeys, parseEventTypes } from '../hooks/secrets.js';
 import { httpUrl } from '../../config/http-url.js';
 import { render, stoppedLine, type RenderOptions } from './render.js';
-import { storeValue } from '../store-option.js';
-import { isPostgresUrl } from '../../state/open.js';
 import type { EventStore } from '../../state/types.js';
 import { plural } from '../../plural.js';
 
@@ -90,18 +88,18 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   const forwardTo = opts.forwardTo === undefined ? undefined : httpUrl(opts.forwardTo, '--forward-to');
   const out = await ctx.output();
 
-  const chosen = await storeValue(ctx, opts);
-  if (chosen && !isPostgresUrl(chosen.value)) {
-    if (opts.log) throw new UsageError(`give the NDJSON file once: --log or ${chosen.from}, not both`);
-    opts.log = chosen.value.replace(/^file:(\/\/)?/, '');
+  const { choice } = await ctx.state(opts);
+  if (choice.kind === 'ndjson') {
+    if (opts.log) throw new UsageError(`give the NDJSON file once: --log or ${choice.from}, not both`);
+    opts.log = choice.path;
   }
   let store: EventStore | undefined;
-  if (chosen && isPostgresUrl(chosen.value)) {
+  if (choice.kind === 'postgres') {
     if (opts.log || opts.fsync)
       throw new UsageError(
         '--log and --fsync are for the NDJSON store; with a PostgreSQL store every event is committed before it is answered',
       );
-    store = await openShared(chosen.value);
+    store = await openShared(choice.url);
   }
 
   let log: EventLog | undefined;

@@ -1,31 +1,17 @@
-import { resolve } from 'node:path';
 import { ExitCode, NetworkError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
-import {
-  planSend,
-  resultOf,
-  sendRows,
-  tally,
-  type SendEvent,
-  type SendPlan,
-  type SendRow,
-  type RunResult,
-  type RowSender,
-  type RowResult,
-} from '../../reach/rows.js';
+import { tally, type SendEvent, type SendPlan, type RunResult, type RowResult } from '../../reach/rows.js';
 import type { PreparedRequest } from '../../api/deliver.js';
-import { Journal, reachJournals, type JournalKey } from '../../state/row-journal.js';
 import { defaultResultsPath, writeResults } from '../../reach/results.js';
-import { confirmSend, printDryRun } from './send-ui.js';
+import { peekSend, PreparedSend, REACHED_BEFORE, type SendRules, type SendWork } from '../../reach/send-run.js';
+import type { StoreFlags } from '../../state/choice.js';
+import { confirmSend, printDryRun, sendRules } from './send-ui.js';
 import { Progress } from './progress.js';
-import { stateDir } from '../../files/state.js';
-import { fileLedgers, normaliseDestination, peekLedger, RECALL_WINDOW_MS, type Ledger } from '../../state/ledger.js';
-import { sharedJournals, sharedLedgers, sharedLocks } from '../shared-lock.js';
 import { plural } from '../../plural.js';
 import type { CsvSendJson } from '../../schemas/run-output.js';
 
-export interface CsvSendOptions {
+export interface CsvSendOptions extends StoreFlags {
   rate: number;
   yes?: boolean;
   dryRun?: boolean;
@@ -38,19 +24,15 @@ export interface CsvSendOptions {
   recallWindow?: number;
   /** `-q, --quiet`: errors only (rows refused or uncertain, a stop); --json still prints the summary. */
   quiet?: boolean;
+  claimOldState?: boolean;
+  ignoreOldState?: boolean;
 }
 
-export interface CsvSend<B> {
-  key: JournalKey;
-  /** Where rows go, for the never-twice ledger (URLs normalised by the ledger). */
-  destination: string;
-  file: string;
-  /** Row-independent settings of the run, kept in the journal for reference. */
-  meta: Record<string, unknown>;
-  rows: SendRow<B>[];
-  sender: RowSender<B>;
+export interface CsvSend<B> extends SendWork<B> {
+  /** The file as the user named it (for messages and the results file). */
+  shownFile: string;
   /** The request a dry run shows (no external signing command is run). */
-  preview(row: SendRow<B>): Promise<PreparedRequest>;
+  preview(row: SendWork<B>['rows'][number]): Promise<PreparedRequest>;
   /** `{one: 'call', many: 'calls', verb: 'Place'}` */
   words: { one: string; many: string; verb: string };
   columns: { who: string; id: string };
@@ -58,9 +40,12 @@ export interface CsvSend<B> {
   about: string[];
 }
 
+const reachedAgain = (at: string) => `${REACHED_BEFORE} at ${at} (within --recall-window); --call-again reaches again`;
+
 /**
- * Runs a validated CSV send at the edge: journal and lock, confirmation, dry run, progress on
- * stderr, the results file, the summary and the exit code.
+ * Runs a validated CSV send at the edge: confirmation, dry run, progress on stderr, the results
+ * file, the summary and the exit code. The engine (src/reach/send-run.ts) holds the journal,
+ * the ledger and the locks of the run's State.
  */
 export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSendOptions): Promise<number> {
   const startedAt = ctx.io.now();
@@ -72,36 +57,14 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
     scrub: (t) => redact(t, [...ctx.secrets]),
   });
   const warn = (message: string) => shown.warning(message);
-  // Journals (and their locks) live in the state folder, not the config folder.
-  const state = stateDir(ctx.io.env);
-  // With a PostgreSQL store the journals are there, so that every host knows what any one sent.
-  const journals = (await sharedJournals(ctx, 'reach')) ?? reachJournals(state);
-  const flags = { resendUncertain: !!opts.resendUncertain, retryFailed: !!opts.retryFailed };
+  const state = await ctx.state(opts);
+  const rules = sendRules(ctx, opts);
   if (opts.dryRun) {
-    const states = await Journal.peek(journals, send.key);
-    const plan = planSend(send.rows, states, flags);
-    // What the never-twice ledger would skip now (read only: no lock taken, nothing written).
-    const destination = normaliseDestination(send.destination);
-    const pg = await sharedLedgers(ctx);
-    let lastReached = await peekLedger(state, destination);
-    if (pg) {
-      // The PostgreSQL store's ledger (read, then closed: its `pending`/`cleared` are never called here).
-      const l = await pg.open(destination);
-      const known = new Map(send.rows.map((r) => [r.who, l.lastReached(r.who)]));
-      await l.close();
-      lastReached = (who) => known.get(who);
-    }
-    const skips = ledgerSkips(send.rows, lastReached, states, ctx.io.now(), opts);
-    plan.toSend = plan.toSend.filter((n) => !skips.has(n));
+    const { plan, skipped } = await peekSend(state, send, rules);
     const byRow = new Map(send.rows.map((r) => [r.row, r]));
     const requests = await Promise.all(plan.toSend.map((n) => send.preview(byRow.get(n)!)));
-    const skipped = send.rows
-      .filter((r) => skips.has(r.row))
-      .map((r) => ({ row: r.row, line: r.line, who: r.who, reachedAt: skips.get(r.row)! }));
     for (const s of skipped)
-      warn(
-        `row ${s.row} (line ${s.line}) ${s.who}: would be skipped: already reached through this destination at ${s.reachedAt} (within --recall-window); --call-again reaches again`,
-      );
+      warn(`row ${s.row} (line ${s.line}) ${s.who}: would be skipped: ${reachedAgain(s.reachedAt)}`);
     await printDryRun(
       ctx,
       requests,
@@ -110,37 +73,8 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
     );
     return ExitCode.OK;
   }
-  const file = resolve(send.file);
-  await Journal.prune(journals);
-  const edited = await Journal.sameFileOtherContent(journals, send.key, file);
-  // With a PostgreSQL store, the same locks are also taken there (another host's cron runs the
-  // same send, or sends to the same destination): the send first, for its plainer message.
-  const takeShared = await sharedLocks(ctx);
-  const destination = normaliseDestination(send.destination);
-  const shared: Array<() => Promise<void>> = [];
-  let journal: Journal;
-  try {
-    if (takeShared) {
-      shared.push(
-        await takeShared(
-          `${send.key.command} ${normaliseDestination(send.key.target)} ${send.key.sha256}`,
-          `${send.key.command} run of this file`,
-        ),
-      );
-      shared.push(await takeShared(`ledger ${destination}`, `send to ${destination}`));
-    }
-    journal = await Journal.open(
-      journals,
-      send.key,
-      { file, ...send.meta },
-      () => ctx.io.now(),
-      `${Journal.pathFor(state, send.key)}.lock`,
-    );
-  } catch (error) {
-    for (const release of shared) await release();
-    throw error;
-  }
-  const resultsPath = opts.results ?? defaultResultsPath(send.file);
+  const prepared = await PreparedSend.open(state, send, rules);
+  const resultsPath = opts.results ?? defaultResultsPath(send.shownFile);
   let run: RunResult | undefined;
   let started = false;
   let stopRequested = false;
@@ -150,116 +84,60 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
     offSignal();
     shown.line('stopping after the request in flight; Ctrl-C again quits now (that row is then uncertain)');
   });
-  let ledger: Ledger;
   try {
-    // With a PostgreSQL store the ledger is there too (under the destination's shared lock).
-    ledger = await ((takeShared && (await sharedLedgers(ctx))) || fileLedgers(state)).open(destination);
-  } catch (error) {
-    await journal.close();
-    for (const release of shared) await release();
-    throw error;
-  }
-  let ledgerSkipped = new Map<number, string>();
-  try {
-    const plan = planSend(send.rows, journal.states, flags);
-    // Never twice: a person reached through this destination within the window, from any file, is skipped.
-    ledgerSkipped = ledgerSkips(send.rows, (who) => ledger.lastReached(who), journal.states, ctx.io.now(), opts);
-    plan.toSend = plan.toSend.filter((n) => !ledgerSkipped.has(n));
-    for (const r of send.rows) {
-      const at = ledgerSkipped.get(r.row);
-      if (at)
-        warn(
-          `row ${r.row} (line ${r.line}) ${r.who}: skipped: already reached through this destination at ${at} (within --recall-window); --call-again reaches again`,
-        );
-    }
-    if (journal.isNew && edited.length > 0) {
+    const { plan } = prepared;
+    for (const s of prepared.skipped)
+      warn(`row ${s.row} (line ${s.line}) ${s.who}: skipped: ${reachedAgain(s.reachedAt)}`);
+    if (prepared.isNew && prepared.edited.length > 0) {
       warn(
-        `${send.file} was sent before with other content (${edited.map((e) => e.at).join(', ')}): an edited file is new to the journal; people reached then are skipped by the ledger unless --call-again`,
+        `${send.shownFile} was sent before with other content (${prepared.edited.map((e) => e.at).join(', ')}): an edited file is new to the journal; people reached then are skipped by the ledger unless --call-again`,
       );
     }
     if (plan.toSend.length > 0) {
       await confirmSend(
         ctx,
-        confirmation(send, plan, opts.rate, flags),
+        confirmation(send, plan, opts.rate, rules),
         `${send.words.verb} ${plan.toSend.length} ${plan.toSend.length === 1 ? send.words.one : send.words.many}?`,
         opts.yes,
       );
     }
     started = true;
-    const sendOptions = {
+    const control = {
       rate: opts.rate,
-      ...flags,
       now: () => ctx.io.now(),
       sleep: (ms: number) => ctx.io.sleep(ms),
       stopRequested: () => stopRequested,
-      ledger,
     };
-    run = await sendRows(send.rows, plan, journal, send.sender, sendOptions, (e) =>
+    run = await prepared.send(control, rules, (e) =>
       render(shown, e.type === 'row' ? { ...e, result: advised(e.result) } : e, send.words.one),
     );
   } finally {
     offSignal();
     // Even when the run ended with an error (a signing command failing), the file is complete.
-    const results = (run?.results ?? send.rows.map((r) => resultOf(r, journal.states.get(r.row), true))).map((r) => {
-      const at = ledgerSkipped.get(r.row);
-      return at
-        ? {
-            ...r,
-            outcome: 'skipped' as const,
-            error: `already reached through this destination at ${at} (within --recall-window); --call-again reaches again`,
-          }
-        : advised(r);
-    });
+    const results = prepared
+      .results(run)
+      .map((r) =>
+        r.error?.startsWith(REACHED_BEFORE)
+          ? { ...r, error: `${r.error} (within --recall-window); --call-again reaches again` }
+          : advised(r),
+      );
     if (run) run.results = results;
-    // Each closes even when one before it fails (a journal in a store gone away): locks held by
-    // connections would otherwise keep the run from ending.
-    try {
-      await journal.close();
-    } finally {
-      try {
-        await ledger.close();
-      } finally {
-        for (const release of shared) await release();
-      }
-    }
+    await prepared.close();
     if (started) writeResults(resultsPath, results, send.columns);
   }
-  return report(ctx, send, run!, resultsPath, journal.path, { startedAt, quiet: opts.quiet === true, warn });
-}
-
-/**
- * Rows whose person was reached through this destination within the window (row -> when), unless
- * --call-again or a window of 0. Rows this file's journal knows (uncertain, refused) follow the
- * journal's own rules instead.
- */
-function ledgerSkips(
-  rows: readonly SendRow<unknown>[],
-  lastReached: (who: string) => string | undefined,
-  known: ReadonlyMap<number, unknown>,
-  now: number,
-  opts: Pick<CsvSendOptions, 'callAgain' | 'recallWindow'>,
-): Map<number, string> {
-  const skips = new Map<number, string>();
-  const window = opts.recallWindow ?? RECALL_WINDOW_MS;
-  if (opts.callAgain || window <= 0) return skips;
-  const since = now - window;
-  for (const r of rows) {
-    const at = lastReached(r.who);
-    if (at && Date.parse(at) >= since && !known.has(r.row)) skips.set(r.row, at);
-  }
-  return skips;
+  return report(ctx, send, run!, resultsPath, prepared.journalPath, { startedAt, quiet: opts.quiet === true, warn });
 }
 
 function confirmation<B>(
   send: CsvSend<B>,
   plan: SendPlan,
   rate: number,
-  flags: { resendUncertain: boolean; retryFailed: boolean },
+  flags: Pick<SendRules, 'resendUncertain' | 'retryFailed'>,
 ): string[] {
   const toSend = new Set(plan.toSend);
   return [
     ...send.about,
-    `  file             ${send.file} (${plural(plan.total, 'row')})`,
+    `  file             ${send.shownFile} (${plural(plan.total, 'row')})`,
     ...(plan.sentEarlier ? [`  sent earlier     ${plan.sentEarlier} (skipped)`] : []),
     ...(plan.failedEarlier.length
       ? [
@@ -322,7 +200,7 @@ async function report<B>(
   const summary = {
     startedAt: new Date(how.startedAt).toISOString(),
     endedAt: new Date(ctx.io.now()).toISOString(),
-    file: send.file,
+    file: send.shownFile,
     results: resultsPath,
     journal: journalPath,
     // Every row was checked before anything was sent: an invalid row stops the run (exit 3) first.

@@ -7,7 +7,9 @@ import { Progress } from './progress.js';
 import { readAll } from '../../io-read.js';
 import { USER_AGENT } from '../../version.js';
 import { requestHeaders } from '../../api/transport.js';
-import type { SendDryRunJson } from '../../schemas/run-output.js';
+import type { SendDryRunJson, SendSkippedJson } from '../../schemas/run-output.js';
+import type { OneSend, SendRules } from '../../reach/send-run.js';
+import type { OldStatePolicy } from '../../state/old-state.js';
 
 /**
  * What push and template send share at the edge: confirmation, dry-run rendering, reading a
@@ -30,21 +32,53 @@ export interface SendOptions {
   quiet?: boolean;
   /** `--delimiter` of the `--csv` file (default comma). */
   delimiter?: string;
+  /** Region of phone numbers written without `+` and a country code (else the profile's `region`). */
+  region?: string;
+  /** Send phone numbers in E.164 form rather than as written. */
+  e164?: boolean;
+  claimOldState?: boolean;
+  ignoreOldState?: boolean;
+  store?: string;
+  storeFile?: string;
+}
+
+/** `--claim-old-state` / `--ignore-old-state` as a policy (src/state/old-state.ts). */
+export function oldStatePolicy(opts: { claimOldState?: boolean; ignoreOldState?: boolean }): OldStatePolicy {
+  return opts.claimOldState ? 'claim' : opts.ignoreOldState ? 'ignore' : 'stop';
+}
+
+/** The journal's and the ledger's rules of a run, from its flags. */
+export function sendRules(ctx: Context, opts: SendOptions): SendRules {
+  return {
+    resendUncertain: !!opts.resendUncertain,
+    retryFailed: !!opts.retryFailed,
+    callAgain: !!opts.callAgain,
+    recallWindowMs: opts.recallWindow,
+    oldState: oldStatePolicy(opts),
+    now: () => ctx.io.now(),
+  };
 }
 
 /** Flags that mean something only with `--csv`: a usage error without it. */
 export function refuseCsvOnlyFlags(opts: SendOptions): void {
-  for (const flag of [
-    'results',
-    'resendUncertain',
-    'retryFailed',
-    'allowDuplicates',
-    'callAgain',
-    'recallWindow',
-    'delimiter',
-  ] as const) {
+  for (const flag of ['results', 'resendUncertain', 'retryFailed', 'allowDuplicates', 'delimiter'] as const) {
     if (opts[flag]) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --csv`);
   }
+}
+
+/**
+ * The region of national phone numbers: `--region`, else the profile's `region`; undefined when
+ * neither is given (such numbers are then refused, never guessed). An unknown region is a usage error.
+ */
+export async function regionOf(ctx: Context, opts: Pick<SendOptions, 'region'>): Promise<string | undefined> {
+  const value = opts.region ?? (await ctx.settings()).get('region');
+  if (value === undefined || value === '') return undefined;
+  const { knownRegion } = await import('../../person.js');
+  if (!knownRegion(value))
+    throw new UsageError(
+      `${opts.region !== undefined ? '--region' : `profile ${ctx.profile}'s region`}: ${JSON.stringify(value)} is not a region libphonenumber knows (ISO 3166 two letters, e.g. US, GB, ID)`,
+    );
+  return value.toUpperCase();
 }
 
 /**
@@ -145,4 +179,32 @@ export function invalidInput(ctx: Context, what: string, unsorted: readonly Prob
   return new InputError(`${what}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent`, {
     problems: problems.slice(0, 100),
   });
+}
+
+/**
+ * A single send the never-twice ledger kept back (or would, for a dry run): said on stderr, and as
+ * JSON on stdout with `--json`. Nothing was sent, as asked by the ledger's rule: exit 0.
+ */
+export async function printSkipped(
+  ctx: Context,
+  one: Pick<OneSend, 'who' | 'destination'>,
+  reachedAt: string,
+  dryRun: boolean,
+): Promise<number> {
+  const out = await ctx.output();
+  out.warn(
+    `${dryRun ? 'would send nothing' : 'nothing sent'}: ${one.who} was already reached through ${one.destination.text} at ${reachedAt} (within --recall-window); --call-again reaches again`,
+  );
+  if (out.json) {
+    if (dryRun)
+      out.writeJson({ dryRun: true, requests: [], skipped: [{ who: one.who, reachedAt }] } satisfies SendDryRunJson);
+    else
+      out.writeJson({
+        skipped: true,
+        who: one.who,
+        destination: one.destination.text,
+        reachedAt,
+      } satisfies SendSkippedJson);
+  }
+  return 0;
 }

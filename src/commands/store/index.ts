@@ -1,6 +1,7 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { storeFileOption, storeOption } from '../store-option.js';
 
 const STORE_FLAGS_HELP = `
 The store: --store URL, else --store-file FILE (its first line), else CALLCTL_STORE, else
@@ -14,11 +15,8 @@ export function register(parent: Command, { run }: Deps): void {
   store
     .command('migrate')
     .description("create or upgrade callctl's tables in the store (serve-hooks also does it at start)")
-    .option(
-      '--store <url>',
-      'postgres://user@host:5432/db without a password (in ps; the password: PGPASSWORD, or the URL in CALLCTL_STORE or --store-file)',
-    )
-    .option('--store-file <file>', 'file whose first line is the store URL')
+    .addOption(storeOption())
+    .addOption(storeFileOption())
     .addHelpText(
       'after',
       `${STORE_FLAGS_HELP}
@@ -39,11 +37,8 @@ ${JSON_SHAPES.storeMigrate}`,
   store
     .command('status')
     .description('what is in the store: schema version, server version, events kept')
-    .option(
-      '--store <url>',
-      'postgres://user@host:5432/db without a password (in ps; the password: PGPASSWORD, or the URL in CALLCTL_STORE or --store-file)',
-    )
-    .option('--store-file <file>', 'file whose first line is the store URL')
+    .addOption(storeOption())
+    .addOption(storeFileOption())
     .addHelpText(
       'after',
       `${STORE_FLAGS_HELP}

@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { StoreMigrateJson } from '../../schemas/local-output.js';
 import { SCHEMA_VERSION } from '../../state/pg-schema.js';
-import type { StoreFlags } from '../store-option.js';
+import type { StoreFlags } from '../../state/choice.js';
 import { sharedStore, unreachable } from './shared.js';
 
 /** Creates or upgrades callctl's tables. */

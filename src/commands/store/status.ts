@@ -1,6 +1,6 @@
 import type { StoreStatusJson } from '../../schemas/local-output.js';
 import type { Context } from '../../context.js';
-import type { StoreFlags } from '../store-option.js';
+import type { StoreFlags } from '../../state/choice.js';
 import { sharedStore, unreachable } from './shared.js';
 
 /** Says what is in the store: schema version against this callctl's, and how many events. */

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { delimiterHint } from '../../csv/delimiter-hint.js';
 import type { Context } from '../../context.js';
 import type { TemplateRequest } from '../../schemas/template.js';
@@ -5,11 +6,20 @@ import type { SendRow } from '../../reach/rows.js';
 import { readCsv } from '../../csv/table.js';
 import { deliver } from '../../api/deliver.js';
 import type { Problem } from '../../csv/problems.js';
-import { buildTemplate, prepareTemplate, templateAnswer, templateEndpoint } from '../../reach/template.js';
+import {
+  buildTemplate,
+  oldTemplateNames,
+  prepareTemplate,
+  rekeyRecipient,
+  templateAnswer,
+  templateEndpoint,
+} from '../../reach/template.js';
+import { templateDestination } from '../../state/destination.js';
+import { oldJournalName } from '../../state/row-journal.js';
 import { collectVariables } from '../shared/variables.js';
 import { withSignFlag } from '../shared/signature.js';
 import { runCsvSend } from '../shared/csv-send.js';
-import { invalidInput } from '../shared/send-ui.js';
+import { invalidInput, regionOf } from '../shared/send-ui.js';
 import { resolveTemplateTarget, withReplyUrlHint, type TemplateSendOptions } from './target.js';
 
 const FIELD_COLUMNS = new Set(['channel', 'channel_id', 'user_id', 'reply_url']);
@@ -21,6 +31,7 @@ const FIELD_COLUMNS = new Set(['channel', 'channel_id', 'user_id', 'reply_url'])
  */
 export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): Promise<number> {
   const target = await resolveTemplateTarget(ctx, opts);
+  const reading = { region: await regionOf(ctx, opts), e164: opts.e164 === true };
   const common = collectVariables(opts.var, opts.varsFile);
   const file = await readCsv(opts.csv!, opts.delimiter);
   const problems: Problem[] = [...file.problems];
@@ -30,7 +41,7 @@ export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): P
       message: `the header has no channel_id column and --channel-id is not given${delimiterHint(file.header, opts.delimiter ?? ',')}`,
     });
   const rows: SendRow<TemplateRequest>[] = [];
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { line: number; who: string }>();
   const nowSeconds = () => opts.timestamp ?? Math.floor(ctx.io.now() / 1000);
   // With a sound header, every row is checked, so that one run lists every problem.
   if (!problems.some((p) => p.line === 1)) {
@@ -48,6 +59,7 @@ export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): P
           variable,
           reply_url: f.reply_url || opts.replyUrl,
         },
+        reading,
         r.line,
       );
       if (!built.ok) {
@@ -55,28 +67,35 @@ export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): P
         continue;
       }
       const b = built.body;
-      const who = `${b.channel}:${b.channel_id}${b.user_id ? `/${b.user_id}` : ''}`;
-      const earlier = seen.get(who);
+      const who = `${b.channel}:${(f.channel_id || opts.channelId || '').trim()}${b.user_id ? `/${b.user_id}` : ''}`;
+      const earlier = seen.get(built.person);
       if (earlier !== undefined && !opts.allowDuplicates) {
         problems.push({
           line: r.line,
-          message: `${who} is also on line ${earlier} (--allow-duplicates to message it twice)`,
+          message: `${who} is ${earlier.who === who ? '' : `${built.person}, `}also on line ${earlier.line} (--allow-duplicates to message it twice)`,
         });
       }
-      seen.set(who, r.line);
-      rows.push({ row: r.row, line: r.line, who, body: b });
+      seen.set(built.person, { line: r.line, who });
+      rows.push({ row: r.row, line: r.line, who, person: built.person, body: b });
     }
   }
   if (problems.length > 0) throw invalidInput(ctx, `${opts.csv}`, problems);
   const transport = await ctx.transport();
   const endpoint = templateEndpoint(target);
+  const old = oldTemplateNames(target, opts.templateId);
   const stamp = (row: SendRow<TemplateRequest>) => ({ ...row.body, timestamp: nowSeconds() });
   return runCsvSend(
     ctx,
     {
-      key: { command: 'template', target: `${endpoint} template ${opts.templateId}`, sha256: file.sha256 },
-      destination: `template ${endpoint} template ${opts.templateId}`,
-      file: opts.csv!,
+      key: {
+        command: 'template',
+        destination: templateDestination(target.baseUrl, target.signKey, opts.templateId),
+        sha256: file.sha256,
+      },
+      old: { journal: oldJournalName('template', old.target, file.sha256), ledger: old.ledger },
+      rekey: rekeyRecipient(reading.region),
+      file: resolve(ctx.io.cwd, opts.csv!),
+      shownFile: opts.csv!,
       meta: { endpoint, template_id: opts.templateId },
       rows,
       sender: {

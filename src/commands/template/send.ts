@@ -2,9 +2,13 @@ import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
 import { deliver } from '../../api/deliver.js';
+import { peekOne, reachOne } from '../../reach/send-run.js';
+import { templateDestination } from '../../state/destination.js';
 import { withSignFlag } from '../shared/signature.js';
 import {
   buildTemplate,
+  oldTemplateNames,
+  rekeyRecipient,
   prepareTemplate,
   recipient,
   templateAnswer,
@@ -12,7 +16,16 @@ import {
   templateError,
 } from '../../reach/template.js';
 import { collectVariables } from '../shared/variables.js';
-import { confirmSend, invalidInput, printDryRun, refuseCsvOnlyFlags, summaryLines } from '../shared/send-ui.js';
+import {
+  confirmSend,
+  invalidInput,
+  printDryRun,
+  printSkipped,
+  refuseCsvOnlyFlags,
+  regionOf,
+  sendRules,
+  summaryLines,
+} from '../shared/send-ui.js';
 import { resolveTemplateTarget, withReplyUrlHint, type TemplateSendOptions } from './target.js';
 
 export type { TemplateSendOptions };
@@ -33,19 +46,34 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
   if (!opts.channel) throw new UsageError('missing --channel');
   if (!opts.channelId) throw new UsageError('missing --channel-id (or --csv FILE for many)');
   const target = await resolveTemplateTarget(ctx, opts);
-  const built = buildTemplate({
-    template_id: opts.templateId,
-    timestamp: opts.timestamp ?? Math.floor(ctx.io.now() / 1000),
-    channel: opts.channel,
-    channel_id: opts.channelId,
-    user_id: opts.userId,
-    variable: collectVariables(opts.var, opts.varsFile),
-    reply_url: opts.replyUrl,
-  });
+  const reading = { region: await regionOf(ctx, opts), e164: opts.e164 === true };
+  const built = buildTemplate(
+    {
+      template_id: opts.templateId,
+      timestamp: opts.timestamp ?? Math.floor(ctx.io.now() / 1000),
+      channel: opts.channel,
+      channel_id: opts.channelId,
+      user_id: opts.userId,
+      variable: collectVariables(opts.var, opts.varsFile),
+      reply_url: opts.replyUrl,
+    },
+    reading,
+  );
   if (!built.ok)
     throw invalidInput(ctx, 'invalid template message', withReplyUrlHint(built.problems, '--reply-url URL'));
   const body = built.body;
+  const state = await ctx.state(opts);
+  const one = {
+    destination: templateDestination(target.baseUrl, target.signKey, opts.templateId),
+    person: built.person,
+    who: `${opts.channel.trim()}:${opts.channelId.trim()}`,
+    old: { ledger: oldTemplateNames(target, opts.templateId).ledger },
+    rekey: rekeyRecipient(reading.region),
+  };
+  const rules = sendRules(ctx, opts);
   if (opts.dryRun) {
+    const reachedAt = await peekOne(state, one, rules);
+    if (reachedAt) return printSkipped(ctx, one, reachedAt, true);
     // An external signing command is not run for a dry run; the header shows *** either way.
     await printDryRun(
       ctx,
@@ -68,7 +96,10 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
     opts.yes,
   );
   const req = await withSignFlag(prepareTemplate(target, body));
-  const d = await deliver(await ctx.transport(), req, templateAnswer);
+  const transport = await ctx.transport();
+  const sent = await reachOne(state, one, rules, () => deliver(transport, req, templateAnswer));
+  if (sent.outcome === 'skipped') return printSkipped(ctx, one, sent.reachedAt, false);
+  const d = sent.delivery;
   if (d.outcome !== 'sent') throw templateError(target, body, d);
   const out = await ctx.output();
   if (d.warning && !opts.quiet) out.warn(redact(`${req.endpoint}: ${d.warning}`, [...ctx.secrets]));

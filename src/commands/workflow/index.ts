@@ -7,6 +7,7 @@ import { watchOptions } from '../watch-options.js';
 import { reportOptions } from '../report-options.js';
 import { delimiter } from '../delimiter.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { claimOldStateOption, ignoreOldStateOption, storeFileOption, storeOption } from '../store-option.js';
 
 function batchSize(value: string): number {
   const n = positiveInt(value);
@@ -84,6 +85,10 @@ ${JSON_SHAPES.workflowList}`,
       'send again the batches an earlier run left uncertain (sent, no answer) whose rows lack caseid',
     )
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .addOption(claimOldStateOption())
+    .addOption(ignoreOldStateOption())
+    .addOption(storeOption())
+    .addOption(storeFileOption())
     .addHelpText(
       'after',
       `

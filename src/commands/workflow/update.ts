@@ -1,6 +1,8 @@
 import { basename, join, resolve } from 'node:path';
-import { cacheDir, stateDir } from '../../files/state.js';
-import { sharedJournals, sharedLocks } from '../shared-lock.js';
+import { cacheDir } from '../../files/state.js';
+import { cloudDestination, type Destination } from '../../state/destination.js';
+import type { StoreFlags } from '../../state/choice.js';
+import { oldStatePolicy } from '../shared/send-ui.js';
 import type { Context } from '../../context.js';
 import { AuthError, InputError, InterruptedError, UsageError } from '../../errors.js';
 import { updateDetailsJson } from '../../api/cloud.js';
@@ -14,7 +16,7 @@ import { stopError } from './update-errors.js';
 import { Progress } from '../shared/progress.js';
 import { plural } from '../../plural.js';
 
-export interface UpdateOptions {
+export interface UpdateOptions extends StoreFlags {
   workflowId: string;
   csv: string;
   delimiter: string;
@@ -27,6 +29,8 @@ export interface UpdateOptions {
   resendUncertain?: boolean;
   quiet?: boolean;
   yes?: boolean;
+  claimOldState?: boolean;
+  ignoreOldState?: boolean;
 }
 
 /** The `--json` summary (its schema is the help page's shape). */
@@ -56,6 +60,8 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
       'not logged in: run `callctl auth login`, or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET',
     );
   }
+  const destination = await uploadDestination(ctx, opts.dryRun === true);
+  const state = await ctx.state(opts);
   const shown = new Progress(ctx.io, { quiet: opts.quiet === true, warn: (m) => out.warn(m) });
   const progress = new UploadProgress(ctx.io, basename(opts.csv), shown);
   const abort = new AbortController();
@@ -75,7 +81,9 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
         file: opts.csv,
         path,
         workflowId: opts.workflowId,
-        stateDir: stateDir(ctx.io.env),
+        state,
+        destination,
+        oldState: oldStatePolicy(opts),
         spoolDir: join(cacheDir(ctx.io.env), 'spool'),
         delimiter: opts.delimiter,
         keepEmpty: opts.keepEmpty === true,
@@ -88,8 +96,6 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
         dryRun: opts.dryRun === true,
         signal: abort.signal,
         onEvent: progress.onEvent,
-        sharedLock: opts.dryRun ? undefined : await sharedLocks(ctx),
-        journals: await sharedJournals(ctx, 'upload'),
       });
     } catch (error) {
       shown.clear();
@@ -195,8 +201,24 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
   } finally {
     offSignal();
     shown.clear();
-    upload?.close();
+    await upload?.close();
   }
+}
+
+/**
+ * Where the contacts go: the service (base URL) and the account (APPKey), which key the upload's
+ * journal. A dry run without them plans the file as a first upload.
+ */
+async function uploadDestination(ctx: Context, dryRun: boolean): Promise<Destination | undefined> {
+  const settings = await ctx.settings();
+  const appKey = settings.get('app-key');
+  const baseUrl = settings.get('base-url');
+  if (baseUrl && appKey) return cloudDestination(await ctx.baseUrl(), appKey);
+  if (dryRun) return undefined;
+  if (!baseUrl) await ctx.baseUrl(); // its own usage error, naming --base-url
+  throw new UsageError(
+    'workflow update keeps its journal per service and account, and the account (APPKey) is not known: set CALLCTL_APP_KEY or `callctl config set app-key KEY` (auth login records it)',
+  );
 }
 
 function listProblems(shown: Progress, file: string, u: PreparedUpload, blocking: boolean): void {

@@ -1,0 +1,326 @@
+import type { Delivery } from '../api/deliver.js';
+import type { Destination } from '../state/destination.js';
+import { RECALL_WINDOW_MS, type Ledger } from '../state/ledger.js';
+import { settleOldJournal, settleOldLedger, type OldStatePolicy } from '../state/old-state.js';
+import { Journal, journalName, type JournalKey, type RowState } from '../state/row-journal.js';
+import type { State } from '../state/state.js';
+import {
+  planSend,
+  resultOf,
+  sendRows,
+  type RowResult,
+  type RowSender,
+  type RunResult,
+  type SendEvent,
+  type SendPlan,
+  type SendRow,
+} from './rows.js';
+
+/** One CSV send: where it goes, what it is, and how each row is sent. */
+export interface SendWork<B> {
+  key: JournalKey;
+  /** The names an earlier callctl gave this send's journal and its destination's ledger. */
+  old: { journal: string; ledger: string };
+  /** The person key an old ledger's entry (a value as written) has now. */
+  rekey: (written: string) => string;
+  /** The input file's absolute path. */
+  file: string;
+  /** Row-independent settings of the run, kept in the journal's header for reference. */
+  meta: Record<string, unknown>;
+  rows: SendRow<B>[];
+  sender: RowSender<B>;
+}
+
+/** The ledger's rules and the journal's, as the flags set them. */
+export interface SendRules {
+  resendUncertain: boolean;
+  retryFailed: boolean;
+  /** Reach people the ledger says were reached through this destination within the window. */
+  callAgain: boolean;
+  /** ms (default 24 h; 0: no ledger check). */
+  recallWindowMs?: number;
+  oldState: OldStatePolicy;
+  now(): number;
+}
+
+/** A row the ledger keeps from being sent: its person was reached through the destination at `reachedAt`. */
+export interface LedgerSkip {
+  row: number;
+  line: number;
+  who: string;
+  reachedAt: string;
+}
+
+/** Why a row is skipped by the ledger, for results and messages (the core names no flag). */
+export const REACHED_BEFORE = 'already reached through this destination';
+
+/**
+ * What a run would do now, read without taking a lock or writing anything (`--dry-run`): the
+ * plan and the rows the ledger would skip. An earlier callctl's record stops it as it would stop the run.
+ */
+export async function peekSend<B>(
+  state: State,
+  work: SendWork<B>,
+  rules: SendRules,
+): Promise<{ plan: SendPlan; skipped: LedgerSkip[] }> {
+  const journals = await state.journals('reach');
+  const ledgers = await state.ledgers();
+  const newJournal = (await journals.first(journalName(work.key))) !== undefined;
+  const oldJournal = !newJournal && (await journals.first(work.old.journal)) !== undefined;
+  const newLedger = await ledgers.has(work.key.destination.text);
+  const oldLedger = !newLedger && (await ledgers.has(work.old.ledger));
+  if (rules.oldState === 'stop' && (oldJournal || oldLedger)) {
+    // The same check and message as a run (nothing is written when it stops).
+    if (oldJournal)
+      await settleOldJournal(journals, {
+        oldName: work.old.journal,
+        newName: journalName(work.key),
+        policy: 'stop',
+        destination: work.key.destination,
+        what: `${work.key.command} run of ${work.file}`,
+        header: () => ({}),
+      });
+    await settleOldLedger(ledgers, {
+      oldDestination: work.old.ledger,
+      destination: work.key.destination,
+      policy: 'stop',
+      rekey: work.rekey,
+    });
+  }
+  const claim = rules.oldState === 'claim';
+  const states =
+    oldJournal && claim ? await Journal.peekName(journals, work.old.journal) : await Journal.peek(journals, work.key);
+  const plan = planSend(work.rows, states, rules);
+  let lastReached: (person: string) => string | undefined;
+  if (oldLedger && claim) {
+    const peek = await ledgers.peek(work.old.ledger);
+    const byKey = new Map<string, string>();
+    // The old ledger keyed people as written: each person's latest entry under any spelling.
+    for (const r of work.rows) {
+      const at = peek(r.who);
+      if (at && (byKey.get(r.person) ?? '') < at) byKey.set(r.person, at);
+    }
+    lastReached = (p) => byKey.get(p);
+  } else lastReached = await ledgers.peek(work.key.destination.text);
+  const skipped = ledgerSkips(work.rows, lastReached, states, rules);
+  plan.toSend = plan.toSend.filter((n) => !skipped.some((s) => s.row === n));
+  return { plan, skipped };
+}
+
+/**
+ * A CSV send ready to go: its lock held, an earlier callctl's records settled, its journal and the
+ * destination's ledger open, and the rows planned (journal's rules, then the ledger's). The
+ * command confirms between `open` and `send`, and always calls `close`.
+ */
+export class PreparedSend<B> {
+  private constructor(
+    private readonly work: SendWork<B>,
+    private readonly journal: Journal,
+    private readonly ledger: Ledger,
+    private readonly releases: Array<() => Promise<void>>,
+    readonly plan: SendPlan,
+    readonly skipped: LedgerSkip[],
+    /** Earlier sends of the same path with other content (an edited file is new to the journal). */
+    readonly edited: Array<{ path: string; at: string }>,
+  ) {}
+
+  get journalPath(): string {
+    return this.journal.path;
+  }
+
+  /** Whether this run started the send's journal (a first run of this file to this destination). */
+  get isNew(): boolean {
+    return this.journal.isNew;
+  }
+
+  static async open<B>(state: State, work: SendWork<B>, rules: SendRules): Promise<PreparedSend<B>> {
+    const { key } = work;
+    const journals = await state.journals('reach');
+    await Journal.prune(journals);
+    const edited = await Journal.sameFileOtherContent(journals, key, work.file);
+    const releases: Array<() => Promise<void>> = [];
+    const closeAll = async () => {
+      for (const release of releases.reverse()) await release();
+    };
+    try {
+      // The send's own lock first, for its plainer message; then the destination's, with its ledger.
+      releases.push(
+        await state.lock({
+          name: `${key.command} ${key.destination.text} ${key.sha256}`,
+          what: `${key.command} run of this file`,
+        }),
+      );
+      await settleOldJournal(journals, {
+        oldName: work.old.journal,
+        newName: journalName(key),
+        policy: rules.oldState,
+        destination: key.destination,
+        what: `${key.command} run of ${work.file}`,
+        header: () => ({
+          t: 'begin',
+          command: key.command,
+          destination: key.destination.text,
+          sha256: key.sha256,
+          file: work.file,
+          ...work.meta,
+          at: new Date(rules.now()).toISOString(),
+        }),
+      });
+      await settleOldLedger(await state.ledgers(), {
+        oldDestination: work.old.ledger,
+        destination: key.destination,
+        policy: rules.oldState,
+        rekey: work.rekey,
+      });
+      const journal = await Journal.open(journals, key, { file: work.file, ...work.meta }, rules.now);
+      releases.push(() => journal.close());
+      const ledger = await state.openLedger(key.destination);
+      releases.push(async () => ledger.close());
+      const plan = planSend(work.rows, journal.states, rules);
+      const skipped = ledgerSkips(work.rows, (p) => ledger.lastReached(p), journal.states, rules);
+      plan.toSend = plan.toSend.filter((n) => !skipped.some((s) => s.row === n));
+      return new PreparedSend(work, journal, ledger, releases, plan, skipped, edited);
+    } catch (error) {
+      await closeAll();
+      throw error;
+    }
+  }
+
+  /** Sends the planned rows (src/reach/rows.ts), each journaled and put in the ledger before its request. */
+  send(
+    control: { rate: number; sleep(ms: number): Promise<void>; stopRequested(): boolean; now(): number },
+    rules: Pick<SendRules, 'resendUncertain' | 'retryFailed'>,
+    emit: (event: SendEvent) => void,
+  ): Promise<RunResult> {
+    return sendRows(
+      this.work.rows,
+      this.plan,
+      this.journal,
+      this.work.sender,
+      { ...control, ...rules, ledger: this.ledger },
+      emit,
+    );
+  }
+
+  /** Every row's outcome: the run's, or the journal's when the run did not get to it; ledger skips as skipped. */
+  results(run: RunResult | undefined): RowResult[] {
+    const skipped = new Map(this.skipped.map((s) => [s.row, s.reachedAt]));
+    return (run?.results ?? this.work.rows.map((r) => resultOf(r, this.journal.states.get(r.row), true))).map((r) => {
+      const at = skipped.get(r.row);
+      return at ? { ...r, outcome: 'skipped' as const, error: `${REACHED_BEFORE} at ${at}` } : r;
+    });
+  }
+
+  /** Closes the journal and the ledger and releases the locks, each even when one before it fails. */
+  async close(): Promise<void> {
+    let failure: unknown;
+    for (const release of this.releases.reverse()) {
+      try {
+        await release();
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    this.releases.length = 0;
+    if (failure) throw failure;
+  }
+}
+
+/**
+ * Rows whose person was reached through this destination within the window, unless `callAgain`
+ * or a window of 0. Rows this file's journal knows (uncertain, refused) follow the journal's own rules.
+ */
+function ledgerSkips(
+  rows: readonly SendRow<unknown>[],
+  lastReached: (person: string) => string | undefined,
+  known: ReadonlyMap<number, RowState>,
+  rules: Pick<SendRules, 'callAgain' | 'recallWindowMs' | 'now'>,
+): LedgerSkip[] {
+  const window = rules.recallWindowMs ?? RECALL_WINDOW_MS;
+  if (rules.callAgain || window <= 0) return [];
+  const since = rules.now() - window;
+  const skips: LedgerSkip[] = [];
+  for (const r of rows) {
+    const at = lastReached(r.person);
+    if (at && Date.parse(at) >= since && !known.has(r.row))
+      skips.push({ row: r.row, line: r.line, who: r.who, reachedAt: at });
+  }
+  return skips;
+}
+
+/** One push or template message (no file): the destination's ledger checked and written around it. */
+export interface OneSend {
+  destination: Destination;
+  /** The person's key (src/person.ts) and as written. */
+  person: string;
+  who: string;
+  old: { ledger: string };
+  rekey: (written: string) => string;
+}
+
+/** What became of a single send: sent (whatever the answer), or skipped by the ledger. */
+export type OneOutcome = { outcome: 'skipped'; reachedAt: string } | { outcome: 'delivered'; delivery: Delivery };
+
+/**
+ * When the ledger would skip this person now (read only, for `--dry-run`); undefined when it would
+ * not. An earlier callctl's ledger stops it as it would stop the send.
+ */
+export async function peekOne(
+  state: State,
+  one: OneSend,
+  rules: Omit<SendRules, 'resendUncertain' | 'retryFailed'>,
+): Promise<string | undefined> {
+  const ledgers = await state.ledgers();
+  if (!(await ledgers.has(one.destination.text)) && (await ledgers.has(one.old.ledger))) {
+    if (rules.oldState === 'stop')
+      await settleOldLedger(ledgers, {
+        oldDestination: one.old.ledger,
+        destination: one.destination,
+        policy: 'stop',
+        rekey: one.rekey,
+      });
+    if (rules.oldState === 'claim') return within((await ledgers.peek(one.old.ledger))(one.who), rules);
+  }
+  return within((await ledgers.peek(one.destination.text))(one.person), rules);
+}
+
+/**
+ * Sends one request to a person through the destination's ledger, under its lock: skipped when
+ * the person was reached within the window (unless `callAgain`); else `pending` is committed
+ * before the request and cleared when nothing reached them. An answer that never came leaves it
+ * pending: the person may have been reached, and no later run reaches them again within the window.
+ */
+export async function reachOne(
+  state: State,
+  one: OneSend,
+  rules: Omit<SendRules, 'resendUncertain' | 'retryFailed'>,
+  deliver: () => Promise<Delivery>,
+): Promise<OneOutcome> {
+  await settleOldLedger(await state.ledgers(), {
+    oldDestination: one.old.ledger,
+    destination: one.destination,
+    policy: rules.oldState,
+    rekey: one.rekey,
+  });
+  const ledger = await state.openLedger(one.destination);
+  try {
+    const reachedAt = within(ledger.lastReached(one.person), rules);
+    if (reachedAt) return { outcome: 'skipped', reachedAt };
+    await ledger.pending(one.person, new Date(rules.now()).toISOString());
+    const delivery = await deliver();
+    if (delivery.outcome === 'failed' || delivery.outcome === 'not-sent')
+      await ledger.cleared(one.person, new Date(rules.now()).toISOString());
+    return { outcome: 'delivered', delivery };
+  } finally {
+    await ledger.close();
+  }
+}
+
+function within(
+  at: string | undefined,
+  rules: Pick<SendRules, 'callAgain' | 'recallWindowMs' | 'now'>,
+): string | undefined {
+  const window = rules.recallWindowMs ?? RECALL_WINDOW_MS;
+  if (!at || rules.callAgain || window <= 0) return undefined;
+  return Date.parse(at) >= rules.now() - window ? at : undefined;
+}
