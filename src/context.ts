@@ -15,7 +15,7 @@ import { httpUrl } from './config/http-url.js';
 import type { StoreFlags } from './state/choice.js';
 import type { State } from './state/state.js';
 
-/** Options every command accepts (design.md, "Options, environment, storage"). */
+/** Options every command accepts (README, "Configuration"). */
 export interface GlobalOptions {
   profile?: string;
   baseUrl?: string;

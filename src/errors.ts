@@ -2,7 +2,7 @@ import type { ErrorJson } from './schemas/local-output.js';
 
 /** What kind of error, as the `--json` error line names it. */
 export type ErrorKind = ErrorJson['error']['kind'];
-/** Exit codes of the product contract (design.md, "Exit codes"). */
+/** Exit codes of the product contract (README, "Output and exit codes"). */
 export const ExitCode = {
   OK: 0,
   SERVICE: 1,

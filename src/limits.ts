@@ -1,6 +1,6 @@
 /**
  * The spec's limits and callctl's reading of its gaps, each in one place so that it can change
- * when the service's owner tells more (design.md, "Reading the spec's gaps").
+ * when the service's owner tells more (README, "How callctl reads the spec's gaps").
  */
 
 /** "At most 10,000 numbers" in list updates, read as per request. */

@@ -1,9 +1,8 @@
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 
 /**
- * Who a value names, as the never-twice ledger and the send journals compare it (design.md:
- * "a person's phone number is compared in E.164 form; other identifiers after NFKC and
- * trimming"). `key` is what is recorded; `e164` is set when the value read as a phone number.
+ * Who a value names, as the never-twice ledger and the send journals compare it (README,
+ * "Reaching people safely"). `key` is what is recorded; `e164` is set when the value read as a phone number.
  */
 export type Person = { ok: true; key: string; e164?: string } | { ok: false; problem: string };
 

@@ -92,7 +92,10 @@ describe('person', () => {
         (region, first, digits) => {
           // A national significant number does not start with 0 (written nationally it may: a trunk prefix).
           const n = parsePhoneNumberFromString(`+${getCountryCallingCode(region)}${first}${digits.join('')}`);
-          if (!n || !n.isPossible() || n.country !== region) return;
+          // A valid number written nationally reads back as itself, where libphonenumber itself reads
+          // it so (in Japan a national number starting 010 reads as the international prefix 010).
+          if (!n || !n.isValid() || n.country !== region) return;
+          if (parsePhoneNumberFromString(n.formatNational(), region)?.number !== n.number) return;
           checked++;
           expect(person(n.formatNational(), { ...PHONE, region })).toEqual({ ok: true, key: n.number, e164: n.number });
           expect(person(n.formatNational(), { ...PHONE, region: region.toLowerCase() })).toEqual({

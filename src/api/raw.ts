@@ -64,7 +64,7 @@ const looseAnswer = z.looseObject({});
 
 /**
  * The flex-route address or the template API: no envelope and no token; success is HTTP 2xx with
- * a code of 0 or 200 (design.md), anything else a ServiceError naming the code and message.
+ * a code of 0 or 200 (README, "How callctl reads the spec's gaps"), anything else a ServiceError naming the code and message.
  * Only a read is retried; a POST that may have reached the service is reported, never repeated.
  */
 export async function directRequest(

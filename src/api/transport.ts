@@ -270,7 +270,7 @@ export class Transport {
     const { request } = await import('./undici.js');
     const dispatcher = await this.agent();
     // A proxy that refuses the tunnel makes undici reconnect in a loop that heeds no signal
-    // (nodejs/undici#3897): the timeout ends the attempt here, and the agent is destroyed (which
+    // (test/api/client.test.ts: a proxy that refuses every tunnel): the timeout ends the attempt here, and the agent is destroyed (which
     // ends the loop; the next attempt gets a new one).
     const answer = await settledBy(
       request(req.url, {

@@ -1,6 +1,6 @@
 /**
  * The settings a profile holds, with the environment variable that overrides each
- * (design.md, "Options, environment, storage"). Precedence: flag, environment, profile, default.
+ * (README, "Configuration"). Precedence: flag, environment, profile, default.
  */
 export interface SettingSpec {
   env?: string;

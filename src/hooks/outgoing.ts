@@ -5,7 +5,7 @@ import { flipChar } from './samples.js';
 
 type Json = Record<string, unknown>;
 
-/** How a chatbot `X-Service-Sign` is made, in design.md's order: explicit, command, default HMAC. */
+/** How a chatbot `X-Service-Sign` is made, in README's order: explicit, command, default HMAC. */
 export interface ServiceSigner {
   signature?: string;
   command?: string;

@@ -37,7 +37,7 @@ export interface ListOptions {
 const DEFAULT_COLUMNS = 80;
 
 /**
- * The three renderings of design.md: a table on a TTY, tab-separated lines with no colour and
+ * The three renderings (README, "Output and exit codes"): a table on a TTY, tab-separated lines with no colour and
  * no truncation when piped, JSON with `--json`. Data goes to stdout; messages to stderr.
  */
 export class Output {

@@ -4,7 +4,7 @@
  */
 
 /**
- * The notification types callctl tells apart (design.md, "Reading the spec's gaps"), in the order
+ * The notification types callctl tells apart (README, "How callctl reads the spec's gaps"), in the order
  * they are listed there. `unknown` is anything else: still recorded, never dropped.
  */
 export const EVENT_TYPES = [

@@ -2,7 +2,7 @@ import { runSignCommand, SignCommandError } from './sign-command.js';
 import { defaultServiceSign } from './sign.js';
 
 /**
- * Where `X-Service-Sign` comes from, in the order of design.md ("Reading the spec's gaps"): an
+ * Where `X-Service-Sign` comes from, in the order README gives ("How callctl reads the spec's gaps"): an
  * explicit signature, an external command given the exact body, or the built-in default
  * (HMAC-SHA256 hex of the raw body, an assumption) with a secret from a file or the environment.
  */

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Where a piece of work goes, as every record about it is keyed (design.md: "Every record is
- * keyed by its destination"): the same file to the same workflow id on another service or account
+ * Where a piece of work goes, as every record about it is keyed (README,
+ * "Reaching people safely"): the same file to the same workflow id on another service or account
  * is other work, and so is a push to another flex route. `text` is shown and stored (it holds no
  * secret: a sign key enters only as a hash); `id` is a short hash of it for names.
  */

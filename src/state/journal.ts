@@ -27,7 +27,7 @@ export interface JournalAppender {
 
 /**
  * Where journals live, by name. Files today (FileJournals: one NDJSON file per journal); a
- * database implements the same (issue 14). Reads are asynchronous so that one can.
+ * database implements the same. Reads are asynchronous so that one can.
  */
 export interface JournalStore {
   /** Its records in order, or undefined when there is no such journal. A torn last record (a run killed mid-write) is left out. */

@@ -26,7 +26,7 @@ export interface LockRequest {
 }
 
 /**
- * The one owner of a run's state (design.md, "State has one owner"): journals, never-twice
+ * The one owner of a run's state (CONTRIBUTING, "Layers"): journals, never-twice
  * ledgers and locks, in the state folder's files or in the PostgreSQL store that every host
  * shares. Built once per run from the store choice and handed to the engines, which never look
  * up a setting themselves. The event log and its store are opened through src/state/open.ts.

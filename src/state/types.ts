@@ -7,7 +7,7 @@ import type { HookRecord } from './event-log.js';
  * the embedded default (an NDJSON file plus dedup in this process's memory, no server needed)
  * and PostgreSQL (shared by every receiver that names the same database).
  *
- * The rules every implementation keeps (issue 13): an event counts as seen only once it is
+ * The rules every implementation keeps: an event counts as seen only once it is
  * durably written, so an append that fails leaves no trace a retry could be mistaken for; and an
  * append that cannot be written rejects, so the request is never acknowledged.
  */

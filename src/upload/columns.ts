@@ -1,7 +1,7 @@
 import { delimiterHint } from '../csv/delimiter-hint.js';
 import { InputError } from '../errors.js';
 
-/** The columns of a contact CSV with a meaning of their own (design.md, "Reading the spec's gaps"). */
+/** The columns of a contact CSV with a meaning of their own (README, "How callctl reads the spec's gaps"). */
 export const REQUIRED_COLUMNS = ['callee', 'platform'] as const;
 export const OPTIONAL_COLUMNS = ['caseid', 'pds_variables'] as const;
 

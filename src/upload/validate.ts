@@ -88,7 +88,7 @@ export function toEntry(columns: Columns, fields: readonly string[], pds: PdsVal
 }
 
 /**
- * `pds_variables` is a JSON object's text or a plain string (design.md). A value that looks like
+ * `pds_variables` is a JSON object's text or a plain string (README, "How callctl reads the spec's gaps"). A value that looks like
  * JSON (it starts with `{` or `[`) must be a valid JSON object; anything else is a plain string.
  */
 export function parsePdsVariables(

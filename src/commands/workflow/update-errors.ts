@@ -20,7 +20,7 @@ export function stopError(stop: UploadStop): unknown {
   const suffix = transient(error)
     ? `; ${done}; run the same command again to send the rest`
     : `; ${done}; the service will refuse it again until this is fixed (the workflow id and its state, or the rows named)`;
-  // A 5xx or 429 refusal may pass by itself: exit 5 ("run again"), as design.md's exit codes say.
+  // A 5xx or 429 refusal may pass by itself: exit 5 ("run again"), as README's exit codes say.
   if (error instanceof ServiceError && transient(error)) error = new NetworkError(error.message, { ...error.details });
   if (error instanceof CliError) {
     error.message = `${prefix}${error.message}${suffix}`;
