@@ -357,3 +357,46 @@ describe('workflow list --all --json', () => {
     }
   });
 });
+
+describe('api GET /service/cloud/workflow/instancelist --paginate', () => {
+  it('pages into the output: the bytes of the whole list redacted and indented at once', async () => {
+    const { redact } = await import('../../src/redact.js');
+    const all = Array.from({ length: 7 }, (_, i) => ({
+      workflow_id: `wf-${i}`,
+      name: `list "${i}" é`,
+      token: `not-for-eyes-${i}`, // a secret key's value: redacted in the output
+      note: i === 3 ? 'http://user:pw-123@example.test/x' : null,
+      total: i * 1.5,
+    }));
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      req.resume();
+      const q = new URL(req.url!, 'http://x').searchParams;
+      const page = Number(q.get('page'));
+      const lists = all.slice((page - 1) * 3, page * 3);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: 200, status: 'OK', data: { lists, count: all.length } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as import('node:net').AddressInfo).port;
+      const env = {
+        CALLCTL_BASE_URL: `http://127.0.0.1:${port}`,
+        CALLCTL_TOKEN: 'tok-123456',
+        CALLCTL_CONFIG_DIR: tempConfigDir(),
+      };
+      const r = await runCli(['api', 'GET', '/service/cloud/workflow/instancelist', '--paginate', '-f', 'size=3'], {
+        env,
+      });
+      expect(r.code, r.err).toBe(0);
+      // What the list printed whole gave (src/commands/api/run.ts before it streamed).
+      const whole = `${JSON.stringify(JSON.parse(redact(JSON.stringify({ lists: all, count: all.length }), ['tok-123456'])), null, 2)}\n`;
+      expect(r.out).toBe(whole);
+      expect(r.out).not.toContain('not-for-eyes');
+      expect(r.out).not.toContain('pw-123');
+      expect(JSON.parse(r.out).lists).toHaveLength(7);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

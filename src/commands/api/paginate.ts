@@ -9,14 +9,18 @@ const PAGE_SIZE = '100';
 
 /**
  * `api GET /service/cloud/workflow/instancelist --paginate`: every page, walked as `workflow list
- * --all` walks them (src/api/pages.ts: until `count` distinct instances or an empty page), printed
- * as one answer's data: `{"lists": [...every instance], "count": N}`.
+ * --all` walks them (src/api/pages.ts: until `count` distinct instances or an empty page), each
+ * page's new instances handed to `take` as the walk goes (printed as one answer's data:
+ * `{"lists": [...every instance], "count": N}`). Returns `count`.
  */
-export async function paginate(client: CloudClient, req: RawRequest): Promise<{ lists: unknown[]; count: number }> {
+export async function paginate(
+  client: CloudClient,
+  req: RawRequest,
+  take: (fresh: WorkflowInstance[]) => void | Promise<void>,
+): Promise<number> {
   const { walkPages } = await import('../../api/pages.js');
-  const lists: WorkflowInstance[] = [];
   const first = Number(req.query.page ?? 1);
-  const count = await walkPages(
+  return walkPages(
     async (page) => {
       const query = { size: PAGE_SIZE, ...req.query, page: String(page) };
       const { data } = await cloudRequest(client, { ...req, query }, () => undefined);
@@ -30,8 +34,7 @@ export async function paginate(client: CloudClient, req: RawRequest): Promise<{ 
         );
       return d as WorkflowListData;
     },
-    (fresh) => void lists.push(...fresh),
+    take,
     Number.isInteger(first) && first > 0 ? first : 1,
   );
-  return { lists, count };
 }

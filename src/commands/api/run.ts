@@ -95,8 +95,20 @@ export async function runApi(ctx: Context, opts: ApiOptions): Promise<number> {
     const client = await ctx.client();
     if (!isRead(method, path)) await confirmIfWrite(ctx, method, `${method} ${path}`, opts.yes);
     if (opts.paginate) {
-      const { paginate } = await import('./paginate.js');
-      ctx.io.stdout.write(`${pretty(redact(JSON.stringify(await paginate(client, req)), [...ctx.secrets]))}\n`);
+      // Page by page into the output (src/output/json-stream.ts), with the bytes of the whole list
+      // redacted and indented at once: each page's instances redacted as their JSON text, as the
+      // whole text was (a secret's forms and a secret key's value lie within one instance).
+      const [{ paginate }, { JsonStream }] = await Promise.all([
+        import('./paginate.js'),
+        import('../../output/json-stream.js'),
+      ]);
+      const json = new JsonStream(ctx.io.stdout, 'lists', () => true);
+      json.opened({ lists: [] });
+      const secrets = [...ctx.secrets];
+      const count = await paginate(client, req, (fresh) =>
+        json.records(JSON.parse(redact(JSON.stringify(fresh), secrets)) as unknown[]),
+      );
+      await json.finish({ lists: [], count });
       return 0;
     }
     answer = await cloudRequest(client, req, printAnswer);
