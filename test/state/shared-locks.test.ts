@@ -149,7 +149,9 @@ describe('two hosts, one PostgreSQL store: the same work is sent once', () => {
     expect(k).toBeGreaterThanOrEqual(4);
     expect(k).toBeLessThan(12);
     const again = await run(['push', '--csv', file, '--rate', '50', '--yes', '--json'], env);
-    expect(again.code, again.err).toBe(5); // one row uncertain: exit 5, as every uncertain request
+    // The uncertain row: exit 5 with an error line naming it, as every uncertain outcome.
+    expect(again.code, again.err).toBe(5);
+    expect(again.err).toMatch(/error: 1 row may have reached people without an answer/);
     expect(JSON.parse(again.out)).toMatchObject({ total: 12, sent: 11, uncertain: 1, uncertainRows: [k + 1] });
     const callers = sandbox.state.received.pushes.slice(before).map((p) => p.caller_id);
     expect(callers).toHaveLength(11);
