@@ -54,6 +54,7 @@ const typesOf = (node) => {
 function prepare(node, where) {
   if (typeof node === 'boolean') return;
   if (typeof node !== 'object' || node === null) throw new LeftToZod(`${where}: not a schema`);
+  nullableAsType(node);
   for (const [key, value] of Object.entries(node)) {
     if (LEAF.has(key)) continue;
     if (SCHEMA.has(key)) prepare(value, `${where}/${key}`);
@@ -81,6 +82,22 @@ function prepare(node, where) {
   if (declared.some((k) => k in Object.prototype || k === '__proto__'))
     throw new LeftToZod(`${where}: a declared key named as a property of every object`);
   node.keyOrder = declared;
+}
+
+/**
+ * `anyOf: [{type: T, ...}, {type: "null"}]` (zod's nullable of anything but a bare type) becomes
+ * `type: [T, "null"]`, the same schema (every keyword but enum and const applies to its own type
+ * only) that ajv checks without building an error for each null.
+ */
+function nullableAsType(node) {
+  const bare = (branch) => JSON.stringify(branch) === '{"type":"null"}';
+  const [a, b, ...more] = node.anyOf ?? [];
+  const other = bare(b) ? a : bare(a) ? b : undefined;
+  if (more.length || typeof other?.type !== 'string') return;
+  const keys = Object.keys(other);
+  if (keys.some((k) => ['anyOf', 'oneOf', 'enum', 'const', '$ref'].includes(k) || (k in node && k !== 'anyOf'))) return;
+  delete node.anyOf;
+  Object.assign(node, other, { type: [other.type, 'null'] });
 }
 
 /**

@@ -295,6 +295,15 @@ describe('a schema JSON Schema cannot express is left to zod', () => {
   const safe: Array<[string, z.ZodType]> = [
     ["a strip object (extra keys are zod's to drop)", z.object({ a: z.string(), b: z.number().optional() })],
     ['a nullable loose object', object.nullable()],
+    [
+      'a nullable of each kind',
+      z.looseObject({
+        e: z.enum(['a', 'b']).nullable(),
+        l: z.array(z.string()).nullable(),
+        n: z.number().int().min(1).nullable(),
+        r: z.record(z.string(), z.string()).nullish(),
+      }),
+    ],
     ['an enum and a literal', z.looseObject({ e: z.enum(['a', 'b']), l: z.literal('x').optional() })],
     ['z.int(), z.int32()', z.looseObject({ i: z.int(), j: z.int32().nullish() })],
     ['a pattern with flags that only widen it', z.string().regex(/^a+$/gim)],
