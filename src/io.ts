@@ -28,6 +28,8 @@ export interface IO {
   sleep(ms: number): Promise<void>;
   /** Registers a handler for Ctrl-C / SIGTERM; returns a function that removes it. */
   onSignal(handler: (signal: 'SIGINT' | 'SIGTERM') => void): () => void;
+  /** Registers a handler for SIGHUP (read the settings again); returns a function that removes it. */
+  onHangup(handler: () => void): () => void;
   cwd: string;
 }
 
@@ -95,6 +97,11 @@ export function nodeIO(): IO {
         process.off('SIGINT', onInt);
         process.off('SIGTERM', onTerm);
       };
+    },
+    onHangup(handler) {
+      const on = () => handler();
+      process.on('SIGHUP', on);
+      return () => process.off('SIGHUP', on);
     },
     cwd: process.cwd(),
   };
@@ -191,6 +198,7 @@ export function testIO(options: TestIOOptions = {}): TestIO {
       signalHandlers.add(handler);
       return () => signalHandlers.delete(handler);
     },
+    onHangup: () => () => undefined,
     cwd: options.cwd ?? process.cwd(),
     out: out.text,
     err: err.text,

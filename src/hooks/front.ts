@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { RequestMeta } from './intake.js';
 
@@ -11,7 +12,15 @@ export interface Reply {
   after?: () => void;
 }
 
+/** A certificate and its key, PEM. */
+export interface TlsFiles {
+  cert: Buffer;
+  key: Buffer;
+}
+
 export interface FrontState {
+  /** Serves HTTPS with this certificate (replaced on the fly by `reloadTls`). */
+  tls?: TlsFiles;
   host: string;
   /** 0 picks a free port. */
   port: number;
@@ -26,6 +35,12 @@ export interface FrontState {
   /** Open connections at most, and per peer address (so one peer cannot take them all). */
   maxConnections: number;
   maxConnectionsPerPeer: number;
+  /**
+   * Addresses of reverse proxies in front (`--trust-proxy`): their connections are not capped per
+   * peer (they carry many peers); a request through one is from the last address its
+   * X-Forwarded-For names, and that peer may have `maxConnectionsPerPeer` requests under way.
+   */
+  trustProxy?: ReadonlySet<string>;
   /** GET paths answered by the front itself (/healthz, /readyz): their answers. */
   routes: Record<string, () => Reply | Promise<Reply>>;
   /** A request or connection the front refused before any judging (over a cap, too slow, unreadable). */
@@ -47,6 +62,11 @@ const rawAnswer = (status: string, error: string) => {
 };
 const MALFORMED = rawAnswer('400 Bad Request', 'malformed request');
 const TIMED_OUT = rawAnswer('408 Request Timeout', 'request too slow');
+const TOO_MANY: Reply = {
+  status: 429,
+  body: JSON.stringify({ error: 'too many requests under way from this peer' }),
+  headers: { 'retry-after': '1' },
+};
 const UNAVAILABLE = JSON.stringify({ error: 'cannot record the event now: send it again later' });
 const HEADERS_TOO_LARGE = rawAnswer('431 Request Header Fields Too Large', 'request headers too large');
 
@@ -67,27 +87,38 @@ interface Clock {
 export class Front {
   private readonly server: Server;
   private readonly clocks = new Map<Socket, Clock>();
+  /** Requests under way per peer behind a trusted proxy. */
+  private readonly proxied = new Map<string, number>();
   private readonly deadlines: NodeJS.Timeout;
   private closing = false;
   /** Connections closed at once: over the caps in all or per peer. */
   connectionsRefused = 0;
 
   constructor(private readonly state: FrontState) {
-    this.server = createServer(
-      {
-        headersTimeout: state.headersTimeoutMs,
-        requestTimeout: state.requestTimeoutMs,
-        keepAliveTimeout: state.keepAliveTimeoutMs,
-        maxHeaderSize: state.maxHeaderBytes,
-        // Node checks the timeouts every 30 s by default, which would let a slow client stay far longer.
-        connectionsCheckingInterval: Math.min(1_000, state.headersTimeoutMs),
-      },
-      (req, res) => this.request(req, res),
-    );
+    const options = {
+      headersTimeout: state.headersTimeoutMs,
+      requestTimeout: state.requestTimeoutMs,
+      keepAliveTimeout: state.keepAliveTimeoutMs,
+      maxHeaderSize: state.maxHeaderBytes,
+      // Node checks the timeouts every 30 s by default, which would let a slow client stay far longer.
+      connectionsCheckingInterval: Math.min(1_000, state.headersTimeoutMs),
+    };
+    const handler = (req: IncomingMessage, res: ServerResponse) => this.request(req, res);
+    this.server = state.tls
+      ? createTlsServer(
+          { ...options, cert: state.tls.cert, key: state.tls.key, handshakeTimeout: state.headersTimeoutMs },
+          handler,
+        )
+      : createServer(options, handler);
     this.capConnections();
     this.deadlines = this.keepDeadlines();
     // Requests the HTTP parser cannot read (garbage, headers over Node's cap) get a plain 400; a
     // client too slow with its headers or body, 408.
+    // A TLS handshake that fails (a plain-HTTP client, a scanner) is the peer's trouble.
+    this.server.on('tlsClientError', (_error: Error, socket: Socket) => {
+      state.refusedEarly('malformed');
+      socket.destroy();
+    });
     this.server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
       if (!socket.writable || socket.destroyed) return void socket.destroy();
       const code = error.code;
@@ -112,7 +143,16 @@ export class Front {
     });
     const address = this.server.address() as AddressInfo;
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    return { url: `http://${host}:${address.port}`, port: address.port };
+    return { url: `${this.state.tls ? 'https' : 'http'}://${host}:${address.port}`, port: address.port };
+  }
+
+  /**
+   * Takes a new certificate for the handshakes to come; connections already open keep theirs.
+   * Throws (and keeps the one it has) when the certificate or key cannot be used.
+   */
+  reloadTls(tls: TlsFiles): void {
+    if (!this.state.tls) throw new Error('not serving TLS');
+    (this.server as TlsServer).setSecureContext({ cert: tls.cert, key: tls.key });
   }
 
   /**
@@ -152,10 +192,47 @@ export class Front {
     const [pathname = '/'] = (req.url ?? '/').split('?');
     const route = req.method === 'GET' ? state.routes[pathname] : undefined;
     if (route) return this.write(res, await route());
+    const from = this.peer(req);
+    if (from === 'busy') return this.write(res, TOO_MANY);
+    try {
+      await this.judged(req, res, pathname, from.remote);
+    } finally {
+      if (from.counted) this.release(from.remote!);
+    }
+  }
+
+  /**
+   * The peer a request is from: the connection's address, or behind a trusted proxy the last
+   * address of X-Forwarded-For (what the proxy added), counted while its request is under way;
+   * `busy` when that peer already has its share of requests under way.
+   */
+  private peer(req: IncomingMessage): { remote?: string; counted: boolean } | 'busy' {
+    const direct = req.socket.remoteAddress?.replace(/^::ffff:/, '');
+    const forwarded = req.headers['x-forwarded-for'];
+    if (!direct || !this.state.trustProxy?.has(direct) || typeof forwarded !== 'string')
+      return { remote: direct, counted: false };
+    const peer = forwarded.split(',').at(-1)!.trim() || direct;
+    const busy = this.proxied.get(peer) ?? 0;
+    if (busy >= this.state.maxConnectionsPerPeer) {
+      this.state.refusedEarly('connections');
+      return 'busy';
+    }
+    this.proxied.set(peer, busy + 1);
+    return { remote: peer, counted: true };
+  }
+
+  private release(peer: string): void {
+    const left = (this.proxied.get(peer) ?? 1) - 1;
+    if (left <= 0) this.proxied.delete(peer);
+    else this.proxied.set(peer, left);
+  }
+
+  private async judged(req: IncomingMessage, res: ServerResponse, pathname: string, remote: string | undefined) {
+    const { state } = this;
     const meta: RequestMeta = {
       method: req.method ?? '?',
       path: state.path ? (pathname === state.path ? '(--path)' : '(other path)') : pathname,
-      remote: req.socket.remoteAddress,
+      remote,
       headers: req.headers,
     };
     // Answered without reading the body: it is drained (bounded by the request timeout).
@@ -207,20 +284,24 @@ export class Front {
     this.server.on('connection', (socket: Socket) => {
       const peer = socket.remoteAddress ?? '?';
       const open = (peers.get(peer) ?? 0) + 1;
-      if (open > this.state.maxConnectionsPerPeer) {
+      if (open > this.state.maxConnectionsPerPeer && !this.state.trustProxy?.has(peer.replace(/^::ffff:/, ''))) {
         this.connectionsRefused += 1;
         this.state.refusedEarly('connections');
         socket.destroy();
         return;
       }
       peers.set(peer, open);
-      this.clocks.set(socket, { waiting: performance.now(), read: 0 });
       socket.once('close', () => {
-        this.clocks.delete(socket);
         const left = (peers.get(peer) ?? 1) - 1;
         if (left <= 0) peers.delete(peer);
         else peers.set(peer, left);
       });
+    });
+    // The deadlines watch the socket requests come on (with TLS, the one made by the handshake).
+    this.server.on(this.state.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+      if (socket.destroyed) return;
+      this.clocks.set(socket, { waiting: performance.now(), read: 0 });
+      socket.once('close', () => this.clocks.delete(socket));
     });
     this.server.on('drop', () => {
       this.connectionsRefused += 1;

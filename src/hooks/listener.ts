@@ -16,7 +16,7 @@ import {
   SHUTDOWN_GRACE_MS,
 } from './defaults.js';
 import { Forwarder } from './forwarder.js';
-import { Front, type Reply } from './front.js';
+import { Front, type Reply, type TlsFiles } from './front.js';
 import { Intake, LogWriteError, type IntakeOptions, type Outcome } from './intake.js';
 import type { ListenerEvent } from './listener-events.js';
 import { Health } from './health.js';
@@ -26,6 +26,8 @@ import { VERDICT_HEADER, passOnHeaders } from './send.js';
 export type { ListenerEvent } from './listener-events.js';
 
 export interface ListenerOptions extends IntakeOptions {
+  /** Serve HTTPS with this certificate and key (PEM); `reloadTls` replaces them. */
+  tls?: TlsFiles;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -51,6 +53,8 @@ export interface ListenerOptions extends IntakeOptions {
   /** Open connections at most, and per peer address (so one peer cannot take them all). */
   maxConnections?: number;
   maxConnectionsPerPeer?: number;
+  /** Addresses of reverse proxies whose X-Forwarded-For names the peer (front.ts). */
+  trustProxy?: string[];
   /** Defaults HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -84,6 +88,8 @@ export interface Listener {
   metricsUrl?: string;
   on(handler: (event: ListenerEvent) => void): () => void;
   stats(): ListenerStats;
+  /** Takes a new certificate for new connections (open ones keep theirs); throws when it cannot be used. */
+  reloadTls(tls: TlsFiles): void;
   /**
    * Stops accepting, lets in-flight requests and forwards finish within the drain timeout, or
    * until `now` settles (a second signal): then what is left is cut.
@@ -187,6 +193,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
   const headersTimeoutMs = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const front: Front = new Front({
+    ...(options.tls ? { tls: options.tls } : {}),
     host: options.host ?? DEFAULT_HOOK_HOST,
     port: options.port ?? DEFAULT_HOOK_PORT,
     path: options.path,
@@ -197,6 +204,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     requestTimeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     maxConnections: options.maxConnections ?? MAX_CONNECTIONS,
     maxConnectionsPerPeer: options.maxConnectionsPerPeer ?? MAX_CONNECTIONS_PER_PEER,
+    ...(options.trustProxy?.length ? { trustProxy: new Set(options.trustProxy) } : {}),
     routes: {
       '/healthz': () => ({ status: 200, body: JSON.stringify({ ok: true, ...stats() }) }),
       '/readyz': () => health.readyz(),
@@ -248,6 +256,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     port,
     ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     stats,
+    reloadTls: (tls) => front.reloadTls(tls),
     on(handler) {
       handlers.add(handler);
       return () => handlers.delete(handler);

@@ -1,11 +1,17 @@
 import type { ListenerEvent } from './listener-events.js';
+import { readFileSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
+import { fsReason, LocalError, UsageError } from '../errors.js';
+import type { TlsFiles } from './front.js';
 import { startListener, type Listener, type ListenerOptions } from './listener.js';
 
 /** What the receiver tells the command: the listener's events, and the end of a store outage. */
 export type ReceiverEvent =
   | ListenerEvent
   /** The shared store answers again after `ms`; `refused` requests were answered 503 meanwhile. */
-  | { kind: 'recovered'; ms: number; refused: number };
+  | { kind: 'recovered'; ms: number; refused: number }
+  /** The certificate was read again. */
+  | { kind: 'tls'; message: string };
 
 /** What a run received, told when it stops. */
 export interface ReceiverSummary {
@@ -21,8 +27,10 @@ export interface ReceiverSummary {
   connectionsRefused: number;
 }
 
-export interface ReceiverOptions extends ListenerOptions {
+export interface ReceiverOptions extends Omit<ListenerOptions, 'tls'> {
   now: () => number;
+  /** Serve HTTPS with the certificate and key in these PEM files, read again by `reloadTls`. */
+  tlsFiles?: { cert: string; key: string };
 }
 
 /** Distinct reasons told during one store outage, at most (the count of 503s is told at its end). */
@@ -51,7 +59,22 @@ export class Receiver {
 
   /** Starts listening (rejects as `listen` does: the port in use, say). */
   static async start(options: ReceiverOptions): Promise<Receiver> {
-    return new Receiver(await startListener(options), options);
+    const tls = options.tlsFiles ? readTls(options.tlsFiles) : undefined;
+    return new Receiver(await startListener({ ...options, ...(tls ? { tls } : {}) }), options);
+  }
+
+  /**
+   * Reads the certificate and key files again (SIGHUP, after a renewal) for the connections to
+   * come; open ones keep theirs. A pair that cannot be read or used is told, and the one in use kept.
+   */
+  reloadTls(): void {
+    if (!this.options.tlsFiles) return;
+    try {
+      this.listener.reloadTls(readTls(this.options.tlsFiles));
+      this.emit({ kind: 'tls', message: 'certificate and key read again: new connections use them' });
+    } catch (error) {
+      this.emit({ kind: 'error', message: `${(error as Error).message}: not reloaded, the ones in use stay` });
+    }
   }
 
   /** Base URL, e.g. `http://127.0.0.1:8787`. */
@@ -111,4 +134,23 @@ export class Receiver {
   private emit(event: ReceiverEvent): void {
     for (const h of this.handlers) h(event);
   }
+}
+
+/** The certificate and key of `--tls-cert` and `--tls-key` (PEM), checked to be a usable pair. */
+function readTls(files: { cert: string; key: string }): TlsFiles {
+  const read = (path: string, flag: string) => {
+    try {
+      return readFileSync(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new LocalError(`${flag}: cannot read ${path}: ${fsReason(code)}`, { path, ...(code ? { code } : {}) });
+    }
+  };
+  const tls = { cert: read(files.cert, '--tls-cert'), key: read(files.key, '--tls-key') };
+  try {
+    createSecureContext(tls);
+  } catch (error) {
+    throw new UsageError(`--tls-cert/--tls-key: not a PEM certificate and its key (${(error as Error).message})`);
+  }
+  return tls;
 }

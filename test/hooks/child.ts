@@ -26,6 +26,7 @@ export interface ChildHooks {
 export function serveHooksChild(
   args: string[],
   options: { fileLimitKiB?: number; env?: Record<string, string> } = {},
+  scheme: 'http' | 'https' = 'http',
 ): Promise<ChildHooks> {
   const cli = [process.execPath, 'bin/callctl.js', 'serve-hooks', '--port', '0', ...args];
   const env = { ...process.env, CALLCTL_CONFIG_DIR: tempDir('callctl-cfg-'), ...options.env };
@@ -43,7 +44,7 @@ export function serveHooksChild(
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (c: Buffer) => {
       err += c.toString();
-      const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(err);
+      const m = new RegExp(`listening on (${scheme}://[\\d.]+:\\d+)`).exec(err);
       if (m) resolve({ child, url: m[1]!, stderr: () => err, stdout: () => out });
     });
     child.on('exit', (code) => reject(new Error(`serve-hooks exited with ${code}: ${err}`)));

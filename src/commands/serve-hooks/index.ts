@@ -126,6 +126,12 @@ export function register(parent: Command, deps: Deps): void {
       seconds({ min: 0.1, max: 3600 }),
       10,
     )
+    .option(
+      '--trust-proxy <addresses>',
+      "reverse proxies in front (IPs, comma-separated): the peer is X-Forwarded-For's last address",
+    )
+    .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM, chain included); read again on SIGHUP')
+    .option('--tls-key <file>', "the certificate's private key (PEM)")
     .option('--metrics-port <n>', 'serve Prometheus metrics on GET /metrics of this port (off by default)', port)
     .option('--metrics-host <host>', 'address the --metrics-port listens on', '127.0.0.1')
     .option('--metrics-path <path>', 'serve Prometheus metrics on GET of this path of --port too (off by default)')

@@ -148,6 +148,8 @@ export function render(event: ReceiverEvent, options: RenderOptions, c: { out: P
     }
     case 'error':
       return { err: `${c.err.red('error:')} ${event.message}\n` };
+    case 'tls':
+      return { err: `${event.message}\n` };
     case 'recovered':
       return {
         err: `the store is back after ${(event.ms / 1000).toFixed(1)} s; ${plural(event.refused, 'request')} answered 503 meanwhile (the service sends them again)\n`,

@@ -1,6 +1,7 @@
+import { isIP } from 'node:net';
 import type { Context } from '../../context.js';
 import { redactValues } from '../../redact.js';
-import { fsReason, LocalError, NetworkError, UsageError } from '../../errors.js';
+import { CliError, fsReason, LocalError, NetworkError, UsageError } from '../../errors.js';
 import { EventLog, readRecentRecords } from '../../state/event-log.js';
 import { historyWindowMs } from '../../hooks/intake.js';
 import { Receiver } from '../../hooks/receiver.js';
@@ -49,6 +50,9 @@ export interface ServeOptions {
   forwardLease?: number;
   /** Seconds. */
   drainTimeout?: number;
+  tlsCert?: string;
+  tlsKey?: string;
+  trustProxy?: string;
   metricsPort?: number;
   metricsHost?: string;
   metricsPath?: string;
@@ -65,6 +69,11 @@ export interface ServeOptions {
  */
 export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<number> {
   if (opts.path !== undefined && !opts.path.startsWith('/')) throw new UsageError('--path must start with /');
+  const trustProxy = opts.trustProxy?.split(',').map((a) => a.trim());
+  if (trustProxy?.some((a) => isIP(a) === 0))
+    throw new UsageError("--trust-proxy: give the proxies' IP addresses, comma-separated (127.0.0.1,::1)");
+  if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined))
+    throw new UsageError('--tls-cert and --tls-key go together');
   if (opts.metricsPath !== undefined) {
     if (!opts.metricsPath.startsWith('/')) throw new UsageError('--metrics-path must start with /');
     if (['/healthz', '/readyz', opts.path].includes(opts.metricsPath))
@@ -139,6 +148,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
       forwardQueueBytes: opts.forwardQueueMib === undefined ? undefined : opts.forwardQueueMib * 1024 * 1024,
       maxConnections: opts.maxConnections,
       maxConnectionsPerPeer: opts.maxConnectionsPerPeer,
+      ...(trustProxy ? { trustProxy } : {}),
       ...(opts.headerTimeout !== undefined ? { headersTimeoutMs: Math.round(opts.headerTimeout * 1000) } : {}),
       ...(opts.requestTimeout !== undefined ? { requestTimeoutMs: Math.round(opts.requestTimeout * 1000) } : {}),
       refusedLogRate: opts.refusedLogRate,
@@ -149,6 +159,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
       signConcurrency: opts.signConcurrency,
       ...(opts.forwardLease !== undefined ? { forwardLeaseMs: opts.forwardLease * 1000 } : {}),
       ...(opts.drainTimeout !== undefined ? { drainTimeoutMs: Math.round(opts.drainTimeout * 1000) } : {}),
+      ...(opts.tlsCert && opts.tlsKey ? { tlsFiles: { cert: opts.tlsCert, key: opts.tlsKey } } : {}),
       metricsPath: opts.metricsPath,
       metricsPort: opts.metricsPort,
       metricsHost: opts.metricsHost,
@@ -159,6 +170,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   } catch (error) {
     await log?.close();
     await store?.close();
+    if (error instanceof CliError) throw error; // the certificate, say
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
       `cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : (code ?? 'error')}`,
@@ -209,6 +221,8 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   const stop = new Promise<string>((r) => (first = r));
   const now = new Promise<void>((r) => (second = r));
   const off = ctx.io.onSignal((s) => (++signals === 1 ? first(s) : second()));
+  // SIGHUP: the certificate and key are read again (after a renewal), without dropping connections.
+  const offHangup = ctx.io.onHangup(() => receiver.reloadTls());
   opts.stop?.addEventListener('abort', () => first('stop'));
   void stop.then((s) =>
     out.info(
@@ -217,6 +231,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   );
   const summary = await receiver.run(stop, now);
   off();
+  offHangup();
   stdout.flush();
   // The log and the store are flushed and closed within what is left of the drain (a store that
   // cannot be reached does not hold the stop).
