@@ -1,6 +1,22 @@
+import { resolve, dirname } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BUNDLE_IMPORT, bundleModule, entryOf } from './scripts/page-bundle.mjs';
 
 export default defineConfig({
+  plugins: [
+    {
+      // `import page from './client/NAME.bundle'`, as the build resolves it (scripts/build.mjs).
+      name: 'page-bundle',
+      enforce: 'pre',
+      resolveId(source: string, importer: string | undefined) {
+        if (!BUNDLE_IMPORT.test(source) || !importer) return undefined;
+        return `\0page-bundle:${resolve(dirname(importer), entryOf(source))}`;
+      },
+      load(id: string) {
+        return id.startsWith('\0page-bundle:') ? bundleModule(id.slice('\0page-bundle:'.length)) : undefined;
+      },
+    },
+  ],
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

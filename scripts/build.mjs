@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { notices, writeNotices } from './notices.mjs';
 import { generateAnswerChecks } from './validators.mjs';
+import { BUNDLE_IMPORT, bundleModule, entryOf } from './page-bundle.mjs';
 
 /** The version the built program reports (src/version.ts), as a JavaScript string literal. */
 const version = JSON.stringify(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version);
@@ -63,6 +64,21 @@ const lean = {
     b.onLoad({ filter: /^lazy-child-process$/, namespace: 'lean' }, () => ({
       contents:
         "let cp; module.exports = new Proxy({}, { get: (_, name) => (cp ??= require('node:child_process'))[name] });",
+      loader: 'js',
+    }));
+  },
+};
+
+/** `import page from './client/NAME.bundle'`: the page's browser code as strings (scripts/page-bundle.mjs). */
+const pageBundle = {
+  name: 'page-bundle',
+  setup(b) {
+    b.onResolve({ filter: BUNDLE_IMPORT }, (args) => ({
+      path: join(args.resolveDir, entryOf(args.path)),
+      namespace: 'page-bundle',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'page-bundle' }, async (args) => ({
+      contents: await bundleModule(args.path),
       loader: 'js',
     }));
   },
@@ -156,7 +172,7 @@ const core = {
 };
 await build({
   ...common,
-  plugins: [lean, core, notices],
+  plugins: [pageBundle, lean, core, notices],
   entryPoints: [
     { in: 'src/main.ts', out: 'main' },
     { in: 'src/sandbox/server.ts', out: 'sandbox/server' },

@@ -134,6 +134,11 @@ const table: Row[] = [
   }),
   row('plan detail', ['plan', 'detail', 'P'], runPlanDetail, { planName: 'P' }),
   row('plan report', ['plan', 'report', 'P', '--format', 'csv'], runPlanReport, { format: 'csv', planName: 'P' }),
+  row('plan report', ['plan', 'report', 'P', '--format', 'html', '-o', 'p.html'], runPlanReport, {
+    format: 'html',
+    output: 'p.html',
+    planName: 'P',
+  }),
   row(
     'workflow list',
     [

@@ -33,6 +33,8 @@ export interface CallView {
   talkRounds?: number;
   /** Seconds. */
   duration?: number;
+  /** When the call started (ms since the epoch), when the record says. */
+  start?: number;
   redials: Array<{ ringType: string; label: string }>;
   questions?: readonly QuestionAnswer[];
 }
@@ -129,6 +131,7 @@ export function viewOfRecord(r: CallRecord): CallView {
     hangupType: valueOf(r.HangupType),
     talkRounds: connected ? talkRounds : undefined,
     duration: connected && start !== undefined && end !== undefined && end >= start ? (end - start) / 1000 : undefined,
+    start,
     redials: (Array.isArray(r.RedailCall) ? r.RedailCall : []).map((d) => ({
       ringType: valueOf(d?.RingType),
       label: valueOf(d?.ResultLabel),
@@ -152,6 +155,7 @@ export function viewOfWorkflowCall(d: WorkflowCallDetail): CallView {
     hangupType: valueOf(d.hangup_type),
     talkRounds: connected ? talkRounds : undefined,
     duration: connected && duration !== undefined && duration >= 0 ? duration : undefined,
+    start: timeOf(d.call_start_time),
     redials: (Array.isArray(d.redail_call) ? d.redail_call : []).map((x) => {
       const r = x as Record<string, unknown>;
       return { ringType: valueOf(r.ring_type ?? r.RingType), label: valueOf(r.result_label ?? r.ResultLabel) };

@@ -20,7 +20,7 @@ export function percent(share: number | null): string {
 }
 
 /** The totals in the order an operator reads them, with their labels. */
-const TOTAL_LABELS: Array<[keyof Totals, string]> = [
+export const TOTAL_LABELS: Array<[keyof Totals, string]> = [
   ['records', 'records'],
   ['called', 'called'],
   ['connected', 'connected'],
@@ -83,6 +83,11 @@ export function reportRows(
   };
   spread('talk_rounds', n.talkRounds);
   spread('duration_seconds', n.durations);
+  dist('duration_range', n.durationRanges);
+  for (const h of n.callsByHour) {
+    rows.push({ section: 'called_by_hour', value: h.hour, count: h.called, share: null, detail: '' });
+    rows.push({ section: 'connected_by_hour', value: h.hour, count: h.connected, share: null, detail: '' });
+  }
   rows.push({ section: 'redials', value: 'calls', count: n.redials.calls, share: null, detail: '' });
   dist('redial_ring_type', n.redials.ringTypes);
   dist('redial_label', n.redials.labels);
@@ -159,6 +164,17 @@ export async function renderReport(
       `median ${v(s.median, unit)}, p90 ${v(s.p90, unit)}, max ${v(s.max, unit)}  (${plural(s.count, 'call')})`,
     ]),
   );
+  await distribution(out, 'Call durations', n.durationRanges);
+  if (n.callsByHour.length) {
+    out.heading('Calls by hour (UTC)');
+    const most = Math.max(...n.callsByHour.map((h) => h.called));
+    await out.list(n.callsByHour, [
+      { header: 'HOUR', value: (h) => h.hour },
+      { header: 'CALLED', value: (h) => h.called },
+      { header: 'CONNECTED', value: (h) => h.connected },
+      { header: '', value: (h) => bar(h.called / most) },
+    ]);
+  }
   await distribution(
     out,
     'Intentions',

@@ -59,6 +59,21 @@ function spread(values: number[]): Spread {
   };
 }
 
+/** The duration ranges of `durationRanges`: a label and its upper bound in seconds (exclusive). */
+export const DURATION_RANGES: ReadonlyArray<readonly [string, number]> = [
+  ['under 10 s', 10],
+  ['10-30 s', 30],
+  ['30-60 s', 60],
+  ['1-2 min', 120],
+  ['2-5 min', 300],
+  ['5 min or more', Infinity],
+];
+
+/** The hour a time falls in, as `YYYY-MM-DDTHH:00:00Z`. */
+function hourOf(ms: number): string {
+  return `${new Date(ms - (ms % 3_600_000)).toISOString().slice(0, 13)}:00:00Z`;
+}
+
 class QuestionTally {
   count = 0;
   type = new Tally();
@@ -93,6 +108,9 @@ export class CallStats {
   private readonly redialLabel = new Tally();
   private readonly talkRounds: number[] = [];
   private readonly durations: number[] = [];
+  private readonly ranges = new Array<number>(DURATION_RANGES.length).fill(0);
+  /** Called and connected calls by hour (a campaign of a year has under 9,000). */
+  private readonly hours = new Map<string, [called: number, connected: number]>();
   private readonly questions = new Map<string, QuestionTally>();
   private sawQuestions = false;
 
@@ -121,7 +139,18 @@ export class CallStats {
       this.redialLabel.add(r.label);
     }
     if (call.talkRounds !== undefined) this.talkRounds.push(call.talkRounds);
-    if (call.duration !== undefined) this.durations.push(call.duration);
+    if (call.duration !== undefined) {
+      this.durations.push(call.duration);
+      this.ranges[DURATION_RANGES.findIndex(([, below]) => call.duration! < below)]! += 1;
+    }
+    if (call.called && call.start !== undefined) {
+      const hour = hourOf(call.start);
+      const h = this.hours.get(hour);
+      if (h) {
+        h[0] += 1;
+        if (call.connected) h[1] += 1;
+      } else this.hours.set(hour, [1, call.connected ? 1 : 0]);
+    }
     if (call.questions) {
       this.sawQuestions = true;
       for (const qa of call.questions) {
@@ -158,6 +187,14 @@ export class CallStats {
     }
     for (const v of o.talkRounds) this.talkRounds.push(v);
     for (const v of o.durations) this.durations.push(v);
+    o.ranges.forEach((n, i) => (this.ranges[i]! += n));
+    for (const [hour, [called, connected]] of o.hours) {
+      const h = this.hours.get(hour);
+      if (h) {
+        h[0] += called;
+        h[1] += connected;
+      } else this.hours.set(hour, [called, connected]);
+    }
     for (const [name, q] of o.questions) {
       const mine = this.questions.get(name);
       if (!mine) this.questions.set(name, q);
@@ -195,6 +232,14 @@ export class CallStats {
       hangupTypes: this.hangupTypes.shares(),
       talkRounds: spread(this.talkRounds),
       durations: spread(this.durations),
+      durationRanges: DURATION_RANGES.map(([value], i) => ({
+        value,
+        count: this.ranges[i]!,
+        share: ratio(this.ranges[i]!, this.durations.length),
+      })),
+      callsByHour: [...this.hours]
+        .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+        .map(([hour, [called, connected]]) => ({ hour, called, connected })),
       redials: { calls: this.redialRing.total, ringTypes: this.redialRing.shares(), labels: this.redialLabel.shares() },
     };
     if (this.sawQuestions) {

@@ -75,6 +75,10 @@ const callNumbersShape = {
   talkRounds: spreadSchema,
   /** Seconds. */
   durations: spreadSchema,
+  /** Connected calls by duration range (DURATION_RANGES, in that order, empty ranges included). */
+  durationRanges: z.array(shareSchema),
+  /** Called records by the hour (UTC) their call started, earliest first; those without a start time are not in it. */
+  callsByHour: z.array(z.strictObject({ hour: z.string(), called: count, connected: count })),
   redials: z.strictObject({ calls: count, ringTypes: z.array(shareSchema), labels: z.array(shareSchema) }),
 };
 export const callNumbersSchema = z.strictObject(callNumbersShape);

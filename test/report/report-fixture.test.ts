@@ -296,6 +296,17 @@ describe('task report, by hand', () => {
     expect(n.talkRounds).toEqual({ count: 3, median: 3, p90: 5, max: 5 });
     // Durations of connected calls: 60, 150, 20 s -> 20, 60, 150.
     expect(n.durations).toEqual({ count: 3, median: 60, p90: 150, max: 150 });
+    // By range (each range's upper bound excluded): 20 in 10-30 s, 60 in 1-2 min, 150 in 2-5 min.
+    expect(n.durationRanges).toEqual([
+      share('under 10 s', 0, 3),
+      share('10-30 s', 1, 3),
+      share('30-60 s', 0, 3),
+      share('1-2 min', 1, 3),
+      share('2-5 min', 1, 3),
+      share('5 min or more', 0, 3),
+    ]);
+    // Records 1-5 called between 10:00 and 10:20 (6 has no start time): one hour, 3 of them connected.
+    expect(n.callsByHour).toEqual([{ hour: '2026-11-20T10:00:00Z', called: 5, connected: 3 }]);
     expect(n.redials).toEqual({
       calls: 2,
       ringTypes: [share('busy', 1, 2), share('switchoff', 1, 2)],

@@ -61,6 +61,7 @@ ${REPORT_HELP}
 Examples:
   callctl plan report SPRING-PLAN
   callctl plan report SPRING-PLAN --json | jq '.rounds[] | {Rounds, connected: .rates.connected}'
+  callctl plan report SPRING-PLAN --format html -o spring.html
 
 JSON (--json): rates are fractions or null, shares of the distribution's total or null:
 ${JSON_SHAPES.planReport}`,

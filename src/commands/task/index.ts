@@ -73,6 +73,7 @@ Examples:
   callctl task report T-20261122-001
   callctl task report T-20261122-001 --json | jq .rates.connected
   callctl task report T-20261122-001 --format csv > numbers.csv
+  callctl task report T-20261122-001 --format html -o report.html   # charts, to mail or open on a phone
 
 JSON (--json): rates are fractions or null, shares of the distribution's total or null:
 ${JSON_SHAPES.taskReport}`,
