@@ -130,6 +130,8 @@ export function register(parent: Command, deps: Deps): void {
       '--trust-proxy <addresses>',
       "reverse proxies in front (IPs, comma-separated): the peer is X-Forwarded-For's last address",
     )
+    .option('--config <file>', "read settings from this file (JSON or TOML; keys are these flags' names; flags win)")
+    .option('--print-config', 'print the settings in effect (file and flags) as TOML, and exit')
     .option('--tls-cert <file>', 'serve HTTPS with this certificate (PEM, chain included); read again on SIGHUP')
     .option('--tls-key <file>', "the certificate's private key (PEM)")
     .option('--metrics-port <n>', 'serve Prometheus metrics on GET /metrics of this port (off by default)', port)
@@ -203,9 +205,18 @@ Bounds (flags above; what happens past each):
                                   with neither it is answered 503 (the service sends it again).
                                   Events left on stop are named (hooks replay sends them).
 
+Settings file: --config FILE (JSON, or TOML) holds any of these flags by name (max-connections
+= 100, forward-to = "http://..."), checked as the flags are; a flag on the command line wins.
+Secrets stay out of it: key-file (not key), store-file or CALLCTL_STORE for a URL with a password.
+--print-config prints the settings in effect and exits.
+
 SIGINT/SIGTERM: stop accepting (GET /readyz answers 503), answer requests in flight, finish
 forwards, flush the log and the store, exit 0, all within --drain-timeout; a second signal cuts
 what is left at once (exit 130; nothing cut was acknowledged).`,
     )
+    // The settings file fills the flags not given, checked by their own parsers, before the run.
+    .hook('preAction', async (command) => {
+      if (command.getOptionValue('config') !== undefined) await (await import('./config.js')).applyConfig(command);
+    })
     .action(deps.run(() => import('./serve.js').then((m) => m.runServeHooks)));
 }

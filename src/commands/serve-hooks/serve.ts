@@ -52,6 +52,9 @@ export interface ServeOptions {
   drainTimeout?: number;
   tlsCert?: string;
   tlsKey?: string;
+  /** Applied to the options before the run (config.ts); kept for --print-config. */
+  config?: string;
+  printConfig?: boolean;
   trustProxy?: string;
   metricsPort?: number;
   metricsHost?: string;
@@ -84,6 +87,12 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   }
   // A secret segment in --path is never shown: a secret of the run, redacted wherever it would appear.
   ctx.addSecret(opts.path);
+  if (opts.printConfig) {
+    const { printedConfig } = await import('./config.js');
+    const { stop: _stop, onListening: _listening, ...settings } = opts;
+    ctx.io.stdout.write(await printedConfig(settings));
+    return 0;
+  }
   const keys = await hookKeys(ctx, opts);
   if (keys.length === 0 && !opts.skipVerify) {
     throw new UsageError(
