@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { InputError } from '../errors.js';
+import { fsReason, InputError, LocalError } from '../errors.js';
+import { inputFile } from './input-file.js';
 import type { Problem } from './problems.js';
 import { readRecords } from './reader.js';
 import { plural } from '../plural.js';
@@ -26,11 +27,13 @@ export interface CsvFile {
  * and newlines). Rows with the wrong number of fields become problems, with their line numbers.
  */
 export async function readCsv(path: string, delimiter = ','): Promise<CsvFile> {
+  inputFile(path);
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
   } catch (error) {
-    throw new InputError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new LocalError(`cannot read ${path}: ${fsReason(code)}`, { path, ...(code ? { code } : {}) });
   }
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   // The one CSV reader (src/csv/reader.ts), as workflow update reads: its line numbers count a

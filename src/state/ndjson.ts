@@ -25,6 +25,8 @@ export class NdjsonStore implements EventStore {
   readonly kind = 'ndjson';
   readonly where: string;
   private seq = 0;
+  /** Lines of the file that did not read as records, in the reads so far (corrupt, or cut short). */
+  skipped = 0;
   private lastTime = '';
   private lastMs = 0;
   /** Keys whose forward finally failed (with their event): their next retry from the service is sent on again. */
@@ -168,7 +170,11 @@ export class NdjsonStore implements EventStore {
     }
     for await (const record of readLogLines(this.path)) {
       n += 1;
-      if (n <= from || record === undefined) continue;
+      if (n <= from) continue;
+      if (record === undefined) {
+        this.skipped += 1;
+        continue;
+      }
       let facts: ReturnType<typeof recordFacts> | undefined;
       if (!matches(record, filter, () => (facts ??= recordFacts(record)))) continue;
       const event: StoredEvent = { id: String(n), record };

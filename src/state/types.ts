@@ -52,6 +52,8 @@ export interface EventStore {
   takeAbandoned(claim: ForwardClaim, limit: number): Promise<StoredEvent[]>;
   /** Events matching `filter`, oldest first, after position `after` (exclusive) when given. */
   read(filter: EventFilter, after?: string): AsyncGenerator<StoredEvent>;
+  /** NDJSON: lines of the file that did not read as records in the reads so far (skipped). */
+  readonly skipped?: number;
   /** The event with this id. */
   get(id: string): Promise<StoredEvent | undefined>;
   /**

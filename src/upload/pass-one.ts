@@ -1,4 +1,5 @@
-import { rmSync, statSync, type Stats } from 'node:fs';
+import { inputFile } from '../csv/input-file.js';
+import { rmSync, type Stats } from 'node:fs';
 import { commitFile } from '../files/atomic-write.js';
 import { InputError } from '../errors.js';
 import { checkFile, secondSpoolPath } from './check-file.js';
@@ -102,15 +103,5 @@ export function earlierOf(j: JournalState): {
 }
 
 export function statFile(path: string, display: string): Stats {
-  let stats: Stats;
-  try {
-    stats = statSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(
-      `cannot read ${display}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message}`,
-    );
-  }
-  if (!stats.isFile()) throw new InputError(`cannot read ${display}: not a file`);
-  return stats;
+  return inputFile(path, display);
 }

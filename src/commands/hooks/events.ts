@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { HooksEventsLine } from '../../schemas/hooks-output.js';
+import { plural } from '../../plural.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import { flatHeap } from '../../heap.js';
@@ -155,6 +156,10 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
     try {
       for await (const e of store.read(filter)) await take(e);
       await flush();
+      if (store.skipped)
+        out.warn(
+          `${plural(store.skipped, 'line')} of ${store.where} could not be read (corrupt or cut short): skipped`,
+        );
       if (!opts.follow) {
         if (shown === 0 && out.tty && !opts.format) out.info('(no events)');
         return 0;
