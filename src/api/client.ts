@@ -37,7 +37,7 @@ export interface CloudCall<T extends z.ZodType> {
    * (an upload's batch of 10,000 entries), without an object per entry in between.
    */
   jsonBody?: string | Buffer;
-  /** The schema of the envelope's `data` (loaded only when its quick check cannot vouch). */
+  /** The schema of the envelope's `data` (loaded only when its check cannot vouch). */
   data: AnswerSchema<T>;
   /** Reads may be repeated; default `idempotent` (see HttpRequest.retry). */
   retry?: HttpRequest['retry'];
