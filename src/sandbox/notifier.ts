@@ -20,6 +20,8 @@ export interface Notification {
   raw?: string;
   /** Told once the notification is delivered (true) or given up (false). */
   settled?: (delivered: boolean) => void;
+  /** Which notification this is, the same on every attempt (default: `notificationId`). */
+  id?: string;
   /**
    * The same notification made again at the time of a retry (a new Timestamp and Sign): used
    * for retries under the retry-new-sign variant. Without it a retry repeats the same bytes.
@@ -69,6 +71,42 @@ export interface NotifierOptions {
   templateStepMs?: number;
   /** The sandbox's live variants (the notification ones are decided in this file). */
   variants?: Variants;
+  /** Attempts under way at once at most (default 256); the others wait their turn, in order. */
+  concurrency?: number;
+  /** Told of every attempt's outcome: the HTTP status answered, or why there was none. */
+  onAttempt?: (n: Notification & { id: string }, attempt: Attempt) => void;
+}
+
+/** One attempt at delivering a notification, as the sender saw it. */
+export interface Attempt {
+  /** 1 for the first, 2 for the first retry... */
+  number: number;
+  /** The HTTP status answered; absent when none came (connection refused or cut, timeout). */
+  status?: number;
+  error?: string;
+  /** Whether another attempt follows. */
+  willRetry: boolean;
+}
+
+/**
+ * What tells one notification from another, as the sandbox sends them: the kind and the fields
+ * that name what it is about (a retry, whatever its Timestamp or Sign, has the same one).
+ */
+export function notificationId(kind: string, body: Record<string, unknown>): string {
+  const s = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+  const call = (body.call ?? {}) as Record<string, unknown>;
+  switch (kind) {
+    case 'task.end':
+      return `task.end|${s(body.TaskID)}|${s(body.PlanName)}`;
+    case 'plan.end':
+      return `plan.end|${s(body.PlanName)}`;
+    case 'workflow.api_push':
+      return `workflow.api_push|${s(body.workflow_id)}|${s(body.node_id)}|${s(call.call_id)}`;
+    case 'template.status':
+      return `template.status|${s(body.msg_id)}|${s(body.status)}`;
+    default:
+      return `${kind}|${s(body.call_id)}`;
+  }
 }
 
 /** The User-Agent the sandbox sends (the spec: optional, by default the service's own name). */
@@ -243,8 +281,13 @@ function post(url: string, text: string, headers: Record<string, string>, signal
 export function createNotifier(o: NotifierOptions): Notifier {
   const interval = o.retryIntervalMs ?? NOTIFY_RETRY_INTERVAL_MS / o.timeScale;
   const maxRetries = o.maxRetries ?? NOTIFY_MAX_RETRIES;
+  const concurrency = o.concurrency ?? 256;
   const timers = new Set<NodeJS.Timeout>();
   const aborter = new AbortController();
+  // Attempts waiting for a free place, oldest first (an index, so taking one is not a shift).
+  const turns: Array<() => void> = [];
+  let nextTurn = 0;
+  let inFlight = 0;
   let pending = 0;
   let waiters: Array<() => void> = [];
   let closed = false;
@@ -258,34 +301,61 @@ export function createNotifier(o: NotifierOptions): Notifier {
     }
   };
 
-  const attempt = async (n: Notification, sending: Sending, attemptNo: number): Promise<void> => {
+  const release = () => {
+    inFlight--;
+    if (nextTurn >= turns.length) return;
+    const turn = turns[nextTurn++] as () => void;
+    if (nextTurn === turns.length || nextTurn > 10_000) {
+      turns.splice(0, nextTurn);
+      nextTurn = 0;
+    }
+    inFlight++;
+    turn();
+  };
+
+  const inTurn = (fn: () => Promise<void>) => {
+    const go = () => void fn().finally(release);
+    if (inFlight < concurrency) {
+      inFlight++;
+      go();
+    } else turns.push(go);
+  };
+
+  const attempt = async (n: Notification & { id: string }, sending: Sending, attemptNo: number): Promise<void> => {
     if (closed) return done(n);
     const shape = notifyShape(o.variants);
     let failure: string;
+    let answered: number | undefined;
     try {
-      const status = await post(
+      answered = await post(
         o.url,
         sending.text,
         { ...(shape.userAgent ? { 'user-agent': NOTIFY_USER_AGENT } : {}), ...sending.headers },
         AbortSignal.any([aborter.signal, AbortSignal.timeout(o.timeoutMs ?? 10_000)]),
       );
-      if (status === 200) {
-        o.events.emit('notify.sent', { kind: n.kind, url: o.url, attempt: attemptNo, status });
+      if (answered === 200) {
+        o.onAttempt?.(n, { number: attemptNo, status: answered, willRetry: false });
+        o.events.emit('notify.sent', { kind: n.kind, url: o.url, attempt: attemptNo, status: answered });
         return done(n, true);
       }
-      failure = `HTTP ${status}`;
+      failure = `HTTP ${answered}`;
     } catch (e) {
       failure = (e as Error).message;
     }
     if (closed) return done(n);
     const willRetry = attemptNo <= maxRetries;
+    o.onAttempt?.(n, {
+      number: attemptNo,
+      ...(answered !== undefined ? { status: answered } : { error: failure }),
+      willRetry,
+    });
     o.events.emit('notify.failed', { kind: n.kind, url: o.url, attempt: attemptNo, error: failure, willRetry });
     if (!willRetry) return done(n);
     const timer = setTimeout(() => {
       timers.delete(timer);
       // Made again at retry time under retry-new-sign; otherwise the very same bytes.
       const again = n.renew && notifyShape(o.variants).renewOnRetry ? sendingOf({ ...n, ...n.renew() }) : sending;
-      void attempt(n, again, attemptNo + 1);
+      inTurn(() => attempt(n, again, attemptNo + 1));
     }, interval);
     timer.unref();
     timers.add(timer);
@@ -295,7 +365,9 @@ export function createNotifier(o: NotifierOptions): Notifier {
     send(n) {
       if (closed) return;
       pending++;
-      void attempt(n, sendingOf(n), 1);
+      const named = { ...n, id: n.id ?? notificationId(n.kind, n.body) };
+      const sending = sendingOf(n);
+      inTurn(() => attempt(named, sending, 1));
     },
     pending: () => pending,
     idle: () => (pending === 0 || closed ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),

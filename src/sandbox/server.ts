@@ -11,6 +11,8 @@ import { SANDBOX_DEFAULTS } from './defaults.js';
 import { buildSeed } from './seed/index.js';
 import { Simulation } from './simulation.js';
 import { Variants } from './variants.js';
+import { Day, dayScenario } from './day.js';
+import { Truth } from './truth.js';
 import type { Engine, ResolvedOptions, Sandbox, SandboxEventMap, SandboxOptions } from './types.js';
 
 export type { Sandbox, SandboxOptions, SandboxEventMap } from './types.js';
@@ -99,10 +101,37 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const url = `http://${host}:${port}`;
   engine.url = url;
 
+  const scenario = options.day ? dayScenario.parse(options.day) : undefined;
+  const truth = scenario ? new Truth() : undefined;
+  const chatbotSecret = options.chatbotSecret ?? o.notifyKey;
   let notifier: Notifier | undefined;
   if (o.notifyUrl)
-    notifier = attachNotifier({ url: o.notifyUrl, key: o.notifyKey, events, timeScale: o.timeScale, variants });
+    notifier = attachNotifier({
+      url: o.notifyUrl,
+      key: o.notifyKey,
+      chatbotSecret,
+      events,
+      timeScale: o.timeScale,
+      variants,
+      ...(scenario ? { concurrency: scenario.concurrency } : {}),
+      ...(truth ? { onAttempt: truth.attempted } : {}),
+    });
   simulation.start();
+  let day: Day | undefined;
+  if (scenario && truth) {
+    if (!notifier) throw new RangeError('a day needs notifyUrl: its notifications go there');
+    day = new Day(scenario, {
+      state,
+      simulate: simulation,
+      events,
+      notifier,
+      truth,
+      rng: createRng(o.seed ^ 0xda7),
+      chatbotSecret,
+      toReal: (ms) => clock.toReal(ms),
+    });
+    day.start();
+  }
 
   let closing: Promise<void> | undefined;
   return {
@@ -124,6 +153,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests: engine.requests,
     events,
     simulate: simulation,
+    ...(day ? { day, truth } : {}),
     now: () => clock.now(),
     issueToken: () => {
       state.counters.tokensIssued++;
@@ -137,6 +167,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     close() {
       closing ??= (async () => {
         simulation.close();
+        day?.close();
         await notifier?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

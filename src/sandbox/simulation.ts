@@ -68,6 +68,7 @@ export class Simulation implements Simulator {
       robotId: input.robotId,
       numbers: input.numbers,
       calleeCount: input.calleeCount ?? 3,
+      callSlotMs: input.callSlotMs,
     });
     this.state.tasks.set(id, model);
     model.next = this.nextStep(model);
@@ -100,6 +101,7 @@ export class Simulation implements Simulator {
         repeatNumber: rounds,
         planName: name,
         round: r,
+        callSlotMs: input.callSlotMs,
       });
       this.state.tasks.set(id, model);
       plan.rounds.push(id);
@@ -164,7 +166,7 @@ export class Simulation implements Simulator {
         return { at: Date.parse(t.ScheduleStartTime), status: 'calling' };
       case 'calling': {
         const since = model.callingSince ?? Date.parse(t.ScheduleStartTime);
-        return { at: since + model.callees.length * CALL_SLOT_MS, status: 'finished' };
+        return { at: since + model.callees.length * (model.callSlotMs ?? CALL_SLOT_MS), status: 'finished' };
       }
       default:
         return undefined;
@@ -177,7 +179,8 @@ export class Simulation implements Simulator {
     if (to === 'calling') model.callingSince = now;
     if (to === 'finished') {
       const since = model.callingSince ?? Math.min(now, Date.parse(model.task.ScheduleStartTime));
-      makeCalls(this.state, this.rng, model, model.callees.length, since + model.task.detail.length * CALL_SLOT_MS);
+      const slot = model.callSlotMs ?? CALL_SLOT_MS;
+      makeCalls(this.state, this.rng, model, model.callees.length, since + model.task.detail.length * slot);
     }
     model.task.Status = to;
     model.next = this.nextStep(model);

@@ -15,6 +15,8 @@ export interface CreateTaskInput {
   calleeCount?: number;
   /** Simulated ms from now to the scheduled start (default 2 minutes). */
   startInMs?: number;
+  /** Simulated ms between two calls (default 3 minutes: one line; less for a task on many lines). */
+  callSlotMs?: number;
 }
 
 /** Input of `simulate.createPlan`. */
@@ -29,6 +31,8 @@ export interface CreatePlanInput {
   startInMs?: number;
   /** Simulated minutes between a round's end and the next one's start (default 30). */
   roundIntervalMinutes?: number;
+  /** Simulated ms between two calls of a round (default 3 minutes). */
+  callSlotMs?: number;
 }
 
 /**

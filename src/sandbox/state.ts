@@ -37,6 +37,8 @@ export interface TaskModel {
   round?: number;
   /** Simulated time the task started calling (default: its ScheduleStartTime). */
   callingSince?: number;
+  /** Simulated time between two of its calls (default CALL_SLOT_MS, one line; less: several lines). */
+  callSlotMs?: number;
   /** Simulated time (epoch ms) of the next status change, and that status; none when at rest. */
   next?: { at: number; status: CallingTask['Status'] };
 }

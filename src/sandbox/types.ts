@@ -7,6 +7,8 @@ import type { TokenStore } from './auth.js';
 import type { PlanView, ReceivedPush, ReceivedTemplate, SandboxState, TaskModel } from './state.js';
 import type { Simulator } from './simulator.js';
 import type { VariantName, Variants } from './variants.js';
+import type { Day, DayScenarioInput } from './day.js';
+import type { Truth } from './truth.js';
 
 /** Options of `startSandbox`; all optional. */
 export interface SandboxOptions {
@@ -37,6 +39,10 @@ export interface SandboxOptions {
   notifyUrl?: string;
   /** KEY of the notifications' MD5 `Sign` (default `demo-hook-key`). */
   notifyKey?: string;
+  /** Secret of the chatbot callbacks' `X-Service-Sign` (default: `notifyKey`). */
+  chatbotSecret?: string;
+  /** A campaign day to run (day.ts; needs `notifyUrl`): its calls and notifications are recorded in `truth`. */
+  day?: DayScenarioInput;
   /** Initial fault settings. */
   faults?: FaultPatch;
   /** Variants to answer with (variants.ts, `SANDBOX_VARIANTS`); none: the spec read literally. */
@@ -50,7 +56,9 @@ export interface SandboxOptions {
 }
 
 /** The options with every default filled in. */
-export type ResolvedOptions = Required<Omit<SandboxOptions, 'notifyUrl' | 'faults' | 'startTime' | 'variants'>> & {
+export type ResolvedOptions = Required<
+  Omit<SandboxOptions, 'notifyUrl' | 'faults' | 'startTime' | 'variants' | 'day' | 'chatbotSecret'>
+> & {
   notifyUrl?: string;
   startTime: number;
 };
@@ -128,6 +136,10 @@ export interface Sandbox {
   requests: RequestRecord[];
   events: SandboxEvents;
   simulate: Simulator;
+  /** The campaign day, when one was given. */
+  day?: Day;
+  /** What the service did: every call and notification attempt (recorded while a day runs). */
+  truth?: Truth;
   /** Simulated now (epoch ms). */
   now(): number;
   /** Issues a token without HTTP, for tests that are not about auth. */

@@ -29,6 +29,7 @@ export interface TaskSpec {
   repeatNumber?: number;
   planName?: string;
   round?: number;
+  callSlotMs?: number;
 }
 
 /** Builds a task model with its callees and the call records of the calls already made. */
@@ -59,6 +60,7 @@ export function buildTask(state: SandboxState, rng: Rng, spec: TaskSpec): TaskMo
     createdAt: spec.createdAt,
     planName: spec.planName,
     round: spec.round,
+    ...(spec.callSlotMs ? { callSlotMs: spec.callSlotMs } : {}),
   };
   const done = spec.callsDone ?? (spec.status === 'finished' ? callees.length : 0);
   makeCalls(state, rng, model, done, spec.scheduleStart);
@@ -67,6 +69,7 @@ export function buildTask(state: SandboxState, rng: Rng, spec: TaskSpec): TaskMo
 
 /** Makes the next `n` calls of a task, one call slot apart from `from` (simulated ms). */
 export function makeCalls(state: SandboxState, rng: Rng, model: TaskModel, n: number, from: number): void {
+  const slot = model.callSlotMs ?? CALL_SLOT_MS;
   const detail = model.task.detail;
   const first = detail.length;
   for (let i = first; i < Math.min(model.callees.length, first + n); i++) {
@@ -76,7 +79,7 @@ export function makeCalls(state: SandboxState, rng: Rng, model: TaskModel, n: nu
         robotId: model.task.RobotID,
         scenario: model.scenario,
         callee: model.callees[i] as Callee,
-        start: from + (i - first) * CALL_SLOT_MS,
+        start: from + (i - first) * slot,
         callerNumber: model.callerNumber,
       }),
     );

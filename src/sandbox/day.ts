@@ -1,0 +1,399 @@
+/**
+ * A campaign day on the simulated clock: the contacts list updates bring are called in tasks of
+ * their workflow, pushed callers are called, and every call brings the notifications the spec
+ * describes (custom API push, template message status, chatbot session closed and transfer; the
+ * task end and plan end come from the simulation), sent through the notifier, which retries them
+ * as the spec says. The truth (truth.ts) records every call and every attempt.
+ */
+import { z } from 'zod';
+import { MINUTE, SECOND, isoSeconds } from './clock.js';
+import { chatbotNotification, type Notifier } from './notifier.js';
+import type { Rng } from './random.js';
+import type { ListEntry, CallRecord } from './spec/shapes.js';
+import type { ReceivedPush, SandboxState, TaskModel } from './state.js';
+import type { Simulator } from './simulator.js';
+import type { Truth } from './truth.js';
+import type { SandboxEvents } from './types.js';
+
+const share = z.number().min(0).max(1);
+
+/** One workflow of the day: its contacts come by list updates and are called in tasks of `taskSize`. */
+const dayWorkflow = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().min(1).optional(),
+  scenario: z.enum(['debt', 'telemarketing', 'info-check']).default('debt'),
+  /** The custom API node that pushes each call's result. */
+  nodeId: z.string().min(1).default('node-api-01'),
+  /** Callees per calling task at most. */
+  taskSize: z.number().int().min(1).default(500),
+  /** Contacts waiting this long (simulated minutes) are called even when fewer than `taskSize`. */
+  flushMinutes: z.number().positive().default(10),
+  /** Simulated ms between two calls of a task (the task's lines work in parallel). */
+  callSlotMs: z.number().int().min(1).default(1_000),
+  /** Share of calls followed by a template message (its status callbacks: wait, send, delivery, read). */
+  templateShare: share.default(0),
+  /** Share of calls followed by a chatbot session closed; of transfers to an agent. */
+  chatbotClosedShare: share.default(0),
+  chatbotTransferShare: share.default(0),
+});
+
+/** The service's side of a day scenario (a runner may read other sections of the same file). */
+export const dayScenario = z.object({
+  name: z.string().min(1),
+  workflows: z.array(dayWorkflow).default([]),
+  plans: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1),
+        rounds: z.number().int().min(1).max(20).default(2),
+        calleeCount: z.number().int().min(1).default(20),
+        roundIntervalMinutes: z.number().min(0).default(30),
+        startInMinutes: z.number().min(0).default(2),
+        callSlotMs: z.number().int().min(1).default(1_000),
+      }),
+    )
+    .default([]),
+  /** Pushed callers: each is called, and the call's result is pushed by this workflow's node. */
+  pushes: z.strictObject({ workflowId: z.string().min(1), nodeId: z.string().min(1) }).optional(),
+  /** Notification attempts under way at once at most. */
+  concurrency: z.number().int().min(1).default(64),
+});
+
+export type DayScenario = z.infer<typeof dayScenario>;
+/** A scenario as written (defaults not yet filled in). */
+export type DayScenarioInput = z.input<typeof dayScenario>;
+type DayWorkflow = DayScenario['workflows'][number];
+
+/** Template message states after a workflow call, in order (the spec does not give transitions). */
+const TEMPLATE_STATES = ['wait', 'send', 'delivery', 'read'] as const;
+
+export interface DayParts {
+  state: SandboxState;
+  simulate: Simulator;
+  events: SandboxEvents;
+  notifier: Notifier;
+  truth: Truth;
+  rng: Rng;
+  /** Secret of the chatbot callbacks' X-Service-Sign. */
+  chatbotSecret: string;
+  /** Real ms from simulated ms. */
+  toReal: (simMs: number) => number;
+}
+
+/** What the day is doing, for a runner waiting for it to end. */
+export interface DayProgress {
+  /** Contacts received and not yet in a task. */
+  waiting: number;
+  /** Day tasks not finished. */
+  calling: number;
+  /** Notifications not yet delivered nor given up. */
+  notifying: number;
+}
+
+export class Day {
+  private readonly cursor = new Map<string, number>();
+  /** Contacts of each day task, in the order of its callees. */
+  private readonly contacts = new Map<string, { wf: DayWorkflow; entries: ListEntry[] }>();
+  private readonly open = new Set<string>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private tasks = 0;
+  private templatesUnderWay = 0;
+  private closed = false;
+  private readonly waitingSince = new Map<string, number>();
+
+  constructor(
+    private readonly scenario: DayScenario,
+    private readonly p: DayParts,
+  ) {}
+
+  start(): void {
+    const { state, simulate, events } = this.p;
+    const now = simulate.now();
+    for (const wf of this.scenario.workflows) {
+      if (!state.workflows.has(wf.id))
+        state.workflows.set(wf.id, {
+          instance: {
+            workflow_id: wf.id,
+            name: wf.name ?? wf.id,
+            template_name: 'Campaign day',
+            start_time: isoSeconds(now),
+            end_time: isoSeconds(now + 24 * 60 * MINUTE),
+            total: 0,
+            status: 'running',
+            create_time: isoSeconds(now),
+          },
+          contacts: [],
+          apiNodeId: wf.nodeId,
+        });
+      this.cursor.set(wf.id, 0);
+    }
+    for (const plan of this.scenario.plans)
+      simulate.createPlan({
+        name: plan.name,
+        rounds: plan.rounds,
+        calleeCount: plan.calleeCount,
+        roundIntervalMinutes: plan.roundIntervalMinutes,
+        startInMs: plan.startInMinutes * MINUTE,
+        callSlotMs: plan.callSlotMs,
+      });
+    events.on('workflow.updated', ({ workflowId }) => this.take(workflowId, false));
+    events.on('task.finished', ({ task, planName }) => this.finished(task.TaskID, planName));
+    events.on('push.received', (push) => this.pushed(push));
+    const every = Math.min(...this.scenario.workflows.map((w) => w.flushMinutes), 60) * MINUTE;
+    const tick = setInterval(
+      () => {
+        for (const wf of this.scenario.workflows) this.take(wf.id, false);
+      },
+      Math.max(10, this.p.toReal(every / 2)),
+    );
+    tick.unref();
+    this.timers.add(tick);
+  }
+
+  /** Calls every contact still waiting now, whatever its task's size. */
+  flush(): void {
+    for (const wf of this.scenario.workflows) this.take(wf.id, true);
+  }
+
+  progress(): DayProgress {
+    let waiting = 0;
+    for (const wf of this.scenario.workflows) {
+      const received = this.p.state.received.updates.get(wf.id)?.entries.length ?? 0;
+      waiting += received - (this.cursor.get(wf.id) ?? 0);
+    }
+    return { waiting, calling: this.open.size, notifying: this.p.notifier.pending() + this.templatesUnderWay };
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  /** Puts the contacts received since the last task into tasks of `taskSize` (or fewer when due). */
+  private take(workflowId: string, all: boolean): void {
+    const wf = this.scenario.workflows.find((w) => w.id === workflowId);
+    if (!wf || this.closed) return;
+    const entries = this.p.state.received.updates.get(workflowId)?.entries ?? [];
+    let from = this.cursor.get(workflowId) ?? 0;
+    const now = this.p.simulate.now();
+    if (from < entries.length && !this.waitingSince.has(workflowId)) this.waitingSince.set(workflowId, now);
+    const due = all || now - (this.waitingSince.get(workflowId) ?? now) >= wf.flushMinutes * MINUTE;
+    while (entries.length - from >= wf.taskSize || (due && from < entries.length)) {
+      const batch = entries.slice(from, from + wf.taskSize);
+      from += batch.length;
+      this.cursor.set(workflowId, from);
+      this.waitingSince.delete(workflowId);
+      const id = `T-DAY-${++this.tasks}`;
+      this.contacts.set(id, { wf, entries: batch });
+      this.open.add(id);
+      this.p.simulate.createTask({
+        id,
+        name: `${wf.name ?? wf.id} #${this.tasks}`,
+        scenario: wf.scenario,
+        numbers: batch.map((e) => e.callee),
+        startInMs: 0,
+        callSlotMs: wf.callSlotMs,
+      });
+    }
+  }
+
+  /** A task finished: its calls are the truth, and each day call brings its notifications. */
+  private finished(taskId: string, planName?: string): void {
+    const model = this.p.state.tasks.get(taskId) as TaskModel;
+    const day = this.contacts.get(taskId);
+    this.open.delete(taskId);
+    model.task.detail.forEach((record, i) => {
+      const entry = day?.entries[i];
+      this.p.truth.call({
+        kind: day ? 'workflow' : 'task',
+        callId: record.CallID,
+        callee: record.CalleeNumber,
+        taskId,
+        record,
+        ...(day ? { workflowId: day.wf.id, ...(entry?.caseid ? { caseId: entry.caseid } : {}) } : {}),
+        ...(planName ? { planName } : {}),
+      });
+      if (day && entry) this.notifyCall(day.wf, taskId, record, entry);
+    });
+    if (day) this.contacts.delete(taskId);
+  }
+
+  private pushed(push: ReceivedPush): void {
+    this.p.truth.call({ kind: 'push', callId: push.call_id, callee: push.caller_id });
+    const to = this.scenario.pushes;
+    if (!to) return;
+    const at = this.p.simulate.now();
+    this.p.notifier.send({
+      kind: 'workflow.api_push',
+      body: apiPushBody({
+        workflowId: to.workflowId,
+        nodeId: to.nodeId,
+        taskId: 'PUSH',
+        callId: push.call_id,
+        callee: push.caller_id,
+        name: push.client_name ?? '',
+        start: at,
+        end: at + 40 * SECOND,
+        answered: true,
+        variables: Object.fromEntries(Object.entries(push.variables).map(([k, v]) => [k, String(v)])),
+      }),
+    });
+  }
+
+  private notifyCall(wf: DayWorkflow, taskId: string, r: CallRecord, entry: ListEntry): void {
+    const { notifier, rng } = this.p;
+    notifier.send({
+      kind: 'workflow.api_push',
+      body: apiPushBody({
+        workflowId: wf.id,
+        nodeId: wf.nodeId,
+        taskId,
+        callId: r.CallID,
+        callee: entry.callee,
+        caseId: entry.caseid ?? '',
+        name: entry.variables.name ?? r.CalleeName,
+        platform: entry.platform,
+        start: Date.parse(r.CallStartTime),
+        end: Date.parse(r.CallEndTime),
+        answered: r.RingType === 'normal',
+        intention: r.Intention,
+        ringType: r.RingType,
+        hangupType: r.HangupType,
+        variables: entry.variables,
+      }),
+    });
+    if (rng.next() < wf.templateShare) this.template(wf, taskId, r, entry);
+    const chat = rng.next();
+    if (chat < wf.chatbotClosedShare) this.chatbot('chatbot.session_closed', r, entry);
+    else if (chat < wf.chatbotClosedShare + wf.chatbotTransferShare) this.chatbot('chatbot.transfer', r, entry);
+  }
+
+  /** A template message's states, each sent once the one before it is settled, so they arrive in order. */
+  private template(wf: DayWorkflow, taskId: string, r: CallRecord, entry: ListEntry): void {
+    this.templatesUnderWay++;
+    const next = (i: number) => {
+      if (this.closed) return;
+      const status = TEMPLATE_STATES[i] as string;
+      const body = {
+        workflow_id: wf.id,
+        workflow_name: wf.name ?? wf.id,
+        nodetask_id: `NT-${taskId}`,
+        nodetask_name: 'Send template',
+        waba_task_id: `WABA-${taskId}`,
+        wfdetail_uuid: `WD-${r.CallID}`,
+        timestamp: Math.floor(Date.now() / 1000),
+        status,
+        msg_id: `msg-${r.CallID}`,
+        send_time: r.CallEndTime,
+        waba_template_name: 'payment_reminder',
+        waba_template_id: 2001,
+        channel_id: 'CH-DAY',
+        callee: entry.callee,
+        variables: { name: entry.variables.name ?? '' },
+      };
+      this.p.notifier.send({
+        kind: 'template.status',
+        body,
+        settled: () => {
+          if (i + 1 < TEMPLATE_STATES.length) next(i + 1);
+          else this.templatesUnderWay--;
+        },
+      });
+    };
+    next(0);
+  }
+
+  private chatbot(kind: 'chatbot.session_closed' | 'chatbot.transfer', r: CallRecord, entry: ListEntry): void {
+    const user = { id: `U-${entry.callee.slice(1)}`, name: entry.variables.name ?? r.CalleeName };
+    const at = Math.floor(Date.parse(r.CallEndTime) / 1000);
+    const body =
+      kind === 'chatbot.session_closed'
+        ? {
+            event: 'session.closed',
+            call_id: `S-${r.CallID}`,
+            channel: 'whatsapp',
+            channel_id: 'CH-DAY',
+            user,
+            messages: [
+              {
+                msg_id: `m-${r.CallID}`,
+                timestamp: at,
+                sender: 'robot',
+                content: { type: 'text', text: 'Thank you.' },
+              },
+            ],
+          }
+        : {
+            event: 'session.transfer',
+            channel: 'whatsapp',
+            channel_id: 'CH-DAY',
+            user,
+            call_id: `S-${r.CallID}`,
+            company: 'Campaign day',
+            conclusion: { record_slots: { reason: 'asked for an agent' }, output_label: 'transfer' },
+          };
+    this.p.notifier.send(chatbotNotification(kind, body, this.p.chatbotSecret));
+  }
+}
+
+interface ApiPushCall {
+  workflowId: string;
+  nodeId: string;
+  taskId: string;
+  callId: string;
+  callee: string;
+  caseId?: string;
+  name: string;
+  platform?: string;
+  start: number;
+  end: number;
+  answered: boolean;
+  intention?: string;
+  ringType?: string;
+  hangupType?: string;
+  variables: Record<string, string>;
+}
+
+/** A custom API node data push for one call (the spec's Events section). */
+function apiPushBody(c: ApiPushCall): Record<string, unknown> {
+  return {
+    workflow_id: c.workflowId,
+    workflow_name: c.workflowId,
+    node_id: c.nodeId,
+    node_name: 'Push result to CRM',
+    callee: {
+      case_id: c.caseId ?? '',
+      callee_name: c.name,
+      callee_gender: '',
+      callee_number: c.callee,
+      platform_name: c.platform ?? '',
+      extra_a: '',
+      extra_b: '',
+      extra_c: '',
+      comments: '',
+      borrowed_date: '',
+      due_date: '',
+      borrowed_amount: '',
+      total_owing_amount: '',
+      currency_unit: '',
+      extra: [],
+      extend: { variables: c.variables },
+    },
+    custom_attribute: { source: 'campaign-day' },
+    call: {
+      task_id: c.taskId,
+      call_id: c.callId,
+      call_start_time: isoSeconds(c.start),
+      call_end_time: isoSeconds(c.end),
+      call_times: 1,
+      ring_type: c.ringType ?? (c.answered ? 'normal' : 'busy'),
+      hangup_type: c.hangupType ?? (c.answered ? 'ByRobot' : 'Canceled'),
+      intention: c.intention ?? (c.answered ? 'A' : 'F'),
+      slots: '{}',
+      multi_label: {},
+      asr_ptp: '',
+      asr_result: [],
+    },
+  };
+}
