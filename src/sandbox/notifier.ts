@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { NOTIFY_MAX_RETRIES, NOTIFY_RETRY_INTERVAL_MS } from './spec/limits.js';
@@ -284,6 +285,7 @@ export function createNotifier(o: NotifierOptions): Notifier {
   const concurrency = o.concurrency ?? 256;
   const timers = new Set<NodeJS.Timeout>();
   const aborter = new AbortController();
+  setMaxListeners(Infinity, aborter.signal); // one listener per attempt under way
   // Attempts waiting for a free place, oldest first (an index, so taking one is not a shift).
   const turns: Array<() => void> = [];
   let nextTurn = 0;

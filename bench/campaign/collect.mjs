@@ -1,0 +1,179 @@
+// What callctl recorded on a campaign day, read back for the checker: the store's events, the
+// app's forwards, the rows and people the runs named uncertain, the reports, and every secret
+// found in a file or output of the day.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { digitsOf, kindOf } from './checker.mjs';
+import { runCli } from './parts.mjs';
+
+const parse = (text) => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Every row of the store, oldest first, with the notification it holds (paged: a day is large). */
+export async function storedEvents(url, notificationId) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const rows = [];
+  try {
+    for (let after = 0; ;) {
+      const page = await client.query(
+        `SELECT id, type, retry, answer, fwd_state, record->>'body' AS body FROM callctl_events
+         WHERE id > $1 ORDER BY id LIMIT 20000`,
+        [after],
+      );
+      for (const r of page.rows) {
+        const body = parse(r.body);
+        const kind = kindOf(body);
+        rows.push({
+          kind,
+          nid: notificationId(kind, body ?? {}),
+          type: r.type,
+          retry: r.retry,
+          answer: r.answer,
+          fwdState: r.fwd_state,
+        });
+      }
+      if (page.rows.length === 0) break;
+      after = Number(page.rows.at(-1).id);
+    }
+  } finally {
+    await client.end();
+  }
+  return rows;
+}
+
+/** Forwards not finished yet (claimed), or undefined while the store cannot be read. */
+export async function forwardsOpen(url) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    const r = await client.query("SELECT count(*)::int AS n FROM callctl_events WHERE fwd_state = 'claimed'");
+    return r.rows[0].n;
+  } catch {
+    return undefined;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The app's forwards, each with the notification it carries. */
+export function forwardsOf(app, notificationId) {
+  return app.forwards.map((f) => {
+    const body = parse(f.body);
+    return { eventId: f.eventId, status: f.status, nid: notificationId(kindOf(body), body ?? {}) };
+  });
+}
+
+/** JSON values in a run's output lines (its summary, an error line). */
+function jsonLines(text) {
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map(parse)
+    .filter(Boolean);
+}
+
+/** Contact rows the upload runs named uncertain (their batches' lines), by callee. */
+export function uncertainRows(runs, rows) {
+  const byLine = new Map(rows.map((r) => [`${r.file}:${r.line}`, r.callee]));
+  const named = new Set();
+  for (const run of runs.filter((r) => r.kind === 'upload')) {
+    for (const j of [...jsonLines(run.out), ...jsonLines(run.err)]) {
+      const batches = j.uncertain ?? j.error?.uncertain ?? [];
+      if (!Array.isArray(batches)) continue;
+      for (const b of batches)
+        for (let line = b.firstLine; line <= b.lastLine; line++) {
+          const c = byLine.get(`${run.file}:${line}`);
+          if (c) named.add(c);
+        }
+    }
+  }
+  return named;
+}
+
+/** People the push runs' results name as uncertain or not sent (refused, or not reached yet), by digits. */
+export function uncertainPeople(dir, hosts, pushFiles) {
+  const named = new Set();
+  for (const [i, host] of hosts.entries()) {
+    const file = pushFiles[i];
+    let text;
+    try {
+      text = readFileSync(join(dir, `host-${host}`, `${file}.results.csv`), 'utf8');
+    } catch {
+      continue; // no run got far enough to write results: its people are then not named
+    }
+    const input = readFileSync(join(dir, 'files', file), 'utf8').split('\n');
+    const [header, ...lines] = text.split(/\r?\n/);
+    const cols = header.split(',');
+    const rowCol = cols.indexOf('row');
+    const outcomeCol = cols.indexOf('outcome');
+    for (const l of lines) {
+      const cells = l.split(',');
+      const outcome = cells[outcomeCol];
+      if (!outcome || outcome === 'sent' || outcome === 'skipped-ledger') continue;
+      if (outcome === 'skipped' && /reached|ledger|already/.test(l)) continue;
+      const line = input[Number(cells[rowCol]) - 1];
+      if (line) named.add(digitsOf(line.split(',')[0]));
+    }
+  }
+  return named;
+}
+
+/** Runs `task report` / `plan report` with --json and returns the parsed answer. */
+export async function report(args, env) {
+  const run = await runCli([...args, '--json'], env, { timeoutMs: 120_000 });
+  return { run, json: run.code === 0 ? parse(run.out) : undefined };
+}
+
+/** The numbers `task report` gives for a task's records, computed from the truth's records. */
+export function reportTruth(records) {
+  const called = records.filter((r) => r.CallStartTime || r.CallTimes > 0);
+  const connected = called.filter((r) => r.RingType === 'normal' || r.TalkRound > 0);
+  const totals = {
+    records: records.length,
+    called: called.length,
+    connected: connected.length,
+    noAnswer: called.length - connected.length,
+    busy: called.filter((r) => r.RingType === 'busy').length,
+    finished: connected.filter((r) => r.HangupType === 'ByRobot').length,
+    hungUpByCallee: connected.filter((r) => r.HangupType === 'ByCallee').length,
+    redialed: records.filter((r) => (r.RedailCall ?? []).length > 0).length,
+  };
+  const intentions = {};
+  for (const r of records) intentions[r.Intention] = (intentions[r.Intention] ?? 0) + 1;
+  return { totals, intentions };
+}
+
+/** The same shape from a report's --json. */
+export function reportNumbers(json) {
+  if (!json) return undefined;
+  const intentions = {};
+  for (const i of json.intentions ?? []) intentions[i.value] = i.count;
+  return { totals: json.totals, intentions };
+}
+
+/** Every secret found in the files under `dir` (but those that hold it on purpose) and in outputs. */
+export function findSecrets(dir, secrets, { skip = [], outputs = [] } = {}) {
+  const found = [];
+  const look = (where, text) => {
+    for (const s of secrets) if (s && text.includes(s)) found.push({ where, secret: `${s.slice(0, 3)}...` });
+  };
+  const walk = (d) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (skip.includes(p)) continue;
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else if (st.isFile()) look(p, readFileSync(p, 'latin1'));
+    }
+  };
+  walk(dir);
+  for (const o of outputs) look(o.where, o.text);
+  return found;
+}

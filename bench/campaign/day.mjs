@@ -1,0 +1,227 @@
+// A campaign day, end to end, under faults (bench/campaign-day.mjs and test/campaign/day.test.ts):
+// PostgreSQL, the sandbox running the scenario's day, two serve-hooks on one store behind a
+// round-robin relay, the app they forward to, and two cron hosts uploading contacts and pushing
+// callers; faults on a schedule drawn from the seed; then the checker holds what callctl recorded
+// against the sandbox's truth.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { notificationId, startSandbox } from '../../dist/sandbox/server.js';
+import { check } from './checker.mjs';
+import {
+  findSecrets,
+  forwardsOf,
+  forwardsOpen,
+  report,
+  reportNumbers,
+  reportTruth,
+  storedEvents,
+  uncertainPeople,
+  uncertainRows,
+} from './collect.mjs';
+import { faultSchedule, injectFaults, rngOf } from './faults.mjs';
+import { hostEnv, hostNight, writeFiles } from './hosts.mjs';
+import { freePort, receiver, startApp, startPostgres, startRelay } from './parts.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Reads a scenario file (fixtures/campaign/*.json). */
+export function readScenario(path) {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+/**
+ * Runs one day. `plant(history)` may change the history before it is checked (the tests of the
+ * checker plant faults with it). Resolves with the checker's verdict, the table and the figures.
+ */
+export async function runDay(scenario, { seed = 1, say = () => undefined, keep = false, plant } = {}) {
+  const started = Date.now();
+  const dir = mkdtempSync(join(tmpdir(), 'callctl-day-'));
+  const secret = (what) => `${what}-${randomBytes(9).toString('hex')}`;
+  const secrets = {
+    appSecret: secret('app'),
+    pushToken: secret('push'),
+    hookKey: secret('hook'),
+    chatbot: secret('chat'),
+    pg: randomBytes(12).toString('hex'),
+  };
+  const secretFile = join(dir, 'app-secret');
+  writeFileSync(secretFile, `${secrets.appSecret}\n`, { mode: 0o600 });
+  const cleanup = [];
+  const faultLog = [];
+  try {
+    const pg = await startPostgres(secrets.pg);
+    cleanup.push(() => pg.remove());
+    const app = await startApp();
+    cleanup.push(() => app.close());
+    const ports = [await freePort(), await freePort()];
+    const relay = await startRelay(ports);
+    cleanup.push(() => relay.close());
+    const rc = scenario.receivers ?? {};
+    const env = {
+      CALLCTL_STORE: pg.url,
+      CALLCTL_HOOK_KEYS: secrets.hookKey,
+      CALLCTL_CHATBOT_SECRET: secrets.chatbot,
+      CALLCTL_CONFIG_DIR: join(dir, 'receivers-config'),
+      NO_COLOR: '1',
+    };
+    const args = ['--forward-to', app.url, '--json', '--max-connections-per-peer', '512'];
+    args.push('--forward-lease', String(rc.forwardLease ?? 10));
+    const receivers = ['receiver-a', 'receiver-b'].map((name, i) =>
+      receiver({ name, port: ports[i], env, args, dir, ...(i === 1 ? { fileLimitKiB: rc.logLimitKiB ?? 64 } : {}) }),
+    );
+    for (const r of receivers) {
+      await r.start();
+      cleanup.push(() => r.stop());
+    }
+    faultLog.push({
+      kind: 'log-disk-full',
+      at: 0,
+      detail: `receiver-b's output under ulimit -f ${rc.logLimitKiB ?? 64}`,
+    });
+    const sandbox = await startSandbox({
+      seed,
+      timeScale: scenario.timeScale ?? 600,
+      appSecret: secrets.appSecret,
+      pushToken: secrets.pushToken,
+      notifyUrl: relay.url,
+      notifyKey: secrets.hookKey,
+      chatbotSecret: secrets.chatbot,
+      maxRequestRecords: 100,
+      maxRecordedBodyBytes: 256,
+      day: scenario.service,
+    });
+    cleanup.push(() => sandbox.close());
+    say(`sandbox ${sandbox.url}, receivers on ${ports.join(' and ')}, store on PostgreSQL, day folder ${dir}`);
+
+    const plan = scenario.hosts;
+    const files = writeFiles(join(dir, 'files'), plan);
+    const day = { store: pg.url, sandbox, secretFile };
+    const workflowId = scenario.service.workflows[0].id;
+    const hostsDone = Promise.all(
+      ['a', 'b'].map((h, i) =>
+        hostNight(h, hostEnv(dir, h, day), {
+          dir: join(dir, 'files'),
+          home: join(dir, `host-${h}`),
+          files: ['contacts-shared.csv', i === 0 ? 'contacts-a.csv' : 'contacts-b.csv'],
+          pushFile: files.pushFiles[i],
+          workflowId,
+          pushRate: plan.pushRate ?? 100,
+          batchSize: plan.batchSize,
+        }),
+      ),
+    ).then((r) => r.flat());
+    const stopFaults = new AbortController();
+    const schedule = faultSchedule(seed, scenario.faults);
+    const faultsDone = injectFaults(
+      schedule,
+      { pg, receivers, relay, app, sandbox },
+      scenario.faults,
+      faultLog,
+      stopFaults.signal,
+    );
+    const runs = await hostsDone;
+    say(
+      `hosts done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${runs.map((r) => `${r.host} ${r.kind} ${r.file} exit ${r.code}`).join('; ')}`,
+    );
+    await faultsDone;
+    say(`faults done: ${faultLog.map((f) => f.kind).join(', ')}`);
+
+    // The day ends when every contact was called, every notification settled, every forward finished.
+    const deadline = Date.now() + (scenario.endWithinSeconds ?? 300) * 1000;
+    for (let quiet = 0, told = Date.now(); quiet < 3;) {
+      sandbox.day.flush();
+      const p = sandbox.day.progress();
+      const open = p.waiting + p.calling + p.notifying === 0 ? await forwardsOpen(pg.url) : undefined;
+      quiet = open === 0 ? quiet + 1 : 0;
+      if (Date.now() - told > 5_000) {
+        told = Date.now();
+        say(`waiting for the day to end: ${JSON.stringify({ ...p, forwardsOpen: open })}`);
+      }
+      if (Date.now() > deadline) throw new Error(`the day did not end: ${JSON.stringify({ ...p, open })}`);
+      await sleep(open === 0 ? 500 : 200);
+    }
+    const dayEnded = Date.now();
+    say(`day ended in ${((dayEnded - started) / 1000).toFixed(1)} s: ${JSON.stringify(sandbox.truth.summary())}`);
+
+    // Reports: the plans and a seeded draw of the day's tasks.
+    const reportEnv = hostEnv(dir, 'a', day);
+    const reports = [];
+    const byTask = new Map();
+    for (const c of sandbox.truth.calls)
+      if (c.record && c.taskId) (byTask.get(c.taskId) ?? byTask.set(c.taskId, []).get(c.taskId)).push(c.record);
+    const dayTasks = [...byTask.keys()].filter((t) => t.startsWith('T-DAY-'));
+    const rng = rngOf(seed ^ 0x7e9);
+    const sample = new Set(
+      Array.from({ length: scenario.reports?.tasks ?? 3 }, () => dayTasks[rng.int(0, dayTasks.length - 1)]),
+    );
+    for (const t of [...sample].filter(Boolean)) {
+      const r = await report(['task', 'report', t], reportEnv);
+      reports.push({ what: `task ${t}`, got: reportNumbers(r.json), want: reportTruth(byTask.get(t)), run: r.run });
+    }
+    for (const p of scenario.service.plans ?? []) {
+      const r = await report(['plan', 'report', p.name], reportEnv);
+      const rounds = sandbox.truth.calls.filter((c) => c.planName === p.name).map((c) => c.record);
+      reports.push({ what: `plan ${p.name}`, got: reportNumbers(r.json), want: reportTruth(rounds), run: r.run });
+    }
+
+    const stored = await storedEvents(pg.url, notificationId);
+    const received = sandbox.state.received;
+    const history = {
+      seed,
+      truth: { notifications: sandbox.truth.notifications, calls: sandbox.truth.calls },
+      stored,
+      forwards: forwardsOf(app, notificationId),
+      rows: {
+        sent: files.rows,
+        received: (received.updates.get(workflowId)?.entries ?? []).map((e) => e.callee),
+        uncertain: uncertainRows(runs, files.rows),
+      },
+      pushes: {
+        people: files.people,
+        received: received.pushes.map((p) => p.caller_id),
+        uncertain: uncertainPeople(dir, ['a', 'b'], files.pushFiles),
+      },
+      reports: reports.map(({ what, got, want }) => ({ what, got, want })),
+      secrets: [],
+      faults: faultLog,
+    };
+    for (const [i, r] of [...runs, ...reports.map((x) => x.run)].entries()) {
+      const name = `${r.host ?? 'report'}-${r.kind ?? 'report'}-${(r.file ?? r.args.join('-')).replace(/[^\w.-]/g, '_')}`;
+      mkdirSync(join(dir, 'outputs'), { recursive: true });
+      writeFileSync(
+        join(dir, 'outputs', `${String(i).padStart(2, '0')}-${name}.txt`),
+        `${r.args.join(' ')}\nexit ${r.code}\n${r.out}\n${r.err}`,
+      );
+    }
+    stopFaults.abort();
+    for (const r of receivers) await r.stop();
+    // Exits by themselves (not the SIGKILL of a fault, not the SIGTERM at the end), with their last error line.
+    history.crashes = receivers.flatMap((r) =>
+      r.exits
+        .filter((e) => !e.killed && e.signal !== 'SIGTERM' && e.code !== 0)
+        .map((e) => ({ receiver: r.name, ...e })),
+    );
+    history.secrets = findSecrets(
+      dir,
+      [secrets.appSecret, secrets.pushToken, secrets.hookKey, secrets.chatbot, secrets.pg],
+      {
+        skip: [secretFile],
+      },
+    );
+    plant?.(history);
+    const verdict = check(history);
+    return {
+      ...verdict,
+      dir,
+      runs,
+      relay: relay.counts,
+      seconds: { day: (dayEnded - started) / 1000, all: (Date.now() - started) / 1000 },
+      summary: sandbox.truth.summary(),
+    };
+  } finally {
+    for (const c of cleanup.reverse()) await c().catch?.(() => undefined);
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
