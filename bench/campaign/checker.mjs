@@ -14,6 +14,28 @@ export function kindOf(body) {
   return 'unknown';
 }
 
+/**
+ * Which notification a body is, the same on every attempt: its kind and the fields that name what
+ * it is about (as the sandbox's truth names them, src/sandbox/notifier.ts's notificationId).
+ */
+export function notificationOf(body) {
+  const kind = kindOf(body);
+  const s = (v) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+  const b = body ?? {};
+  switch (kind) {
+    case 'task.end':
+      return `task.end|${s(b.TaskID)}|${s(b.PlanName)}`;
+    case 'plan.end':
+      return `plan.end|${s(b.PlanName)}`;
+    case 'workflow.api_push':
+      return `workflow.api_push|${s(b.workflow_id)}|${s(b.node_id)}|${s(b.call?.call_id)}`;
+    case 'template.status':
+      return `template.status|${s(b.msg_id)}|${s(b.status)}`;
+    default:
+      return `${kind}|${s(b.call_id)}`;
+  }
+}
+
 /** The digits of a phone number however it was spelled (+1 555 ... is +1555...). */
 export const digitsOf = (n) => String(n).replace(/\D/g, '');
 

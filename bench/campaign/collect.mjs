@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { digitsOf, kindOf } from './checker.mjs';
+import { digitsOf, kindOf, notificationOf } from './checker.mjs';
 import { runCli } from './parts.mjs';
 
 const parse = (text) => {
@@ -16,7 +16,7 @@ const parse = (text) => {
 };
 
 /** Every row of the store, oldest first, with the notification it holds (paged: a day is large). */
-export async function storedEvents(url, notificationId) {
+export async function storedEvents(url) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const rows = [];
@@ -29,10 +29,9 @@ export async function storedEvents(url, notificationId) {
       );
       for (const r of page.rows) {
         const body = parse(r.body);
-        const kind = kindOf(body);
         rows.push({
-          kind,
-          nid: notificationId(kind, body ?? {}),
+          kind: kindOf(body),
+          nid: notificationOf(body),
           type: r.type,
           retry: r.retry,
           answer: r.answer,
@@ -63,11 +62,8 @@ export async function forwardsOpen(url) {
 }
 
 /** The app's forwards, each with the notification it carries. */
-export function forwardsOf(app, notificationId) {
-  return app.forwards.map((f) => {
-    const body = parse(f.body);
-    return { eventId: f.eventId, status: f.status, nid: notificationId(kindOf(body), body ?? {}) };
-  });
+export function forwardsOf(app) {
+  return app.forwards.map((f) => ({ eventId: f.eventId, status: f.status, nid: notificationOf(parse(f.body)) }));
 }
 
 /** JSON values in a run's output lines (its summary, an error line). */
@@ -131,22 +127,28 @@ export async function report(args, env) {
   return { run, json: run.code === 0 ? parse(run.out) : undefined };
 }
 
-/** The numbers `task report` gives for a task's records, computed from the truth's records. */
-export function reportTruth(records) {
-  const called = records.filter((r) => r.CallStartTime || r.CallTimes > 0);
-  const connected = called.filter((r) => r.RingType === 'normal' || r.TalkRound > 0);
+/**
+ * The numbers a report gives for calls, computed from the truth's facts (README, "How report
+ * numbers are computed"): `byDescription` for a workflow report, whose calls have no intention letter.
+ */
+export function reportTruth(facts, { byDescription = false } = {}) {
+  const called = facts.filter((f) => f.startTime || f.callTimes > 0);
+  const connected = called.filter((f) => f.ringType === 'normal' || f.talkRound > 0);
   const totals = {
-    records: records.length,
+    records: facts.length,
     called: called.length,
     connected: connected.length,
     noAnswer: called.length - connected.length,
-    busy: called.filter((r) => r.RingType === 'busy').length,
-    finished: connected.filter((r) => r.HangupType === 'ByRobot').length,
-    hungUpByCallee: connected.filter((r) => r.HangupType === 'ByCallee').length,
-    redialed: records.filter((r) => (r.RedailCall ?? []).length > 0).length,
+    busy: called.filter((f) => f.ringType === 'busy').length,
+    finished: connected.filter((f) => f.hangupType === 'ByRobot').length,
+    hungUpByCallee: connected.filter((f) => f.hangupType === 'ByCallee').length,
+    redialed: facts.filter((f) => f.redials > 0).length,
   };
   const intentions = {};
-  for (const r of records) intentions[r.Intention] = (intentions[r.Intention] ?? 0) + 1;
+  for (const f of facts) {
+    const k = byDescription ? f.description : f.intention;
+    intentions[k] = (intentions[k] ?? 0) + 1;
+  }
   return { totals, intentions };
 }
 

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { notificationId, startSandbox } from '../../dist/sandbox/server.js';
+import { startSandbox } from '../../dist/sandbox/server.js';
 import { check } from './checker.mjs';
 import {
   findSecrets,
@@ -32,8 +32,8 @@ export function readScenario(path) {
 }
 
 /**
- * Runs one day. `plant(history)` may change the history before it is checked (the tests of the
- * checker plant faults with it). Resolves with the checker's verdict, the table and the figures.
+ * Runs one day and checks it. With `plant(parts)`, the day is checked a second time after it ran
+ * (`planted`): a test plants faults in the real parts with it and sees that the checker fires. Resolves with the checker's verdict, the table and the figures.
  */
 export async function runDay(scenario, { seed = 1, say = () => undefined, keep = false, plant } = {}) {
   const started = Date.now();
@@ -98,15 +98,18 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
     const plan = scenario.hosts;
     const files = writeFiles(join(dir, 'files'), plan);
     const day = { store: pg.url, sandbox, secretFile };
-    const workflowId = scenario.service.workflows[0].id;
+    // The shared file and host a's go to the first workflow; host b's to the second when there is one.
+    const workflows = scenario.service.workflows.map((w) => w.id);
     const hostsDone = Promise.all(
       ['a', 'b'].map((h, i) =>
         hostNight(h, hostEnv(dir, h, day), {
           dir: join(dir, 'files'),
           home: join(dir, `host-${h}`),
-          files: ['contacts-shared.csv', i === 0 ? 'contacts-a.csv' : 'contacts-b.csv'],
+          uploads: [
+            ['contacts-shared.csv', workflows[0]],
+            i === 0 ? ['contacts-a.csv', workflows[0]] : ['contacts-b.csv', workflows[1] ?? workflows[0]],
+          ],
           pushFile: files.pushFiles[i],
-          workflowId,
           pushRate: plan.pushRate ?? 100,
           batchSize: plan.batchSize,
         }),
@@ -145,75 +148,57 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
     const dayEnded = Date.now();
     say(`day ended in ${((dayEnded - started) / 1000).toFixed(1)} s: ${JSON.stringify(sandbox.truth.summary())}`);
 
-    // Reports: the plans and a seeded draw of the day's tasks.
-    const reportEnv = hostEnv(dir, 'a', day);
-    const reports = [];
-    const byTask = new Map();
-    for (const c of sandbox.truth.calls)
-      if (c.record && c.taskId) (byTask.get(c.taskId) ?? byTask.set(c.taskId, []).get(c.taskId)).push(c.record);
-    const dayTasks = [...byTask.keys()].filter((t) => t.startsWith('T-DAY-'));
-    const rng = rngOf(seed ^ 0x7e9);
-    const sample = new Set(
-      Array.from({ length: scenario.reports?.tasks ?? 3 }, () => dayTasks[rng.int(0, dayTasks.length - 1)]),
-    );
-    for (const t of [...sample].filter(Boolean)) {
-      const r = await report(['task', 'report', t], reportEnv);
-      reports.push({ what: `task ${t}`, got: reportNumbers(r.json), want: reportTruth(byTask.get(t)), run: r.run });
-    }
-    for (const p of scenario.service.plans ?? []) {
-      const r = await report(['plan', 'report', p.name], reportEnv);
-      const rounds = sandbox.truth.calls.filter((c) => c.planName === p.name).map((c) => c.record);
-      reports.push({ what: `plan ${p.name}`, got: reportNumbers(r.json), want: reportTruth(rounds), run: r.run });
-    }
-
-    const stored = await storedEvents(pg.url, notificationId);
-    const received = sandbox.state.received;
-    const history = {
-      seed,
-      truth: { notifications: sandbox.truth.notifications, calls: sandbox.truth.calls },
-      stored,
-      forwards: forwardsOf(app, notificationId),
-      rows: {
-        sent: files.rows,
-        received: (received.updates.get(workflowId)?.entries ?? []).map((e) => e.callee),
-        uncertain: uncertainRows(runs, files.rows),
-      },
-      pushes: {
-        people: files.people,
-        received: received.pushes.map((p) => p.caller_id),
-        uncertain: uncertainPeople(dir, ['a', 'b'], files.pushFiles),
-      },
-      reports: reports.map(({ what, got, want }) => ({ what, got, want })),
-      secrets: [],
-      faults: faultLog,
-    };
-    for (const [i, r] of [...runs, ...reports.map((x) => x.run)].entries()) {
-      const name = `${r.host ?? 'report'}-${r.kind ?? 'report'}-${(r.file ?? r.args.join('-')).replace(/[^\w.-]/g, '_')}`;
-      mkdirSync(join(dir, 'outputs'), { recursive: true });
-      writeFileSync(
-        join(dir, 'outputs', `${String(i).padStart(2, '0')}-${name}.txt`),
-        `${r.args.join(' ')}\nexit ${r.code}\n${r.out}\n${r.err}`,
-      );
-    }
     stopFaults.abort();
     for (const r of receivers) await r.stop();
-    // Exits by themselves (not the SIGKILL of a fault, not the SIGTERM at the end), with their last error line.
-    history.crashes = receivers.flatMap((r) =>
+    // Exits by themselves (not the SIGKILL of a fault, not the SIGTERM at the end).
+    const crashes = receivers.flatMap((r) =>
       r.exits
         .filter((e) => !e.killed && e.signal !== 'SIGTERM' && e.code !== 0)
         .map((e) => ({ receiver: r.name, ...e })),
     );
-    history.secrets = findSecrets(
-      dir,
-      [secrets.appSecret, secrets.pushToken, secrets.hookKey, secrets.chatbot, secrets.pg],
-      {
-        skip: [secretFile],
-      },
-    );
-    plant?.(history);
-    const verdict = check(history);
+    const reportEnv = hostEnv(dir, 'a', day);
+    const judge = async (pass) => {
+      const reports = await reportsOf(sandbox, scenario, seed, reportEnv);
+      const received = sandbox.state.received;
+      const history = {
+        seed,
+        truth: { notifications: sandbox.truth.notifications, calls: sandbox.truth.calls },
+        stored: await storedEvents(pg.url),
+        forwards: forwardsOf(app),
+        rows: {
+          sent: files.rows,
+          received: workflows.flatMap((w) => (received.updates.get(w)?.entries ?? []).map((e) => e.callee)),
+          uncertain: uncertainRows(runs, files.rows),
+        },
+        pushes: {
+          people: files.people,
+          received: received.pushes.map((p) => p.caller_id),
+          uncertain: uncertainPeople(dir, ['a', 'b'], files.pushFiles),
+        },
+        reports: reports.map(({ what, got, want }) => ({ what, got, want })),
+        faults: faultLog,
+        crashes,
+      };
+      mkdirSync(join(dir, 'outputs'), { recursive: true });
+      for (const [i, r] of [...runs, ...reports.map((x) => x.run)].entries()) {
+        const name = `${r.host ?? 'report'}-${r.kind ?? 'report'}-${(r.file ?? r.args.join('-')).replace(/[^\w.-]/g, '_')}`;
+        const text = `${r.args.join(' ')}\nexit ${r.code}\n${r.out}\n${r.err}`;
+        writeFileSync(join(dir, 'outputs', `${pass}-${String(i).padStart(2, '0')}-${name}.txt`), text);
+      }
+      const values = [secrets.appSecret, secrets.pushToken, secrets.hookKey, secrets.chatbot, secrets.pg];
+      history.secrets = findSecrets(dir, values, { skip: [secretFile] });
+      return check(history);
+    };
+    const verdict = await judge('day');
+    // What a test plants in the real parts to show that the checker fires (test/campaign/day.test.ts).
+    let planted;
+    if (plant) {
+      await plant({ store: pg.url, app, sandbox, env: reportEnv, dir, files, workflows, secrets });
+      planted = await judge('planted');
+    }
     return {
       ...verdict,
+      planted,
       dir,
       runs,
       relay: relay.counts,
@@ -224,4 +209,34 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
     for (const c of cleanup.reverse()) await c().catch?.(() => undefined);
     if (!keep) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The plans' reports and a seeded draw of the day's tasks' (an information check's by workflow report). */
+async function reportsOf(sandbox, scenario, seed, env) {
+  const reports = [];
+  const byTask = new Map();
+  for (const c of sandbox.truth.calls)
+    if (c.facts && c.taskId) (byTask.get(c.taskId) ?? byTask.set(c.taskId, []).get(c.taskId)).push(c.facts);
+  const dayTasks = [...byTask.keys()].filter((t) => t.startsWith('T-DAY-'));
+  const rng = rngOf(seed ^ 0x7e9);
+  const sample = new Set(
+    Array.from({ length: scenario.reports?.tasks ?? 3 }, () => dayTasks[rng.int(0, dayTasks.length - 1)]),
+  );
+  for (const t of [...sample].filter(Boolean)) {
+    const byWorkflow = sandbox.state.workflowTasks.has(t);
+    const r = await report(byWorkflow ? ['workflow', 'report', t] : ['task', 'report', t], env);
+    const want = reportTruth(byTask.get(t), { byDescription: byWorkflow });
+    reports.push({
+      what: `${byWorkflow ? 'workflow' : 'task'} report ${t}`,
+      got: reportNumbers(r.json),
+      want,
+      run: r.run,
+    });
+  }
+  for (const p of scenario.service.plans ?? []) {
+    const r = await report(['plan', 'report', p.name], env);
+    const rounds = sandbox.truth.calls.filter((c) => c.planName === p.name).map((c) => c.facts);
+    reports.push({ what: `plan report ${p.name}`, got: reportNumbers(r.json), want: reportTruth(rounds), run: r.run });
+  }
+  return reports;
 }

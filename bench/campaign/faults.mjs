@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 // The faults of a campaign day, on a schedule drawn from the seed: every kind at least once, then
 // more drawn at random, at times spread over `span` seconds.
 
@@ -49,6 +51,7 @@ const sleep = (ms, signal) =>
  * ends. Resolves when the last one has ended (or `signal` aborted the waits).
  */
 export async function injectFaults(schedule, parts, cfg, log, signal) {
+  if (signal) setMaxListeners(Infinity, signal); // one listener per wait under way
   const started = Date.now();
   const under = [];
   for (const f of schedule) {

@@ -111,9 +111,9 @@ async function cron(args, env, { tries = 6, pauseMs = 1_000 } = {}) {
 }
 
 /** One host's night: its contact files into the workflow, then its callers pushed. */
-export async function hostNight(name, env, { dir, home, files, pushFile, workflowId, pushRate, batchSize }) {
+export async function hostNight(name, env, { dir, home, uploads, pushFile, pushRate, batchSize }) {
   const runs = [];
-  for (const f of files) {
+  for (const [f, workflowId] of uploads) {
     const args = ['workflow', 'update', '--workflow-id', workflowId, '--csv', join(dir, f), '--yes', '--json'];
     if (batchSize) args.push('--batch-size', String(batchSize));
     for (const run of await cron(args, env)) runs.push({ host: name, kind: 'upload', file: f, ...run });

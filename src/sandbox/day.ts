@@ -9,10 +9,10 @@ import { z } from 'zod';
 import { MINUTE, SECOND, isoSeconds } from './clock.js';
 import { chatbotNotification, type Notifier } from './notifier.js';
 import type { Rng } from './random.js';
-import type { ListEntry, CallRecord } from './spec/shapes.js';
+import type { ListEntry, CallRecord, WorkflowCallDetail } from './spec/shapes.js';
 import type { ReceivedPush, SandboxState, TaskModel } from './state.js';
 import type { Simulator } from './simulator.js';
-import type { Truth } from './truth.js';
+import { callFacts, type Truth } from './truth.js';
 import type { SandboxEvents } from './types.js';
 
 const share = z.number().min(0).max(1);
@@ -210,13 +210,66 @@ export class Day {
         callId: record.CallID,
         callee: record.CalleeNumber,
         taskId,
-        record,
+        facts: callFacts(record),
         ...(day ? { workflowId: day.wf.id, ...(entry?.caseid ? { caseId: entry.caseid } : {}) } : {}),
         ...(planName ? { planName } : {}),
       });
       if (day && entry) this.notifyCall(day.wf, taskId, record, entry);
     });
+    if (day?.wf.scenario === 'info-check') this.workflowTask(day.wf, model, day.entries);
     if (day) this.contacts.delete(taskId);
+  }
+
+  /** An information check's task as the workflow task detail serves it, from the same calls. */
+  private workflowTask(wf: DayWorkflow, model: TaskModel, entries: ListEntry[]): void {
+    const t = model.task;
+    const space = (iso: string) => iso.replace('T', ' ').replace(/Z$/, '');
+    this.p.state.workflowTasks.set(t.TaskID, {
+      task_id: t.TaskID,
+      task_name: t.TaskName,
+      status: t.Status,
+      created_at: isoSeconds(model.createdAt),
+      repeat_interval: t.RepeatInterval,
+      repeat_number: t.RepeatNumber,
+      robot_hash: t.RobotID,
+      robot_method: t.RobotMethod,
+      sip_line: t.SIPLine,
+      schedule_start_time: t.ScheduleStartTime,
+      schedule_end_time: t.ScheduleEndTime,
+      workflow_id: wf.id,
+      workflow_name: wf.name ?? wf.id,
+      nodetask_id: `NT-${t.TaskID}`,
+      nodetask_name: 'Information check call',
+      details: t.detail.map((r, i): WorkflowCallDetail => ({
+        id: r.id,
+        callee: r.CalleeNumber,
+        result: r.Status,
+        result_label: r.EventLabel.final ?? '',
+        duration: Math.max(0, (Date.parse(r.CallEndTime) - Date.parse(r.CallStartTime)) / SECOND - r.RingTime),
+        hangup_type: r.HangupType,
+        ring_type: r.RingType,
+        question_answer: [],
+        NerSlots: r.NerSlots,
+        robot_hash: r.RobotID,
+        call_id: r.CallID,
+        call_times: r.CallTimes,
+        call_start_time: space(r.CallStartTime),
+        call_end_time: space(r.CallEndTime),
+        ring_time: r.RingTime,
+        talk_round: r.TalkRound,
+        redail_call: r.RedailCall.map((d) => ({
+          call_id: d.CallID,
+          call_start_time: space(d.CallStartTime),
+          ring_type: d.RingType,
+          ring_time: d.RingTime,
+          hangup_type: d.HangupType,
+        })),
+        intention_description: r.intention_description,
+        EventLabel: r.EventLabel,
+        caller_number: r.caller_number,
+        case_id: entries[i]?.caseid ?? '',
+      })),
+    });
   }
 
   private pushed(push: ReceivedPush): void {

@@ -18,7 +18,6 @@ import type { Engine, ResolvedOptions, Sandbox, SandboxEventMap, SandboxOptions 
 export type { Sandbox, SandboxOptions, SandboxEventMap } from './types.js';
 export { SEED } from './seed/index.js';
 export { VARIANT_NAMES } from './variants.js';
-export { notificationId } from './notifier.js';
 
 export { SANDBOX_DEFAULTS };
 

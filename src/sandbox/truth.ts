@@ -16,8 +16,35 @@ export interface TruthCall {
   /** The contact's `caseid` (workflow calls). */
   caseId?: string;
   planName?: string;
-  /** The call record as the task detail serves it (absent for a pushed call). */
-  record?: CallRecord;
+  /** What the call record said when the call was made (absent for a pushed call); a copy. */
+  facts?: CallFacts;
+}
+
+/** The fields of a call record that campaign numbers are made of, as the service made them. */
+export interface CallFacts {
+  startTime: string;
+  callTimes: number;
+  ringType: string;
+  hangupType: string;
+  talkRound: number;
+  redials: number;
+  intention: string;
+  description: string;
+  label: string;
+}
+
+export function callFacts(r: CallRecord): CallFacts {
+  return {
+    startTime: r.CallStartTime,
+    callTimes: r.CallTimes,
+    ringType: r.RingType,
+    hangupType: r.HangupType,
+    talkRound: r.TalkRound,
+    redials: r.RedailCall.length,
+    intention: r.Intention,
+    description: r.intention_description,
+    label: r.EventLabel.final ?? '',
+  };
 }
 
 /** One notification and its attempts: answer statuses (a number) or failures (`error`). */

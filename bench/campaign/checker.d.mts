@@ -1,0 +1,36 @@
+/** Types of bench/campaign/checker.mjs for the tests (test/campaign/). */
+export interface Verdict {
+  ok: boolean;
+  problems: string[];
+  counts: Counts;
+  table: string;
+}
+/** The table's numbers. */
+export interface Counts {
+  seed: number;
+  notificationsSent: number;
+  attempts: number;
+  answered200: number;
+  stored: number;
+  storedRetries: number;
+  forwarded: number;
+  forwardRepeatsDropped: number;
+  duplicates: number;
+  lost: number;
+  rowsSent: number;
+  rowsReceived: number;
+  rowsUncertain: number;
+  rowsResentByCaseid: number;
+  people: number;
+  peoplePushed: number;
+  peopleUncertain: number;
+  calls: number;
+  reportsChecked: number;
+  faults: number;
+  receiverCrashes: number;
+}
+export function check(history: unknown): Verdict;
+export function kindOf(body: unknown): string;
+export function notificationOf(body: unknown): string;
+export function digitsOf(n: string): string;
+export function table(counts: Counts, faults: Array<{ kind: string }>): string;
