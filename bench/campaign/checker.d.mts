@@ -20,6 +20,7 @@ export interface Counts {
   rowsSent: number;
   rowsReceived: number;
   rowsUncertain: number;
+  rowsUnfinished: number;
   rowsResentByCaseid: number;
   people: number;
   peoplePushed: number;

@@ -48,7 +48,8 @@ const tally = (map, key) => map.set(key, (map.get(key) ?? 0) + 1);
  *   truth: { notifications: [{ id, kind, attempts, delivered }], calls: [...] },
  *   stored: [{ nid, kind, type, retry, answer, fwdState }]  (every row of the store),
  *   forwards: [{ nid, eventId, status }]                    (every forward the app got),
- *   rows: { sent: [{ callee, file, line, caseid }], received: [callee...], uncertain: Set<callee> },
+ *   rows: { sent: [{ callee, file, line, caseid }], received: [callee...], uncertain: Set<callee>,
+ *           unfinished: Set<callee> (rows of files no run finished) },
  *   pushes: { people: [e164...], received: [caller as sent...], uncertain: Set<digits> },
  *   reports: [{ what, got, want }],
  *   secrets: [{ where, secret }]   (each secret found in a file or output),
@@ -123,12 +124,16 @@ export function check(h) {
   const twice = [];
   const unnamed = [];
   let uncertainRows = 0;
+  let unfinishedRows = 0;
   let resentByCaseid = 0;
   for (const [callee, r] of rowKeys) {
     const n = got.get(callee) ?? 0;
     const named = h.rows.uncertain.has(callee);
     if (named) uncertainRows++;
-    if (n === 0 && !named) missing.push(`${r.file}:${r.line}`);
+    // A file no run finished: every run said so with its exit code (run again later).
+    const unfinished = n === 0 && !named && (h.rows.unfinished?.has(callee) ?? false);
+    if (unfinished) unfinishedRows++;
+    if (n === 0 && !named && !unfinished) missing.push(`${r.file}:${r.line}`);
     // A batch of rows that all carry caseid is sent again when uncertain (the service keeps one per caseid).
     if (n > 1 && r.caseid) resentByCaseid++;
     if (n > 1 && !r.caseid) twice.push(`${r.file}:${r.line} x${n}`);
@@ -180,6 +185,7 @@ export function check(h) {
     rowsSent: rowKeys.size,
     rowsReceived: [...got.keys()].filter((c) => rowKeys.has(c)).length,
     rowsUncertain: uncertainRows,
+    rowsUnfinished: unfinishedRows,
     rowsResentByCaseid: resentByCaseid,
     people: people.size,
     peoplePushed: pushed.size,
@@ -209,6 +215,7 @@ export function table(c, faults) {
     ['contact rows sent', c.rowsSent],
     ['  received', c.rowsReceived],
     ['  uncertain (named)', c.rowsUncertain],
+    ['  not sent: no run finished (exit shown)', c.rowsUnfinished],
     ['  resent by caseid', c.rowsResentByCaseid],
     ['people in push files', c.people],
     ['  pushed', c.peoplePushed],

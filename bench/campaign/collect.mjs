@@ -75,6 +75,15 @@ function jsonLines(text) {
     .filter(Boolean);
 }
 
+/**
+ * Contact rows of files that no run uploaded to the end (each run's exit code said so: run again
+ * later), by callee: not sent, and not silently.
+ */
+export function unfinishedRows(runs, rows) {
+  const done = new Set(runs.filter((r) => r.kind === 'upload' && r.code === 0).map((r) => r.file));
+  return new Set(rows.filter((r) => !done.has(r.file)).map((r) => r.callee));
+}
+
 /** Contact rows the upload runs named uncertain (their batches' lines), by callee. */
 export function uncertainRows(runs, rows) {
   const byLine = new Map(rows.map((r) => [`${r.file}:${r.line}`, r.callee]));
@@ -104,18 +113,17 @@ export function uncertainPeople(dir, hosts, pushFiles) {
     } catch {
       continue; // no run got far enough to write results: its people are then not named
     }
-    const input = readFileSync(join(dir, 'files', file), 'utf8').split('\n');
     const [header, ...lines] = text.split(/\r?\n/);
     const cols = header.split(',');
-    const rowCol = cols.indexOf('row');
-    const outcomeCol = cols.indexOf('outcome');
+    const caller = cols.indexOf('caller_id');
+    const outcome = cols.indexOf('outcome');
     for (const l of lines) {
+      // caller_id and outcome come before the one quoted column (error).
       const cells = l.split(',');
-      const outcome = cells[outcomeCol];
-      if (!outcome || outcome === 'sent' || outcome === 'skipped-ledger') continue;
-      if (outcome === 'skipped' && /reached|ledger|already/.test(l)) continue;
-      const line = input[Number(cells[rowCol]) - 1];
-      if (line) named.add(digitsOf(line.split(',')[0]));
+      const o = cells[outcome];
+      if (!o || o === 'sent') continue;
+      if (o === 'skipped' && /already reached/.test(l)) continue;
+      named.add(digitsOf(cells[caller]));
     }
   }
   return named;

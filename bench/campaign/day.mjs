@@ -19,6 +19,7 @@ import {
   storedEvents,
   uncertainPeople,
   uncertainRows,
+  unfinishedRows,
 } from './collect.mjs';
 import { faultSchedule, injectFaults, rngOf } from './faults.mjs';
 import { hostEnv, hostNight, writeFiles } from './hosts.mjs';
@@ -169,6 +170,7 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
           sent: files.rows,
           received: workflows.flatMap((w) => (received.updates.get(w)?.entries ?? []).map((e) => e.callee)),
           uncertain: uncertainRows(runs, files.rows),
+          unfinished: unfinishedRows(runs, files.rows),
         },
         pushes: {
           people: files.people,

@@ -89,22 +89,26 @@ export function hostEnv(dir, name, day) {
 
 /**
  * A cron job: runs the command, and runs it again while it exits 5 (what may pass by itself: the
- * next cron run), at most `tries` times. Every run is kept, in order.
+ * next cron run) or 2 naming the other host's run of the same work, at most `tries` times. Every
+ * run is kept, in order.
  */
-async function cron(args, env, { tries = 6, pauseMs = 1_000 } = {}) {
+async function cron(args, env, { tries = 8, pauseMs = 1_500 } = {}) {
   const runs = [];
+  const last = (r) =>
+    r?.err
+      .split('\n')
+      .filter(Boolean)
+      .at(-1)
+      ?.replace(/^\S+Z /, '') ?? '';
   for (let i = 0; i < tries; i++) {
     const run = await runCli(args, env);
     runs.push(run);
     // A run again sends the rest; uncertain lines stay uncertain on every run until a person
-    // looks (--resend-uncertain): a run that ends as the one before did made no progress.
-    const last = (r) =>
-      r?.err
-        .split('\n')
-        .filter(Boolean)
-        .at(-1)
-        ?.replace(/^\S+Z /, '');
-    if (run.code !== 5 || (runs.length > 1 && last(run) === last(runs.at(-2)))) break;
+    // looks (--resend-uncertain): a run that stops on them as the one before did made no progress.
+    const stuck = runs.length > 1 && /uncertain/.test(last(run)) && last(run) === last(runs.at(-2));
+    // Exit 2 naming the other host's run that holds the lock: the next cron run goes ahead.
+    const held = run.code === 2 && /is running \(/.test(run.err);
+    if ((run.code !== 5 && !held) || stuck) break;
     await new Promise((r) => setTimeout(r, pauseMs));
   }
   return runs;

@@ -5,7 +5,6 @@
  * task end and plan end come from the simulation), sent through the notifier, which retries them
  * as the spec says. The truth (truth.ts) records every call and every attempt.
  */
-import { z } from 'zod';
 import { MINUTE, SECOND, isoSeconds } from './clock.js';
 import { chatbotNotification, type Notifier } from './notifier.js';
 import type { Rng } from './random.js';
@@ -13,56 +12,8 @@ import type { ListEntry, CallRecord, WorkflowCallDetail } from './spec/shapes.js
 import type { ReceivedPush, SandboxState, TaskModel } from './state.js';
 import type { Simulator } from './simulator.js';
 import { callFacts, type Truth } from './truth.js';
-import type { SandboxEvents } from './types.js';
-
-const share = z.number().min(0).max(1);
-
-/** One workflow of the day: its contacts come by list updates and are called in tasks of `taskSize`. */
-const dayWorkflow = z.strictObject({
-  id: z.string().min(1),
-  name: z.string().min(1).optional(),
-  scenario: z.enum(['debt', 'telemarketing', 'info-check']).default('debt'),
-  /** The custom API node that pushes each call's result. */
-  nodeId: z.string().min(1).default('node-api-01'),
-  /** Callees per calling task at most. */
-  taskSize: z.number().int().min(1).default(500),
-  /** Contacts waiting this long (simulated minutes) are called even when fewer than `taskSize`. */
-  flushMinutes: z.number().positive().default(10),
-  /** Simulated ms between two calls of a task (the task's lines work in parallel). */
-  callSlotMs: z.number().int().min(1).default(1_000),
-  /** Share of calls followed by a template message (its status callbacks: wait, send, delivery, read). */
-  templateShare: share.default(0),
-  /** Share of calls followed by a chatbot session closed; of transfers to an agent. */
-  chatbotClosedShare: share.default(0),
-  chatbotTransferShare: share.default(0),
-});
-
-/** The service's side of a day scenario (a runner may read other sections of the same file). */
-export const dayScenario = z.object({
-  name: z.string().min(1),
-  workflows: z.array(dayWorkflow).default([]),
-  plans: z
-    .array(
-      z.strictObject({
-        name: z.string().min(1),
-        rounds: z.number().int().min(1).max(20).default(2),
-        calleeCount: z.number().int().min(1).default(20),
-        roundIntervalMinutes: z.number().min(0).default(30),
-        startInMinutes: z.number().min(0).default(2),
-        callSlotMs: z.number().int().min(1).default(1_000),
-      }),
-    )
-    .default([]),
-  /** Pushed callers: each is called, and the call's result is pushed by this workflow's node. */
-  pushes: z.strictObject({ workflowId: z.string().min(1), nodeId: z.string().min(1) }).optional(),
-  /** Notification attempts under way at once at most. */
-  concurrency: z.number().int().min(1).default(64),
-});
-
-export type DayScenario = z.infer<typeof dayScenario>;
-/** A scenario as written (defaults not yet filled in). */
-export type DayScenarioInput = z.input<typeof dayScenario>;
-type DayWorkflow = DayScenario['workflows'][number];
+import type { DayProgress, DayRun, SandboxEvents } from './types.js';
+import type { DayScenario } from './day-scenario.js';
 
 /** Template message states after a workflow call, in order (the spec does not give transitions). */
 const TEMPLATE_STATES = ['wait', 'send', 'delivery', 'read'] as const;
@@ -80,20 +31,10 @@ export interface DayParts {
   toReal: (simMs: number) => number;
 }
 
-/** What the day is doing, for a runner waiting for it to end. */
-export interface DayProgress {
-  /** Contacts received and not yet in a task. */
-  waiting: number;
-  /** Day tasks not finished. */
-  calling: number;
-  /** Notifications not yet delivered nor given up. */
-  notifying: number;
-}
-
-export class Day {
+export class Day implements DayRun {
   private readonly cursor = new Map<string, number>();
   /** Contacts of each day task, in the order of its callees. */
-  private readonly contacts = new Map<string, { wf: DayWorkflow; entries: ListEntry[] }>();
+  private readonly contacts = new Map<string, { wf: DayScenario['workflows'][number]; entries: ListEntry[] }>();
   private readonly open = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private tasks = 0;
@@ -221,7 +162,7 @@ export class Day {
   }
 
   /** An information check's task as the workflow task detail serves it, from the same calls. */
-  private workflowTask(wf: DayWorkflow, model: TaskModel, entries: ListEntry[]): void {
+  private workflowTask(wf: DayScenario['workflows'][number], model: TaskModel, entries: ListEntry[]): void {
     const t = model.task;
     const space = (iso: string) => iso.replace('T', ' ').replace(/Z$/, '');
     this.p.state.workflowTasks.set(t.TaskID, {
@@ -294,7 +235,7 @@ export class Day {
     });
   }
 
-  private notifyCall(wf: DayWorkflow, taskId: string, r: CallRecord, entry: ListEntry): void {
+  private notifyCall(wf: DayScenario['workflows'][number], taskId: string, r: CallRecord, entry: ListEntry): void {
     const { notifier, rng } = this.p;
     notifier.send({
       kind: 'workflow.api_push',
@@ -323,7 +264,7 @@ export class Day {
   }
 
   /** A template message's states, each sent once the one before it is settled, so they arrive in order. */
-  private template(wf: DayWorkflow, taskId: string, r: CallRecord, entry: ListEntry): void {
+  private template(wf: DayScenario['workflows'][number], taskId: string, r: CallRecord, entry: ListEntry): void {
     this.templatesUnderWay++;
     const next = (i: number) => {
       if (this.closed) return;

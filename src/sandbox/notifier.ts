@@ -9,6 +9,7 @@ import type { PlanView, ReceivedTemplate, TaskModel } from './state.js';
 import type { Variants } from './variants.js';
 import { templatePath } from './routes/template.js';
 import type { SandboxEvents } from './types.js';
+import type { Attempt } from './truth.js';
 
 /** One notification to deliver: its kind (for events) and its JSON body. */
 export interface Notification {
@@ -76,17 +77,6 @@ export interface NotifierOptions {
   concurrency?: number;
   /** Told of every attempt's outcome: the HTTP status answered, or why there was none. */
   onAttempt?: (n: Notification & { id: string }, attempt: Attempt) => void;
-}
-
-/** One attempt at delivering a notification, as the sender saw it. */
-export interface Attempt {
-  /** 1 for the first, 2 for the first retry... */
-  number: number;
-  /** The HTTP status answered; absent when none came (connection refused or cut, timeout). */
-  status?: number;
-  error?: string;
-  /** Whether another attempt follows. */
-  willRetry: boolean;
 }
 
 /**

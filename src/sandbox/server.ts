@@ -11,7 +11,8 @@ import { SANDBOX_DEFAULTS } from './defaults.js';
 import { buildSeed } from './seed/index.js';
 import { Simulation } from './simulation.js';
 import { Variants } from './variants.js';
-import { Day, dayScenario } from './day.js';
+import { Day } from './day.js';
+import { dayScenario } from './day-scenario.js';
 import { Truth } from './truth.js';
 import type { Engine, ResolvedOptions, Sandbox, SandboxEventMap, SandboxOptions } from './types.js';
 

@@ -3,7 +3,17 @@
  * sent, with what each attempt was answered. A checker holds a client's records against it.
  */
 import type { CallRecord } from './spec/shapes.js';
-import type { Attempt } from './notifier.js';
+
+/** One attempt at delivering a notification, as the sender saw it. */
+export interface Attempt {
+  /** 1 for the first, 2 for the first retry... */
+  number: number;
+  /** The HTTP status answered; absent when none came (connection refused or cut, timeout). */
+  status?: number;
+  error?: string;
+  /** Whether another attempt follows. */
+  willRetry: boolean;
+}
 
 /** One call the service made: a contact of a workflow, a pushed caller, or a plan's or task's callee. */
 export interface TruthCall {

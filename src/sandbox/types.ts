@@ -7,7 +7,7 @@ import type { TokenStore } from './auth.js';
 import type { PlanView, ReceivedPush, ReceivedTemplate, SandboxState, TaskModel } from './state.js';
 import type { Simulator } from './simulator.js';
 import type { VariantName, Variants } from './variants.js';
-import type { Day, DayScenarioInput } from './day.js';
+import type { DayScenarioInput } from './day-scenario.js';
 import type { Truth } from './truth.js';
 
 /** Options of `startSandbox`; all optional. */
@@ -89,6 +89,23 @@ export interface RequestRecord {
   durationMs: number;
 }
 
+/** What a campaign day is doing, for a runner waiting for it to end. */
+export interface DayProgress {
+  /** Contacts received and not yet in a task. */
+  waiting: number;
+  /** Day tasks not finished. */
+  calling: number;
+  /** Notifications not yet delivered nor given up (template messages' later states included). */
+  notifying: number;
+}
+
+/** A running campaign day (day.ts). */
+export interface DayRun {
+  /** Calls every contact still waiting now, whatever its task's size. */
+  flush(): void;
+  progress(): DayProgress;
+}
+
 /** Typed simulation events (`sandbox.events`). */
 export interface SandboxEventMap {
   request: [RequestRecord];
@@ -137,7 +154,7 @@ export interface Sandbox {
   events: SandboxEvents;
   simulate: Simulator;
   /** The campaign day, when one was given. */
-  day?: Day;
+  day?: DayRun;
   /** What the service did: every call and notification attempt (recorded while a day runs). */
   truth?: Truth;
   /** Simulated now (epoch ms). */
