@@ -31,15 +31,21 @@ async function plant(p: DayParts): Promise<void> {
     body: taken.body,
   });
   expect(again.status).toBe(200);
+  // The same row in two files (another line end: another file to callctl), uploaded one after the other.
   const row = p.files.rows.find((r) => !r.caseid)!;
   const lines = readFileSync(join(p.dir, 'files', row.file), 'utf8').split('\n');
-  const once = join(p.dir, 'files', 'again.csv');
-  writeFileSync(once, `${lines[0]}\n${lines[row.line - 1]}\n`);
-  const upload = await runBuilt(
-    ['workflow', 'update', '--workflow-id', p.workflows[0]!, '--csv', once, '--yes'],
-    p.env,
-  );
-  expect(upload.code).toBe(0);
+  for (const [name, eol] of [
+    ['again.csv', '\n'],
+    ['again-crlf.csv', '\r\n'],
+  ]) {
+    const file = join(p.dir, 'files', name!);
+    writeFileSync(file, `${lines[0]}${eol}${lines[row.line - 1]}${eol}`);
+    const upload = await runBuilt(
+      ['workflow', 'update', '--workflow-id', p.workflows[0]!, '--csv', file, '--yes'],
+      p.env,
+    );
+    expect(upload.code).toBe(0);
+  }
   for (const [id, model] of p.sandbox.state.tasks) {
     if (!id.startsWith('T-DAY-')) continue;
     const r = model.task.detail[0]!;
@@ -73,7 +79,7 @@ describe('a campaign day, end to end, under faults', () => {
     const planted = day.planted!.problems.join('\n');
     expect(planted).toMatch(/answered 200 but not in the store: 1 /);
     expect(planted).toMatch(/forwarded to the app under two event ids .*: 1 /);
-    expect(planted).toMatch(/contact rows without caseid in the service more than once: 1 /);
+    expect(planted).toMatch(/contact rows without caseid in the service more than once: 1 \(contacts-a\.csv:2 x[23]\)/);
     expect(planted).toMatch(/report numbers other than the truth: /);
     expect(planted).toMatch(/secrets found: 1 \(pus\.\.\. in .*oops\.log\)/);
   }, 240_000);
