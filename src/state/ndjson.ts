@@ -2,14 +2,17 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { DedupStore } from './dedup.js';
 import { EventLog, readLogLines, type HookRecord } from './event-log.js';
 import { matches, recordFacts } from './facts.js';
+import { LineCount, pageOfLog } from './page-read.js';
 import {
   StoreUnavailable,
   type Appended,
   type EventFilter,
+  type EventPage,
   type EventStore,
   type ForwardClaim,
   type Forwarded,
   type ForwardResult,
+  type PageCursor,
   type StoredEvent,
 } from './types.js';
 
@@ -187,6 +190,15 @@ export class NdjsonStore implements EventStore {
       if (filter.limit !== undefined && ++given >= filter.limit) return;
     }
     if (last) yield* last;
+  }
+
+  /** Lines counted so far, and where recent pages stopped: a page reads only what it shows. */
+  private readonly counted = new LineCount();
+  private readonly pageStarts = new Map<number, number>();
+
+  async page(filter: EventFilter, cursor: PageCursor): Promise<EventPage> {
+    if (!this.path) return { events: [], newest: '0', more: false };
+    return pageOfLog(this.path, this.counted, this.pageStarts, filter, cursor);
   }
 
   async get(id: string): Promise<StoredEvent | undefined> {

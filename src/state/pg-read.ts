@@ -1,6 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { HookRecord } from './event-log.js';
-import type { EventFilter, StoredEvent } from './types.js';
+import type { EventFilter, EventPage, PageCursor, StoredEvent } from './types.js';
 
 /** After an append, followers are woken within this long (one NOTIFY for all appends meanwhile). */
 const NOTIFY_DELAY_MS = 50;
@@ -41,12 +41,10 @@ export function toEvent(row: Row): StoredEvent {
   return event;
 }
 
-/** Events matching `filter`, oldest first, after id `after` (exclusive) when given. */
-export async function* readEvents(pool: Pool, filter: EventFilter, after?: string): AsyncGenerator<StoredEvent> {
+/** The SQL conditions of a filter, their values pushed onto `args`. */
+function conditions(filter: EventFilter, args: unknown[]): string[] {
   const where: string[] = [];
-  const args: unknown[] = [];
   const arg = (v: unknown) => `$${args.push(v)}`;
-  if (after !== undefined) where.push(`id > ${arg(after)}`);
   if (filter.types) {
     const types = [...filter.types];
     const named = types.filter((t) => t !== 'refused');
@@ -67,6 +65,35 @@ export async function* readEvents(pool: Pool, filter: EventFilter, after?: strin
   }
   if (filter.key !== undefined) where.push(`key = ${arg(filter.key)}`);
   if (filter.retries !== undefined) where.push(filter.retries ? 'retry > 0' : 'retry = 0');
+  return where;
+}
+
+/** One page of events matching `filter`, newest first, by id (the inspector's list). */
+export async function pageEvents(pool: Pool, filter: EventFilter, cursor: PageCursor): Promise<EventPage> {
+  const args: unknown[] = [];
+  const where = conditions(filter, args);
+  if (cursor.before !== undefined) where.push(`id < $${args.push(cursor.before)}`);
+  if (cursor.after !== undefined) where.push(`id > $${args.push(cursor.after)}`);
+  const [rows, newest] = await Promise.all([
+    pool.query<Row>(
+      `SELECT ${COLUMNS} FROM callctl_events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ${cursor.limit + 1}`,
+      args,
+    ),
+    pool.query<{ id: string | null }>('SELECT max(id) AS id FROM callctl_events'),
+  ]);
+  return {
+    events: rows.rows.slice(0, cursor.limit).map(toEvent),
+    newest: String(newest.rows[0]?.id ?? '0'),
+    more: rows.rows.length > cursor.limit,
+  };
+}
+
+/** Events matching `filter`, oldest first, after id `after` (exclusive) when given. */
+export async function* readEvents(pool: Pool, filter: EventFilter, after?: string): AsyncGenerator<StoredEvent> {
+  const args: unknown[] = [];
+  const where = conditions(filter, args);
+  if (after !== undefined) where.push(`id > $${args.push(after)}`);
+  const arg = (v: unknown) => `$${args.push(v)}`;
   const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
   // The latest N (shown oldest first) when a limit is given without a position; else in pages.
   if (filter.limit !== undefined && after === undefined) {

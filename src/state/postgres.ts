@@ -8,16 +8,18 @@ import { ForwardClaims } from './pg-claims.js';
 import { FORGET_EVERY_MS, Forgetting, forgetKeys } from './pg-forget.js';
 import { pgPairMemory } from './pg-pairs.js';
 import { openPool, shownUrl, writeFailure } from './pg-pool.js';
-import { Follow, getEvent, readEvents } from './pg-read.js';
+import { Follow, getEvent, pageEvents, readEvents } from './pg-read.js';
 import { migrate, schemaStatus, SCHEMA_VERSION, type SchemaStatus } from './pg-schema.js';
 import {
   StoreUnavailable,
   type Appended,
   type EventFilter,
+  type EventPage,
   type EventStore,
   type ForwardClaim,
   type Forwarded,
   type ForwardResult,
+  type PageCursor,
   type PairMemory,
   type StoredEvent,
 } from './types.js';
@@ -177,6 +179,10 @@ export class PostgresStore implements EventStore {
 
   read(filter: EventFilter, after?: string): AsyncGenerator<StoredEvent> {
     return readEvents(this.pool, filter, after);
+  }
+
+  page(filter: EventFilter, cursor: PageCursor): Promise<EventPage> {
+    return pageEvents(this.pool, filter, cursor);
   }
 
   get(id: string): Promise<StoredEvent | undefined> {

@@ -54,6 +54,11 @@ export interface EventStore {
   read(filter: EventFilter, after?: string): AsyncGenerator<StoredEvent>;
   /** NDJSON: lines of the file that did not read as records in the reads so far (skipped). */
   readonly skipped?: number;
+  /**
+   * One page of the events matching `filter`, newest first (the inspector's list): what it costs
+   * does not grow with the store, and `newest` is the store's last id, matching or not.
+   */
+  page(filter: EventFilter, cursor: PageCursor): Promise<EventPage>;
   /** The event with this id. */
   get(id: string): Promise<StoredEvent | undefined>;
   /**
@@ -152,6 +157,22 @@ export interface EventFilter {
   /** `true`: only retries; `false`: only first arrivals. */
   retries?: boolean;
   limit?: number;
+}
+
+/** Where a page starts: before or after an id (exclusive), and how many events at most. */
+export interface PageCursor {
+  before?: string;
+  after?: string;
+  limit: number;
+}
+
+export interface EventPage {
+  /** Newest first. */
+  events: StoredEvent[];
+  /** The store's last id ('0' when empty). */
+  newest: string;
+  /** Whether more matching events come after the page (older ones, or ones left out by `limit`). */
+  more: boolean;
 }
 
 /** The store cannot be reached or refused the write: the request must not be acknowledged. */

@@ -1,0 +1,170 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { HookRecord } from './event-log.js';
+import { matches, recordFacts } from './facts.js';
+import type { EventFilter, EventPage, PageCursor, StoredEvent } from './types.js';
+
+/*
+ * Pages of an NDJSON log, newest first, read backwards from the end of the file (or from where the
+ * previous page stopped) in chunks of 1 MiB: what a page costs does not grow with the log, and
+ * nothing but the page is held. Ids are line numbers, as `hooks events` gives them (a line that
+ * does not read counted too).
+ */
+
+const CHUNK = 1 << 20;
+
+/**
+ * The number of whole lines of a file, counted once and then only in what was appended since
+ * (a file that shrank or was replaced is counted again).
+ */
+export class LineCount {
+  private size = 0;
+  private lines = 0;
+  private ino = -1;
+
+  /** Whole lines (each ending with a newline) and the offset just after the last one. */
+  now(fd: number): { lines: number; end: number } {
+    const st = fstatSync(fd);
+    if (st.ino !== this.ino || st.size < this.size) [this.size, this.lines, this.ino] = [0, 0, st.ino];
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    let pos = this.size;
+    let end = this.size;
+    while (pos < st.size) {
+      const n = readSync(fd, chunk, 0, Math.min(CHUNK, st.size - pos), pos);
+      if (n <= 0) break;
+      for (let at = chunk.indexOf(0x0a); at >= 0 && at < n; at = chunk.indexOf(0x0a, at + 1)) {
+        this.lines += 1;
+        end = pos + at + 1;
+      }
+      pos += n;
+    }
+    // Counted up to the last newline only: a line being written is counted once it is whole.
+    this.size = end;
+    return { lines: this.lines, end };
+  }
+}
+
+/** Cheap tests on a line's text that a record must pass to match (each sound: never drops a match). */
+function prefilter(filter: EventFilter): (line: string) => boolean {
+  const needs: Array<(line: string) => boolean> = [];
+  const quoted = (v: string) => JSON.stringify(v);
+  if (filter.types) {
+    const needles = [...filter.types].map((t) => (t === 'refused' ? '"type":null' : `"type":${quoted(t)}`));
+    needs.push((l) => needles.some((n) => l.includes(n)));
+  }
+  if (filter.verdicts && !filter.verdicts.has('refused')) {
+    const needles = [...filter.verdicts].map((v) => `"verdict":${quoted(v)}`);
+    needs.push((l) => needles.some((n) => l.includes(n)));
+  }
+  if (filter.retries !== undefined) {
+    const first = (l: string) => l.includes('"retry":0,') || l.includes('"retry":0}');
+    needs.push(filter.retries ? (l) => !first(l) : first);
+  }
+  if (filter.key !== undefined) {
+    const needle = `"key":${quoted(filter.key)}`;
+    needs.push((l) => l.includes(needle));
+  }
+  // An id of the body, as the record's line writes it (the body is a JSON string in the record, so
+  // escaped twice); a body that spells characters otherwise (\u, \/) may hold it in another spelling,
+  // and a number may be written otherwise (1e3): such lines are read whole.
+  for (const v of [filter.plan, filter.task, filter.callee]) {
+    if (v === undefined || /^[-+.\d]/.test(v)) continue;
+    const needle = quoted(quoted(v).slice(1, -1)).slice(1, -1);
+    needs.push((l) => l.includes(needle) || l.includes('\\\\u') || l.includes('\\\\/'));
+  }
+  // Times: every record line begins with its ISO time, compared as text.
+  const since = filter.since === undefined ? undefined : new Date(filter.since).toISOString();
+  const until = filter.until === undefined ? undefined : new Date(filter.until).toISOString();
+  if (since !== undefined || until !== undefined) {
+    needs.push((l) => {
+      const at = l.indexOf('"time":"');
+      if (at < 0) return true;
+      const t = l.slice(at + 8, at + 32);
+      return (since === undefined || t >= since) && (until === undefined || t < until);
+    });
+  }
+  return (line) => needs.every((n) => n(line));
+}
+
+function parse(line: string): HookRecord | undefined {
+  try {
+    const r = JSON.parse(line) as HookRecord;
+    return r && typeof r === 'object' && typeof r.time === 'string' ? r : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Up to `cursor.limit` events matching `filter`, newest first: before id `cursor.before` or after
+ * id `cursor.after` (exclusive). `hint` remembers where lines start, so the next page of a list
+ * starts reading where the last one stopped instead of at the end.
+ */
+export function pageOfLog(
+  path: string,
+  count: LineCount,
+  hint: Map<number, number>,
+  filter: EventFilter,
+  cursor: PageCursor,
+  chunkSize = CHUNK,
+): EventPage {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return { events: [], newest: '0', more: false };
+  }
+  try {
+    const { lines, end } = count.now(fd);
+    const before = cursor.before === undefined ? lines + 1 : Math.min(Number(cursor.before), lines + 1);
+    const after = cursor.after === undefined ? 0 : Number(cursor.after);
+    const pass = prefilter(filter);
+    const events: StoredEvent[] = [];
+    let more = false;
+    // Start at the end, or at the start of line `before` when the last page stopped there.
+    let line = lines + 1;
+    let pos = end;
+    const known = hint.get(before);
+    if (known !== undefined && known <= end) [line, pos] = [before, known];
+    let lastStart = pos;
+    // Bytes [pos, pos + data.length) of the file, ending where a line starts.
+    let data: Buffer = Buffer.alloc(0);
+    read: for (;;) {
+      let e = data.length;
+      while (e > 0) {
+        // data[e - 1] ends this line; the newline before it ends the one before.
+        const nl = e >= 2 ? data.lastIndexOf(0x0a, e - 2) : -1;
+        if (nl < 0 && pos > 0) break;
+        const s = nl + 1;
+        line -= 1;
+        if (line <= after) break read;
+        if (line < before) {
+          const text = data.toString('utf8', s, e - 1);
+          if (pass(text)) {
+            const record = parse(text);
+            if (record && matches(record, filter, () => recordFacts(record))) {
+              if (events.length === cursor.limit) {
+                more = true;
+                hint.set(Number(events.at(-1)!.id), lastStart);
+                if (hint.size > 256) hint.delete(hint.keys().next().value!);
+                break read;
+              }
+              events.push({ id: String(line), record });
+              lastStart = pos + s;
+            }
+          }
+        }
+        e = s;
+      }
+      if (pos === 0) break;
+      const n = Math.min(chunkSize, pos);
+      pos -= n;
+      const chunk = Buffer.allocUnsafe(n + e);
+      readSync(fd, chunk, 0, n, pos);
+      data.copy(chunk, n, 0, e);
+      data = chunk;
+    }
+    return { events, newest: String(lines), more };
+  } finally {
+    closeSync(fd);
+  }
+}
