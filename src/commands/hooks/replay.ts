@@ -2,11 +2,8 @@ import type { HooksReplayLine } from '../../schemas/hooks-output.js';
 import { existsSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { NetworkError, ServiceError, ServiceUnavailableError, UsageError } from '../../errors.js';
-import { recordBody, type HookRecord } from '../../state/event-log.js';
 import { readFailed, readSource } from './source.js';
-import { runSignCommand } from '../../signing/sign-command.js';
-import { defaultServiceSign } from '../../signing/sign.js';
-import { post } from '../../hooks/send.js';
+import { resend } from '../../hooks/resend.js';
 import { timeOf } from '../time-flags.js';
 import { chatbotSigning, parseEventTypes } from './secrets.js';
 import { httpUrl } from '../../config/http-url.js';
@@ -21,30 +18,6 @@ export interface ReplayOptions {
   chatbotSecretFile?: string;
   signCommand?: string;
   includeUnverified?: boolean;
-}
-
-/**
- * Whether a record is an event to send again: a JSON body that was not refused or rejected, and
- * the first arrival (retries of the same event are not sent twice).
- */
-export function replayable(r: HookRecord): boolean {
-  return (
-    r.type !== null &&
-    r.body !== undefined &&
-    !r.duplicate &&
-    r.verdict !== 'rejected' &&
-    r.verdict !== 'unavailable' &&
-    r.answer === 200
-  );
-}
-
-/**
- * Whether callctl stands behind a record's authenticity: verified on arrival, or of a type the
- * spec does not sign. Only verified events are signed again; an event that was not verified
- * (no secret at the time, `--skip-verify`) is never made to look verified.
- */
-export function vouched(r: HookRecord): boolean {
-  return r.verdict === 'verified' || r.verdict === 'unsigned';
 }
 
 /** Sends recorded events again, byte for byte, in the order they arrived. */
@@ -71,29 +44,18 @@ export async function runHooksReplay(ctx: Context, opts: ReplayOptions): Promise
       ...(since !== undefined ? { since } : {}),
       retries: false,
     })) {
-      if (!replayable(r)) continue;
-      const trusted = vouched(r);
-      if (!trusted && !opts.includeUnverified) {
-        skipped += 1;
+      const done = await resend(transport, to, r, { chatbot, includeUnverified: !!opts.includeUnverified });
+      if ('skipped' in done) {
+        if (done.skipped === 'not verified') skipped += 1;
         continue;
       }
-      const body = recordBody(r);
-      const headers: Record<string, string> = { 'content-type': r.headers['content-type'] ?? 'application/json' };
-      if (r.headers['user-agent']) headers['user-agent'] = r.headers['user-agent'];
-      // Not verified on arrival (--include-unverified): sent as it came, without a signature of ours.
-      if (trusted && 'x-service-sign' in r.headers) {
-        // The log never keeps X-Service-Sign; it is made again from the same bytes when possible.
-        if (chatbot.command) headers['x-service-sign'] = await runSignCommand(chatbot.command, body).catch(() => '');
-        else if (chatbot.secret) headers['x-service-sign'] = defaultServiceSign(body, chatbot.secret);
-        else if (!unsignedWarned) {
-          unsignedWarned = true;
-          out.warn(
-            'X-Service-Sign is not kept in the log and no chatbot secret or --sign-command is given: chatbot events go unsigned',
-          );
-        }
-        if (headers['x-service-sign'] === '') delete headers['x-service-sign'];
+      const { outcome } = done;
+      if (done.unsigned && !unsignedWarned) {
+        unsignedWarned = true;
+        out.warn(
+          'X-Service-Sign is not kept in the log and no chatbot secret or --sign-command is given: chatbot events go unsigned',
+        );
       }
-      const outcome = await post(transport, to, body, headers);
       const status = outcome.answer?.status;
       const ok = status !== undefined && status >= 200 && status < 300;
       if (ok) sent += 1;

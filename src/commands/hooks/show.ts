@@ -1,10 +1,8 @@
 import type { HooksShowJson } from '../../schemas/hooks-output.js';
 import type { Context } from '../../context.js';
 import { NotFoundError } from '../../errors.js';
-import { recordBody } from '../../state/event-log.js';
-import { recordFacts, shownFacts } from '../../state/facts.js';
+import { eventDetail } from '../../hooks/event-view.js';
 import { printable } from '../../output/printable.js';
-import { maskNumber } from '../serve-hooks/render.js';
 import { readFailed, readSource, type SourceFlags } from './source.js';
 import { plural } from '../../plural.js';
 
@@ -23,46 +21,21 @@ export async function runHooksShow(ctx: Context, opts: ShowOptions): Promise<num
   const store = await readSource(ctx, opts);
   const out = await ctx.output();
   try {
-    let event;
-    let arrivals = 0;
+    let detail;
     try {
-      event = await store.get(id);
-      if (event?.record.key) for await (const _ of store.read({ key: event.record.key })) arrivals += 1;
+      detail = await eventDetail(store, id, !!opts.showNumbers, !out.json);
     } catch (error) {
       return await readFailed(store, error);
     }
-    if (!event) throw new NotFoundError(`no event ${id} in ${store.where} (callctl hooks events lists them)`);
-    const r = event.record;
-    const facts = out.json ? recordFacts(r) : shownFacts(r);
-    if (facts.callee && !opts.showNumbers) facts.callee = maskNumber(facts.callee);
-    let body = recordBody(r).toString(r.encoding === 'base64' ? 'base64' : 'utf8');
-    let parsed: unknown;
-    if (r.encoding !== 'base64' && body) {
-      try {
-        parsed = JSON.parse(body);
-        body = JSON.stringify(parsed, null, 2);
-      } catch {
-        // shown as it came
-      }
-    }
-    let rawBody = r.body;
-    if (!opts.showNumbers && facts.callee !== undefined && r.encoding !== 'base64') {
-      const full = recordFacts(r).callee!;
-      body = body.split(full).join(facts.callee);
-      rawBody = rawBody?.split(full).join(facts.callee);
-    }
+    if (!detail) throw new NotFoundError(`no event ${id} in ${store.where} (callctl hooks events lists them)`);
     if (out.json) {
-      out.writeJson({
-        id: event.id,
-        store: store.where,
-        ...r,
-        body: rawBody,
-        ids: facts,
-        arrivals,
-        forward: event.forward ?? null,
-      } satisfies HooksShowJson);
+      out.writeJson(detail.json satisfies HooksShowJson);
       return 0;
     }
+    const { json: event, body } = detail;
+    const r = event;
+    const facts = event.ids;
+    const arrivals = event.arrivals;
     const f = event.forward;
     out.record(
       [

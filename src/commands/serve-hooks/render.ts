@@ -3,7 +3,8 @@ import type { Paint } from '../../output/paint.js';
 import type { EventSummary } from '../../schemas/detect.js';
 import type { HookRecord } from '../../state/event-log.js';
 import type { ReceiverEvent, ReceiverSummary } from '../../hooks/receiver.js';
-import { printable } from '../../output/printable.js';
+import { maskNumber, printable } from '../../output/printable.js';
+
 import { plural } from '../../plural.js';
 
 export interface RenderOptions {
@@ -15,11 +16,6 @@ export interface RenderOptions {
   events?: ReadonlySet<string>;
 }
 
-/** A phone number with its middle hidden: `+62*******7001`. */
-export function maskNumber(value: string): string {
-  if (value.length <= 7) return '*'.repeat(value.length);
-  return value.slice(0, 3) + '*'.repeat(value.length - 7) + value.slice(-4);
-}
 
 /**
  * The JSON object of one event (`--json` or piped): what a person watching needs, without the

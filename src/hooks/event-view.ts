@@ -1,0 +1,67 @@
+import type { HooksShowJson } from '../schemas/hooks-output.js';
+import { recordBody } from '../state/event-log.js';
+import { recordFacts, shownFacts } from '../state/facts.js';
+import { maskNumber } from '../output/printable.js';
+import type { EventStore, StoredEvent } from '../state/types.js';
+
+/** Arrivals of one event kept for showing (all are counted). */
+const ARRIVALS_KEPT = 100;
+
+/** One recorded event whole, as `hooks show` and the inspector's detail view show it. */
+export interface EventDetail {
+  /** `hooks show --json`: the record (secret headers redacted as kept), its ids, arrivals and forward. */
+  json: HooksShowJson;
+  /** The body to read: JSON indented, else as it came (base64 when not UTF-8); the callee masked unless shown. */
+  body: string;
+  /** Every arrival of the same event (the service's retries), oldest first, the first 100. */
+  arrivals: StoredEvent[];
+}
+
+/**
+ * Reads one event and every arrival of it. The callee number is masked in the ids and in the body
+ * unless `showNumbers`.
+ */
+export async function eventDetail(
+  store: EventStore,
+  id: string,
+  showNumbers: boolean,
+  shown = false,
+): Promise<EventDetail | undefined> {
+  const event = await store.get(id);
+  if (!event) return undefined;
+  const r = event.record;
+  const arrivals: StoredEvent[] = [];
+  let count = 0;
+  if (r.key)
+    for await (const e of store.read({ key: r.key })) if (++count <= ARRIVALS_KEPT) arrivals.push(e);
+  // `shown`: ids made printable (a terminal); else as they are (JSON).
+  const facts = shown ? shownFacts(r) : recordFacts(r);
+  if (facts.callee && !showNumbers) facts.callee = maskNumber(facts.callee);
+  let body = recordBody(r).toString(r.encoding === 'base64' ? 'base64' : 'utf8');
+  if (r.encoding !== 'base64' && body) {
+    try {
+      body = JSON.stringify(JSON.parse(body), null, 2);
+    } catch {
+      // shown as it came
+    }
+  }
+  let rawBody = r.body;
+  if (!showNumbers && facts.callee !== undefined && r.encoding !== 'base64') {
+    const full = recordFacts(r).callee!;
+    body = body.split(full).join(facts.callee);
+    rawBody = rawBody?.split(full).join(facts.callee);
+  }
+  return {
+    json: {
+      id: event.id,
+      store: store.where,
+      ...r,
+      body: rawBody,
+      ids: facts,
+      arrivals: count,
+      forward: event.forward ?? null,
+    },
+    body,
+    arrivals,
+  };
+}
