@@ -16,6 +16,21 @@ const version = JSON.stringify(JSON.parse(readFileSync(new URL('../package.json'
 const zodEnglish = fileURLToPath(new URL('../node_modules/zod/v4/locales/en.js', import.meta.url));
 
 /** Leaner dependencies in the bundle; each swap is explained where it is made. */
+/** `import page from './client/NAME.bundle'`: the page's browser code as strings (scripts/page-bundle.mjs). */
+const pageBundle = {
+  name: 'page-bundle',
+  setup(b) {
+    b.onResolve({ filter: BUNDLE_IMPORT }, (args) => ({
+      path: join(args.resolveDir, entryOf(args.path)),
+      namespace: 'page-bundle',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'page-bundle' }, async (args) => ({
+      contents: await bundleModule(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 const lean = {
   name: 'lean',
   setup(b) {
@@ -69,21 +84,6 @@ const lean = {
   },
 };
 
-/** `import page from './client/NAME.bundle'`: the page's browser code as strings (scripts/page-bundle.mjs). */
-const pageBundle = {
-  name: 'page-bundle',
-  setup(b) {
-    b.onResolve({ filter: BUNDLE_IMPORT }, (args) => ({
-      path: join(args.resolveDir, entryOf(args.path)),
-      namespace: 'page-bundle',
-    }));
-    b.onLoad({ filter: /.*/, namespace: 'page-bundle' }, async (args) => ({
-      contents: await bundleModule(args.path),
-      loader: 'js',
-    }));
-  },
-};
-
 /**
  * Node's built-in modules, imported as ESM by the bundle (callctl's code, and ESM packages such as
  * chalk), taken with process.getBuiltinModule instead. An ESM import of `node:fs` builds its
@@ -121,7 +121,7 @@ const common = {
   banner: {
     js: "const require = (id) => { const m = globalThis.process.getBuiltinModule(id); if (m === undefined) throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' }); return m; };",
   },
-  plugins: [lean, notices],
+  plugins: [pageBundle, lean, notices],
   define: { CALLCTL_BUILD_VERSION: version },
   logLevel: 'warning',
 };

@@ -23,6 +23,7 @@ import { runConfigUse } from '../src/commands/config/use.js';
 import { runHooksEvents } from '../src/commands/hooks/events.js';
 import { runHooksReplay } from '../src/commands/hooks/replay.js';
 import { runHooksShow } from '../src/commands/hooks/show.js';
+import { runHooksUi } from '../src/commands/hooks/ui.js';
 import { runHooksTrigger } from '../src/commands/hooks/trigger.js';
 import { runLogin } from '../src/commands/auth/login.js';
 import { runLogout } from '../src/commands/auth/logout.js';
@@ -590,6 +591,50 @@ const table: Row[] = [
     showNumbers: true,
     id: '12',
   }),
+  row(
+    'hooks ui',
+    ['hooks', 'ui', '--log', 'h.ndjson', '--port', '0', '--open', '--forward-to', 'http://fw'],
+    runHooksUi,
+    {
+      log: 'h.ndjson',
+      host: '127.0.0.1',
+      port: 0,
+      open: true,
+      forwardTo: 'http://fw',
+    },
+  ),
+  row(
+    'serve-hooks',
+    ['serve-hooks', '--key', 'k', '--log', 'h.ndjson', '--ui', '--ui-port', '9001', '--ui-token-file', 't', '--open'],
+    runServeHooks,
+    {
+      drainTimeout: 10,
+      forwardLease: 120,
+      forwardQueue: 1000,
+      forwardQueueMib: 64,
+      headerTimeout: 10,
+      host: '127.0.0.1',
+      keepAliveTimeout: 5,
+      maxAge: 15,
+      maxBodyKib: 1024,
+      maxConnections: 512,
+      maxConnectionsPerPeer: 64,
+      maxHeaderKib: 16,
+      metricsHost: '127.0.0.1',
+      onBadSign: 'reject',
+      port: 8787,
+      refusedLogRate: 10,
+      requestTimeout: 30,
+      signConcurrency: 8,
+      signTimeout: 5,
+      key: ['k'],
+      log: 'h.ndjson',
+      ui: true,
+      uiPort: 9001,
+      uiTokenFile: 't',
+      open: true,
+    },
+  ),
   row(
     'hooks replay',
     [

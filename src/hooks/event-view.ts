@@ -32,8 +32,7 @@ export async function eventDetail(
   const r = event.record;
   const arrivals: StoredEvent[] = [];
   let count = 0;
-  if (r.key)
-    for await (const e of store.read({ key: r.key })) if (++count <= ARRIVALS_KEPT) arrivals.push(e);
+  if (r.key) for await (const e of store.read({ key: r.key })) if (++count <= ARRIVALS_KEPT) arrivals.push(e);
   // `shown`: ids made printable (a terminal); else as they are (JSON).
   const facts = shown ? shownFacts(r) : recordFacts(r);
   if (facts.callee && !showNumbers) facts.callee = maskNumber(facts.callee);
@@ -63,5 +62,49 @@ export async function eventDetail(
     },
     body,
     arrivals,
+  };
+}
+
+/** What became of an event's forward, in a few words ('' when it was not forwarded). */
+export function forwardText(e: StoredEvent): string {
+  const f = e.forward;
+  if (!f) return '';
+  if (f.state === 'claimed') return 'forwarding';
+  return f.state === 'done'
+    ? `forwarded ${f.status ?? ''}`.trim()
+    : `forward failed${f.status !== undefined ? ` ${f.status}` : f.error ? `: ${f.error}` : ''}`;
+}
+
+/** One line of the inspector's list: what `hooks events` shows of an event. */
+export interface EventRow {
+  id: string;
+  time: string;
+  /** `refused` for a request refused before its type was known. */
+  type: string;
+  plan?: string;
+  task?: string;
+  callee?: string;
+  status?: string;
+  verdict: string;
+  retry: number;
+  answer: number;
+  forward: string;
+}
+
+export function eventRow(e: StoredEvent, showNumbers: boolean): EventRow {
+  const facts = recordFacts(e.record);
+  const r = e.record;
+  return {
+    id: e.id,
+    time: r.time,
+    type: r.type ?? 'refused',
+    ...(facts.plan !== undefined ? { plan: facts.plan } : {}),
+    ...(facts.task !== undefined ? { task: facts.task } : {}),
+    ...(facts.callee !== undefined ? { callee: showNumbers ? facts.callee : maskNumber(facts.callee) } : {}),
+    ...(facts.status !== undefined ? { status: facts.status } : {}),
+    verdict: r.verdict ?? (r.answer === 200 ? '' : 'refused'),
+    retry: r.retry,
+    answer: r.answer,
+    forward: forwardText(e),
   };
 }

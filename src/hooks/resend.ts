@@ -47,12 +47,7 @@ export type Resent =
   | { outcome: SendOutcome; unsigned: boolean };
 
 /** Sends one recorded event again to `to`, byte for byte with its Content-Type and User-Agent. */
-export async function resend(
-  transport: Transport,
-  to: string,
-  r: HookRecord,
-  options: ResendOptions,
-): Promise<Resent> {
+export async function resend(transport: Transport, to: string, r: HookRecord, options: ResendOptions): Promise<Resent> {
   if (!replayable(r)) return { skipped: 'not replayable' };
   const trusted = vouched(r);
   if (!trusted && !options.includeUnverified) return { skipped: 'not verified' };

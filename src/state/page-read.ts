@@ -115,6 +115,7 @@ export function pageOfLog(
   }
   try {
     const { lines, end } = count.now(fd);
+    if (cursor.limit <= 0) return { events: [], newest: String(lines), more: false };
     const before = cursor.before === undefined ? lines + 1 : Math.min(Number(cursor.before), lines + 1);
     const after = cursor.after === undefined ? 0 : Number(cursor.after);
     const pass = prefilter(filter);

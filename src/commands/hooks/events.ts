@@ -10,8 +10,11 @@ import { maskNumber, printable } from '../../output/printable.js';
 import type { EventFilter, StoredEvent } from '../../state/types.js';
 import { eventLine, eventObject, type RenderOptions } from '../serve-hooks/render.js';
 import { tsvCell } from '../../output/output.js';
+import { csvLine } from '../../report/csv.js';
+import type { EventSummary } from '../../schemas/detect.js';
 import { timeRange } from '../time-flags.js';
 import { readFailed, readSource, type SourceFlags } from './source.js';
+import { forwardText } from '../../hooks/event-view.js';
 
 export interface EventsOptions extends SourceFlags {
   type?: string;
@@ -69,17 +72,41 @@ export function eventFilter(opts: EventsOptions, now: number): EventFilter {
   return filter;
 }
 
+/** The piped columns of an event (TSV, CSV). */
+function cells(e: StoredEvent, summary: EventSummary, showNumbers: boolean): Array<string | number | undefined> {
+  const callee = summary.callee === undefined ? '' : showNumbers ? summary.callee : maskNumber(summary.callee);
+  return [
+    e.id,
+    e.record.time,
+    e.record.type ?? 'refused',
+    summary.plan,
+    summary.task,
+    callee,
+    summary.status,
+    e.record.verdict ?? '',
+    e.record.retry,
+    e.record.answer,
+    forwardText(e),
+  ];
+}
+
+/** The CSV header of `--format csv` (and the inspector's export). */
+export const CSV_HEAD = csvLine(COLUMNS);
+
+/** One event as a line of `--format csv` or of `--json` / `--format ndjson` (and of the inspector's export). */
+export function exportLine(format: 'csv' | 'ndjson', showNumbers: boolean): (e: StoredEvent) => string {
+  const render: RenderOptions = { json: true, showNumbers, skipVerify: false };
+  if (format === 'csv') return (e) => csvLine(cells(e, shownFacts(e.record), showNumbers));
+  return (e) => {
+    const { seq: _seq, ...o } = eventObject(0, e.record, recordFacts(e.record), render);
+    void _seq;
+    const line = { id: e.id, ...o, ...(e.forward ? { forward: e.forward } : {}) } satisfies HooksEventsLine;
+    return `${JSON.stringify(line)}\n`;
+  };
+}
+
 /** Whether id `a` comes after id `b` (decimal numbers as text, without leading zeros). */
 const later = (a: string, b: string) => a.length > b.length || (a.length === b.length && a > b);
-
-function forwardText(e: StoredEvent): string {
-  const f = e.forward;
-  if (!f) return '';
-  if (f.state === 'claimed') return 'forwarding';
-  return f.state === 'done'
-    ? `forwarded ${f.status ?? ''}`.trim()
-    : `forward failed${f.status !== undefined ? ` ${f.status}` : f.error ? `: ${f.error}` : ''}`;
-}
 
 /**
  * Lists recorded events from either store: a line per event on a terminal, TSV when piped,
@@ -89,41 +116,23 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
   if (opts.format !== undefined && !FORMATS.includes(opts.format))
     throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got "${opts.format}")`);
   const filter = eventFilter(opts, ctx.io.now());
-  const csv = opts.format === 'csv' ? await import('../../report/csv.js') : undefined;
+  const csv = opts.format === 'csv';
   const store = await readSource(ctx, opts);
   const out = await ctx.output();
   const json = out.json || opts.format === 'ndjson';
   const render: RenderOptions = { json, showNumbers: !!opts.showNumbers, skipVerify: false };
+  const exported = json || csv ? exportLine(json ? 'ndjson' : 'csv', !!opts.showNumbers) : undefined;
   const lineOf = (e: StoredEvent): string => {
-    const summary = json ? recordFacts(e.record) : shownFacts(e.record);
-    if (json) {
-      const { seq: _seq, ...o } = eventObject(0, e.record, summary, render);
-      void _seq;
-      const line = { id: e.id, ...o, ...(e.forward ? { forward: e.forward } : {}) } satisfies HooksEventsLine;
-      return `${JSON.stringify(line)}\n`;
-    } else if (out.tty && !csv) {
+    if (exported) return exported(e);
+    const summary = shownFacts(e.record);
+    if (out.tty) {
       const fwd = forwardText(e);
       const shown = e.record.warnings
         ? { ...e.record, warnings: e.record.warnings.map((w) => printable(w)) }
         : e.record;
       return `${eventLine(Number(e.id), shown, summary, render, out.out)}${fwd ? `  ${out.out.dim(fwd)}` : ''}\n`;
-    } else {
-      const callee = summary.callee === undefined ? '' : opts.showNumbers ? summary.callee : maskNumber(summary.callee);
-      const cells = [
-        e.id,
-        e.record.time,
-        e.record.type ?? 'refused',
-        summary.plan,
-        summary.task,
-        callee,
-        summary.status,
-        e.record.verdict ?? '',
-        e.record.retry,
-        e.record.answer,
-        forwardText(e),
-      ];
-      return csv ? csv.csvLine(cells) : `${cells.map(tsvCell).join('\t')}\n`;
     }
+    return `${cells(e, summary, !!opts.showNumbers).map(tsvCell).join('\t')}\n`;
   };
   let shown = 0;
   // Ids already shown, so that a re-read overlapping the last one never shows an event twice.
@@ -133,7 +142,7 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
   // more than the event): memory stays flat over any number of events. Only the last ids are kept
   // (a re-read looks back 500 at most).
   flatHeap();
-  let pending = csv ? csv.csvLine(COLUMNS) : '';
+  let pending = csv ? CSV_HEAD : '';
   const flush = async () => {
     if (!pending) return;
     const text = pending;

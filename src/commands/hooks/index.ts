@@ -1,6 +1,7 @@
 import { timeText } from '../time-flags.js';
 import { Argument, Option, type Command } from '../commander.js';
 import { choosesOutput, collect, positiveInt, type Deps } from '../action.js';
+import { port } from '../flag-values.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { EVENT_TYPES } from '../../schemas/event-types.js';
 import { storeFileOption, storeOption } from '../store-option.js';
@@ -13,6 +14,18 @@ function typeArgument(): Argument {
   const argument = new Argument('<type>');
   argument.argChoices = TRIGGER_TYPES;
   return argument;
+}
+
+/** The flags of the inspector (`hooks ui`); `serve-hooks --ui` takes them with a `--ui-` prefix. */
+function inspectorOptions(command: Command): Command {
+  return command
+    .option('--host <host>', 'address to listen on (any but loopback needs a token)', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', port, 8788)
+    .option('--token-file <file>', 'the token every request must carry (first line; else one is made when needed)')
+    .option('--open', 'open the page in a browser')
+    .option('--forward-to <url>', 'where "Send again" sends an event (as hooks replay --to)')
+    .option('--chatbot-secret-file <file>', 'secret to sign chatbot events sent again (or CALLCTL_CHATBOT_SECRET)')
+    .option('--sign-command <cmd>', 'command that prints X-Service-Sign for a body on stdin');
 }
 
 export function register(parent: Command, deps: Deps): void {
@@ -131,6 +144,33 @@ JSON (--json): the record as kept (secret headers redacted), its ids, arrivals a
 ${JSON_SHAPES.hooksShow}`,
     )
     .action(deps.run(() => import('./show.js').then((m) => m.runHooksShow)));
+  inspectorOptions(
+    hooks
+      .command('ui')
+      .description('a local inspector page over recorded events: live list, filters, detail, send again')
+      .option('--log <file>', 'an NDJSON log written by serve-hooks --log')
+      .addOption(storeOption())
+      .addOption(storeFileOption()),
+  )
+    .addHelpText(
+      'after',
+      `
+Serves a page listing what serve-hooks recorded, newest first, filling live as events arrive;
+filters (those of hooks events) are kept in the address, so a link can be shared. An event's
+detail shows what hooks show shows; "Send again" posts it to --forward-to as hooks replay would
+(events not verified on arrival only when ticked); "Copy as curl"; export the filtered list as
+CSV or NDJSON. Callee numbers are masked unless "Show numbers" is ticked.
+
+Safe by default: 127.0.0.1 only; on any other --host every request needs a token (made at
+random and printed once in the address, or read from --token-file). Actions are POSTs with a
+CSRF token; the page runs only its own script and fetches nothing from elsewhere.
+
+Examples:
+  callctl hooks ui --log events.ndjson --open
+  CALLCTL_STORE_FILE=/etc/callctl/store-url callctl hooks ui --forward-to http://127.0.0.1:3000/hooks
+  callctl hooks ui --log events.ndjson --host 0.0.0.0 --token-file ~/.config/callctl/ui-token`,
+    )
+    .action(deps.run(() => import('./ui.js').then((m) => m.runHooksUi)));
   hooks
     .command('replay')
     .description('send events recorded by serve-hooks (--log file or the store) again, byte for byte, in order')

@@ -137,6 +137,11 @@ export function register(parent: Command, deps: Deps): void {
     .option('--metrics-port <n>', 'serve Prometheus metrics on GET /metrics of this port (off by default)', port)
     .option('--metrics-host <host>', 'address the --metrics-port listens on', '127.0.0.1')
     .option('--metrics-path <path>', 'serve Prometheus metrics on GET of this path of --port too (off by default)')
+    .option('--ui', 'also serve the inspector page (as hooks ui) over what is recorded, on --ui-port')
+    .option('--ui-host <host>', 'address the inspector listens on (default 127.0.0.1; any other needs a token)')
+    .option('--ui-port <n>', 'port of the inspector (default 8788; 0 picks a free one)', port)
+    .option('--ui-token-file <file>', "the inspector's token (first line; else one is made when needed)")
+    .option('--open', 'with --ui: open the inspector in a browser')
     .addHelpText(
       'after',
       `

@@ -16,7 +16,6 @@ export interface RenderOptions {
   events?: ReadonlySet<string>;
 }
 
-
 /**
  * The JSON object of one event (`--json` or piped): what a person watching needs, without the
  * body (the log keeps it). The callee is masked unless `--show-numbers`.

@@ -59,6 +59,12 @@ export interface ServeOptions {
   metricsPort?: number;
   metricsHost?: string;
   metricsPath?: string;
+  /** Serve the inspector page too (`hooks ui`), on --ui-host:--ui-port. */
+  ui?: boolean;
+  uiHost?: string;
+  uiPort?: number;
+  uiTokenFile?: string;
+  open?: boolean;
   /** Not a flag: lets an in-process caller (a test) stop the listener, as SIGTERM would. */
   stop?: AbortSignal;
   /** Not a flag: told the listener's URL once it listens. */
@@ -221,6 +227,24 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
       `--log: cut ${plural(log.repaired, 'byte')} of a record cut short at the end of ${opts.log} (a crash mid-write; it was never acknowledged)`,
     );
   if (opts.skipVerify) out.warn('--skip-verify: plan and task Sign are NOT checked; every event says so');
+  // The inspector over what this run records, read through a store of its own (as hooks ui reads it).
+  const stopUi = opts.ui
+    ? await (
+        await import('./ui.js')
+      ).serveBeside(
+        ctx,
+        {
+          host: opts.uiHost,
+          port: opts.uiPort,
+          tokenFile: opts.uiTokenFile,
+          open: opts.open,
+          forwardTo: opts.forwardTo,
+          chatbotSecretFile: opts.chatbotSecretFile,
+          signCommand: opts.signCommand,
+        },
+        choice.kind === 'postgres' ? choice.url : opts.log,
+      )
+    : undefined;
   opts.onListening?.(receiver.url);
 
   // The first signal drains (within --drain-timeout); a second one cuts what is left at once.
@@ -239,6 +263,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
     ),
   );
   const summary = await receiver.run(stop, now);
+  await stopUi?.();
   off();
   offHangup();
   stdout.flush();

@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import type { Context } from '../../context.js';
+import { LocalError, UsageError } from '../../errors.js';
+import { httpUrl } from '../../config/http-url.js';
+import type { EventStore } from '../../state/types.js';
+import { eventFilter, exportLine, CSV_HEAD } from './events.js';
+import { chatbotSigning } from './secrets.js';
+import { readSource, type SourceFlags } from './source.js';
+
+export interface InspectorFlags {
+  host?: string;
+  port?: number;
+  tokenFile?: string;
+  open?: boolean;
+  forwardTo?: string;
+  chatbotSecretFile?: string;
+  signCommand?: string;
+}
+
+export interface UiOptions extends SourceFlags, InspectorFlags {}
+
+/** The token of `--token-file` (its first line), or undefined. */
+function tokenOf(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new LocalError(`--token-file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'cannot read'}`);
+  }
+  const token = text.split(/\r?\n/)[0]!.trim();
+  if (token.length < 16) throw new UsageError(`--token-file ${file}: the token must be at least 16 characters`);
+  return token;
+}
+
+/**
+ * Serves the inspector over `store` until the run is told to stop; `hooks ui` and
+ * `serve-hooks --ui` both start it here. Prints the address (with the token, once, when one was
+ * made) and opens a browser with `--open`. Resolves with the function that stops it.
+ */
+export async function serveInspector(
+  ctx: Context,
+  store: EventStore,
+  flags: InspectorFlags,
+  announce: 'stdout' | 'stderr' = 'stdout',
+): Promise<() => Promise<void>> {
+  const host = flags.host ?? '127.0.0.1';
+  const { isLoopback, newToken } = await import('../../hooks/ui/access.js');
+  const fromFile = tokenOf(flags.tokenFile);
+  const token = fromFile ?? (isLoopback(host) ? undefined : newToken());
+  const forwardTo = flags.forwardTo === undefined ? undefined : httpUrl(flags.forwardTo, '--forward-to');
+  const chatbot = chatbotSigning(ctx, flags);
+  if (token) ctx.addSecret(token);
+  const { startInspector } = await import('../../hooks/ui/server.js');
+  const transport = forwardTo ? await ctx.transport() : undefined;
+  const { resend } = await import('../../hooks/resend.js');
+  let inspector;
+  try {
+    inspector = await startInspector({
+      store,
+      host,
+      port: flags.port ?? 8788,
+      ...(token ? { token } : {}),
+      filterOf: (q) => {
+        const retries = q.get('retries');
+        const text = (k: string) => q.get(k) || undefined;
+        return eventFilter(
+          {
+            type: text('type'),
+            verdict: text('verdict'),
+            plan: text('plan'),
+            task: text('task'),
+            callee: text('callee'),
+            since: text('since'),
+            until: text('until'),
+            ...(retries === 'true' ? { retries: true } : retries === 'false' ? { retries: false } : {}),
+          },
+          ctx.io.now(),
+        );
+      },
+      exportLines: (format, reveal) => ({ head: format === 'csv' ? CSV_HEAD : '', line: exportLine(format, reveal) }),
+      ...(forwardTo && transport
+        ? {
+            forward: {
+              to: forwardTo,
+              send: (r, includeUnverified) => resend(transport, forwardTo, r, { chatbot, includeUnverified }),
+            },
+          }
+        : {}),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `cannot listen on ${host}:${flags.port ?? 8788}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : (code ?? 'error')}`,
+    );
+  }
+  // The address on stdout (a script can read it); the token in it is printed this once.
+  const shown = fromFile ? inspector.url.replace(/\?token=.*$/, '') : inspector.url;
+  const out = await ctx.output();
+  if (announce === 'stdout') ctx.io.stdout.write(`inspector: ${shown}\n`);
+  else out.info(`inspector: ${shown}`);
+  if (fromFile) out.info(`every request carries the token of ${flags.tokenFile} (open ${shown}?token=...)`);
+  else if (token) out.info('the token in this address is printed only now: every request carries it');
+  if (flags.open) {
+    const { spawn } = await import('node:child_process');
+    const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+    const child = spawn(opener, [inspector.url], { stdio: 'ignore', detached: true });
+    child.on('error', () => out.warn(`could not start ${opener}: open ${shown} yourself`));
+    child.unref();
+  }
+  return () => inspector.close();
+}
+
+/** `hooks ui`: the inspector over what serve-hooks recorded, until Ctrl-C. */
+export async function runHooksUi(ctx: Context, opts: UiOptions): Promise<number> {
+  const store = await readSource(ctx, opts);
+  try {
+    const stop = await serveInspector(ctx, store, opts);
+    await new Promise<void>((resolve) => {
+      const off = ctx.io.onSignal(() => {
+        off();
+        resolve();
+      });
+    });
+    await stop();
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,213 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UsageError } from '../../errors.js';
+import type { HookRecord } from '../../state/event-log.js';
+import type { EventFilter, EventStore, StoredEvent } from '../../state/types.js';
+import type { Resent } from '../resend.js';
+import { admit, redirectWithCookie, type Access } from './access.js';
+import { detailAnswer, listAnswer, PAGE } from './api.js';
+import { ASSETS, SECURITY_HEADERS, shell } from './page.js';
+
+export interface InspectorOptions {
+  /** The events to show: the NDJSON log or the PostgreSQL store (read only). */
+  store: EventStore;
+  host: string;
+  port: number;
+  /** Required by every request; undefined only on a loopback address. */
+  token?: string;
+  /** The URL's filters, read as `hooks events` reads its flags; throws an Error whose message says what is wrong. */
+  filterOf(query: URLSearchParams): EventFilter;
+  /** The export's lines, as `hooks events --format csv|ndjson` writes them. */
+  exportLines(format: 'csv' | 'ndjson', reveal: boolean): { head: string; line(e: StoredEvent): string };
+  /** Sending an event again (as `hooks replay`), when there is a forward target. */
+  forward?: { to: string; send(record: HookRecord, includeUnverified: boolean): Promise<Resent> };
+}
+
+export interface Inspector {
+  /** The address to open (with the token, when there is one). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Clients of the live stream, woken together when the store grows. */
+class Live {
+  private readonly clients = new Set<ServerResponse>();
+  private watching: AbortController | undefined;
+  private newest = '';
+
+  constructor(private readonly store: EventStore) {}
+
+  add(res: ServerResponse): void {
+    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/event-stream', connection: 'keep-alive' });
+    res.write('retry: 2000\n\n');
+    this.clients.add(res);
+    const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
+    res.on('close', () => {
+      clearInterval(ping);
+      this.clients.delete(res);
+      if (this.clients.size === 0) this.watching?.abort();
+    });
+    void this.tell(res);
+    if (!this.watching) void this.watch();
+  }
+
+  private async tell(res?: ServerResponse): Promise<void> {
+    const { newest } = await this.store.page({}, { limit: 0 });
+    if (res) res.write(`data: ${JSON.stringify({ newest })}\n\n`);
+    else if (newest !== this.newest) for (const c of this.clients) c.write(`data: ${JSON.stringify({ newest })}\n\n`);
+    this.newest = newest;
+  }
+
+  /** One watch of the store for all clients, while there are any. */
+  private async watch(): Promise<void> {
+    const stop = (this.watching = new AbortController());
+    try {
+      while (!stop.signal.aborted && (await this.store.waitForMore(stop.signal))) await this.tell();
+    } catch {
+      // the store went away: clients reconnect (retry) and are told again
+      for (const c of this.clients) c.end();
+    } finally {
+      if (this.watching === stop) this.watching = undefined;
+    }
+  }
+
+  close(): void {
+    this.watching?.abort();
+    for (const c of this.clients) c.end();
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'content-type': typeof body === 'string' ? 'text/plain; charset=utf-8' : 'application/json',
+  });
+  res.end(text);
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  let text = '';
+  for await (const chunk of req) {
+    text += chunk;
+    if (text.length > 4096) throw new Error('body too large');
+  }
+  const v = text ? (JSON.parse(text) as unknown) : {};
+  return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+}
+
+/** Starts the inspector's HTTP server; resolves once it listens. */
+export async function startInspector(o: InspectorOptions): Promise<Inspector> {
+  const access: Access = {
+    port: o.port,
+    csrf: randomBytes(18).toString('base64url'),
+    ...(o.token ? { token: o.token } : {}),
+  };
+  const live = new Live(o.store);
+
+  const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    const q = url.searchParams;
+    const reveal = q.get('reveal') === '1';
+    const path = url.pathname;
+    if (req.method === 'GET' && path === '/') {
+      res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' });
+      res.end(shell({ where: o.store.where, csrf: access.csrf, canSend: !!o.forward }));
+      return;
+    }
+    const asset = req.method === 'GET' ? ASSETS[path] : undefined;
+    if (asset) {
+      res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': asset.type });
+      res.end(asset.body);
+      return;
+    }
+    if (req.method === 'GET' && path === '/favicon.ico') return void res.writeHead(204, SECURITY_HEADERS).end();
+    if (req.method === 'GET' && path === '/api/stream') return live.add(res);
+    if (req.method === 'GET' && path === '/api/events') {
+      const limit = Math.min(Math.max(Number(q.get('limit') ?? PAGE) || PAGE, 1), 500);
+      const before = q.get('before') ?? undefined;
+      const after = q.get('after') ?? undefined;
+      for (const id of [before, after])
+        if (id !== undefined && !/^\d{1,19}$/.test(id)) return send(res, 400, { error: 'bad id' });
+      return send(res, 200, await listAnswer(o.store, o.filterOf(q), { limit, before, after }, reveal));
+    }
+    const one = /^\/api\/events\/(\d{1,19})(\/send)?$/.exec(path);
+    if (one && req.method === 'GET' && !one[2]) {
+      const detail = await detailAnswer(o.store, one[1]!, reveal, o.forward?.to);
+      return detail ? send(res, 200, detail) : send(res, 404, { error: `no event ${one[1]}` });
+    }
+    if (one && req.method === 'POST' && one[2]) {
+      if (!o.forward) return send(res, 409, { error: 'no forward target: start with --forward-to URL' });
+      const body = await readJson(req);
+      const event = await o.store.get(one[1]!);
+      if (!event) return send(res, 404, { error: `no event ${one[1]}` });
+      const done = await o.forward.send(event.record, body.includeUnverified === true);
+      if ('skipped' in done)
+        return send(res, 422, {
+          error:
+            done.skipped === 'not verified'
+              ? 'not verified on arrival: tick "also unverified" to send it as it came'
+              : 'not an event to send again (refused, rejected or a retry)',
+        });
+      const { outcome } = done;
+      return send(res, 200, {
+        status: outcome.answer?.status ?? null,
+        ...(outcome.error ? { error: outcome.error } : {}),
+        attempts: outcome.attempts,
+        unsigned: done.unsigned,
+      });
+    }
+    if (req.method === 'GET' && path === '/api/export') {
+      const format = q.get('format') === 'ndjson' ? 'ndjson' : 'csv';
+      const lines = o.exportLines(format, reveal);
+      const filter = o.filterOf(q);
+      res.writeHead(200, {
+        ...SECURITY_HEADERS,
+        'content-type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
+        'content-disposition': `attachment; filename="events.${format}"`,
+      });
+      // Oldest first as `hooks events` writes them, at the pace the browser reads.
+      let pending = lines.head;
+      for await (const e of o.store.read(filter)) {
+        pending += lines.line(e);
+        if (pending.length >= 65_536) {
+          if (!res.write(pending)) await once(res, 'drain');
+          pending = '';
+        }
+        if (res.destroyed) return;
+      }
+      res.end(pending);
+      return;
+    }
+    send(res, 404, { error: 'not found' });
+  };
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://inspector');
+    const verdict = admit(req, url, access);
+    if (verdict !== 'ok') {
+      if ('redirect' in verdict) return redirectWithCookie(res, access, verdict.redirect);
+      return send(res, verdict.status, verdict.message);
+    }
+    route(req, res, url).catch((error: Error) => {
+      if (res.headersSent) return res.destroy();
+      // A filter the URL gets wrong is the visitor's to fix; the store failing is ours.
+      const bad = error instanceof UsageError;
+      send(res, bad ? 400 : 503, { error: bad ? error.message : `cannot read ${o.store.where}: ${error.message}` });
+    });
+  });
+  server.listen(o.port, o.host);
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  access.port = port;
+  const host = o.host.includes(':') ? `[${o.host}]` : o.host;
+  return {
+    url: `http://${host}:${port}/${o.token ? `?token=${o.token}` : ''}`,
+    async close() {
+      live.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
