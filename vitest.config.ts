@@ -24,5 +24,6 @@ export default defineConfig({
     pool: 'forks',
     // State and cache folders in one temp folder per run; one real PostgreSQL for the whole run.
     globalSetup: ['test/helpers/state-global.ts', 'test/helpers/postgres-global.ts'],
+    setupFiles: ['test/helpers/secrets-per-test.ts'],
   },
 });

@@ -1,6 +1,6 @@
 import type { IO } from './io.js';
 import { Settings, secretFromEnv } from './config/settings.js';
-import { checkProfileName, readCurrent } from './config/store.js';
+import { checkProfileName, readCurrent } from './config/config-file.js';
 import { configDir } from './config/paths.js';
 import { sameBaseUrl, tokenBaseUrl } from './config/token-url.js';
 import type { CloudClient, Credentials } from './api/client.js';

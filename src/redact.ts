@@ -80,6 +80,19 @@ class SecretRegistry implements Iterable<string> {
     return this.values.size;
   }
 
+  /**
+   * Forgets the secrets added after the registry held `mark` of them. For a process that runs many
+   * commands one after another (the tests: test/helpers/secrets-per-test.ts): one pattern over
+   * hundreds of secrets is too large for V8 to compile, and every write then crawled.
+   */
+  truncate(mark: number): void {
+    if (mark >= this.values.size) return;
+    const kept = [...this.values].slice(0, mark);
+    this.values.clear();
+    for (const v of kept) this.values.add(v);
+    this.pattern = kept.length ? spellings(kept) : undefined;
+  }
+
   [Symbol.iterator](): Iterator<string> {
     return this.values.values();
   }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redact } from '../src/redact.js';
+import { addSecret, REDACTED, redact, redactValues, secrets } from '../src/redact.js';
 
 /** Each way a writer may spell one character (undefined where it has no such spelling). */
 const hex = (n: number, w: number) => n.toString(16).padStart(w, '0');
@@ -111,5 +111,18 @@ describe('redaction finds a secret in every spelling (fast-check)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('a registry that forgets what came after a mark', () => {
+  it('keeps the secrets known at the mark and forgets the later ones', () => {
+    const mark = secrets.size;
+    addSecret('kept-secret-1234');
+    const kept = secrets.size;
+    addSecret('later-secret-5678');
+    secrets.truncate(kept);
+    expect(redactValues('a kept-secret-1234 b later-secret-5678')).toBe('a *** b later-secret-5678');
+    secrets.truncate(mark);
+    expect(redactValues('kept-secret-1234')).toBe('kept-secret-1234');
   });
 });

@@ -125,6 +125,9 @@ describe('one redaction: a service that echoes every secret never gets one print
     CALLCTL_BASE_URL: echoUrl,
     CALLCTL_TOKEN: SECRETS.token,
     CALLCTL_APP_KEY: 'app-echo',
+    // Each run knows every secret itself, as a cron job's environment gives them (no run may rely
+    // on what an earlier run in this process learnt: test/helpers/secrets-per-test.ts).
+    CALLCTL_APP_SECRET: SECRETS.appSecret,
     CALLCTL_FLEX_URL: `${echoUrl}/flex`,
     CALLCTL_PUSH_TOKEN: SECRETS.pushToken,
     CALLCTL_SIGN_KEY: SECRETS.signKey,

@@ -8,7 +8,7 @@ import { Option } from './commander.js';
 export const storeOption = () =>
   new Option(
     '--store <url>',
-    'the store: postgres://user@host/db without a password, or an NDJSON event log (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store)',
+    "the store: postgres://user@host/db without a password, or an NDJSON event log (else --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, the profile's store)",
   );
 
 export const storeFileOption = () =>

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { SETTINGS, type SettingKey } from './keys.js';
-import { readProfile, type Profile } from './store.js';
+import { readProfile, type Profile } from './config-file.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
 

@@ -1,4 +1,4 @@
-import type { Profile } from './store.js';
+import type { Profile } from './config-file.js';
 
 /**
  * The base URL that issued the profile's token. `auth login` records it; a profile written

@@ -55,7 +55,7 @@ export interface RowResult {
   warning?: string;
 }
 
-export interface SendPlan {
+export interface RowSelection {
   total: number;
   /** Rows to send in this run, in order. */
   toSend: number[];
@@ -81,24 +81,24 @@ export interface RunResult {
 const isUncertain = (s: RowState | undefined) => s?.state === 'about' || s?.state === 'uncertain';
 
 /** Which rows this run sends, from what the journal recorded. */
-export function planSend(
+export function selectRows(
   rows: readonly SendRow<unknown>[],
   states: ReadonlyMap<number, RowState>,
   opts: Pick<SendRowsOptions, 'resendUncertain' | 'retryFailed'>,
-): SendPlan {
-  const plan: SendPlan = { total: rows.length, toSend: [], sentEarlier: 0, failedEarlier: [], uncertain: [] };
+): RowSelection {
+  const selection: RowSelection = { total: rows.length, toSend: [], sentEarlier: 0, failedEarlier: [], uncertain: [] };
   for (const { row } of rows) {
     const s = states.get(row);
-    if (s?.state === 'sent') plan.sentEarlier++;
+    if (s?.state === 'sent') selection.sentEarlier++;
     else if (s?.state === 'failed') {
-      plan.failedEarlier.push(row);
-      if (opts.retryFailed) plan.toSend.push(row);
+      selection.failedEarlier.push(row);
+      if (opts.retryFailed) selection.toSend.push(row);
     } else if (isUncertain(s)) {
-      plan.uncertain.push(row);
-      if (opts.resendUncertain) plan.toSend.push(row);
-    } else plan.toSend.push(row);
+      selection.uncertain.push(row);
+      if (opts.resendUncertain) selection.toSend.push(row);
+    } else selection.toSend.push(row);
   }
-  return plan;
+  return selection;
 }
 
 /**
@@ -108,7 +108,7 @@ export function planSend(
  */
 export async function sendRows<B>(
   rows: readonly SendRow<B>[],
-  plan: SendPlan,
+  selection: RowSelection,
   journal: Journal,
   sender: RowSender<B>,
   opts: SendRowsOptions,
@@ -120,9 +120,12 @@ export async function sendRows<B>(
   let lastStart: number | undefined;
   let consecutiveFailures = 0;
   let stopped: RunResult['stopped'];
-  for (const [i, rowNumber] of plan.toSend.entries()) {
+  for (const [i, rowNumber] of selection.toSend.entries()) {
     if (opts.stopRequested()) {
-      stopped = { reason: 'interrupted', message: `interrupted after ${i} of ${plural(plan.toSend.length, 'row')}` };
+      stopped = {
+        reason: 'interrupted',
+        message: `interrupted after ${i} of ${plural(selection.toSend.length, 'row')}`,
+      };
       break;
     }
     const row = byRow.get(rowNumber)!;
@@ -143,7 +146,7 @@ export async function sendRows<B>(
       ...resultOf(row, journal.states.get(row.row), false),
       ...(d.outcome === 'sent' && d.warning ? { warning: d.warning } : {}),
     };
-    emit({ type: 'row', result, done: i + 1, of: plan.toSend.length });
+    emit({ type: 'row', result, done: i + 1, of: selection.toSend.length });
     if (d.outcome === 'uncertain' || d.outcome === 'not-sent') {
       stopped = { reason: 'network', message: `row ${row.row} (line ${row.line}): ${d.error.message}` };
       break;

@@ -5,14 +5,14 @@ import { settleOldJournal, settleOldLedger, type OldStatePolicy } from '../state
 import { Journal, journalName, type JournalKey, type RowState } from '../state/row-journal.js';
 import type { State } from '../state/state.js';
 import {
-  planSend,
+  selectRows,
   resultOf,
   sendRows,
   type RowResult,
   type RowSender,
   type RunResult,
   type SendEvent,
-  type SendPlan,
+  type RowSelection,
   type SendRow,
 } from './rows.js';
 
@@ -56,13 +56,13 @@ export const REACHED_BEFORE = 'already reached through this destination';
 
 /**
  * What a run would do now, read without taking a lock or writing anything (`--dry-run`): the
- * plan and the rows the ledger would skip. An earlier callctl's record stops it as it would stop the run.
+ * selection and the rows the ledger would skip. An earlier callctl's record stops it as it would stop the run.
  */
 export async function peekSend<B>(
   state: State,
   work: SendWork<B>,
   rules: SendRules,
-): Promise<{ plan: SendPlan; skipped: LedgerSkip[] }> {
+): Promise<{ selection: RowSelection; skipped: LedgerSkip[] }> {
   const journals = await state.journals('reach');
   const ledgers = await state.ledgers();
   const newJournal = (await journals.first(journalName(work.key))) !== undefined;
@@ -90,7 +90,7 @@ export async function peekSend<B>(
   const claim = rules.oldState === 'claim';
   const states =
     oldJournal && claim ? await Journal.peekName(journals, work.old.journal) : await Journal.peek(journals, work.key);
-  const plan = planSend(work.rows, states, rules);
+  const selection = selectRows(work.rows, states, rules);
   let lastReached: (person: string) => string | undefined;
   if (oldLedger && claim) {
     const peek = await ledgers.peek(work.old.ledger);
@@ -103,8 +103,8 @@ export async function peekSend<B>(
     lastReached = (p) => byKey.get(p);
   } else lastReached = await ledgers.peek(work.key.destination.text);
   const skipped = ledgerSkips(work.rows, lastReached, states, rules);
-  plan.toSend = plan.toSend.filter((n) => !skipped.some((s) => s.row === n));
-  return { plan, skipped };
+  selection.toSend = selection.toSend.filter((n) => !skipped.some((s) => s.row === n));
+  return { selection, skipped };
 }
 
 /**
@@ -118,7 +118,7 @@ export class PreparedSend<B> {
     private readonly journal: Journal,
     private readonly ledger: Ledger,
     private readonly releases: Array<() => Promise<void>>,
-    readonly plan: SendPlan,
+    readonly selection: RowSelection,
     readonly skipped: LedgerSkip[],
     /** Earlier sends of the same path with other content (an edited file is new to the journal). */
     readonly edited: Array<{ path: string; at: string }>,
@@ -176,10 +176,10 @@ export class PreparedSend<B> {
       releases.push(() => journal.close());
       const ledger = await state.openLedger(key.destination);
       releases.push(async () => ledger.close());
-      const plan = planSend(work.rows, journal.states, rules);
+      const selection = selectRows(work.rows, journal.states, rules);
       const skipped = ledgerSkips(work.rows, (p) => ledger.lastReached(p), journal.states, rules);
-      plan.toSend = plan.toSend.filter((n) => !skipped.some((s) => s.row === n));
-      return new PreparedSend(work, journal, ledger, releases, plan, skipped, edited);
+      selection.toSend = selection.toSend.filter((n) => !skipped.some((s) => s.row === n));
+      return new PreparedSend(work, journal, ledger, releases, selection, skipped, edited);
     } catch (error) {
       await closeAll();
       throw error;
@@ -194,7 +194,7 @@ export class PreparedSend<B> {
   ): Promise<RunResult> {
     return sendRows(
       this.work.rows,
-      this.plan,
+      this.selection,
       this.journal,
       this.work.sender,
       { ...control, ...rules, ledger: this.ledger },

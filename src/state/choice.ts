@@ -51,7 +51,7 @@ export function resolveStore(
   else if (env.CALLCTL_STORE) found = { value: env.CALLCTL_STORE, from: 'CALLCTL_STORE' };
   else if (env.CALLCTL_STORE_FILE)
     found = { value: readUrlFile(env.CALLCTL_STORE_FILE, 'CALLCTL_STORE_FILE'), from: 'CALLCTL_STORE_FILE' };
-  else if (profileStore) found = { value: profileStore, from: 'profile store' };
+  else if (profileStore) found = { value: profileStore, from: "the profile's store" };
   if (!found) return { kind: 'files' };
   const value = found.value.trim();
   if (value === '') throw new UsageError(`${found.from}: empty store`);

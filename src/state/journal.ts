@@ -29,7 +29,7 @@ export interface JournalAppender {
  * Where journals live, by name. Files today (FileJournals: one NDJSON file per journal); a
  * database implements the same. Reads are asynchronous so that one can.
  */
-export interface JournalStore {
+export interface Journals {
   /** Its records in order, or undefined when there is no such journal. A torn last record (a run killed mid-write) is left out. */
   read(name: string): Promise<JournalRecord[] | undefined>;
   /** The first record alone (the header), without reading the rest. */
@@ -49,7 +49,7 @@ export interface JournalStore {
 }
 
 /** Journals as files `<dir>/<name><suffix>`, one JSON record a line. */
-export class FileJournals implements JournalStore {
+export class FileJournals implements Journals {
   constructor(
     readonly dir: string,
     private readonly suffix: string,

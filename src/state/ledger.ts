@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { FileJournals, type JournalStore } from './journal.js';
+import { FileJournals, type Journals } from './journal.js';
 
 /**
  * The never-twice ledger of pushes and template sends: per destination (src/state/destination.ts),
@@ -20,7 +20,7 @@ export interface Ledger {
 }
 
 /** Where ledgers live: files (fileLedgers) or the PostgreSQL store (src/state/pg-ledger.ts). */
-export interface LedgerStore {
+export interface Ledgers {
   /** The ledger of a destination, to write to (the caller holds the destination's lock). */
   open(destination: string): Promise<Ledger>;
   /** When each person was last reached through `destination`, read without writing (a dry run). */
@@ -46,7 +46,7 @@ type Entry = { p: string; s: 'pending' | 'clear'; at: string };
 export const ledgerName = (destination: string) => createHash('sha256').update(destination).digest('hex').slice(0, 24);
 
 /** Each person's last entry. */
-async function readLedger(store: JournalStore, name: string): Promise<Map<string, Entry>> {
+async function readLedger(store: Journals, name: string): Promise<Map<string, Entry>> {
   const last = new Map<string, Entry>();
   for (const e of (await store.read(name)) ?? []) if (typeof e.p === 'string') last.set(e.p, e as Entry);
   return last;
@@ -58,7 +58,7 @@ const reachedAt = (last: ReadonlyMap<string, Entry>) => (person: string) => {
 };
 
 /** Ledgers as append-only journals in `<state>/ledgers/<hash of the destination>.jsonl`, one per destination. */
-export function fileLedgers(stateDir: string): LedgerStore {
+export function fileLedgers(stateDir: string): Ledgers {
   const store = new FileJournals(join(stateDir, 'ledgers'), '.jsonl');
   return {
     async open(destination) {

@@ -1,7 +1,7 @@
 import { OldStateError } from '../errors.js';
 import type { Destination } from './destination.js';
-import type { JournalRecord, JournalStore } from './journal.js';
-import type { LedgerStore } from './ledger.js';
+import type { JournalRecord, Journals } from './journal.js';
+import type { Ledgers } from './ledger.js';
 
 /**
  * What to do with state an earlier version of callctl wrote without its destination
@@ -20,7 +20,7 @@ const HOW =
  * (its header replaced by `header`, the old one removed), or leaves it, as `policy` says.
  */
 export async function settleOldJournal(
-  store: JournalStore,
+  store: Journals,
   o: {
     oldName: string;
     newName: string;
@@ -60,7 +60,7 @@ export async function settleOldJournal(
  * destination, its people keyed as written: claimed, they are re-keyed as people now are.
  */
 export async function settleOldLedger(
-  ledgers: LedgerStore,
+  ledgers: Ledgers,
   o: { oldDestination: string; destination: Destination; policy: OldStatePolicy; rekey: (person: string) => string },
 ): Promise<'none' | 'claimed' | 'ignored'> {
   if (await ledgers.has(o.destination.text)) return 'none';

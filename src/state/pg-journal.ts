@@ -1,6 +1,6 @@
 import type { Client } from 'pg';
 import { NetworkError } from '../errors.js';
-import type { JournalAppender, JournalKind, JournalRecord, JournalStore } from './journal.js';
+import type { JournalAppender, JournalKind, JournalRecord, Journals } from './journal.js';
 import { JOURNAL_KEEP_MS } from '../files/state.js';
 import { redactValues } from '../redact.js';
 import { describe, shownUrl } from './pg-pool.js';
@@ -22,7 +22,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * Reads take a connection each (a run reads a few times, at its start), so a run needs no
  * explicit close of the store; an appender holds one until it is closed.
  */
-export class PgJournals implements JournalStore {
+export class PgJournals implements Journals {
   private ready: Promise<void> | undefined;
   private readonly shown: string;
 

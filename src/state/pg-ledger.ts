@@ -1,6 +1,6 @@
 import type { Client } from 'pg';
 import { NetworkError } from '../errors.js';
-import type { Ledger, LedgerStore } from './ledger.js';
+import type { Ledger, Ledgers } from './ledger.js';
 import { describe, shownUrl } from './pg-pool.js';
 import { migrate, schemaStatus, SCHEMA_VERSION } from './pg-schema.js';
 
@@ -15,7 +15,7 @@ type Last = Map<string, { state: string; at: string }>;
  * so the rows read at open stay true while it runs; each `pending` is committed before the
  * request leaves. The schema is brought up to date first when it is behind.
  */
-export function pgLedgers(url: string): LedgerStore {
+export function pgLedgers(url: string): Ledgers {
   const where = shownUrl(url);
   const trouble = (doing: string, error: unknown) =>
     new NetworkError(`cannot ${doing} the never-twice ledger in the store ${where}: ${describe(error)}`);

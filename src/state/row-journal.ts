@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Destination } from './destination.js';
-import type { JournalAppender, JournalRecord, JournalStore } from './journal.js';
+import type { JournalAppender, JournalRecord, Journals } from './journal.js';
 
 /** What identifies the sending of one file: the same command, destination and file content is the same send (its runs share one journal). */
 export interface JournalKey {
@@ -49,19 +49,19 @@ export class Journal {
   ) {}
 
   /** Removes journals last written over 30 days ago whose every row has an answer (none uncertain). */
-  static async prune(store: JournalStore): Promise<void> {
+  static async prune(store: Journals): Promise<void> {
     await store.prune((records) =>
       [...statesOf(records).values()].every((s) => s.state === 'sent' || s.state === 'failed'),
     );
   }
 
   /** The states recorded so far, without locking or writing (for a dry run). */
-  static async peek(store: JournalStore, key: JournalKey): Promise<Map<number, RowState>> {
+  static async peek(store: Journals, key: JournalKey): Promise<Map<number, RowState>> {
     return Journal.peekName(store, journalName(key));
   }
 
   /** The same, of a journal named as it is (an earlier callctl's). */
-  static async peekName(store: JournalStore, name: string): Promise<Map<number, RowState>> {
+  static async peekName(store: Journals, name: string): Promise<Map<number, RowState>> {
     return statesOf((await store.read(name)) ?? []);
   }
 
@@ -70,7 +70,7 @@ export class Journal {
    * their rows are not known to this send (an edited file is a new send), so a warning is due.
    */
   static async sameFileOtherContent(
-    store: JournalStore,
+    store: Journals,
     key: JournalKey,
     file: string,
   ): Promise<Array<{ path: string; at: string }>> {
@@ -85,7 +85,7 @@ export class Journal {
 
   /** Reads what earlier runs recorded, and starts the journal if it is new (the caller holds the send's lock). */
   static async open(
-    store: JournalStore,
+    store: Journals,
     key: JournalKey,
     meta: Record<string, unknown>,
     now: () => number,

@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { acquireLock, type LockOwner } from '../files/lock.js';
 import type { StoreChoice } from './choice.js';
 import type { Destination } from './destination.js';
-import { FileJournals, type JournalKind, type JournalStore } from './journal.js';
-import { fileLedgers, type Ledger, type LedgerStore } from './ledger.js';
+import { FileJournals, type JournalKind, type Journals } from './journal.js';
+import { fileLedgers, type Ledger, type Ledgers } from './ledger.js';
 
 export interface StateOptions {
   /** The run's store (resolveStore, src/state/choice.ts), chosen once. */
@@ -35,8 +35,8 @@ export class State {
   readonly choice: StoreChoice;
   readonly dir: string;
   private readonly onLockLost: (what: string, error: Error) => void;
-  private readonly journalStores = new Map<JournalKind, JournalStore>();
-  private ledgerStore: Promise<LedgerStore> | undefined;
+  private readonly journalStores = new Map<JournalKind, Journals>();
+  private ledgerStore: Promise<Ledgers> | undefined;
 
   constructor(options: StateOptions) {
     this.choice = options.choice;
@@ -55,7 +55,7 @@ export class State {
   }
 
   /** The journals of uploads or of push and template send. */
-  async journals(kind: JournalKind): Promise<JournalStore> {
+  async journals(kind: JournalKind): Promise<Journals> {
     let store = this.journalStores.get(kind);
     if (!store) {
       if (this.choice.kind === 'postgres') {
@@ -73,7 +73,7 @@ export class State {
   }
 
   /** The never-twice ledgers. */
-  ledgers(): Promise<LedgerStore> {
+  ledgers(): Promise<Ledgers> {
     this.ledgerStore ??= (async () => {
       if (this.choice.kind !== 'postgres') return fileLedgers(this.dir);
       const { pgLedgers } = await import('./pg-ledger.js');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { JournalAppender, JournalRecord, JournalStore } from './journal.js';
+import type { JournalAppender, JournalRecord, Journals } from './journal.js';
 
 /** One batch of an upload: one list-update request of entries, by the file lines they come from. */
 export interface Batch {
@@ -97,7 +97,7 @@ type Record_ = { type?: string; at?: string; error?: string } & Batch & Record<s
  * the service) after it. A `sending` with nothing after it is a run killed while the batch was in
  * flight: uncertain.
  */
-export async function readJournal(store: JournalStore, name: string): Promise<JournalState> {
+export async function readJournal(store: Journals, name: string): Promise<JournalState> {
   return foldJournal(name, store.where(name), (await store.read(name)) ?? []);
 }
 
@@ -159,7 +159,7 @@ export function skipRanges(state: JournalState, resend: (b: UncertainBatch) => b
  * with other content: the file changed since a run that did not complete.
  */
 export async function findInterrupted(
-  store: JournalStore,
+  store: Journals,
   workflowId: string,
   destination: string,
   file: string,
@@ -199,7 +199,7 @@ export class JournalWriter {
   private readonly appender: JournalAppender;
 
   constructor(
-    store: JournalStore,
+    store: Journals,
     name: string,
     header: Omit<JournalHeader, 'type' | 'version' | 'at'>,
     private readonly now: () => Date = () => new Date(),
@@ -237,7 +237,7 @@ export class JournalWriter {
 }
 
 /** Marks an unfinished journal as left behind by a newer upload of the same path (warned once). */
-export async function markSuperseded(store: JournalStore, name: string, by: string, now = new Date()): Promise<void> {
+export async function markSuperseded(store: Journals, name: string, by: string, now = new Date()): Promise<void> {
   const appender = store.open(name, () => ({ type: 'start', version: 1 }));
   try {
     await appender.append({ type: 'superseded', by, at: now.toISOString() }, true);

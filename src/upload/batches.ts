@@ -42,7 +42,7 @@ export class BatchWriter {
   constructor(
     private readonly size: number,
     private readonly firstIndex: number,
-    /** Where to spool; undefined to only plan. */
+    /** Where to spool; undefined to only count. */
     readonly spoolPath?: string,
   ) {
     if (spoolPath) {
@@ -145,7 +145,7 @@ export class BatchReader {
     return new BatchReader(handles, batches);
   }
 
-  /** The i-th batch of the plan (0-based) and its entries, as a JSON array's text. */
+  /** The i-th batch of the upload (0-based) and its entries, as a JSON array's text. */
   async read(i: number): Promise<{ batch: Batch; details: Buffer }> {
     const { spool, offset, length, ...batch } = this.batches[i]!;
     const buffer = Buffer.allocUnsafe(length);

@@ -36,7 +36,7 @@ export interface PartInput {
   range?: PartRange;
   /** The header row's fields, for a part after it; a part without it reads the header first. */
   header?: string[];
-  /** Where to spool the valid rows' JSON; undefined to only plan. */
+  /** Where to spool the valid rows' JSON; undefined to only count. */
   spoolPath?: string;
   /** Where to write the rejected rows (with the header row only when the part reads it). */
   rejectsPath?: string;

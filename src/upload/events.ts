@@ -14,7 +14,7 @@ export interface Validation {
 }
 
 /** What this run sends, and what earlier runs of the same upload already sent. */
-export interface Plan {
+export interface Batching {
   batchSize: number;
   /** Batches to send in this run. */
   batches: Batch[];
@@ -42,7 +42,7 @@ export type UploadEvent =
   | { type: 'resume'; batches: number; entries: number; line: number; journal: string; doneAt?: string }
   /** Pass 1 progress: every few thousand rows, and once at the end. */
   | { type: 'read'; rows: number; valid: number; invalid: number; bytes: number; totalBytes: number }
-  | { type: 'validated'; validation: Validation; plan: Plan }
+  | { type: 'validated'; validation: Validation; batching: Batching }
   /** An unfinished upload of the same path with other content: this new one goes ahead; that one is named. */
   | {
       type: 'earlier-upload';

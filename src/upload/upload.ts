@@ -4,7 +4,7 @@ import { InputError, NetworkError } from '../errors.js';
 import { BatchReader, plainBatch, type SpooledBatch } from './batches.js';
 import type { Batch } from '../state/upload-journal.js';
 import { SPLIT_MIN_BYTES } from './check-file.js';
-import type { Plan, UploadEvent, Validation } from './events.js';
+import type { Batching, UploadEvent, Validation } from './events.js';
 import { fingerprint, type Fingerprint } from './fingerprint.js';
 import {
   emptyJournal,
@@ -19,7 +19,7 @@ import {
   type JournalState,
   type UncertainBatch,
 } from '../state/upload-journal.js';
-import type { JournalStore } from '../state/journal.js';
+import type { Journals } from '../state/journal.js';
 import type { State } from '../state/state.js';
 import type { Destination } from '../state/destination.js';
 import { settleOldJournal, type OldStatePolicy } from '../state/old-state.js';
@@ -57,7 +57,7 @@ export interface UploadOptions extends ReadOptions {
   resendUncertain?: boolean;
   /** Waits between retries of an uncertain batch whose entries all carry caseid. */
   sleep?: (ms: number) => Promise<void>;
-  /** Read, check and plan; take no lock, write no journal, spool nothing. */
+  /** Read, check and batch; take no lock, write no journal, spool nothing. */
   dryRun: boolean;
   signal?: AbortSignal;
   onEvent?: (event: UploadEvent) => void;
@@ -105,9 +105,9 @@ export class PreparedUpload {
     readonly options: UploadOptions,
     readonly fingerprint: Fingerprint,
     readonly validation: Validation,
-    readonly plan: Plan,
+    readonly batching: Batching,
     /** The journal of this upload (which may not exist yet): its store, its name there, and where it is. */
-    private readonly journals: JournalStore,
+    private readonly journals: Journals,
     private readonly journalName: string,
     readonly journalPath: string,
     /** Rows written to `options.rejectsPath` (undefined without it). */
@@ -226,7 +226,7 @@ export class PreparedUpload {
       if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.size !== fp.bytes) {
         throw new InputError(`${o.file} changed while it was being read; run again once it is complete`);
       }
-      const plan: Plan = {
+      const batching: Batching = {
         batchSize: o.batchSize,
         batches,
         entries: check.entries,
@@ -239,13 +239,13 @@ export class PreparedUpload {
         uncertain: kept,
         totalBatches: numbered + batches.length,
       };
-      emit({ type: 'validated', validation, plan });
+      emit({ type: 'validated', validation, batching });
       const replaced = o.restart ? [key, ...interrupted.map((j) => j.name)] : [];
       return new PreparedUpload(
         o,
         fp,
         validation,
-        plan,
+        batching,
         journals,
         key,
         journalPath,
@@ -275,7 +275,7 @@ export class PreparedUpload {
     if (o.dryRun || !this.allowed) throw new Error('send: this upload may not be sent');
     const emit = o.onEvent ?? (() => undefined);
     const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-    const { batches, totalBatches, entries } = this.plan;
+    const { batches, totalBatches, entries } = this.batching;
     const journal = new JournalWriter(this.journals, this.journalName, {
       workflowId: o.workflowId,
       destination: o.destination!.text,
@@ -287,7 +287,7 @@ export class PreparedUpload {
       batchesSent: 0,
       entriesAcked: 0,
       serviceCount: 0,
-      uncertain: [...this.plan.uncertain],
+      uncertain: [...this.batching.uncertain],
       complete: false,
       interrupted: false,
     };
@@ -301,7 +301,7 @@ export class PreparedUpload {
     };
     try {
       if (batches.length === 0) {
-        if (this.plan.uncertain.length > 0) await finish();
+        if (this.batching.uncertain.length > 0) await finish();
         else if (!this.journal.doneAt && (this.journal.batches.length > 0 || this.journal.uncertain.length > 0))
           await finish();
         else outcome.complete = true;
@@ -336,7 +336,7 @@ export class PreparedUpload {
               const why = error instanceof Error ? error.message : String(error);
               if (!mayHaveArrived(error)) {
                 await journal.failed(batch, why);
-                const { resumed } = this.plan;
+                const { resumed } = this.batching;
                 outcome.stop = {
                   kind: 'failed',
                   error,

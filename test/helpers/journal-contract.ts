@@ -1,11 +1,11 @@
 import { expect, it } from 'vitest';
-import type { JournalStore } from '../../src/state/journal.js';
+import type { Journals } from '../../src/state/journal.js';
 
 /**
  * What every journal store does (files today; a PostgreSQL store runs the same contract).
  * `tear(store, name)` leaves the journal as a run killed in the middle of a record would.
  */
-export function journalStoreContract(make: () => JournalStore, tear: (store: JournalStore, name: string) => void) {
+export function journalStoreContract(make: () => Journals, tear: (store: Journals, name: string) => void) {
   it('has no journal until the first record; then the header first, records in order', async () => {
     const store = make();
     expect(await store.read('a-1')).toBeUndefined();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NetworkError } from '../../src/errors.js';
 import {
   MAX_CONSECUTIVE_FAILURES,
-  planSend,
+  selectRows,
   sendRows,
   tally,
   type SendEvent,
@@ -34,10 +34,10 @@ async function harness(answer: (body: string) => Delivery, options: { rate?: num
     {},
     () => t,
   );
-  const run = (plan = planSend(rows, journal.states, { resendUncertain: false, retryFailed: false })) =>
+  const run = (selection = selectRows(rows, journal.states, { resendUncertain: false, retryFailed: false })) =>
     sendRows(
       rows,
-      plan,
+      selection,
       journal,
       {
         prepare: async (row) => ({ url: 'u', endpoint: 'e', headers: {}, body: Buffer.from(row.body) }),
@@ -110,9 +110,9 @@ describe('batch sender', () => {
       'skipped',
     ]);
     // The next run sends the skipped rows and leaves the uncertain one alone.
-    const plan = planSend(rows, h.journal.states, { resendUncertain: false, retryFailed: false });
-    expect(plan).toMatchObject({ toSend: [4, 5, 6, 7, 8], sentEarlier: 2, uncertain: [3] });
-    expect(planSend(rows, h.journal.states, { resendUncertain: true, retryFailed: false }).toSend).toEqual([
+    const selection = selectRows(rows, h.journal.states, { resendUncertain: false, retryFailed: false });
+    expect(selection).toMatchObject({ toSend: [4, 5, 6, 7, 8], sentEarlier: 2, uncertain: [3] });
+    expect(selectRows(rows, h.journal.states, { resendUncertain: true, retryFailed: false }).toSend).toEqual([
       3, 4, 5, 6, 7, 8,
     ]);
     await h.journal.close();
@@ -123,7 +123,7 @@ describe('batch sender', () => {
     const { results, stopped } = await h.run();
     expect(stopped?.reason).toBe('network');
     expect(results[1]).toMatchObject({ outcome: 'skipped' });
-    expect(planSend(rows, h.journal.states, { resendUncertain: false, retryFailed: false }).toSend).toEqual([
+    expect(selectRows(rows, h.journal.states, { resendUncertain: false, retryFailed: false }).toSend).toEqual([
       2, 3, 4, 5, 6, 7, 8,
     ]);
     await h.journal.close();
@@ -138,8 +138,10 @@ describe('batch sender', () => {
       failed: MAX_CONSECUTIVE_FAILURES,
       skipped: rows.length - MAX_CONSECUTIVE_FAILURES,
     });
-    expect(planSend(rows, h.journal.states, { resendUncertain: false, retryFailed: false }).toSend).toEqual([6, 7, 8]);
-    expect(planSend(rows, h.journal.states, { resendUncertain: false, retryFailed: true }).toSend).toEqual([
+    expect(selectRows(rows, h.journal.states, { resendUncertain: false, retryFailed: false }).toSend).toEqual([
+      6, 7, 8,
+    ]);
+    expect(selectRows(rows, h.journal.states, { resendUncertain: false, retryFailed: true }).toSend).toEqual([
       1, 2, 3, 4, 5, 6, 7, 8,
     ]);
     await h.journal.close();

@@ -65,7 +65,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number
   ctx.addSecret(token);
   if (!token) throw new AuthError('the service returned no token');
   const obtainedAt = new Date(ctx.io.now()).toISOString();
-  const { updateProfile } = await import('../../config/store.js');
+  const { updateProfile } = await import('../../config/config-file.js');
   await updateProfile(await ctx.configDir(), ctx.profile, (p) => ({
     ...p,
     'base-url': baseUrl,

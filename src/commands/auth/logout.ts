@@ -6,7 +6,7 @@ export type LogoutOptions = Record<string, never>;
 
 /** Runs `auth logout`. */
 export async function runLogout(ctx: Context, _opts: LogoutOptions): Promise<number> {
-  const { updateProfile } = await import('../../config/store.js');
+  const { updateProfile } = await import('../../config/config-file.js');
   let had = false;
   await updateProfile(await ctx.configDir(), ctx.profile, (p) => {
     had = p.token !== undefined;

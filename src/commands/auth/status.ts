@@ -89,8 +89,8 @@ async function inspect(ctx: Context, opts: StatusOptions) {
  * the service could not answer for one, else 0.
  */
 async function runAll(ctx: Context, opts: StatusOptions): Promise<number> {
-  const { readStore } = await import('../../config/store.js');
-  const names = Object.keys(readStore(await ctx.configDir()).profiles ?? {}).sort();
+  const { readConfigFile } = await import('../../config/config-file.js');
+  const names = Object.keys(readConfigFile(await ctx.configDir()).profiles ?? {}).sort();
   const rows: Array<AuthStatusJson & { problem: string | null }> = [];
   let exitCode: number = ExitCode.OK;
   for (const name of names) {

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { SETTINGS, SETTING_KEYS } from '../../config/keys.js';
 import { mask } from '../../config/mask.js';
-import { readStore } from '../../config/store.js';
+import { readConfigFile } from '../../config/config-file.js';
 import type { ConfigListJson } from '../../schemas/local-output.js';
 
 /** `config list` takes no options of its own. */
@@ -20,7 +20,7 @@ export async function runConfigList(ctx: Context, _opts: ConfigListOptions): Pro
     out.writeJson({
       profile: ctx.profile,
       settings: Object.fromEntries(rows.map((r) => [r.key, { value: r.value ?? null, source: r.source ?? null }])),
-      profiles: Object.keys(readStore(settings.dir).profiles ?? {}),
+      profiles: Object.keys(readConfigFile(settings.dir).profiles ?? {}),
     } satisfies ConfigListJson);
     return 0;
   }

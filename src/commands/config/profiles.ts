@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { readStore, type Profile } from '../../config/store.js';
+import { readConfigFile, type Profile } from '../../config/config-file.js';
 import type { ConfigProfilesJson, ProfileRow } from '../../schemas/local-output.js';
 
 /** One stored profile as `config profiles` shows it; no secret, only whether there is a token. */
@@ -19,7 +19,7 @@ export type ConfigProfilesOptions = Record<string, never>;
 
 /** Lists the stored profiles, with base URL and token state (local only). */
 export async function runConfigProfiles(ctx: Context, _opts: ConfigProfilesOptions): Promise<number> {
-  const store = readStore(await ctx.configDir());
+  const store = readConfigFile(await ctx.configDir());
   const profiles = store.profiles ?? {};
   const names = Object.keys(profiles).sort();
   // The profile in use is listed even before anything is stored in it.

@@ -32,7 +32,7 @@ export async function runConfigSet(ctx: Context, opts: ConfigSetOptions): Promis
     throw new UsageError(`missing value for ${key}${secret ? ' (use --stdin)' : ''}`);
   if (key === 'base-url' || key === 'flex-url' || key === 'flex-test-url') httpUrl(value, key);
   ctx.addSecret(secret ? value : undefined);
-  const { updateProfile } = await import('../../config/store.js');
+  const { updateProfile } = await import('../../config/config-file.js');
   // A push token belongs to the flex-route address it is set for (flag, environment or profile
   // now): push sends the profile's token to that address only.
   const boundKey =

@@ -12,7 +12,7 @@ export interface ConfigUnsetOptions {
 export async function runConfigUnset(ctx: Context, opts: ConfigUnsetOptions): Promise<number> {
   const { key } = opts;
   if (!isSettingKey(key)) throw new UsageError(`unknown setting ${key}`);
-  const { updateProfile } = await import('../../config/store.js');
+  const { updateProfile } = await import('../../config/config-file.js');
   await updateProfile(await ctx.configDir(), ctx.profile, (p) => {
     const { [key]: _removed, ...rest } = p;
     return rest;

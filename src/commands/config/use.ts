@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import { checkProfileName, readStore, setCurrent } from '../../config/store.js';
+import { checkProfileName, readConfigFile, setCurrent } from '../../config/config-file.js';
 import type { ConfigUseJson } from '../../schemas/local-output.js';
 
 /** `config use <name>`. */
@@ -16,7 +16,7 @@ export interface ConfigUseOptions {
 export async function runConfigUse(ctx: Context, opts: ConfigUseOptions): Promise<number> {
   const name = checkProfileName(opts.name, 'config use');
   const dir = await ctx.configDir();
-  const names = Object.keys(readStore(dir).profiles ?? {});
+  const names = Object.keys(readConfigFile(dir).profiles ?? {});
   if (name !== 'default' && !names.includes(name)) {
     const known = names.length > 0 ? `; profiles: ${names.sort().join(', ')}` : '; no profile is stored yet';
     throw new UsageError(

@@ -1,7 +1,7 @@
 import { ExitCode, NetworkError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
-import { tally, type SendEvent, type SendPlan, type RunResult, type RowResult } from '../../reach/rows.js';
+import { tally, type SendEvent, type RowSelection, type RunResult, type RowResult } from '../../reach/rows.js';
 import type { PreparedRequest } from '../../api/deliver.js';
 import { defaultResultsPath, writeResults } from '../../reach/results.js';
 import { peekSend, PreparedSend, REACHED_BEFORE, type SendRules, type SendWork } from '../../reach/send-run.js';
@@ -60,15 +60,15 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
   const state = await ctx.state(opts);
   const rules = sendRules(ctx, opts);
   if (opts.dryRun) {
-    const { plan, skipped } = await peekSend(state, send, rules);
+    const { selection, skipped } = await peekSend(state, send, rules);
     const byRow = new Map(send.rows.map((r) => [r.row, r]));
-    const requests = await Promise.all(plan.toSend.map((n) => send.preview(byRow.get(n)!)));
+    const requests = await Promise.all(selection.toSend.map((n) => send.preview(byRow.get(n)!)));
     for (const s of skipped)
       warn(`row ${s.row} (line ${s.line}) ${s.who}: would be skipped: ${reachedAgain(s.reachedAt)}`);
     await printDryRun(
       ctx,
       requests,
-      `${plan.toSend.length} of ${plural(plan.total, 'row')} would be sent${plan.uncertain.length ? `, ${plan.uncertain.length} uncertain from an earlier run would not` : ''}${skipped.length ? `, ${skipped.length} already reached through this destination would be skipped` : ''}`,
+      `${selection.toSend.length} of ${plural(selection.total, 'row')} would be sent${selection.uncertain.length ? `, ${selection.uncertain.length} uncertain from an earlier run would not` : ''}${skipped.length ? `, ${skipped.length} already reached through this destination would be skipped` : ''}`,
       { skipped },
     );
     return ExitCode.OK;
@@ -85,7 +85,7 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
     shown.line('stopping after the request in flight; Ctrl-C again quits now (that row is then uncertain)');
   });
   try {
-    const { plan } = prepared;
+    const { selection } = prepared;
     for (const s of prepared.skipped)
       warn(`row ${s.row} (line ${s.line}) ${s.who}: skipped: ${reachedAgain(s.reachedAt)}`);
     if (prepared.isNew && prepared.edited.length > 0) {
@@ -93,11 +93,11 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
         `${send.shownFile} was sent before with other content (${prepared.edited.map((e) => e.at).join(', ')}): an edited file is new to the journal; people reached then are skipped by the ledger unless --call-again`,
       );
     }
-    if (plan.toSend.length > 0) {
+    if (selection.toSend.length > 0) {
       await confirmSend(
         ctx,
-        confirmation(send, plan, opts.rate, rules),
-        `${send.words.verb} ${plan.toSend.length} ${plan.toSend.length === 1 ? send.words.one : send.words.many}?`,
+        confirmation(send, selection, opts.rate, rules),
+        `${send.words.verb} ${selection.toSend.length} ${selection.toSend.length === 1 ? send.words.one : send.words.many}?`,
         opts.yes,
       );
     }
@@ -130,31 +130,31 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
 
 function confirmation<B>(
   send: CsvSend<B>,
-  plan: SendPlan,
+  selection: RowSelection,
   rate: number,
   flags: Pick<SendRules, 'resendUncertain' | 'retryFailed'>,
 ): string[] {
-  const toSend = new Set(plan.toSend);
+  const toSend = new Set(selection.toSend);
   return [
     ...send.about,
-    `  file             ${send.shownFile} (${plural(plan.total, 'row')})`,
-    ...(plan.sentEarlier ? [`  sent earlier     ${plan.sentEarlier} (skipped)`] : []),
-    ...(plan.failedEarlier.length
+    `  file             ${send.shownFile} (${plural(selection.total, 'row')})`,
+    ...(selection.sentEarlier ? [`  sent earlier     ${selection.sentEarlier} (skipped)`] : []),
+    ...(selection.failedEarlier.length
       ? [
-          `  refused earlier  ${plan.failedEarlier.length} (${flags.retryFailed ? 'sent again' : 'skipped; --retry-failed sends them again'})`,
+          `  refused earlier  ${selection.failedEarlier.length} (${flags.retryFailed ? 'sent again' : 'skipped; --retry-failed sends them again'})`,
         ]
       : []),
-    ...(plan.uncertain.length
+    ...(selection.uncertain.length
       ? [
-          `  uncertain        ${plan.uncertain.length} (${flags.resendUncertain ? 'SENT AGAIN: they may reach people twice' : 'not sent again'})`,
+          `  uncertain        ${selection.uncertain.length} (${flags.resendUncertain ? 'SENT AGAIN: they may reach people twice' : 'not sent again'})`,
         ]
       : []),
-    `  to send now      ${plan.toSend.length} at ${rate}/s (about ${Math.ceil(plan.toSend.length / rate)} s)`,
+    `  to send now      ${selection.toSend.length} at ${rate}/s (about ${Math.ceil(selection.toSend.length / rate)} s)`,
     ...send.rows
       .filter((r) => toSend.has(r.row))
       .slice(0, 3)
       .map((r) => `    line ${r.line}: ${r.who}`),
-    ...(plan.toSend.length > 3 ? [`    ...and ${plan.toSend.length - 3} more`] : []),
+    ...(selection.toSend.length > 3 ? [`    ...and ${selection.toSend.length - 3} more`] : []),
   ];
 }
 

@@ -20,7 +20,7 @@ is new work there. Records an earlier callctl wrote without a destination are li
 --claim-old-state or --ignore-old-state says what it was.
 
 Where: the state folder ($XDG_STATE_HOME/callctl, else ~/.local/state/callctl), or the shared
-store (--store, --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, profile store).
+store (--store, --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, the profile's store).
 
 Examples:
   callctl state

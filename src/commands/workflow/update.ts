@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { AuthError, InputError, InterruptedError, UsageError } from '../../errors.js';
 import { updateDetailsJson } from '../../api/cloud.js';
 import { PreparedUpload, type UploadOutcome } from '../../upload/upload.js';
+import { uploadSummary } from '../../upload/summary.js';
 import { RejectsFileError } from '../../upload/rejects.js';
 import { formatProblem } from '../../csv/problems.js';
 import type { WorkflowUpdateJson } from '../../schemas/run-output.js';
@@ -106,58 +107,9 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
     }
     if (stopRequested) throw new InterruptedError(`interrupted after reading ${opts.csv}; nothing was sent`);
     const u = upload;
-    const { validation: v, plan } = u;
-    const summary = (status: UpdateSummary['status'], sent?: UploadOutcome, stopped?: unknown): UpdateSummary => ({
-      status,
-      startedAt: new Date(started).toISOString(),
-      endedAt: new Date(ctx.io.now()).toISOString(),
-      workflowId: opts.workflowId,
-      file: u.options.path,
-      sha256: u.fingerprint.sha256,
-      rowsRead: v.rows,
-      valid: v.valid,
-      invalid: v.invalid,
-      skipped: u.allowed ? v.invalid : 0,
-      batchSize: plan.batchSize,
-      batchesTotal: plan.totalBatches,
-      batchesSent: sent?.batchesSent ?? 0,
-      batchesResumed: plan.resumed.batches,
-      entriesAcknowledged: sent?.entriesAcked ?? 0,
-      sent: sent?.entriesAcked ?? 0,
-      entriesResumed: plan.resumed.entries,
-      serviceCount: sent?.serviceCount ?? 0,
-      uncertain: (sent?.uncertain ?? plan.uncertain).map((b) => ({
-        batch: b.index,
-        firstLine: b.firstLine,
-        lastLine: b.lastLine,
-        entries: b.count,
-      })),
-      earlierUpload: u.earlier[0]
-        ? {
-            journal: u.earlier[0].path,
-            at: u.earlier[0].header?.at ?? '',
-            batches: u.earlier[0].batches.length,
-            entries: u.earlier[0].ackedEntries,
-            line: u.earlier[0].resumeLine,
-          }
-        : null,
-      durationMs: Math.round(ctx.io.now() - started),
-      journal: opts.dryRun ? null : u.journalPath,
-      rejects: u.options.rejectsPath ?? null,
-      problems: v.problems,
-      problemCount: v.problemCount,
-      ...(opts.dryRun
-        ? {
-            batches: plan.batches.map(({ index, firstLine, lastLine, count }) => ({
-              index,
-              firstLine,
-              lastLine,
-              count,
-            })),
-          }
-        : {}),
-      error: stopped ? String((stopped as Error).message ?? stopped) : null,
-    });
+    const { validation: v, batching } = u;
+    const summary = (status: UpdateSummary['status'], sent?: UploadOutcome, stopped?: unknown): UpdateSummary =>
+      uploadSummary(u, { status, startedAt: started, endedAt: ctx.io.now(), sent, stopped });
 
     // --quiet: problems that stop the upload are errors and shown; skipped ones are not.
     if (v.problems.length > 0 && !(opts.quiet && u.allowed)) listProblems(shown, opts.csv, u, !u.allowed);
@@ -169,11 +121,11 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
       await printSummary(out, opts.quiet === true, summary('dry-run'));
       return 0;
     }
-    if (plan.batches.length > 0 && !opts.yes) {
+    if (batching.batches.length > 0 && !opts.yes) {
       phase = 'confirming';
-      const resumed = plan.resumed.batches > 0 ? `, continuing after line ${plan.resumed.line}` : '';
+      const resumed = batching.resumed.batches > 0 ? `, continuing after line ${batching.resumed.line}` : '';
       const ok = await ctx.io.prompter.confirm(
-        `Send ${plural(plan.entries, 'contact')} from ${opts.csv} to workflow ${opts.workflowId} in ${plural(plan.batches.length, 'batch', 'batches')}${resumed}?`,
+        `Send ${plural(batching.entries, 'contact')} from ${opts.csv} to workflow ${opts.workflowId} in ${plural(batching.batches.length, 'batch', 'batches')}${resumed}?`,
         false,
       );
       if (!ok) throw new InterruptedError('cancelled; nothing was sent');
@@ -190,12 +142,12 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
     await printSummary(out, opts.quiet === true, summary(status, outcome, stopped));
     if (stopped) throw stopped;
     if (outcome.interrupted) {
-      const acked = plan.resumed.batches + outcome.batchesSent;
+      const acked = batching.resumed.batches + outcome.batchesSent;
       throw new InterruptedError(
-        `interrupted: ${acked} of ${plural(plan.totalBatches, 'batch', 'batches')} are acknowledged and journaled; run the same command again to send the rest`,
+        `interrupted: ${acked} of ${plural(batching.totalBatches, 'batch', 'batches')} are acknowledged and journaled; run the same command again to send the rest`,
       );
     }
-    if (plan.batches.length === 0 && !opts.quiet)
+    if (batching.batches.length === 0 && !opts.quiet)
       out.info(`nothing to send: every valid row of ${opts.csv} was already acknowledged (--restart sends them again)`);
     return 0;
   } finally {

@@ -6,7 +6,7 @@ import { CONFIG_FILE } from './paths.js';
 import type { SettingKey } from './keys.js';
 
 export type Profile = Partial<Record<SettingKey, string>>;
-export interface StoreData {
+export interface ConfigData {
   profiles?: Record<string, Profile>;
   /** The profile used when neither `-p` nor CALLCTL_PROFILE names one (`config use`). */
   current?: string;
@@ -14,7 +14,7 @@ export interface StoreData {
 
 /**
  * What a profile may be called: a letter or digit, then letters, digits, `.`, `_` or `-`, at most
- * 64 in all. Names such as `__proto__` would change the store's prototype instead of adding a
+ * 64 in all. Names such as `__proto__` would change the file's prototype instead of adding a
  * profile, and a name with `/` or spaces cannot be typed safely in scripts.
  */
 export const PROFILE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -30,13 +30,13 @@ export function checkProfileName(name: string, source: string): string {
 }
 
 /**
- * Reads the store without loading conf (start-up time matters for every command): the file is
- * plain JSON that conf writes. A missing file is an empty store. The file is opened without
+ * Reads the config file without loading conf (start-up time matters for every command): the file is
+ * plain JSON that conf writes. A missing file holds no profile. The file is opened without
  * blocking and must be a regular file (a FIFO would hang the read); a file that cannot be read,
- * is not JSON or not a callctl store is local trouble (exit 6). The error never quotes the file's
+ * is not JSON or not a callctl config file is local trouble (exit 6). The error never quotes the file's
  * text: it holds tokens.
  */
-export function readStore(dir: string): StoreData {
+export function readConfigFile(dir: string): ConfigData {
   const path = join(dir, CONFIG_FILE);
   let text: string;
   let fd: number;
@@ -70,10 +70,10 @@ export function readStore(dir: string): StoreData {
   const problem = shapeProblem(data);
   if (problem)
     throw new LocalError(`the config file ${path} is not a callctl config (${problem}); fix it or remove it`, { path });
-  return data as StoreData;
+  return data as ConfigData;
 }
 
-/** What is wrong with the store's shape, named without its values; undefined when it is fine. */
+/** What is wrong with the file's shape, named without its values; undefined when it is fine. */
 function shapeProblem(data: unknown): string | undefined {
   const isObject = (v: unknown): v is Record<string, unknown> =>
     typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -91,12 +91,12 @@ function shapeProblem(data: unknown): string | undefined {
 
 /** The profile `config use` made the default, if any. */
 export function readCurrent(dir: string): string | undefined {
-  const current = readStore(dir).current;
+  const current = readConfigFile(dir).current;
   return typeof current === 'string' && current !== '' ? current : undefined;
 }
 
 export function readProfile(dir: string, profile: string): Profile {
-  const profiles = readStore(dir).profiles ?? {};
+  const profiles = readConfigFile(dir).profiles ?? {};
   return Object.hasOwn(profiles, profile) ? profiles[profile]! : {};
 }
 
@@ -136,7 +136,7 @@ const LOCK_WAIT_MS = 10_000;
 type ConfStore = Awaited<ReturnType<typeof openConf>>;
 
 /** Runs `write` with conf open, holding `config.json.lock` in the config folder (stale locks of dead writers are taken over). */
-async function updateStore(dir: string, write: (conf: ConfStore, data: StoreData) => void): Promise<void> {
+async function updateStore(dir: string, write: (conf: ConfStore, data: ConfigData) => void): Promise<void> {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700);
@@ -145,8 +145,8 @@ async function updateStore(dir: string, write: (conf: ConfStore, data: StoreData
   }
   const release = await lockConfig(join(dir, `${CONFIG_FILE}.lock`));
   try {
-    // Read (and checked: a corrupt store is reported, never overwritten) inside the lock.
-    const data = readStore(dir);
+    // Read (and checked: a corrupt config file is reported, never overwritten) inside the lock.
+    const data = readConfigFile(dir);
     const conf = await openConf(dir);
     write(conf, data);
     chmodSync(join(dir, CONFIG_FILE), 0o600);
@@ -173,7 +173,7 @@ async function lockConfig(path: string): Promise<() => void> {
 
 async function openConf(dir: string) {
   const { default: Conf } = await import('conf');
-  return new Conf<StoreData>({
+  return new Conf<ConfigData>({
     projectName: 'callctl',
     projectSuffix: '',
     cwd: dir,
