@@ -76,8 +76,10 @@ export interface JournalState {
   doneAt?: string;
   /** A newer upload of the same path (other content) went ahead after this one stopped. */
   supersededAt?: string;
-  /** Last line of the last accepted or uncertain batch (0: none). */
-  resumeLine: number;
+  /** Last line of the accepted batches (0: none), as messages say how far an upload got. */
+  acceptedLine: number;
+  /** The highest batch number any run of this upload used: a run numbers its batches after it. */
+  lastIndex: number;
   /** Entries of the accepted batches. */
   ackedEntries: number;
   /** What the service's `count` summed to over the accepted batches. */
@@ -86,7 +88,7 @@ export interface JournalState {
 
 /** The state of an upload with no journal (a first run, or `--restart`). */
 export function emptyJournal(name: string, path: string): JournalState {
-  return { name, path, batches: [], uncertain: [], resumeLine: 0, ackedEntries: 0, serviceCount: 0 };
+  return { name, path, batches: [], uncertain: [], acceptedLine: 0, lastIndex: 0, ackedEntries: 0, serviceCount: 0 };
 }
 
 type Record_ = { type?: string; at?: string; error?: string } & Batch & Record<string, unknown>;
@@ -120,6 +122,7 @@ function foldJournal(name: string, path: string, records: readonly JournalRecord
   }
   for (const r of last.values()) {
     const { type: _t, ...rest } = r;
+    if (typeof r.index === 'number') state.lastIndex = Math.max(state.lastIndex, r.index);
     if (r.type === 'batch') {
       const b = r as unknown as AckedBatch;
       state.batches.push(b);
@@ -131,9 +134,9 @@ function foldJournal(name: string, path: string, records: readonly JournalRecord
         at: r.at ?? '',
         error: r.type === 'sending' ? 'the run ended (killed?) while it was in flight' : (r.error ?? 'no answer'),
       });
-    } else continue;
-    state.resumeLine = Math.max(state.resumeLine, r.lastLine);
+    }
   }
+  for (const b of state.batches) state.acceptedLine = Math.max(state.acceptedLine, b.lastLine);
   state.batches.sort((a, b) => a.firstLine - b.firstLine);
   state.uncertain.sort((a, b) => a.firstLine - b.firstLine);
   return state;

@@ -97,7 +97,7 @@ export function earlierOf(j: JournalState): {
     at: times.at(-1) ?? '',
     batches: j.batches.length,
     entries: j.ackedEntries,
-    line: j.resumeLine,
+    line: j.acceptedLine,
     startedAt: j.header?.at ?? '',
   };
 }

@@ -50,7 +50,7 @@ export function uploadSummary(u: PreparedUpload, run: UploadRun): WorkflowUpdate
           at: earlier.header?.at ?? '',
           batches: earlier.batches.length,
           entries: earlier.ackedEntries,
-          line: earlier.resumeLine,
+          line: earlier.acceptedLine,
         }
       : null,
     durationMs: Math.round(run.endedAt - run.startedAt),

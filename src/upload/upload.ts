@@ -203,7 +203,7 @@ export class PreparedUpload {
           type: 'resume',
           batches: journal.batches.length,
           entries: journal.ackedEntries,
-          line: journal.resumeLine,
+          line: journal.acceptedLine,
           journal: journalPath,
           doneAt: journal.doneAt,
         });
@@ -219,7 +219,9 @@ export class PreparedUpload {
       const check = await readAndCheck(o, fp, skipRanges(journal, resend), spool, splitter, emit);
       const { validation, rejected } = check;
       // Numbered after the batches an earlier run sent.
-      const numbered = journal.batches.length + kept.length;
+      // After every number an earlier run used: a batch sent again (uncertain, or refused) gets a
+      // number of its own, so that no two log lines or journal records name one number.
+      const numbered = journal.lastIndex;
       const spooled = check.batches.map((b) => ({ ...b, index: b.index + numbered }));
       const batches = spooled.map(plainBatch);
       const after = statFile(o.path, o.file);
@@ -233,7 +235,7 @@ export class PreparedUpload {
         resumed: {
           batches: journal.batches.length,
           entries: journal.ackedEntries,
-          line: journal.resumeLine,
+          line: journal.acceptedLine,
           serviceCount: journal.serviceCount,
         },
         uncertain: kept,

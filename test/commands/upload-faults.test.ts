@@ -172,3 +172,31 @@ describe('upload killed with SIGKILL while a batch is in flight (rows without ca
     for (let i = 1; i <= ROWS; i++) expect(times(i), `row ${i}`).toBe(i >= 5 && i <= 8 ? 2 : 1);
   });
 });
+
+describe('an uncertain batch sent again later', () => {
+  it('gets a number of its own: each line names its own batch and lines; "up to line" counts accepted rows only', async () => {
+    const file = join(dir, 'later.csv');
+    writeFileSync(
+      file,
+      `callee,platform\n${Array.from({ length: 8 }, (_, i) => `+6281200007${10 + i},shop`).join('\n')}\n`,
+    );
+    const update = (...extra: string[]) =>
+      runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--yes', '--batch-size', '2', ...extra], {
+        env,
+      });
+    sandbox.setFaults({ failBatch: { index: 2, mode: 'drop-after-accept', repeat: 'once' } });
+    expect((await update()).code).toBe(5);
+    sandbox.resetFaults();
+    // Without --resend-uncertain: the rest goes as batches 3 and 4; batch 2 (lines 4-5) stays uncertain.
+    const rest = await update();
+    expect(rest.err).toContain('continuing an earlier run: 1 batch (2 entries, up to line 3) already accepted');
+    expect(rest.err).toContain('batch 3/4 sent: lines 6-7');
+    expect(rest.err).toContain('batch 4/4 sent: lines 8-9');
+    // Then with it: lines 4-5 go as batch 5 (batch 4 was lines 8-9, and stays so).
+    const again = await update('--resend-uncertain');
+    expect(again.code, again.err).toBe(0);
+    expect(again.err).toContain('sending again batch 2 (lines 4-5), which an earlier run sent with no answer');
+    expect(again.err).toContain('batch 5/5 sent: lines 4-5');
+    expect(again.err).not.toMatch(/batch [1-4]\/\d+ sent: lines 4-5/);
+  });
+});

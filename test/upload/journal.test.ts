@@ -35,7 +35,8 @@ describe('journal', () => {
     const state = await readJournal(store, key);
     expect(state.doneAt).toBeUndefined();
     expect(state).toMatchObject({
-      resumeLine: 25,
+      acceptedLine: 25,
+      lastIndex: 2,
       ackedEntries: 20,
       header: { workflowId: 'wf/1', file: '/data/c.csv' },
     });
