@@ -4,12 +4,15 @@ import type { AnswerReader, Delivery, PreparedRequest } from '../api/deliver.js'
 import { issuesToProblems, type Problem } from '../csv/problems.js';
 import { person } from '../person.js';
 import { oldDestinationText } from '../state/destination.js';
+import type { CredentialSource } from './refused.js';
 
 /** Where a push goes: the flex-route address and its token (live or test). */
 export interface PushTarget {
   flexUrl: string;
   token: string;
   environment: 'live' | 'test';
+  /** Where the token came from, named when the route refuses it. */
+  tokenSource: CredentialSource;
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');

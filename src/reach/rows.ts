@@ -1,4 +1,5 @@
 import type { Delivery, PreparedRequest } from '../api/deliver.js';
+import { WrongSchemeError } from '../errors.js';
 import { intervalMs } from '../timers.js';
 import type { Journal, RowState } from '../state/row-journal.js';
 import { plural } from '../plural.js';
@@ -139,7 +140,17 @@ export async function sendRows<B>(
     // Committed before the request leaves (a database ledger answers asynchronously).
     await opts.ledger?.pending(row.person, journal.iso());
     thisRun.add(row.row);
-    const d = await sender.deliver(req);
+    let d: Delivery;
+    try {
+      d = await sender.deliver(req);
+    } catch (error) {
+      // https:// to a plain HTTP server (or the reverse): nothing left, as the error says.
+      if (error instanceof WrongSchemeError) {
+        await journal.answer(row.row, { state: 'not-sent', at: journal.iso(), error: error.message });
+        await opts.ledger?.cleared(row.person, journal.iso());
+      }
+      throw error;
+    }
     await journal.answer(row.row, toState(d, journal.iso()));
     if (d.outcome === 'failed' || d.outcome === 'not-sent') await opts.ledger?.cleared(row.person, journal.iso());
     const result = {

@@ -1,4 +1,5 @@
 import type { Delivery } from '../api/deliver.js';
+import { WrongSchemeError } from '../errors.js';
 import type { Destination } from '../state/destination.js';
 import { RECALL_WINDOW_MS, type Ledger } from '../state/ledger.js';
 import { settleOldJournal, settleOldLedger, type OldStatePolicy } from '../state/old-state.js';
@@ -307,7 +308,14 @@ export async function reachOne(
     const reachedAt = within(ledger.lastReached(one.person), rules);
     if (reachedAt) return { outcome: 'skipped', reachedAt };
     await ledger.pending(one.person, new Date(rules.now()).toISOString());
-    const delivery = await deliver();
+    let delivery: Delivery;
+    try {
+      delivery = await deliver();
+    } catch (error) {
+      // https:// to a plain HTTP server (or the reverse): nothing left, as the error says.
+      if (error instanceof WrongSchemeError) await ledger.cleared(one.person, new Date(rules.now()).toISOString());
+      throw error;
+    }
     if (delivery.outcome === 'failed' || delivery.outcome === 'not-sent')
       await ledger.cleared(one.person, new Date(rules.now()).toISOString());
     return { outcome: 'delivered', delivery };

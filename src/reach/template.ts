@@ -4,6 +4,7 @@ import type { AnswerReader, Delivery, PreparedRequest } from '../api/deliver.js'
 import { issuesToProblems, type Problem } from '../csv/problems.js';
 import { channelPerson } from '../person.js';
 import { oldDestinationText } from '../state/destination.js';
+import type { CredentialSource } from './refused.js';
 import { signBody, type SignatureSource } from '../signing/service-sign.js';
 
 export const UNITCAST_PATH = '/api/v1/template/unitcast';
@@ -14,6 +15,8 @@ export interface TemplateTarget {
   /** `X-Service-Sign-Key`: the API key. */
   signKey: string;
   signature: SignatureSource;
+  /** Where the API key and the signature came from, named when the endpoint refuses them. */
+  sources: CredentialSource[];
 }
 
 export function templateEndpoint(target: Pick<TemplateTarget, 'baseUrl'>): string {

@@ -277,3 +277,20 @@ describe('push --csv progress without a terminal', () => {
     expect(r.err).toMatch(/^\S+Z calls: 3\/3, row 3 \(line 4\) \+628000000702: sent/m);
   });
 });
+
+describe('push --csv to https:// on a plain HTTP server', () => {
+  it('stops at the first row (1) and records it as not sent, not uncertain: nothing left', async () => {
+    const file = writeIn(dir, 'scheme.csv', pushCsv(2));
+    const https = { CALLCTL_FLEX_URL: sandbox.flexUrl.replace('http://', 'https://') };
+    const r = await cli(['--csv', file, '--yes', '--json'], { env: https });
+    expect(r.code, r.err).toBe(1);
+    expect(r.err).toMatch(/answers in plain HTTP|use http:\/\//);
+    expect(sandbox.requests).toHaveLength(0);
+    // The journal of that destination holds no uncertain row; the ledger clears the person.
+    const state = JSON.parse((await runCli(['state', '--json'], { env: { ...env, ...https } })).out);
+    expect(state.sends).toEqual([expect.objectContaining({ sent: 0, uncertain: 0 })]);
+    const again = await cli(['--csv', file, '--yes', '--json']);
+    expect(again.code, again.err).toBe(0);
+    expect(JSON.parse(again.out)).toMatchObject({ sent: 2, uncertain: 0 });
+  });
+});

@@ -8,6 +8,7 @@ import { deliver } from '../../api/deliver.js';
 import type { Problem } from '../../csv/problems.js';
 import { buildPush, oldPushNames, preparePush, pushAnswer, pushEndpoint } from '../../reach/push.js';
 import { pushDestination } from '../../state/destination.js';
+import { withCredentialHint } from '../../reach/refused.js';
 import { oldJournalName } from '../../state/row-journal.js';
 import { collectVariables } from '../shared/variables.js';
 import { runCsvSend } from '../shared/csv-send.js';
@@ -76,7 +77,7 @@ export async function runPushCsv(ctx: Context, opts: PushOptions): Promise<numbe
       rows,
       sender: {
         prepare: async (row) => preparePush(target, row.body),
-        deliver: (req) => deliver(transport, req, pushAnswer),
+        deliver: async (req) => withCredentialHint(await deliver(transport, req, pushAnswer), [target.tokenSource]),
       },
       preview: async (row) => preparePush(target, row.body),
       words: { one: 'call', many: 'calls', verb: 'Place' },

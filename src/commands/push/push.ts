@@ -4,6 +4,7 @@ import { redact } from '../../redact.js';
 import { deliver } from '../../api/deliver.js';
 import { buildPush, oldPushNames, preparePush, pushAnswer, pushEndpoint, pushError } from '../../reach/push.js';
 import { peekOne, reachOne } from '../../reach/send-run.js';
+import { withCredentialHint } from '../../reach/refused.js';
 import { pushDestination } from '../../state/destination.js';
 import { collectVariables } from '../shared/variables.js';
 import {
@@ -70,7 +71,9 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
   );
   const sentAt = ctx.io.now();
   const transport = await ctx.transport();
-  const sent = await reachOne(state, one, rules, () => deliver(transport, req, pushAnswer));
+  const sent = await reachOne(state, one, rules, async () =>
+    withCredentialHint(await deliver(transport, req, pushAnswer), [target.tokenSource]),
+  );
   if (sent.outcome === 'skipped') return printSkipped(ctx, one, sent.reachedAt, false);
   const d = sent.delivery;
   if (d.outcome !== 'sent') throw pushError(target, body, d, sentAt);

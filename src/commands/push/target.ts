@@ -54,7 +54,20 @@ export async function resolvePushTarget(
   ctx.addSecret(token);
   // The path carries the token percent-encoded; that form must not be printed either.
   ctx.addSecret(encodeURIComponent(token));
-  return { flexUrl, token, environment: test ? 'test' : 'live' };
+  const resolved = settings.resolve(tokenKey);
+  const from = opts.pushTokenStdin
+    ? '--push-token-stdin'
+    : resolved.source === 'env'
+      ? test
+        ? 'CALLCTL_PUSH_TEST_TOKEN'
+        : 'CALLCTL_PUSH_TOKEN'
+      : `profile ${ctx.profile}'s ${tokenKey}`;
+  return {
+    flexUrl,
+    token,
+    environment: test ? 'test' : 'live',
+    tokenSource: { what: 'the push token', from, key: tokenKey, inPath: true },
+  };
 }
 
 /** How callers are read: `--region` (or the profile's) and `--e164`. */

@@ -15,6 +15,7 @@ import {
   templateEndpoint,
 } from '../../reach/template.js';
 import { templateDestination } from '../../state/destination.js';
+import { withCredentialHint } from '../../reach/refused.js';
 import { oldJournalName } from '../../state/row-journal.js';
 import { collectVariables } from '../shared/variables.js';
 import { withSignFlag } from '../shared/signature.js';
@@ -100,7 +101,7 @@ export async function runTemplateCsv(ctx: Context, opts: TemplateSendOptions): P
       rows,
       sender: {
         prepare: (row) => withSignFlag(prepareTemplate(target, stamp(row))),
-        deliver: (req) => deliver(transport, req, templateAnswer),
+        deliver: async (req) => withCredentialHint(await deliver(transport, req, templateAnswer), target.sources),
       },
       preview: (row) => prepareTemplate(target, stamp(row), target.signature.kind !== 'command'),
       words: { one: 'message', many: 'messages', verb: 'Send' },

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { redact } from '../../redact.js';
 import { deliver } from '../../api/deliver.js';
 import { peekOne, reachOne } from '../../reach/send-run.js';
+import { withCredentialHint } from '../../reach/refused.js';
 import { templateDestination } from '../../state/destination.js';
 import { withSignFlag } from '../shared/signature.js';
 import {
@@ -97,7 +98,9 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
   );
   const req = await withSignFlag(prepareTemplate(target, body));
   const transport = await ctx.transport();
-  const sent = await reachOne(state, one, rules, () => deliver(transport, req, templateAnswer));
+  const sent = await reachOne(state, one, rules, async () =>
+    withCredentialHint(await deliver(transport, req, templateAnswer), target.sources),
+  );
   if (sent.outcome === 'skipped') return printSkipped(ctx, one, sent.reachedAt, false);
   const d = sent.delivery;
   if (d.outcome !== 'sent') throw templateError(target, body, d);

@@ -32,7 +32,15 @@ export async function resolveTemplateTarget(
   ctx.addSecret(signKey);
   const signature = await signatureWithFallback(ctx, opts, settings.stored()['sign-secret']);
   if (signature.kind === 'default') ctx.addSecret(signature.secret);
-  return { baseUrl, signKey, signature };
+  const keyFrom =
+    settings.resolve('sign-key').source === 'env' ? 'CALLCTL_SIGN_KEY' : `profile ${ctx.profile}'s sign-key`;
+  const sources = [
+    { what: 'X-Service-Sign-Key', from: keyFrom, key: 'sign-key' },
+    signature.kind === 'default'
+      ? { what: 'the X-Service-Sign secret', from: signature.from, key: 'sign-secret' }
+      : { what: 'X-Service-Sign', from: signature.kind === 'command' ? '--sign-command' : '--signature' },
+  ];
+  return { baseUrl, signKey, signature, sources };
 }
 
 /**
