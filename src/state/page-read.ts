@@ -43,42 +43,43 @@ export class LineCount {
   }
 }
 
-/** Cheap tests on a line's text that a record must pass to match (each sound: never drops a match). */
-function prefilter(filter: EventFilter): (line: string) => boolean {
-  const needs: Array<(line: string) => boolean> = [];
+/**
+ * Cheap tests on a line's bytes that a record must pass to match (each sound: never drops a
+ * match), so that most lines of a narrow filter are never decoded nor parsed.
+ */
+function prefilter(filter: EventFilter): (line: Buffer) => boolean {
+  const needs: Array<(line: Buffer) => boolean> = [];
   const quoted = (v: string) => JSON.stringify(v);
-  if (filter.types) {
-    const needles = [...filter.types].map((t) => (t === 'refused' ? '"type":null' : `"type":${quoted(t)}`));
-    needs.push((l) => needles.some((n) => l.includes(n)));
-  }
-  if (filter.verdicts && !filter.verdicts.has('refused')) {
-    const needles = [...filter.verdicts].map((v) => `"verdict":${quoted(v)}`);
-    needs.push((l) => needles.some((n) => l.includes(n)));
-  }
+  const anyOf = (texts: string[]) => {
+    const needles = texts.map((t) => Buffer.from(t));
+    return (l: Buffer) => needles.some((n) => l.includes(n));
+  };
+  if (filter.types)
+    needs.push(anyOf([...filter.types].map((t) => (t === 'refused' ? '"type":null' : `"type":${quoted(t)}`))));
+  if (filter.verdicts && !filter.verdicts.has('refused'))
+    needs.push(anyOf([...filter.verdicts].map((v) => `"verdict":${quoted(v)}`)));
   if (filter.retries !== undefined) {
-    const first = (l: string) => l.includes('"retry":0,') || l.includes('"retry":0}');
+    const first = anyOf(['"retry":0,', '"retry":0}']);
     needs.push(filter.retries ? (l) => !first(l) : first);
   }
-  if (filter.key !== undefined) {
-    const needle = `"key":${quoted(filter.key)}`;
-    needs.push((l) => l.includes(needle));
-  }
+  if (filter.key !== undefined) needs.push(anyOf([`"key":${quoted(filter.key)}`]));
   // An id of the body, as the record's line writes it (the body is a JSON string in the record, so
-  // escaped twice); a body that spells characters otherwise (\u, \/) may hold it in another spelling,
-  // and a number may be written otherwise (1e3): such lines are read whole.
+  // escaped twice); a body that spells characters otherwise (\u, \/) may hold it in another
+  // spelling, and a number in the body is read as its shortest text (1e3 is "1000"): such lines are
+  // read whole.
   for (const v of [filter.plan, filter.task, filter.callee]) {
-    if (v === undefined || /^[-+.\d]/.test(v)) continue;
-    const needle = quoted(quoted(v).slice(1, -1)).slice(1, -1);
-    needs.push((l) => l.includes(needle) || l.includes('\\\\u') || l.includes('\\\\/'));
+    if (v === undefined || String(Number(v)) === v) continue;
+    needs.push(anyOf([quoted(quoted(v).slice(1, -1)).slice(1, -1), '\\\\u', '\\\\/']));
   }
-  // Times: every record line begins with its ISO time, compared as text.
+  // Times: every record line holds its ISO time early, compared as text.
   const since = filter.since === undefined ? undefined : new Date(filter.since).toISOString();
   const until = filter.until === undefined ? undefined : new Date(filter.until).toISOString();
   if (since !== undefined || until !== undefined) {
+    const key = Buffer.from('"time":"');
     needs.push((l) => {
-      const at = l.indexOf('"time":"');
+      const at = l.indexOf(key);
       if (at < 0) return true;
-      const t = l.slice(at + 8, at + 32);
+      const t = l.toString('latin1', at + 8, at + 32);
       return (since === undefined || t >= since) && (until === undefined || t < until);
     });
   }
@@ -127,8 +128,10 @@ export function pageOfLog(
     const known = hint.get(before);
     if (known !== undefined && known <= end) [line, pos] = [before, known];
     let lastStart = pos;
-    // Bytes [pos, pos + data.length) of the file, ending where a line starts.
-    let data: Buffer = Buffer.alloc(0);
+    // Bytes [pos, pos + data.length) of the file, ending where a line starts; read into one buffer,
+    // the part of a line left from the last read moved behind the next one.
+    let work = Buffer.allocUnsafe(chunkSize * 2);
+    let data: Buffer = work.subarray(0, 0);
     read: for (;;) {
       let e = data.length;
       while (e > 0) {
@@ -139,9 +142,8 @@ export function pageOfLog(
         line -= 1;
         if (line <= after) break read;
         if (line < before) {
-          const text = data.toString('utf8', s, e - 1);
-          if (pass(text)) {
-            const record = parse(text);
+          if (pass(data.subarray(s, e - 1))) {
+            const record = parse(data.toString('utf8', s, e - 1));
             if (record && matches(record, filter, () => recordFacts(record))) {
               if (events.length === cursor.limit) {
                 more = true;
@@ -159,10 +161,13 @@ export function pageOfLog(
       if (pos === 0) break;
       const n = Math.min(chunkSize, pos);
       pos -= n;
-      const chunk = Buffer.allocUnsafe(n + e);
-      readSync(fd, chunk, 0, n, pos);
-      data.copy(chunk, n, 0, e);
-      data = chunk;
+      if (n + e > work.length) {
+        const bigger = Buffer.allocUnsafe(2 * (n + e));
+        data.copy(bigger, n, 0, e);
+        work = bigger;
+      } else data.copy(work, n, 0, e);
+      readSync(fd, work, 0, n, pos);
+      data = work.subarray(0, n + e);
     }
     return { events, newest: String(lines), more };
   } finally {

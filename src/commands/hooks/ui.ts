@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { LocalError, UsageError } from '../../errors.js';
 import { httpUrl } from '../../config/http-url.js';
+import { flatHeap } from '../../heap.js';
 import type { EventStore } from '../../state/types.js';
 import { eventFilter, exportLine, CSV_HEAD } from './events.js';
 import { chatbotSigning } from './secrets.js';
@@ -113,6 +114,9 @@ export async function serveInspector(
 
 /** `hooks ui`: the inspector over what serve-hooks recorded, until Ctrl-C. */
 export async function runHooksUi(ctx: Context, opts: UiOptions): Promise<number> {
+  // A filter reads through the whole record (pages of it): garbage at the pace of the reading,
+  // which V8 meets by growing its heap, not by keeping anything (src/heap.ts).
+  flatHeap();
   const store = await readSource(ctx, opts);
   try {
     const stop = await serveInspector(ctx, store, opts);
