@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global document */
 // Benchmark of the inspector (`callctl hooks ui`) over a big record (npm run bench:hooks-ui, which
 // builds dist/). Writes an NDJSON log of 100,000 generated events as serve-hooks records them (task
 // ends and workflow API pushes, about 1 KB a line; one in 50 rejected) and one of 1,000 (the
@@ -36,7 +37,6 @@ const BIG = arg('--events', 100_000);
 const SMALL = 1_000;
 const withPg = !args.includes('--no-pg');
 const dir = mkdtempSync(join(tmpdir(), 'callctl-bench-ui-'));
-const START = Date.UTC(2026, 10, 20, 8);
 
 /** Event i as serve-hooks records it (deterministic); `n` events end now-ish, 250 ms apart. */
 function record(i, n) {
