@@ -3,6 +3,7 @@
  * driven by playwright-core, which downloads no browser of its own. Without it the tests skip with a
  * line naming the package, and fail with CI=true (itWith).
  */
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll } from 'vitest';
 import { itWith } from './programs.js';
@@ -49,4 +50,13 @@ export function useBrowser(): BrowserFixture {
 /** `it` for a test that needs Chromium: skipped with a line naming the package when it is missing. */
 export function itWithBrowser(title: string, fn: () => unknown | Promise<unknown>, timeout = 60_000): void {
   itWith('chromium', title, fn, timeout);
+}
+
+/**
+ * With UPDATE_SCREENSHOTS=1 (`npm run screenshots`), writes the page as docs/NAME.png, the
+ * README's pictures; otherwise nothing.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!process.env.UPDATE_SCREENSHOTS) return;
+  await page.screenshot({ path: fileURLToPath(new URL(`../../docs/${name}.png`, import.meta.url)) });
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { itWithBrowser, useBrowser } from '../helpers/browser.js';
+import { itWithBrowser, screenshot, useBrowser } from '../helpers/browser.js';
 import { post, tempDir, until } from './helpers.js';
 import { forwardTarget, runUi, type Running } from './ui-helpers.js';
 
@@ -117,6 +117,7 @@ describe('serve-hooks --ui: the inspector beside the receiver', () => {
     const { page } = await opened();
     await page.click(`#list a[data-id="${id}"]`);
     await page.waitForSelector('#detail h2');
+    await screenshot(page, 'inspector');
     expect(page.url()).toContain(`event=${id}`);
     const show = JSON.parse((await runCli(['hooks', 'show', id, '--log', log, '--json'])).out);
     const facts = await page.$$eval('#detail dl dt', (dts) =>

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { itWithBrowser, useBrowser } from '../helpers/browser.js';
+import { itWithBrowser, screenshot, useBrowser } from '../helpers/browser.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { fixtureServer } from './fixture-server.js';
@@ -121,8 +121,9 @@ describe('reports as a page (--format html)', () => {
 
   itWithBrowser('plan report: rounds, then all rounds together, as --json gives them', async () => {
     const { n, file } = await both(['plan', 'report', 'PLAN-A']);
-    const { page, requests } = await open(file);
+    const { page, requests } = await open(file, { width: 900 });
     await expectSameNumbers(page, n);
+    await screenshot(page, 'report');
     expect(await rows(page, 'rounds')).toEqual(
       n.rounds!.map((r) => [
         r.Rounds,
