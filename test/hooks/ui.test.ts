@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { freshDatabase } from '../helpers/postgres.js';
 import { itWithBrowser, screenshot, useBrowser } from '../helpers/browser.js';
 import { post, tempDir, until } from './helpers.js';
 import { forwardTarget, runUi, type Running } from './ui-helpers.js';
@@ -289,6 +290,53 @@ describe('safe by default', () => {
       ).toBe(200);
     } finally {
       other.child.kill('SIGTERM');
+    }
+  });
+});
+
+describe('hooks ui over the shared PostgreSQL store', () => {
+  it('lists what serve-hooks stored, newest first, and the live stream tells of each new event', async () => {
+    const store = await freshDatabase('ui');
+    const hooks = await runUi(['serve-hooks', '--port', '0', '--key', 'k1', '--ui', '--ui-port', '0'], {
+      CALLCTL_STORE: store,
+    });
+    const ui = await runUi(['hooks', 'ui', '--port', '0'], { CALLCTL_STORE: store });
+    try {
+      for (const type of ['task.end', 'plan.end'])
+        expect((await runCli(['hooks', 'trigger', type, '--url', `${hooks.hooks}/`, '--key', 'k1'])).code).toBe(0);
+      for (const base of [ui.ui, hooks.ui]) {
+        const page = JSON.parse((await post(`${base}api/events`, '', {}, 'GET')).body);
+        expect(page.events.map((e: { type: string }) => e.type)).toEqual(['plan.end', 'task.end']);
+        expect(page.newest).toBe(page.events[0].id);
+      }
+      // The live stream: its first message says where the store is, the next one the new event.
+      const messages: string[] = [];
+      const stream = await fetch(`${ui.ui}api/stream`);
+      const reader = stream.body!.getReader();
+      const read = (async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          messages.push(
+            ...(Buffer.from(value)
+              .toString()
+              .match(/^data: .*$/gm) ?? []),
+          );
+        }
+      })();
+      await until(() => messages.length === 1);
+      expect((await runCli(['hooks', 'trigger', 'task.end', '--url', `${hooks.hooks}/`, '--key', 'k1'])).code).toBe(0);
+      await until(() => messages.length >= 2, 10_000);
+      const newest = JSON.parse(messages.at(-1)!.slice(6)).newest;
+      const after = JSON.parse(
+        (await post(`${ui.ui}api/events?after=${JSON.parse(messages[0]!.slice(6)).newest}`, '', {}, 'GET')).body,
+      );
+      expect(after.events.map((e: { id: string }) => e.id)).toEqual([newest]);
+      await reader.cancel();
+      await read.catch(() => undefined);
+    } finally {
+      ui.child.kill('SIGTERM');
+      hooks.child.kill('SIGTERM');
     }
   });
 });

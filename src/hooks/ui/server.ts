@@ -49,7 +49,8 @@ class Live {
       this.clients.delete(res);
       if (this.clients.size === 0) this.watching?.abort();
     });
-    void this.tell(res);
+    // A store that cannot be read now: the client is told at the next wake.
+    this.tell(res).catch(() => undefined);
     if (!this.watching) void this.watch();
   }
 

@@ -2,37 +2,8 @@
 // (server-sent events), filters kept in the address, and one event's detail. Every text from an
 // event goes into the page as text (textContent), never as markup.
 import './inspector.css';
-
-interface Row {
-  id: string;
-  time: string;
-  type: string;
-  plan?: string;
-  task?: string;
-  callee?: string;
-  status?: string;
-  verdict: string;
-  retry: number;
-  answer: number;
-  forward: string;
-}
-interface ListAnswer {
-  events: Row[];
-  newest: string;
-  more: boolean;
-}
-interface Detail {
-  event: Record<string, unknown> & {
-    id: string;
-    headers: Record<string, string>;
-    body?: string;
-    ids: Record<string, unknown>;
-    forward: null | Record<string, unknown>;
-  };
-  pretty: string;
-  arrivals: Row[];
-  curl: string;
-}
+import { renderDetail } from './detail.js';
+import { el, getJson, params, withParam, type Detail, type ListAnswer, type Row } from './dom.js';
 
 const FILTERS = ['type', 'verdict', 'retries', 'plan', 'task', 'callee', 'since', 'until'] as const;
 const TYPES = [
@@ -52,22 +23,6 @@ const WINDOW = 2000;
 const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
 const canSend = document.querySelector<HTMLMetaElement>('meta[name="can-send"]')?.content === 'yes';
 
-/** An element with attributes and children (strings become text nodes). */
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string | boolean> = {},
-  ...children: Array<Node | string | undefined>
-): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === false) continue;
-    e.setAttribute(k, v === true ? '' : v);
-  }
-  for (const c of children) if (c !== undefined) e.append(c);
-  return e;
-}
-
-const params = () => new URLSearchParams(location.search);
 const later = (a: string, b: string) => a.length > b.length || (a.length === b.length && a > b);
 
 /** The filters of the address, as the API takes them. */
@@ -80,13 +35,6 @@ function filterQuery(): URLSearchParams {
   }
   if (reveal.checked) q.set('reveal', '1');
   return q;
-}
-
-async function getJson<T>(url: string, init?: RequestInit): Promise<T> {
-  const res = await fetch(url, { credentials: 'same-origin', ...init });
-  const body = (await res.json().catch(() => ({}))) as T & { error?: string };
-  if (!res.ok) throw new Error(body.error ?? `HTTP ${res.status}`);
-  return body;
 }
 
 // ---- the frame ----
@@ -174,13 +122,6 @@ function rowOf(r: Row): HTMLTableRowElement {
   return tr;
 }
 
-function withParam(name: string, value: string | undefined): string {
-  const p = params();
-  if (value === undefined) p.delete(name);
-  else p.set(name, value);
-  return p.toString();
-}
-
 function setExports(): void {
   const q = filterQuery();
   q.set('format', 'csv');
@@ -238,13 +179,6 @@ async function loadNewer(upTo: string): Promise<void> {
 }
 
 // ---- one event ----
-function facts(pairs: Array<[string, unknown]>): HTMLDListElement {
-  const dl = el('dl');
-  for (const [k, v] of pairs)
-    if (v !== undefined && v !== '' && v !== null) dl.append(el('dt', {}, k), el('dd', {}, String(v)));
-  return dl;
-}
-
 async function showDetail(): Promise<void> {
   const id = params().get('event');
   for (const tr of tbody.querySelectorAll('tr[aria-current]')) tr.removeAttribute('aria-current');
@@ -263,129 +197,7 @@ async function showDetail(): Promise<void> {
     detail.replaceChildren(el('p', { role: 'alert' }, (error as Error).message));
     return;
   }
-  const e = d.event;
-  const f = e.forward;
-  const close = el('button', { type: 'button', id: 'close' }, 'Close');
-  close.addEventListener('click', () => navigate(withParam('event', undefined)));
-  const headers = el(
-    'table',
-    { class: 'headers' },
-    el(
-      'tbody',
-      {},
-      ...Object.entries(e.headers).map(([k, v]) => el('tr', {}, el('th', { scope: 'row' }, k), el('td', {}, v))),
-    ),
-  );
-  const arrivals = el(
-    'table',
-    { class: 'arrivals' },
-    el('thead', {}, el('tr', {}, ...['#', 'time', 'retry', 'answer'].map((h) => el('th', { scope: 'col' }, h)))),
-    el(
-      'tbody',
-      {},
-      ...d.arrivals.map((a) =>
-        el(
-          'tr',
-          {},
-          el('td', {}, el('a', { href: `?${withParam('event', a.id)}`, 'data-id': a.id }, `#${a.id}`)),
-          el('td', {}, a.time),
-          el('td', {}, a.retry > 0 ? `retry ${a.retry}` : 'first'),
-          el('td', {}, String(a.answer)),
-        ),
-      ),
-    ),
-  );
-  const sendNote = el('p', { id: 'send-note', role: 'status' });
-  const unverified = e.verdict !== 'verified' && e.verdict !== 'unsigned';
-  const include = el('input', { type: 'checkbox', id: 'include-unverified' });
-  const sendButton = el('button', { type: 'button', id: 'send', disabled: !canSend }, 'Send again');
-  sendButton.addEventListener('click', async () => {
-    sendButton.disabled = true;
-    sendNote.textContent = 'sending…';
-    try {
-      const r = await getJson<{ status: number | null; error?: string; attempts: number }>(
-        `/api/events/${encodeURIComponent(e.id)}/send`,
-        {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-          body: JSON.stringify({ includeUnverified: include.checked }),
-        },
-      );
-      sendNote.textContent =
-        r.status !== null
-          ? `sent: the target answered ${r.status} (${r.attempts} attempt${r.attempts === 1 ? '' : 's'})`
-          : `not delivered: ${r.error ?? ''}`;
-    } catch (error) {
-      sendNote.textContent = `not sent: ${(error as Error).message}`;
-    } finally {
-      sendButton.disabled = false;
-    }
-  });
-  const curl = el('pre', { class: 'curl', id: 'curl' }, d.curl);
-  const copy = el('button', { type: 'button', id: 'copy-curl' }, 'Copy as curl');
-  copy.addEventListener('click', async () => {
-    try {
-      await navigator.clipboard.writeText(d.curl);
-      sendNote.textContent = 'curl command copied';
-    } catch {
-      getSelection()?.selectAllChildren(curl);
-      sendNote.textContent = 'the clipboard is not available here: the command is selected, copy it with Ctrl+C';
-    }
-  });
-  const parts: Array<Node | undefined> = [
-    el('div', { class: 'detail-head' }, el('h2', { id: 'detail-title', tabindex: '-1' }, `Event #${e.id}`), close),
-    facts([
-      ['time', e.time],
-      ['type', e.type ?? '(refused before its type was known)'],
-      ...Object.entries(e.ids),
-      ['answer', e.answer],
-      ['error', e.error],
-      ['verdict', e.verdict],
-      ['key matched', e.by],
-      ['reason', e.reason],
-      ['warnings', Array.isArray(e.warnings) ? e.warnings.join('; ') : undefined],
-      ['identity', e.key],
-      ['retry', Number(e.retry) > 0 ? `retry ${e.retry} of this event` : 'first arrival'],
-      ['arrivals', Number(e.arrivals) || 1],
-      [
-        'forward',
-        f
-          ? `${f.state}${f.status !== undefined ? ` ${f.status}` : ''}${f.error ? ` ${f.error}` : ''}${f.attempts ? ` after ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}` : ''}${f.at ? ` at ${f.at}` : ''}`
-          : 'not forwarded (or not recorded in an NDJSON log)',
-      ],
-      ['from', `${e.remote ?? ''} ${e.method} ${e.path}`.trim()],
-    ]),
-    el(
-      'div',
-      { class: 'actions' },
-      sendButton,
-      unverified ? el('label', {}, include, ' also unverified (sent as it came)') : undefined,
-      copy,
-    ),
-    canSend
-      ? undefined
-      : el(
-          'p',
-          { class: 'soft' },
-          'Send again needs a forward target: serve-hooks --forward-to, or hooks ui --forward-to.',
-        ),
-    sendNote,
-    el('h3', {}, 'Headers'),
-    headers,
-    el('h3', {}, `Body (${e.bytes} bytes${e.encoding === 'base64' ? ', base64' : ''})`),
-    el(
-      'details',
-      { open: true },
-      el('summary', {}, 'pretty'),
-      el('pre', { class: 'body', id: 'body-pretty' }, d.pretty),
-    ),
-    el('details', {}, el('summary', {}, 'raw'), el('pre', { class: 'body', id: 'body-raw' }, e.body ?? '')),
-    el('h3', {}, `Arrivals (${Number(e.arrivals) || 1})`),
-    arrivals,
-    el('h3', {}, 'As a curl command'),
-    curl,
-  ];
-  detail.replaceChildren(...parts.filter((p): p is Node => p !== undefined));
+  renderDetail(detail, d, { canSend, csrf, close: () => navigate(withParam('event', undefined)) });
 }
 
 // ---- the address ----
