@@ -235,6 +235,7 @@ describe('safe by default', () => {
   const get = (url: string, headers: Record<string, string> = {}) => post(url, '', headers, 'GET');
 
   it('on loopback: answers only under a loopback host name; a POST needs the page CSRF token', async () => {
+    expect((await trigger('task.end')).code).toBe(0);
     expect((await get(`${run.ui}api/events`)).status).toBe(200);
     const rebound = await get(`${run.ui}api/events`, { host: 'attacker.example' });
     expect(rebound.status).toBe(403);
@@ -272,6 +273,34 @@ describe('safe by default', () => {
       expect(String(first.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
       expect((await get(base, { cookie })).status).toBe(200);
       expect((await get(`${base}api/events`, { cookie })).status).toBe(200);
+    } finally {
+      other.child.kill('SIGTERM');
+    }
+  });
+
+  it('serve-hooks --ui elsewhere prints its address with the token, once, on stderr', async () => {
+    const other = await runUi([
+      'serve-hooks',
+      '--port',
+      '0',
+      '--key',
+      'k1',
+      '--log',
+      join(tempDir('callctl-ui-'), 'e.ndjson'),
+      '--ui',
+      '--ui-host',
+      '0.0.0.0',
+      '--ui-port',
+      '0',
+    ]);
+    try {
+      const printed = new URL(other.ui);
+      const token = printed.searchParams.get('token')!;
+      expect(token).toMatch(/^[\w-]{32}$/);
+      const base = `http://127.0.0.1:${printed.port}/`;
+      expect((await get(`${base}api/events`)).status).toBe(401);
+      expect((await get(`${base}api/events`, { authorization: `Bearer ${token}` })).status).toBe(200);
+      expect(other.err().match(new RegExp(token, 'g'))).toHaveLength(1);
     } finally {
       other.child.kill('SIGTERM');
     }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { itWithBrowser, screenshot, useBrowser } from '../helpers/browser.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -177,6 +177,18 @@ describe('reports as a page (--format html)', () => {
       expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     },
   );
+});
+
+describe('--format html flags', () => {
+  it('-o without --format, and --format html with --json, are usage errors, before anything is asked of the service', async () => {
+    const before = fx.sandbox.requests.length;
+    const alone = await runCli(['task', 'report', 'T-DEBT-0001', '-o', 'x.html'], { env: fx.env });
+    expect(alone.code).toBe(2);
+    expect(alone.err).toContain('-o/--output goes with --format csv or --format html');
+    const both = await runCli(['task', 'report', 'T-DEBT-0001', '--format', 'html', '--json'], { env: fx.env });
+    expect(both.code).toBe(2);
+    expect(fx.sandbox.requests.length).toBe(before);
+  });
 });
 
 describe('a report page shows what the service sent as text', () => {

@@ -51,7 +51,6 @@ export async function serveInspector(
   const token = fromFile ?? (isLoopback(host) ? undefined : newToken());
   const forwardTo = flags.forwardTo === undefined ? undefined : httpUrl(flags.forwardTo, '--forward-to');
   const chatbot = chatbotSigning(ctx, flags);
-  if (token) ctx.addSecret(token);
   const { startInspector } = await import('../../hooks/ui/server.js');
   const transport = forwardTo ? await ctx.transport() : undefined;
   const { resend } = await import('../../hooks/resend.js');
@@ -102,6 +101,8 @@ export async function serveInspector(
   else out.info(`inspector: ${shown}`);
   if (fromFile) out.info(`every request carries the token of ${flags.tokenFile} (open ${shown}?token=...)`);
   else if (token) out.info('the token in this address is printed only now: every request carries it');
+  // From now on the token is a secret like any other: never in -v output, errors or files.
+  if (token) ctx.addSecret(token);
   if (flags.open) {
     const { spawn } = await import('node:child_process');
     const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';

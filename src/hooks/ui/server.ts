@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { UsageError } from '../../errors.js';
 import type { HookRecord } from '../../state/event-log.js';
 import type { EventFilter, EventStore, StoredEvent } from '../../state/types.js';
@@ -202,7 +203,9 @@ export async function startInspector(o: InspectorOptions): Promise<Inspector> {
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
   access.port = port;
-  const host = o.host.includes(':') ? `[${o.host}]` : o.host;
+  // Every address of the machine: the address to give is its name (0.0.0.0 is no place to go).
+  const named = o.host === '0.0.0.0' || o.host === '::' ? hostname() : o.host;
+  const host = named.includes(':') ? `[${named}]` : named;
   return {
     url: `http://${host}:${port}/${o.token ? `?token=${o.token}` : ''}`,
     async close() {
