@@ -145,6 +145,8 @@ try {
     }),
   });
   const token = auth.data.token;
+  // The account the upload's journal is kept for (its destination: base URL and APPKey).
+  const appKey = sandbox.info.appKey ?? 'demo-app-key';
   const results = {};
   for (const rows of [SMALL, BIG]) {
     const file = files[rows];
@@ -168,6 +170,7 @@ try {
             XDG_CACHE_HOME: join(configDir, 'cache'),
             CALLCTL_BASE_URL: sandbox.url,
             CALLCTL_TOKEN: token,
+            CALLCTL_APP_KEY: appKey,
           },
         );
         const summary = JSON.parse(r.stdout);
