@@ -202,9 +202,10 @@ export class NdjsonStore implements EventStore {
   }
 
   async get(id: string): Promise<StoredEvent | undefined> {
-    if (!/^[1-9]\d*$/.test(id)) return undefined;
-    for await (const e of this.read({}, String(Number(id) - 1))) return e.id === id ? e : undefined;
-    return undefined;
+    if (!/^[1-9]\d{0,15}$/.test(id) || !this.path) return undefined;
+    // Read backwards from the end (or from where a page stopped): lines after it are only counted.
+    const page = pageOfLog(this.path, this.counted, this.pageStarts, {}, { before: String(Number(id) + 1), limit: 1 });
+    return page.events[0]?.id === id ? page.events[0] : undefined;
   }
 
   /** Polls the file's size (fs.watch misses appends on some file systems). */
