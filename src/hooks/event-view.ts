@@ -30,9 +30,10 @@ export async function eventDetail(
   const event = await store.get(id);
   if (!event) return undefined;
   const r = event.record;
-  const arrivals: StoredEvent[] = [];
-  let count = 0;
-  if (r.key) for await (const e of store.read({ key: r.key })) if (++count <= ARRIVALS_KEPT) arrivals.push(e);
+  // Every arrival of the event (a few: the service retries 5 times), read as a page by its identity.
+  const all = r.key ? (await store.page({ key: r.key }, { limit: 10_000 })).events.reverse() : [];
+  const arrivals = all.slice(0, ARRIVALS_KEPT);
+  const count = all.length;
   // `shown`: ids made printable (a terminal); else as they are (JSON).
   const facts = shown ? shownFacts(r) : recordFacts(r);
   if (facts.callee && !showNumbers) facts.callee = maskNumber(facts.callee);
