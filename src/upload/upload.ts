@@ -1,67 +1,26 @@
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { InputError, NetworkError } from '../errors.js';
 import { BatchReader, plainBatch, type SpooledBatch } from './batches.js';
-import type { Batch } from '../state/upload-journal.js';
 import { SPLIT_MIN_BYTES } from './check-file.js';
-import type { Batching, UploadEvent, Validation } from './events.js';
+import type { Batching, Validation } from './events.js';
 import { fingerprint, type Fingerprint } from './fingerprint.js';
 import {
   emptyJournal,
   findInterrupted,
-  finishedUpload,
   JournalWriter,
   markSuperseded,
   readJournal,
   skipRanges,
-  uploadKey,
-  uploadsDir,
+  type Batch,
   type JournalState,
   type UncertainBatch,
 } from '../state/upload-journal.js';
 import type { Journals } from '../state/journal.js';
-import type { State } from '../state/state.js';
-import type { Destination } from '../state/destination.js';
-import { settleOldJournal, type OldStatePolicy } from '../state/old-state.js';
 import { SplitFinder } from './split.js';
-import { earlierOf, readAndCheck, spoolFiles, statFile, type ReadOptions } from './pass-one.js';
+import { takeJournal, type UploadOptions } from './options.js';
+import { earlierOf, readAndCheck, spoolFiles, statFile } from './pass-one.js';
 
-export interface UploadOptions extends ReadOptions {
-  /** The file as the user named it (for messages). */
-  file: string;
-  /** Its absolute path. */
-  path: string;
-  workflowId: string;
-  /** The run's state (src/state/state.ts): the upload's journal and lock. */
-  state: State;
-  /**
-   * The service and account the contacts go to: the journal is theirs alone. Absent only for a dry
-   * run that knows no base URL or APPKey: it then plans the file as a first upload.
-   */
-  destination?: Destination;
-  /** What to do with a journal of the same file and workflow an earlier callctl wrote without its destination. */
-  oldState: OldStatePolicy;
-  /** Where spool files go (the cache folder). */
-  spoolDir: string;
-  delimiter: string;
-  keepEmpty: boolean;
-  /** Entries per request, at most MAX_ENTRIES_PER_UPDATE (the command checks). */
-  batchSize: number;
-  /** Invalid rows that may be skipped; more than this and nothing is sent. */
-  maxInvalid: number;
-  /** Where to write every rejected row, when asked. */
-  rejectsPath?: string;
-  /** Ignore the journal: send every batch again. */
-  restart: boolean;
-  /** Send again the batches an earlier run left uncertain (with no caseid on every entry). */
-  resendUncertain?: boolean;
-  /** Waits between retries of an uncertain batch whose entries all carry caseid. */
-  sleep?: (ms: number) => Promise<void>;
-  /** Read, check and batch; take no lock, write no journal, spool nothing. */
-  dryRun: boolean;
-  signal?: AbortSignal;
-  onEvent?: (event: UploadEvent) => void;
-}
+export type { UploadOptions };
 
 /** Sends one batch (its entries as a JSON array's text); resolves with the envelope's data. */
 export type SendBatch = (details: Buffer, batch: Batch) => Promise<{ workflow_id?: string; count: number }>;
@@ -139,60 +98,7 @@ export class PreparedUpload {
     });
     emit({ type: 'fingerprint', ...fp });
 
-    const dir = uploadsDir(o.state.dir);
-    const destination = o.destination ?? {
-      kind: 'cloud',
-      text: '(not known: a dry run without base URL or APPKey)',
-      id: 'unknown',
-    };
-    const key = `${uploadKey(o.workflowId, fp.sha256)}-${destination.id}`;
-    const journals = await o.state.journals('upload');
-    const journalPath = journals.where(key);
-    let release: () => Promise<void> = async () => undefined;
-    const spool = o.dryRun ? undefined : join(o.spoolDir, `${key}.${process.pid}.spool`);
-    const header = () => ({
-      type: 'start',
-      version: 2,
-      workflowId: o.workflowId,
-      destination: destination.text,
-      file: o.path,
-      sha256: fp.sha256,
-      bytes: fp.bytes,
-      at: new Date().toISOString(),
-    });
-    const settle = (policy: OldStatePolicy) =>
-      settleOldJournal(journals, {
-        oldName: uploadKey(o.workflowId, fp.sha256),
-        newName: key,
-        policy,
-        destination,
-        what: `upload of ${o.file} to workflow ${o.workflowId}`,
-        header,
-      });
-    if (o.dryRun) {
-      // Read only: an earlier callctl's journal stops a dry run as it would stop the upload.
-      if (o.oldState === 'stop' && !o.restart && o.destination) await settle('stop');
-    } else {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      mkdirSync(o.spoolDir, { recursive: true, mode: 0o700 });
-      await journals.prune(finishedUpload);
-      const lockPath = join(dir, `${key}.lock`);
-      release = await o.state.lock({
-        name: `upload ${key}`,
-        what: `upload of ${o.file} to workflow ${o.workflowId}`,
-        file: lockPath,
-        onStale: (owner) => emit({ type: 'stale-lock', pid: owner.pid, path: lockPath }),
-      });
-      try {
-        await settle(o.restart ? 'ignore' : o.oldState);
-      } catch (error) {
-        await release();
-        throw error;
-      }
-      // Spools of runs that were killed (we hold the lock: nobody else uses them).
-      for (const name of readdirSync(o.spoolDir))
-        if (name.startsWith(`${key}.`) && name.includes('.spool')) rmSync(join(o.spoolDir, name), { force: true });
-    }
+    const { key, journals, journalPath, spool, release, destination } = await takeJournal(o, fp, emit);
     try {
       // Never stuck: a new export at the same path is a new upload; the stopped one is named.
       const interrupted = await findInterrupted(journals, o.workflowId, destination.text, o.path, fp.sha256);
@@ -218,11 +124,11 @@ export class PreparedUpload {
       const kept = journal.uncertain.filter((b) => !resend(b));
       const check = await readAndCheck(o, fp, skipRanges(journal, resend), spool, splitter, emit);
       const { validation, rejected } = check;
-      // Numbered after the batches an earlier run sent.
-      // After every number an earlier run used: a batch sent again (uncertain, or refused) gets a
-      // number of its own, so that no two log lines or journal records name one number.
-      const numbered = journal.lastIndex;
-      const spooled = check.batches.map((b) => ({ ...b, index: b.index + numbered }));
+      // A batch sent again with the very lines it had keeps its number; any other batch is numbered
+      // after every number an earlier run used, so that no number ever names two sets of lines.
+      const again = new Map(journal.uncertain.map((b) => [`${b.firstLine}-${b.lastLine}`, b.index]));
+      let next = journal.lastIndex;
+      const spooled = check.batches.map((b) => ({ ...b, index: again.get(`${b.firstLine}-${b.lastLine}`) ?? ++next }));
       const batches = spooled.map(plainBatch);
       const after = statFile(o.path, o.file);
       if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.size !== fp.bytes) {
@@ -239,7 +145,7 @@ export class PreparedUpload {
           serviceCount: journal.serviceCount,
         },
         uncertain: kept,
-        totalBatches: numbered + batches.length,
+        totalBatches: next,
       };
       emit({ type: 'validated', validation, batching });
       const replaced = o.restart ? [key, ...interrupted.map((j) => j.name)] : [];

@@ -174,7 +174,7 @@ describe('upload killed with SIGKILL while a batch is in flight (rows without ca
 });
 
 describe('an uncertain batch sent again later', () => {
-  it('gets a number of its own: each line names its own batch and lines; "up to line" counts accepted rows only', async () => {
+  it("keeps its number for the same lines, never another batch's number: each line names its own batch and lines; up to line N counts accepted rows only", async () => {
     const file = join(dir, 'later.csv');
     writeFileSync(
       file,
@@ -192,11 +192,13 @@ describe('an uncertain batch sent again later', () => {
     expect(rest.err).toContain('continuing an earlier run: 1 batch (2 entries, up to line 3) already accepted');
     expect(rest.err).toContain('batch 3/4 sent: lines 6-7');
     expect(rest.err).toContain('batch 4/4 sent: lines 8-9');
-    // Then with it: lines 4-5 go as batch 5 (batch 4 was lines 8-9, and stays so).
+    // Then with it: lines 4-5 go again as batch 2, as they went first (batch 4 was lines 8-9, and stays so).
     const again = await update('--resend-uncertain');
     expect(again.code, again.err).toBe(0);
     expect(again.err).toContain('sending again batch 2 (lines 4-5), which an earlier run sent with no answer');
-    expect(again.err).toContain('batch 5/5 sent: lines 4-5');
-    expect(again.err).not.toMatch(/batch [1-4]\/\d+ sent: lines 4-5/);
+    expect(again.err).toContain('batch 2/4 sent: lines 4-5');
+    expect(again.err).not.toMatch(/batch [13-9]\/\d+ sent: lines 4-5/);
+    // A batch size other than the first run's cuts other lines: numbered after every number used.
+    expect((await update('--batch-size', '3')).err).toContain('this file was already uploaded');
   });
 });
