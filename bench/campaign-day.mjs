@@ -4,6 +4,7 @@
 // faults on a schedule drawn from the seed; then checks what callctl recorded against the
 // sandbox's truth and prints the table. Exits 1 on any broken invariant, printing the seed.
 // Usage: npm run bench:campaign-day [-- --scenario fixtures/campaign/default.json --seed 7 --keep]
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { readScenario, runDay } from './campaign/day.mjs';
 
@@ -18,8 +19,16 @@ const say = (line) => console.error(`[${new Date().toISOString().slice(11, 19)}]
 say(`campaign day "${scenario.name}" (${scenarioPath}), seed ${seed}`);
 const result = await runDay(scenario, { seed, say, keep: process.argv.includes('--keep') });
 console.log(result.table);
+const use = process.resourceUsage();
 console.log(
   `day ${result.seconds.day.toFixed(1)} s, all ${result.seconds.all.toFixed(1)} s; relay ${JSON.stringify(result.relay)}`,
+);
+// This process holds the sandbox, the relay, the app and the checker; the receivers, the cron runs
+// and PostgreSQL are children (run under /usr/bin/time -v for their CPU and the largest RSS).
+console.log(
+  `runner: CPU ${(use.userCPUTime / 1e6).toFixed(1)} s user + ${(use.systemCPUTime / 1e6).toFixed(1)} s system, peak RSS ${(use.maxRSS / 1024).toFixed(0)} MB; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
 );
 if (!result.ok) {
   console.log(`BROKEN (seed ${seed}, scenario ${scenarioPath}):`);

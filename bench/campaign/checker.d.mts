@@ -11,6 +11,7 @@ export interface Counts {
   notificationsSent: number;
   attempts: number;
   answered200: number;
+  givenUp: number;
   stored: number;
   storedRetries: number;
   forwarded: number;

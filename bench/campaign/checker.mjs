@@ -168,6 +168,11 @@ export function check(h) {
   }
   broke('report numbers other than the truth', reportDiffs);
   broke('secrets found', h.secrets, (s) => `${s.secret} in ${s.where}`);
+  broke(
+    'faults that could not be injected',
+    h.faults.filter((f) => f.error),
+    (f) => `${f.kind}: ${f.error}`,
+  );
 
   const lost = lostInStore.length + notForwarded.length;
   const duplicates = storedTwice.length + forwardedTwice.length + twice.length + pushedTwice.length;
@@ -176,6 +181,7 @@ export function check(h) {
     notificationsSent: h.truth.notifications.length,
     attempts: h.truth.notifications.reduce((a, n) => a + n.attempts.length, 0),
     answered200: delivered.length,
+    givenUp: h.truth.notifications.filter((n) => n.gaveUp).length,
     stored: accepted.size,
     storedRetries: retries,
     forwarded: eventIdsOf.size,
@@ -206,6 +212,7 @@ export function table(c, faults) {
     ['notifications sent', c.notificationsSent],
     ['  attempts', c.attempts],
     ['  answered 200', c.answered200],
+    ['  given up by the service (no 200 in 6 attempts)', c.givenUp],
     ['  stored (new events)', c.stored],
     ['  stored retries', c.storedRetries],
     ['  forwarded (by event id)', c.forwarded],

@@ -23,7 +23,7 @@ import {
 } from './collect.mjs';
 import { faultSchedule, injectFaults, rngOf } from './faults.mjs';
 import { hostEnv, hostNight, writeFiles } from './hosts.mjs';
-import { freePort, receiver, startApp, startPostgres, startRelay } from './parts.mjs';
+import { freePort, receiver, smallDisk, startApp, startPostgres, startRelay } from './parts.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -69,18 +69,21 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
     };
     const args = ['--forward-to', app.url, '--json', '--max-connections-per-peer', '512'];
     args.push('--forward-lease', String(rc.forwardLease ?? 10));
+    // receiver-b's output (as `>> /var/log/...` would keep it) on a full disk: a small tmpfs where
+    // one can be mounted (root), else under ulimit -f.
+    const kib = rc.logLimitKiB ?? 64;
+    const disk = smallDisk(join(dir, 'log-disk'), kib);
+    if (disk) cleanup.push(async () => disk.remove());
+    const full = disk ? { outDir: disk.path } : { fileLimitKiB: kib };
     const receivers = ['receiver-a', 'receiver-b'].map((name, i) =>
-      receiver({ name, port: ports[i], env, args, dir, ...(i === 1 ? { fileLimitKiB: rc.logLimitKiB ?? 64 } : {}) }),
+      receiver({ name, port: ports[i], env, args, dir, ...(i === 1 ? full : {}) }),
     );
     for (const r of receivers) {
       await r.start();
       cleanup.push(() => r.stop());
     }
-    faultLog.push({
-      kind: 'log-disk-full',
-      at: 0,
-      detail: `receiver-b's output under ulimit -f ${rc.logLimitKiB ?? 64}`,
-    });
+    const how = disk ? `on a tmpfs of ${kib} KiB` : `under ulimit -f ${kib}`;
+    faultLog.push({ kind: 'log-disk-full', at: 0, detail: `receiver-b's output ${how}` });
     const sandbox = await startSandbox({
       seed,
       timeScale: scenario.timeScale ?? 600,

@@ -59,7 +59,12 @@ export async function injectFaults(schedule, parts, cfg, log, signal) {
     if (signal?.aborted) break;
     const entry = { ...f, startedAt: (Date.now() - started) / 1000 };
     log.push(entry);
-    under.push(inject(f, parts, cfg, signal).then((detail) => Object.assign(entry, detail)));
+    under.push(
+      inject(f, parts, cfg, signal).then(
+        (detail) => Object.assign(entry, detail),
+        (error) => Object.assign(entry, { error: String(error?.message ?? error) }),
+      ),
+    );
   }
   await Promise.all(under);
 }
@@ -67,9 +72,7 @@ export async function injectFaults(schedule, parts, cfg, log, signal) {
 async function inject(f, { pg, receivers, relay, app, sandbox }, cfg, signal) {
   switch (f.kind) {
     case 'postgres-restart': {
-      await pg.stop();
-      await sleep(cfg.pgDownSeconds * 1000, signal);
-      await pg.start();
+      await pg.restart(cfg.pgDownSeconds * 1000);
       return { detail: `stopped ${cfg.pgDownSeconds} s` };
     }
     case 'receiver-kill': {

