@@ -6,7 +6,8 @@
  * as the spec says. The truth (truth.ts) records every call and every attempt.
  */
 import { MINUTE, SECOND, isoSeconds } from './clock.js';
-import { chatbotNotification, type Notifier } from './notifier.js';
+import type { Notifier } from './notifier.js';
+import { chatbotNotification } from './notify-bodies.js';
 import type { Rng } from './random.js';
 import type { ListEntry, CallRecord, WorkflowCallDetail } from './spec/shapes.js';
 import type { ReceivedPush, SandboxState, TaskModel } from './state.js';

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { notificationId } from '../../src/sandbox/notifier.js';
+import { notificationId } from '../../src/sandbox/notify-bodies.js';
 import { NOTIFY_MAX_RETRIES } from '../../src/limits.js';
 import { call, entries } from './helpers.js';
 
