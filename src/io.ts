@@ -30,6 +30,12 @@ export interface IO {
   onSignal(handler: (signal: 'SIGINT' | 'SIGTERM') => void): () => void;
   /** Registers a handler for SIGHUP (read the settings again); returns a function that removes it. */
   onHangup(handler: () => void): () => void;
+  /**
+   * While a handler is registered, a write error of stdout or stderr (a full disk, a closed pipe)
+   * is handed to it instead of ending the process: a receiver goes on receiving when its own
+   * output cannot be written. Returns a function that removes it.
+   */
+  onOutputError(handler: (error: NodeJS.ErrnoException, stream: 'stdout' | 'stderr') => void): () => void;
   cwd: string;
 }
 
@@ -41,11 +47,13 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * descriptors directly.
  */
 export function nodeIO(): IO {
-  const quietOnEpipe = (stream: NodeJS.WriteStream) => {
-    // A reader that went away (`callctl robots | head -1`) ends the run quietly, as Unix tools do.
+  const outputErrors = new Set<(error: NodeJS.ErrnoException, stream: 'stdout' | 'stderr') => void>();
+  const quietOnEpipe = (stream: NodeJS.WriteStream, name: 'stdout' | 'stderr') => {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(0);
-      throw error;
+      if (outputErrors.size > 0) for (const handler of outputErrors) handler(error, name);
+      // A reader that went away (`callctl robots | head -1`) ends the run quietly, as Unix tools do.
+      else if (error.code === 'EPIPE') process.exit(0);
+      else throw error;
     });
     return stream;
   };
@@ -68,10 +76,10 @@ export function nodeIO(): IO {
   const terminal = isatty(1);
   return {
     get stdout() {
-      return (stdout ??= quietOnEpipe(process.stdout));
+      return (stdout ??= quietOnEpipe(process.stdout, 'stdout'));
     },
     get stderr() {
-      return (stderr ??= quietOnEpipe(process.stderr));
+      return (stderr ??= quietOnEpipe(process.stderr, 'stderr'));
     },
     get stdin() {
       return process.stdin;
@@ -102,6 +110,10 @@ export function nodeIO(): IO {
       const on = () => handler();
       process.on('SIGHUP', on);
       return () => process.off('SIGHUP', on);
+    },
+    onOutputError(handler) {
+      outputErrors.add(handler);
+      return () => outputErrors.delete(handler);
     },
     cwd: process.cwd(),
   };
@@ -199,6 +211,7 @@ export function testIO(options: TestIOOptions = {}): TestIO {
       return () => signalHandlers.delete(handler);
     },
     onHangup: () => () => undefined,
+    onOutputError: () => () => undefined,
     cwd: options.cwd ?? process.cwd(),
     out: out.text,
     err: err.text,

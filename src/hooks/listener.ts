@@ -90,6 +90,8 @@ export interface Listener {
   stats(): ListenerStats;
   /** Takes a new certificate for new connections (open ones keep theirs); throws when it cannot be used. */
   reloadTls(tls: TlsFiles): void;
+  /** Counts lines of the run's own output that could not be written (the metrics say so). */
+  outputLost(lines: number): void;
   /**
    * Stops accepting, lets in-flight requests and forwards finish within the drain timeout, or
    * until `now` settles (a second signal): then what is left is cut.
@@ -257,6 +259,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     stats,
     reloadTls: (tls) => front.reloadTls(tls),
+    outputLost: (lines) => metrics?.outputLost(lines),
     on(handler) {
       handlers.add(handler);
       return () => handlers.delete(handler);

@@ -43,11 +43,12 @@ export class HookMetrics {
     private readonly failures: Counter,
     private readonly repeats: Counter,
     private readonly unrecorded: Counter,
+    private readonly outputs: Counter,
     private readonly writes: Histogram<'to'>,
   ) {}
 
   static async create(sources: MetricsSources): Promise<HookMetrics> {
-    const client = await import('prom-client');
+    const { default: client } = await import('prom-client');
     const registry = new client.Registry();
     const registers = [registry];
     const counter = <T extends string>(name: string, help: string, labelNames: T[] = []) =>
@@ -88,6 +89,10 @@ export class HookMetrics {
         'Forwards of an event sent before (a failed forward retried, or one taken over).',
       ),
       counter('forward_unrecorded_total', 'Forwards whose outcome could not be recorded in the store.'),
+      counter(
+        'output_lost_total',
+        "Lines of serve-hooks' own output (an event, a notice) that could not be written to stdout or stderr (a full disk, a closed pipe); receiving goes on.",
+      ),
       new client.Histogram<'to'>({
         name: 'callctl_hooks_write_seconds',
         help: 'Time to record a request durably, by where (log, store, memory).',
@@ -126,6 +131,10 @@ export class HookMetrics {
 
   forwardUnrecorded(): void {
     this.unrecorded.inc();
+  }
+
+  outputLost(lines: number): void {
+    this.outputs.inc(lines);
   }
 
   wrote(to: 'log' | 'store' | 'memory', seconds: number): void {

@@ -77,6 +77,11 @@ export class Receiver {
     }
   }
 
+  /** Counts lines of the run's own output that could not be written (the metrics say so). */
+  outputLost(lines: number): void {
+    this.listener.outputLost(lines);
+  }
+
   /** Base URL, e.g. `http://127.0.0.1:8787`. */
   get url(): string {
     return this.listener.url;

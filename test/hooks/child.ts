@@ -1,5 +1,5 @@
-import { execSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execSync, spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './helpers.js';
@@ -25,22 +25,26 @@ export interface ChildHooks {
  */
 export function serveHooksChild(
   args: string[],
-  options: { fileLimitKiB?: number; env?: Record<string, string> } = {},
+  options: { fileLimitKiB?: number; env?: Record<string, string>; stdoutFile?: string } = {},
   scheme: 'http' | 'https' = 'http',
 ): Promise<ChildHooks> {
   const cli = [process.execPath, 'bin/callctl.js', 'serve-hooks', '--port', '0', ...args];
   const env = { ...process.env, CALLCTL_CONFIG_DIR: tempDir('callctl-cfg-'), ...options.env };
+  // stdout to a file of its own when asked (under the file size limit too), else a pipe.
+  const fd = options.stdoutFile === undefined ? undefined : openSync(options.stdoutFile, 'a');
+  const stdio: StdioOptions = ['ignore', fd ?? 'pipe', 'pipe'];
   const child =
     options.fileLimitKiB === undefined
-      ? spawn(cli[0]!, cli.slice(1), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      ? spawn(cli[0]!, cli.slice(1), { cwd: ROOT, env, stdio })
       : spawn('bash', ['-c', `trap '' XFSZ; ulimit -f ${options.fileLimitKiB}; exec "$@"`, 'bash', ...cli], {
           cwd: ROOT,
           env,
-          stdio: ['ignore', 'pipe', 'pipe'],
+          stdio,
         });
+  if (fd !== undefined) closeSync(fd);
   let err = '';
   let out = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (c: Buffer) => {
       err += c.toString();

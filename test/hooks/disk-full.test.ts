@@ -106,3 +106,41 @@ describe('serve-hooks --log on a full disk (ulimit -f)', () => {
     expect((await exited(running.child)).code).toBe(0);
   });
 });
+
+describe("serve-hooks' own output on a full disk", () => {
+  it('goes on receiving when stdout cannot be written: every notification answered 200, told once on stderr, counted in the metrics, still ready', async () => {
+    const dir = tempDir();
+    const outFile = join(dir, 'serve-hooks.out');
+    running = await serveHooksChild(['--key', KEY, '--metrics-path', '/metrics'], {
+      fileLimitKiB: 4,
+      stdoutFile: outFile,
+    });
+    const hooks = running;
+    const answers: number[] = [];
+    for (let i = 0; i < 60; i++) answers.push((await post(hooks.url, task(`T-OUT-${i}`), JSON_HEADERS)).status);
+    expect(answers.filter((a) => a !== 200)).toEqual([]);
+    // The output file reached its limit: what did not fit is lost, the receiver is not.
+    await until(() => /cannot write to stdout/.test(hooks.stderr()));
+    expect(readFileSync(outFile).length).toBeLessThanOrEqual(4096);
+    expect(hooks.stderr().match(/cannot write to stdout/g)).toHaveLength(1);
+    expect(hooks.stderr()).toContain('cannot write to stdout: file too large; receiving goes on');
+    expect(hooks.child.exitCode).toBeNull();
+    const ready = await fetch(`${hooks.url}/readyz`);
+    expect(ready.status).toBe(200);
+    const metrics = await (await fetch(`${hooks.url}/metrics`)).text();
+    const lost = Number(/^callctl_hooks_output_lost_total (\d+)/m.exec(metrics)?.[1]);
+    expect(lost).toBeGreaterThan(10);
+    // One line per event: those written, the one cut at the limit (a short write) and those lost make all 60.
+    const text = readFileSync(outFile, 'utf8');
+    const whole = text.split('\n').filter((l) => l.endsWith('}')).length;
+    expect(whole + (text.endsWith('\n') ? 0 : 1) + lost).toBe(60);
+    // Room again (logrotate's copytruncate): the next event is written, and the gap is told.
+    truncateSync(outFile, 0);
+    expect((await post(hooks.url, task('T-OUT-AFTER'), JSON_HEADERS)).status).toBe(200);
+    await until(() => readFileSync(outFile, 'utf8').includes('T-OUT-AFTER'));
+    await until(() => hooks.stderr().includes('writing to stdout again'));
+    expect(hooks.stderr()).toContain(`writing to stdout again: ${lost} lines lost meanwhile`);
+    running.child.kill('SIGTERM');
+    expect((await exited(running.child)).code).toBe(0);
+  });
+});

@@ -7,6 +7,7 @@ import { historyWindowMs } from '../../hooks/intake.js';
 import { Receiver } from '../../hooks/receiver.js';
 import { chatbotSigning, hookKeys, parseEventTypes } from '../hooks/secrets.js';
 import { httpUrl } from '../../config/http-url.js';
+import { receiverOutput } from './output.js';
 import { render, stoppedLine, type RenderOptions } from './render.js';
 import type { EventStore } from '../../state/types.js';
 import { plural } from '../../plural.js';
@@ -188,7 +189,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
     if (error instanceof CliError) throw error; // the certificate, say
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
-      `cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : (code ?? 'error')}`,
+      `cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : (code ?? (error as Error).message)}`,
     );
   }
 
@@ -198,14 +199,15 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
     skipVerify: !!opts.skipVerify,
     events,
   };
-  const stdout = batched(ctx.io.stdout);
+  const { stdout, stderr, close: closeOutput } = receiverOutput(ctx.io, (lines) => receiver.outputLost(lines));
   receiver.on((event) => {
     const text = render(event, options, out);
     // What a person or a pipe reads: every known secret redacted, also where a body holds one.
     if (text.out) stdout.write(redactValues(text.out));
     if (text.err) {
       stdout.flush(); // keep the order of what a person reads on one terminal
-      ctx.io.stderr.write(redactValues(text.err));
+      stderr.write(redactValues(text.err));
+      stderr.flush();
     }
   });
 
@@ -266,6 +268,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   await stopUi?.();
   off();
   offHangup();
+  closeOutput();
   stdout.flush();
   // The log and the store are flushed and closed within what is left of the drain (a store that
   // cannot be reached does not hold the stop).
@@ -295,25 +298,4 @@ async function openShared(url: string): Promise<EventStore> {
     throw new NetworkError(`cannot reach the store ${store.where}: ${describe(error)}`);
   }
   return store;
-}
-
-/**
- * Lines written in the same turn of the event loop go out in one write: under load that is one
- * system call for many events instead of one each.
- */
-function batched(stream: NodeJS.WritableStream) {
-  let pending: string[] = [];
-  const flush = () => {
-    if (pending.length === 0) return;
-    const text = pending.join('');
-    pending = [];
-    stream.write(text);
-  };
-  return {
-    write(text: string) {
-      if (pending.length === 0) setImmediate(flush);
-      pending.push(text);
-    },
-    flush,
-  };
 }
