@@ -3,8 +3,11 @@ import type { Transport } from '../api/transport.js';
 import { REDACTED } from '../redact.js';
 import { recordBody, type HookRecord } from '../state/event-log.js';
 import { NdjsonStore } from '../state/ndjson.js';
-import type { Appended, EventStore, ForwardClaim, StoredEvent } from '../state/types.js';
+import type { Appended, EventStore, ForwardClaim } from '../state/types.js';
 import { FORWARD_CONCURRENCY, MAX_DEFERRED } from './defaults.js';
+
+/** Abandoned forwards taken over per query of the store. */
+const TAKE_OVER_BATCH = 100;
 import type { HookMetrics } from './metrics.js';
 import type { ListenerEvent } from './listener-events.js';
 import {
@@ -69,6 +72,8 @@ export class Forwarder {
   private refilling = false;
   private transport: Transport | undefined;
   private sweeper: NodeJS.Timeout | undefined;
+  private sweeping = false;
+  private closing = false;
   /** Cuts the forwards under way when the drain ends first (their claims stay, to be taken over). */
   private readonly cut = new AbortController();
 
@@ -79,6 +84,8 @@ export class Forwarder {
       const every = Math.max(50, Math.min(state.claim.leaseMs / 2, 5_000));
       this.sweeper = setInterval(() => void this.takeOver(), every);
       this.sweeper.unref();
+      // A receiver started again after a crash takes over what waits at once, not a sweep later.
+      setImmediate(() => void this.takeOver());
     }
   }
 
@@ -256,18 +263,27 @@ export class Forwarder {
 
   /** Forwards whose instance stopped before finishing them (their lease ran out) are taken over. */
   private async takeOver(): Promise<void> {
-    let taken: StoredEvent[];
+    if (this.sweeping || this.closing) return;
+    this.sweeping = true;
     try {
-      taken = await this.state.store.takeAbandoned(this.state.claim, 100);
+      // As many as the queue has room for, a hundred at a time: after an outage or a receiver's
+      // death thousands may wait, and one hundred a sweep (every 5 s) took minutes to catch up.
+      while (this.fits(0) && !this.closing) {
+        const limit = Math.min(TAKE_OVER_BATCH, this.state.queueCount - this.reserved.count);
+        const taken = await this.state.store.takeAbandoned(this.state.claim, limit);
+        for (const e of taken) {
+          this.state.metrics?.forwardRepeated();
+          // Its age counts from when it was received, on whichever receiver.
+          const at = performance.now() - Math.max(0, Date.now() - Date.parse(e.record.time));
+          const headers = recordedHeaders(e.record);
+          this.enqueue({ id: e.id, time: e.record.time, at, raw: recordBody(e.record), headers });
+        }
+        if (taken.length < limit) break;
+      }
     } catch {
-      return; // the store is unreachable: the next sweep tries again
-    }
-    for (const e of taken) {
-      this.state.metrics?.forwardRepeated();
-      // Its age counts from when it was received, on whichever receiver.
-      const at = performance.now() - Math.max(0, Date.now() - Date.parse(e.record.time));
-      const headers = recordedHeaders(e.record);
-      this.enqueue({ id: e.id, time: e.record.time, at, raw: recordBody(e.record), headers });
+      // The store is unreachable: the next sweep tries again.
+    } finally {
+      this.sweeping = false;
     }
   }
 
@@ -277,6 +293,7 @@ export class Forwarder {
    * is told (it is in the store: hooks replay sends it).
    */
   async close(grace: Promise<unknown>, accepting: Promise<unknown>): Promise<void> {
+    this.closing = true;
     clearInterval(this.sweeper);
     await accepting;
     const drained = (async () => {

@@ -114,3 +114,40 @@ describe('forwards an app can deduplicate', () => {
     ]);
   });
 });
+
+describe('forwards taken over', () => {
+  it("a receiver takes over all of a dead one's forwards at once, not one hundred a sweep", async () => {
+    const db = await freshDatabase('takeover');
+    const setup = await PostgresStore.open(db);
+    await setup.migrate();
+    await setup.close();
+    // Receiver A forwards to an app that never answers, with a short lease: what it holds is
+    // abandoned (its queued forwards never start, and those under way are never renewed).
+    const hanging = createServer(() => undefined);
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
+    open.push({ close: () => (hanging.closeAllConnections(), new Promise((r) => hanging.close(r))) });
+    const storeA = await PostgresStore.open(db);
+    const a = await startListener({
+      port: 0,
+      keys: [KEY],
+      store: storeA,
+      forwardTo: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/`,
+      forwardLeaseMs: 300,
+      drainTimeoutMs: 100,
+    });
+    const N = 350;
+    for (let i = 0; i < N; i++) expect((await post(a.url, task(`T-TAKE-${i}`))).status).toBe(200);
+    await a.close();
+    await storeA.close();
+    await new Promise((r) => setTimeout(r, 400)); // every lease has run out
+    // Receiver B, with the default lease (a sweep every 5 s), forwards every one of them within 3 s.
+    const target = await app();
+    const storeB = await PostgresStore.open(db);
+    const b = await startListener({ port: 0, keys: [KEY], store: storeB, forwardTo: target.url });
+    open.push(storeB, b);
+    const since = Date.now();
+    await eventually(() => target.got.length >= N, 3_000, `all ${N} forwards taken over`);
+    expect(Date.now() - since).toBeLessThan(3_000);
+    expect(new Set(target.got.map((g) => g.task)).size).toBe(N);
+  });
+});
