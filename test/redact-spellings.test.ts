@@ -103,6 +103,34 @@ describe('redaction finds a secret in every spelling (fast-check)', () => {
     );
   });
 
+  it('the registry finds them too (redactValues: a plain search first, the pattern when the text holds an escape)', () => {
+    fc.assert(
+      fc.property(
+        secret,
+        fc.array(fc.nat(), { minLength: 40, maxLength: 40 }),
+        around,
+        around,
+        (s, picks, before, after) => {
+          const spelled = [...s]
+            .map((ch, i) => {
+              const options = CHAR_SPELLINGS.map((f) => f(ch)).filter((x): x is string => x !== undefined);
+              return options[picks[i % picks.length]! % options.length]!;
+            })
+            .join('');
+          const mark = secrets.size;
+          addSecret(s);
+          try {
+            expect(redactValues(`${before}${spelled}${after}`)).toBe(`${before}${REDACTED}${after}`);
+            expect(redactValues(`${before}${after}`)).toBe(`${before}${after}`);
+          } finally {
+            secrets.truncate(mark);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it('leaves text without the secret as it was', () => {
     fc.assert(
       fc.property(secret, fc.string({ maxLength: 60 }), (s, text) => {
