@@ -90,7 +90,7 @@ function record(i) {
     key: `${push ? 'push' : 'task'}:${i}`,
     duplicate: false,
     retry: 0,
-    answer: 200,
+    status: 200,
   };
 }
 
@@ -150,8 +150,8 @@ try {
       const batch = [];
       for (let i = from; i < Math.min(n, from + 5000); i++) batch.push(record(i));
       await db.query(
-        `INSERT INTO callctl_events (received_at, type, key, seen_key, retry, answer, verdict, plan, task, callee, record)
-         SELECT (r->>'time')::timestamptz, r->>'type', r->>'key', r->>'key', 0, (r->>'answer')::int, r->>'verdict',
+        `INSERT INTO callctl_events (received_at, type, key, seen_key, retry, status, verdict, plan, task, callee, record)
+         SELECT (r->>'time')::timestamptz, r->>'type', r->>'key', r->>'key', 0, (r->>'status')::int, r->>'verdict',
                 (r->>'body')::jsonb->>'PlanName', coalesce((r->>'body')::jsonb->>'TaskID', (r->>'body')::jsonb->'call'->>'task_id'),
                 (r->>'body')::jsonb->'callee'->>'callee_number', r
          FROM jsonb_array_elements($1::jsonb) r`,

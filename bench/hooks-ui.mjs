@@ -83,7 +83,7 @@ function record(i, n) {
     key: `${push ? 'push' : 'task'}:${i}`,
     duplicate: false,
     retry: 0,
-    answer: rejected ? 401 : 200,
+    status: rejected ? 401 : 200,
   };
 }
 
@@ -145,8 +145,8 @@ if (withPg) {
       const batch = [];
       for (let i = from; i < Math.min(n, from + 5000); i++) batch.push(record(i, n));
       await db.query(
-        `INSERT INTO callctl_events (received_at, type, key, seen_key, retry, answer, verdict, plan, task, callee, record)
-         SELECT (r->>'time')::timestamptz, r->>'type', r->>'key', r->>'key', 0, (r->>'answer')::int, r->>'verdict',
+        `INSERT INTO callctl_events (received_at, type, key, seen_key, retry, status, verdict, plan, task, callee, record)
+         SELECT (r->>'time')::timestamptz, r->>'type', r->>'key', r->>'key', 0, (r->>'status')::int, r->>'verdict',
                 (r->>'body')::jsonb->>'PlanName', coalesce((r->>'body')::jsonb->>'TaskID', (r->>'body')::jsonb->'call'->>'task_id'),
                 (r->>'body')::jsonb->'callee'->>'callee_number', r
          FROM jsonb_array_elements($1::jsonb) r`,

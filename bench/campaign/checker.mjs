@@ -46,7 +46,7 @@ const tally = (map, key) => map.set(key, (map.get(key) ?? 0) + 1);
  * history: {
  *   seed,
  *   truth: { notifications: [{ id, kind, attempts, delivered }], calls: [...] },
- *   stored: [{ nid, kind, type, retry, answer, fwdState }]  (every row of the store),
+ *   stored: [{ nid, kind, type, retry, status, fwdState }]  (every row of the store),
  *   forwards: [{ nid, eventId, status }]                    (every forward the app got),
  *   rows: { sent: [{ callee, file, line, caseid }], received: [callee...], uncertain: Set<callee>,
  *           unfinished: Set<callee> (rows of files no run finished) },
@@ -72,7 +72,7 @@ export function check(h) {
   const accepted = new Map();
   const mistyped = [];
   for (const s of h.stored) {
-    if (s.answer !== 200) continue;
+    if (s.status !== 200) continue;
     tally(accepted, s.nid);
     if (s.retry === 0) tally(firsts, s.nid);
     if (s.type !== s.kind) mistyped.push(`${s.nid} as ${s.type}`);
@@ -81,7 +81,7 @@ export function check(h) {
   const storedTwice = [...firsts].filter(([, c]) => c > 1).map(([id, c]) => `${id} x${c}`);
   const noFirst = delivered.filter((n) => accepted.has(n.id) && !firsts.has(n.id)).map((n) => n.id);
   const phantom = [...accepted.keys()].filter((id) => !sentIds.has(id));
-  const retries = h.stored.filter((s) => s.answer === 200 && s.retry > 0).length;
+  const retries = h.stored.filter((s) => s.status === 200 && s.retry > 0).length;
   // More arrivals stored than attempts made: something stored what was never sent.
   const attemptsOf = new Map(h.truth.notifications.map((n) => [n.id, n.attempts.length]));
   const overStored = [...accepted].filter(([id, c]) => c > (attemptsOf.get(id) ?? 0)).map(([id, c]) => `${id} ${c}`);

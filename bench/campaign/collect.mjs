@@ -23,7 +23,7 @@ export async function storedEvents(url) {
   try {
     for (let after = 0; ;) {
       const page = await client.query(
-        `SELECT id, type, retry, answer, fwd_state, record->>'body' AS body FROM callctl_events
+        `SELECT id, type, retry, status, fwd_state, record->>'body' AS body FROM callctl_events
          WHERE id > $1 ORDER BY id LIMIT 20000`,
         [after],
       );
@@ -34,7 +34,7 @@ export async function storedEvents(url) {
           nid: notificationOf(body),
           type: r.type,
           retry: r.retry,
-          answer: r.answer,
+          status: r.status,
           fwdState: r.fwd_state,
         });
       }

@@ -88,7 +88,8 @@ export interface EventRow {
   status?: string;
   verdict: string;
   retry: number;
-  answer: number;
+  /** The HTTP status answered (`status` is the event's own, from its body). */
+  httpStatus: number;
   forward: string;
 }
 
@@ -103,9 +104,9 @@ export function eventRow(e: StoredEvent, showNumbers: boolean): EventRow {
     ...(facts.task !== undefined ? { task: facts.task } : {}),
     ...(facts.callee !== undefined ? { callee: showNumbers ? facts.callee : maskNumber(facts.callee) } : {}),
     ...(facts.status !== undefined ? { status: facts.status } : {}),
-    verdict: r.verdict ?? (r.answer === 200 ? '' : 'refused'),
+    verdict: r.verdict ?? (r.status === 200 ? '' : 'refused'),
     retry: r.retry,
-    answer: r.answer,
+    httpStatus: r.status,
     forward: forwardText(e),
   };
 }

@@ -65,7 +65,7 @@ export interface IntakeCounters {
 
 /** One judged request: what to answer, and what to record and show. */
 export interface Outcome {
-  answer: number;
+  status: number;
   /** The answer's body: `{}` for an accepted event, else `{"error": "..."}`. */
   reply: string;
   record: HookRecord;
@@ -111,11 +111,11 @@ export class Intake {
     for (const r of records) {
       if (!r.key) continue;
       const at = Date.parse(r.time);
-      if (this.store instanceof NdjsonStore) this.store.remember(namespaced(r.key, r.answer, r.verdict), at);
+      if (this.store instanceof NdjsonStore) this.store.remember(namespaced(r.key, r.status, r.verdict), at);
       if (
         r.type === 'plan.end' &&
         r.verdict === 'verified' &&
-        r.answer === 200 &&
+        r.status === 200 &&
         r.body !== undefined &&
         r.encoding === undefined
       ) {
@@ -136,11 +136,11 @@ export class Intake {
    */
   async refuse(meta: RequestMeta, status: number, error: string, raw?: Buffer): Promise<Outcome> {
     const record = this.baseRecord(meta, raw, null);
-    Object.assign(record, { answer: status, error });
+    Object.assign(record, { status, error });
     const logged = this.mayLogRefused();
     const appended = logged ? await this.write(record, undefined) : undefined;
     return {
-      answer: status,
+      status,
       reply: JSON.stringify({ error }),
       record,
       summary: {},
@@ -194,9 +194,9 @@ export class Intake {
       }
     }
 
-    const { answer, error } = this.judge(type, verdict, warnings);
-    const key = namespaced(plainKey, answer, verdict.state);
-    const refused = answer !== 200;
+    const { status, error } = this.judge(type, verdict, warnings);
+    const key = namespaced(plainKey, status, verdict.state);
+    const refused = status !== 200;
     const record = this.baseRecord(meta, raw, type, refused);
     // Set one by one (the order of the record's keys, as before): a spread object per request
     // made every record's shape different.
@@ -205,18 +205,18 @@ export class Intake {
     if (verdict.reason) record.reason = verdict.reason;
     if (warnings.length) record.warnings = warnings;
     record.key = plainKey;
-    record.answer = answer;
+    record.status = status;
     // Claimed at once (a copy arriving meanwhile sees it), given back when the record fails.
     const undo =
-      pair !== undefined && answer === 200 && verdict.state === 'verified'
+      pair !== undefined && status === 200 && verdict.state === 'verified'
         ? await this.asked(() => this.pairs.claim(pair, plainKey, this.now()))
         : undefined;
     // The store counts the arrival and keeps the record in one step; it sets retry and duplicate.
-    const forward = answer === 200 && verdict.state !== 'rejected' ? this.options.forwardClaim : undefined;
-    const reply = answer === 200 ? '{}' : JSON.stringify({ error });
+    const forward = status === 200 && verdict.state !== 'rejected' ? this.options.forwardClaim : undefined;
+    const reply = status === 200 ? '{}' : JSON.stringify({ error });
     const summary = summarize(type, body);
     // A refused request past --refused-log-rate is answered and counted, not recorded.
-    if (refused && !this.mayLogRefused()) return { answer, reply, record, summary, key, unlogged: true };
+    if (refused && !this.mayLogRefused()) return { status, reply, record, summary, key, unlogged: true };
     let appended: Appended;
     try {
       // The summary is the record's facts unless its body was cut short (then the store finds none).
@@ -225,24 +225,24 @@ export class Intake {
       undo?.();
       throw e;
     }
-    return { answer, reply, record, summary, key, appended };
+    return { status, reply, record, summary, key, appended };
   }
 
-  /** The answer to a judged event, and the error its reply names. */
-  private judge(type: EventType, verdict: Verdict, warnings: string[]): { answer: number; error?: string } {
+  /** The status a judged event is answered with, and the error its reply names. */
+  private judge(type: EventType, verdict: Verdict, warnings: string[]): { status: number; error?: string } {
     switch (verdict.state) {
       case 'unavailable':
-        return { answer: 503, error: `cannot verify now: ${verdict.reason}` };
+        return { status: 503, error: `cannot verify now: ${verdict.reason}` };
       case 'rejected':
-        return this.options.onBadSign === 'ack' ? { answer: 200 } : { answer: 401, error: verdict.reason };
+        return this.options.onBadSign === 'ack' ? { status: 200 } : { status: 401, error: verdict.reason };
     }
     if (this.options.strict) {
-      if (type === 'unknown') return { answer: 400, error: 'unknown event type (--strict)' };
-      if (warnings.length) return { answer: 400, error: warnings[0] };
+      if (type === 'unknown') return { status: 400, error: 'unknown event type (--strict)' };
+      if (warnings.length) return { status: 400, error: warnings[0] };
       if (verdict.state === 'unsigned' || verdict.state === 'unverified')
-        return { answer: 401, error: `${verdict.state} event refused (--strict)` };
+        return { status: 401, error: `${verdict.state} event refused (--strict)` };
     }
-    return { answer: 200 };
+    return { status: 200 };
   }
 
   private baseRecord(meta: RequestMeta, raw: Buffer | undefined, type: EventType | null, refused = true): HookRecord {
@@ -258,7 +258,7 @@ export class Intake {
       type,
       duplicate: false,
       retry: 0,
-      answer: 0,
+      status: 0,
     };
     if (raw && raw.length > REFUSED_PREFIX_BYTES && refused) {
       // A refused request keeps its first bytes only: junk must not fill the disk.
@@ -303,8 +303,8 @@ export class Intake {
 }
 
 /** Good events are remembered apart from refused or rejected ones, so a forgery never hides a genuine event. */
-function namespaced(key: string, answer: number, verdict: string | undefined): string {
-  return answer === 200 && verdict !== 'rejected' ? key : `${answer}|${verdict ?? ''}|${key}`;
+function namespaced(key: string, status: number, verdict: string | undefined): string {
+  return status === 200 && verdict !== 'rejected' ? key : `${status}|${verdict ?? ''}|${key}`;
 }
 
 /**

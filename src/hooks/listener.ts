@@ -167,22 +167,22 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       const { record, summary, appended } = outcome;
       const n = Number(appended?.id ?? 0);
       if (metrics) {
-        if (raw === undefined || outcome.answer !== 200)
-          metrics.refused(refusalReason(outcome.answer, record.error, record.verdict));
+        if (raw === undefined || outcome.status !== 200)
+          metrics.refused(refusalReason(outcome.status, record.error, record.verdict));
         if (raw !== undefined)
-          metrics.notification(record.type ?? 'refused', record.verdict ?? 'none', outcome.answer, record.duplicate);
+          metrics.notification(record.type ?? 'refused', record.verdict ?? 'none', outcome.status, record.duplicate);
       }
       if (outcome.unlogged) return noteUnlogged();
       if (raw === undefined) return emit({ kind: 'refused', seq: n, record });
       const show = (forwarding: boolean) => emit({ kind: 'event', seq: n, record, summary, forwarding });
-      const ok = outcome.answer === 200 && record.verdict !== 'rejected' && record.verdict !== 'unavailable';
+      const ok = outcome.status === 200 && record.verdict !== 'rejected' && record.verdict !== 'unavailable';
       if (!forwarder || !ok || !appended) return show(false);
       const passed = { ...passOnHeaders(headers ?? {}), [VERDICT_HEADER]: record.verdict ?? 'unsigned' };
       const forwarding = forwarder.offer(appended, record, { raw, headers: passed });
       if (forwarding instanceof Promise) void forwarding.then(show);
       else show(forwarding);
     };
-    return { status: outcome.answer, body: outcome.reply, after };
+    return { status: outcome.status, body: outcome.reply, after };
   }
 
   const stats = (): ListenerStats => ({

@@ -29,13 +29,13 @@ export type RefusedReason =
 
 /**
  * serve-hooks' Prometheus metrics (prom-client, on a registry of the listener's own). Labels hold
- * only fixed words (types, verdicts, answers, reasons): never a callee number, an id or a secret.
+ * only fixed words (types, verdicts, statuses, reasons): never a callee number, an id or a secret.
  * prom-client is loaded only when metrics are asked for (`--metrics-port`, `--metrics-path`).
  */
 export class HookMetrics {
   private constructor(
     readonly registry: Registry,
-    private readonly notifications: Counter<'type' | 'verdict' | 'answer'>,
+    private readonly notifications: Counter<'type' | 'verdict' | 'status'>,
     private readonly retries: Counter<'type'>,
     private readonly refusals: Counter<'reason'>,
     private readonly cut: Counter,
@@ -74,10 +74,10 @@ export class HookMetrics {
     );
     return new HookMetrics(
       registry,
-      counter('notifications_total', 'Notifications judged, by type, verdict and answer.', [
+      counter('notifications_total', 'Notifications judged, by type, verdict and the HTTP status answered.', [
         'type',
         'verdict',
-        'answer',
+        'status',
       ]),
       counter('retries_total', "Arrivals that were the service's retry of an event already recorded.", ['type']),
       counter('refused_total', 'Requests refused, by reason.', ['reason']),
@@ -103,8 +103,8 @@ export class HookMetrics {
     );
   }
 
-  notification(type: string, verdict: string, answer: number, retry: boolean): void {
-    this.notifications.inc({ type, verdict, answer: String(answer) });
+  notification(type: string, verdict: string, status: number, retry: boolean): void {
+    this.notifications.inc({ type, verdict, status: String(status) });
     if (retry) this.retries.inc({ type });
   }
 
@@ -147,9 +147,9 @@ export class HookMetrics {
   }
 }
 
-/** The reason label of a request the intake refused: by its answer and what it said. */
-export function refusalReason(answer: number, error: string | undefined, verdict: string | undefined): RefusedReason {
-  switch (answer) {
+/** The reason label of a request the intake refused: by its status and what it said. */
+export function refusalReason(status: number, error: string | undefined, verdict: string | undefined): RefusedReason {
+  switch (status) {
     case 405:
       return 'method';
     case 404:

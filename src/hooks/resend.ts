@@ -20,7 +20,7 @@ export function replayable(r: HookRecord): boolean {
     !r.duplicate &&
     r.verdict !== 'rejected' &&
     r.verdict !== 'unavailable' &&
-    r.answer === 200
+    r.status === 200
   );
 }
 

@@ -42,8 +42,8 @@ const eventShape = {
   duplicate: z.boolean(),
   /** 0 for the first arrival, n for the service's retry n. */
   retry: count,
-  /** The HTTP status answered. */
-  answer: count,
+  /** The HTTP status answered (`status` is the event's own, from its body). */
+  httpStatus: count,
 };
 
 /** `serve-hooks --json` (or piped): one line per event received. */
@@ -100,7 +100,8 @@ export const hooksShowJsonSchema = z.strictObject({
   key: z.string().optional(),
   duplicate: z.boolean(),
   retry: count,
-  answer: count,
+  /** The HTTP status answered (the event's own is `ids.status`). */
+  status: count,
   truncated: z.boolean().optional(),
   error: z.string().optional(),
   ids: z.strictObject(idsShape),

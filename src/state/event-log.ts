@@ -54,8 +54,8 @@ export interface HookRecord {
   duplicate: boolean;
   /** 0 for the first arrival, n for the service's retry n. */
   retry: number;
-  /** The HTTP status answered. */
-  answer: number;
+  /** The HTTP status answered (`answer` in records of earlier versions: see storedRecord). */
+  status: number;
   /** The body kept is only the first bytes (a refused request; `bytes` says how many came). */
   truncated?: boolean;
   /** Why a request was refused (4xx other than a bad signature). */
@@ -255,7 +255,7 @@ export class EventLog {
       if (n === 0) return undefined;
       const end = chunk.subarray(0, n).indexOf(0x0a);
       parts.push(Buffer.from(chunk.subarray(0, end >= 0 ? end : n)));
-      if (end >= 0) return parse(Buffer.concat(parts).toString('utf8'));
+      if (end >= 0) return decodeRecord(Buffer.concat(parts).toString('utf8'));
       pos += n;
     }
   }
@@ -312,13 +312,25 @@ async function writeAsync(fd: number, buf: Buffer): Promise<void> {
   }
 }
 
-function parse(line: string): HookRecord | undefined {
-  if (!line.trim()) return undefined;
+/**
+ * A record as kept (a log line, a store's row), made current: records written before the HTTP
+ * status was named `status` carry it as `answer`. Every reader of records goes through here.
+ */
+export function storedRecord(r: HookRecord & { answer?: number }): HookRecord {
+  if (r.status === undefined && r.answer !== undefined) {
+    r.status = r.answer;
+    delete r.answer;
+  }
+  return r;
+}
+
+/** One line of a log as its record; undefined for one that does not read (cut short by a crash). */
+export function decodeRecord(line: string): HookRecord | undefined {
   try {
     const r = JSON.parse(line) as HookRecord;
-    return r && typeof r === 'object' && typeof r.time === 'string' ? r : undefined;
+    return r && typeof r === 'object' && typeof r.time === 'string' ? storedRecord(r) : undefined;
   } catch {
-    return undefined; // a line cut short by a crash
+    return undefined;
   }
 }
 
@@ -330,7 +342,7 @@ export async function* readLog(path: string): AsyncGenerator<HookRecord> {
 /** Every line of a log, in order, as its record: undefined for one that does not read. */
 export async function* readLogLines(path: string): AsyncGenerator<HookRecord | undefined> {
   const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
-  for await (const line of lines) yield parse(line);
+  for await (const line of lines) yield decodeRecord(line);
 }
 
 /**
@@ -365,7 +377,7 @@ export function readRecentRecords(path: string, since: number, chunkSize = 1 << 
       data = data.subarray(cut + 1);
       const lines = data.toString('utf8').split('\n');
       for (let i = lines.length - 1; i >= 0; i--) {
-        const record = parse(lines[i]!);
+        const record = decodeRecord(lines[i]!);
         if (!record) continue;
         if (Date.parse(record.time) < since) {
           done = true;

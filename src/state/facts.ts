@@ -27,7 +27,7 @@ export function matches(record: HookRecord, filter: EventFilter, facts: () => Ev
   const t = Date.parse(record.time);
   if (filter.since !== undefined && t < filter.since) return false;
   if (filter.until !== undefined && t >= filter.until) return false;
-  if (filter.verdicts && !filter.verdicts.has(record.verdict ?? (record.answer === 200 ? '' : 'refused'))) return false;
+  if (filter.verdicts && !filter.verdicts.has(record.verdict ?? (record.status === 200 ? '' : 'refused'))) return false;
   if (filter.key !== undefined && record.key !== filter.key) return false;
   if (filter.retries !== undefined && filter.retries !== record.retry > 0) return false;
   if (filter.plan !== undefined || filter.task !== undefined || filter.callee !== undefined) {

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type { HookRecord } from './event-log.js';
+import { decodeRecord } from './event-log.js';
 import { matches, recordFacts } from './facts.js';
 import type { EventFilter, EventPage, PageCursor, StoredEvent } from './types.js';
 
@@ -86,15 +86,6 @@ function prefilter(filter: EventFilter): (line: Buffer) => boolean {
   return (line) => needs.every((n) => n(line));
 }
 
-function parse(line: string): HookRecord | undefined {
-  try {
-    const r = JSON.parse(line) as HookRecord;
-    return r && typeof r === 'object' && typeof r.time === 'string' ? r : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Up to `cursor.limit` events matching `filter`, newest first: before id `cursor.before` or after
  * id `cursor.after` (exclusive). `hint` remembers where lines start, so the next page of a list
@@ -143,7 +134,7 @@ export function pageOfLog(
         if (line <= after) break read;
         if (line < before) {
           if (pass(data.subarray(s, e - 1))) {
-            const record = parse(data.toString('utf8', s, e - 1));
+            const record = decodeRecord(data.toString('utf8', s, e - 1));
             if (record && matches(record, filter, () => recordFacts(record))) {
               if (events.length === cursor.limit) {
                 more = true;

@@ -30,8 +30,8 @@ WITH input AS (
          CASE WHEN k.arrivals = 1 THEN k.first_id ELSE nextval('callctl_events_id_seq') END AS id
   FROM input i LEFT JOIN k ON k.key = i.s
 ), ins AS (
-  INSERT INTO callctl_events (id, received_at, type, key, seen_key, retry, answer, verdict, plan, task, callee, record, fwd_state, fwd_owner, fwd_lease)
-  SELECT id, (r->>'time')::timestamptz, r->>'type', r->>'key', s, arrivals - 1, (r->>'answer')::int, r->>'verdict', p, t, c, r,
+  INSERT INTO callctl_events (id, received_at, type, key, seen_key, retry, status, verdict, plan, task, callee, record, fwd_state, fwd_owner, fwd_lease)
+  SELECT id, (r->>'time')::timestamptz, r->>'type', r->>'key', s, arrivals - 1, (r->>'status')::int, r->>'verdict', p, t, c, r,
          CASE WHEN o IS NOT NULL AND s IS NOT NULL AND arrivals = 1 THEN 'claimed' END,
          CASE WHEN o IS NOT NULL AND s IS NOT NULL AND arrivals = 1 THEN o END,
          CASE WHEN o IS NOT NULL AND s IS NOT NULL AND arrivals = 1 THEN now() + l * interval '1 millisecond' END

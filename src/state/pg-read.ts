@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import type { HookRecord } from './event-log.js';
+import { storedRecord, type HookRecord } from './event-log.js';
 import type { EventFilter, EventPage, PageCursor, StoredEvent } from './types.js';
 
 /** After an append, followers are woken within this long (one NOTIFY for all appends meanwhile). */
@@ -24,7 +24,7 @@ export interface Row {
 
 export function toEvent(row: Row): StoredEvent {
   // The row's own object, not a copy (read lists may hold a million): the same keys in the same order.
-  const record = row.record;
+  const record = storedRecord(row.record);
   record.retry = row.retry;
   record.duplicate = row.retry > 0;
   const event: StoredEvent = { id: String(row.id), record };
@@ -61,7 +61,7 @@ function conditions(filter: EventFilter, args: unknown[]): string[] {
   if (filter.callee !== undefined) where.push(`callee = ${arg(filter.callee)}`);
   if (filter.verdicts) {
     const v = [...filter.verdicts];
-    where.push(`(verdict = ANY(${arg(v)})${v.includes('refused') ? ' OR (verdict IS NULL AND answer <> 200)' : ''})`);
+    where.push(`(verdict = ANY(${arg(v)})${v.includes('refused') ? ' OR (verdict IS NULL AND status <> 200)' : ''})`);
   }
   if (filter.key !== undefined) where.push(`key = ${arg(filter.key)}`);
   if (filter.retries !== undefined) where.push(filter.retries ? 'retry > 0' : 'retry = 0');

@@ -112,6 +112,13 @@ CREATE TABLE callctl_journals (
 );
 `,
   },
+  {
+    version: 6,
+    description: 'the HTTP status answered is `status` (was `answer`)',
+    // Records kept before it (the column `record`) still say `answer`: storedRecord
+    // (event-log.ts) reads them as `status`, so no row is rewritten here.
+    sql: 'ALTER TABLE callctl_events RENAME COLUMN answer TO status;',
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

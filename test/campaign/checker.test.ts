@@ -16,9 +16,9 @@ function history() {
       calls: [{ kind: 'workflow', callId: 'c-1', callee: '+6281000000001' }],
     },
     stored: [
-      { nid: 'task.end|T-1|', kind: 'task.end', type: 'task.end', retry: 0, answer: 200 },
-      { nid: 'task.end|T-1|', kind: 'task.end', type: 'task.end', retry: 1, answer: 200 },
-      { nid: 'workflow.api_push|W|N|c-1', kind: 'workflow.api_push', type: 'workflow.api_push', retry: 0, answer: 200 },
+      { nid: 'task.end|T-1|', kind: 'task.end', type: 'task.end', retry: 0, status: 200 },
+      { nid: 'task.end|T-1|', kind: 'task.end', type: 'task.end', retry: 1, status: 200 },
+      { nid: 'workflow.api_push|W|N|c-1', kind: 'workflow.api_push', type: 'workflow.api_push', retry: 0, status: 200 },
     ],
     forwards: [
       { nid: 'task.end|T-1|', eventId: '1@t', status: 503 },

@@ -20,7 +20,7 @@ async function plant(p: DayParts): Promise<void> {
   try {
     await client.query(`DELETE FROM callctl_events WHERE id = (
       SELECT min(e.id) FROM callctl_events e JOIN callctl_event_keys k ON k.key = e.key
-      WHERE e.type = 'workflow.api_push' AND e.answer = 200 AND k.arrivals = 1)`);
+      WHERE e.type = 'workflow.api_push' AND e.status = 200 AND k.arrivals = 1)`);
   } finally {
     await client.end();
   }

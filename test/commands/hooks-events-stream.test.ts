@@ -29,7 +29,7 @@ function record(i: number): HookRecord {
     key: `task:${i}`,
     duplicate: false,
     retry: 0,
-    answer: i % 5 ? 200 : 401,
+    status: i % 5 ? 200 : 401,
   };
 }
 const records = Array.from({ length: N }, (_, i) => record(i));
@@ -55,8 +55,8 @@ beforeAll(async () => {
   await db.connect();
   try {
     await db.query(
-      `INSERT INTO callctl_events (received_at, type, key, seen_key, retry, answer, verdict, task, record)
-       SELECT (r->>'time')::timestamptz, r->>'type', r->>'key', r->>'key', 0, (r->>'answer')::int, r->>'verdict',
+      `INSERT INTO callctl_events (received_at, type, key, seen_key, retry, status, verdict, task, record)
+       SELECT (r->>'time')::timestamptz, r->>'type', r->>'key', r->>'key', 0, (r->>'status')::int, r->>'verdict',
               (r->>'body')::jsonb->>'TaskID', r
        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n) ORDER BY n`,
       [JSON.stringify(records)],
@@ -111,7 +111,7 @@ describe('hooks events over more events than a page', () => {
       const csv = await runCli(['hooks', 'events', ...source, '--format', 'csv'], { env, tty: true });
       expect(csv.code).toBe(0);
       const rows = csv.out.split('\r\n');
-      expect(rows[0]).toBe('id,time,type,plan,task,callee,status,verdict,retry,answer,forward');
+      expect(rows[0]).toBe('id,time,type,plan,task,callee,status,verdict,retry,httpStatus,forward');
       expect(rows.at(-1)).toBe('');
       // The same cells as the piped lines (none of these holds a comma or a quote; text that a
       // spreadsheet would read as a number or a date is quoted, as in every CSV callctl writes).

@@ -63,7 +63,7 @@ describe('hooks events on a log with corrupt lines', () => {
         verdict: 'verified',
         duplicate: false,
         retry: 0,
-        answer: 200,
+        status: 200,
       });
     writeFileSync(log, `${record('T-1')}\n{"v":1,"time":"2026-11-2\n${record('T-3')}\nnot json at all\n`);
     const r = await runCli(['hooks', 'events', '--log', log, '--json'], {

@@ -89,7 +89,7 @@ describe('bounds: refused requests', () => {
     });
     // An accepted event is never held back by the limit, and keeps its whole body.
     expect((await post(url, task('T-AFTER-JUNK'))).status).toBe(200);
-    expect(readRecords(logPath).at(-1)).toMatchObject({ answer: 200, bytes: task('T-AFTER-JUNK').length });
+    expect(readRecords(logPath).at(-1)).toMatchObject({ status: 200, bytes: task('T-AFTER-JUNK').length });
     expect(readRecords(logPath).at(-1)!.truncated).toBeUndefined();
   });
 });

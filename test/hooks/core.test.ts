@@ -193,7 +193,7 @@ describe('event log', () => {
     key,
     duplicate: false,
     retry: 0,
-    answer: 200,
+    status: 200,
   });
 
   it('reads recent records from the end, skipping a torn last line', () => {

@@ -97,7 +97,7 @@ describe('serve-hooks on SIGTERM', () => {
     await closed;
     expect(exit, hooks.stderr()).toEqual({ code: 0, signal: null });
     expect(answer).toMatch(/^HTTP\/1.1 401 /); // answered (its Sign is wrong), not dropped
-    expect(readRecords(log).map((r) => r.answer)).toEqual([401]);
+    expect(readRecords(log).map((r) => r.status)).toEqual([401]);
     expect(hooks.stderr()).toMatch(/stopped: 1 event\b/);
   });
 });

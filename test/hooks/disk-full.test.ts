@@ -73,7 +73,7 @@ describe('serve-hooks --log on a full disk (ulimit -f)', () => {
     const after = strictRecords(readFileSync(log, 'utf8'));
     expect(after).toHaveLength(1);
     // A new event, not a retry of one that was never recorded; and it is forwarded.
-    expect(after[0]).toMatchObject({ duplicate: false, retry: 0, answer: 200 });
+    expect(after[0]).toMatchObject({ duplicate: false, retry: 0, status: 200 });
     await until(() => forwarded.includes(full!));
     expect(forwarded.filter((id) => id === full)).toHaveLength(1);
     expect(taskIds([...strictRecords(readFileSync(saved, 'utf8')), ...after])).toEqual([...acked, full]);
@@ -92,7 +92,7 @@ describe('serve-hooks --log on a full disk (ulimit -f)', () => {
       type: 'task.end',
       duplicate: false,
       retry: 0,
-      answer: 200,
+      status: 200,
     });
     writeFileSync(log, `${whole}\n{"v":1,"time":"2026-11-23T1`);
     running = await serveHooksChild(['--key', KEY, '--log', log]);

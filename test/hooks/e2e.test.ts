@@ -63,7 +63,7 @@ it('a task the sandbox finishes while the receiver answers 500 twice: one event,
   const mine = (r: { body?: string }) => r.body?.includes('"T-E2E-1"');
   const logged = readRecords(logPath).filter(mine);
   expect(logged).toHaveLength(3);
-  expect(logged.map((r) => [r.type, r.verdict, r.answer, r.retry])).toEqual([
+  expect(logged.map((r) => [r.type, r.verdict, r.status, r.retry])).toEqual([
     ['task.end', 'verified', 200, 0],
     ['task.end', 'verified', 200, 1],
     ['task.end', 'verified', 200, 2],

@@ -69,7 +69,7 @@ describe('fail closed: a verification method that cannot answer', () => {
     expect(JSON.parse(answer.body).error).toMatch(reason);
     await listener.close();
     expect(local.got).toEqual([]);
-    expect(readRecords(logPath)).toMatchObject([{ verdict: 'unavailable', answer: 503 }]);
+    expect(readRecords(logPath)).toMatchObject([{ verdict: 'unavailable', status: 503 }]);
   });
 
   it('a sign command too slow is killed with all it started, and no more than signConcurrency run at once', async () => {

@@ -151,11 +151,11 @@ it(`answers ${COUNT} random requests only with 200, 400, 401, 405, 413 or 415, a
   // (counted), and then only its metadata and first bytes.
   const records = readRecords(logPath);
   const logged = new Set(
-    records.filter((r) => r.answer === 200).map((r) => createHash('sha256').update(recordBody(r)).digest('hex')),
+    records.filter((r) => r.status === 200).map((r) => createHash('sha256').update(recordBody(r)).digest('hex')),
   );
   expect(acked.filter((h) => !logged.has(h))).toEqual([]);
   expect(records.length + listener.stats().refusedUnlogged).toBe(COUNT);
-  expect(Math.max(...records.filter((r) => r.answer !== 200).map((r) => recordBody(r).length))).toBeLessThanOrEqual(
+  expect(Math.max(...records.filter((r) => r.status !== 200).map((r) => recordBody(r).length))).toBeLessThanOrEqual(
     256,
   );
   const health = await fetch(`${listener.url}/healthz`);

@@ -37,7 +37,7 @@ describe("hostile bodies are the sender's fault", () => {
     const shallow = `{"PlanName":"P-ok","Timestamp":"${ts}","Sign":"${planSign(ts, 'k')}","PlanDetails":${'['.repeat(20)}${']'.repeat(20)}}`;
     expect((await post(url, shallow)).status).toBe(200);
     expect(errors(events)).toEqual([]);
-    expect(readRecords(logPath).map((r) => [r.answer, r.error])).toEqual([
+    expect(readRecords(logPath).map((r) => [r.status, r.error])).toEqual([
       [400, 'body nests deeper than 64 levels'],
       [200, undefined],
     ]);

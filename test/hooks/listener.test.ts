@@ -52,7 +52,7 @@ describe('listener: malformed requests', () => {
     atCap.write('{}');
     expect((await post(`${url}/`, atCap)).status).toBe(200);
     expect((await post(`${url}/`, '{}', { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200);
-    const answers = readRecords(logPath).map((r) => r.answer);
+    const answers = readRecords(logPath).map((r) => r.status);
     expect(answers).toEqual([405, 405, 415, 415, 400, 400, 413, 200, 200]);
   });
 
@@ -91,8 +91,8 @@ describe('listener: verification', () => {
     const plan = await signed('plan.end', KEYS[0]);
     expect((await post(url, plan.body, plan.headers)).status).toBe(200);
     const [t, p] = readRecords(logPath);
-    expect(t).toMatchObject({ type: 'task.end', verdict: 'verified', by: 'key 2', answer: 200 });
-    expect(p).toMatchObject({ type: 'plan.end', verdict: 'verified', by: 'key 1', answer: 200 });
+    expect(t).toMatchObject({ type: 'task.end', verdict: 'verified', by: 'key 2', status: 200 });
+    expect(p).toMatchObject({ type: 'plan.end', verdict: 'verified', by: 'key 1', status: 200 });
   });
 
   it('answers 401 to a bad or missing Sign and records it rejected; ack mode answers 200', async () => {
@@ -113,7 +113,7 @@ describe('listener: verification', () => {
 
     const ack = await listen({ onBadSign: 'ack' });
     expect((await post(ack.url, bad.body, bad.headers)).status).toBe(200);
-    expect(readRecords(ack.logPath)[0]).toMatchObject({ verdict: 'rejected', answer: 200 });
+    expect(readRecords(ack.logPath)[0]).toMatchObject({ verdict: 'rejected', status: 200 });
   });
 
   it('with --skip-verify and no keys, marks plan and task as skipped', async () => {

@@ -133,7 +133,7 @@ describe('serve-hooks under generated requests (fast-check)', () => {
     // Every 200 is in the log with its exact bytes.
     const logged = new Set(
       readRecords(logPath)
-        .filter((r) => r.answer === 200)
+        .filter((r) => r.status === 200)
         .map((r) => sha(recordBody(r))),
     );
     expect(acked.filter((h) => !logged.has(h))).toEqual([]);

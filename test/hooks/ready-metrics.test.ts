@@ -142,8 +142,8 @@ describe('Prometheus metrics', () => {
       const m = text.split('\n').find((l) => l.startsWith(`${line} `));
       return m === undefined ? undefined : Number(m.slice(line.length + 1));
     };
-    expect(value('callctl_hooks_notifications_total{type="task.end",verdict="verified",answer="200"}')).toBe(4);
-    expect(value('callctl_hooks_notifications_total{type="task.end",verdict="rejected",answer="401"}')).toBe(1);
+    expect(value('callctl_hooks_notifications_total{type="task.end",verdict="verified",status="200"}')).toBe(4);
+    expect(value('callctl_hooks_notifications_total{type="task.end",verdict="rejected",status="401"}')).toBe(1);
     expect(value('callctl_hooks_retries_total{type="task.end"}')).toBe(1);
     expect(value('callctl_hooks_refused_total{reason="signature"}')).toBe(1);
     expect(value('callctl_hooks_refused_total{reason="not_json"}')).toBe(1);

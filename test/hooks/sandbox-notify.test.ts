@@ -35,7 +35,7 @@ it('sends plan end after the last round, signed with the KEY, valid against the 
   sb.simulate.finishPlan(SEED.callingPlanName);
   await until(() => events.some((e) => e.record.type === 'plan.end' && e.summary.plan === SEED.callingPlanName));
   const plan = events.find((e) => e.record.type === 'plan.end' && e.summary.plan === SEED.callingPlanName)!;
-  expect(plan.record).toMatchObject({ verdict: 'verified', by: 'key 2', answer: 200 });
+  expect(plan.record).toMatchObject({ verdict: 'verified', by: 'key 2', status: 200 });
   expect(plan.record.warnings).toBeUndefined();
   expect(plan.summary.rounds).toBe(3);
   // Its rounds ended first, each with its own task end.
@@ -65,7 +65,7 @@ it('sends template status as a received template message goes wait, send, delive
   const mine = () => events.filter((e) => e.record.type === 'template.status' && e.record.body?.includes(taskId));
   await until(() => mine().length === 4);
   expect(mine().map((e) => e.summary.status)).toEqual(['wait', 'send', 'delivery', 'read']);
-  for (const e of mine()) expect(e.record).toMatchObject({ verdict: 'unsigned', duplicate: false, answer: 200 });
+  for (const e of mine()) expect(e.record).toMatchObject({ verdict: 'unsigned', duplicate: false, status: 200 });
   expect(mine().every((e) => e.record.warnings === undefined)).toBe(true);
 });
 
@@ -144,7 +144,7 @@ describe('notification variants: retries (new Timestamp and Sign) stay one event
       await until(() => plans().length >= 2 && arrivals().every((c) => c >= 2), 10_000);
       const signed = signedNow();
       expect(
-        signed.every((e) => e.record.verdict === 'verified' && e.record.answer === 200),
+        signed.every((e) => e.record.verdict === 'verified' && e.record.status === 200),
         JSON.stringify(signed.map((e) => e.record.reason)),
       ).toBe(true);
       const byEvent = new Map<string, boolean[]>();

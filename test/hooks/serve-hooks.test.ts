@@ -135,7 +135,7 @@ describe('serve-hooks: output', () => {
       callee: '+6281234567002',
       verdict: 'unsigned',
       retry: 0,
-      answer: 200,
+      httpStatus: 200,
     });
     const { readRecords } = await import('./helpers.js');
     expect(readRecords(log).map((r) => r.type)).toEqual(['task.end', 'template.status']);

@@ -41,7 +41,7 @@ describe('hooks trigger', () => {
     expect(r.code, r.err).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ type, status: 200, body: '{}' });
     const [record] = readRecords(logPath);
-    expect(record).toMatchObject({ type, answer: 200 });
+    expect(record).toMatchObject({ type, status: 200 });
     expect(record!.warnings).toBeUndefined();
     expect(record!.verdict).toBe(type.startsWith('chatbot.') || type.endsWith('.end') ? 'verified' : 'unsigned');
     expect(r.out + r.err).not.toContain(secret);

@@ -129,7 +129,7 @@ describe('serve-hooks --ui: the inspector beside the receiver', () => {
       type: show.type,
       verdict: show.verdict,
       identity: show.key,
-      answer: String(show.answer),
+      'http status': String(show.status),
       callee: show.ids.callee,
       arrivals: String(show.arrivals || 1),
     });

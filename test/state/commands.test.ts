@@ -49,17 +49,17 @@ describe('callctl store migrate / status', () => {
     const e = { ...env(), CALLCTL_STORE: url };
     const before = await runCli(['store', 'status', '--json'], { env: e });
     expect(before.code).toBe(1);
-    expect(JSON.parse(before.out)).toMatchObject({ version: 0, latest: 5, events: 0 });
+    expect(JSON.parse(before.out)).toMatchObject({ version: 0, latest: 6, events: 0 });
     expect(JSON.parse(before.out).server).toMatch(/^1\d\.\d+/); // the server's version (was missing: 'PostgreSQL undefined')
     const first = await runCli(['store', 'migrate', '--json'], { env: e });
     expect(first.code).toBe(0);
-    expect(JSON.parse(first.out)).toMatchObject({ from: 0, to: 5, applied: [1, 2, 3, 4, 5] });
+    expect(JSON.parse(first.out)).toMatchObject({ from: 0, to: 6, applied: [1, 2, 3, 4, 5, 6] });
     const again = await runCli(['store', 'migrate'], { env: e });
     expect(again.code).toBe(0);
-    expect(again.err).toMatch(/schema version 5, up to date/);
+    expect(again.err).toMatch(/schema version 6, up to date/);
     const status = await runCli(['store', 'status'], { env: e });
     expect(status.code).toBe(0);
-    expect(status.out).toMatch(/schema\tversion 5: up to date/);
+    expect(status.out).toMatch(/schema\tversion 6: up to date/);
     expect(status.out).toMatch(/^server\tPostgreSQL 1\d\.\d+/m);
     const { password } = pgServer();
     for (const r of [before, first, again, status]) expect(r.out + r.err).not.toContain(password);
@@ -84,12 +84,12 @@ describe('callctl store migrate / status', () => {
     const e = { ...env(), CALLCTL_STORE: url };
     const old = await runCli(['store', 'status', '--json'], { env: e });
     expect(old.code).toBe(1);
-    expect(JSON.parse(old.out)).toMatchObject({ version: 1, latest: 5, events: 1 });
+    expect(JSON.parse(old.out)).toMatchObject({ version: 1, latest: 6, events: 1 });
     const up = await runCli(['store', 'migrate', '--json'], { env: e });
-    expect(JSON.parse(up.out)).toMatchObject({ from: 1, to: 5, applied: [2, 3, 4, 5] });
+    expect(JSON.parse(up.out)).toMatchObject({ from: 1, to: 6, applied: [2, 3, 4, 5, 6] });
     const now = await runCli(['store', 'status', '--json'], { env: e });
     expect(now.code).toBe(0);
-    expect(JSON.parse(now.out)).toMatchObject({ version: 5, events: 1 });
+    expect(JSON.parse(now.out)).toMatchObject({ version: 6, events: 1 });
   });
 
   it('reads the URL from a file, and says which setting is missing or wrong', async () => {
@@ -233,7 +233,7 @@ describe.each(['PostgreSQL', 'NDJSON'])('hooks events / show against the %s stor
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(objs).toHaveLength(1);
-    expect(objs[0]).toMatchObject({ type: 'workflow.api_push', callee: CALLEE, retry: 0, answer: 200 });
+    expect(objs[0]).toMatchObject({ type: 'workflow.api_push', callee: CALLEE, retry: 0, httpStatus: 200 });
   });
 
   it('filters by type, verdict, retries, task and limit', async () => {

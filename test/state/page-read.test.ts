@@ -38,7 +38,7 @@ function record(i: number): HookRecord {
     ...(type ? { verdict: VERDICTS[i % 3]!, key: `k${i % 37}` } : {}),
     duplicate: i % 5 === 4,
     retry: i % 5 === 4 ? 1 : 0,
-    answer: type ? 200 : 400,
+    status: type ? 200 : 400,
   };
 }
 

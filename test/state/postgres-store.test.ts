@@ -28,7 +28,7 @@ function record(body: object, time = new Date().toISOString(), type: HookRecord[
     key: 'k',
     duplicate: false,
     retry: 0,
-    answer: 200,
+    status: 200,
   };
 }
 
@@ -203,13 +203,13 @@ describe('PostgreSQL store', () => {
   it('reads by filter, the latest N, from a position, and wakes a follower on a new event', async () => {
     const since = Date.now() - 1;
     await store.append(record({ PlanName: 'P-1', Timestamp: '1' }, undefined, 'plan.end'), 'plan.end#1');
-    await store.append({ ...record({}, undefined, null), verdict: undefined, answer: 415, body: undefined }, undefined);
+    await store.append({ ...record({}, undefined, null), verdict: undefined, status: 415, body: undefined }, undefined);
     const plans = [];
     for await (const e of store.read({ plan: 'P-1' })) plans.push(e);
     expect(plans.map((e) => e.record.type)).toEqual(['plan.end']);
     const refused = [];
     for await (const e of store.read({ types: new Set(['refused']), since })) refused.push(e);
-    expect(refused.map((e) => e.record.answer)).toEqual([415]);
+    expect(refused.map((e) => e.record.status)).toEqual([415]);
     const latest = [];
     for await (const e of store.read({ limit: 2 })) latest.push(e);
     expect(latest).toHaveLength(2);
@@ -228,9 +228,9 @@ describe('PostgreSQL store', () => {
   it('keeps requests whose text PostgreSQL cannot hold (a NUL character), byte for byte, without failing the others of their batch', async () => {
     // Anyone can POST: a body with a raw NUL byte (refused: not JSON), and a JSON body whose ids
     // hold an escaped NUL (a forged event, rejected). Neither may make the store refuse writes.
-    const rawNul = { ...record({}, undefined, null), verdict: undefined, answer: 400, body: 'x\u0000y' };
+    const rawNul = { ...record({}, undefined, null), verdict: undefined, status: 400, body: 'x\u0000y' };
     const escaped = JSON.stringify({ TaskID: 'T-nul\u0000z', Sign: 'bad' });
-    const forged = { ...record({}), verdict: 'rejected' as const, answer: 401, body: escaped };
+    const forged = { ...record({}), verdict: 'rejected' as const, status: 401, body: escaped };
     const fine = Array.from({ length: 5 }, (_, i) =>
       store.append(record({ TaskID: `T-nul-ok-${i}`, Sign: 's' }), `task.end#nul-ok-${i}`),
     );

@@ -34,7 +34,7 @@ export interface EventsOptions extends SourceFlags {
 
 const FORMATS = ['csv', 'ndjson'];
 /** The piped columns: TSV lines, or CSV with `--format csv`. */
-const COLUMNS = ['id', 'time', 'type', 'plan', 'task', 'callee', 'status', 'verdict', 'retry', 'answer', 'forward'];
+const COLUMNS = ['id', 'time', 'type', 'plan', 'task', 'callee', 'status', 'verdict', 'retry', 'httpStatus', 'forward'];
 
 const VERDICTS = ['verified', 'rejected', 'unverified', 'skipped', 'unsigned', 'refused'];
 
@@ -85,7 +85,7 @@ function cells(e: StoredEvent, summary: EventSummary, showNumbers: boolean): Arr
     summary.status,
     e.record.verdict ?? '',
     e.record.retry,
-    e.record.answer,
+    e.record.status,
     forwardText(e),
   ];
 }

@@ -107,8 +107,9 @@ ${JSON_SHAPES.hooksTrigger}`,
     .addHelpText(
       'after',
       `
-Output: on a terminal one line per event (time, type, ids, status, verdict, retry, #id, forward);
-piped, TSV: id, time, type, plan, task, callee, status, verdict, retry, answer, forward.
+Output: on a terminal one line per event (time, type, ids, the event's status, verdict, retry, #id, forward);
+piped, TSV: id, time, type, plan, task, callee, status (the event's), verdict, retry, httpStatus
+(the HTTP status answered), forward.
 --format csv: the same columns as CSV (a header, CRLF line ends); --format ndjson: as --json.
 Each event is written as it is read (the store in pages, in order): any number of events.
 Callee numbers are masked unless --show-numbers.
@@ -197,7 +198,7 @@ Events not verified on arrival (no secret then, --skip-verify) are skipped, or w
 --include-unverified sent as they came, never signed by callctl. Failed sends are
 retried on network errors, 408, 429 and 5xx with back-off.
 
-Output: one line per event (time, type, answer); piped or --json one JSON object per event
+Output: one line per event (time, type, the HTTP status); piped or --json one JSON object per event
 (shape below). Exit 1 when the receiver refused one (4xx); 5 when
 it could not be reached or kept answering 5xx or 429 after retries (run again later).
 

@@ -43,7 +43,7 @@ export async function runHooksShow(ctx: Context, opts: ShowOptions): Promise<num
         ['time', r.time],
         ['type', r.type ?? '(refused before its type was known)'],
         ...Object.entries(facts).map(([k, v]) => [k, v] as const),
-        ['answer', r.answer],
+        ['http status', r.status],
         ...(r.error ? ([['error', r.error]] as const) : []),
         ['verdict', r.verdict ?? ''],
         ...(r.by ? ([['key matched', r.by]] as const) : []),

@@ -40,7 +40,7 @@ export function eventObject(
     ...(record.warnings ? { warnings: record.warnings } : {}),
     duplicate: record.duplicate,
     retry: record.retry,
-    answer: record.answer,
+    httpStatus: record.status,
     ...(forwarding ? { forwarding: true as const } : {}),
     ...(options.skipVerify ? { skipVerify: true as const } : {}),
   } satisfies ServeHooksLine;
@@ -79,7 +79,7 @@ export function eventLine(
   parts.push(verdictText(record, c));
   if (options.skipVerify) parts.push(c.yellow('[--skip-verify]'));
   if (record.duplicate) parts.push(c.yellow(`retry ${record.retry}`));
-  if (record.answer !== 200) parts.push(c.red(`answered ${record.answer}`));
+  if (record.status !== 200) parts.push(c.red(`answered ${record.status}`));
   if (record.warnings?.length)
     parts.push(
       c.yellow(
@@ -124,7 +124,7 @@ export function render(event: ReceiverEvent, options: RenderOptions, c: { out: P
     case 'refused': {
       const r = event.record;
       return {
-        err: `${c.err.yellow('warning:')} answered ${r.answer} to ${r.method} ${r.path}${r.remote ? ` from ${r.remote}` : ''}: ${r.error}\n`,
+        err: `${c.err.yellow('warning:')} answered ${r.status} to ${r.method} ${r.path}${r.remote ? ` from ${r.remote}` : ''}: ${r.error}\n`,
       };
     }
     case 'forward': {

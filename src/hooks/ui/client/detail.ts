@@ -34,7 +34,7 @@ export function renderDetail(detail: HTMLElement, d: Detail, o: DetailOptions): 
   const arrivals = el(
     'table',
     { class: 'arrivals' },
-    el('thead', {}, el('tr', {}, ...['#', 'time', 'retry', 'answer'].map((h) => el('th', { scope: 'col' }, h)))),
+    el('thead', {}, el('tr', {}, ...['#', 'time', 'retry', 'http status'].map((h) => el('th', { scope: 'col' }, h)))),
     el(
       'tbody',
       {},
@@ -45,7 +45,7 @@ export function renderDetail(detail: HTMLElement, d: Detail, o: DetailOptions): 
           el('td', {}, el('a', { href: `?${withParam('event', a.id)}`, 'data-id': a.id }, `#${a.id}`)),
           el('td', {}, a.time),
           el('td', {}, a.retry > 0 ? `retry ${a.retry}` : 'first'),
-          el('td', {}, String(a.answer)),
+          el('td', {}, String(a.httpStatus)),
         ),
       ),
     ),
@@ -93,7 +93,7 @@ export function renderDetail(detail: HTMLElement, d: Detail, o: DetailOptions): 
       ['time', e.time],
       ['type', e.type ?? '(refused before its type was known)'],
       ...Object.entries(e.ids),
-      ['answer', e.answer],
+      ['http status', e.status],
       ['error', e.error],
       ['verdict', e.verdict],
       ['key matched', e.by],

@@ -10,7 +10,7 @@ export interface Row {
   status?: string;
   verdict: string;
   retry: number;
-  answer: number;
+  httpStatus: number;
   forward: string;
 }
 export interface ListAnswer {

@@ -69,7 +69,7 @@ const tools = el('div', { class: 'tools' }, el('label', {}, reveal, ' Show numbe
 const head = el(
   'tr',
   {},
-  ...['#', 'time', 'type', 'plan', 'task', 'callee', 'status', 'verdict', 'retry', 'answer', 'forward'].map((h) =>
+  ...['#', 'time', 'type', 'plan', 'task', 'callee', 'status', 'verdict', 'retry', 'http status', 'forward'].map((h) =>
     el('th', { scope: 'col' }, h),
   ),
 );
@@ -115,7 +115,7 @@ function rowOf(r: Row): HTMLTableRowElement {
     el('td', {}, r.status ?? ''),
     el('td', {}, r.verdict),
     el('td', {}, r.retry > 0 ? `retry ${r.retry}` : ''),
-    el('td', {}, String(r.answer)),
+    el('td', {}, String(r.httpStatus)),
     el('td', {}, r.forward),
   );
   if (params().get('event') === r.id) tr.setAttribute('aria-current', 'true');
