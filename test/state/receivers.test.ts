@@ -122,7 +122,7 @@ describe('two serve-hooks behind a round-robin proxy, one PostgreSQL store', () 
 
       const c = await db(url);
       const stored = new Set(
-        (await c.query('SELECT DISTINCT task FROM callctl_events WHERE answer = 200')).rows.map(
+        (await c.query('SELECT DISTINCT task FROM callctl_events WHERE status = 200')).rows.map(
           (r) => r.task as string,
         ),
       );
