@@ -334,11 +334,6 @@ export function decodeRecord(line: string): HookRecord | undefined {
   }
 }
 
-/** Every record of a log, in order; lines that do not parse are skipped. */
-export async function* readLog(path: string): AsyncGenerator<HookRecord> {
-  for await (const record of readLogLines(path)) if (record) yield record;
-}
-
 /** Every line of a log, in order, as its record: undefined for one that does not read. */
 export async function* readLogLines(path: string): AsyncGenerator<HookRecord | undefined> {
   const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
