@@ -81,9 +81,10 @@ describe('serve-hooks --ui: the inspector beside the receiver', () => {
     await page.selectOption('select[name="verdict"]', 'rejected');
     await page.click('button[type="submit"]');
     await page.waitForFunction(() => location.search.includes('verdict=rejected'));
-    await rows(page, 1);
-    const verdicts = await page.$$eval('#list tbody tr td:nth-child(8)', (tds) => tds.map((t) => t.textContent));
-    expect(new Set(verdicts)).toEqual(new Set(['rejected']));
+    // The address changes before the list is read again: the filtered rows come a moment later.
+    await expect
+      .poll(() => page.$$eval('#list tbody tr td:nth-child(8)', (tds) => [...new Set(tds.map((t) => t.textContent))]))
+      .toEqual(['rejected']);
     const link = page.url();
     const { page: other } = await opened(link.slice(link.indexOf('?')));
     await rows(other, 1);
