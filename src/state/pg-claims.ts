@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { coalesced } from './pg-coalesce.js';
 import { interval } from './pg-pool.js';
 import { COLUMNS, toEvent, type Row } from './pg-read.js';
 import type { Appended, ForwardClaim, Forwarded, ForwardResult, StoredEvent } from './types.js';
@@ -20,22 +21,51 @@ export class ForwardClaims {
     return r.rows[0];
   }
 
-  async renewClaim(id: string, claim: ForwardClaim): Promise<number | false> {
-    const r = await this.pool.query<{ n: number }>(
-      `UPDATE callctl_events SET fwd_lease = now() + $3::interval, fwd_attempts = coalesce(fwd_attempts, 0) + 1
-       WHERE id = $1 AND fwd_owner = $2 AND fwd_state = 'claimed' RETURNING fwd_attempts AS n`,
-      [id, claim.owner, interval(claim.leaseMs)],
-    );
-    return r.rows[0]?.n ?? false;
-  }
+  /** Renewed together: the claims of forwards starting while a statement runs go in the next. */
+  readonly renewClaim = (id: string, claim: ForwardClaim): Promise<number | false> => this.renew({ id, claim });
+  private readonly renew = coalesced<{ id: string; claim: ForwardClaim }, number | false>(
+    async (items) => {
+      const r = await this.pool.query<{ id: string; n: number }>({
+        name: 'callctl_renew_v1',
+        text: `UPDATE callctl_events e SET fwd_lease = now() + t.l * interval '1 millisecond', fwd_attempts = coalesce(e.fwd_attempts, 0) + 1
+               FROM jsonb_to_recordset($1::jsonb) AS t(id bigint, o text, l int)
+               WHERE e.id = t.id AND e.fwd_owner = t.o AND e.fwd_state = 'claimed' RETURNING e.id::text AS id, e.fwd_attempts AS n`,
+        values: [JSON.stringify(items.map(({ id, claim }) => ({ id, o: claim.owner, l: Math.round(claim.leaseMs) })))],
+      });
+      const renewed = new Map(r.rows.map((row) => [row.id, row.n]));
+      return items.map(({ id }) => renewed.get(id) ?? false);
+    },
+    ({ id }) => id,
+  );
 
-  async finishForward(id: string, owner: string, result: ForwardResult): Promise<void> {
-    await this.pool.query(
-      `UPDATE callctl_events SET fwd_state = $3, fwd_status = $4, fwd_error = $5, fwd_attempts = greatest(coalesce(fwd_attempts, 0), $6), fwd_at = now(), fwd_lease = NULL
-       WHERE id = $1 AND fwd_owner = $2 AND fwd_state = 'claimed'`,
-      [id, owner, result.ok ? 'done' : 'failed', result.status ?? null, result.error ?? null, result.attempts],
-    );
-  }
+  /** Recorded together, as renewClaim: a busy receiver finishes many forwards in one statement. */
+  readonly finishForward = (id: string, owner: string, result: ForwardResult): Promise<void> =>
+    this.finish({ id, owner, result });
+  private readonly finish = coalesced<{ id: string; owner: string; result: ForwardResult }, void>(
+    async (items) => {
+      await this.pool.query({
+        name: 'callctl_finish_v1',
+        text: `UPDATE callctl_events e SET fwd_state = t.state, fwd_status = t.status, fwd_error = t.error,
+                 fwd_attempts = greatest(coalesce(e.fwd_attempts, 0), t.attempts), fwd_at = now(), fwd_lease = NULL
+               FROM jsonb_to_recordset($1::jsonb) AS t(id bigint, o text, state text, status int, error text, attempts int)
+               WHERE e.id = t.id AND e.fwd_owner = t.o AND e.fwd_state = 'claimed'`,
+        values: [
+          JSON.stringify(
+            items.map(({ id, owner, result }) => ({
+              id,
+              o: owner,
+              state: result.ok ? 'done' : 'failed',
+              status: result.status ?? null,
+              error: result.error ?? null,
+              attempts: result.attempts,
+            })),
+          ),
+        ],
+      });
+      return items.map(() => undefined);
+    },
+    ({ id }) => id,
+  );
 
   async takeAbandoned(claim: ForwardClaim, limit: number): Promise<StoredEvent[]> {
     const r = await this.pool.query<Row>(

@@ -103,6 +103,46 @@ describe('PostgreSQL store', () => {
     expect(await store.renewClaim(a.id, { owner: newOwner, leaseMs: 60_000 })).toBe(1);
   });
 
+  it('renews and finishes 200 forwards at once, together, each with its own answer', async () => {
+    const claim = { owner: 'many', leaseMs: 60_000 };
+    const appended = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        store.append(record({ TaskID: `T-many-${i}`, Sign: 's' }), `task.end#many-${i}`, claim),
+      ),
+    );
+    expect(appended.every((a) => a.claimed)).toBe(true);
+    const ids = appended.map((a) => a.id);
+    // Another owner renews none; the owner renews each once, then again (its second attempt).
+    expect(await Promise.all(ids.map((id) => store.renewClaim(id, { ...claim, owner: 'other' })))).toEqual(
+      ids.map(() => false),
+    );
+    expect(await Promise.all(ids.map((id) => store.renewClaim(id, claim)))).toEqual(ids.map(() => 1));
+    expect(await Promise.all(ids.slice(0, 10).map((id) => store.renewClaim(id, claim)))).toEqual(
+      ids.slice(0, 10).map(() => 2),
+    );
+    // Twice at once for one event: never in one statement, each its own attempt.
+    expect(await Promise.all([store.renewClaim(ids[3]!, claim), store.renewClaim(ids[3]!, claim)])).toEqual([3, 4]);
+    await Promise.all(
+      ids.map((id, i) =>
+        store.finishForward(
+          id,
+          claim.owner,
+          i % 2 ? { ok: true, status: 200, attempts: 1 } : { ok: false, error: 'refused', attempts: 3 },
+        ),
+      ),
+    );
+    const forwards = await Promise.all(ids.map(async (id) => (await store.get(id))!.forward));
+    forwards.forEach((f, i) =>
+      expect(f).toMatchObject(
+        i % 2
+          ? { state: 'done', status: 200, attempts: i === 3 ? 4 : i < 10 ? 2 : 1 }
+          : { state: 'failed', error: 'refused', attempts: 3 },
+      ),
+    );
+    // A finished forward is no longer claimed: renewing it is refused.
+    expect(await store.renewClaim(ids[1]!, claim)).toBe(false);
+  });
+
   it('starts a new event once the dedup window has passed', async () => {
     const short = await PostgresStore.open(url, { windowMs: 1000 });
     const t0 = Date.parse('2026-01-01T00:00:00Z');
