@@ -114,10 +114,14 @@ CREATE TABLE callctl_journals (
   },
   {
     version: 6,
-    description: 'the HTTP status answered is `status` (was `answer`)',
+    description: 'the HTTP status answered is `status` (was `answer`); failed forwards found by when they failed',
     // Records kept before it (the column `record`) still say `answer`: storedRecord
-    // (event-log.ts) reads them as `status`, so no row is rewritten here.
-    sql: 'ALTER TABLE callctl_events RENAME COLUMN answer TO status;',
+    // (event-log.ts) reads them as `status`, so no row is rewritten here. Failed forwards are
+    // tried again later (pg-claims.ts takeAbandoned).
+    sql: `
+ALTER TABLE callctl_events RENAME COLUMN answer TO status;
+CREATE INDEX callctl_events_failed ON callctl_events (fwd_at) WHERE fwd_state = 'failed';
+`,
   },
 ];
 

@@ -151,3 +151,53 @@ describe('forwards taken over', () => {
     expect(new Set(target.got.map((g) => g.task)).size).toBe(N);
   });
 });
+
+describe('failed forwards', () => {
+  it('are tried again later, not left failed: the app down for a while still gets each event, under one event id', async () => {
+    const db = await freshDatabase('refail');
+    const store = await PostgresStore.open(db);
+    await store.migrate();
+    // The app refuses everything until it is told to come back.
+    let up = false;
+    const got: Array<{ task: string; id: string | undefined; attempt: string | undefined }> = [];
+    const server = createServer((req, res) => {
+      let b = '';
+      req.on('data', (c: Buffer) => (b += c.toString()));
+      req.on('end', () => {
+        if (!up) return void res.writeHead(503).end();
+        got.push({
+          task: (JSON.parse(b) as { TaskID: string }).TaskID,
+          id: req.headers['x-callctl-event-id'] as string | undefined,
+          attempt: req.headers['x-callctl-attempt'] as string | undefined,
+        });
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    open.push({ close: () => new Promise((r) => server.close(r)) }, store);
+    const l = await startListener({
+      port: 0,
+      keys: [KEY],
+      store,
+      forwardTo: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+      forwardLeaseMs: 800,
+    });
+    open.push(l);
+    const seen = events(l);
+    expect((await post(l.url, task('T-FAIL-1'))).status).toBe(200);
+    await eventually(
+      () => seen.some((e) => e.kind === 'forward' && e.final),
+      20_000,
+      'the forward failed after its retries',
+    );
+    let id = '';
+    for await (const e of store.read({})) id = e.id;
+    expect((await store.get(id))!.forward).toMatchObject({ state: 'failed' });
+    up = true;
+    await eventually(() => got.length === 1, 10_000, 'the failed forward tried again');
+    expect(got[0]!.task).toBe('T-FAIL-1');
+    expect(got[0]!.id).toMatch(new RegExp(`^${id}@`));
+    expect(Number(got[0]!.attempt)).toBeGreaterThan(1);
+    await eventually(async () => (await store.get(id))!.forward?.state === 'done', 5_000, 'recorded as done');
+  });
+});
