@@ -26,6 +26,7 @@ export interface Counts {
   people: number;
   peoplePushed: number;
   peopleUncertain: number;
+  peopleUnfinished: number;
   calls: number;
   reportsChecked: number;
   faults: number;

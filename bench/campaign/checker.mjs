@@ -50,7 +50,8 @@ const tally = (map, key) => map.set(key, (map.get(key) ?? 0) + 1);
  *   forwards: [{ nid, eventId, status }]                    (every forward the app got),
  *   rows: { sent: [{ callee, file, line, caseid }], received: [callee...], uncertain: Set<callee>,
  *           unfinished: Set<callee> (rows of files no run finished) },
- *   pushes: { people: [e164...], received: [caller as sent...], uncertain: Set<digits> },
+ *   pushes: { people: [e164...], received: [caller as sent...], uncertain: Set<digits>,
+ *             unfinished: Set<digits> (people of files no run got past its start) },
  *   reports: [{ what, got, want }],
  *   secrets: [{ where, secret }]   (each secret found in a file or output),
  *   faults: [{ kind }],
@@ -148,7 +149,13 @@ export function check(h) {
   for (const p of h.pushes.received) tally(pushed, digitsOf(p));
   const people = new Set(h.pushes.people.map(digitsOf));
   const pushedTwice = [...pushed].filter(([, c]) => c > 1).map(([p, c]) => `+${p} x${c}`);
-  const notPushed = [...people].filter((p) => !pushed.has(p) && !h.pushes.uncertain.has(p)).map((p) => `+${p}`);
+  // A file no run got past its start: every run said so with its exit code (run again later).
+  const unfinishedPeople = [...people].filter(
+    (p) => !pushed.has(p) && !h.pushes.uncertain.has(p) && (h.pushes.unfinished?.has(p) ?? false),
+  ).length;
+  const notPushed = [...people]
+    .filter((p) => !pushed.has(p) && !h.pushes.uncertain.has(p) && !(h.pushes.unfinished?.has(p) ?? false))
+    .map((p) => `+${p}`);
   const pushedStranger = [...pushed.keys()].filter((p) => !people.has(p)).map((p) => `+${p}`);
   broke('people pushed more than once', pushedTwice);
   broke('people never pushed and not named uncertain or failed', notPushed);
@@ -192,6 +199,7 @@ export function check(h) {
     rowsReceived: [...got.keys()].filter((c) => rowKeys.has(c)).length,
     rowsUncertain: uncertainRows,
     rowsUnfinished: unfinishedRows,
+    peopleUnfinished: unfinishedPeople,
     rowsResentByCaseid: resentByCaseid,
     people: people.size,
     peoplePushed: pushed.size,
@@ -227,6 +235,7 @@ export function table(c, faults) {
     ['people in push files', c.people],
     ['  pushed', c.peoplePushed],
     ['  uncertain or failed (named)', c.peopleUncertain],
+    ['  not sent: no run got past its start (exit shown)', c.peopleUnfinished],
     ['calls made', c.calls],
     ['reports checked', c.reportsChecked],
     ['receiver exits not injected', c.receiverCrashes],

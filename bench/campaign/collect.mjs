@@ -47,12 +47,14 @@ export async function storedEvents(url) {
   return rows;
 }
 
-/** Forwards not finished yet (claimed), or undefined while the store cannot be read. */
+/** Forwards not finished yet (claimed, or failed: tried again later), or undefined while the store cannot be read. */
 export async function forwardsOpen(url) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
   try {
     await client.connect();
-    const r = await client.query("SELECT count(*)::int AS n FROM callctl_events WHERE fwd_state = 'claimed'");
+    const r = await client.query(
+      "SELECT count(*)::int AS n FROM callctl_events WHERE fwd_state IN ('claimed', 'failed')",
+    );
     return r.rows[0].n;
   } catch {
     return undefined;
@@ -82,6 +84,19 @@ function jsonLines(text) {
 export function unfinishedRows(runs, rows) {
   const done = new Set(runs.filter((r) => r.kind === 'upload' && r.code === 0).map((r) => r.file));
   return new Set(rows.filter((r) => !done.has(r.file)).map((r) => r.callee));
+}
+
+/**
+ * People of push files no run got past its start (every run exited 2, refused while the other
+ * host's run held the route, and said so): not sent, and not silently.
+ */
+export function unfinishedPeople(runs, peopleOf) {
+  const started = new Set(runs.filter((r) => r.kind === 'push' && r.code !== 2).map((r) => r.file));
+  return new Set(
+    Object.entries(peopleOf)
+      .filter(([file]) => !started.has(file))
+      .flatMap(([, people]) => people.map(digitsOf)),
+  );
 }
 
 /** Contact rows the upload runs named uncertain (their batches' lines), by callee. */

@@ -19,6 +19,7 @@ import {
   storedEvents,
   uncertainPeople,
   uncertainRows,
+  unfinishedPeople,
   unfinishedRows,
 } from './collect.mjs';
 import { faultSchedule, injectFaults, rngOf } from './faults.mjs';
@@ -179,6 +180,7 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
           people: files.people,
           received: received.pushes.map((p) => p.caller_id),
           uncertain: uncertainPeople(dir, ['a', 'b'], files.pushFiles),
+          unfinished: unfinishedPeople(runs, files.peopleOf),
         },
         reports: reports.map(({ what, got, want }) => ({ what, got, want })),
         faults: faultLog,

@@ -61,7 +61,8 @@ export function writeFiles(dir, plan) {
     }
     writeFileSync(join(dir, f.name), `${lines.join('\n')}\n`);
   }
-  return { files, rows, pushFiles: pushFiles.map((f) => f.name), people: [...people] };
+  const peopleOf = Object.fromEntries(pushFiles.map((f) => [f.name, f.people.map(person)]));
+  return { files, rows, pushFiles: pushFiles.map((f) => f.name), people: [...people], peopleOf };
 }
 
 function range(from, n) {
@@ -89,10 +90,10 @@ export function hostEnv(dir, name, day) {
 
 /**
  * A cron job: runs the command, and runs it again while it exits 5 (what may pass by itself: the
- * next cron run) or 2 naming the other host's run of the same work, at most `tries` times. Every
- * run is kept, in order.
+ * next cron run), at most `tries` times, or 2 naming the other host's run of the same work, until
+ * `heldMs` has passed (the other host's run may take minutes). Every run is kept, in order.
  */
-async function cron(args, env, { tries = 8, pauseMs = 1_500 } = {}) {
+async function cron(args, env, { tries = 8, pauseMs = 1_500, heldMs = 600_000 } = {}) {
   const runs = [];
   const last = (r) =>
     r?.err
@@ -100,7 +101,9 @@ async function cron(args, env, { tries = 8, pauseMs = 1_500 } = {}) {
       .filter(Boolean)
       .at(-1)
       ?.replace(/^\S+Z /, '') ?? '';
-  for (let i = 0; i < tries; i++) {
+  const heldUntil = Date.now() + heldMs;
+  let fives = 0;
+  for (;;) {
     const run = await runCli(args, env);
     runs.push(run);
     // A run again sends the rest; uncertain lines stay uncertain on every run until a person
@@ -108,7 +111,7 @@ async function cron(args, env, { tries = 8, pauseMs = 1_500 } = {}) {
     const stuck = runs.length > 1 && /uncertain/.test(last(run)) && last(run) === last(runs.at(-2));
     // Exit 2 naming the other host's run that holds the lock: the next cron run goes ahead.
     const held = run.code === 2 && /is running \(/.test(run.err);
-    if ((run.code !== 5 && !held) || stuck) break;
+    if (stuck || !((run.code === 5 && ++fives < tries) || (held && Date.now() < heldUntil))) break;
     await new Promise((r) => setTimeout(r, pauseMs));
   }
   return runs;

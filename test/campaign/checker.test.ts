@@ -34,7 +34,12 @@ function history() {
       received: ['+6281000000001'],
       uncertain: new Set(['+6281000000002']),
     },
-    pushes: { people: ['+15551000001'], received: ['+1 555 100 0001'], uncertain: new Set<string>() },
+    pushes: {
+      people: ['+15551000001'],
+      received: ['+1 555 100 0001'],
+      uncertain: new Set<string>(),
+      unfinished: new Set<string>(),
+    },
     reports: [
       {
         what: 'task report T-1',
@@ -84,6 +89,15 @@ describe('the campaign day checker', () => {
     expect(v.table).toMatch(/campaign day, seed 7/);
   });
 
+  test('a person of a file no run got past its start (each exited 2, and said so) is not sent, and counted', () => {
+    const h = history();
+    h.pushes.received.splice(0);
+    h.pushes.unfinished.add('15551000001');
+    const v = check(h);
+    expect(v.problems).toEqual([]);
+    expect(v.counts).toMatchObject({ peoplePushed: 0, peopleUnfinished: 1 });
+  });
+
   // Each invariant, with the fault it guards against planted in an otherwise good history.
   const plants: Array<[string, (h: History) => void, RegExp]> = [
     [
@@ -114,6 +128,11 @@ describe('the campaign day checker', () => {
       /not in the service and not named uncertain: 1 \(a.csv:3\)/,
     ],
     ['a person pushed twice', (h) => h.pushes.received.push('+15551000001'), /people pushed more than once: 1/],
+    [
+      'a person never pushed, named nowhere',
+      (h) => h.pushes.received.splice(0),
+      /people never pushed and not named uncertain or failed: 1 \(\+15551000001\)/,
+    ],
     [
       'a report number changed',
       (h) => (h.reports[0]!.got.totals.called = 2),
