@@ -71,6 +71,15 @@ const secret = fc
 /** Text around it that cannot run into an escape. */
 const around = fc.string({ unit: fc.constantFrom(...'abc XYZ.:=,'), maxLength: 12 });
 
+/** Each character of `s` spelled its own way, the way `picks` chooses. */
+const spellEach = (s: string, picks: number[]) =>
+  [...s]
+    .map((ch, i) => {
+      const options = CHAR_SPELLINGS.map((f) => f(ch)).filter((x): x is string => x !== undefined);
+      return options[picks[i % picks.length]! % options.length]!;
+    })
+    .join('');
+
 describe('redaction finds a secret in every spelling (fast-check)', () => {
   it('each character spelled its own way: as is, JSON-escaped (once or twice), URL-encoded, HTML-escaped', () => {
     fc.assert(
@@ -80,14 +89,17 @@ describe('redaction finds a secret in every spelling (fast-check)', () => {
         around,
         around,
         (s, picks, before, after) => {
-          const spelled = [...s]
-            .map((ch, i) => {
-              const options = CHAR_SPELLINGS.map((f) => f(ch)).filter((x): x is string => x !== undefined);
-              return options[picks[i % picks.length]! % options.length]!;
-            })
-            .join('');
+          const spelled = spellEach(s, picks);
           const out = redact(`${before}${spelled}${after}`, [s]);
           expect(out).toBe(`${before}${REDACTED}${after}`);
+          // The registry's own pass (redactValues) finds it too, once the secret is known.
+          const mark = secrets.size;
+          addSecret(s);
+          try {
+            expect(redactValues(`${before}${spelled}${after}`)).toBe(`${before}${REDACTED}${after}`);
+          } finally {
+            secrets.truncate(mark);
+          }
         },
       ),
       { numRuns: 500 },
@@ -100,34 +112,6 @@ describe('redaction finds a secret in every spelling (fast-check)', () => {
         expect(redact(`${before}${spell(s)}${after}`, [s])).toBe(`${before}${REDACTED}${after}`);
       }),
       { numRuns: 300 },
-    );
-  });
-
-  it('the registry finds them too (redactValues: a plain search first, the pattern when the text holds an escape)', () => {
-    fc.assert(
-      fc.property(
-        secret,
-        fc.array(fc.nat(), { minLength: 40, maxLength: 40 }),
-        around,
-        around,
-        (s, picks, before, after) => {
-          const spelled = [...s]
-            .map((ch, i) => {
-              const options = CHAR_SPELLINGS.map((f) => f(ch)).filter((x): x is string => x !== undefined);
-              return options[picks[i % picks.length]! % options.length]!;
-            })
-            .join('');
-          const mark = secrets.size;
-          addSecret(s);
-          try {
-            expect(redactValues(`${before}${spelled}${after}`)).toBe(`${before}${REDACTED}${after}`);
-            expect(redactValues(`${before}${after}`)).toBe(`${before}${after}`);
-          } finally {
-            secrets.truncate(mark);
-          }
-        },
-      ),
-      { numRuns: 500 },
     );
   });
 

@@ -7,7 +7,7 @@
  */
 import { MINUTE, SECOND, isoSeconds } from './clock.js';
 import type { Notifier } from './notifier.js';
-import { chatbotNotification } from './notify-bodies.js';
+import { chatbotNotification, taskHead } from './notify-bodies.js';
 import type { Rng } from './random.js';
 import type { ListEntry, CallRecord, WorkflowCallDetail } from './spec/shapes.js';
 import type { ReceivedPush, SandboxState, TaskModel } from './state.js';
@@ -167,17 +167,7 @@ export class Day implements DayRun {
     const t = model.task;
     const space = (iso: string) => iso.replace('T', ' ').replace(/Z$/, '');
     this.p.state.workflowTasks.set(t.TaskID, {
-      task_id: t.TaskID,
-      task_name: t.TaskName,
-      status: t.Status,
-      created_at: isoSeconds(model.createdAt),
-      repeat_interval: t.RepeatInterval,
-      repeat_number: t.RepeatNumber,
-      robot_hash: t.RobotID,
-      robot_method: t.RobotMethod,
-      sip_line: t.SIPLine,
-      schedule_start_time: t.ScheduleStartTime,
-      schedule_end_time: t.ScheduleEndTime,
+      ...taskHead(t, isoSeconds(model.createdAt)),
       workflow_id: wf.id,
       workflow_name: wf.name ?? wf.id,
       nodetask_id: `NT-${t.TaskID}`,

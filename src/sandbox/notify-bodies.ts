@@ -87,14 +87,13 @@ export function planEndBody(
 
 const spaceTime = (iso: string) => iso.replace('T', ' ').replace(/Z$/, '');
 
-/** The task-level fields and `details` of the plan-end variant that carries them (spec, Events). */
-export function taskLevelFields(m: TaskModel): Record<string, unknown> {
-  const t = m.task;
+/** A task's own fields, as the plan end's variant and the workflow task detail both give them. */
+export function taskHead(t: TaskModel['task'], createdAt: string) {
   return {
     task_id: t.TaskID,
     task_name: t.TaskName,
     status: t.Status,
-    created_at: spaceTime(new Date(m.createdAt).toISOString().slice(0, 19) + 'Z'),
+    created_at: createdAt,
     repeat_interval: t.RepeatInterval,
     repeat_number: t.RepeatNumber,
     robot_hash: t.RobotID,
@@ -102,6 +101,14 @@ export function taskLevelFields(m: TaskModel): Record<string, unknown> {
     sip_line: t.SIPLine,
     schedule_start_time: t.ScheduleStartTime,
     schedule_end_time: t.ScheduleEndTime,
+  };
+}
+
+/** The task-level fields and `details` of the plan-end variant that carries them (spec, Events). */
+export function taskLevelFields(m: TaskModel): Record<string, unknown> {
+  const t = m.task;
+  return {
+    ...taskHead(t, spaceTime(new Date(m.createdAt).toISOString().slice(0, 19) + 'Z')),
     details: t.detail.map((r) => ({
       id: r.id,
       callee: r.CalleeNumber,
