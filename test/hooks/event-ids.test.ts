@@ -152,6 +152,47 @@ describe('forwards taken over', () => {
   });
 });
 
+describe('a forward whose retries outlast its lease', () => {
+  it('keeps its claim (each retry renews it): not taken over while under way, sent once', async () => {
+    const db = await freshDatabase('outlast');
+    const store = await PostgresStore.open(db);
+    await store.migrate();
+    // The app answers slowly, and 503 twice before it takes the event.
+    const attempts: string[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        attempts.push(String(req.headers['x-callctl-attempt']));
+        setTimeout(() => (attempts.length <= 2 ? res.writeHead(503).end() : res.end('{}')), 400);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    open.push({ close: () => new Promise((r) => server.close(r)) }, store);
+    // A lease shorter than the three attempts: the sweep (every 300 ms) would take it over.
+    const l = await startListener({
+      port: 0,
+      keys: [KEY],
+      store,
+      forwardTo: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+      forwardLeaseMs: 600,
+    });
+    open.push(l);
+    expect((await post(l.url, task('T-OUTLAST'))).status).toBe(200);
+    let id = '';
+    await eventually(
+      async () => {
+        for await (const e of store.read({})) id = e.id;
+        return (await store.get(id))?.forward?.state === 'done';
+      },
+      15_000,
+      'the forward done',
+    );
+    await new Promise((r) => setTimeout(r, 1_000)); // a sweep that would take it over has had its turn
+    expect(attempts).toEqual(['1', '2', '3']);
+    expect((await store.get(id))!.forward).toMatchObject({ state: 'done', status: 200, attempts: 3 });
+  });
+});
+
 describe('failed forwards', () => {
   it('are tried again later, not left failed: the app down for a while still gets each event, under one event id', async () => {
     const db = await freshDatabase('refail');
