@@ -5,12 +5,15 @@
 'use strict';
 
 const argv = process.argv.slice(2);
-const answered = require('../dist/quick.cjs').quickAnswer(argv);
+const quick = require('../dist/quick.cjs');
+const answered = quick.quickAnswer(argv);
 if (answered !== undefined) {
   process.exitCode = answered;
 } else {
-  // Node 22.1+ caches compiled code between runs (node:module is loaded only where that exists).
-  if (Number(process.versions.node.split('.')[0]) >= 22) require('node:module').enableCompileCache?.();
+  // Node 22.1+ caches compiled code between runs, here in callctl's cache folder (node:module is
+  // loaded only where that exists).
+  if (Number(process.versions.node.split('.')[0]) >= 22)
+    require('node:module').enableCompileCache?.(quick.compileCacheDir());
   import('../dist/main.js')
     .then(({ main, nodeIO }) => main(argv, nodeIO()))
     .then((code) => {

@@ -1,4 +1,6 @@
 import { writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { cacheDir } from './files/state.js';
 import { helpPageKey, readHelpPage } from './help/request.js';
 import { VERSION } from './version.js';
 
@@ -17,6 +19,14 @@ export function quickAnswer(argv: readonly string[]): number | undefined {
   if (page === undefined) return undefined;
   // No arguments: the program's page on stderr, and a usage error (as in src/main.ts).
   return argv.length === 0 ? write(2, page, 2) : write(1, page, 0);
+}
+
+/**
+ * Where Node 22+ keeps callctl's compiled code between runs: in callctl's cache folder, not the
+ * temp folder (Node's default), so that it goes where the user's cache goes, and with it.
+ */
+export function compileCacheDir(): string {
+  return join(cacheDir(process.env), 'compile');
 }
 
 /**
