@@ -225,9 +225,17 @@ export class Forwarder {
     // The event's number, and an id no other event has (its first arrival's time with it): the
     // same on every attempt, by any receiver, so that the app behind can drop a repeat.
     const headers = { ...job.headers, [EVENT_HEADER]: id, [EVENT_ID_HEADER]: `${id}@${job.time}` };
-    // Each retry renews the claim (its lease, and the count of attempts): retries that outlast the
-    // lease are not taken over while under way; one that was (its wait past the lease) stops.
+    // The claim's lease is extended every third of it while the forward is under way: retries that
+    // outlast the lease are not taken over meanwhile; one that was (the store away) stops.
     const lost = new AbortController();
+    const heartbeat = setInterval(
+      () =>
+        void store.renewClaim(id, claim, false).then(
+          (mine) => mine === false && lost.abort(),
+          () => undefined, // the store away: the lease may still hold; the finish will tell
+        ),
+      Math.max(50, claim.leaseMs / 3),
+    );
     const o = await post(this.transport, this.state.to, job.raw, headers, {
       signal: AbortSignal.any([this.cut.signal, lost.signal]),
       attemptHeader: { name: ATTEMPT_HEADER, first },
@@ -236,18 +244,14 @@ export class Forwarder {
         const ms = Math.round(performance.now() - since);
         emit({ kind: 'forward', seq: n, attempt, final: false, ms, ...failure });
         since = performance.now() + (failure.waitMs ?? 0);
-        void store.renewClaim(id, claim).then(
-          (mine) => mine === false && lost.abort(),
-          () => undefined, // the store away: the lease may still hold; the finish will tell
-        );
       },
-    });
+    }).finally(() => clearInterval(heartbeat));
     // Cut by the end of the drain: its claim stays as it was, so that it is taken over (or replayed).
     if (this.cut.signal.aborted && !o.answer) return;
     if (lost.signal.aborted && !o.answer) {
       emit({
         kind: 'error',
-        message: `event ${id}: its forward was taken over between two attempts; not sent from here`,
+        message: `event ${id}: its forward was taken over while under way (the store away past its lease); not sent again from here`,
       });
       return;
     }

@@ -144,9 +144,10 @@ export class NdjsonStore implements EventStore {
   }
 
   /** One process: a claim is never taken over; the attempt is counted. */
-  async renewClaim(id: string): Promise<number> {
+  async renewClaim(id: string, _claim?: ForwardClaim, count = true): Promise<number> {
     const f = this.forwarding.get(id);
-    return f ? ++f.attempts : 1;
+    if (!f) return 1;
+    return count ? ++f.attempts : f.attempts;
   }
 
   async finishForward(id: string, _owner: string, result: ForwardResult): Promise<void> {

@@ -22,15 +22,25 @@ export class ForwardClaims {
   }
 
   /** Renewed together: the claims of forwards starting while a statement runs go in the next. */
-  readonly renewClaim = (id: string, claim: ForwardClaim): Promise<number | false> => this.renew({ id, claim });
-  private readonly renew = coalesced<{ id: string; claim: ForwardClaim }, number | false>(
+  readonly renewClaim = (id: string, claim: ForwardClaim, count = true): Promise<number | false> =>
+    this.renew({ id, claim, count });
+  private readonly renew = coalesced<{ id: string; claim: ForwardClaim; count: boolean }, number | false>(
     async (items) => {
       const r = await this.pool.query<{ id: string; n: number }>({
-        name: 'callctl_renew_v1',
-        text: `UPDATE callctl_events e SET fwd_lease = now() + t.l * interval '1 millisecond', fwd_attempts = coalesce(e.fwd_attempts, 0) + 1
-               FROM jsonb_to_recordset($1::jsonb) AS t(id bigint, o text, l int)
+        name: 'callctl_renew_v2',
+        text: `UPDATE callctl_events e SET fwd_lease = now() + t.l * interval '1 millisecond', fwd_attempts = coalesce(e.fwd_attempts, 0) + t.c
+               FROM jsonb_to_recordset($1::jsonb) AS t(id bigint, o text, l int, c int)
                WHERE e.id = t.id AND e.fwd_owner = t.o AND e.fwd_state = 'claimed' RETURNING e.id::text AS id, e.fwd_attempts AS n`,
-        values: [JSON.stringify(items.map(({ id, claim }) => ({ id, o: claim.owner, l: Math.round(claim.leaseMs) })))],
+        values: [
+          JSON.stringify(
+            items.map(({ id, claim, count }) => ({
+              id,
+              o: claim.owner,
+              l: Math.round(claim.leaseMs),
+              c: count ? 1 : 0,
+            })),
+          ),
+        ],
       });
       const renewed = new Map(r.rows.map((row) => [row.id, row.n]));
       return items.map(({ id }) => renewed.get(id) ?? false);

@@ -165,8 +165,8 @@ export class PostgresStore implements EventStore {
     return this.claims.reclaimFailed(appended, claim);
   }
 
-  renewClaim(id: string, claim: ForwardClaim): Promise<number | false> {
-    return this.claims.renewClaim(id, claim);
+  renewClaim(id: string, claim: ForwardClaim, count = true): Promise<number | false> {
+    return this.claims.renewClaim(id, claim, count);
   }
 
   finishForward(id: string, owner: string, result: ForwardResult): Promise<void> {

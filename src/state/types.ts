@@ -40,9 +40,10 @@ export interface EventStore {
    * Extends this owner's claim on an event's forward by its lease, as the forward starts, and
    * counts the attempt about to be made (before it is made: one whose outcome is never recorded
    * still counts); resolves with that attempt's number, or false when the claim is no longer this
-   * owner's (its lease ran out and another took it over).
+   * owner's (its lease ran out and another took it over). With `count` false only the lease is
+   * extended (a forward still under way), and the number is the last attempt's.
    */
-  renewClaim(id: string, claim: ForwardClaim): Promise<number | false>;
+  renewClaim(id: string, claim: ForwardClaim, count?: boolean): Promise<number | false>;
   /** Records how the forward of an event ended (`attempts`: in all) and releases the claim. */
   finishForward(id: string, owner: string, result: ForwardResult): Promise<void>;
   /**
