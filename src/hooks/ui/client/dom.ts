@@ -1,9 +1,18 @@
 // What the inspector's modules share: building elements (text always as text), the API, the address.
 
-import type { EventRow } from '../../event-view.js';
-
-/** One line of the list, as the server sends it (a type only: nothing of the server is bundled). */
-export type Row = EventRow;
+export interface Row {
+  id: string;
+  time: string;
+  type: string;
+  plan?: string;
+  task?: string;
+  callee?: string;
+  status?: string;
+  verdict: string;
+  retry: number;
+  httpStatus: number;
+  forward: string;
+}
 export interface ListAnswer {
   events: Row[];
   newest: string;
