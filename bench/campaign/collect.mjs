@@ -52,10 +52,13 @@ export async function forwardsOpen(url) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
   try {
     await client.connect();
+    // Each kind counted by its own partial index: IN ('claimed', 'failed') read the whole table,
+    // 93 ms a poll by a tenth of the day, polled every 200 ms while the day ends.
     const r = await client.query(
-      "SELECT count(*)::int AS n FROM callctl_events WHERE fwd_state IN ('claimed', 'failed')",
+      `SELECT (SELECT count(*) FROM callctl_events WHERE fwd_state = 'claimed')
+            + (SELECT count(*) FROM callctl_events WHERE fwd_state = 'failed') AS n`,
     );
-    return r.rows[0].n;
+    return Number(r.rows[0].n);
   } catch {
     return undefined;
   } finally {

@@ -28,6 +28,9 @@ interface Job {
   headers: Record<string, string>;
   /** When it was accepted (performance.now()): the queue's age is its oldest job's. */
   at: number;
+  /** The attempt its claim counted (shared store), and when the claim was taken (performance.now()). */
+  first?: number;
+  claimedAt?: number;
 }
 
 export interface ForwarderState {
@@ -58,8 +61,10 @@ function recordedHeaders(record: HookRecord): Record<string, string> {
  * or is under way (count and bytes); an event past it waits in the store (deferred, by id, and by
  * offset in an NDJSON file) and joins the queue, oldest first, as it empties: nothing is held in
  * memory past the bound. With a shared store, each forward is claimed by one receiver, and forwards
- * whose receiver stopped before finishing them are taken over once their lease runs out. Silent:
- * it tells what happens through `emit`.
+ * whose receiver stopped before finishing them are taken over once their lease runs out; an event
+ * past the queue is appended with a lapsed claim, left in the store for whichever receiver has room
+ * first (no receiver keeps it in memory, and none has to renew a claim it is not working on).
+ * Silent: it tells what happens through `emit`.
  */
 export class Forwarder {
   private readonly reserved = { count: 0, bytes: 0 };
@@ -73,6 +78,8 @@ export class Forwarder {
   private transport: Transport | undefined;
   private sweeper: NodeJS.Timeout | undefined;
   private sweeping = false;
+  /** Events this receiver left in the shared store (counted, so a sweep that began before one knows). */
+  private left = 0;
   private closing = false;
   /** Cuts the forwards under way when the drain ends first (their claims stay, to be taken over). */
   private readonly cut = new AbortController();
@@ -90,13 +97,28 @@ export class Forwarder {
   }
 
   /**
+   * The claim an event appended now is given: this receiver's, or with a shared store and a full
+   * queue a lapsed one, so that the first receiver with room takes it from the store.
+   */
+  claimNow(): ForwardClaim {
+    if (this.state.store.kind === 'ndjson' || this.fits(0)) return this.state.claim;
+    return { owner: this.state.claim.owner, leaseMs: 0 };
+  }
+
+  /**
    * An accepted event was appended: forward it when this receiver holds its claim (a new event),
-   * or, for a retry of an event whose forward failed, when it reclaims it. Says whether it does.
+   * or, for a retry of an event whose forward failed, when it reclaims it; one left in the store
+   * is taken by a sweep as the queue empties. Says whether it is forwarded.
    */
   offer(appended: Appended, record: HookRecord, job: Pick<Job, 'raw' | 'headers'>): boolean | Promise<boolean> {
     const at = performance.now();
+    if (appended.left) {
+      this.left += 1;
+      return true;
+    }
     if (appended.claimed) {
-      this.dispatch({ ...job, id: appended.firstId, time: record.time, at }, appended.offset);
+      const first = appended.attempt !== undefined ? { first: appended.attempt, claimedAt: at } : {};
+      this.dispatch({ ...job, id: appended.firstId, time: record.time, at, ...first }, appended.offset);
       return true;
     }
     if (!record.duplicate) return false;
@@ -138,6 +160,8 @@ export class Forwarder {
   }
 
   private dispatch(job: Job, offset?: number): void {
+    // A shared store's claim was given while the queue had room (claimNow): it is this receiver's to send.
+    if (this.state.store.kind !== 'ndjson') return this.enqueue(job);
     if (this.deferred.length === 0 && this.fits(job.raw.length)) return this.enqueue(job);
     if (this.state.canDefer && this.deferred.length < MAX_DEFERRED) {
       this.deferred.push({ id: job.id, time: job.time, at: job.at, ...(offset !== undefined ? { offset } : {}) });
@@ -165,6 +189,8 @@ export class Forwarder {
         this.reserved.count -= 1;
         this.reserved.bytes -= job.raw.length;
         void this.refill();
+        // What this receiver left in the store comes back a batch at a time as room opens.
+        if (this.left > 0 && this.state.queueCount - this.reserved.count >= this.takeOverBatch()) void this.takeOver();
         this.pump();
       });
     }
@@ -203,7 +229,11 @@ export class Forwarder {
     const since = performance.now();
     // With a shared store the claim is renewed as the forward starts: an event that waited in the
     // queue past its lease may have been taken over by another receiver, which then forwards it.
-    const mine = store.renewClaim(job.id, claim).catch(() => false as const);
+    // A claim taken within the last third of its lease is sent on as it is (its attempt counted).
+    const fresh = job.first !== undefined && since - (job.claimedAt ?? 0) < claim.leaseMs / 3;
+    const mine = fresh
+      ? Promise.resolve(job.first!)
+      : store.renewClaim(job.id, claim, job.first === undefined).catch(() => false as const);
     const done = mine.then(async (first) => {
       if (first !== false) return this.send(job, first, since);
       emit({
@@ -265,18 +295,33 @@ export class Forwarder {
       final: true,
       ...(o.answer ? { status: o.answer.status, ms: o.answer.ms } : { error: o.error }),
     });
-    await store
-      .finishForward(id, claim.owner, {
-        ok,
-        attempts: first + o.attempts - 1,
-        ...(o.answer ? { status: o.answer.status } : {}),
-        ...(o.error ? { error: o.error } : {}),
-      })
-      .catch((error: Error) => {
+    const result = {
+      ok,
+      attempts: first + o.attempts - 1,
+      ...(o.answer ? { status: o.answer.status } : {}),
+      ...(o.error ? { error: o.error } : {}),
+    };
+    // The store away (restarting): tried again while the claim may still hold, so that the app is
+    // not sent it again by the receiver that would take it over.
+    for (let wait = 100, until = performance.now() + claim.leaseMs; ; wait = Math.min(wait * 2, 2_000)) {
+      const error = await store.finishForward(id, claim.owner, result).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      if (!error) return;
+      if (this.cut.signal.aborted || performance.now() + wait > until) {
         // Sent (or tried), but the store does not know: another receiver may send it again.
         metrics?.forwardUnrecorded();
         emit({ kind: 'error', message: `cannot record the forward of event ${id}: ${error.message}` });
-      });
+        return;
+      }
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+
+  /** Taken over at once: a hundred, or half the queue when it is smaller. */
+  private takeOverBatch(): number {
+    return Math.max(1, Math.min(TAKE_OVER_BATCH, Math.floor(this.state.queueCount / 2)));
   }
 
   /** Forwards whose instance stopped before finishing them (their lease ran out) are taken over. */
@@ -287,14 +332,20 @@ export class Forwarder {
       // As many as the queue has room for, a hundred at a time: after an outage or a receiver's
       // death thousands may wait, and one hundred a sweep (every 5 s) took minutes to catch up.
       while (this.fits(0) && !this.closing) {
-        const limit = Math.min(TAKE_OVER_BATCH, this.state.queueCount - this.reserved.count);
+        const limit = Math.min(this.takeOverBatch(), this.state.queueCount - this.reserved.count);
+        const left = this.left;
         const taken = await this.state.store.takeAbandoned(this.state.claim, limit);
+        if (taken.length < limit) this.left -= left; // all it had left before this sweep are taken
+        const claimedAt = performance.now();
         for (const e of taken) {
-          this.state.metrics?.forwardRepeated();
+          const first = e.forward?.attempts;
+          // An event left in the store is on its first attempt: not a repeat.
+          if ((first ?? 2) > 1) this.state.metrics?.forwardRepeated();
           // Its age counts from when it was received, on whichever receiver.
           const at = performance.now() - Math.max(0, Date.now() - Date.parse(e.record.time));
           const headers = recordedHeaders(e.record);
-          this.enqueue({ id: e.id, time: e.record.time, at, raw: recordBody(e.record), headers });
+          const job = { id: e.id, time: e.record.time, at, raw: recordBody(e.record), headers };
+          this.enqueue(first === undefined ? job : { ...job, first, claimedAt });
         }
         if (taken.length < limit) break;
       }

@@ -40,8 +40,11 @@ export interface IntakeOptions extends VerifyOptions {
   store?: EventStore;
   log?: EventLog;
   dedup?: DedupStore;
-  /** Accepted events are claimed for forwarding, as this owner, when they are first appended. */
-  forwardClaim?: ForwardClaim;
+  /**
+   * Accepted events are claimed for forwarding when they are first appended, with the claim this
+   * gives at that moment (the forwarder's: a lapsed one leaves the event to the first receiver with room).
+   */
+  forwardClaim?: () => ForwardClaim;
   now?: () => number;
   /** Records of a previous run (readRecentRecords of the log), so its events count as seen. */
   history?: Iterable<HookRecord>;
@@ -212,7 +215,7 @@ export class Intake {
         ? await this.asked(() => this.pairs.claim(pair, plainKey, this.now()))
         : undefined;
     // The store counts the arrival and keeps the record in one step; it sets retry and duplicate.
-    const forward = status === 200 && verdict.state !== 'rejected' ? this.options.forwardClaim : undefined;
+    const forward = status === 200 && verdict.state !== 'rejected' ? this.options.forwardClaim?.() : undefined;
     const reply = status === 200 ? '{}' : JSON.stringify({ error });
     const summary = summarize(type, body);
     // A refused request past --refused-log-rate is answered and counted, not recorded.

@@ -124,7 +124,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     : undefined;
   const intake: Intake = new Intake({
     ...options,
-    ...(options.forwardTo ? { forwardClaim: claim } : {}),
+    ...(options.forwardTo ? { forwardClaim: () => forwarder?.claimNow() ?? claim } : {}),
     ...(metrics ? { onWrite: (s: number) => metrics.wrote(writesTo, s) } : {}),
   });
   const writesTo = intake.store.kind === 'postgres' ? 'store' : options.log ? 'log' : 'memory';

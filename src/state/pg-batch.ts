@@ -5,7 +5,8 @@ import type { HookRecord } from './event-log.js';
  * Appends a batch (group commit) in one statement, so one transaction and one commit: the events'
  * rows and their identities' arrival counts are committed together or not at all. The batch comes
  * as one JSON parameter (an array of {n, s, r, p, t, c, o, l}: position, seen key, record, plan,
- * task, callee, forward owner, lease ms), not as arrays of many parameters: serialising one string
+ * task, callee, forward owner, lease ms: 0 leaves the event to any receiver, any other counts the
+ * forward's first attempt as the claim's), not as arrays of many parameters: serialising one string
  * is what costs the receiver least, and PostgreSQL reads the records out of it as jsonb without
  * parsing them a second time. Identities are locked in the order of their keys, so two batches (of
  * this receiver or another) never deadlock. Rows without a seen key (a request refused before it
@@ -13,7 +14,7 @@ import type { HookRecord } from './event-log.js';
  * append) of [position n, id, retry, claimed, first id].
  */
 const APPEND = {
-  name: 'callctl_append_v1',
+  name: 'callctl_append_v2',
   text: `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(n int, s text, r jsonb, p text, t text, c text, o text, l int)
@@ -30,11 +31,12 @@ WITH input AS (
          CASE WHEN k.arrivals = 1 THEN k.first_id ELSE nextval('callctl_events_id_seq') END AS id
   FROM input i LEFT JOIN k ON k.key = i.s
 ), ins AS (
-  INSERT INTO callctl_events (id, received_at, type, key, seen_key, retry, status, verdict, plan, task, callee, record, fwd_state, fwd_owner, fwd_lease)
+  INSERT INTO callctl_events (id, received_at, type, key, seen_key, retry, status, verdict, plan, task, callee, record, fwd_state, fwd_owner, fwd_lease, fwd_attempts)
   SELECT id, (r->>'time')::timestamptz, r->>'type', r->>'key', s, arrivals - 1, (r->>'status')::int, r->>'verdict', p, t, c, r,
          CASE WHEN o IS NOT NULL AND s IS NOT NULL AND arrivals = 1 THEN 'claimed' END,
          CASE WHEN o IS NOT NULL AND s IS NOT NULL AND arrivals = 1 THEN o END,
-         CASE WHEN o IS NOT NULL AND s IS NOT NULL AND arrivals = 1 THEN now() + l * interval '1 millisecond' END
+         CASE WHEN o IS NOT NULL AND s IS NOT NULL AND arrivals = 1 THEN now() + l * interval '1 millisecond' END,
+         CASE WHEN o IS NOT NULL AND s IS NOT NULL AND arrivals = 1 AND l > 0 THEN 1 END
   FROM rows
   RETURNING id, retry, fwd_state
 )

@@ -149,7 +149,11 @@ export class PostgresStore implements EventStore {
     const [, id, retry, claimed, firstId] = row;
     record.retry = retry;
     record.duplicate = retry > 0;
-    return { id, retry, firstId, claimed, ...(seenKey !== undefined ? { seenKey } : {}) };
+    const appended: Appended = { id, retry, firstId, claimed, ...(seenKey !== undefined ? { seenKey } : {}) };
+    // A live claim counted its first attempt (pg-batch.ts); a lapsed one is anyone's to take.
+    if (claimed && item.l === 0) appended.left = true;
+    else if (claimed) appended.attempt = 1;
+    return appended;
   }
 
   /** Deletes the identities last seen before `before` (pg-forget.ts); how many. */

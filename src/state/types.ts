@@ -102,6 +102,13 @@ export interface Appended {
   firstId: string;
   /** True when this append also claimed the forwarding of the event. */
   claimed: boolean;
+  /**
+   * Claimed with a lapsed lease (the claim past this receiver's forward queue): left in the
+   * shared store for the first receiver with room, which takes it as an abandoned forward.
+   */
+  left?: boolean;
+  /** The attempt this append counted for its claim (the first), when it counted one (shared store). */
+  attempt?: number;
   /** The identity as remembered, when there is one. */
   seenKey?: string;
   /** NDJSON with a file: where the record starts in it (a deferred forward reads it back from there). */

@@ -150,6 +150,48 @@ describe('forwards taken over', () => {
     expect(Date.now() - since).toBeLessThan(3_000);
     expect(new Set(target.got.map((g) => g.task)).size).toBe(N);
   });
+
+  it('events past a full forward queue wait in the store, not in memory past their lease: each sent once, on its first attempt', async () => {
+    const db = await freshDatabase('left');
+    const setup = await PostgresStore.open(db);
+    await setup.migrate();
+    await setup.close();
+    // The app takes 100 ms an event; A's queue holds 4: the last of 60 wait far past a 1 s lease.
+    const got: Array<{ task: string; id: string; attempt: string }> = [];
+    const server = createServer((req, res) => {
+      let b = '';
+      req.on('data', (c: Buffer) => (b += c.toString()));
+      req.on('end', () => {
+        got.push({
+          task: (JSON.parse(b) as { TaskID: string }).TaskID,
+          id: String(req.headers['x-callctl-event-id']),
+          attempt: String(req.headers['x-callctl-attempt']),
+        });
+        setTimeout(() => res.end('{}'), 100);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const [storeA, storeB] = [await PostgresStore.open(db), await PostgresStore.open(db)];
+    open.push({ close: () => (server.closeAllConnections(), new Promise((r) => server.close(r))) }, storeA, storeB);
+    const options = { port: 0, keys: [KEY], forwardTo: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+    const a = await startListener({ ...options, store: storeA, forwardQueue: 4, forwardLeaseMs: 1_000 });
+    const b = await startListener({ ...options, store: storeB, forwardQueue: 4, forwardLeaseMs: 1_000 });
+    open.push(a, b);
+    const [seenA, seenB] = [events(a), events(b)];
+    const N = 60;
+    const answers = await Promise.all(Array.from({ length: N }, (_, i) => post(a.url, task(`T-LEFT-${i}`))));
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    // Nothing is held in A's memory past its queue: the store holds the rest.
+    expect(a.stats().forwardDeferred).toBe(0);
+    await eventually(() => got.length >= N, 20_000, `all ${N} forwarded`);
+    await new Promise((r) => setTimeout(r, 1_500)); // a lease more: any second sending has had its turn
+    expect(got).toHaveLength(N);
+    expect(new Set(got.map((g) => g.id)).size).toBe(N);
+    expect(got.every((g) => g.attempt === '1')).toBe(true);
+    // Neither receiver found a forward it meant to send taken from it.
+    expect([...seenA, ...seenB].filter((e) => e.kind === 'error')).toEqual([]);
+    for await (const e of storeB.read({})) expect(e.forward).toMatchObject({ state: 'done', attempts: 1 });
+  });
 });
 
 describe('a forward whose retries outlast its lease', () => {

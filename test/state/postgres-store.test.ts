@@ -87,7 +87,8 @@ describe('PostgreSQL store', () => {
       owner: 'dead',
       leaseMs: 1,
     });
-    expect(a.claimed).toBe(true);
+    expect(a).toMatchObject({ claimed: true, attempt: 1 });
+    expect(a.left).toBeUndefined();
     await new Promise((r) => setTimeout(r, 20));
     const [x, y] = await Promise.all([
       store.takeAbandoned({ owner: 'x', leaseMs: 60_000 }, 100),
@@ -96,11 +97,30 @@ describe('PostgreSQL store', () => {
     const taken = [...x, ...y].filter((e) => e.id === a.id);
     expect(taken).toHaveLength(1);
     expect(JSON.parse(taken[0]!.record.body!)).toEqual({ TaskID: 'T-lease', Sign: 's' });
+    // The dead owner's first attempt may have been made: the taker's is the second, counted as taken.
+    expect(taken[0]!.forward?.attempts).toBe(2);
     expect(await store.takeAbandoned({ owner: 'z', leaseMs: 60_000 }, 100)).toEqual([]);
-    // The dead owner, were it to come back, cannot renew its claim; the new owner can (its first attempt).
+    // The dead owner, were it to come back, cannot renew its claim; the new owner can (its next attempt).
     expect(await store.renewClaim(a.id, { owner: 'dead', leaseMs: 60_000 })).toBe(false);
     const newOwner = x.some((e) => e.id === a.id) ? 'x' : 'y';
-    expect(await store.renewClaim(a.id, { owner: newOwner, leaseMs: 60_000 })).toBe(1);
+    expect(await store.renewClaim(a.id, { owner: newOwner, leaseMs: 60_000 })).toBe(3);
+  });
+
+  it('leaves an event appended with a lapsed claim to the first taker, on its first attempt', async () => {
+    const a = await store.append(record({ TaskID: 'T-left', Sign: 's' }), 'task.end#left', {
+      owner: 'full',
+      leaseMs: 0,
+    });
+    expect(a).toMatchObject({ claimed: true, left: true });
+    expect(a.attempt).toBeUndefined();
+    const [x, y] = await Promise.all([
+      store.takeAbandoned({ owner: 'x', leaseMs: 60_000 }, 100),
+      store.takeAbandoned({ owner: 'y', leaseMs: 60_000 }, 100),
+    ]);
+    const taken = [...x, ...y].filter((e) => e.id === a.id);
+    expect(taken).toHaveLength(1);
+    expect(taken[0]!.forward).toMatchObject({ state: 'claimed', attempts: 1 });
+    expect(await store.renewClaim(a.id, { owner: 'full', leaseMs: 60_000 })).toBe(false);
   });
 
   it('renews and finishes 200 forwards at once, together, each with its own answer', async () => {
@@ -110,18 +130,18 @@ describe('PostgreSQL store', () => {
         store.append(record({ TaskID: `T-many-${i}`, Sign: 's' }), `task.end#many-${i}`, claim),
       ),
     );
-    expect(appended.every((a) => a.claimed)).toBe(true);
+    expect(appended.every((a) => a.claimed && a.attempt === 1)).toBe(true);
     const ids = appended.map((a) => a.id);
-    // Another owner renews none; the owner renews each once, then again (its second attempt).
+    // Another owner renews none; the owner renews each once (its second attempt), then again.
     expect(await Promise.all(ids.map((id) => store.renewClaim(id, { ...claim, owner: 'other' })))).toEqual(
       ids.map(() => false),
     );
-    expect(await Promise.all(ids.map((id) => store.renewClaim(id, claim)))).toEqual(ids.map(() => 1));
+    expect(await Promise.all(ids.map((id) => store.renewClaim(id, claim)))).toEqual(ids.map(() => 2));
     expect(await Promise.all(ids.slice(0, 10).map((id) => store.renewClaim(id, claim)))).toEqual(
-      ids.slice(0, 10).map(() => 2),
+      ids.slice(0, 10).map(() => 3),
     );
     // Twice at once for one event: never in one statement, each its own attempt.
-    expect(await Promise.all([store.renewClaim(ids[3]!, claim), store.renewClaim(ids[3]!, claim)])).toEqual([3, 4]);
+    expect(await Promise.all([store.renewClaim(ids[3]!, claim), store.renewClaim(ids[3]!, claim)])).toEqual([4, 5]);
     await Promise.all(
       ids.map((id, i) =>
         store.finishForward(
@@ -135,7 +155,7 @@ describe('PostgreSQL store', () => {
     forwards.forEach((f, i) =>
       expect(f).toMatchObject(
         i % 2
-          ? { state: 'done', status: 200, attempts: i === 3 ? 4 : i < 10 ? 2 : 1 }
+          ? { state: 'done', status: 200, attempts: i === 3 ? 5 : i < 10 ? 3 : 2 }
           : { state: 'failed', error: 'refused', attempts: 3 },
       ),
     );
