@@ -83,6 +83,36 @@ describe('forwards an app can deduplicate', () => {
     expect(target.got[2]!.headers['x-callctl-event-id']).not.toBe(id);
   });
 
+  it('a forward whose outcome could not be recorded for a moment (the store restarting) is recorded once it is back, not sent again', async () => {
+    const db = await freshDatabase('record-again');
+    const setup = await PostgresStore.open(db);
+    await setup.migrate();
+    await setup.close();
+    const proxy = await tcpProxy([{ host: '127.0.0.1', port: Number(new URL(db).port) }]);
+    // The store goes away while the forward is at the app, and comes back 300 ms later.
+    const target = await app(async () => {
+      await proxy.cut();
+      setTimeout(() => void proxy.restore(), 300);
+    });
+    const store = await PostgresStore.open(viaProxy(db, proxy));
+    const l = await startListener({ port: 0, keys: [KEY], store, forwardTo: target.url, forwardLeaseMs: 3_000 });
+    open.push(proxy, store, l);
+    const seen = events(l);
+    expect((await post(l.url, task('T-AGAIN'))).status).toBe(200);
+    const n = await new Promise<string>((r) => {
+      const wait = () => (target.got[0] ? r(String(target.got[0].headers['x-callctl-event'])) : setTimeout(wait, 20));
+      wait();
+    });
+    await eventually(
+      async () => (await store.get(n).catch(() => undefined))?.forward?.state === 'done',
+      10_000,
+      'recorded',
+    );
+    await new Promise((r) => setTimeout(r, 3_500)); // past the lease: a takeover would have sent it again
+    expect(target.got).toHaveLength(1);
+    expect(seen.filter((e) => e.kind === 'error')).toEqual([]);
+  });
+
   it('one number per event: the live view, the forward and hooks show agree, across a restart', async () => {
     const target = await app();
     const path = join(tempDir(), 'events.ndjson');
