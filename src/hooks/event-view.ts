@@ -3,6 +3,9 @@ import { recordBody } from '../state/event-log.js';
 import { recordFacts, shownFacts } from '../state/facts.js';
 import { maskNumber } from '../output/printable.js';
 import type { EventStore, StoredEvent } from '../state/types.js';
+import type { EventRow } from './event-row.js';
+
+export type { EventRow };
 
 /** Arrivals of one event kept for showing (all are counted). */
 const ARRIVALS_KEPT = 100;
@@ -74,23 +77,6 @@ export function forwardText(e: StoredEvent): string {
   return f.state === 'done'
     ? `forwarded ${f.status ?? ''}`.trim()
     : `forward failed${f.status !== undefined ? ` ${f.status}` : f.error ? `: ${f.error}` : ''}`;
-}
-
-/** One line of the inspector's list: what `hooks events` shows of an event. */
-export interface EventRow {
-  id: string;
-  time: string;
-  /** `refused` for a request refused before its type was known. */
-  type: string;
-  plan?: string;
-  task?: string;
-  callee?: string;
-  status?: string;
-  verdict: string;
-  retry: number;
-  /** The HTTP status answered (`status` is the event's own, from its body). */
-  httpStatus: number;
-  forward: string;
 }
 
 export function eventRow(e: StoredEvent, showNumbers: boolean): EventRow {

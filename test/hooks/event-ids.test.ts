@@ -7,7 +7,7 @@ import { taskSign } from '../../src/signing/sign.js';
 import { EventLog } from '../../src/state/event-log.js';
 import { NdjsonStore } from '../../src/state/ndjson.js';
 import { PostgresStore } from '../../src/state/postgres.js';
-import { freshDatabase } from '../helpers/postgres.js';
+import { freshDatabase, migratedDatabase } from '../helpers/postgres.js';
 import { eventually, tcpProxy, viaProxy } from '../state/helpers.js';
 import { post, tempDir } from './helpers.js';
 
@@ -43,10 +43,7 @@ const events = (l: Listener) => {
 
 describe('forwards an app can deduplicate', () => {
   it('a forward sent again after its outcome could not be recorded carries the same event id, across two receivers', async () => {
-    const db = await freshDatabase('ids');
-    const setup = await PostgresStore.open(db);
-    await setup.migrate();
-    await setup.close();
+    const db = await migratedDatabase('ids');
     const proxy = await tcpProxy([{ host: '127.0.0.1', port: Number(new URL(db).port) }]);
     // The store goes away while A's forward is at the app: the app got it, A cannot record so.
     const target = await app(() => proxy.cut());
@@ -84,10 +81,7 @@ describe('forwards an app can deduplicate', () => {
   });
 
   it('a forward whose outcome could not be recorded for a moment (the store restarting) is recorded once it is back, not sent again', async () => {
-    const db = await freshDatabase('record-again');
-    const setup = await PostgresStore.open(db);
-    await setup.migrate();
-    await setup.close();
+    const db = await migratedDatabase('record-again');
     const proxy = await tcpProxy([{ host: '127.0.0.1', port: Number(new URL(db).port) }]);
     // The store goes away while the forward is at the app, and comes back 300 ms later.
     const target = await app(async () => {
@@ -147,10 +141,7 @@ describe('forwards an app can deduplicate', () => {
 
 describe('forwards taken over', () => {
   it("a receiver takes over all of a dead one's forwards at once, not one hundred a sweep", async () => {
-    const db = await freshDatabase('takeover');
-    const setup = await PostgresStore.open(db);
-    await setup.migrate();
-    await setup.close();
+    const db = await migratedDatabase('takeover');
     // Receiver A forwards to an app that never answers, with a short lease: what it holds is
     // abandoned (its queued forwards never start, and those under way are never renewed).
     const hanging = createServer(() => undefined);
@@ -182,10 +173,7 @@ describe('forwards taken over', () => {
   });
 
   it('events past a full forward queue wait in the store, not in memory past their lease: each sent once, on its first attempt', async () => {
-    const db = await freshDatabase('left');
-    const setup = await PostgresStore.open(db);
-    await setup.migrate();
-    await setup.close();
+    const db = await migratedDatabase('left');
     // The app takes 100 ms an event; A's queue holds 4: the last of 60 wait far past a 1 s lease.
     const got: Array<{ task: string; id: string; attempt: string }> = [];
     const server = createServer((req, res) => {

@@ -5,7 +5,7 @@ import { startListener, type Listener, type ListenerEvent } from '../../src/hook
 import { planSign } from '../../src/signing/sign.js';
 import { EventLog } from '../../src/state/event-log.js';
 import { PostgresStore } from '../../src/state/postgres.js';
-import { freshDatabase } from '../helpers/postgres.js';
+import { migratedDatabase } from '../helpers/postgres.js';
 import { tcpProxy, viaProxy } from '../state/helpers.js';
 import { post, readRecords, tempDir, until } from './helpers.js';
 
@@ -86,10 +86,7 @@ describe("hostile bodies are the sender's fault", () => {
   });
 
   it('the 503 of a store that cannot be reached names no address; the operator is told the reason', async () => {
-    const db = await freshDatabase('hostile');
-    const setup = await PostgresStore.open(db);
-    await setup.migrate();
-    await setup.close();
+    const db = await migratedDatabase('hostile');
     const proxy = await tcpProxy([{ host: '127.0.0.1', port: Number(new URL(db).port) }]);
     open.push(proxy);
     const store = await PostgresStore.open(viaProxy(db, proxy));

@@ -7,7 +7,7 @@ import { startListener, type Listener } from '../../src/hooks/listener.js';
 import { EventLog } from '../../src/state/event-log.js';
 import { PostgresStore } from '../../src/state/postgres.js';
 import { taskSign } from '../../src/signing/sign.js';
-import { freshDatabase } from '../helpers/postgres.js';
+import { migratedDatabase } from '../helpers/postgres.js';
 import { eventually, tcpProxy, viaProxy } from '../state/helpers.js';
 import { ensureBuilt, serveHooksChild, type ChildHooks } from './child.js';
 import { post, tempDir, until } from './helpers.js';
@@ -30,10 +30,7 @@ const readyz = async (url: string) => {
 
 describe('GET /readyz tells whether notifications would be acknowledged', () => {
   it('goes 503 with the reason while the store is down, and back by itself once it returns', async () => {
-    const db = await freshDatabase('ready');
-    const setup = await PostgresStore.open(db);
-    await setup.migrate();
-    await setup.close();
+    const db = await migratedDatabase('ready');
     const proxy = await tcpProxy([{ host: '127.0.0.1', port: Number(new URL(db).port) }]);
     open.push(proxy);
     const store = await PostgresStore.open(viaProxy(db, proxy));

@@ -1,31 +1,18 @@
-import { Option, type Command } from '../commander.js';
-import { choosesOutput, type Deps } from '../action.js';
+import type { Command } from '../commander.js';
+import type { Deps } from '../action.js';
 import { watchOptions } from '../watch-options.js';
 import { reportOptions } from '../report-options.js';
+import { exportOptions } from '../export-options.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 export function register(parent: Command, { run }: Deps): void {
   const task = parent.command('task').description('calling tasks');
   watchOptions(
-    task
-      .command('detail <TaskID>')
-      .description('show a calling task and its call records, or export them (GET /service/cloud/detail)')
-      .addOption(
-        choosesOutput(new Option('--format <format>', 'export every call record: csv, ndjson or json (an array)')),
-      )
-      .addOption(
-        choosesOutput(
-          new Option(
-            '-o, --output <file>',
-            'write the export to this file, atomically (temp file, then rename); the format may come from its extension',
-          ),
-        ),
-      )
-      .option('--bom', 'CSV: start with a UTF-8 byte order mark (for Excel)')
-      .option(
-        '--excel',
-        'CSV for spreadsheets: BOM, and text a spreadsheet would read as a number or formula (phone numbers, =, +, -, @) written as ="..."',
-      ),
+    exportOptions(
+      task
+        .command('detail <TaskID>')
+        .description('show a calling task and its call records, or export them (GET /service/cloud/detail)'),
+    ),
     'the task summary (status and calls so far)',
     true,
   )

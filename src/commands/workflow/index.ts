@@ -1,10 +1,11 @@
 import { InvalidArgumentError, Option, type Command } from '../commander.js';
-import { choosesOutput, nonNegativeInt, positiveInt, type Deps } from '../action.js';
+import { nonNegativeInt, positiveInt, type Deps } from '../action.js';
 import { timeText } from '../time-flags.js';
 import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
 import { REPORT_HELP } from '../task/index.js';
 import { watchOptions } from '../watch-options.js';
 import { reportOptions } from '../report-options.js';
+import { exportOptions } from '../export-options.js';
 import { delimiter } from '../delimiter.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { claimOldStateOption, ignoreOldStateOption, storeFileOption, storeOption } from '../store-option.js';
@@ -166,27 +167,13 @@ JSON (--json): the envelope's data, the push body:
 ${JSON_SHAPES.verifyPush}`,
     )
     .action(run(() => import('./verify-push.js').then((m) => m.runVerifyPush)));
-  workflow
-    .command('task-detail <task_id>')
-    .description(
-      'show an outbound task of a workflow with its calls and answers, or export them (POST /service/cloud/workflow/taskdetail)',
-    )
-    .addOption(
-      choosesOutput(new Option('--format <format>', 'export every call record: csv, ndjson or json (an array)')),
-    )
-    .addOption(
-      choosesOutput(
-        new Option(
-          '-o, --output <file>',
-          'write the export to this file, atomically (temp file, then rename); the format may come from its extension',
-        ),
+  exportOptions(
+    workflow
+      .command('task-detail <task_id>')
+      .description(
+        'show an outbound task of a workflow with its calls and answers, or export them (POST /service/cloud/workflow/taskdetail)',
       ),
-    )
-    .option('--bom', 'CSV: start with a UTF-8 byte order mark (for Excel)')
-    .option(
-      '--excel',
-      'CSV for spreadsheets: BOM, and text a spreadsheet would read as a number or formula (phone numbers, =, +, -, @) written as ="..."',
-    )
+  )
     .addHelpText(
       'after',
       `

@@ -1,18 +1,8 @@
 // What the inspector's modules share: building elements (text always as text), the API, the address.
 
-export interface Row {
-  id: string;
-  time: string;
-  type: string;
-  plan?: string;
-  task?: string;
-  callee?: string;
-  status?: string;
-  verdict: string;
-  retry: number;
-  httpStatus: number;
-  forward: string;
-}
+import type { EventRow } from '../../event-row.js';
+
+export type Row = EventRow;
 export interface ListAnswer {
   events: Row[];
   newest: string;
