@@ -80,6 +80,8 @@ export class Forwarder {
   private sweeping = false;
   /** Events this receiver left in the shared store (counted, so a sweep that began before one knows). */
   private left = 0;
+  /** The shared store's forwards claimed by no live receiver, as last counted (each sweep). */
+  private inStore: { count: number; oldest?: Date } = { count: 0 };
   private closing = false;
   /** Cuts the forwards under way when the drain ends first (their claims stay, to be taken over). */
   private readonly cut = new AbortController();
@@ -89,7 +91,7 @@ export class Forwarder {
     // One process has nothing to take over; a shared store is swept for abandoned forwards.
     if (state.store.kind !== 'ndjson') {
       const every = Math.max(50, Math.min(state.claim.leaseMs / 2, 5_000));
-      this.sweeper = setInterval(() => void this.takeOver(), every);
+      this.sweeper = setInterval(() => void this.takeOver().then(() => this.countWaiting()), every);
       this.sweeper.unref();
       // A receiver started again after a crash takes over what waits at once, not a sweep later.
       setImmediate(() => void this.takeOver());
@@ -141,7 +143,7 @@ export class Forwarder {
 
   /** Forwards waiting or under way, and accepted events deferred to the store. */
   stats(): { forwardQueue: number; forwardDeferred: number } {
-    return { forwardQueue: this.reserved.count, forwardDeferred: this.deferred.length };
+    return { forwardQueue: this.reserved.count, forwardDeferred: this.deferred.length + this.inStore.count };
   }
 
   /** How long the oldest accepted event not yet forwarded has waited, in seconds (0 when none). */
@@ -150,6 +152,7 @@ export class Forwarder {
       this.waiting[0]?.at ?? Infinity,
       this.deferred[0]?.at ?? Infinity,
       ...[...this.started].map((j) => j.at),
+      this.inStore.oldest ? performance.now() - Math.max(0, Date.now() - this.inStore.oldest.getTime()) : Infinity,
     );
     return oldest === Infinity ? 0 : (performance.now() - oldest) / 1000;
   }
@@ -319,6 +322,11 @@ export class Forwarder {
     }
   }
 
+  /** Counts what waits in a shared store for a receiver with room (the deferred gauge shows it). */
+  private async countWaiting(): Promise<void> {
+    this.inStore = (await this.state.store.waitingForwards?.().catch(() => undefined)) ?? this.inStore;
+  }
+
   /** Taken over at once: a hundred, or half the queue when it is smaller. */
   private takeOverBatch(): number {
     return Math.max(1, Math.min(TAKE_OVER_BATCH, Math.floor(this.state.queueCount / 2)));
@@ -375,6 +383,15 @@ export class Forwarder {
       this.state.emit({
         kind: 'error',
         message: `${left.length + this.active} accepted events not forwarded before stopping${left.length ? ` (from event #${Math.min(...left)})` : ''}: they are in the store; hooks replay --since sends them`,
+      });
+    }
+    // A shared store's: left there past a full queue (by any receiver), not yet taken.
+    if (!this.state.store.waitingForwards) return;
+    await Promise.race([this.countWaiting(), new Promise((r) => setTimeout(r, 1_000).unref())]);
+    if (this.inStore.count > 0) {
+      this.state.emit({
+        kind: 'error',
+        message: `${this.inStore.count} accepted events wait in the store for a receiver with room (claimed by none): the next receiver to start forwards them, or hooks replay --since`,
       });
     }
   }

@@ -77,6 +77,16 @@ export class ForwardClaims {
     ({ id }) => id,
   );
 
+  /** Lapsed claims (by the claims' index): how many, and the oldest one's receive time. */
+  async waiting(): Promise<{ count: number; oldest?: Date }> {
+    const r = await this.pool.query<{ n: number; oldest: Date | null }>(
+      `SELECT count(*)::int AS n, min(received_at) AS oldest FROM callctl_events
+       WHERE fwd_state = 'claimed' AND fwd_lease < now()`,
+    );
+    const { n, oldest } = r.rows[0]!;
+    return oldest ? { count: n, oldest } : { count: n };
+  }
+
   /**
    * Forwards no receiver is doing: claims whose lease ran out (their receiver died), and forwards
    * that failed after their retries (the app down or refusing), tried again once a wait that grows

@@ -181,6 +181,10 @@ export class PostgresStore implements EventStore {
     return this.claims.takeAbandoned(claim, limit);
   }
 
+  waitingForwards(): Promise<{ count: number; oldest?: Date }> {
+    return this.claims.waiting();
+  }
+
   read(filter: EventFilter, after?: string): AsyncGenerator<StoredEvent> {
     return readEvents(this.pool, filter, after);
   }

@@ -51,6 +51,11 @@ export interface EventStore {
    * (it died, say), now claimed by `claim.owner`. The embedded store has none: one process.
    */
   takeAbandoned(claim: ForwardClaim, limit: number): Promise<StoredEvent[]>;
+  /**
+   * Shared store: the forwards claimed by no live receiver now (lapsed claims: events left past a
+   * full queue, or held by a receiver that died), how many and when the oldest was received.
+   */
+  waitingForwards?(): Promise<{ count: number; oldest?: Date }>;
   /** Events matching `filter`, oldest first, after position `after` (exclusive) when given. */
   read(filter: EventFilter, after?: string): AsyncGenerator<StoredEvent>;
   /** NDJSON: lines of the file that did not read as records in the reads so far (skipped). */
