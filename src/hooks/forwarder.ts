@@ -88,14 +88,12 @@ export class Forwarder {
 
   constructor(private readonly state: ForwarderState) {
     setMaxListeners(Infinity, this.cut.signal); // one listener per forward under way
-    // One process has nothing to take over; a shared store is swept for abandoned forwards.
-    if (state.store.kind !== 'ndjson') {
-      const every = Math.max(50, Math.min(state.claim.leaseMs / 2, 5_000));
-      this.sweeper = setInterval(() => void this.takeOver().then(() => this.countWaiting()), every);
-      this.sweeper.unref();
-      // A receiver started again after a crash takes over what waits at once, not a sweep later.
-      setImmediate(() => void this.takeOver());
-    }
+    // Swept for abandoned forwards (a shared store's) and failed ones to try again (any store's).
+    const every = Math.max(50, Math.min(state.claim.leaseMs / 2, 5_000));
+    this.sweeper = setInterval(() => void this.takeOver().then(() => this.countWaiting()), every);
+    this.sweeper.unref();
+    // A receiver started again after a crash takes over what waits at once, not a sweep later.
+    setImmediate(() => void this.takeOver());
   }
 
   /**

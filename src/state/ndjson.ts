@@ -24,6 +24,20 @@ import {
  * so the live view, `hooks events` and `hooks show` give an event the same number, across
  * restarts; without a file, numbers of this run.
  */
+const DAY_MS = 24 * 3_600_000;
+
+interface Forwarding {
+  key: string;
+  time: string;
+  attempts: number;
+  offset: number | undefined;
+}
+
+interface Failed extends Forwarded, Omit<Forwarding, 'key'> {
+  /** When it failed (Date.now()). */
+  at: number;
+}
+
 export class NdjsonStore implements EventStore {
   readonly kind = 'ndjson';
   readonly where: string;
@@ -32,8 +46,12 @@ export class NdjsonStore implements EventStore {
   skipped = 0;
   private lastTime = '';
   private lastMs = 0;
-  /** Keys whose forward finally failed (with their event): their next retry from the service is sent on again. */
-  private readonly forwardFailed = new Map<string, Forwarded & { attempts: number }>();
+  /**
+   * Keys whose forward finally failed (with their event, where its record starts in the file and
+   * when it failed): their next retry from the service is sent on again, and so is each once a wait
+   * has passed (takeAbandoned).
+   */
+  private readonly forwardFailed = new Map<string, Failed>();
   /** Where the last record began in the file: one beginning there or before means the file was cut (copytruncate). */
   private lastStart = -1;
   /**
@@ -41,8 +59,8 @@ export class NdjsonStore implements EventStore {
    * only when one comes: most keys arrive once).
    */
   private readonly writing = new Map<string, Array<() => void> | null>();
-  /** Each event whose forward is under way: its seen key, receive time and attempts so far. */
-  private readonly forwarding = new Map<string, { key: string; time: string; attempts: number }>();
+  /** Each event whose forward is under way: its seen key, receive time, attempts so far and place in the file. */
+  private readonly forwarding = new Map<string, Forwarding>();
 
   constructor(
     private readonly path: string | undefined,
@@ -117,7 +135,7 @@ export class NdjsonStore implements EventStore {
     }
     const id = String(++this.seq);
     const claimed = !!forward && retry === 0 && seenKey !== undefined;
-    if (claimed) this.forwarding.set(id, { key: seenKey, time: record.time, attempts: 0 });
+    if (claimed) this.forwarding.set(id, { key: seenKey, time: record.time, attempts: 0, offset });
     return {
       id,
       retry,
@@ -139,7 +157,7 @@ export class NdjsonStore implements EventStore {
     if (key === undefined || !failed) return undefined;
     void claim;
     this.forwardFailed.delete(key);
-    this.forwarding.set(failed.id, { key, time: failed.time, attempts: failed.attempts });
+    this.forwarding.set(failed.id, { key, time: failed.time, attempts: failed.attempts, offset: failed.offset });
     return { id: failed.id, time: failed.time };
   }
 
@@ -153,12 +171,36 @@ export class NdjsonStore implements EventStore {
   async finishForward(id: string, _owner: string, result: ForwardResult): Promise<void> {
     const f = this.forwarding.get(id);
     this.forwarding.delete(id);
-    if (f !== undefined && !result.ok)
-      this.forwardFailed.set(f.key, { id, time: f.time, attempts: Math.max(f.attempts, result.attempts) });
+    if (f !== undefined && !result.ok) {
+      const attempts = Math.max(f.attempts, result.attempts);
+      this.forwardFailed.set(f.key, { id, time: f.time, attempts, offset: f.offset, at: Date.now() });
+    }
   }
 
-  async takeAbandoned(): Promise<StoredEvent[]> {
-    return [];
+  /**
+   * One process: no claim is abandoned. A forward that failed is tried again as with a shared
+   * store (pg-claims.ts): once a wait that grows with its attempts has passed (an eighth of the
+   * lease per attempt, at most 20), for a day after the event was received, read back from the
+   * file (not without one: nothing to read back).
+   */
+  async takeAbandoned(claim: ForwardClaim, limit: number): Promise<StoredEvent[]> {
+    const taken: StoredEvent[] = [];
+    const now = Date.now();
+    for (const [key, f] of this.forwardFailed) {
+      if (taken.length >= limit) break;
+      if (now - Date.parse(f.time) > DAY_MS) {
+        this.forwardFailed.delete(key); // `hooks replay` after that
+        continue;
+      }
+      if (f.offset === undefined || now - f.at < Math.min(f.attempts, 20) * (claim.leaseMs / 8)) continue;
+      const record = this.readAt(f.offset);
+      this.forwardFailed.delete(key);
+      if (!record) continue;
+      const attempts = f.attempts + 1;
+      this.forwarding.set(f.id, { key, time: f.time, attempts, offset: f.offset });
+      taken.push({ id: f.id, record, forward: { state: 'claimed', attempts } });
+    }
+    return taken;
   }
 
   async *read(filter: EventFilter, after?: string): AsyncGenerator<StoredEvent> {

@@ -330,4 +330,44 @@ describe('failed forwards', () => {
     expect(Number(got[0]!.attempt)).toBeGreaterThan(1);
     await eventually(async () => (await store.get(id))!.forward?.state === 'done', 5_000, 'recorded as done');
   });
+
+  it('with an NDJSON log (one receiver, no database) too: read back from the log and sent again, under one event id', async () => {
+    let up = false;
+    const got: Array<{ task: string; id: string; attempt: string }> = [];
+    const server = createServer((req, res) => {
+      let b = '';
+      req.on('data', (c: Buffer) => (b += c.toString()));
+      req.on('end', () => {
+        if (!up) return void res.writeHead(503).end();
+        got.push({
+          task: (JSON.parse(b) as { TaskID: string }).TaskID,
+          id: String(req.headers['x-callctl-event-id']),
+          attempt: String(req.headers['x-callctl-attempt']),
+        });
+        res.end('{}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const log = EventLog.open(join(tempDir(), 'events.ndjson'));
+    open.push({ close: () => new Promise((r) => server.close(r)) }, log);
+    const l = await startListener({
+      port: 0,
+      keys: [KEY],
+      log,
+      forwardTo: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+      forwardLeaseMs: 800,
+    });
+    open.push(l);
+    const seen = events(l);
+    expect((await post(l.url, task('T-FAIL-LOG'))).status).toBe(200);
+    await eventually(() => seen.some((e) => e.kind === 'forward' && e.final), 20_000, 'the forward failed');
+    const first = seen.find((e) => e.kind === 'forward' && e.final) as { seq: number; attempt: number };
+    up = true;
+    await eventually(() => got.length === 1, 10_000, 'the failed forward tried again');
+    expect(got[0]!.task).toBe('T-FAIL-LOG');
+    expect(got[0]!.id).toMatch(new RegExp(`^${first.seq}@`));
+    expect(Number(got[0]!.attempt)).toBe(first.attempt + 1);
+    await new Promise((r) => setTimeout(r, 1_000)); // a sweep more: sent once
+    expect(got).toHaveLength(1);
+  });
 });
