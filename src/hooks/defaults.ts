@@ -35,6 +35,10 @@ export const FORWARD_QUEUE = 1_000;
 export const FORWARD_QUEUE_BYTES = 64 * 1024 * 1024;
 /** Forwards under way at once (the rest wait in the queue). */
 export const FORWARD_CONCURRENCY = 16;
+/** Abandoned forwards (and failed ones due again) taken over per query of the store. */
+export const TAKE_OVER_BATCH = 100;
+/** A shared store's forwards waiting for a receiver are counted this often at most (a count of a long backlog costs). */
+export const COUNT_WAITING_EVERY_MS = 30_000;
 /** Events past the queue kept by their place in the log; past this many, 503 (the service retries). */
 export const MAX_DEFERRED = 1_000_000;
 

@@ -4,10 +4,7 @@ import { REDACTED } from '../redact.js';
 import { recordBody, type HookRecord } from '../state/event-log.js';
 import { NdjsonStore } from '../state/ndjson.js';
 import type { Appended, EventStore, ForwardClaim } from '../state/types.js';
-import { FORWARD_CONCURRENCY, MAX_DEFERRED } from './defaults.js';
-
-/** Abandoned forwards taken over per query of the store. */
-const TAKE_OVER_BATCH = 100;
+import { COUNT_WAITING_EVERY_MS, FORWARD_CONCURRENCY, MAX_DEFERRED, TAKE_OVER_BATCH } from './defaults.js';
 import type { HookMetrics } from './metrics.js';
 import type { ListenerEvent } from './listener-events.js';
 import {
@@ -82,6 +79,7 @@ export class Forwarder {
   private left = 0;
   /** The shared store's forwards claimed by no live receiver, as last counted (each sweep). */
   private inStore: { count: number; oldest?: Date } = { count: 0 };
+  private countedAt = -Infinity;
   private closing = false;
   /** Cuts the forwards under way when the drain ends first (their claims stay, to be taken over). */
   private readonly cut = new AbortController();
@@ -321,7 +319,9 @@ export class Forwarder {
   }
 
   /** Counts what waits in a shared store for a receiver with room (the deferred gauge shows it). */
-  private async countWaiting(): Promise<void> {
+  private async countWaiting(now = false): Promise<void> {
+    if (!now && performance.now() - this.countedAt < COUNT_WAITING_EVERY_MS) return;
+    this.countedAt = performance.now();
     this.inStore = (await this.state.store.waitingForwards?.().catch(() => undefined)) ?? this.inStore;
   }
 
@@ -385,7 +385,7 @@ export class Forwarder {
     }
     // A shared store's: left there past a full queue (by any receiver), not yet taken.
     if (!this.state.store.waitingForwards) return;
-    await Promise.race([this.countWaiting(), new Promise((r) => setTimeout(r, 1_000).unref())]);
+    await Promise.race([this.countWaiting(true), new Promise((r) => setTimeout(r, 1_000).unref())]);
     if (this.inStore.count > 0) {
       this.state.emit({
         kind: 'error',

@@ -77,11 +77,16 @@ export class ForwardClaims {
     ({ id }) => id,
   );
 
-  /** Lapsed claims (by the claims' index): how many, and the oldest one's receive time. */
+  /**
+   * Lapsed claims (by the claims' index): how many, and when the first in the lease's order (the
+   * oldest left past a queue, or about the oldest of a dead receiver's) was received.
+   */
   async waiting(): Promise<{ count: number; oldest?: Date }> {
     const r = await this.pool.query<{ n: number; oldest: Date | null }>(
-      `SELECT count(*)::int AS n, min(received_at) AS oldest FROM callctl_events
-       WHERE fwd_state = 'claimed' AND fwd_lease < now()`,
+      `SELECT count(*)::int AS n,
+         (SELECT received_at FROM callctl_events WHERE fwd_state = 'claimed' AND fwd_lease < now()
+          ORDER BY fwd_lease LIMIT 1) AS oldest
+       FROM callctl_events WHERE fwd_state = 'claimed' AND fwd_lease < now()`,
     );
     const { n, oldest } = r.rows[0]!;
     return oldest ? { count: n, oldest } : { count: n };
