@@ -77,7 +77,7 @@ export class Forwarder {
   private sweeping = false;
   /** Events this receiver left in the shared store (counted, so a sweep that began before one knows). */
   private left = 0;
-  /** The shared store's forwards claimed by no live receiver, as last counted (each sweep). */
+  /** The shared store's forwards claimed by no live receiver, as last counted (every 30 s at most). */
   private inStore: { count: number; oldest?: Date } = { count: 0 };
   private countedAt = -Infinity;
   private closing = false;
