@@ -282,36 +282,38 @@ describe('a forward whose retries outlast its lease', () => {
   });
 });
 
+/** An app that answers 503 to everything until `up()`; then what each forward carried. */
+async function appDown() {
+  let up = false;
+  const got: Array<{ task: string; id: string; attempt: string }> = [];
+  const server = createServer((req, res) => {
+    let b = '';
+    req.on('data', (c: Buffer) => (b += c.toString()));
+    req.on('end', () => {
+      if (!up) return void res.writeHead(503).end();
+      got.push({
+        task: (JSON.parse(b) as { TaskID: string }).TaskID,
+        id: String(req.headers['x-callctl-event-id']),
+        attempt: String(req.headers['x-callctl-attempt']),
+      });
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  open.push({ close: () => new Promise((r) => server.close(r)) });
+  return { got, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, up: () => (up = true) };
+}
+
 describe('failed forwards', () => {
   it('are tried again later, not left failed: the app down for a while still gets each event, under one event id', async () => {
     const db = await freshDatabase('refail');
     const store = await PostgresStore.open(db);
     await store.migrate();
     // The app refuses everything until it is told to come back.
-    let up = false;
-    const got: Array<{ task: string; id: string | undefined; attempt: string | undefined }> = [];
-    const server = createServer((req, res) => {
-      let b = '';
-      req.on('data', (c: Buffer) => (b += c.toString()));
-      req.on('end', () => {
-        if (!up) return void res.writeHead(503).end();
-        got.push({
-          task: (JSON.parse(b) as { TaskID: string }).TaskID,
-          id: req.headers['x-callctl-event-id'] as string | undefined,
-          attempt: req.headers['x-callctl-attempt'] as string | undefined,
-        });
-        res.end('{}');
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    open.push({ close: () => new Promise((r) => server.close(r)) }, store);
-    const l = await startListener({
-      port: 0,
-      keys: [KEY],
-      store,
-      forwardTo: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-      forwardLeaseMs: 800,
-    });
+    const app = await appDown();
+    const { got } = app;
+    open.push(store);
+    const l = await startListener({ port: 0, keys: [KEY], store, forwardTo: app.url, forwardLeaseMs: 800 });
     open.push(l);
     const seen = events(l);
     expect((await post(l.url, task('T-FAIL-1'))).status).toBe(200);
@@ -323,7 +325,7 @@ describe('failed forwards', () => {
     let id = '';
     for await (const e of store.read({})) id = e.id;
     expect((await store.get(id))!.forward).toMatchObject({ state: 'failed' });
-    up = true;
+    app.up();
     await eventually(() => got.length === 1, 10_000, 'the failed forward tried again');
     expect(got[0]!.task).toBe('T-FAIL-1');
     expect(got[0]!.id).toMatch(new RegExp(`^${id}@`));
@@ -332,37 +334,17 @@ describe('failed forwards', () => {
   });
 
   it('with an NDJSON log (one receiver, no database) too: read back from the log and sent again, under one event id', async () => {
-    let up = false;
-    const got: Array<{ task: string; id: string; attempt: string }> = [];
-    const server = createServer((req, res) => {
-      let b = '';
-      req.on('data', (c: Buffer) => (b += c.toString()));
-      req.on('end', () => {
-        if (!up) return void res.writeHead(503).end();
-        got.push({
-          task: (JSON.parse(b) as { TaskID: string }).TaskID,
-          id: String(req.headers['x-callctl-event-id']),
-          attempt: String(req.headers['x-callctl-attempt']),
-        });
-        res.end('{}');
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const app = await appDown();
+    const { got } = app;
     const log = EventLog.open(join(tempDir(), 'events.ndjson'));
-    open.push({ close: () => new Promise((r) => server.close(r)) }, log);
-    const l = await startListener({
-      port: 0,
-      keys: [KEY],
-      log,
-      forwardTo: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-      forwardLeaseMs: 800,
-    });
+    open.push(log);
+    const l = await startListener({ port: 0, keys: [KEY], log, forwardTo: app.url, forwardLeaseMs: 800 });
     open.push(l);
     const seen = events(l);
     expect((await post(l.url, task('T-FAIL-LOG'))).status).toBe(200);
     await eventually(() => seen.some((e) => e.kind === 'forward' && e.final), 20_000, 'the forward failed');
     const first = seen.find((e) => e.kind === 'forward' && e.final) as { seq: number; attempt: number };
-    up = true;
+    app.up();
     await eventually(() => got.length === 1, 10_000, 'the failed forward tried again');
     expect(got[0]!.task).toBe('T-FAIL-LOG');
     expect(got[0]!.id).toMatch(new RegExp(`^${first.seq}@`));
