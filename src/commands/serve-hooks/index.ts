@@ -41,7 +41,7 @@ export function register(parent: Command, deps: Deps): void {
     .addOption(storeFileOption())
     .option(
       '--forward-lease <seconds>',
-      'shared store: a forward unfinished this long is taken over by another receiver',
+      'shared store: a forward unfinished this long is taken over by another receiver; a failed forward is tried again after an eighth of it per attempt (any store)',
       seconds({ min: 1 }),
       120,
     )
@@ -192,7 +192,8 @@ Examples:
 Shared store (several receivers behind one load balancer): with a postgres:// store every
 event is committed before it is answered 200; retries are recognised across receivers and
 restarts; each event is forwarded by one receiver; a forward left unfinished (its receiver died)
-is taken over after --forward-lease. The store unreachable: 503 (the service retries), one line
+is taken over after --forward-lease; an event past a full forward queue waits in the store for
+the first receiver with room. The store unreachable: 503 (the service retries), one line
 when the outage starts and one when it ends. Tables are created or upgraded at start.
 
 Bounds (flags above; what happens past each):
