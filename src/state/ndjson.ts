@@ -16,14 +16,6 @@ import {
   type StoredEvent,
 } from './types.js';
 
-/**
- * The embedded store: serve-hooks' `--log` NDJSON file (or nothing, without a file) and dedup in
- * this process's memory, as callctl has always done. One process, so a forward is always claimed
- * by whoever appends, and nothing is ever abandoned by another instance.
- * Ids are line numbers in the file (1 for its first line, a line that does not read counted too),
- * so the live view, `hooks events` and `hooks show` give an event the same number, across
- * restarts; without a file, numbers of this run.
- */
 const DAY_MS = 24 * 3_600_000;
 
 interface Forwarding {
@@ -38,6 +30,14 @@ interface Failed extends Forwarded, Omit<Forwarding, 'key'> {
   at: number;
 }
 
+/**
+ * The embedded store: serve-hooks' `--log` NDJSON file (or nothing, without a file) and dedup in
+ * this process's memory, as callctl has always done. One process, so a forward is always claimed
+ * by whoever appends, and nothing is ever abandoned by another instance.
+ * Ids are line numbers in the file (1 for its first line, a line that does not read counted too),
+ * so the live view, `hooks events` and `hooks show` give an event the same number, across
+ * restarts; without a file, numbers of this run.
+ */
 export class NdjsonStore implements EventStore {
   readonly kind = 'ndjson';
   readonly where: string;

@@ -98,7 +98,8 @@ export class ForwardClaims {
    * with their attempts has passed (an eighth of the lease per attempt, at most 20 of them: 15 s to
    * 5 min with the default lease), for a day after the event was received; `hooks replay` after that.
    * Events left in the store past a receiver's forward queue (claimed with a lapsed lease) are taken
-   * the same way, oldest first. The attempt about to be made is counted, as by renewClaim. Each kind is read in the order of its own index (lease, time of failure), a plain index scan:
+   * the same way, oldest first. The attempt about to be made is counted, as by renewClaim.
+   * Each kind is read in the order of its own index (lease, time of failure), a plain index scan:
    * every renewal leaves an old entry with a past lease in the claims' index, and a plain scan
    * marks those dead as it passes them, where a bitmap scan of both kinds visited each one again
    * (57 ms a sweep by a tenth of the campaign day, growing with the day).
