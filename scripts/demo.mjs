@@ -87,10 +87,23 @@ function callctl(args, { input, expect = 0, show = args.join(' '), quiet = false
   });
 }
 
-/** serve-hooks in the background; its lines are shown as they arrive, prefixed. */
+const HOOKS_ARGS = [
+  'serve-hooks',
+  '--port',
+  String(hooksPort),
+  '--key',
+  HOOK_KEY,
+  '--log',
+  join(work, 'events.ndjson'),
+];
+
+/**
+ * serve-hooks in the background, started before the tour: the sandbox's clock runs 600 times
+ * fast, so its seeded tasks and plans end (and notify) whenever they are due, which on a slow
+ * machine is before the tour reaches its notifications. Its lines are held until `show()`, then
+ * shown as they arrive, prefixed.
+ */
 function startHooks() {
-  const args = ['serve-hooks', '--port', String(hooksPort), '--key', HOOK_KEY, '--log', join(work, 'events.ndjson')];
-  process.stdout.write(`\n${bold(`$ callctl ${args.join(' ').replace(work, '$WORK')} &`)}\n`);
   // One human line per event, as support staff see it in a terminal.
   const hooksEnv = {
     ...env,
@@ -98,17 +111,24 @@ function startHooks() {
     COLUMNS: env.COLUMNS ?? '120',
     ...(process.stdout.isTTY ? {} : { NO_COLOR: '1' }),
   };
-  const child = spawn(process.execPath, [bin, ...args], { env: hooksEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, ...HOOKS_ARGS], { env: hooksEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = [];
-  const show = (d) => {
+  let held = [];
+  const take = (d) => {
     for (const line of String(d).split('\n').filter(Boolean)) {
       lines.push(line.replace(/\u001b\[[0-9;]*m/g, ''));
-      process.stdout.write(`  [serve-hooks] ${line}\n`);
+      if (held) held.push(line);
+      else process.stdout.write(`  [serve-hooks] ${line}\n`);
     }
   };
-  child.stdout.on('data', show);
-  child.stderr.on('data', show);
-  return { child, lines };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+  const show = () => {
+    process.stdout.write(`\n${bold(`$ callctl ${HOOKS_ARGS.join(' ').replace(work, '$WORK')} &`)}\n`);
+    for (const line of held) process.stdout.write(`  [serve-hooks] ${line}\n`);
+    held = undefined;
+  };
+  return { child, lines, show };
 }
 
 async function waitFor(predicate, ms = 10_000) {
@@ -129,6 +149,8 @@ function check(ok, what) {
 
 let hooks;
 try {
+  hooks = startHooks();
+  check(await waitFor(() => hooks.lines.some((l) => /listening/i.test(l))), 'serve-hooks did not start');
   section(`Sandbox running at ${sandbox.url} (its credentials are throwaway demo values)`);
 
   section('Log in: the secret comes on stdin, never as a flag; the token is stored in the profile');
@@ -182,15 +204,19 @@ try {
   );
 
   section('Notifications: serve-hooks verifies, records and shows what the sandbox sends');
-  hooks = startHooks();
-  check(await waitFor(() => hooks.lines.some((l) => /listening/i.test(l))), 'serve-hooks did not start');
+  hooks.show();
   process.stdout.write(
-    `(a flaky load balancer at ${balancerUrl} loses serve-hooks' first answer, so the service retries)\n`,
+    `(started before the tour, as the service's clock runs 600 times fast here; a flaky load balancer at ${balancerUrl}\n` +
+      ` loses serve-hooks' first answer, so the service retries)\n`,
   );
   sandbox.simulate.finishTask(SEED.callingTaskId);
   check(
+    await waitFor(() => hooks.lines.some((l) => l.includes(`task ${SEED.callingTaskId}`))),
+    `no task.end of ${SEED.callingTaskId} arrived`,
+  );
+  check(
     await waitFor(() => hooks.lines.some((l) => /retry 1\b/.test(l))),
-    'the retried task.end was not shown as retry 1',
+    'the notification whose answer was lost was not shown again as retry 1',
   );
   sandbox.simulate.finishPlan(SEED.callingPlanName);
   check(await waitFor(() => hooks.lines.some((l) => /plan\.end/.test(l))), 'no plan.end arrived');
