@@ -65,11 +65,33 @@ class SecretRegistry implements Iterable<string> {
   private readonly values = new Set<string>();
   /** One pattern for every spelling of every secret, longest secret first. */
   private pattern: RegExp | undefined;
+  /** What an escaped spelling of a character may begin with: `\` `%` `&`, and `+` or `""` when a secret needs them. */
+  private escapeStarts: string[] = [];
 
   add(value: string | undefined): void {
     if (!value || value.length < MIN_LENGTH || this.values.has(value)) return;
     this.values.add(value);
-    this.pattern = spellings([...this.values]);
+    this.compile();
+  }
+
+  private compile(): void {
+    const values = [...this.values];
+    this.pattern = values.length ? spellings(values) : undefined;
+    // Every spelling of a character but itself begins with \ % or &, a space's with +, a quote's with "".
+    this.escapeStarts = ['\\', '%', '&'];
+    if (values.some((v) => v.includes(' '))) this.escapeStarts.push('+');
+    if (values.some((v) => v.includes('"'))) this.escapeStarts.push('""');
+  }
+
+  /**
+   * Whether `text` may hold a spelling of a secret, told without running the pattern (a tenth of
+   * the time on a large `--json`): with none of the characters an escaped spelling begins with,
+   * only a secret as it is could be there.
+   */
+  private mayBeIn(text: string): boolean {
+    for (const start of this.escapeStarts) if (text.includes(start)) return true;
+    for (const value of this.values) if (text.includes(value)) return true;
+    return false;
   }
 
   has(value: string): boolean {
@@ -90,7 +112,7 @@ class SecretRegistry implements Iterable<string> {
     const kept = [...this.values].slice(0, mark);
     this.values.clear();
     for (const v of kept) this.values.add(v);
-    this.pattern = kept.length ? spellings(kept) : undefined;
+    this.compile();
   }
 
   [Symbol.iterator](): Iterator<string> {
@@ -99,7 +121,7 @@ class SecretRegistry implements Iterable<string> {
 
   /** Replaces every spelling of every secret. */
   replace(text: string): string {
-    return this.pattern ? text.replace(this.pattern, REDACTED) : text;
+    return this.pattern && this.mayBeIn(text) ? text.replace(this.pattern, REDACTED) : text;
   }
 }
 

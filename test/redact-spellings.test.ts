@@ -115,6 +115,40 @@ describe('redaction finds a secret in every spelling (fast-check)', () => {
     );
   });
 
+  // The registry looks for the characters an escape begins with before it runs its pattern: each
+  // spelling alone, with nothing else escaped around it, must still be found.
+  const registered = (s: string, text: string) => {
+    const mark = secrets.size;
+    addSecret(s);
+    try {
+      return redactValues(text);
+    } finally {
+      secrets.truncate(mark);
+    }
+  };
+
+  it.each(CHAR_SPELLINGS.map((spell, k) => [k, spell] as const))(
+    'the registry finds a secret each of whose characters is spelled one way (way %i), nothing else escaped',
+    (_k, spell) => {
+      fc.assert(
+        fc.property(secret, around, around, (s, before, after) => {
+          const spelled = [...s].map((ch) => spell(ch) ?? ch).join('');
+          expect(registered(s, `${before}${spelled}${after}`)).toBe(`${before}${REDACTED}${after}`);
+        }),
+        { numRuns: 200 },
+      );
+    },
+  );
+
+  it.each(WHOLE)('the registry finds the whole secret as %s writes it', (_name, spell) => {
+    fc.assert(
+      fc.property(secret, around, around, (s, before, after) => {
+        expect(registered(s, `${before}${spell(s)}${after}`)).toBe(`${before}${REDACTED}${after}`);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('leaves text without the secret as it was', () => {
     fc.assert(
       fc.property(secret, fc.string({ maxLength: 60 }), (s, text) => {
