@@ -40,16 +40,19 @@ export class ArraySplitter {
   private readonly cuts: number[] = [];
   /** The next backslash at or after a position of the current chunk (searched once, not per string). */
   private backslashAt = -1;
+  /** Whether groups are parsed here; else they go out as their bytes only (for worker threads). */
+  parse = true;
 
   /**
    * @param path keys from the root to the array, such as `['data', 'detail']`
-   * @param onItems told of each group of complete elements, in order, parsed and as their bytes
+   * @param onItems told of each group of complete elements, in order, parsed (unless `parse` is
+   *   off) and as their bytes, each and all (`run`: from the first's start to the last's end)
    * @param onOpen told once the array begins, of the document read so far with the array empty
    *   and every open container closed (the fields that came before the array)
    */
   constructor(
     private readonly path: readonly string[],
-    private readonly onItems: (items: unknown[], raws: Buffer[]) => void,
+    private readonly onItems: (items: unknown[] | undefined, raws: Buffer[], run: Buffer) => void,
     private readonly onOpen?: (head: unknown) => void,
   ) {}
 
@@ -202,11 +205,14 @@ export class ArraySplitter {
     const carried = this.carry;
     this.carry = [];
     const run = carried.length ? Buffer.concat([...carried, chunk.subarray(from, to)]) : chunk.subarray(from, to);
-    const text = run.toString('utf8');
-    if (!text.trim()) return;
-    // One JSON.parse for the whole run (cheaper than one per element); the elements' bytes are
-    // slices of the chunk, free unless someone uses them.
-    const items = JSON.parse(`[${text}]`) as unknown[];
+    let items: unknown[] | undefined;
+    if (this.parse) {
+      const text = run.toString('utf8');
+      if (!text.trim()) return;
+      // One JSON.parse for the whole run (cheaper than one per element); the elements' bytes are
+      // slices of the chunk, free unless someone uses them.
+      items = JSON.parse(`[${text}]`) as unknown[];
+    } else if (trim(run).length === 0) return;
     const raws: Buffer[] = [];
     const offset = run.length - (to - from); // bytes carried before this chunk's part
     let start = 0;
@@ -215,9 +221,9 @@ export class ArraySplitter {
       raws.push(trim(run.subarray(start, end)));
       start = end + 1;
     }
-    if (raws.length !== items.length) throw new SyntaxError('array elements and separators do not match');
-    this.items += items.length;
-    this.onItems(items, raws);
+    if (items && raws.length !== items.length) throw new SyntaxError('array elements and separators do not match');
+    this.items += raws.length;
+    this.onItems(items, raws, run);
   }
 }
 

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { CliError, ServiceError } from '../errors.js';
 import type { AnswerSchema } from '../schemas/answers.js';
 import { ArraySplitter } from './array-stream.js';
+import { GroupWorkers, WORKERS_FROM_BYTES, type GroupResult } from './group-workers.js';
 import type { HttpRequest } from './transport.js';
 
 /** Where the records of a streamed answer go, a group at a time, in order. */
@@ -21,7 +22,19 @@ export interface RecordSink<T> {
    * sent them (for exports that write them unchanged). Awaited: the body is read no faster.
    */
   records(items: T[], raws: Buffer[]): void | Promise<void>;
+  /**
+   * A group of `count` records as its text, when a worker thread read it (a large answer's): as
+   * `--json` writes them (src/output/json-stream.ts), redacted, as UTF-8. A sink without it is
+   * told of each record as above.
+   */
+  text?(bytes: Buffer, count: number): Promise<void>;
 }
+
+/**
+ * Groups handed to worker threads and not yet written, at most: enough to keep reading while the
+ * workers start (about 2 MB of the answer); memory stays at that.
+ */
+const IN_FLIGHT = 32;
 
 type Issue = { path: string; message: string };
 
@@ -48,7 +61,7 @@ export function streamArray<T>(
   // whole is one error, as when read whole (src/api/tolerant.ts).
   let warnings: string[] = [];
   let refused: ServiceError | undefined;
-  const consume: NonNullable<HttpRequest['consume']> = async (body, attempt) => {
+  const consume: NonNullable<HttpRequest['consume']> = async (body, attempt, length) => {
     warnings = [];
     refused = undefined;
     await sink.start(attempt);
@@ -58,10 +71,10 @@ export function streamArray<T>(
     let opened: Record<string, unknown> | undefined;
     const check = await answer.check();
     const vouched = (items: unknown[]) => holder !== undefined && check({ ...holder, [key]: items });
-    let groups: Array<{ items: unknown[]; raws: Buffer[] }> = [];
+    let groups: Array<{ items: unknown[] | undefined; raws: Buffer[]; run: Buffer }> = [];
     const splitter = new ArraySplitter(
       path,
-      (items, raws) => groups.push({ items, raws }),
+      (items, raws, run) => groups.push({ items, raws, run }),
       (head) => {
         opened = path.slice(0, -1).reduce<unknown>((node, k) => (node as Record<string, unknown>)?.[k], head) as
           Record<string, unknown> | undefined;
@@ -73,6 +86,58 @@ export function streamArray<T>(
     let good = 0;
     const issues: Issue[] = [];
     let first: ServiceError | undefined;
+    const take = async (items: unknown[], raws: Buffer[]) => {
+      if (vouched(items)) {
+        index += items.length;
+        good += items.length;
+        await sink.records(items as T[], raws);
+        return;
+      }
+      const checked: T[] = [];
+      const kept: Buffer[] = [];
+      for (let k = 0; k < items.length; k++, index++) {
+        const value = items[k];
+        const parsed = vouched([value])
+          ? { success: true as const, data: value }
+          : (schema ??= await item()).safeParse(value);
+        if (parsed.success) {
+          checked.push(parsed.data as T);
+          kept.push(raws[k]!);
+          continue;
+        }
+        // As the client reads a whole list (tolerant.ts): an odd record is left out with a
+        // warning naming it, so that it never hides the others.
+        const problem = oddRecord(endpoint, path, index, parsed.error.issues);
+        first ??= problem;
+        const own = problem.details.issues as Issue[];
+        if (good === 0) issues.push(...own.slice(0, 5 - issues.length));
+        warnings.push(
+          `${endpoint}: ${own[0]!.path}: ${own[0]!.message}; that record is left out, the others are shown`,
+        );
+      }
+      if (checked.length) {
+        good += checked.length;
+        await sink.records(checked, kept);
+      }
+    };
+    // A large answer's groups (its length said, or past its first WORKERS_FROM_BYTES) go to worker
+    // threads once the array began; their text is written in order, and a group they cannot
+    // vouch for is read here as above.
+    let workers: GroupWorkers | undefined;
+    let read = 0;
+    const inFlight: Array<{ result: Promise<GroupResult>; raws: Buffer[]; run: Buffer }> = [];
+    const settle = async () => {
+      const { result, raws, run } = inFlight.shift()!;
+      const done = await result;
+      if (done.kind === 'syntax') throw new SyntaxError('not JSON');
+      if (done.kind !== 'text') {
+        if (done.kind === 'failed') splitter.parse = true; // the rest is read here
+        return take(JSON.parse(`[${run.toString('utf8')}]`) as unknown[], raws);
+      }
+      index += raws.length;
+      good += raws.length;
+      await sink.text!(Buffer.from(done.text.buffer, done.text.byteOffset, done.text.length), raws.length);
+    };
     try {
       for await (const chunk of body) {
         splitter.write(chunk);
@@ -81,44 +146,23 @@ export function streamArray<T>(
           opened = undefined;
         }
         for (const group of groups) {
-          if (vouched(group.items)) {
-            index += group.items.length;
-            good += group.items.length;
-            await sink.records(group.items as T[], group.raws);
-            continue;
-          }
-          const checked: T[] = [];
-          const raws: Buffer[] = [];
-          for (let k = 0; k < group.items.length; k++, index++) {
-            const value = group.items[k];
-            const parsed = vouched([value])
-              ? { success: true as const, data: value }
-              : (schema ??= await item()).safeParse(value);
-            if (parsed.success) {
-              checked.push(parsed.data as T);
-              raws.push(group.raws[k]!);
-              continue;
-            }
-            // As the client reads a whole list (tolerant.ts): an odd record is left out with a
-            // warning naming it, so that it never hides the others.
-            const problem = oddRecord(endpoint, path, index, parsed.error.issues);
-            first ??= problem;
-            const own = problem.details.issues as Issue[];
-            if (good === 0) issues.push(...own.slice(0, 5 - issues.length));
-            warnings.push(
-              `${endpoint}: ${own[0]!.path}: ${own[0]!.message}; that record is left out, the others are shown`,
-            );
-          }
-          if (checked.length) {
-            good += checked.length;
-            await sink.records(checked, raws);
-          }
+          if (group.items) await take(group.items, group.raws);
+          else inFlight.push({ result: workers!.read(group.run, group.raws.length), ...group });
         }
         groups = [];
+        while (inFlight.length > IN_FLIGHT) await settle();
+        read += chunk.length;
+        if (!workers && Math.max(read, length ?? 0) >= WORKERS_FROM_BYTES && holder && sink.text) {
+          workers = GroupWorkers.start({ answer: answer.name, key, holder });
+          if (workers) splitter.parse = false;
+        }
       }
+      while (inFlight.length) await settle();
     } catch (error) {
       if (error instanceof SyntaxError) throw notJson(endpoint);
       throw error;
+    } finally {
+      await workers?.close();
     }
     // Every record odd: an error naming the first, as for a list read whole.
     if (first && good === 0) refused = new ServiceError(first.message, endpoint, 200, 200, { issues });

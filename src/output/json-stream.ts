@@ -24,7 +24,7 @@ export class JsonStream {
   private prefix: string | undefined;
   private wroteHead = false;
   /** Groups' text kept to the end, for an answer that cannot be written as it comes. */
-  private held: string[] = [];
+  private held: Array<string | Buffer> = [];
 
   /**
    * @param key the array's key in the answer's top object
@@ -63,18 +63,31 @@ export class JsonStream {
 
   /** A group of records, each as the checked answer holds it. */
   async records(items: readonly unknown[]): Promise<void> {
-    if (items.length === 0) return;
-    // One stringify for the group: a nested array's elements are indented as the answer's are
-    // (4 spaces), between `[\n  [` and `\n  ]\n]`.
-    const text = JSON.stringify([items], null, 2);
-    const body = `${this.count === 0 ? '' : ','}${text.slice(5, -6)}`;
-    this.count += items.length;
+    if (items.length) await this.put(recordsText(items), items.length);
+  }
+
+  /**
+   * A group of `count` records already written as `recordsText` writes them, as UTF-8, and
+   * redacted (by a worker thread: src/api/group-workers.ts).
+   */
+  async text(bytes: Buffer, count: number): Promise<void> {
+    if (count) await this.put(bytes, count);
+  }
+
+  private async put(body: string | Buffer, count: number): Promise<void> {
+    const comma = this.count === 0 ? '' : ',';
+    this.count += count;
     if (this.prefix === undefined) {
-      this.held.push(body);
+      this.held.push(typeof body === 'string' ? redactValues(comma + body) : Buffer.concat([Buffer.from(comma), body]));
       return;
     }
-    await this.write(this.wroteHead ? body : this.prefix + body);
+    if (!this.wroteHead) await this.write(this.prefix);
     this.wroteHead = true;
+    if (typeof body === 'string') await this.write(comma + body);
+    else {
+      if (comma) await this.write(comma);
+      await this.write(body, true);
+    }
   }
 
   /** Ends the output with the checked answer (its array empty): the fields after the array. */
@@ -83,7 +96,9 @@ export class JsonStream {
     const prefix = prefixOf(whole, this.key);
     const rest = `${this.count ? '\n  ' : ''}${whole.slice(prefix.length)}\n`;
     if (!this.wroteHead) {
-      await this.write(prefix + this.held.join('') + rest);
+      await this.write(prefix);
+      for (const body of this.held) await this.write(body, true);
+      await this.write(rest);
       return;
     }
     // A field the checked answer lists before the array came after it: the output started
@@ -99,9 +114,19 @@ export class JsonStream {
     await this.write(rest);
   }
 
-  private async write(text: string): Promise<void> {
-    if (!this.stdout.write(redactValues(text))) await once(this.stdout, 'drain');
+  /** Writes `chunk`, redacted unless it `was` (held groups, a worker's text). */
+  private async write(chunk: string | Buffer, was = false): Promise<void> {
+    if (!this.stdout.write(was ? chunk : redactValues(chunk as string))) await once(this.stdout, 'drain');
   }
+}
+
+/**
+ * A group of records as `JSON.stringify(answer, null, 2)` writes them inside the answer's array
+ * (its elements 4 spaces in), with no comma before the first: one stringify for the group, of a
+ * nested array, cut between `[\n  [` and `\n  ]\n]`.
+ */
+export function recordsText(items: readonly unknown[]): string {
+  return JSON.stringify([items], null, 2).slice(5, -6);
 }
 
 /** `whole` up to its array's opening bracket: `{\n  "TaskID": ...,\n  "detail": [`. */

@@ -40,9 +40,17 @@ type SchemaOf<N extends AnswerName> = Awaited<ReturnType<(typeof ANSWER_SCHEMAS)
 export function answerSchema<N extends AnswerName>(name: N): AnswerSchema<SchemaOf<N>> {
   return {
     name,
-    // Generated at build time from the schema by ajv (scripts/validators.mjs writes generated/,
-    // which `npm run build` bundles like any module); loaded with the answer, not with every command.
-    check: async () => ((await import(`../../generated/answer-checks/${name}.js`)) as { check: AnswerCheck }).check,
+    check: () => answerCheck(name),
     schema: ANSWER_SCHEMAS[name] as () => Promise<SchemaOf<N>>,
   };
+}
+
+/**
+ * The check of the answer named `name`, generated at build time from its schema by ajv
+ * (scripts/validators.mjs writes generated/, which `npm run build` bundles like any module);
+ * loaded with the answer, not with every command, and without the schemas (a worker thread
+ * loads only this: src/api/group-worker.ts).
+ */
+export async function answerCheck(name: AnswerName): Promise<AnswerCheck> {
+  return ((await import(`../../generated/answer-checks/${name}.js`)) as { check: AnswerCheck }).check;
 }
