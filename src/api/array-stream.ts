@@ -45,14 +45,20 @@ export class ArraySplitter {
 
   /**
    * @param path keys from the root to the array, such as `['data', 'detail']`
-   * @param onItems told of each group of complete elements, in order, parsed (unless `parse` is
-   *   off) and as their bytes, each and all (`run`: from the first's start to the last's end)
+   * @param onItems told of each group of complete elements, in order: parsed and as each one's
+   *   bytes (unless `parse` is off), as their bytes together (`run`: from the first's start to
+   *   the last's end), and how many
    * @param onOpen told once the array begins, of the document read so far with the array empty
    *   and every open container closed (the fields that came before the array)
    */
   constructor(
     private readonly path: readonly string[],
-    private readonly onItems: (items: unknown[] | undefined, raws: Buffer[], run: Buffer) => void,
+    private readonly onItems: (
+      items: unknown[] | undefined,
+      raws: Buffer[] | undefined,
+      run: Buffer,
+      count: number,
+    ) => void,
     private readonly onOpen?: (head: unknown) => void,
   ) {}
 
@@ -205,14 +211,18 @@ export class ArraySplitter {
     const carried = this.carry;
     this.carry = [];
     const run = carried.length ? Buffer.concat([...carried, chunk.subarray(from, to)]) : chunk.subarray(from, to);
-    let items: unknown[] | undefined;
-    if (this.parse) {
-      const text = run.toString('utf8');
-      if (!text.trim()) return;
-      // One JSON.parse for the whole run (cheaper than one per element); the elements' bytes are
-      // slices of the chunk, free unless someone uses them.
-      items = JSON.parse(`[${text}]`) as unknown[];
-    } else if (trim(run).length === 0) return;
+    if (!this.parse) {
+      // Handed out as bytes only (the elements' count for a check): no Buffer per element.
+      if (trim(run).length === 0) return;
+      this.items += cuts.length + 1;
+      this.onItems(undefined, undefined, run, cuts.length + 1);
+      return;
+    }
+    const text = run.toString('utf8');
+    if (!text.trim()) return;
+    // One JSON.parse for the whole run (cheaper than one per element); the elements' bytes are
+    // slices of the chunk, free unless someone uses them.
+    const items = JSON.parse(`[${text}]`) as unknown[];
     const raws: Buffer[] = [];
     const offset = run.length - (to - from); // bytes carried before this chunk's part
     let start = 0;
@@ -221,9 +231,9 @@ export class ArraySplitter {
       raws.push(trim(run.subarray(start, end)));
       start = end + 1;
     }
-    if (items && raws.length !== items.length) throw new SyntaxError('array elements and separators do not match');
+    if (raws.length !== items.length) throw new SyntaxError('array elements and separators do not match');
     this.items += raws.length;
-    this.onItems(items, raws, run);
+    this.onItems(items, raws, run, raws.length);
   }
 }
 

@@ -3,33 +3,9 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { packagedFile } from '../packaged.js';
 import { secrets } from '../redact.js';
-import type { AnswerName } from '../schemas/answers.js';
+import { SLOT_IN, SLOT_OUT, SLOTS, type GroupJob, type GroupResult, type GroupWorkerData } from './group-jobs.js';
 
-/** What each worker is told first: which answer, the array's key, the fields around it, the secrets to redact. */
-export interface GroupWorkerData {
-  answer: AnswerName;
-  key: string;
-  /** The object holding the array, as read before it (vouched for by the answer's check). */
-  holder: Record<string, unknown>;
-  secrets: string[];
-}
-
-/** A group of records: the bytes of an array of them (`[` and `]` around the answer's bytes), and how many. */
-export interface GroupJob {
-  seq: number;
-  bytes: Uint8Array;
-  count: number;
-}
-
-/**
- * What a worker made of a group: its text for `--json` (src/output/json-stream.ts's recordsText,
- * redacted, UTF-8); or that the answer's check does not vouch for it (the main thread reads it
- * record by record, with zod); or that it is not JSON.
- */
-export type GroupResult =
-  | { seq: number; kind: 'text'; text: Uint8Array }
-  | { seq: number; kind: 'unvouched' | 'syntax' }
-  | { seq: number; kind: 'failed'; message: string };
+const COMMA = Buffer.from(',');
 
 /** Answers smaller than this are read on the main thread: starting workers costs more than it saves. */
 export const WORKERS_FROM_BYTES = 4 << 20;
@@ -40,15 +16,26 @@ const WORKER = new URL('../api/group-worker.js', import.meta.url);
 /**
  * Worker threads that parse, check and write groups of a large answer's records (`--json` of
  * `task detail` and `workflow task-detail`), a group each in turn, so that the main thread only
- * cuts the answer into groups and writes their text in order. On a machine of one core there is
- * nothing to gain: `start` gives undefined, as it does without the worker's script.
+ * cuts the answer into groups and writes their text in order. A group's bytes and its text pass
+ * through slots of memory shared with the workers, taken by the main thread and given back once
+ * the text is written: nothing is allocated per group, so memory stays at the slots' 9 MB (a
+ * Buffer per group, freed only by the main thread's full collections, made its peak RSS grow
+ * with the answer). On a machine of one core there is nothing to gain: `start` gives undefined,
+ * as it does without the worker's script.
  */
 export class GroupWorkers {
   private readonly waiting = new Map<number, (result: GroupResult) => void>();
   private seq = 0;
   private failure: Error | undefined;
+  private readonly free = Array.from({ length: SLOTS }, (_, i) => i);
+  /** The length of each slot's group. */
+  private readonly lengths = new Int32Array(SLOTS);
+  private freed: (() => void) | undefined;
 
-  private constructor(private readonly workers: Worker[]) {
+  private constructor(
+    private readonly workers: Worker[],
+    private readonly shared: SharedArrayBuffer,
+  ) {
     for (const worker of workers) {
       worker.on('message', (result: GroupResult) => this.settle(result));
       worker.on('error', (error) => this.fail(error));
@@ -56,34 +43,87 @@ export class GroupWorkers {
     }
   }
 
-  static start(data: Omit<GroupWorkerData, 'secrets'>): GroupWorkers | undefined {
+  static start(data: Omit<GroupWorkerData, 'secrets' | 'shared'>): GroupWorkers | undefined {
     const count = Math.min(2, availableParallelism());
     if (count < 2) return undefined;
     const source = packagedFile('group-worker.cjs');
     const script = source !== undefined ? source : existsSync(WORKER) ? WORKER : undefined;
     if (script === undefined) return undefined;
-    const init: GroupWorkerData = { ...data, secrets: [...secrets] };
+    const shared = new SharedArrayBuffer(SLOTS * (SLOT_IN + SLOT_OUT));
+    const init: GroupWorkerData = { ...data, secrets: [...secrets], shared };
     const workers = Array.from({ length: count }, () => new Worker(script, { eval: source !== undefined }));
     for (const worker of workers) worker.postMessage(init);
-    return new GroupWorkers(workers);
+    return new GroupWorkers(workers, shared);
+  }
+
+  /** Whether a group of `bytes` bytes fits a slot (a longer one is read on the main thread). */
+  fits(bytes: number): boolean {
+    return bytes + 2 <= SLOT_IN;
+  }
+
+  /** A free slot, once there is one (a slot is freed when its text was written). */
+  async slot(): Promise<number> {
+    while (this.free.length === 0) await new Promise<void>((resolve) => (this.freed = resolve));
+    return this.free.pop()!;
+  }
+
+  /** Gives a slot back. */
+  release(slot: number): void {
+    this.free.push(slot);
+    const wake = this.freed;
+    this.freed = undefined;
+    wake?.();
+  }
+
+  /** Whether a slot is free now. */
+  get idle(): boolean {
+    return this.free.length > 0;
   }
 
   /**
    * Hands a group (its records' bytes, from the first's start to the last's end) to the next
-   * worker; its result, in time. The bytes are copied, in brackets: the chunk stays the caller's.
+   * worker, in `slot`; its result, in time. The bytes are copied into the slot, in brackets.
    */
-  read(records: Buffer, count: number): Promise<GroupResult> {
+  read(slot: number, records: Buffer, count: number): Promise<GroupResult> {
+    if (!this.fits(records.length)) throw new RangeError(`a group of ${records.length} bytes does not fit a slot`);
     const seq = this.seq++;
-    const bytes = new Uint8Array(records.length + 2);
+    const bytes = this.input(slot, records.length + 2);
     bytes[0] = 0x5b; // [
     bytes.set(records, 1);
     bytes[records.length + 1] = 0x5d; // ]
-    const job: GroupJob = { seq, bytes, count };
+    this.lengths[slot] = bytes.length;
+    const job: GroupJob = { seq, slot, length: bytes.length, count };
     return new Promise((resolve) => {
       if (this.failure) return resolve({ seq, kind: 'failed', message: this.failure.message });
       this.waiting.set(seq, resolve);
-      this.workers[seq % this.workers.length]!.postMessage(job, [job.bytes.buffer as ArrayBuffer]);
+      this.workers[seq % this.workers.length]!.postMessage(job);
     });
+  }
+
+  /** A slot's group, as handed to `read` (in brackets); valid until the slot is given back. */
+  group(slot: number): Buffer {
+    return Buffer.from(this.shared, slot * (SLOT_IN + SLOT_OUT), this.lengths[slot]);
+  }
+
+  /** Where `read` puts a group's bytes in `slot`. */
+  private input(slot: number, length: number): Buffer {
+    return Buffer.from(this.shared, slot * (SLOT_IN + SLOT_OUT), length);
+  }
+
+  /**
+   * A group's text, after a comma when `comma`: in its slot (valid until the slot is given back),
+   * or its own.
+   */
+  text(slot: number, result: { length: number; text?: Uint8Array }, comma: boolean): Buffer {
+    if (result.text) {
+      const own = Buffer.from(result.text.buffer, result.text.byteOffset, result.text.length);
+      return comma ? Buffer.concat([COMMA, own]) : own;
+    }
+    const at = slot * (SLOT_IN + SLOT_OUT) + SLOT_IN;
+    if (!comma) return Buffer.from(this.shared, at + 1, result.length);
+    const text = Buffer.from(this.shared, at, result.length + 1);
+    text[0] = 0x2c; // ,
+    return text;
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import { CliError, ServiceError } from '../errors.js';
 import type { AnswerSchema } from '../schemas/answers.js';
 import { ArraySplitter } from './array-stream.js';
-import { GroupWorkers, WORKERS_FROM_BYTES, type GroupResult } from './group-workers.js';
+import type { GroupResult } from './group-jobs.js';
+import { GroupWorkers, WORKERS_FROM_BYTES } from './group-workers.js';
 import type { HttpRequest } from './transport.js';
 
 /** Where the records of a streamed answer go, a group at a time, in order. */
@@ -24,19 +25,17 @@ export interface RecordSink<T> {
   records(items: T[], raws: Buffer[]): void | Promise<void>;
   /**
    * A group of `count` records as its text, when a worker thread read it (a large answer's): as
-   * `--json` writes them (src/output/json-stream.ts), redacted, as UTF-8. A sink without it is
-   * told of each record as above.
+   * `--json` writes them (src/output/json-stream.ts), redacted, as UTF-8; `written` is told once
+   * the bytes are out (they may be used again then). A sink without it is told of each record as
+   * above.
    */
-  text?(bytes: Buffer, count: number): Promise<void>;
+  text?(bytes: (comma: boolean) => Buffer, count: number, written: () => void): Promise<void>;
 }
 
-/**
- * Groups handed to worker threads and not yet written, at most: enough to keep reading while the
- * workers start (about 2 MB of the answer); memory stays at that.
- */
-const IN_FLIGHT = 32;
-
 type Issue = { path: string; message: string };
+
+const OPEN = Buffer.from('[');
+const CLOSE = Buffer.from(']');
 
 /**
  * A body consumer for `CloudCall.consume`: the array at `path` of the envelope (such as
@@ -71,10 +70,10 @@ export function streamArray<T>(
     let opened: Record<string, unknown> | undefined;
     const check = await answer.check();
     const vouched = (items: unknown[]) => holder !== undefined && check({ ...holder, [key]: items });
-    let groups: Array<{ items: unknown[] | undefined; raws: Buffer[]; run: Buffer }> = [];
+    let groups: Array<{ items?: unknown[]; raws?: Buffer[]; run: Buffer; count: number }> = [];
     const splitter = new ArraySplitter(
       path,
-      (items, raws, run) => groups.push({ items, raws, run }),
+      (items, raws, run, count) => groups.push({ items, raws, run, count }),
       (head) => {
         opened = path.slice(0, -1).reduce<unknown>((node, k) => (node as Record<string, unknown>)?.[k], head) as
           Record<string, unknown> | undefined;
@@ -125,18 +124,34 @@ export function streamArray<T>(
     // vouch for is read here as above.
     let workers: GroupWorkers | undefined;
     let read = 0;
-    const inFlight: Array<{ result: Promise<GroupResult>; raws: Buffer[]; run: Buffer }> = [];
+    const inFlight: Array<{ result: Promise<GroupResult>; slot: number; count: number }> = [];
+    // The oldest group the workers have: its text written (its slot given back once it is out),
+    // or, when they could not vouch for it, read here from the slot's bytes.
     const settle = async () => {
-      const { result, raws, run } = inFlight.shift()!;
+      const { result, slot, count } = inFlight.shift()!;
       const done = await result;
       if (done.kind === 'syntax') throw new SyntaxError('not JSON');
-      if (done.kind !== 'text') {
-        if (done.kind === 'failed') splitter.parse = true; // the rest is read here
-        return take(JSON.parse(`[${run.toString('utf8')}]`) as unknown[], raws);
+      if (done.kind === 'text') {
+        index += count;
+        good += count;
+        return sink.text!(
+          (comma) => workers!.text(slot, done, comma),
+          count,
+          () => workers!.release(slot),
+        );
       }
-      index += raws.length;
-      good += raws.length;
-      await sink.text!(Buffer.from(done.text.buffer, done.text.byteOffset, done.text.length), raws.length);
+      if (done.kind === 'failed') splitter.parse = true; // the rest is read here
+      const bytes = Buffer.from(workers!.group(slot)); // a copy: the slot is given back now
+      workers!.release(slot);
+      await takeBytes(bytes);
+    };
+    /** A group as its bytes (an array of records, brackets and all), read here. */
+    const takeBytes = async (bytes: Buffer) => {
+      const parts: Array<{ items: unknown[]; raws: Buffer[] }> = [];
+      const whole = new ArraySplitter([], (items, raws) => parts.push({ items: items!, raws: raws! }));
+      whole.write(bytes);
+      whole.end();
+      for (const part of parts) await take(part.items, part.raws);
     };
     try {
       for await (const chunk of body) {
@@ -145,12 +160,18 @@ export function streamArray<T>(
           await sink.opened(opened);
           opened = undefined;
         }
-        for (const group of groups) {
-          if (group.items) await take(group.items, group.raws);
-          else inFlight.push({ result: workers!.read(group.run, group.raws.length), ...group });
+        for (const { items, raws, run, count } of groups) {
+          if (items || !workers!.fits(run.length)) {
+            // Read here (no workers, or a group longer than a slot): after the groups before it.
+            while (inFlight.length) await settle();
+            await (items ? take(items, raws!) : takeBytes(Buffer.concat([OPEN, run, CLOSE])));
+            continue;
+          }
+          while (!workers!.idle && inFlight.length) await settle();
+          const slot = await workers!.slot();
+          inFlight.push({ result: workers!.read(slot, run, count), slot, count });
         }
         groups = [];
-        while (inFlight.length > IN_FLIGHT) await settle();
         read += chunk.length;
         if (!workers && Math.max(read, length ?? 0) >= WORKERS_FROM_BYTES && holder && sink.text) {
           workers = GroupWorkers.start({ answer: answer.name, key, holder });

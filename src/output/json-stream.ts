@@ -68,26 +68,26 @@ export class JsonStream {
 
   /**
    * A group of `count` records already written as `recordsText` writes them, as UTF-8, and
-   * redacted (by a worker thread: src/api/group-workers.ts).
+   * redacted (by a worker thread: src/api/group-workers.ts); `written` is told once the bytes
+   * are out (or copied), as they may then be used again.
    */
-  async text(bytes: Buffer, count: number): Promise<void> {
-    if (count) await this.put(bytes, count);
+  async text(bytes: (comma: boolean) => Buffer, count: number, written: () => void): Promise<void> {
+    await this.put(bytes, count, written);
   }
 
-  private async put(body: string | Buffer, count: number): Promise<void> {
-    const comma = this.count === 0 ? '' : ',';
+  /** `body`: the group's text, or its bytes given the comma before it or not. */
+  private async put(body: string | ((comma: boolean) => Buffer), count: number, written?: () => void): Promise<void> {
+    const comma = this.count > 0;
     this.count += count;
     if (this.prefix === undefined) {
-      this.held.push(typeof body === 'string' ? redactValues(comma + body) : Buffer.concat([Buffer.from(comma), body]));
+      this.held.push(typeof body === 'string' ? redactValues((comma ? ',' : '') + body) : Buffer.from(body(comma)));
+      written?.();
       return;
     }
     if (!this.wroteHead) await this.write(this.prefix);
     this.wroteHead = true;
-    if (typeof body === 'string') await this.write(comma + body);
-    else {
-      if (comma) await this.write(comma);
-      await this.write(body, true);
-    }
+    if (typeof body === 'string') await this.write((comma ? ',' : '') + body);
+    else await this.write(body(comma), true, written);
   }
 
   /** Ends the output with the checked answer (its array empty): the fields after the array. */
@@ -114,9 +114,10 @@ export class JsonStream {
     await this.write(rest);
   }
 
-  /** Writes `chunk`, redacted unless it `was` (held groups, a worker's text). */
-  private async write(chunk: string | Buffer, was = false): Promise<void> {
-    if (!this.stdout.write(was ? chunk : redactValues(chunk as string))) await once(this.stdout, 'drain');
+  /** Writes `chunk`, redacted unless it `was` (held groups, a worker's text); `done` once it is out. */
+  private async write(chunk: string | Buffer, was = false, done?: () => void): Promise<void> {
+    const text = was ? chunk : redactValues(chunk as string);
+    if (!this.stdout.write(text, done && (() => done()))) await once(this.stdout, 'drain');
   }
 }
 

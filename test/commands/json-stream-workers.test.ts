@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { SLOT_IN, SLOT_OUT } from '../../src/api/group-jobs.js';
 import { WORKERS_FROM_BYTES } from '../../src/api/group-workers.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { answerOf, argvOf, headFields, recordsIn, wholeAnswer } from '../helpers/json-answers.js';
@@ -149,6 +150,26 @@ describe('a large answer read by worker threads', () => {
       expect(old.warnings).toHaveLength(3);
       expect(old.warnings[1]).toContain('data.detail.25000.CalleeNumber');
       expect(recordsIn(now.out)).toBe(39_997);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
+
+  it("a record longer than a slot (read on the main thread, in its place), and one whose text outgrows its slot's", async () => {
+    const answer = JSON.parse(taskAnswer(30_000)) as { data: { detail: Array<Record<string, unknown>> } };
+    const records = answer.data.detail;
+    // 250 KB of bytes: more than a slot holds (SLOT_IN), so its group is read here.
+    records[20_000]!.Comments = 'x'.repeat(250_000);
+    // 119 KB of bytes that indent to about 580 KB: more than a slot's text holds (SLOT_OUT).
+    records[5_000]!.zz = Object.fromEntries(Array.from({ length: 8_500 }, (_, i) => [`k${i}`, [[0]]]));
+    expect(JSON.stringify(records[20_000]).length).toBeGreaterThan(SLOT_IN);
+    expect(JSON.stringify(records[5_000]!.zz).length).toBeLessThan(SLOT_IN - 70_000);
+    expect(JSON.stringify([[records[5_000]]], null, 2).length).toBeGreaterThan(SLOT_OUT); // as written, 4 levels in
+    const server = await serve(() => JSON.stringify(answer));
+    try {
+      const { now } = await same(envOf(server.url), 'task');
+      expect(now.workers).toBe(WORKERS);
+      expect(recordsIn(now.out)).toBe(30_000);
     } finally {
       await server.close();
     }

@@ -4,8 +4,8 @@ import { ArraySplitter } from '../../src/api/array-stream.js';
 /** Splits `doc` at the given cut points and feeds the pieces; returns the elements and the rest. */
 function split(doc: string, cuts: number[], path = ['data', 'detail']) {
   const items: unknown[] = [];
-  const s = new ArraySplitter(path, (parsed, raws) => {
-    const group = parsed!;
+  const s = new ArraySplitter(path, (parsed, bytes) => {
+    const [group, raws] = [parsed!, bytes!];
     items.push(...group);
     // Each element's own bytes: trimmed, and the same value when parsed.
     expect(raws.map((r) => JSON.parse(r.toString()))).toEqual(group);

@@ -1,0 +1,42 @@
+/**
+ * What the main thread and the worker threads of src/api/group-workers.ts tell each other, and the
+ * slots of memory they share (a module of its own: the worker's bundle takes only this).
+ */
+import type { AnswerName } from '../schemas/answers.js';
+
+/** What each worker is told first: which answer, the array's key, the fields around it, the secrets to redact, the slots. */
+export interface GroupWorkerData {
+  answer: AnswerName;
+  key: string;
+  /** The object holding the array, as read before it (vouched for by the answer's check). */
+  holder: Record<string, unknown>;
+  secrets: string[];
+  /** The slots' memory, shared with the main thread: SLOTS of SLOT_IN + SLOT_OUT bytes. */
+  shared: SharedArrayBuffer;
+}
+
+/** A group of records in slot `slot`: the bytes of an array of them (`[`, the records, `]`), and how many. */
+export interface GroupJob {
+  seq: number;
+  slot: number;
+  length: number;
+  count: number;
+}
+
+/**
+ * What a worker made of a group: its text for `--json` (src/output/json-stream.ts's recordsText,
+ * redacted, UTF-8), `length` bytes in the slot's output, or in `text` when it was too long for it;
+ * or that the answer's check does not vouch for it (the main thread reads it record by record,
+ * with zod); or that it is not JSON.
+ */
+export type GroupResult =
+  | { seq: number; kind: 'text'; length: number; text?: Uint8Array }
+  | { seq: number; kind: 'unvouched' | 'syntax' }
+  | { seq: number; kind: 'failed'; message: string };
+
+/** Groups in the workers' hands or being written, at most: each in a slot of memory shared with them. */
+export const SLOTS = 16;
+/** A slot's room for a group's bytes (a chunk of the answer, and the record its start cut). */
+export const SLOT_IN = 192 << 10;
+/** A slot's room for a group's text (about 1.4 times its bytes, indented). */
+export const SLOT_OUT = 2 * SLOT_IN;
