@@ -35,7 +35,7 @@ export type GroupResult =
   | { seq: number; kind: 'failed'; message: string };
 
 /** Groups in the workers' hands or being written, at most: each in a slot of memory shared with them. */
-export const SLOTS = 16;
+export const SLOTS = 8;
 /** A slot's room for a group's bytes (a chunk of the answer, and the record its start cut). */
 export const SLOT_IN = 192 << 10;
 /** A slot's room for a group's text (about 1.4 times its bytes, indented). */
