@@ -10,7 +10,8 @@
 //   report       callctl task report --json
 //   export csv   callctl task detail --format csv --output FILE
 //   export ndjson callctl task detail --format ndjson --output FILE
-//   detail --json callctl task detail --json, into a pipe (streamed: src/output/json-stream.ts)
+//   detail --json callctl task detail --json, into a pipe (streamed: src/output/json-stream.ts; its
+//                records read by worker threads: src/api/group-workers.ts)
 //   floor wf     plain undici: the workflow task's POST, body.text(), JSON.parse
 //   wf --json    callctl workflow task-detail --json, against floor wf
 // Each run measures the floors and then every case, and prints each case's ratio to that run's
