@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SLOT_IN, SLOT_OUT } from '../../src/api/group-jobs.js';
 import { WORKERS_FROM_BYTES } from '../../src/api/group-workers.js';
 import { tempConfigDir } from '../helpers/cli.js';
-import { answerOf, argvOf, headFields, recordsIn, wholeAnswer } from '../helpers/json-answers.js';
+import { answerOf, argvOf, expectSame, headFields, recordsIn, wholeAnswer } from '../helpers/json-answers.js';
 
 // `--json` of a large answer (its length said, or past WORKERS_FROM_BYTES read) has its records
 // parsed, checked and written by worker threads (src/api/group-workers.ts). Their script is in
@@ -79,20 +79,7 @@ async function serve(body: () => string, options: { padding?: number; length?: b
 async function same(env: Record<string, string>, kind: 'task' | 'workflow') {
   const old = await wholeAnswer(env, kind, 'ID');
   const now = await cli(argvOf(kind, 'ID'), env);
-  const warned = now.err
-    .split('\n')
-    .filter((l) => l.startsWith('warning: '))
-    .map((l) => l.slice('warning: '.length));
-  expect(warned).toEqual(old.warnings);
-  if (old.error === undefined) {
-    expect(now.err.split('\n').filter((l) => l && !l.startsWith('warning: '))).toEqual([]);
-    expect(now.code).toBe(0);
-    expect(now.out).toBe(old.out);
-  } else {
-    expect(now.code).toBe(1);
-    expect(now.err).toContain(`error: ${old.error}`);
-    if (now.out) expect(() => JSON.parse(now.out)).toThrow();
-  }
+  expectSame(old, now);
   return { old, now };
 }
 

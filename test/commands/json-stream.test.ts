@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { answerOf, argvOf, headFields, recordsIn, taskBody, wholeAnswer } from '../helpers/json-answers.js';
+import { answerOf, argvOf, expectSame, headFields, recordsIn, taskBody, wholeAnswer } from '../helpers/json-answers.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { fixtureServer } from '../report/fixture-server.js';
 
@@ -13,21 +13,7 @@ import { fixtureServer } from '../report/fixture-server.js';
 async function same(env: Record<string, string>, kind: 'task' | 'workflow', id: string) {
   const old = await wholeAnswer(env, kind, id);
   const now = await runCli(argvOf(kind, id), { env });
-  const warned = now.err
-    .split('\n')
-    .filter((l) => l.startsWith('warning: '))
-    .map((l) => l.slice('warning: '.length));
-  expect(warned).toEqual(old.warnings);
-  if (old.error === undefined) {
-    expect(now.err.split('\n').filter((l) => l && !l.startsWith('warning: '))).toEqual([]);
-    expect(now.code).toBe(0);
-    expect(now.out).toBe(old.out);
-  } else {
-    expect(now.code).toBe(1);
-    expect(now.err).toContain(`error: ${old.error}`);
-    // Whatever was written before the answer was refused does not look whole.
-    if (now.out) expect(() => JSON.parse(now.out)).toThrow();
-  }
+  expectSame(old, now);
   return { old, now };
 }
 

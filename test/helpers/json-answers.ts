@@ -4,6 +4,7 @@
  * with odd records, any spacing and fields in any place.
  */
 import fc from 'fast-check';
+import { expect } from 'vitest';
 import { CloudClient } from '../../src/api/client.js';
 import { getTask, getWorkflowTask } from '../../src/api/cloud.js';
 import { Transport } from '../../src/api/transport.js';
@@ -22,6 +23,31 @@ export async function wholeAnswer(env: Record<string, string>, kind: 'task' | 'w
     return { out: '', warnings, error: (error as Error).message };
   } finally {
     await client.transport.close();
+  }
+}
+
+/**
+ * Holds a streamed run (`now`: its exit code, stdout and stderr) to what the whole answer read
+ * printed (`old`, from wholeAnswer): the same warnings, and the same bytes or the same error.
+ */
+export function expectSame(
+  old: Awaited<ReturnType<typeof wholeAnswer>>,
+  now: { code: number | null; out: string; err: string },
+): void {
+  const warned = now.err
+    .split('\n')
+    .filter((l) => l.startsWith('warning: '))
+    .map((l) => l.slice('warning: '.length));
+  expect(warned).toEqual(old.warnings);
+  if (old.error === undefined) {
+    expect(now.err.split('\n').filter((l) => l && !l.startsWith('warning: '))).toEqual([]);
+    expect(now.code).toBe(0);
+    expect(now.out).toBe(old.out);
+  } else {
+    expect(now.code).toBe(1);
+    expect(now.err).toContain(`error: ${old.error}`);
+    // Whatever was written before the answer was refused does not look whole.
+    if (now.out) expect(() => JSON.parse(now.out)).toThrow();
   }
 }
 
