@@ -170,7 +170,7 @@ describe.runIf(linuxX64)('the single executable, with no node on PATH', () => {
   }, 60_000);
 
   it("reads a large answer's records for --json in worker threads started from the code inside", async () => {
-    // Over 4 MiB (WORKERS_FROM_BYTES, src/api/group-workers.ts), served by the test itself.
+    // Over 4 MiB (WORKERS_FROM_BYTES, src/api/group-jobs.ts), served by the test itself.
     const detail = Array.from({ length: 40_000 }, (_, i) => ({
       id: i + 1,
       CalleeNumber: `+6281200${i}`,

@@ -7,9 +7,6 @@ import { SLOT_IN, SLOT_OUT, SLOTS, type GroupJob, type GroupResult, type GroupWo
 
 const COMMA = Buffer.from(',');
 
-/** Answers smaller than this are read on the main thread: starting workers costs more than it saves. */
-export const WORKERS_FROM_BYTES = 4 << 20;
-
 /** The worker's script, beside the bundle's chunks; absent when running from the sources. */
 const WORKER = new URL('../api/group-worker.js', import.meta.url);
 

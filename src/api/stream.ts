@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import { CliError, ServiceError } from '../errors.js';
 import type { AnswerSchema } from '../schemas/answers.js';
 import { ArraySplitter } from './array-stream.js';
-import type { GroupResult } from './group-jobs.js';
-import { GroupWorkers, WORKERS_FROM_BYTES } from './group-workers.js';
+import { WORKERS_FROM_BYTES, type GroupResult } from './group-jobs.js';
+import type { GroupWorkers } from './group-workers.js';
 import type { HttpRequest } from './transport.js';
 
 /** Where the records of a streamed answer go, a group at a time, in order. */
@@ -174,6 +174,8 @@ export function streamArray<T>(
         groups = [];
         read += chunk.length;
         if (!workers && Math.max(read, length ?? 0) >= WORKERS_FROM_BYTES && holder && sink.text) {
+          // Loaded here: a small answer's start-up does not pay for node:worker_threads.
+          const { GroupWorkers } = await import('./group-workers.js');
           workers = GroupWorkers.start({ answer: answer.name, key, holder });
           if (workers) splitter.parse = false;
         }

@@ -5,8 +5,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SLOT_IN, SLOT_OUT } from '../../src/api/group-jobs.js';
-import { WORKERS_FROM_BYTES } from '../../src/api/group-workers.js';
+import { SLOT_IN, SLOT_OUT, WORKERS_FROM_BYTES } from '../../src/api/group-jobs.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { answerOf, argvOf, expectSame, headFields, recordsIn, wholeAnswer } from '../helpers/json-answers.js';
 
