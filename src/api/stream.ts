@@ -123,6 +123,8 @@ export function streamArray<T>(
     // threads once the array began; their text is written in order, and a group they cannot
     // vouch for is read here as above.
     let workers: GroupWorkers | undefined;
+    // Whether workers were asked for (once: without a second core or their script, none come).
+    let asked = false;
     let read = 0;
     const inFlight: Array<{ result: Promise<GroupResult>; slot: number; count: number }> = [];
     // The oldest group the workers have: its text written (its slot given back once it is out),
@@ -173,7 +175,8 @@ export function streamArray<T>(
         }
         groups = [];
         read += chunk.length;
-        if (!workers && Math.max(read, length ?? 0) >= WORKERS_FROM_BYTES && holder && sink.text) {
+        if (!asked && Math.max(read, length ?? 0) >= WORKERS_FROM_BYTES && holder && sink.text) {
+          asked = true;
           // Loaded here: a small answer's start-up does not pay for node:worker_threads.
           const { GroupWorkers } = await import('./group-workers.js');
           workers = GroupWorkers.start({ answer: answer.name, key, holder });
