@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { notices, writeNotices } from './notices.mjs';
 import { generateAnswerChecks } from './validators.mjs';
+import { generateWasm } from './wasm.mjs';
 import { BUNDLE_IMPORT, bundleModule, entryOf } from './page-bundle.mjs';
 
 /** The version the built program reports (src/version.ts), as a JavaScript string literal. */
@@ -109,6 +110,8 @@ const out = (name) => fileURLToPath(new URL(`../${name}`, import.meta.url));
 rmSync(out('dist.next'), { recursive: true, force: true });
 // The answer checks, generated from the zod schemas into generated/ and bundled like any module.
 await generateAnswerChecks();
+// The WebAssembly modules of wasm/, compiled into generated/wasm/ (scripts/wasm.mjs).
+await generateWasm();
 // Bundled CommonJS dependencies call require() for Node's built-ins (everything else is in the
 // bundle). process.getBuiltinModule (Node >= 20.16) serves them without loading node:module.
 // globalThis.process: a chunk may declare its own `process` (builtinsWithoutEsm turns chalk's

@@ -88,7 +88,7 @@ class SecretRegistry implements Iterable<string> {
    * the time on a large `--json`): with none of the characters an escaped spelling begins with,
    * only a secret as it is could be there.
    */
-  private mayBeIn(text: string): boolean {
+  mayBeIn(text: string | Buffer): boolean {
     for (const start of this.escapeStarts) if (text.includes(start)) return true;
     for (const value of this.values) if (text.includes(value)) return true;
     return false;
@@ -236,6 +236,12 @@ export function redact(text: string, extra: Iterable<string | undefined> = []): 
  */
 export function redactValues(text: string): string {
   return secrets.size === 0 ? text : secrets.replace(redactUrls(text));
+}
+
+/** Whether redactValues could change the text these UTF-8 bytes hold: told without decoding them. */
+export function mayRedact(bytes: Buffer): boolean {
+  if (secrets.size === 0) return false;
+  return (bytes.includes('://') && bytes.includes('@')) || secrets.mayBeIn(bytes);
 }
 
 /** `scheme://user:password@host` -> `scheme://user:***@host`; `scheme://token@host` -> `scheme://***@host`. */

@@ -2,48 +2,59 @@
 // (group-workers.ts): parses each, checks it inside the answer as the main thread would, and
 // writes its text. No top-level await: the single executable starts this worker from its
 // CommonJS source (scripts/sea.mjs, src/packaged.ts).
+import { isAscii, isUtf8 } from 'node:buffer';
 import { parentPort } from 'node:worker_threads';
 import { recordsText } from '../output/json-stream.js';
-import { addSecret, redactValues } from '../redact.js';
+import { addSecret, mayRedact, redactValues } from '../redact.js';
 import { answerCheck, type AnswerCheck } from '../schemas/answers.js';
 import { SLOT_IN, SLOT_OUT, type GroupJob, type GroupResult, type GroupWorkerData } from './group-jobs.js';
+import { jsonIndenter, type Indenter } from './json-indent.js';
 
 const port = parentPort!;
 // Told first, by message: workerData would show in Node's NODE_DEBUG=worker log, secrets and all.
 let data: GroupWorkerData;
-let checked: Promise<AnswerCheck>;
+let checked: Promise<[AnswerCheck, Indenter]>;
 const encoder = new TextEncoder();
 
 port.on('message', (message: GroupWorkerData | GroupJob) => {
   if (!('seq' in message)) {
     data = message;
     for (const secret of data.secrets) addSecret(secret);
-    checked = answerCheck(data.answer);
+    checked = Promise.all([answerCheck(data.answer), jsonIndenter(SLOT_IN, SLOT_OUT - 1)]);
     return;
   }
   void checked.then(
-    (check) => {
-      const result = read(check, message);
+    ([check, indenter]) => {
+      const result = read(check, indenter, message);
       port.postMessage(result, result.kind === 'text' && result.text ? [result.text.buffer as ArrayBuffer] : []);
     },
     (error: unknown) => port.postMessage({ seq: message.seq, kind: 'failed', message: String(error) }),
   );
 });
 
-function read(check: AnswerCheck, job: GroupJob): GroupResult {
+function read(check: AnswerCheck, indenter: Indenter, job: GroupJob): GroupResult {
   const at = job.slot * (SLOT_IN + SLOT_OUT);
+  const bytes = Buffer.from(data.shared, at, job.length);
+  // ASCII (most answers) is read as Latin-1: the same text, decoded faster.
+  const ascii = isAscii(bytes);
+  const utf8 = ascii || isUtf8(bytes);
   let items: unknown[];
   try {
-    items = JSON.parse(Buffer.from(data.shared, at, job.length).toString('utf8'));
+    items = JSON.parse(bytes.toString(ascii ? 'latin1' : 'utf8'));
   } catch {
     return { seq: job.seq, kind: 'syntax' };
   }
   if (items.length !== job.count) return { seq: job.seq, kind: 'syntax' };
   if (!check({ ...data.holder, [data.key]: items })) return { seq: job.seq, kind: 'unvouched' };
+  // From the slot's second byte: the first is the comma before the group, when it needs one.
+  const out = Buffer.from(data.shared, at + SLOT_IN + 1, SLOT_OUT - 1);
+  // The text from the bytes as they are (src/api/json-indent.ts), when it is sure to be
+  // JSON.stringify's and holds nothing to redact; else from what they were parsed into.
+  const length = utf8 ? indenter(bytes.subarray(1, -1), out) : undefined;
+  if (length !== undefined && !mayRedact(out.subarray(0, length))) return { seq: job.seq, kind: 'text', length };
   // Redacted here, with the main thread's secrets: the text goes to the output as it is.
   const text = redactValues(recordsText(items));
-  // From the slot's second byte: the first is the comma before the group, when it needs one.
-  const { read, written } = encoder.encodeInto(text, new Uint8Array(data.shared, at + SLOT_IN + 1, SLOT_OUT - 1));
+  const { read, written } = encoder.encodeInto(text, out);
   if (read === text.length) return { seq: job.seq, kind: 'text', length: written };
   const own = encoder.encode(text);
   return { seq: job.seq, kind: 'text', length: own.length, text: own };
