@@ -177,6 +177,8 @@ function copyString(start: i32, out: i32): i32 {
     const b: u32 = load<u8>(pos);
     if (b == 0x22) return pos + 1;
     if (b == 0x5c) {
+      // The escape may run past the 16 bytes copied: copied again from its start.
+      v128.store(out + (pos - start), v128.load(pos));
       const e: u32 = load<u8>(pos + 1);
       if (e == 0x75) {
         // \u00XX, lowercase, for a control character without a short escape.

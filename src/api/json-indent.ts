@@ -44,6 +44,8 @@ export async function jsonIndenter(maxInput: number, maxOutput: number): Promise
   return (elements, output) => {
     if (elements.length > maxInput) return undefined;
     bytes.set(elements, 0);
+    // A space after the input: a number at its end ends there, not in what an earlier input left.
+    bytes[elements.length] = 0x20;
     const length = exports.indent(0, elements.length, outAt, outAt + Math.min(maxOutput, output.length), scratch);
     if (length < 0) return undefined;
     output.set(bytes.subarray(outAt, outAt + length));
