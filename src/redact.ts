@@ -88,9 +88,9 @@ class SecretRegistry implements Iterable<string> {
    * the time on a large `--json`): with none of the characters an escaped spelling begins with,
    * only a secret as it is could be there.
    */
-  mayBeIn(text: string | Buffer): boolean {
-    for (const start of this.escapeStarts) if (text.includes(start)) return true;
-    for (const value of this.values) if (text.includes(value)) return true;
+  mayBeIn(includes: (part: string) => boolean): boolean {
+    for (const start of this.escapeStarts) if (includes(start)) return true;
+    for (const value of this.values) if (includes(value)) return true;
     return false;
   }
 
@@ -121,7 +121,7 @@ class SecretRegistry implements Iterable<string> {
 
   /** Replaces every spelling of every secret. */
   replace(text: string): string {
-    return this.pattern && this.mayBeIn(text) ? text.replace(this.pattern, REDACTED) : text;
+    return this.pattern && this.mayBeIn((part) => text.includes(part)) ? text.replace(this.pattern, REDACTED) : text;
   }
 }
 
@@ -238,10 +238,14 @@ export function redactValues(text: string): string {
   return secrets.size === 0 ? text : secrets.replace(redactUrls(text));
 }
 
-/** Whether redactValues could change the text these UTF-8 bytes hold: told without decoding them. */
-export function mayRedact(bytes: Buffer): boolean {
+/**
+ * Whether redactValues could change a text, asked of `includes` (whether the text holds a part)
+ * rather than of the text: for `--json`'s worker threads, whose text is still bytes
+ * (src/api/json-indent.ts). Answers true when the text may hold a part: then redactValues decides.
+ */
+export function mayRedact(includes: (part: string) => boolean): boolean {
   if (secrets.size === 0) return false;
-  return (bytes.includes('://') && bytes.includes('@')) || secrets.mayBeIn(bytes);
+  return (includes('@') && includes('://')) || secrets.mayBeIn(includes);
 }
 
 /** `scheme://user:password@host` -> `scheme://user:***@host`; `scheme://token@host` -> `scheme://***@host`. */

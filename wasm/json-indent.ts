@@ -26,6 +26,41 @@ export function scratchBytes(): i32 {
   return SCRATCH;
 }
 
+/** Bytes seen in the strings of the last text written (and maybe a few after them): `\ % &`, `+`, `@`. */
+let escapeStarts = i64x2.splat(0);
+let pluses = i64x2.splat(0);
+let ats = i64x2.splat(0);
+
+/**
+ * Which of the bytes that redaction asks about (src/redact.ts) the last text written may hold
+ * (they can be nowhere but in its strings): 1 for `\`, `%` or `&` (what an escaped spelling of a
+ * character begins with), 2 for `+` (a space's), 4 for `@` (a URL's credentials end with it).
+ */
+export function marks(): i32 {
+  return (v128.any_true(escapeStarts) ? 1 : 0) | (v128.any_true(pluses) ? 2 : 0) | (v128.any_true(ats) ? 4 : 0);
+}
+
+/** Whether the `length` bytes at `needle` are in [hay, hayEnd) (the memory after hayEnd can be read). */
+export function contains(hay: i32, hayEnd: i32, needle: i32, length: i32): bool {
+  if (length == 0) return true;
+  const end = hayEnd - length + 1;
+  // 16 places at a time whose first and last bytes are the needle's; then the bytes between.
+  const first = i8x16.splat(load<u8>(needle));
+  const last = i8x16.splat(load<u8>(needle + length - 1));
+  for (let p = hay; p < end; p += 16) {
+    let mask = i8x16.bitmask(v128.and(i8x16.eq(v128.load(p), first), i8x16.eq(v128.load(p + length - 1), last)));
+    while (mask != 0) {
+      const at = p + ctz(mask);
+      if (at >= end) break;
+      let k = 1;
+      while (k < length - 1 && load<u8>(at + k) == load<u8>(needle + k)) k++;
+      if (k >= length - 1) return true;
+      mask &= mask - 1;
+    }
+  }
+  return false;
+}
+
 function isSpace(c: u32): bool {
   return c == 0x20 || c == 0x0a || c == 0x0d || c == 0x09;
 }
@@ -72,6 +107,9 @@ export function indent(input: i32, inEnd: i32, out: i32, outEnd: i32, scratch: i
   let spaces = 4;
   let expectKey = false;
   out = newline(out, spaces);
+  escapeStarts = i64x2.splat(0);
+  pluses = i64x2.splat(0);
+  ats = i64x2.splat(0);
   while (true) {
     while (pos < inEnd && isSpace(load<u8>(pos))) pos++;
     if (pos >= inEnd) break;
@@ -162,11 +200,21 @@ function copyString(start: i32, out: i32): i32 {
   const quote = i8x16.splat(0x22);
   const backslash = i8x16.splat(0x5c);
   const control = i8x16.splat(0x20);
+  const percent = i8x16.splat(0x25);
+  const ampersand = i8x16.splat(0x26);
+  const plus = i8x16.splat(0x2b);
+  const at = i8x16.splat(0x40);
   while (true) {
     // 16 bytes at a time to the next quote, backslash or control character (the input's memory
     // runs on past its end, and the string ends before it).
     const v = v128.load(pos);
     v128.store(out + (pos - start), v);
+    escapeStarts = v128.or(
+      escapeStarts,
+      v128.or(v128.or(i8x16.eq(v, backslash), i8x16.eq(v, percent)), i8x16.eq(v, ampersand)),
+    );
+    pluses = v128.or(pluses, i8x16.eq(v, plus));
+    ats = v128.or(ats, i8x16.eq(v, at));
     const special = v128.or(v128.or(i8x16.eq(v, quote), i8x16.eq(v, backslash)), i8x16.lt_u(v, control));
     const mask = i8x16.bitmask(special);
     if (mask == 0) {

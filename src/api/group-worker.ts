@@ -50,8 +50,8 @@ function read(check: AnswerCheck, indenter: Indenter, job: GroupJob): GroupResul
   const out = Buffer.from(data.shared, at + SLOT_IN + 1, SLOT_OUT - 1);
   // The text from the bytes as they are (src/api/json-indent.ts), when it is sure to be
   // JSON.stringify's and holds nothing to redact; else from what they were parsed into.
-  const length = utf8 ? indenter(bytes.subarray(1, -1), out) : undefined;
-  if (length !== undefined && !mayRedact(out.subarray(0, length))) return { seq: job.seq, kind: 'text', length };
+  const length = utf8 ? indenter.write(bytes.subarray(1, -1), out) : undefined;
+  if (length !== undefined && !mayRedact(indenter.includes)) return { seq: job.seq, kind: 'text', length };
   // Redacted here, with the main thread's secrets: the text goes to the output as it is.
   const text = redactValues(recordsText(items));
   const { read, written } = encoder.encodeInto(text, out);

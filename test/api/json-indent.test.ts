@@ -17,7 +17,7 @@ beforeAll(async () => {
 function indented(json: string, room = 2 << 20): string | undefined {
   const bytes = Buffer.from(json.trim());
   const output = Buffer.alloc(room);
-  const length = indenter(bytes.subarray(1, -1), output);
+  const length = indenter.write(bytes.subarray(1, -1), output);
   return length === undefined ? undefined : output.subarray(0, length).toString('utf8');
 }
 
@@ -92,6 +92,39 @@ describe('the JSON indenter', () => {
       { numRuns: 2000 },
     );
     expect(written).toBeGreaterThan(0);
+  });
+
+  it('tells whether its text may hold a part, never no when it does (fast-check)', () => {
+    const chars = fc.constantFrom('a', 'b', '-', ' ', '%', '&', '+', '@', ':', '/', '\\', '"', 'é');
+    const text = fc.string({ unit: chars, maxLength: 12 });
+    let told = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.dictionary(text, text), { minLength: 1, maxLength: 4 }),
+        fc.array(text),
+        (values, parts) => {
+          const json = JSON.stringify(values);
+          const written = indented(json);
+          fc.pre(written !== undefined);
+          for (const part of [...parts, '\\', '%', '&', '+', '@', '://', '""']) {
+            const holds = indenter.includes(part);
+            if (written!.includes(part)) expect(holds, part).toBe(true);
+            else if (!holds) told++;
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+    // And no when it does not (most of the time).
+    expect(told).toBeGreaterThan(1000);
+    indented('[{"a":"b","c":"d"}]');
+    for (const part of ['\\', '%', '&', '+', '@', 'ab', '"b":', 'x']) expect(indenter.includes(part), part).toBe(false);
+    for (const mark of ['\\', '%', '&', '+', '@']) {
+      indented(JSON.stringify([{ a: `x${mark}y` }]));
+      expect(indenter.includes(mark), mark).toBe(true);
+    }
+    indented('[{"a":"b","c":"d"}]');
+    for (const part of ['"a": "b"', '{\n      "a"', '"d"\n    }']) expect(indenter.includes(part), part).toBe(true);
   });
 
   it('reads any spacing between the tokens', () => {
