@@ -95,8 +95,8 @@ function start(args: string[], stream: 'stdout' | 'stderr', extra: Record<string
   const child = spawn('callctl', args, { env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const output = { stdout: '', stderr: '' };
-  child.stdout!.on('data', (d: Buffer) => (output.stdout += d));
-  child.stderr!.on('data', (d: Buffer) => (output.stderr += d));
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (output.stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (output.stderr += d));
   const firstLine = new Promise<string>((resolve, reject) => {
     const check = () => output[stream].includes('\n') && resolve(output[stream].split('\n')[0]!);
     child[stream]!.on('data', check);

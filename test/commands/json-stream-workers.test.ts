@@ -27,8 +27,9 @@ function cli(args: string[], env: Record<string, string>) {
     });
     let out = '';
     let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d));
-    child.stderr.on('data', (d: Buffer) => (err += d));
+    // Decoded as a whole: a character cut between two reads of the pipe stays one character.
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
     child.on('close', (code) => {
       // callctl's own lines, without Node's log (some of it over several lines).
       const own = err.split('\n').filter((l) => /^(warning|error): /.test(l));

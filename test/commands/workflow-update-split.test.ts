@@ -28,7 +28,7 @@ function builtCli(
   });
   let out = '';
   let err = '';
-  child.stdout.on('data', (c) => (out += c));
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
   child.stderr.on('data', (c) => (err += c));
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out, err })));
 }
