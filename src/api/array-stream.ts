@@ -10,6 +10,8 @@
  * element being cut by a chunk boundary, whatever the array's length.
  */
 
+import type { ArrayScanner } from './array-scan.js';
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_OBJECT = 0x7b;
@@ -42,6 +44,12 @@ export class ArraySplitter {
   private backslashAt = -1;
   /** Whether groups are parsed here; else they go out as their bytes only (for worker threads). */
   parse = true;
+  /**
+   * Reads inside the array while `parse` is off (src/api/array-scan.ts: for the large answers
+   * whose groups go to worker threads); it then holds the reading's state (`scanning`). Set once.
+   */
+  scanner: ArrayScanner | undefined;
+  private scanning = false;
 
   /**
    * @param path keys from the root to the array, such as `['data', 'detail']`
@@ -83,9 +91,28 @@ export class ArraySplitter {
     const cuts = this.cuts;
     cuts.length = 0;
     this.backslashAt = -1;
+    if (this.scanning && this.parse) this.scanHere();
     let i = 0;
     if (this.inString) i = this.skipString(chunk, 0);
     while (i < n) {
+      if (this.targetDepth >= 0 && this.scanner && !this.parse) {
+        const { commas, lastComma, closedAt } = this.scanFrom(chunk, i);
+        if (closedAt < 0) {
+          if (lastComma >= 0) {
+            this.emit(chunk, itemsFrom, lastComma, cuts, commas - 1);
+            this.carry = [chunk.subarray(lastComma + 1)];
+          } else this.carry.push(chunk.subarray(itemsFrom));
+          return;
+        }
+        this.emit(chunk, itemsFrom, closedAt, cuts, commas);
+        this.scanning = false;
+        this.targetDepth = -1;
+        itemsFrom = -1;
+        restFrom = closedAt;
+        this.stack.pop();
+        i = closedAt + 1;
+        continue;
+      }
       const c = chunk[i]!;
       if (c === QUOTE) {
         if (this.targetDepth < 0 && this.capturesKey()) this.keyParts = [];
@@ -140,6 +167,25 @@ export class ArraySplitter {
     if (this.stack.length > 0 || this.inString)
       throw Object.assign(new Error('the answer was cut short (its JSON ends early)'), { code: 'ANSWER_CUT' });
     return Buffer.concat(this.restParts).toString('utf8');
+  }
+
+  /** Reads on with the scanner from `from`, which takes the reading's state first. */
+  private scanFrom(chunk: Buffer, from: number) {
+    if (!this.scanning) {
+      this.scanner!.setState({ inString: false, escaped: false, depth: this.stack.length - this.targetDepth });
+      this.stack.length = this.targetDepth;
+      this.scanning = true;
+    }
+    return this.scanner!.scan(chunk, from);
+  }
+
+  /** Takes the reading's state back from the scanner (the rest is parsed here). */
+  private scanHere(): void {
+    const { inString, escaped, depth } = this.scanner!.state();
+    this.inString = inString;
+    this.escaped = escaped;
+    for (let d = 0; d < depth; d++) this.stack.push(OPEN_ARRAY);
+    this.scanning = false;
   }
 
   /** Tells `onOpen` of the document so far: its text, the array and every container closed. */
@@ -207,15 +253,15 @@ export class ArraySplitter {
    * Hands out the elements between `from` and `to` of this chunk (after any carried bytes), cut at
    * `cuts`: each parsed, and each as its own bytes, trimmed (zero-copy slices of the chunk).
    */
-  private emit(chunk: Buffer, from: number, to: number, cuts: readonly number[]): void {
+  private emit(chunk: Buffer, from: number, to: number, cuts: readonly number[], commas = cuts.length): void {
     const carried = this.carry;
     this.carry = [];
     const run = carried.length ? Buffer.concat([...carried, chunk.subarray(from, to)]) : chunk.subarray(from, to);
     if (!this.parse) {
       // Handed out as bytes only (the elements' count for a check): no Buffer per element.
       if (trim(run).length === 0) return;
-      this.items += cuts.length + 1;
-      this.onItems(undefined, undefined, run, cuts.length + 1);
+      this.items += commas + 1;
+      this.onItems(undefined, undefined, run, commas + 1);
       return;
     }
     const text = run.toString('utf8');

@@ -37,6 +37,9 @@ export type GroupResult =
 /** Answers smaller than this are read on the main thread: starting workers costs more than it saves. */
 export const WORKERS_FROM_BYTES = 4 << 20;
 
+/** A group for the workers is sent once it holds this many bytes (or the answer ends). */
+export const GROUP_BYTES = 128 << 10;
+
 /** Groups in the workers' hands or being written, at most: each in a slot of memory shared with them. */
 export const SLOTS = 8;
 /** A slot's room for a group's bytes (a chunk of the answer, and the record its start cut). */

@@ -53,9 +53,12 @@ export class GroupWorkers {
     return new GroupWorkers(workers, shared);
   }
 
-  /** Whether a group of `bytes` bytes fits a slot (a longer one is read on the main thread). */
-  fits(bytes: number): boolean {
-    return bytes + 2 <= SLOT_IN;
+  /**
+   * Whether records of `bytes` bytes fit a slot after the `used` bytes of a group there (a group
+   * longer than a slot is read on the main thread).
+   */
+  fits(bytes: number, used = 0): boolean {
+    return used + bytes + 2 <= SLOT_IN;
   }
 
   /** A free slot, once there is one (a slot is freed when its text was written). */
@@ -78,18 +81,25 @@ export class GroupWorkers {
   }
 
   /**
-   * Hands a group (its records' bytes, from the first's start to the last's end) to the next
-   * worker, in `slot`; its result, in time. The bytes are copied into the slot, in brackets.
+   * Puts records' bytes (from the first's start to the last's end) into `slot` after the `used`
+   * bytes of the group there (none: its opening bracket first; some: a comma first); answers the
+   * bytes used now. `fits` tells whether they fit.
    */
-  read(slot: number, records: Buffer, count: number): Promise<GroupResult> {
-    if (!this.fits(records.length)) throw new RangeError(`a group of ${records.length} bytes does not fit a slot`);
+  put(slot: number, used: number, records: Buffer): number {
+    if (!this.fits(records.length, used))
+      throw new RangeError(`a group of ${records.length} bytes does not fit a slot`);
+    const bytes = this.input(slot, used + records.length + 1);
+    bytes[used] = used === 0 ? 0x5b : 0x2c; // [ or ,
+    bytes.set(records, used + 1);
+    return bytes.length;
+  }
+
+  /** Hands the group of `count` records put in `slot` (`used` bytes) to the next worker; its result, in time. */
+  read(slot: number, used: number, count: number): Promise<GroupResult> {
     const seq = this.seq++;
-    const bytes = this.input(slot, records.length + 2);
-    bytes[0] = 0x5b; // [
-    bytes.set(records, 1);
-    bytes[records.length + 1] = 0x5d; // ]
-    this.lengths[slot] = bytes.length;
-    const job: GroupJob = { seq, slot, length: bytes.length, count };
+    this.input(slot, used + 1)[used] = 0x5d; // ]
+    this.lengths[slot] = used + 1;
+    const job: GroupJob = { seq, slot, length: used + 1, count };
     return new Promise((resolve) => {
       if (this.failure) return resolve({ seq, kind: 'failed', message: this.failure.message });
       this.waiting.set(seq, resolve);
@@ -97,7 +107,7 @@ export class GroupWorkers {
     });
   }
 
-  /** A slot's group, as handed to `read` (in brackets); valid until the slot is given back. */
+  /** A slot's group, as handed to a worker (in brackets); valid until the slot is given back. */
   group(slot: number): Buffer {
     return Buffer.from(this.shared, slot * (SLOT_IN + SLOT_OUT), this.lengths[slot]);
   }

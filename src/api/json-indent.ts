@@ -6,16 +6,10 @@
  * a key that JSON.stringify would spell otherwise); the caller then stringifies. The bytes must
  * be valid JSON and valid UTF-8: the caller parsed them first.
  */
-
-/** WebAssembly's JavaScript interface, as far as used here (TypeScript's lib has it only with the DOM's). */
-declare const WebAssembly: {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: object };
-};
+import { wasmModule, type WasmExports } from './wasm.js';
 
 /** What the module exports (wasm/json-indent.ts). */
-interface IndentModule {
-  memory: { buffer: ArrayBuffer; grow(pages: number): number };
+interface IndentModule extends WasmExports {
   scratchBytes(): number;
   indent(input: number, inEnd: number, out: number, outEnd: number, scratch: number): number;
   marks(): number;
@@ -45,10 +39,7 @@ export interface Indenter {
 
 /** An indenter for inputs of up to `maxInput` bytes and outputs of up to `maxOutput`. */
 export async function jsonIndenter(maxInput: number, maxOutput: number): Promise<Indenter> {
-  const name = 'json-indent';
-  const { wasm } = (await import(`../../generated/wasm/${name}.js`)) as { wasm: string };
-  const module = new WebAssembly.Module(Buffer.from(wasm, 'base64'));
-  const exports = new WebAssembly.Instance(module).exports as unknown as IndentModule;
+  const { exports } = await wasmModule<IndentModule>('json-indent');
   const outAt = maxInput + MARGIN;
   const scratch = outAt + maxOutput + MARGIN;
   const needlesAt = scratch + exports.scratchBytes();

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { CliError, ServiceError } from '../errors.js';
 import type { AnswerSchema } from '../schemas/answers.js';
 import { ArraySplitter } from './array-stream.js';
-import { WORKERS_FROM_BYTES, type GroupResult } from './group-jobs.js';
+import { GROUP_BYTES, WORKERS_FROM_BYTES, type GroupResult } from './group-jobs.js';
 import type { GroupWorkers } from './group-workers.js';
 import type { HttpRequest } from './transport.js';
 
@@ -147,6 +147,15 @@ export function streamArray<T>(
       workers!.release(slot);
       await takeBytes(bytes);
     };
+    // The group being put together in a slot, from a chunk's records or several chunks': one job
+    // for the workers per GROUP_BYTES or so, not per chunk (a message each way and a write each).
+    let filling: { slot: number; used: number; count: number } | undefined;
+    const send = () => {
+      if (!filling) return;
+      const { slot, used, count } = filling;
+      inFlight.push({ result: workers!.read(slot, used, count), slot, count });
+      filling = undefined;
+    };
     /** A group as its bytes (an array of records, brackets and all), read here. */
     const takeBytes = async (bytes: Buffer) => {
       const parts: Array<{ items: unknown[]; raws: Buffer[] }> = [];
@@ -165,24 +174,37 @@ export function streamArray<T>(
         for (const { items, raws, run, count } of groups) {
           if (items || !workers!.fits(run.length)) {
             // Read here (no workers, or a group longer than a slot): after the groups before it.
+            send();
             while (inFlight.length) await settle();
             await (items ? take(items, raws!) : takeBytes(Buffer.concat([OPEN, run, CLOSE])));
             continue;
           }
-          while (!workers!.idle && inFlight.length) await settle();
-          const slot = await workers!.slot();
-          inFlight.push({ result: workers!.read(slot, run, count), slot, count });
+          if (filling && !workers!.fits(run.length, filling.used)) send();
+          if (!filling) {
+            while (!workers!.idle && inFlight.length) await settle();
+            filling = { slot: await workers!.slot(), used: 0, count: 0 };
+          }
+          filling.used = workers!.put(filling.slot, filling.used, run);
+          filling.count += count;
+          if (filling.used >= GROUP_BYTES) send();
         }
         groups = [];
         read += chunk.length;
         if (!asked && Math.max(read, length ?? 0) >= WORKERS_FROM_BYTES && holder && sink.text) {
           asked = true;
           // Loaded here: a small answer's start-up does not pay for node:worker_threads.
-          const { GroupWorkers } = await import('./group-workers.js');
+          const [{ GroupWorkers }, { arrayScanner }] = await Promise.all([
+            import('./group-workers.js'),
+            import('./array-scan.js'),
+          ]);
           workers = GroupWorkers.start({ answer: answer.name, key, holder });
-          if (workers) splitter.parse = false;
+          if (workers) {
+            splitter.parse = false;
+            splitter.scanner = await arrayScanner();
+          }
         }
       }
+      send();
       while (inFlight.length) await settle();
     } catch (error) {
       if (error instanceof SyntaxError) throw notJson(endpoint);
