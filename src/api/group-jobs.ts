@@ -38,7 +38,7 @@ export type GroupResult =
 export const WORKERS_FROM_BYTES = 4 << 20;
 
 /** A group for the workers is sent once it holds this many bytes (or the answer ends). */
-export const GROUP_BYTES = 128 << 10;
+export const GROUP_BYTES = 32 << 10;
 
 /** Groups in the workers' hands or being written, at most: each in a slot of memory shared with them. */
 export const SLOTS = 8;
