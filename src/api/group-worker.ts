@@ -13,14 +13,15 @@ import { jsonIndenter, type Indenter } from './json-indent.js';
 const port = parentPort!;
 // Told first, by message: workerData would show in Node's NODE_DEBUG=worker log, secrets and all.
 let data: GroupWorkerData;
-let checked: Promise<[AnswerCheck, Indenter]>;
+let checked: Promise<[AnswerCheck, Indenter | undefined]>;
 const encoder = new TextEncoder();
 
 port.on('message', (message: GroupWorkerData | GroupJob) => {
   if (!('seq' in message)) {
     data = message;
     for (const secret of data.secrets) addSecret(secret);
-    checked = Promise.all([answerCheck(data.answer), jsonIndenter(SLOT_IN, SLOT_OUT - 1)]);
+    // Without WebAssembly (node --jitless), every text is JSON.stringify's.
+    checked = Promise.all([answerCheck(data.answer), jsonIndenter(SLOT_IN, SLOT_OUT - 1).catch(() => undefined)]);
     return;
   }
   void checked.then(
@@ -32,7 +33,7 @@ port.on('message', (message: GroupWorkerData | GroupJob) => {
   );
 });
 
-function read(check: AnswerCheck, indenter: Indenter, job: GroupJob): GroupResult {
+function read(check: AnswerCheck, indenter: Indenter | undefined, job: GroupJob): GroupResult {
   const at = job.slot * (SLOT_IN + SLOT_OUT);
   const bytes = Buffer.from(data.shared, at, job.length);
   // ASCII (most answers) is read as Latin-1: the same text, decoded faster.
@@ -50,8 +51,8 @@ function read(check: AnswerCheck, indenter: Indenter, job: GroupJob): GroupResul
   const out = Buffer.from(data.shared, at + SLOT_IN + 1, SLOT_OUT - 1);
   // The text from the bytes as they are (src/api/json-indent.ts), when it is sure to be
   // JSON.stringify's and holds nothing to redact; else from what they were parsed into.
-  const length = utf8 ? indenter.write(bytes.subarray(1, -1), out) : undefined;
-  if (length !== undefined && !mayRedact(indenter.includes)) return { seq: job.seq, kind: 'text', length };
+  const length = utf8 ? indenter?.write(bytes.subarray(1, -1), out) : undefined;
+  if (length !== undefined && !mayRedact(indenter!.includes)) return { seq: job.seq, kind: 'text', length };
   // Redacted here, with the main thread's secrets: the text goes to the output as it is.
   const text = redactValues(recordsText(items));
   const { read, written } = encoder.encodeInto(text, out);

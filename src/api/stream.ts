@@ -200,7 +200,8 @@ export function streamArray<T>(
           workers = GroupWorkers.start({ answer: answer.name, key, holder });
           if (workers) {
             splitter.parse = false;
-            splitter.scanner = await arrayScanner();
+            // Without WebAssembly (node --jitless), read here as without workers.
+            splitter.scanner = await arrayScanner().catch(() => undefined);
           }
         }
       }

@@ -162,6 +162,17 @@ describe('a large answer read by worker threads', () => {
     }
   }, 30_000);
 
+  it('without WebAssembly (node --jitless): the same bytes, each text written by JSON.stringify', async () => {
+    const server = await serve(() => taskAnswer(40_000));
+    try {
+      const { now } = await same({ ...envOf(server.url), NODE_OPTIONS: '--jitless' }, 'task');
+      expect(now.workers).toBe(WORKERS);
+      expect(recordsIn(now.out)).toBe(40_000);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
+
   it('an answer that does not say its length: workers once WORKERS_FROM_BYTES of it were read', async () => {
     const server = await serve(() => taskAnswer(60_000), { padding: 0, length: false });
     try {
