@@ -8,6 +8,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const OUT = join(root, 'generated', 'wasm');
+/** Each module's own options: json-indent works in the memory the worker threads share (its import). */
+const OPTIONS = {
+  'json-indent': ['--enable', 'threads', '--importMemory', '--sharedMemory', '--maximumMemory', '65536'],
+};
 
 export async function generateWasm() {
   mkdirSync(OUT, { recursive: true });
@@ -16,7 +20,11 @@ export async function generateWasm() {
     let binary;
     // SIMD is in every Node since 16; no runtime (the module allocates nothing), no assertions.
     const { error, stderr } = await asc.main(
-      [join('wasm', file), '-O3', '--runtime', 'stub', '--noAssert', '--enable', 'simd', '--outFile', `${name}.wasm`],
+      [
+        ...[join('wasm', file), '-O3', '--runtime', 'stub', '--noAssert', '--enable', 'simd'],
+        ...(OPTIONS[name] ?? []),
+        ...['--outFile', `${name}.wasm`],
+      ],
       {
         writeFile: (filename, contents) => {
           if (filename.endsWith('.wasm')) binary = contents;

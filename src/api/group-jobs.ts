@@ -3,6 +3,7 @@
  * slots of memory they share (a module of its own: the worker's bundle takes only this).
  */
 import type { AnswerName } from '../schemas/answers.js';
+import type { SharedMemory } from './wasm.js';
 
 /** What each worker is told first: which answer, the array's key, the fields around it, the secrets to redact, the slots. */
 export interface GroupWorkerData {
@@ -13,6 +14,13 @@ export interface GroupWorkerData {
   secrets: string[];
   /** The slots' memory, shared with the main thread: SLOTS of SLOT_IN + SLOT_OUT bytes. */
   shared: SharedArrayBuffer;
+  /**
+   * The same memory as WebAssembly's (undefined without WebAssembly): the worker's indenter reads
+   * and writes the slots in place, and has its own room after them (indenterBytes(0) for each worker, in order).
+   */
+  memory: SharedMemory | undefined;
+  /** Which worker this is (0 or 1): where its room is. */
+  index: number;
 }
 
 /** A group of records in slot `slot`: the bytes of an array of them (`[`, the records, `]`), and how many. */

@@ -7,8 +7,8 @@ import { parentPort } from 'node:worker_threads';
 import { recordsText } from '../output/json-stream.js';
 import { addSecret, mayRedact, redactValues } from '../redact.js';
 import { answerCheck, type AnswerCheck } from '../schemas/answers.js';
-import { SLOT_IN, SLOT_OUT, type GroupJob, type GroupResult, type GroupWorkerData } from './group-jobs.js';
-import { jsonIndenter, type Indenter } from './json-indent.js';
+import { SLOT_IN, SLOT_OUT, SLOTS, type GroupJob, type GroupResult, type GroupWorkerData } from './group-jobs.js';
+import { indenterBytes, jsonIndenter, type Indenter } from './json-indent.js';
 
 const port = parentPort!;
 // Told first, by message: workerData would show in Node's NODE_DEBUG=worker log, secrets and all.
@@ -19,9 +19,14 @@ const encoder = new TextEncoder();
 port.on('message', (message: GroupWorkerData | GroupJob) => {
   if (!('seq' in message)) {
     data = message;
+    // The slots as the indenter's memory sees them: one buffer, for it to know them as its own.
+    if (data.memory) data.shared = data.memory.buffer;
     for (const secret of data.secrets) addSecret(secret);
     // Without WebAssembly (node --jitless), every text is JSON.stringify's.
-    checked = Promise.all([answerCheck(data.answer), jsonIndenter(SLOT_IN, SLOT_OUT - 1).catch(() => undefined)]);
+    const indenter = data.memory
+      ? jsonIndenter(data.memory, SLOTS * (SLOT_IN + SLOT_OUT) + data.index * indenterBytes(0), 0)
+      : Promise.reject(new Error('no WebAssembly'));
+    checked = Promise.all([answerCheck(data.answer), indenter.catch(() => undefined)]);
     return;
   }
   void checked.then(

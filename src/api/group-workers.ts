@@ -4,8 +4,12 @@ import { Worker } from 'node:worker_threads';
 import { packagedFile } from '../packaged.js';
 import { secrets } from '../redact.js';
 import { SLOT_IN, SLOT_OUT, SLOTS, type GroupJob, type GroupResult, type GroupWorkerData } from './group-jobs.js';
+import { indenterBytes } from './json-indent.js';
+import { sharedMemory } from './wasm.js';
 
 const COMMA = Buffer.from(',');
+/** Bytes after a group's closing bracket in its slot: spaces, read by the indenter past the group's end. */
+const PAST_END = 16;
 
 /** The worker's script, beside the bundle's chunks; absent when running from the sources. */
 const WORKER = new URL('../api/group-worker.js', import.meta.url);
@@ -40,16 +44,20 @@ export class GroupWorkers {
     }
   }
 
-  static start(data: Omit<GroupWorkerData, 'secrets' | 'shared'>): GroupWorkers | undefined {
+  static start(data: Omit<GroupWorkerData, 'secrets' | 'shared' | 'memory' | 'index'>): GroupWorkers | undefined {
     const count = Math.min(2, availableParallelism());
     if (count < 2) return undefined;
     const source = packagedFile('group-worker.cjs');
     const script = source !== undefined ? source : existsSync(WORKER) ? WORKER : undefined;
     if (script === undefined) return undefined;
-    const shared = new SharedArrayBuffer(SLOTS * (SLOT_IN + SLOT_OUT));
-    const init: GroupWorkerData = { ...data, secrets: [...secrets], shared };
+    // WebAssembly's memory when there is WebAssembly: the workers' indenters work in the slots.
+    const memory = sharedMemory(SLOTS * (SLOT_IN + SLOT_OUT) + count * indenterBytes(0));
+    const shared = memory?.buffer ?? new SharedArrayBuffer(SLOTS * (SLOT_IN + SLOT_OUT));
     const workers = Array.from({ length: count }, () => new Worker(script, { eval: source !== undefined }));
-    for (const worker of workers) worker.postMessage(init);
+    workers.forEach((worker, index) => {
+      const init: GroupWorkerData = { ...data, secrets: [...secrets], shared, memory, index };
+      worker.postMessage(init);
+    });
     return new GroupWorkers(workers, shared);
   }
 
@@ -58,7 +66,7 @@ export class GroupWorkers {
    * longer than a slot is read on the main thread).
    */
   fits(bytes: number, used = 0): boolean {
-    return used + bytes + 2 <= SLOT_IN;
+    return used + bytes + 2 + PAST_END <= SLOT_IN;
   }
 
   /** A free slot, once there is one (a slot is freed when its text was written). */
@@ -97,7 +105,10 @@ export class GroupWorkers {
   /** Hands the group of `count` records put in `slot` (`used` bytes) to the next worker; its result, in time. */
   read(slot: number, used: number, count: number): Promise<GroupResult> {
     const seq = this.seq++;
-    this.input(slot, used + 1)[used] = 0x5d; // ]
+    // The closing bracket, and spaces after it for the indenter's 16-byte reads (src/api/json-indent.ts).
+    this.input(slot, used + 1 + PAST_END)
+      .fill(0x20, used)
+      .fill(0x5d, used, used + 1);
     this.lengths[slot] = used + 1;
     const job: GroupJob = { seq, slot, length: used + 1, count };
     return new Promise((resolve) => {

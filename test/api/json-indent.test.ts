@@ -5,12 +5,13 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { jsonIndenter, type Indenter } from '../../src/api/json-indent.js';
+import { indenterBytes, jsonIndenter, type Indenter } from '../../src/api/json-indent.js';
+import { sharedMemory } from '../../src/api/wasm.js';
 import { recordsText } from '../../src/output/json-stream.js';
 
 let indenter: Indenter;
 beforeAll(async () => {
-  indenter = await jsonIndenter(1 << 20, 2 << 20);
+  indenter = await jsonIndenter(undefined, 0, 1 << 20);
 });
 
 /** The indenter's text of the array `json`, or undefined where it leaves it to JSON.stringify. */
@@ -125,6 +126,20 @@ describe('the JSON indenter', () => {
     }
     indented('[{"a":"b","c":"d"}]');
     for (const part of ['"a": "b"', '{\n      "a"', '"d"\n    }']) expect(indenter.includes(part), part).toBe(true);
+  });
+
+  it('reads and writes in place in a memory it shares (as the worker threads do their slots)', async () => {
+    const memory = sharedMemory((1 << 20) + indenterBytes(0))!;
+    const inPlace = await jsonIndenter(memory, 1 << 20, 0);
+    const json = '[{"a":1,"b":[true,"x"]}]';
+    const slots = Buffer.from(memory.buffer);
+    slots.write(`${json}${' '.repeat(16)}`, 100);
+    const output = slots.subarray(5000, 6000);
+    const length = inPlace.write(slots.subarray(101, 100 + json.length - 1), output);
+    expect(output.subarray(0, length).toString()).toBe(stringified(json));
+    expect(inPlace.includes('"x"')).toBe(true);
+    // Bytes of another memory would be copied, and it has no room to copy into.
+    expect(inPlace.write(Buffer.from(json).subarray(1, -1), output)).toBeUndefined();
   });
 
   it('reads any spacing between the tokens', () => {
