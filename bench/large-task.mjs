@@ -11,7 +11,8 @@
 //   export csv   callctl task detail --format csv --output FILE
 //   export ndjson callctl task detail --format ndjson --output FILE
 //   detail --json callctl task detail --json, into a pipe (streamed: src/output/json-stream.ts; its
-//                records read by worker threads: src/api/group-workers.ts)
+//                records read by worker threads: src/api/group-workers.ts, and cut and indented by
+//                WebAssembly: wasm/)
 //   floor wf     plain undici: the workflow task's POST, body.text(), JSON.parse
 //   wf --json    callctl workflow task-detail --json, against floor wf
 // Each run measures the floors and then every case, and prints each case's ratio to that run's
