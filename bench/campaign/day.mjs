@@ -23,7 +23,7 @@ import {
   unfinishedRows,
 } from './collect.mjs';
 import { faultSchedule, injectFaults, rngOf } from './faults.mjs';
-import { hostEnv, hostNight, writeFiles } from './hosts.mjs';
+import { hostEnv, hostNight, runSummary, writeFiles } from './hosts.mjs';
 import { freePort, receiver, smallDisk, startApp, startPostgres, startRelay } from './parts.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -130,9 +130,7 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
       stopFaults.signal,
     );
     const runs = await hostsDone;
-    say(
-      `hosts done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${runs.map((r) => `${r.host} ${r.kind} ${r.file} exit ${r.code}`).join('; ')}`,
-    );
+    say(`hosts done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${runs.map(runSummary).join('; ')}`);
     await faultsDone;
     say(`faults done: ${faultLog.map((f) => f.kind).join(', ')}`);
 

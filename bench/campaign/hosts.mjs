@@ -88,6 +88,23 @@ export function hostEnv(dir, name, day) {
   };
 }
 
+/** A run's last line on stderr (what it said last: why it stopped), without its time stamp. */
+export function lastLine(run) {
+  return (
+    run?.err
+      .split('\n')
+      .filter(Boolean)
+      .at(-1)
+      ?.replace(/^\S+Z /, '') ?? ''
+  );
+}
+
+/** A host's run as the day's summary tells it: one that did not end well says why, in its own last line. */
+export function runSummary(r) {
+  const why = r.code === 0 ? '' : lastLine(r).slice(0, 200);
+  return `${r.host} ${r.kind} ${r.file} exit ${r.code}${why ? ` (${why})` : ''}`;
+}
+
 /**
  * A cron job: runs the command, and runs it again while it exits 5 (what may pass by itself: the
  * next cron run), at most `tries` times, or 2 naming the other host's run of the same work, until
@@ -95,12 +112,7 @@ export function hostEnv(dir, name, day) {
  */
 async function cron(args, env, { tries = 8, pauseMs = 1_500, heldMs = 600_000 } = {}) {
   const runs = [];
-  const last = (r) =>
-    r?.err
-      .split('\n')
-      .filter(Boolean)
-      .at(-1)
-      ?.replace(/^\S+Z /, '') ?? '';
+  const last = lastLine;
   const heldUntil = Date.now() + heldMs;
   let fives = 0;
   for (;;) {
