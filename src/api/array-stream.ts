@@ -54,7 +54,8 @@ export class ArraySplitter {
   /**
    * @param path keys from the root to the array, such as `['data', 'detail']`
    * @param onItems told of each group of complete elements, in order: parsed and as each one's
-   *   bytes (unless `parse` is off), as their bytes together (`run`: from the first's start to
+   *   bytes (unless `parse` is off), as their bytes together (`run`, in one or more parts with
+   *   `parse` off, not joined: from the first's start to
    *   the last's end), and how many
    * @param onOpen told once the array begins, of the document read so far with the array empty
    *   and every open container closed (the fields that came before the array)
@@ -64,7 +65,7 @@ export class ArraySplitter {
     private readonly onItems: (
       items: unknown[] | undefined,
       raws: Buffer[] | undefined,
-      run: Buffer,
+      run: readonly Buffer[],
       count: number,
     ) => void,
     private readonly onOpen?: (head: unknown) => void,
@@ -256,14 +257,16 @@ export class ArraySplitter {
   private emit(chunk: Buffer, from: number, to: number, cuts: readonly number[], commas = cuts.length): void {
     const carried = this.carry;
     this.carry = [];
-    const run = carried.length ? Buffer.concat([...carried, chunk.subarray(from, to)]) : chunk.subarray(from, to);
     if (!this.parse) {
-      // Handed out as bytes only (the elements' count for a check): no Buffer per element.
-      if (trim(run).length === 0) return;
+      // Handed out as bytes only (the elements' count for a check): no Buffer per element, and
+      // the parts not joined (the worker threads' slots take them as they are).
+      const parts = [...carried, chunk.subarray(from, to)];
+      if (parts.every((part) => trim(part).length === 0)) return;
       this.items += commas + 1;
-      this.onItems(undefined, undefined, run, commas + 1);
+      this.onItems(undefined, undefined, parts, commas + 1);
       return;
     }
+    const run = carried.length ? Buffer.concat([...carried, chunk.subarray(from, to)]) : chunk.subarray(from, to);
     const text = run.toString('utf8');
     if (!text.trim()) return;
     // One JSON.parse for the whole run (cheaper than one per element); the elements' bytes are
@@ -279,7 +282,7 @@ export class ArraySplitter {
     }
     if (raws.length !== items.length) throw new SyntaxError('array elements and separators do not match');
     this.items += raws.length;
-    this.onItems(items, raws, run, raws.length);
+    this.onItems(items, raws, [run], raws.length);
   }
 }
 

@@ -89,17 +89,22 @@ export class GroupWorkers {
   }
 
   /**
-   * Puts records' bytes (from the first's start to the last's end) into `slot` after the `used`
-   * bytes of the group there (none: its opening bracket first; some: a comma first); answers the
-   * bytes used now. `fits` tells whether they fit.
+   * Puts records' bytes (from the first's start to the last's end, in parts) into `slot` after the
+   * `used` bytes of the group there (none: its opening bracket first; some: a comma first);
+   * answers the bytes used now. `fits` tells whether they fit.
    */
-  put(slot: number, used: number, records: Buffer): number {
-    if (!this.fits(records.length, used))
-      throw new RangeError(`a group of ${records.length} bytes does not fit a slot`);
-    const bytes = this.input(slot, used + records.length + 1);
+  put(slot: number, used: number, records: readonly Buffer[]): number {
+    let length = 0;
+    for (const part of records) length += part.length;
+    if (!this.fits(length, used)) throw new RangeError(`a group of ${length} bytes does not fit a slot`);
+    const bytes = this.input(slot, used + length + 1);
     bytes[used] = used === 0 ? 0x5b : 0x2c; // [ or ,
-    bytes.set(records, used + 1);
-    return bytes.length;
+    let at = used + 1;
+    for (const part of records) {
+      bytes.set(part, at);
+      at += part.length;
+    }
+    return at;
   }
 
   /** Hands the group of `count` records put in `slot` (`used` bytes) to the next worker; its result, in time. */

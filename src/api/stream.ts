@@ -70,7 +70,7 @@ export function streamArray<T>(
     let opened: Record<string, unknown> | undefined;
     const check = await answer.check();
     const vouched = (items: unknown[]) => holder !== undefined && check({ ...holder, [key]: items });
-    let groups: Array<{ items?: unknown[]; raws?: Buffer[]; run: Buffer; count: number }> = [];
+    let groups: Array<{ items?: unknown[]; raws?: Buffer[]; run: readonly Buffer[]; count: number }> = [];
     const splitter = new ArraySplitter(
       path,
       (items, raws, run, count) => groups.push({ items, raws, run, count }),
@@ -172,14 +172,15 @@ export function streamArray<T>(
           opened = undefined;
         }
         for (const { items, raws, run, count } of groups) {
-          if (items || !workers!.fits(run.length)) {
+          const length = run.reduce((sum, part) => sum + part.length, 0);
+          if (items || !workers!.fits(length)) {
             // Read here (no workers, or a group longer than a slot): after the groups before it.
             send();
             while (inFlight.length) await settle();
-            await (items ? take(items, raws!) : takeBytes(Buffer.concat([OPEN, run, CLOSE])));
+            await (items ? take(items, raws!) : takeBytes(Buffer.concat([OPEN, ...run, CLOSE])));
             continue;
           }
-          if (filling && !workers!.fits(run.length, filling.used)) send();
+          if (filling && !workers!.fits(length, filling.used)) send();
           if (!filling) {
             while (!workers!.idle && inFlight.length) await settle();
             filling = { slot: await workers!.slot(), used: 0, count: 0 };

@@ -18,7 +18,7 @@ beforeAll(async () => {
 function read(doc: Buffer, cuts: number[], scanned: boolean, parseFrom = Infinity) {
   const groups: Array<{ run: string; count: number; items?: unknown[] }> = [];
   const splitter = new ArraySplitter(['data', 'detail'], (items, _raws, run, count) =>
-    groups.push({ run: run.toString('latin1'), count, ...(items ? { items } : {}) }),
+    groups.push({ run: Buffer.concat(run).toString('latin1'), count, ...(items ? { items } : {}) }),
   );
   splitter.parse = false;
   if (scanned) splitter.scanner = scanner;
