@@ -10,7 +10,7 @@
 //   - a number other than one with at most 15 significant digits, no exponent, no trailing zero
 //     after a point, not -0, between 1e-6 and 1e21 (Number#toString writes those digits as they are);
 //   - a key made only of digits (an object lists index keys first) or twice in an object (the
-//     last value wins, at the first's place).
+//     last value wins, at the first's place); an object of more than 256 keys.
 
 const NOT_CANONICAL: i32 = -1;
 const NO_ROOM: i32 = -2;
@@ -19,6 +19,7 @@ const NO_ROOM: i32 = -2;
 const MAX_DEPTH: i32 = 4096;
 const FRAME: i32 = 16;
 const MAX_KEYS: i32 = 16384;
+const MAX_OBJECT_KEYS: i32 = 256;
 /** The scratch area's size in bytes (told to src/api/json-indent.ts through `scratchBytes`). */
 const SCRATCH: i32 = MAX_DEPTH + MAX_DEPTH * FRAME + MAX_KEYS * 4;
 
@@ -124,8 +125,8 @@ export function indent(input: i32, inEnd: i32, out: i32, outEnd: i32, scratch: i
       if (expectKey) {
         expectKey = false;
         const frame = frames + (objects - 1) * FRAME;
-        if (!newKey(start + 1, pos - 1, frame, load<i32>(frame), keysTop)) return NOT_CANONICAL;
         if (keysTop + 4 > hashesEnd) return NOT_CANONICAL;
+        if (!newKey(start + 1, pos - 1, frame, load<i32>(frame), keysTop)) return NOT_CANONICAL;
         keysTop += 4;
       }
     } else if (c == 0x2c) {
@@ -303,6 +304,8 @@ function newKey(start: i32, end: i32, frame: i32, first: i32, top: i32): bool {
     hash = (hash ^ b) * 16777619;
   }
   if (digits && end > start) return false;
+  // An object of more keys is left to stringify: the filter would be full, and each key compared with all before it.
+  if (top - first >= MAX_OBJECT_KEYS * 4) return false;
   const bit: u64 = (<u64>1) << (hash & 63);
   const filter = load<u64>(frame + 8);
   if (filter & bit) {

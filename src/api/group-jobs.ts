@@ -12,7 +12,7 @@ export interface GroupWorkerData {
   /** The object holding the array, as read before it (vouched for by the answer's check). */
   holder: Record<string, unknown>;
   secrets: string[];
-  /** The slots' memory, shared with the main thread: SLOTS of SLOT_IN + SLOT_OUT bytes. */
+  /** The memory shared with the main thread: SLOTS of SLOT_IN + SLOT_OUT bytes, then the indenters' rooms (with WebAssembly). */
   shared: SharedArrayBuffer;
   /**
    * The same memory as WebAssembly's (undefined without WebAssembly): the worker's indenter reads
@@ -50,7 +50,7 @@ export const GROUP_BYTES = 32 << 10;
 
 /** Groups in the workers' hands or being written, at most: each in a slot of memory shared with them. */
 export const SLOTS = 8;
-/** A slot's room for a group's bytes (a chunk of the answer, and the record its start cut). */
+/** A slot's room for a group's bytes (GROUP_BYTES or a little more: the records of a chunk or of several, in brackets). */
 export const SLOT_IN = 192 << 10;
 /** A slot's room for a group's text (about 1.4 times its bytes, indented). */
 export const SLOT_OUT = 2 * SLOT_IN;

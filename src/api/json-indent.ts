@@ -23,7 +23,13 @@ const SCRATCH = 136 << 10;
 /** Room for the strings `includes` is asked about (redaction's secrets and their escapes' starts). */
 const NEEDLES = 64 << 10;
 /** What `marks` tells of each byte: see wasm/json-indent.ts. */
-const MARKS: Record<string, number> = { '\\': 1, '%': 1, '&': 1, '+': 2, '@': 4 };
+const MARKS = new Map([
+  ['\\', 1],
+  ['%', 1],
+  ['&', 1],
+  ['+', 2],
+  ['@', 4],
+]);
 
 export interface Indenter {
   /**
@@ -72,7 +78,7 @@ export async function jsonIndenter(memory: SharedMemory | undefined, at: number,
       written = 0;
       let input = elements.byteOffset;
       if (!mine(elements)) {
-        if (elements.length > copies) return undefined;
+        if (copies === 0 || elements.length > copies) return undefined;
         bytes.set(elements, copyIn);
         // Spaces after the input: a number at its end ends there, and the module's 16-byte reads
         // past a last string see none of what an earlier input left.
@@ -88,8 +94,10 @@ export async function jsonIndenter(memory: SharedMemory | undefined, at: number,
       return length;
     },
     includes(part) {
-      const mark = MARKS[part];
+      const mark = MARKS.get(part);
       if (mark !== undefined) return (exports.marks() & mark) !== 0;
+      // A lone surrogate has no UTF-8 of its own: redaction's pattern may find it where a search of bytes cannot.
+      if (/[\ud800-\udfff]/.test(part)) return true;
       let needle = needles.get(part);
       if (!needle) {
         const length = Buffer.byteLength(part);

@@ -128,6 +128,23 @@ describe('the JSON indenter', () => {
     for (const part of ['"a": "b"', '{\n      "a"', '"d"\n    }']) expect(indenter.includes(part), part).toBe(true);
   });
 
+  it("searches for any part, a built-in property's name or a lone surrogate's too (a secret such as 'constructor')", () => {
+    const names = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__'];
+    indented(JSON.stringify([{ password: names.join(' ') }]));
+    for (const name of names) expect(indenter.includes(name), name).toBe(true);
+    indented(JSON.stringify([{ a: 'b' }]));
+    for (const name of names) expect(indenter.includes(name), name).toBe(false);
+    // As redaction's pattern (no u flag) finds a lone high surrogate in a pair.
+    indented(JSON.stringify([{ a: 'abcd😀' }]));
+    expect(indenter.includes('abcd\ud83d')).toBe(true);
+  });
+
+  it('leaves an object of more than 256 keys to JSON.stringify (its keys would be compared each with all before it)', () => {
+    const keys = (n: number) => JSON.stringify([Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]))]);
+    expect(indented(keys(256))).toBe(stringified(keys(256)));
+    expect(indented(keys(257))).toBeUndefined();
+  });
+
   it('reads and writes in place in a memory it shares (as the worker threads do their slots)', async () => {
     const memory = sharedMemory((1 << 20) + indenterBytes(0))!;
     const inPlace = await jsonIndenter(memory, 1 << 20, 0);
