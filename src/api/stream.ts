@@ -172,15 +172,15 @@ export function streamArray<T>(
           opened = undefined;
         }
         for (const { items, raws, run, count } of groups) {
-          const length = run.reduce((sum, part) => sum + part.length, 0);
-          if (items || !workers!.fits(length)) {
+          const size = run.reduce((sum, part) => sum + part.length, 0);
+          if (items || !workers!.fits(size)) {
             // Read here (no workers, or a group longer than a slot): after the groups before it.
             send();
             while (inFlight.length) await settle();
             await (items ? take(items, raws!) : takeBytes(Buffer.concat([OPEN, ...run, CLOSE])));
             continue;
           }
-          if (filling && !workers!.fits(length, filling.used)) send();
+          if (filling && !workers!.fits(size, filling.used)) send();
           if (!filling) {
             while (!workers!.idle && inFlight.length) await settle();
             filling = { slot: await workers!.slot(), used: 0, count: 0 };
