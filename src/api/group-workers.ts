@@ -19,10 +19,9 @@ const WORKER = new URL('../api/group-worker.js', import.meta.url);
  * `task detail` and `workflow task-detail`), a group each in turn, so that the main thread only
  * cuts the answer into groups and writes their text in order. A group's bytes and its text pass
  * through slots of memory shared with the workers, taken by the main thread and given back once
- * the text is written: nothing is allocated per group, so memory stays at the slots' 4.5 MB, and
- * 0.4 MB of the indenters' (a
- * Buffer per group, freed only by the main thread's full collections, made its peak RSS grow
- * with the answer). On a machine of one core there is nothing to gain: `start` gives undefined,
+ * the text is written: nothing is allocated per group, so memory stays at the slots' 4.5 MB and
+ * the indenters' 0.4 MB (a Buffer per group, freed only by the main thread's full collections,
+ * made its peak RSS grow with the answer). On a machine of one core there is nothing to gain: `start` gives undefined,
  * as it does without the worker's script.
  */
 export class GroupWorkers {
