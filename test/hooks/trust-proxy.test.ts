@@ -55,6 +55,9 @@ describe('--trust-proxy: per-peer limits see the peers behind a reverse proxy', 
     const { listener, port, logPath } = await listen({ maxConnectionsPerPeer: 2 });
     const conns = [1, 2, 3].map(() => raw(port, ''));
     await until(() => listener.stats().connectionsRefused === 1);
+    // The server counts the refusal before this side reads the close: wait for that too.
+    await until(() => conns.some((c) => c.closed()));
+    await new Promise((r) => setTimeout(r, 50));
     expect(conns.filter((c) => c.closed())).toHaveLength(1);
     const ok = conns.find((c) => !c.closed())!;
     ok.socket.write(request('198.51.100.7', '{"x":1}'));
