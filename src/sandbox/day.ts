@@ -69,6 +69,10 @@ export class Day implements DayRun {
         });
       this.cursor.set(wf.id, 0);
     }
+    // Listening first: a plan can come due, and end, inside createPlan (a loaded machine at a fast scale).
+    events.on('workflow.updated', ({ workflowId }) => this.take(workflowId, false));
+    events.on('task.finished', ({ task, planName }) => this.finished(task.TaskID, planName));
+    events.on('push.received', (push) => this.pushed(push));
     for (const plan of this.scenario.plans)
       simulate.createPlan({
         name: plan.name,
@@ -78,9 +82,6 @@ export class Day implements DayRun {
         startInMs: plan.startInMinutes * MINUTE,
         callSlotMs: plan.callSlotMs,
       });
-    events.on('workflow.updated', ({ workflowId }) => this.take(workflowId, false));
-    events.on('task.finished', ({ task, planName }) => this.finished(task.TaskID, planName));
-    events.on('push.received', (push) => this.pushed(push));
     const every = Math.min(...this.scenario.workflows.map((w) => w.flushMinutes), 60) * MINUTE;
     const tick = setInterval(
       () => {

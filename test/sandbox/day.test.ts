@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { notificationId } from '../../src/sandbox/notify-bodies.js';
 import { NOTIFY_MAX_RETRIES } from '../../src/limits.js';
@@ -153,6 +153,24 @@ describe('a campaign day in the sandbox', () => {
     expect(states.map((g) => g.id.split('|')[2])).toEqual(['wait', 'send', 'delivery', 'read']);
     for (const g of r.got.filter((x) => x.kind.startsWith('chatbot.')))
       expect(g.headers['x-service-sign']).toBe(createHmac('sha256', 'day-chat-secret').update(g.raw).digest('hex'));
+  });
+
+  test('a plan that comes due while the day starts is in the truth (the day listens before it creates the plans)', async () => {
+    // A loaded machine: each look at the clock finds a millisecond gone, a simulated minute at
+    // this scale, so the plan's rounds end inside createPlan itself.
+    const r = await receiver(() => 200);
+    const realNow = Date.now.bind(Date);
+    let skew = 0;
+    const spy = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + ++skew);
+    let sb: Sandbox;
+    try {
+      sb = await startSandbox({ notifyUrl: r.url, notifyKey: 'day-key', timeScale: 60_000, day: scenario });
+    } finally {
+      spy.mockRestore();
+    }
+    cleanup.push(r.close, () => sb.close());
+    await dayEnd(sb);
+    expect(sb.truth!.calls.filter((c) => c.planName === 'PLAN-DAY-1')).toHaveLength(6);
   });
 
   test('a scenario is checked: an unknown field is refused, and a day needs a notify URL', async () => {
