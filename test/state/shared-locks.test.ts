@@ -12,6 +12,19 @@ let sandbox: Sandbox;
 let store: string;
 beforeEach(() => ({ sandbox, store } = hosts));
 
+/**
+ * Runs `body` with every request to `path` held `delayMs`: the run that takes the lock keeps it
+ * long enough for the other to meet it, however far apart a loaded machine starts the two.
+ */
+async function slowOn<T>(path: string, delayMs: number, body: () => Promise<T>): Promise<T> {
+  sandbox.setFaults({ path, delayMs });
+  try {
+    return await body();
+  } finally {
+    sandbox.setFaults({ path: null, delayMs: 100 });
+  }
+}
+
 /** Exactly one of two runs sent; the other was refused with exit 2 naming the holder. */
 function oneSentOneRefused(results: BuiltRun[], what: RegExp): void {
   const codes = results.map((r) => r.code).sort();
@@ -53,11 +66,13 @@ describe('two hosts, one PostgreSQL store: the same work is sent once', () => {
       '--csv',
       file,
       '--batch-size',
-      '10',
+      '25',
       '--yes',
       '--json',
     ];
-    const results = await Promise.all([run(args, host('a', extra)), run(args, host('b', extra))]);
+    const results = await slowOn('/service/cloud/workflow/updatedetails', 750, () =>
+      Promise.all([run(args, host('a', extra)), run(args, host('b', extra))]),
+    );
     oneSentOneRefused(results, /another upload of .*contacts\.csv to workflow .* is running/);
     const entries = updatesReceived(sandbox);
     expect(entries).toHaveLength(100);
