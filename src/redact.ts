@@ -121,7 +121,7 @@ class SecretRegistry implements Iterable<string> {
 
   /** Replaces every spelling of every secret. */
   replace(text: string): string {
-    return this.pattern && this.mayBeIn((part) => text.includes(part)) ? text.replace(this.pattern, REDACTED) : text;
+    return this.pattern && this.mayBeIn((part) => text.includes(part)) ? replaceCovered(text, this.pattern) : text;
   }
 }
 
@@ -191,6 +191,30 @@ function spellings(values: string[]): RegExp {
   return new RegExp(sorted.map((v) => [...v].map(charSpellings).join('')).join('|'), 'g');
 }
 
+/**
+ * Replaces each stretch of `text` that spellings of a secret cover, spellings that overlap as one
+ * stretch. The first spelling found may begin in the text before a secret (a space before
+ * `\u0020\u0020\u0020\u005c`, for a secret of three spaces and a backslash) and end inside its
+ * real spelling: replacing only that one would show the rest.
+ */
+function replaceCovered(text: string, pattern: RegExp): string {
+  pattern.lastIndex = 0;
+  let m = pattern.exec(text);
+  if (!m) return text;
+  let out = '';
+  let last = 0;
+  while (m) {
+    const start = m.index;
+    let end = start + m[0].length;
+    // Every spelling that begins inside this stretch extends it.
+    for (pattern.lastIndex = start + 1; (m = pattern.exec(text)) && m.index < end; pattern.lastIndex = m.index + 1)
+      end = Math.max(end, m.index + m[0].length);
+    out += `${text.slice(last, start)}${REDACTED}`;
+    last = end;
+  }
+  return out + text.slice(last);
+}
+
 /** The secrets of this process. `Context.addSecret` and the commands that read a secret add to it. */
 export const secrets = new SecretRegistry();
 
@@ -227,7 +251,7 @@ export function redact(text: string, extra: Iterable<string | undefined> = []): 
   );
   out = secrets.replace(out);
   const more = [...extra].filter((v): v is string => !!v && v.length >= MIN_LENGTH && !secrets.has(v));
-  return more.length ? out.replace(spellings(more), REDACTED) : out;
+  return more.length ? replaceCovered(out, spellings(more)) : out;
 }
 
 /**
