@@ -9,8 +9,6 @@ import {
   write,
   writeSync,
 } from 'node:fs';
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { EventType } from '../schemas/events.js';
 import { redactValues } from '../redact.js';
 
@@ -332,12 +330,6 @@ export function decodeRecord(line: string): HookRecord | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Every line of a log, in order, as its record: undefined for one that does not read. */
-export async function* readLogLines(path: string): AsyncGenerator<HookRecord | undefined> {
-  const lines = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
-  for await (const line of lines) yield decodeRecord(line);
 }
 
 /**

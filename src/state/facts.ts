@@ -7,7 +7,9 @@ import type { EventFilter } from './types.js';
 export function recordFacts(record: HookRecord): EventSummary {
   if (record.type === null || record.body === undefined) return {};
   try {
-    return summarize(record.type, JSON.parse(recordBody(record).toString('utf8')));
+    // A body kept as text is its own UTF-8 (bytes that are not UTF-8 are kept as base64).
+    const text = record.encoding === 'base64' ? recordBody(record).toString('utf8') : record.body;
+    return summarize(record.type, JSON.parse(text));
   } catch {
     return {};
   }
@@ -24,9 +26,11 @@ export function shownFacts(record: HookRecord): EventSummary {
 /** Whether a record passes a filter (the embedded store's query; PostgreSQL's is SQL). */
 export function matches(record: HookRecord, filter: EventFilter, facts: () => EventSummary): boolean {
   if (filter.types && !filter.types.has(record.type ?? 'refused')) return false;
-  const t = Date.parse(record.time);
-  if (filter.since !== undefined && t < filter.since) return false;
-  if (filter.until !== undefined && t >= filter.until) return false;
+  if (filter.since !== undefined || filter.until !== undefined) {
+    const t = Date.parse(record.time);
+    if (filter.since !== undefined && t < filter.since) return false;
+    if (filter.until !== undefined && t >= filter.until) return false;
+  }
   if (filter.verdicts && !filter.verdicts.has(record.verdict ?? (record.status === 200 ? '' : 'refused'))) return false;
   if (filter.key !== undefined && record.key !== filter.key) return false;
   if (filter.retries !== undefined && filter.retries !== record.retry > 0) return false;

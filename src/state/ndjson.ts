@@ -1,6 +1,7 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { DedupStore } from './dedup.js';
-import { EventLog, readLogLines, type HookRecord } from './event-log.js';
+import { decodeRecord, EventLog, type HookRecord } from './event-log.js';
 import { matches, recordFacts } from './facts.js';
 import { LineCount, pageOfLog } from './page-read.js';
 import {
@@ -214,24 +215,26 @@ export class NdjsonStore implements EventStore {
     } catch {
       return;
     }
-    for await (const record of readLogLines(this.path)) {
-      n += 1;
-      if (n <= from) continue;
-      if (record === undefined) {
-        this.skipped += 1;
-        continue;
+    for await (const lines of logLines(this.path))
+      for (const line of lines) {
+        n += 1;
+        if (n <= from) continue;
+        const record = decodeRecord(line);
+        if (record === undefined) {
+          this.skipped += 1;
+          continue;
+        }
+        let facts: ReturnType<typeof recordFacts> | undefined;
+        if (!matches(record, filter, () => (facts ??= recordFacts(record)))) continue;
+        const event: StoredEvent = { id: String(n), record };
+        if (last) {
+          last.push(event);
+          if (last.length > filter.limit!) last.shift();
+          continue;
+        }
+        yield event;
+        if (filter.limit !== undefined && ++given >= filter.limit) return;
       }
-      let facts: ReturnType<typeof recordFacts> | undefined;
-      if (!matches(record, filter, () => (facts ??= recordFacts(record)))) continue;
-      const event: StoredEvent = { id: String(n), record };
-      if (last) {
-        last.push(event);
-        if (last.length > filter.limit!) last.shift();
-        continue;
-      }
-      yield event;
-      if (filter.limit !== undefined && ++given >= filter.limit) return;
-    }
     if (last) yield* last;
   }
 
@@ -307,4 +310,27 @@ function countLines(path: string, upTo = Infinity): [lines: number, end: number]
     closeSync(fd);
   }
   return [lines, pos];
+}
+
+/**
+ * The lines of a log, in order, the whole lines of a chunk at a time. Only a newline ends a line,
+ * as pages count them (src/state/page-read.ts): an id is a line number. Text after the last
+ * newline is a line too (a log whose writer was cut short, or edited by hand).
+ */
+async function* logLines(path: string): AsyncGenerator<string[]> {
+  const decoder = new StringDecoder('utf8');
+  let carry = '';
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    const text = decoder.write(chunk);
+    const nl = text.lastIndexOf('\n');
+    if (nl < 0) {
+      carry += text;
+      continue;
+    }
+    const lines = `${carry}${text.slice(0, nl)}`.split('\n');
+    carry = text.slice(nl + 1);
+    yield lines;
+  }
+  const rest = carry + decoder.end();
+  if (rest) yield [rest];
 }

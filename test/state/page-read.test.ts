@@ -118,8 +118,9 @@ function contract(name: string, open: () => Promise<EventStore>) {
 
 contract('NDJSON log', async () => {
   const path = join(tempDir('callctl-page-'), 'events.ndjson');
-  // A line that does not read counts as a line (ids are line numbers), as hooks events counts it.
-  for (let i = 0; i < N; i++) appendFileSync(path, i === 17 ? 'not json\n' : `${JSON.stringify(record(i))}\n`);
+  // A line that does not read counts as one line (ids are line numbers), as hooks events counts it,
+  // a carriage return inside it too: only a newline ends a line.
+  for (let i = 0; i < N; i++) appendFileSync(path, i === 17 ? 'not\rjson\n' : `${JSON.stringify(record(i))}\n`);
   return NdjsonStore.open(path);
 });
 
