@@ -171,3 +171,20 @@ describe('NDJSON pages read in chunks of any size', () => {
     expect(page.events.map((e) => e.id)).toEqual(['61']);
   });
 });
+
+describe('NDJSON read (hooks events)', () => {
+  it('reads a line longer than a chunk whole, a character cut between chunks too, and a last line without a newline', async () => {
+    const path = join(tempDir('callctl-read-'), 'events.ndjson');
+    const long = { ...record(1), body: JSON.stringify({ TaskID: 'T-LONG', TaskName: 'é€😀'.repeat(60_000) }) };
+    appendFileSync(path, `${JSON.stringify(record(0))}\n${JSON.stringify(long)}\n${JSON.stringify(record(2))}`);
+    const store = await NdjsonStore.open(path);
+    try {
+      const got = await all(store, {});
+      expect(got.map((e) => e.id)).toEqual(['1', '2', '3']);
+      expect(got[1]!.record.body).toBe(long.body);
+      expect(got[2]!.record.time).toBe(record(2).time);
+    } finally {
+      await store.close();
+    }
+  });
+});
