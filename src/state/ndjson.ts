@@ -215,7 +215,8 @@ export class NdjsonStore implements EventStore {
     } catch {
       return;
     }
-    for await (const lines of logLines(this.path))
+    const tail = { text: '' };
+    for await (const lines of logLines(this.path, tail))
       for (const line of lines) {
         n += 1;
         if (n <= from) continue;
@@ -235,6 +236,8 @@ export class NdjsonStore implements EventStore {
         yield event;
         if (filter.limit !== undefined && ++given >= filter.limit) return;
       }
+    // A line not yet whole: told by the first read (a --follow re-read shows it once it is whole).
+    if (tail.text && after === undefined) this.skipped += 1;
     if (last) yield* last;
   }
 
@@ -315,9 +318,10 @@ function countLines(path: string, upTo = Infinity): [lines: number, end: number]
 /**
  * The lines of a log, in order, the whole lines of a chunk at a time. Only a newline ends a line,
  * as pages count them (src/state/page-read.ts): an id is a line number. Text after the last
- * newline is a line too (a log whose writer was cut short, or edited by hand).
+ * newline is not a line yet (being written, or its writer was cut short): pages do not count it
+ * either, so it is left in `tail` for the reader to tell.
  */
-async function* logLines(path: string): AsyncGenerator<string[]> {
+async function* logLines(path: string, tail: { text: string }): AsyncGenerator<string[]> {
   const decoder = new StringDecoder('utf8');
   let carry = '';
   for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
@@ -331,6 +335,5 @@ async function* logLines(path: string): AsyncGenerator<string[]> {
     carry = text.slice(nl + 1);
     yield lines;
   }
-  const rest = carry + decoder.end();
-  if (rest) yield [rest];
+  tail.text = carry + decoder.end();
 }

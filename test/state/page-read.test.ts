@@ -173,16 +173,25 @@ describe('NDJSON pages read in chunks of any size', () => {
 });
 
 describe('NDJSON read (hooks events)', () => {
-  it('reads a line longer than a chunk whole, a character cut between chunks too, and a last line without a newline', async () => {
+  it('reads a line longer than a chunk whole, a character cut between chunks too, and no line after the last newline', async () => {
     const path = join(tempDir('callctl-read-'), 'events.ndjson');
     const long = { ...record(1), body: JSON.stringify({ TaskID: 'T-LONG', TaskName: 'é€😀'.repeat(60_000) }) };
+    // The last record has no newline yet (being written, or cut short): pages do not count it,
+    // so neither may the read, or its id would be one `hooks show` and the inspector do not know.
     appendFileSync(path, `${JSON.stringify(record(0))}\n${JSON.stringify(long)}\n${JSON.stringify(record(2))}`);
     const store = await NdjsonStore.open(path);
     try {
       const got = await all(store, {});
-      expect(got.map((e) => e.id)).toEqual(['1', '2', '3']);
+      expect(got.map((e) => e.id)).toEqual(['1', '2']);
       expect(got[1]!.record.body).toBe(long.body);
-      expect(got[2]!.record.time).toBe(record(2).time);
+      expect(store.skipped).toBe(1);
+      const page = await store.page({}, { limit: 10 });
+      expect(page.events.map((e) => e.id)).toEqual(['2', '1']);
+      appendFileSync(path, '\n');
+      const whole = await all(store, {});
+      expect(whole.map((e) => e.id)).toEqual(['1', '2', '3']);
+      expect(whole[2]!.record.time).toBe(record(2).time);
+      expect((await store.get('3'))?.record.time).toBe(record(2).time);
     } finally {
       await store.close();
     }
