@@ -107,7 +107,7 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
    */
   constructor(
     private readonly options: ExportOptions,
-    private readonly target: { stream(): Writable; restart?(): Promise<void> },
+    private readonly target: { stream(): Writable; restart?(): Promise<void>; failed?(error: Error): Error },
   ) {
     this.named = new Set(options.columns);
     this.cells = new Array<string>(options.columns.length + 1).fill('');
@@ -225,6 +225,9 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
 
   private async write(text: string | Buffer): Promise<void> {
     const stream = this.target.stream();
-    if (!stream.write(text)) await once(stream, 'drain');
+    if (stream.write(text)) return;
+    // A stream that already failed (a file that could not be opened) never drains.
+    if (!stream.errored && !stream.destroyed) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+    if (stream.errored) throw this.target.failed?.(stream.errored) ?? stream.errored;
   }
 }

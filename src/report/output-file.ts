@@ -61,6 +61,11 @@ export class AtomicFile {
     if (error) throw this.localError(error);
   }
 
+  /** The error a write to the file met, as the user reads it. */
+  failed(error: Error): LocalError {
+    return this.localError(error);
+  }
+
   private localError(error: unknown): LocalError {
     const e = error as NodeJS.ErrnoException;
     return new LocalError(`cannot write ${this.path}: ${e.code ?? e.message}`);

@@ -97,3 +97,22 @@ describe('a streamed body slower than --timeout', () => {
     expect(whole.err).toContain('timed out after 1 s');
   }, 30_000);
 });
+
+describe('--output where no file can be made', () => {
+  it.each(['json', 'ndjson', 'csv'])(
+    '%s: a body in many pieces into a missing folder is one error line and exit 6, not a silent 0',
+    async (format) => {
+      // A write stream that failed to open never drains: a writer waiting for it waited forever,
+      // and the process ended with exit 0 and no file.
+      server = await fixtureServer({ '/service/cloud/detail': () => body });
+      const env = { CALLCTL_BASE_URL: server.url, CALLCTL_TOKEN: 'tok', CALLCTL_CONFIG_DIR: tempConfigDir() };
+      const dir = tempDir('callctl-nodir-');
+      const file = join(dir, 'missing', 'x.out');
+      const r = await runCli(['task', 'detail', 'T-CUT', '--format', format, '-o', file], { env });
+      expect(r.err.trim()).toMatch(new RegExp(`^error: cannot write ${file.replace(/[.]/g, '\\.')}: ENOENT`));
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+      expect(r.code).toBe(6);
+      expect(readdirSync(dir)).toEqual([]);
+    },
+  );
+});
