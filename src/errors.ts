@@ -1,3 +1,4 @@
+import { plural } from './plural.js';
 import type { ErrorJson } from './schemas/local-output.js';
 
 /** What kind of error, as the `--json` error line names it. */
@@ -229,4 +230,16 @@ export function localTrouble(error: unknown, what?: string): unknown {
     syscall: e.syscall,
     ...(e.path ? { path: e.path } : {}),
   });
+}
+
+/**
+ * An error met once `shown` records of its answer were out on stdout (a streamed `--json` or
+ * export): says how many, so that nobody takes the output for the whole answer.
+ */
+export function afterShown(error: unknown, shown: number): unknown {
+  if (shown > 0 && error instanceof CliError && error.details.written === undefined) {
+    error.message += `; ${plural(shown, 'record')} had been written before it`;
+    error.details.written = shown;
+  }
+  return error;
 }

@@ -43,6 +43,8 @@ export interface CloudCall<T extends z.ZodType> {
   retry?: HttpRequest['retry'];
   /** Streams an HTTP 200 body (see `HttpRequest.consume`); the envelope is checked on what it returns. */
   consume?: HttpRequest['consume'];
+  /** Whether a streamed answer may be asked again (not once part of it was shown); default yes. */
+  restartable?: () => boolean;
   /** Told of the answer the result is read from (`callctl api --raw` prints it whole). */
   onResponse?: (res: HttpResponse) => void;
   /** More request headers (`callctl api -H`); the token's `Authorization` is always callctl's own. */
@@ -220,7 +222,7 @@ export class CloudClient {
       headers: { ...spec.headers, authorization: `Token ${this.token}` },
       body: spec.jsonBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body)),
       retry: spec.retry ?? 'idempotent',
-      transient: transientAnswer,
+      transient: spec.restartable ? (res) => spec.restartable!() && transientAnswer(res) : transientAnswer,
       endpoint,
       ...(spec.consume ? { consume: spec.consume } : {}),
     });

@@ -102,13 +102,16 @@ export const streamTask = async (c: CloudClient, taskId: string, sink: RecordSin
     sink,
     (m) => c.warn(m),
   );
-  const data = await c.call({
-    method: 'GET',
-    path: '/service/cloud/detail',
-    query: { TaskID: taskId },
-    data: answerSchema('callingTask'),
-    consume: stream.consume,
-  });
+  const data = await c
+    .call({
+      method: 'GET',
+      path: '/service/cloud/detail',
+      query: { TaskID: taskId },
+      data: answerSchema('callingTask'),
+      consume: stream.consume,
+      restartable: stream.restartable,
+    })
+    .catch((error: unknown) => Promise.reject(stream.told(error)));
   stream.finish();
   return data;
 };
@@ -123,13 +126,16 @@ export const streamWorkflowTask = async (c: CloudClient, taskId: string, sink: R
     sink,
     (m) => c.warn(m),
   );
-  const data = await c.call({
-    method: 'POST',
-    path: '/service/cloud/workflow/taskdetail',
-    body: { task_id: taskId },
-    data: answerSchema('workflowTaskDetail'),
-    consume: stream.consume,
-  });
+  const data = await c
+    .call({
+      method: 'POST',
+      path: '/service/cloud/workflow/taskdetail',
+      body: { task_id: taskId },
+      data: answerSchema('workflowTaskDetail'),
+      consume: stream.consume,
+      restartable: stream.restartable,
+    })
+    .catch((error: unknown) => Promise.reject(stream.told(error)));
   stream.finish();
   return data;
 };

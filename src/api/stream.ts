@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { CliError, ServiceError } from '../errors.js';
+import { afterShown, CliError, ServiceError } from '../errors.js';
 import type { AnswerSchema } from '../schemas/answers.js';
 import { collectYoung } from '../heap.js';
 import { ArraySplitter } from './array-stream.js';
@@ -14,6 +14,12 @@ export interface RecordSink<T> {
    * mid-body) starts over, so the sink starts over too, or throws when it cannot.
    */
   start(attempt: number): void | Promise<void>;
+  /**
+   * How many records are out where they cannot be taken back (stdout), once a retried request
+   * could not start over; undefined while it could. An answer that may pass (an envelope code 500
+   * after the records) is then not asked again: its own error is told, with that count.
+   */
+  shown?(): number | undefined;
   /**
    * Told once the array begins, of the object holding it as read so far: the fields that came
    * before the array, the array itself empty (`--json` writes them before the records).
@@ -227,6 +233,8 @@ export function streamArray<T>(
   };
   return {
     consume,
+    restartable: () => sink.shown?.() === undefined,
+    told: (error) => afterShown(error, sink.shown?.() ?? 0),
     finish() {
       if (refused) throw refused;
       for (const w of warnings) warn(w);
@@ -237,6 +245,10 @@ export function streamArray<T>(
 /** A streamed array's body consumer, and what is told once the rest of the answer was checked. */
 export interface StreamedArray {
   consume: NonNullable<HttpRequest['consume']>;
+  /** Whether the sink could start over (see RecordSink.shown). */
+  restartable(): boolean;
+  /** An error of the request, saying how many records were already shown (see RecordSink.shown). */
+  told(error: unknown): unknown;
   /** Throws when every record was odd; else tells the warnings of the records left out. */
   finish(): void;
 }

@@ -43,6 +43,11 @@ export class JsonStream {
     return this.count;
   }
 
+  /** Records out on stdout, once the output began: a retried request cannot start over then. */
+  shown(): number | undefined {
+    return this.wroteHead ? this.count : undefined;
+  }
+
   /** A retried request starts over; once records are out on stdout it cannot. */
   start(attempt: number): void {
     if (this.wroteHead) {

@@ -117,6 +117,11 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
     return this.written;
   }
 
+  /** Records out where they cannot be taken back, once a retried request could not start over. */
+  shown(): number | undefined {
+    return this.started && this.headWritten && !this.target.restart ? this.written : undefined;
+  }
+
   async start(attempt: number): Promise<void> {
     if (this.started && this.headWritten) {
       if (!this.target.restart) {

@@ -219,3 +219,48 @@ describe('api GET /service/cloud/workflow/instancelist --paginate', () => {
     }
   });
 });
+
+describe('a later page that fails, once the first is out', () => {
+  it.each([
+    ['workflow', 'list', '--all', '--size', '3', '--json'],
+    ['api', 'GET', '/service/cloud/workflow/instancelist', '--paginate', '-f', 'size=3'],
+  ])('%s %s: the service own words, saying how many were written; the list is not closed', async (...argv) => {
+    const all = Array.from({ length: 7 }, (_, i) => ({
+      workflow_id: `wf-${i}`,
+      name: `n${i}`,
+      template_name: 't',
+      status: 'running',
+      total: i,
+      start_time: '2026-11-20 10:00:00',
+      end_time: '2026-11-21 10:00:00',
+      create_time: '2026-11-20 09:00:00',
+    }));
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      req.resume();
+      const page = Number(new URL(req.url!, 'http://x').searchParams.get('page'));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        page === 1
+          ? JSON.stringify({ code: 200, status: 'OK', data: { lists: all.slice(0, 3), count: all.length } })
+          : JSON.stringify({ code: 404, status: 'no such page', data: null }),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as import('node:net').AddressInfo).port;
+      const env = {
+        CALLCTL_BASE_URL: `http://127.0.0.1:${port}`,
+        CALLCTL_TOKEN: 'tok',
+        CALLCTL_CONFIG_DIR: tempConfigDir(),
+      };
+      const r = await runCli(argv, { env });
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/code 404: no such page; 3 records had been written before it/);
+      expect(r.out).toContain('"wf-2"');
+      expect(() => JSON.parse(r.out)).toThrow();
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

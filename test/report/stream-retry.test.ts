@@ -116,3 +116,41 @@ describe('--output where no file can be made', () => {
     },
   );
 });
+
+describe('an error code after the records', () => {
+  const failing = JSON.stringify({ data: task, status: 'internal trouble', code: 500 });
+  it.each([['--json'], ['--format', 'ndjson']])(
+    '%s on stdout: not asked again once records are out; the service own words, with how many were written',
+    async (...flags) => {
+      server = await fixtureServer({ '/service/cloud/detail': () => failing });
+      const env = { CALLCTL_BASE_URL: server.url, CALLCTL_TOKEN: 'tok', CALLCTL_CONFIG_DIR: tempConfigDir() };
+      const r = await runCli(['task', 'detail', 'T-CUT', ...flags], { env });
+      expect(r.code).toBe(5);
+      // It said "the connection was lost" after asking again, which nothing had lost.
+      expect(server.hits).toHaveLength(1);
+      const said = `GET /service/cloud/detail: code 500: internal trouble; ${records.length} records had been written before it; this may pass by itself: run again later`;
+      if (flags[0] === '--json') {
+        expect(r.err).toContain(`error: ${said}`);
+        const { error } = JSON.parse(r.err.trim().split('\n').at(-1)!);
+        expect(error).toMatchObject({ message: said, serviceCode: 500, written: records.length, exitCode: 5 });
+        expect(r.out.trimEnd().endsWith(']')).toBe(false);
+        expect(() => JSON.parse(r.out)).toThrow();
+      } else {
+        expect(r.err.trim()).toBe(`error: ${said}`);
+        expect(r.out.trimEnd().split('\n')).toHaveLength(records.length);
+      }
+    },
+  );
+
+  it('--output: asked again, as nothing was shown; the file is not made', async () => {
+    server = await fixtureServer({ '/service/cloud/detail': () => failing });
+    const env = { CALLCTL_BASE_URL: server.url, CALLCTL_TOKEN: 'tok', CALLCTL_CONFIG_DIR: tempConfigDir() };
+    const dir = tempDir('callctl-500-');
+    const r = await runCli(['task', 'detail', 'T-CUT', '-o', join(dir, 'x.ndjson'), '--format', 'ndjson'], { env });
+    expect(r.code).toBe(5);
+    expect(server.hits.length).toBeGreaterThan(1);
+    expect(r.err).toContain('code 500: internal trouble after');
+    expect(r.err).not.toContain('had been written');
+    expect(readdirSync(dir)).toEqual([]);
+  }, 30_000);
+});

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { InputError, InterruptedError, UsageError } from '../../errors.js';
+import { afterShown, InputError, InterruptedError, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { redact, redactHeader } from '../../redact.js';
 import { isRead, PAGED_ENDPOINT } from '../../api/reads.js';
@@ -107,7 +107,7 @@ export async function runApi(ctx: Context, opts: ApiOptions): Promise<number> {
       const secrets = [...ctx.secrets];
       const count = await paginate(client, req, (fresh) =>
         json.records(JSON.parse(redact(JSON.stringify(fresh), secrets)) as unknown[]),
-      );
+      ).catch((error: unknown) => Promise.reject(afterShown(error, json.shown() ?? 0)));
       await json.finish({ lists: [], count });
       return 0;
     }

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.js';
 import { listWorkflows } from '../../api/cloud.js';
+import { afterShown } from '../../errors.js';
 import type { WorkflowInstance } from '../../schemas/workflow.js';
 import type { Column } from '../../output/table.js';
 import { runWatch, type WatchFlags } from '../watch-options.js';
@@ -62,7 +63,9 @@ export async function runWorkflowList(ctx: Context, opts: ListOptions): Promise<
     const { JsonStream } = await import('../../output/json-stream.js');
     const json = new JsonStream(ctx.io.stdout, 'lists', () => true);
     json.opened({ lists: [] });
-    const count = await walk((fresh) => json.records(fresh));
+    const count = await walk((fresh) => json.records(fresh)).catch((error: unknown) =>
+      Promise.reject(afterShown(error, json.shown() ?? 0)),
+    );
     await json.finish({ lists: [], count });
     return 0;
   }
