@@ -133,7 +133,14 @@ const hexCase = (n: number, width = 2) =>
     .replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`);
 
 /** Characters that have a name in HTML (`&amp;`), as services write them. */
-const HTML_NAMES: Record<string, string> = { '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' };
+/** HTML's names of ASCII characters, HTML5's among them (PHP's `htmlentities(..., ENT_HTML5)` writes `&sol;`). */
+const HTML_NAMES: Record<string, string> = Object.fromEntries([
+  ['\t', 'Tab'],
+  ['\n', 'NewLine'],
+  ...'&amp|AMP <lt|LT >gt|GT "quot|QUOT \'apos !excl #num $dollar %percnt (lpar )rpar *ast|midast +plus ,comma .period /sol :colon ;semi =equals ?quest @commat [lsqb|lbrack \\bsol ]rsqb|rbrack ^Hat _lowbar|UnderBar `grave|DiacriticalGrave {lcub|lbrace ||verbar|vert|VerticalLine }rcub|rbrace'
+    .split(' ')
+    .map((e) => [e[0]!, e.slice(1)]),
+]);
 /** HTML's names of U+00A0 to U+00FF, in order (PHP's htmlentities writes `&eacute;`). */
 const LATIN1_NAMES = (
   'nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 ' +
@@ -174,9 +181,12 @@ function charSpellings(ch: string): string {
     `&#[xX]0*${hexCase(cp, 1)};`,
   ];
   const short = JSON_SHORT[ch];
-  if (short !== undefined) alts.push(`\\\\+${literal(short)}`);
+  // A backslash escaped k times is 2^k of them: taken in pairs, so that the backslash of an
+  // escape after it (`\\\"` is a backslash and a quote) is left to that escape.
+  if (ch === '\\') alts.push('(?:\\\\\\\\)+');
+  else if (short !== undefined) alts.push(`\\\\+${literal(short)}`);
   const named = HTML_NAMES[ch] ?? (cp >= 0xa0 && cp <= 0xff ? LATIN1_NAMES[cp - 0xa0] : undefined);
-  if (named) alts.push(`&${named};`);
+  if (named) alts.push(`&(?:${named});`);
   if (ch === ' ') alts.push('\\+');
   if (ch === '"') alts.push('""');
   // The character as is comes last: an escape that begins with it (`&#38;`, `\\`, `%25`) is
@@ -204,15 +214,52 @@ function replaceCovered(text: string, pattern: RegExp): string {
   let out = '';
   let last = 0;
   while (m) {
-    const start = m.index;
-    let end = start + m[0].length;
-    // Every spelling that begins inside this stretch extends it.
-    for (pattern.lastIndex = start + 1; (m = pattern.exec(text)) && m.index < end; pattern.lastIndex = m.index + 1)
-      end = Math.max(end, m.index + m[0].length);
+    const start = escapeStart(text, m.index, last);
+    let end = m.index + m[0].length;
+    for (let was = -1; end !== was; end = escapeEnd(text, end)) {
+      was = end;
+      // Every spelling that begins inside this stretch extends it.
+      for (pattern.lastIndex = start + 1; (m = pattern.exec(text)) && m.index < end; pattern.lastIndex = m.index + 1)
+        end = Math.max(end, m.index + m[0].length);
+    }
     out += `${text.slice(last, start)}${REDACTED}`;
     last = end;
   }
   return out + text.slice(last);
+}
+
+/** How many backslashes come right before `at` (not before `from`). */
+function backslashesBefore(text: string, at: number, from = 0): number {
+  let n = 0;
+  while (at - n - 1 >= from && text.charCodeAt(at - n - 1) === 0x5c) n++;
+  return n;
+}
+
+/**
+ * Where a stretch beginning at `at` must begin so that no escape is left cut in the text before
+ * it (a backslash, or `\u` and some of its digits): a JSON text stays JSON once redacted.
+ */
+function escapeStart(text: string, at: number, from: number): number {
+  let digits = 0;
+  while (digits < 4 && at - digits - 1 >= from && /[0-9a-fA-F]/.test(text[at - digits - 1]!)) digits++;
+  const u = at - digits - 1;
+  if (digits < 4 && u > from && text[u] === 'u' && backslashesBefore(text, u, from) % 2) return u - 1;
+  return backslashesBefore(text, at, from) % 2 ? at - 1 : at;
+}
+
+/**
+ * Where a stretch ending at `at` must end so that what follows is read as before: a run of
+ * backslashes it cut must leave the escape after it whole (taken in, or left as it was).
+ */
+function escapeEnd(text: string, at: number): number {
+  let after = 0;
+  while (text.charCodeAt(at + after) === 0x5c) after++;
+  const run = after + backslashesBefore(text, at);
+  if (run % 2 === after % 2) return at;
+  // The run's last backslash escaped what follows: that escape is taken in whole.
+  if (run % 2) return at + after + 1 + (text[at + after] === 'u' ? 4 : 0);
+  // What follows was not escaped: the backslash left alone would escape it.
+  return at + 1;
 }
 
 /** The secrets of this process. `Context.addSecret` and the commands that read a secret add to it. */
