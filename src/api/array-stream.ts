@@ -21,6 +21,12 @@ const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 
+/**
+ * The array's key came twice in its object. JSON.parse keeps the last: the records of the first
+ * may be out already, so the answer is refused (the same whether workers read it or not).
+ */
+export class RepeatedArray extends Error {}
+
 export class ArraySplitter {
   /** Container types from the document's root down: `{` or `[`. */
   private readonly stack: number[] = [];
@@ -122,6 +128,7 @@ export class ArraySplitter {
       }
       if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         if (c === OPEN_ARRAY && this.targetDepth < 0 && this.atPath()) {
+          if (this.found) throw new RepeatedArray(`${this.path.join('.')} twice`);
           this.found = true;
           this.stack.push(c);
           this.targetDepth = this.stack.length;

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { afterShown, CliError, ServiceError } from '../errors.js';
 import type { AnswerSchema } from '../schemas/answers.js';
 import { collectYoung } from '../heap.js';
-import { ArraySplitter } from './array-stream.js';
+import { ArraySplitter, RepeatedArray } from './array-stream.js';
 import { GROUP_BYTES, WORKERS_FROM_BYTES, type GroupResult } from './group-jobs.js';
 import type { GroupWorkers } from './group-workers.js';
 import type { HttpRequest } from './transport.js';
@@ -223,6 +223,13 @@ export function streamArray<T>(
       while (inFlight.length) await settle();
     } catch (error) {
       if (error instanceof SyntaxError) throw notJson(endpoint);
+      if (error instanceof RepeatedArray)
+        throw new ServiceError(
+          `${endpoint}: HTTP 200, and the answer holds ${error.message}, not the service's envelope`,
+          endpoint,
+          200,
+          undefined,
+        );
       throw error;
     } finally {
       await workers?.close();

@@ -205,6 +205,26 @@ describe('a large answer read by worker threads', () => {
     }
   }, 30_000);
 
+  it('an answer whose records come twice under one key: refused, with or without the workers', async () => {
+    // JSON.parse keeps the last array; the workers' reading went on into the second one and wrote
+    // both (exit 0), where the main thread's reading said "not JSON". Now both refuse it alike.
+    for (const n of [50, 40_000]) {
+      const answer = taskAnswer(n).replace(/\]\},"status"/, '],"detail":[{"id":9}]},"status"');
+      const server = await serve(() => answer, n === 50 ? { padding: 0 } : {});
+      try {
+        const r = await cli(argvOf('task', 'ID'), envOf(server.url));
+        expect(r.workers).toBe(n === 50 ? 0 : WORKERS);
+        expect(r.code).toBe(1);
+        expect(r.err).toMatch(
+          /^error: GET \/service\/cloud\/detail: HTTP 200, and the answer holds data\.detail twice/,
+        );
+        expect(() => JSON.parse(r.out)).toThrow();
+      } finally {
+        await server.close();
+      }
+    }
+  }, 30_000);
+
   it('redacts the secrets the workers are told of, in the spellings a service echoes', async () => {
     const token = 'tok-9f3a7c2e51';
     const spellings = [token, encodeURIComponent(token).replace('-', '%2D'), 'tok\\u002d9f3a7c2e51'];
