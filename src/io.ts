@@ -1,5 +1,6 @@
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { isatty } from 'node:tty';
+import { ExitCode, fsReason } from './errors.js';
 
 /** Asks the person at the terminal. Every prompt writes to stderr, never stdout. */
 export interface Prompter {
@@ -53,7 +54,12 @@ export function nodeIO(): IO {
       if (outputErrors.size > 0) for (const handler of outputErrors) handler(error, name);
       // A reader that went away (`callctl robots | head -1`) ends the run quietly, as Unix tools do.
       else if (error.code === 'EPIPE') process.exit(0);
-      else throw error;
+      else {
+        // A full disk under `> file`: one line, local trouble, not Node's stack trace.
+        if (name === 'stdout')
+          process.stderr.write(`error: cannot write to stdout: ${error.code} (${fsReason(error.code)})\n`);
+        process.exit(ExitCode.LOCAL);
+      }
     });
     return stream;
   };

@@ -191,9 +191,28 @@ describe('a read command answered by the service', () => {
 });
 
 describe('pipes', () => {
+  const fixture = useSandbox();
   it('a reader that closes early (| head -1) ends the run quietly', () => {
     const res = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" push --help | head -1`], { encoding: 'utf8' });
     expect(res.stdout).toMatch(/^Usage: callctl push/);
     expect(res.stderr).toBe('');
   });
+
+  it.each([['robots'], ['robots', '--json'], ['task', 'detail', 'T-DEBT-0001', '--format', 'ndjson']])(
+    'an output that cannot be written (a full disk) is one error line and exit 6: %s',
+    async (...args) => {
+      // It was Node's stack trace of the ENOSPC, and exit 1. (Not spawnSync: the sandbox answers
+      // from this process.)
+      const res = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = execFile('sh', ['-c', `"${process.execPath}" "${bin}" ${args.join(' ')} > /dev/full`], {
+          env: { ...process.env, ...fixture.env, CALLCTL_TOKEN: fixture.token },
+        });
+        let stderr = '';
+        child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+      expect(res.stderr).toBe('error: cannot write to stdout: ENOSPC (no space left on the device)\n');
+      expect(res.code).toBe(6);
+    },
+  );
 });
