@@ -2,7 +2,8 @@ import { answerSchema } from '../schemas/answers.js';
 import type { CallRecord } from '../schemas/task.js';
 import type { WorkflowCallDetail, VerifyPushRequest, WorkflowListQuery } from '../schemas/workflow.js';
 import type { RecordSink } from './stream.js';
-import type { CloudClient } from './client.js';
+import type { z } from 'zod';
+import type { CloudCall, CloudClient } from './client.js';
 
 /**
  * One function per cloud endpoint of the spec. Each names the schema of its own answer, loaded
@@ -93,49 +94,52 @@ export const getWorkflowTask = async (c: CloudClient, taskId: string) =>
  * GET /service/cloud/detail?TaskID=, its call records handed to `sink` as they arrive (a task of
  * 100,000 records is never held whole). Returns the task with `detail` empty.
  */
-export const streamTask = async (c: CloudClient, taskId: string, sink: RecordSink<CallRecord>) => {
-  const stream = (await import('./stream.js')).streamArray(
-    'GET /service/cloud/detail',
-    ['data', 'detail'],
-    answerSchema('callingTask'),
+export const streamTask = async (c: CloudClient, taskId: string, sink: RecordSink<CallRecord>) =>
+  streamed(
+    c,
+    { method: 'GET', path: '/service/cloud/detail', query: { TaskID: taskId }, data: answerSchema('callingTask') },
+    'detail',
     async () => (await task()).callRecordSchema,
     sink,
-    (m) => c.warn(m),
   );
-  const data = await c
-    .call({
-      method: 'GET',
-      path: '/service/cloud/detail',
-      query: { TaskID: taskId },
-      data: answerSchema('callingTask'),
-      consume: stream.consume,
-      restartable: stream.restartable,
-    })
-    .catch((error: unknown) => Promise.reject(stream.told(error)));
-  stream.finish();
-  return data;
-};
 
 /** POST /service/cloud/workflow/taskdetail, its `details` handed to `sink` as they arrive. Returns the task with `details` empty. */
-export const streamWorkflowTask = async (c: CloudClient, taskId: string, sink: RecordSink<WorkflowCallDetail>) => {
-  const stream = (await import('./stream.js')).streamArray(
-    'POST /service/cloud/workflow/taskdetail',
-    ['data', 'details'],
-    answerSchema('workflowTaskDetail'),
-    async () => (await workflow()).workflowCallDetailSchema,
-    sink,
-    (m) => c.warn(m),
-  );
-  const data = await c
-    .call({
+export const streamWorkflowTask = async (c: CloudClient, taskId: string, sink: RecordSink<WorkflowCallDetail>) =>
+  streamed(
+    c,
+    {
       method: 'POST',
       path: '/service/cloud/workflow/taskdetail',
       body: { task_id: taskId },
       data: answerSchema('workflowTaskDetail'),
-      consume: stream.consume,
-      restartable: stream.restartable,
-    })
+    },
+    'details',
+    async () => (await workflow()).workflowCallDetailSchema,
+    sink,
+  );
+
+/**
+ * A call whose `data.<key>` array goes to `sink` as it arrives (src/api/stream.ts); its errors say
+ * how many records were already shown. Returns `data` with that array empty.
+ */
+async function streamed<T extends z.ZodType, R>(
+  c: CloudClient,
+  call: CloudCall<T>,
+  key: string,
+  item: () => Promise<z.ZodType>,
+  sink: RecordSink<R>,
+): Promise<z.infer<T>> {
+  const stream = (await import('./stream.js')).streamArray(
+    `${call.method} ${call.path}`,
+    ['data', key],
+    call.data,
+    item,
+    sink,
+    (m) => c.warn(m),
+  );
+  const data = await c
+    .call({ ...call, consume: stream.consume, restartable: stream.restartable })
     .catch((error: unknown) => Promise.reject(stream.told(error)));
   stream.finish();
   return data;
-};
+}

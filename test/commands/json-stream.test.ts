@@ -1,3 +1,5 @@
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
@@ -15,6 +17,18 @@ async function same(env: Record<string, string>, kind: 'task' | 'workflow', id: 
   const now = await runCli(argvOf(kind, id), { env });
   expectSame(old, now);
   return { old, now };
+}
+
+/** A listener of this test's own, and the environment that points callctl at it. */
+async function local(handler: RequestListener, token = 'tok') {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const env = {
+    CALLCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    CALLCTL_TOKEN: token,
+    CALLCTL_CONFIG_DIR: tempConfigDir(),
+  };
+  return { env, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 describe("the sandbox's tasks", () => {
@@ -95,9 +109,8 @@ describe('a connection cut mid-answer', () => {
 
   it('an answer that ends inside its JSON (no length said, the connection closed cleanly) is a cut too', async () => {
     const body = Buffer.from(taskBody(200));
-    const { createServer } = await import('node:http');
     let hits = 0;
-    const server = createServer((req, res) => {
+    const server = await local((req, res) => {
       hits++;
       req.resume();
       // Chunked, then ended early: nothing at the HTTP level says the body is short.
@@ -105,14 +118,8 @@ describe('a connection cut mid-answer', () => {
       res.write(body.subarray(0, 20_000));
       setTimeout(() => res.end(body.subarray(20_000, 40_000)), 20);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const port = (server.address() as import('node:net').AddressInfo).port;
-      const env = {
-        CALLCTL_BASE_URL: `http://127.0.0.1:${port}`,
-        CALLCTL_TOKEN: 'tok',
-        CALLCTL_CONFIG_DIR: tempConfigDir(),
-      };
+      const env = server.env;
       const r = await runCli(['task', 'detail', 'T-GEN', '--json'], { env });
       expect(r.code).toBe(5);
       const written = recordsIn(r.out);
@@ -121,7 +128,7 @@ describe('a connection cut mid-answer', () => {
       expect(() => JSON.parse(r.out)).toThrow();
       expect(hits).toBe(2);
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   });
 });
@@ -187,23 +194,16 @@ describe('api GET /service/cloud/workflow/instancelist --paginate', () => {
       note: i === 3 ? 'http://user:pw-123@example.test/x' : null,
       total: i * 1.5,
     }));
-    const { createServer } = await import('node:http');
-    const server = createServer((req, res) => {
+    const server = await local((req, res) => {
       req.resume();
       const q = new URL(req.url!, 'http://x').searchParams;
       const page = Number(q.get('page'));
       const lists = all.slice((page - 1) * 3, page * 3);
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ code: 200, status: 'OK', data: { lists, count: all.length } }));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    }, 'tok-123456');
     try {
-      const port = (server.address() as import('node:net').AddressInfo).port;
-      const env = {
-        CALLCTL_BASE_URL: `http://127.0.0.1:${port}`,
-        CALLCTL_TOKEN: 'tok-123456',
-        CALLCTL_CONFIG_DIR: tempConfigDir(),
-      };
+      const env = server.env;
       const r = await runCli(['api', 'GET', '/service/cloud/workflow/instancelist', '--paginate', '-f', 'size=3'], {
         env,
       });
@@ -215,7 +215,7 @@ describe('api GET /service/cloud/workflow/instancelist --paginate', () => {
       expect(r.out).not.toContain('pw-123');
       expect(JSON.parse(r.out).lists).toHaveLength(7);
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   });
 });
@@ -235,8 +235,7 @@ describe('a later page that fails, once the first is out', () => {
       end_time: '2026-11-21 10:00:00',
       create_time: '2026-11-20 09:00:00',
     }));
-    const { createServer } = await import('node:http');
-    const server = createServer((req, res) => {
+    const server = await local((req, res) => {
       req.resume();
       const page = Number(new URL(req.url!, 'http://x').searchParams.get('page'));
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -246,21 +245,15 @@ describe('a later page that fails, once the first is out', () => {
           : JSON.stringify({ code: 404, status: 'no such page', data: null }),
       );
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const port = (server.address() as import('node:net').AddressInfo).port;
-      const env = {
-        CALLCTL_BASE_URL: `http://127.0.0.1:${port}`,
-        CALLCTL_TOKEN: 'tok',
-        CALLCTL_CONFIG_DIR: tempConfigDir(),
-      };
+      const env = server.env;
       const r = await runCli(argv, { env });
       expect(r.code).toBe(1);
       expect(r.err).toMatch(/code 404: no such page; 3 records had been written before it/);
       expect(r.out).toContain('"wf-2"');
       expect(() => JSON.parse(r.out)).toThrow();
     } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     }
   });
 });
