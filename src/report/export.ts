@@ -127,6 +127,7 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
       if (!this.target.restart) {
         throw new NetworkError(
           `the connection was lost after ${plural(this.written, 'record')} had been written (attempt ${attempt - 1}); run the command again`,
+          { written: this.written },
         );
       }
       await this.target.restart();

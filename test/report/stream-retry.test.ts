@@ -75,6 +75,7 @@ describe('a connection lost mid-body', () => {
     expect(written.length).toBeLessThan(records.length);
     expect(new Set(written).size).toBe(written.length);
     expect(r.err).toContain(`after ${written.length} record${written.length === 1 ? '' : 's'} had been written`);
+    expect(r.err.match(/had been written/g)).toHaveLength(1); // told once, not again by the caller
     expect(r.err.trim().split('\n')).toHaveLength(1);
   });
 });
