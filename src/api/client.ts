@@ -130,6 +130,12 @@ export class CloudClient {
         });
       }
       await this.authenticate();
+      // Records of this answer already shown cannot be taken back: not asked again.
+      if (spec.restartable?.() === false)
+        throw new AuthError(
+          `${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: the token was rejected once part of the answer was shown; a new one is in use now: run the command again`,
+          { endpoint, httpStatus: res.status, serviceCode: verdict.envelope?.code },
+        );
       res = await this.send(spec, endpoint);
       verdict = judge(res);
       if (verdict.kind === 'rejected') {

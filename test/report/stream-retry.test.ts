@@ -155,3 +155,30 @@ describe('an error code after the records', () => {
     expect(readdirSync(dir)).toEqual([]);
   }, 30_000);
 });
+
+describe('a token refused after the records', () => {
+  it('--json on stdout: a new token is got, but the answer is not asked again once records are out', async () => {
+    const refused = JSON.stringify({ data: task, status: 'token expired', code: 401 });
+    server = await fixtureServer({
+      '/service/cloud/detail': () => refused,
+      '/service/cloud/auth': () => JSON.stringify({ data: { token: 'fresh' }, status: 'OK', code: 200 }),
+    });
+    const env = {
+      CALLCTL_BASE_URL: server.url,
+      CALLCTL_APP_KEY: 'key',
+      CALLCTL_APP_SECRET: 'app-secret-1',
+      CALLCTL_CONFIG_DIR: tempConfigDir(),
+    };
+    const r = await runCli(['task', 'detail', 'T-CUT', '--json'], { env });
+    // It asked again, and said "the connection was lost ... (attempt 0)" of a refused token.
+    expect(server.hits.map((h) => h.split('?')[0])).toEqual([
+      'POST /service/cloud/auth',
+      'GET /service/cloud/detail',
+      'POST /service/cloud/auth',
+    ]);
+    expect(r.code).toBe(4);
+    expect(r.err).toContain(
+      `error: GET /service/cloud/detail: code 401: token expired: the token was rejected once part of the answer was shown; a new one is in use now: run the command again; ${records.length} records had been written before it`,
+    );
+  });
+});
