@@ -55,9 +55,15 @@ export function nodeIO(): IO {
       // A reader that went away (`callctl robots | head -1`) ends the run quietly, as Unix tools do.
       else if (error.code === 'EPIPE') process.exit(0);
       else {
-        // A full disk under `> file`: one line, local trouble, not Node's stack trace.
-        if (name === 'stdout')
-          process.stderr.write(`error: cannot write to stdout: ${error.code} (${fsReason(error.code)})\n`);
+        // A full disk under `> file`: one line (and the JSON error with --json), local trouble,
+        // not Node's stack trace. A stderr that fails has nowhere to say so.
+        const message = `cannot write to stdout: ${error.code} (${fsReason(error.code)})`;
+        if (name === 'stdout') {
+          const json = process.argv.includes('--json')
+            ? `${JSON.stringify({ error: { kind: 'local', message, exitCode: ExitCode.LOCAL } })}\n`
+            : '';
+          process.stderr.write(`error: ${message}\n${json}`);
+        }
         process.exit(ExitCode.LOCAL);
       }
     });

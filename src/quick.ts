@@ -1,5 +1,6 @@
 import { writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { fsReason } from './errors.js';
 import { cacheDir } from './files/state.js';
 import { helpPageKey, readHelpPage } from './help/request.js';
 import { VERSION } from './version.js';
@@ -41,7 +42,11 @@ function write(fd: 1 | 2, text: string, exitCode: number): number {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EPIPE') return 0;
-    if (code !== 'EAGAIN') throw error;
+    if (code !== 'EAGAIN') {
+      // A full disk under `> file`: one line and local trouble (exit 6), as src/io.ts says it.
+      if (fd === 1) writeSync(2, `error: cannot write to stdout: ${code} (${fsReason(code)})\n`);
+      return 6;
+    }
     (fd === 1 ? process.stdout : process.stderr).write(rest);
   }
   return exitCode;

@@ -198,21 +198,26 @@ describe('pipes', () => {
     expect(res.stderr).toBe('');
   });
 
-  it.each([['robots'], ['robots', '--json'], ['task', 'detail', 'T-DEBT-0001', '--format', 'ndjson']])(
-    'an output that cannot be written (a full disk) is one error line and exit 6: %s',
-    async (...args) => {
-      // It was Node's stack trace of the ENOSPC, and exit 1. (Not spawnSync: the sandbox answers
-      // from this process.)
-      const res = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = execFile('sh', ['-c', `"${process.execPath}" "${bin}" ${args.join(' ')} > /dev/full`], {
-          env: { ...process.env, ...fixture.env, CALLCTL_TOKEN: fixture.token },
-        });
-        let stderr = '';
-        child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));
-        child.on('close', (code) => resolve({ code, stderr }));
+  it.each([
+    ['--version'],
+    ['push', '--help'],
+    ['robots'],
+    ['robots', '--json'],
+    ['task', 'detail', 'T-DEBT-0001', '--format', 'ndjson'],
+  ])('an output that cannot be written (a full disk) is one error line and exit 6: %s', async (...args) => {
+    // It was Node's stack trace of the ENOSPC, and exit 1. (Not spawnSync: the sandbox answers
+    // from this process.)
+    const res = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = execFile('sh', ['-c', `"${process.execPath}" "${bin}" ${args.join(' ')} > /dev/full`], {
+        env: { ...process.env, ...fixture.env, CALLCTL_TOKEN: fixture.token },
       });
-      expect(res.stderr).toBe('error: cannot write to stdout: ENOSPC (no space left on the device)\n');
-      expect(res.code).toBe(6);
-    },
-  );
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => (stderr += String(d)));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    const line = 'error: cannot write to stdout: ENOSPC (no space left on the device)';
+    const json = { error: { kind: 'local', message: line.slice(7), exitCode: 6 } };
+    expect(res.stderr).toBe(`${line}\n${args.includes('--json') ? `${JSON.stringify(json)}\n` : ''}`);
+    expect(res.code).toBe(6);
+  });
 });
