@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { fsReason } from './errors.js';
+import { ExitCode, fsReason } from './errors.js';
 import { cacheDir } from './files/state.js';
 import { helpPageKey, readHelpPage } from './help/request.js';
 import { VERSION } from './version.js';
@@ -45,7 +45,7 @@ function write(fd: 1 | 2, text: string, exitCode: number): number {
     if (code !== 'EAGAIN') {
       // A full disk under `> file`: one line and local trouble (exit 6), as src/io.ts says it.
       if (fd === 1) writeSync(2, `error: cannot write to stdout: ${code} (${fsReason(code)})\n`);
-      return 6;
+      return ExitCode.LOCAL;
     }
     (fd === 1 ? process.stdout : process.stderr).write(rest);
   }

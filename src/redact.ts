@@ -132,7 +132,6 @@ const hexCase = (n: number, width = 2) =>
     .padStart(width, '0')
     .replace(/[a-f]/g, (d) => `[${d}${d.toUpperCase()}]`);
 
-/** Characters that have a name in HTML (`&amp;`), as services write them. */
 /** HTML's names of ASCII characters, HTML5's among them (PHP's `htmlentities(..., ENT_HTML5)` writes `&sol;`). */
 const HTML_NAMES: Record<string, string> = Object.fromEntries([
   ['\t', 'Tab'],

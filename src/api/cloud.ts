@@ -1,8 +1,8 @@
+import type { z } from 'zod';
 import { answerSchema } from '../schemas/answers.js';
 import type { CallRecord } from '../schemas/task.js';
 import type { WorkflowCallDetail, VerifyPushRequest, WorkflowListQuery } from '../schemas/workflow.js';
 import type { RecordSink } from './stream.js';
-import type { z } from 'zod';
 import type { CloudCall, CloudClient } from './client.js';
 
 /**
