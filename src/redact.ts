@@ -54,8 +54,11 @@ const seenHeaders = new Map<string, boolean>();
  */
 const SECRET_JSON_KEYS = /"(APPSecret|token|push_token|Sign|sign|secret|password)"(\s*:\s*)"(?:[^"\\]|\\.)*"/g;
 
-/** `scheme://user:password@` or `scheme://token@` in a URL: the part before `@` is credentials. */
-const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>\\]+)@/gi;
+/**
+ * `scheme://user:password@` in a URL: the password is a secret, the user name is not
+ * (`ssh://git@host` is shown as it is).
+ */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:"'<>\\]*:)([^\s/?#@"'<>\\]+)@/gi;
 
 /** Shorter values would redact ordinary words; callctl's secrets are longer. */
 const MIN_LENGTH = 4;
@@ -277,13 +280,11 @@ export function addSecret(value: string | undefined): void {
   secrets.add(value);
 }
 
-/** Adds the credentials inside a URL (`https://user:password@host`), if any. */
+/** Adds the password inside a URL (`https://user:password@host`), if any; a user name is no secret. */
 export function addUrlSecrets(url: string | undefined): void {
   if (!url) return;
-  for (const m of url.matchAll(URL_USERINFO)) {
-    const info = m[2]!;
-    const colon = info.indexOf(':');
-    const secret = colon >= 0 ? info.slice(colon + 1) : info;
+  for (const m of url.matchAll(URL_PASSWORD)) {
+    const secret = m[2]!;
     addSecret(secret);
     try {
       addSecret(decodeURIComponent(secret));
@@ -326,15 +327,12 @@ export function mayRedact(includes: (part: string) => boolean): boolean {
   return (includes('@') && includes('://')) || secrets.mayBeIn(includes);
 }
 
-/** `scheme://user:password@host` -> `scheme://user:***@host`; `scheme://token@host` -> `scheme://***@host`. */
+/** `scheme://user:password@host` -> `scheme://user:***@host`; `scheme://user@host` stays as it is. */
 export function redactUrls(text: string): string {
   // The pattern needs "://" and "@": most texts (every header of a notification) have neither,
   // and a plain includes() is far cheaper than running the pattern (serve-hooks runs this per header).
   if (!text.includes('://') || !text.includes('@')) return text;
-  return text.replace(URL_USERINFO, (_m, scheme: string, info: string) => {
-    const colon = info.indexOf(':');
-    return `${scheme}${colon >= 0 ? `${info.slice(0, colon)}:${REDACTED}` : REDACTED}@`;
-  });
+  return text.replace(URL_PASSWORD, (_m, user: string) => `${user}${REDACTED}@`);
 }
 
 /** A header as it may be shown: secret headers keep only their scheme (`Token ***`). */
