@@ -1,6 +1,7 @@
 // The Debian package: the single executable (scripts/sea.mjs) as /usr/bin/callctl, its shell
 // completions where bash-completion, zsh and fish look for them, the man page made from the help
-// (scripts/man-page.mjs), and serve-hooks as a systemd service (packaging/), installed disabled,
+// (scripts/man-page.mjs), the README, changelog and manual (docs/) in /usr/share/doc/callctl, and
+// serve-hooks as a systemd service (packaging/), installed disabled,
 // its settings in /etc/callctl/serve-hooks.env and its state in /var/lib/callctl. Built with
 // dpkg-deb (Debian's dpkg), no other Debian tooling.
 //
@@ -11,6 +12,7 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -35,6 +37,9 @@ export const DEB_PATHS = {
   unit: 'usr/lib/systemd/system/callctl-serve-hooks.service',
   settings: 'etc/callctl/serve-hooks.env',
   copyright: 'usr/share/doc/callctl/copyright',
+  readme: 'usr/share/doc/callctl/README.md',
+  changelog: 'usr/share/doc/callctl/changelog.gz',
+  manual: 'usr/share/doc/callctl/docs/README.md',
 };
 
 /** A reload after install and removal lets a running systemd see the unit; never in a --root install. */
@@ -68,6 +73,12 @@ export function buildDeb(executable, outDir, { compression = 'xz' } = {}) {
     // It holds the KEYs once filled in: root only.
     put(DEB_PATHS.settings, readFileSync(join(root, 'packaging/serve-hooks.env')), 0o600);
     put(DEB_PATHS.copyright, executableNotices());
+    // The README and the manual beside it (docs/, its pages and pictures), so the README's links
+    // work offline; the changelog as Debian keeps one.
+    put(DEB_PATHS.readme, readFileSync(join(root, 'README.md')));
+    put(DEB_PATHS.changelog, gzipSync(readFileSync(join(root, 'CHANGELOG.md')), { level: 9 }));
+    for (const file of readdirSync(join(root, 'docs'), { recursive: true }).filter((f) => /\.(md|png)$/.test(f)))
+      put(join(dirname(DEB_PATHS.manual), file), readFileSync(join(root, 'docs', file)));
     put('DEBIAN/conffiles', `/${DEB_PATHS.settings}\n`);
     put('DEBIAN/postinst', RELOAD, 0o755);
     put('DEBIAN/postrm', RELOAD, 0o755);

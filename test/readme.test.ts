@@ -1,11 +1,26 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error: a plain .mjs script, shared with `npm run readme`
-import { renderSamples } from '../scripts/readme-samples.mjs';
+import { renderSamples, samplePages } from '../scripts/readme-samples.mjs';
+import { itWith } from './helpers/programs.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const read = (page: string) => readFileSync(join(root, page), 'utf8');
+const pages = samplePages();
+const readme = read('README.md');
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces to hyphens. */
+function anchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
 
 describe('README', () => {
   it('gives the two set-up commands first', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const firstBlock = /```sh\n([\s\S]*?)```/.exec(readme)![1]!;
     expect(firstBlock).toMatch(/^npm install && npm run demo/m);
     expect(firstBlock).toMatch(/^npm test/m);
@@ -15,7 +30,6 @@ describe('README', () => {
 
   it('a fresh npm install runs or declines every install script on purpose: none is left unreviewed (no npm warning)', async () => {
     const { spawnSync } = await import('node:child_process');
-    const root = new URL('..', import.meta.url);
     const r = spawnSync('npm', ['install-scripts', 'ls'], { cwd: root, encoding: 'utf8' });
     if (
       r.status !== 0 &&
@@ -33,24 +47,95 @@ describe('README', () => {
 
   it("the installed tree has no peer range npm warns about (esbuild in the range vitest's vite asks for)", async () => {
     const { spawnSync } = await import('node:child_process');
-    const r = spawnSync('npm', ['ls', '--all', '--json'], { cwd: new URL('..', import.meta.url), encoding: 'utf8' });
+    const r = spawnSync('npm', ['ls', '--all', '--json'], { cwd: root, encoding: 'utf8' });
     const problems = (JSON.parse(r.stdout) as { problems?: string[] }).problems ?? [];
     expect(problems.filter((p) => /^invalid|peer/.test(p))).toEqual([]);
   });
 
-  it('shows stdout and stderr in the order a terminal shows them (a note after the table it is about)', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const sample = /\$ callctl workflow task-detail WT-IC-0001\n([\s\S]*?)```/.exec(readme)![1]!;
-    expect(sample.indexOf('(RING left out')).toBeGreaterThan(0);
-    expect(sample.indexOf('(RING left out')).toBeLessThan(sample.indexOf('\nAnswers\n'));
-    const upload = /\$ callctl workflow update [^\n]*--dry-run\n([\s\S]*?)```/.exec(readme)![1]!;
-    expect(upload.indexOf('checked demo.csv')).toBeLessThan(upload.indexOf('Batches it would send'));
+  it('is the first hour: at most 250 lines, no pointers into src/ or test/, no figures of benchmarks', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(250);
+    expect(readme).not.toMatch(/\b(src|test|bench)\/[\w./-]+/);
+    expect(readme).not.toMatch(/\bbench:|design\.md|\d\.\d+x\b/);
   });
 
-  it('shows what the commands print today (regenerate with `npm run readme`)', async () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const rendered = (await renderSamples(readme)) as string;
-    expect(readme.match(/<!-- sample -->/g)?.length ?? 0).toBeGreaterThan(5);
-    expect(rendered).toBe(readme);
-  }, 60_000);
+  it('links every page of the manual, and the manual links every page of docs/', () => {
+    const manual = read('docs/README.md');
+    for (const page of pages.filter((p) => p.startsWith('docs/') && !p.startsWith('docs/internals/'))) {
+      if (page === 'docs/README.md') continue;
+      expect(readme, page).toContain(`(${page}`);
+      expect(manual, page).toContain(`(${page.slice('docs/'.length)}`);
+    }
+    for (const page of pages.filter((p) => p.startsWith('docs/internals/') && !p.endsWith('README.md')))
+      expect(read('docs/internals/README.md'), page).toContain(`(${page.slice('docs/internals/'.length)}`);
+  });
+
+  it("the tour pastes the sandbox's export line before the first command that needs it", () => {
+    const tour = readme.slice(readme.indexOf('## A ten-minute tour'), readme.indexOf('## Exit codes'));
+    const commands = [...tour.matchAll(/^\$ callctl (.+)$/gm)].map((m) => m[1]!);
+    expect(commands[0]).toMatch(/^sandbox /);
+    expect(commands[1]).toBe('auth login');
+    const between = tour.slice(tour.indexOf('Ctrl-C to stop.'), tour.indexOf('$ callctl auth login'));
+    expect(between).toMatch(/paste the `export` line/);
+    // push and template send need what only the export line sets (flex-url, sign-key).
+    expect(tour.indexOf('$ callctl push ')).toBeGreaterThan(tour.indexOf('$ callctl auth login'));
+  });
+
+  it('shows stdout and stderr in the order a terminal shows them (a note after the table it is about)', () => {
+    const sample = /\$ callctl workflow list --size 5\n([\s\S]*?)```/.exec(read('docs/commands.md'))![1]!;
+    expect(sample.indexOf('left out to fit')).toBeGreaterThan(sample.indexOf('└'));
+    const upload = /\$ callctl workflow update [^\n]*--dry-run\n([\s\S]*?)```/.exec(readme)![1]!;
+    expect(upload.indexOf('checked demo.csv')).toBeLessThan(upload.indexOf('Batches it would send'));
+    // On a terminal: no time stamps (they are for logs), and a progress line redrawn in place.
+    expect(upload).not.toMatch(/^\d{4}-\d\d-\d\dT/m);
+    expect(upload).not.toMatch(/checking demo\.csv/);
+  });
+});
+
+describe('the docs', () => {
+  it('every relative link reaches a file, and every #anchor a heading of it', () => {
+    const broken: string[] = [];
+    for (const page of [...pages, 'CHANGELOG.md', 'CONTRIBUTING.md']) {
+      const text = read(page).replace(/```[\s\S]*?```/g, '');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const [file, hash] = target!.split('#') as [string, string | undefined];
+        const path = file ? join(dirname(join(root, page)), file) : join(root, page);
+        if (!existsSync(path)) {
+          broken.push(`${page}: ${target} (no such file)`);
+          continue;
+        }
+        if (!hash) continue;
+        const headings = [...readFileSync(path, 'utf8').matchAll(/^#+ (.+)$/gm)].map((m) => anchor(m[1]!));
+        if (!headings.includes(hash)) broken.push(`${page}: ${target} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('the pictures they show are in docs/', () => {
+    for (const png of ['inspector.png', 'report.png']) expect(existsSync(join(root, 'docs', png)), png).toBe(true);
+    expect(read('docs/inspector.md')).toContain('](inspector.png)');
+    expect(read('docs/reports.md')).toContain('](report.png)');
+  });
+});
+
+describe('the samples of every page', () => {
+  it('are checked in README.md and every page under docs/', () => {
+    expect(pages[0]).toBe('README.md');
+    expect(pages).toEqual(expect.arrayContaining(['docs/commands.md', 'docs/reports.md', 'docs/internals/README.md']));
+    expect(pages.filter((p) => /<!-- sample -->/.test(read(p))).length).toBeGreaterThan(3);
+  });
+
+  for (const page of pages.filter((p) => /<!-- sample -->/.test(read(p)))) {
+    itWith(
+      'script',
+      `${page} shows what the commands print today, followed as the tour says (regenerate with \`npm run readme\`)`,
+      async () => {
+        const text = read(page);
+        const rendered = await renderSamples(text, page);
+        expect(rendered).toBe(text);
+      },
+      120_000,
+    );
+  }
 });

@@ -16,8 +16,9 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExecutable } from '../scripts/sea.mjs';
 import { buildDeb, DEB_PATHS } from '../scripts/deb.mjs';
@@ -284,6 +285,14 @@ describe.runIf(linuxX64)('the Debian package', () => {
     expect(copyright).toMatch(/^callctl\n=+\nMIT License/);
     expect(copyright).toContain('Node.js'); // the runtime inside, with its own licences
     expect(copyright).toMatch(/^zod@\S+\nLicense: MIT$/m);
+    // The README and the manual it links, offline: every docs/ page and picture it names is there.
+    const doc = join(scratch, dirname(DEB_PATHS.readme));
+    const readme = readFileSync(join(doc, 'README.md'), 'utf8');
+    const linked = [...readme.matchAll(/\]\((docs\/[^)#]+)/g)].map((m) => m[1]!);
+    expect(linked.length).toBeGreaterThan(5);
+    for (const page of linked) expect(existsSync(join(doc, page)), page).toBe(true);
+    expect(existsSync(join(doc, 'docs/inspector.png'))).toBe(true);
+    expect(gunzipSync(readFileSync(join(scratch, DEB_PATHS.changelog))).toString()).toMatch(/^# Changelog\n/);
     // Disabled by default: nothing enables the unit (no wants link, no enabling script).
     expect(
       readdirSync(join(scratch, 'var/lib/dpkg/info'))

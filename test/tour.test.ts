@@ -96,8 +96,7 @@ describe("a second sandbox, started where the first one's export line was pasted
 
 describe("the README's dates", () => {
   it('the tour starts the sandbox at the simulated time the samples were rendered at, and it serves those dates', async () => {
-    // @ts-expect-error: a plain .mjs script, shared with `npm run readme`
-    const { SAMPLE_START_TIME } = (await import('../scripts/readme-samples.mjs')) as { SAMPLE_START_TIME: string };
+    const { SAMPLE_START_TIME } = await import('../scripts/readme-samples.mjs');
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     expect(readme).toContain(`$ callctl sandbox --port 8780 --start-time ${SAMPLE_START_TIME}\n`);
     // The sandbox started as the tour says serves the dates the samples show.

@@ -526,13 +526,13 @@ describe('switching variants', () => {
 });
 
 describe('variants beyond the spec are named as such', () => {
-  it('odd-values and optional-missing, and only they, say so in --help, the README and the sandbox README', async () => {
+  it('odd-values and optional-missing, and only they, say so in --help, the docs and the sandbox README', async () => {
     const { BEYOND_SPEC, SANDBOX_VARIANTS } = await import('../../src/sandbox/variants.js');
     const { readFileSync } = await import('node:fs');
     expect([...BEYOND_SPEC].sort()).toEqual(['odd-values', 'optional-missing']);
     for (const [name, text] of Object.entries(SANDBOX_VARIANTS))
       expect(/BEYOND THE SPEC/.test(text), name).toBe(BEYOND_SPEC.includes(name as never));
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
     for (const row of readme.split('\n').filter((l) => /^\| `[a-z0-9-]+` \|/.test(l) && l.split('|').length === 5)) {
       const name = /^\| `([a-z0-9-]+)`/.exec(row)![1]!;
       if (!(name in SANDBOX_VARIANTS)) continue;
