@@ -6,9 +6,12 @@ import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from
  */
 export type Person = { ok: true; key: string; e164?: string } | { ok: false; problem: string };
 
-/** How to read a value: a phone field (caller_id) must be a number; an identifier may be one. */
+/**
+ * How to read a value. Push's caller_id and a phone channel's id may be phone numbers (national
+ * digits read as one with a region); an upload's callee, or a caller_id with `--phone-only`, must be one.
+ */
 export interface PersonReading {
-  /** The value must be a phone number (push's caller_id): other text is refused. */
+  /** The value must be a phone number (an upload's callee; push's caller_id with --phone-only): other text is refused. */
   phone: boolean;
   /**
    * Digits without a leading `+` or `00` are a national number, read as one only when true
@@ -30,12 +33,32 @@ const MAX_DIGITS = 15;
  */
 const PHONE_LIKE = /^(\+|00)?[\d\p{Zs}\p{Pd}.()/]*\d[\d\p{Zs}\p{Pd}.()/]*$/u;
 const CONTROL = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+/** A number a spreadsheet showed in scientific notation and saved so (`6.28123E+12`): its last digits are lost. */
+const SCIENTIFIC = /^\+?\d(?:[.,]\d+)?E\+?\d{1,2}$/i;
 
-/** Reads `value` as a person: trimmed after NFKC, a phone number in E.164 form where it reads as one. */
+const SCIENTIFIC_PROBLEM =
+  'is a number a spreadsheet wrote in scientific notation, which lost its last digits: export the column as text (in Excel: select the column, Format Cells > Text, type the numbers again or import the CSV with the column set to Text, then save as CSV)';
+
+/**
+ * Reads `value` as a person: trimmed after NFKC, a phone number in E.164 form where it reads as
+ * one. Where a phone number is not required, any other value is known by its text; a national
+ * number without a region is refused even then (its E.164 form would be a guess, and two spellings
+ * of it would be two people).
+ */
 export function person(value: string, reading: PersonReading): Person {
   const text = value.normalize('NFKC').trim();
   if (text === '') return { ok: false, problem: 'is empty' };
   if (CONTROL.test(text)) return { ok: false, problem: 'holds a control character' };
+  const number = phoneNumber(text, reading);
+  if (number.ok) return number;
+  if (reading.phone || 'firm' in number) return { ok: false, problem: number.problem };
+  return { ok: true, key: text };
+}
+
+/** `text` as a phone number; `firm` where the problem stands even when other text may be an identifier. */
+function phoneNumber(text: string, reading: PersonReading): Person | { ok: false; problem: string; firm: true } {
+  const national = reading.national || reading.phone;
+  if (national && SCIENTIFIC.test(text)) return { ok: false, problem: SCIENTIFIC_PROBLEM, firm: true };
   const m = PHONE_LIKE.exec(text);
   if (m && m[1]) {
     // International form: the digits after the prefix are the number (no guess about trunk prefixes).
@@ -47,20 +70,23 @@ export function person(value: string, reading: PersonReading): Person {
       };
     return { ok: true, key: `+${digits}`, e164: `+${digits}` };
   }
-  if (m && (reading.national || reading.phone)) {
-    if (!reading.region)
+  if (m && national) {
+    if (!reading.region) {
+      const digits = text.replace(/\D/g, '').length;
       return {
         ok: false,
         problem:
           'reads as a national phone number: give its region (--region US, or `callctl config set region US`) or write it with + and the country code',
+        // Too few or too many digits for a phone number: an identifier, where one may be.
+        ...(digits >= MIN_DIGITS && digits <= MAX_DIGITS ? { firm: true as const } : {}),
       };
+    }
     const parsed = parsePhoneNumberFromString(text, reading.region.toUpperCase() as CountryCode);
     if (!parsed || !parsed.isPossible())
       return { ok: false, problem: `is not a possible phone number in region ${reading.region.toUpperCase()}` };
     return { ok: true, key: parsed.number, e164: parsed.number };
   }
-  if (reading.phone) return { ok: false, problem: 'is not a phone number' };
-  return { ok: true, key: text };
+  return { ok: false, problem: 'is not a phone number' };
 }
 
 /**

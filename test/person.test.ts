@@ -132,6 +132,27 @@ describe('person', () => {
     expect(!p.ok && p.problem).toContain(problem);
   });
 
+  it('reads a caller_id that need not be a phone number: a number where it reads as one, else its text', () => {
+    const CALLER = { phone: false, national: true } as const;
+    expect(person(' CUST-1 ', CALLER)).toEqual({ ok: true, key: 'CUST-1' });
+    expect(person('ＣＵＳＴ－１', CALLER)).toEqual({ ok: true, key: 'CUST-1' });
+    expect(person('0062 812 3450 0014', CALLER)).toEqual({ ok: true, key: '+6281234500014', e164: '+6281234500014' });
+    expect(person('0812-3450-0014', { ...CALLER, region: 'id' })).toMatchObject({ key: '+6281234500014' });
+    // Too few digits for a phone number, or not one in the region: an identifier.
+    expect(person('12345', CALLER)).toEqual({ ok: true, key: '12345' });
+    expect(person('+12', CALLER)).toEqual({ ok: true, key: '+12' });
+    expect(person('12', { ...CALLER, region: 'US' })).toEqual({ ok: true, key: '12' });
+    // A national number without its region would be a guess (and two spellings two people): refused.
+    expect(person('(555) 777-1234', CALLER)).toMatchObject({ ok: false, problem: expect.stringContaining('region') });
+    // Digits a spreadsheet turned into scientific notation: refused in every phone reading, saying so.
+    for (const reading of [CALLER, PHONE])
+      expect(person('6.28123E+12', reading)).toMatchObject({
+        ok: false,
+        problem: expect.stringContaining('scientific notation, which lost its last digits: export the column as text'),
+      });
+    expect(person('6.28123E+12', { phone: false, national: false })).toEqual({ ok: true, key: '6.28123E+12' });
+  });
+
   it('compares identifiers after NFKC and trimming, and channels without case', () => {
     expect(channelPerson('WhatsApp', '+1 555 777 1234', '', undefined)).toEqual({
       ok: true,

@@ -246,11 +246,13 @@ const table: Row[] = [
       '--flex-url',
       'http://f',
       '--push-token-stdin',
+      '--phone-only',
       '--yes',
       '--dry-run',
     ],
     runPush,
     {
+      phoneOnly: true,
       rate: 5,
       callerId: '+6281200000001',
       clientName: 'Ann',

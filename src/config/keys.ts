@@ -8,6 +8,8 @@ export interface SettingSpec {
   secret?: boolean;
   /** Written by callctl itself (auth login), not by `config set`. */
   internal?: boolean;
+  /** The values `config set` takes, when only some are meaningful. */
+  values?: readonly string[];
   description: string;
 }
 
@@ -36,6 +38,11 @@ export const SETTINGS = {
   region: {
     description:
       'region of phone numbers written without + and a country code (ISO 3166, e.g. US): push, template send',
+  },
+  'caller-id-phone-only': {
+    values: ['true', 'false'],
+    description:
+      'true: push sends only a caller_id that is a phone number (as --phone-only); else any text the spec allows',
   },
   store: {
     env: 'CALLCTL_STORE',

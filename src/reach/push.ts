@@ -29,16 +29,23 @@ export interface PushFields {
   variables: Record<string, string>;
 }
 
-/** How a caller is read: the region of national numbers, and whether the request carries E.164. */
+/** How a caller is read: the region of national numbers, whether only phone numbers go, and whether the request carries E.164. */
 export interface CallerReading {
   region?: string;
   /** Send the caller in E.164 form (`--e164`) instead of as written. */
   e164?: boolean;
+  /** Set when only phone numbers may be sent: what said so (`--phone-only`, a profile's caller-id-phone-only). */
+  phoneOnly?: string;
 }
+
+/** Who a caller_id is (src/person.ts): a phone number in E.164 form where it reads as one, else its text. */
+export const callerPerson = (callerId: string, reading: CallerReading) =>
+  person(callerId, { phone: reading.phoneOnly !== undefined, national: true, region: reading.region });
 
 /**
  * Checks the fields against the request schema (caller id present, variables strings) and reads
- * the caller as a person (src/person.ts): a phone number, in E.164 form for the ledger.
+ * the caller as a person: the spec types caller_id only as a string, so any value without control
+ * characters goes (README, "How callctl reads the spec's gaps") unless `reading.phoneOnly`.
  */
 export function buildPush(
   fields: PushFields,
@@ -49,12 +56,17 @@ export function buildPush(
   if (fields.client_name !== undefined && fields.client_name !== '') candidate.client_name = fields.client_name;
   const parsed = pushRequestSchema.safeParse(candidate);
   if (!parsed.success) return { ok: false, problems: issuesToProblems(parsed.error, line) };
-  const who = person(parsed.data.caller_id, { phone: true, national: true, region: reading.region });
-  if (!who.ok)
+  const who = callerPerson(parsed.data.caller_id, reading);
+  if (!who.ok) {
+    const onlyPhones = reading.phoneOnly && callerPerson(parsed.data.caller_id, { region: reading.region }).ok;
+    const why = onlyPhones ? ` (${reading.phoneOnly}: only phone numbers are sent)` : '';
     return {
       ok: false,
-      problems: [{ line, column: 'caller_id', message: `${JSON.stringify(parsed.data.caller_id)} ${who.problem}` }],
+      problems: [
+        { line, column: 'caller_id', message: `${JSON.stringify(parsed.data.caller_id)} ${who.problem}${why}` },
+      ],
     };
+  }
   const body = reading.e164 && who.e164 ? { ...parsed.data, caller_id: who.e164 } : parsed.data;
   return { ok: true, body, person: who.key };
 }

@@ -217,13 +217,13 @@ describe('pushes and template messages reach each person once, however spelled',
     ['hello world', 'is not a phone number'],
     ['<script>alert(1)</script>', 'is not a phone number'],
     ['+62812\u00003456', 'holds a control character'],
-  ])('refuses %j as a caller, single or in a CSV (3), sending nothing', async (caller, problem) => {
-    const single = await push(['--caller-id', caller]);
+  ])('with --phone-only, refuses %j as a caller, single or in a CSV (3), sending nothing', async (caller, problem) => {
+    const single = await push(['--caller-id', caller, '--phone-only']);
     expect(single.code).toBe(3);
     expect(single.err).toContain(problem);
     const file = join(dir, 'bad.csv');
     writeFileSync(file, `caller_id\n+6281234567001\n"${caller}"\n`);
-    const csv = await push(['--csv', file]);
+    const csv = await push(['--csv', file, '--phone-only']);
     expect(csv.code).toBe(3);
     expect(csv.err).toMatch(new RegExp(`line 3, column caller_id: .*${problem}`));
     expect(pushed()).toEqual([]);

@@ -31,6 +31,9 @@ export async function runConfigSet(ctx: Context, opts: ConfigSetOptions): Promis
   if (value === undefined || value === '')
     throw new UsageError(`missing value for ${key}${secret ? ' (use --stdin)' : ''}`);
   if (key === 'base-url' || key === 'flex-url' || key === 'flex-test-url') httpUrl(value, key);
+  const values: readonly string[] | undefined = 'values' in spec ? spec.values : undefined;
+  if (values && !values.includes(value))
+    throw new UsageError(`${key} is ${values.join(' or ')}, not ${JSON.stringify(value)}`);
   ctx.addSecret(secret ? value : undefined);
   const { updateProfile } = await import('../../config/config-file.js');
   // A push token belongs to the flex-route address it is set for (flag, environment or profile

@@ -9,7 +9,14 @@ export function register(parent: Command, { run }: Deps): void {
     .description(
       'place one outbound call now, or one per row of a CSV file (POST {flex_route_url}/api/push/<push_token>)',
     )
-    .option('--caller-id <id>', 'caller_id of the person to call (required without --csv)')
+    .option(
+      '--caller-id <id>',
+      'caller_id of the person to call (required without --csv): any text without control characters; a phone number is one person however it is spelled',
+    )
+    .option(
+      '--phone-only',
+      'send only a caller_id that is a phone number (else any text the spec allows; profile: caller-id-phone-only true)',
+    )
     .option('--client-name <name>', 'client_name')
     .option('--var <key=value>', 'a variable; repeatable; wins over --vars-file (debt_amount: sent as given)', collect)
     .option('--vars-file <file>', 'variables as a JSON object of strings, e.g. {"debt_amount": "1500000"}')

@@ -18,7 +18,7 @@ import { invalidInput } from '../shared/send-ui.js';
 const FIELD_COLUMNS = new Set(['caller_id', 'client_name']);
 
 /**
- * `push --csv`: one push per row. `caller_id` is required (a phone number), `client_name`
+ * `push --csv`: one push per row. `caller_id` is required (see buildPush), `client_name`
  * optional; every other column is a variable (empty cells are left out, so `--var` defaults apply).
  */
 export async function runPushCsv(ctx: Context, opts: PushOptions): Promise<number> {

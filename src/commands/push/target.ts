@@ -1,8 +1,7 @@
 import { AuthError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import type { CallerReading, PushTarget } from '../../reach/push.js';
+import { callerPerson, type CallerReading, type PushTarget } from '../../reach/push.js';
 import { httpUrl } from '../../config/http-url.js';
-import { person } from '../../person.js';
 import { regionOf, secretFromStdin, type SendOptions } from '../shared/send-ui.js';
 
 export interface PushOptions extends SendOptions {
@@ -13,6 +12,8 @@ export interface PushOptions extends SendOptions {
   test?: boolean;
   flexUrl?: string;
   pushTokenStdin?: boolean;
+  /** Only phone numbers as caller_id (else any text the spec allows). */
+  phoneOnly?: boolean;
 }
 
 /**
@@ -70,15 +71,22 @@ export async function resolvePushTarget(
   };
 }
 
-/** How callers are read: `--region` (or the profile's) and `--e164`. */
+/** How callers are read: `--region` (or the profile's), `--e164`, and `--phone-only` (or the profile's caller-id-phone-only). */
 export async function callerReading(ctx: Context, opts: PushOptions): Promise<CallerReading> {
-  return { region: await regionOf(ctx, opts), e164: opts.e164 === true };
+  const region = await regionOf(ctx, opts);
+  const stored = (await ctx.settings()).get('caller-id-phone-only');
+  const phoneOnly = opts.phoneOnly
+    ? '--phone-only'
+    : stored === 'true'
+      ? `profile ${ctx.profile}'s caller-id-phone-only`
+      : undefined;
+  return { region, e164: opts.e164 === true, ...(phoneOnly ? { phoneOnly } : {}) };
 }
 
 /** The person an earlier callctl's ledger entry (a caller_id as written) is now. */
 export const rekeyCaller =
   (reading: CallerReading) =>
   (written: string): string => {
-    const p = person(written, { phone: true, national: true, region: reading.region });
+    const p = callerPerson(written, { region: reading.region });
     return p.ok ? p.key : written.normalize('NFKC').trim();
   };
