@@ -304,6 +304,8 @@ export function useDebianPg(): DebianPg {
             'max_client_conn = 500',
             // A wait longer than this is a test's deadlock: said, not waited out for the default 120 s.
             'query_wait_timeout = 60',
+            // A restarted server is logged into again within 2 s (the default waits 15 s after a failed login).
+            'server_login_retry = 2',
             // As Debian's sample configuration has it.
             'ignore_startup_parameters = extra_float_digits',
             'admin_users = postgres',

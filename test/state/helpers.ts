@@ -111,6 +111,17 @@ export function serveHooks(store: string, args: string[] = []): Promise<Receiver
   });
 }
 
+/** Runs `body` with a receiver (serveHooks) on `store`, stopped after it. */
+export async function withReceiver<T>(store: string, body: (r: Receiver) => Promise<T>): Promise<T> {
+  const receiver = await serveHooks(store);
+  try {
+    return await body(receiver);
+  } finally {
+    receiver.child.kill('SIGTERM');
+    await exited(receiver.child);
+  }
+}
+
 export function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.removeAllListeners('exit');
