@@ -42,10 +42,12 @@ export class Context {
   /** Every secret value this run has seen (the process's one registry, src/redact.ts); redacted from all output and files. */
   readonly secrets = secrets;
   /**
-   * Set by the commands a cron job runs (workflow update, push, template send): without a
-   * terminal their final error line starts with an ISO-8601 time, like their progress lines.
+   * When message lines on stderr start with an ISO-8601 time: `piped` for the commands a cron job
+   * runs (workflow update, push, template send), without a terminal, their warnings and errors
+   * (as their progress lines); `always` for the long-running ones (serve-hooks, hooks ui), every
+   * line (information and -v too), whose lines say little without their time.
    */
-  timedLines = false;
+  stampLines: 'never' | 'piped' | 'always' = 'never';
   private settingsCache: Settings | undefined;
   private outputCache: Output | undefined;
   private transportCache: Transport | undefined;
@@ -134,6 +136,13 @@ export class Context {
     addSecret(value);
   }
 
+  /** What a message line on stderr starts with now: `2026-11-23T02:30:05.123Z `, or nothing (stampLines). */
+  stamp(line: 'info' | 'warning' = 'warning'): string {
+    const on =
+      this.stampLines === 'always' || (this.stampLines === 'piped' && line === 'warning' && !this.io.stderrIsTTY);
+    return on ? `${new Date(this.io.now()).toISOString()} ` : '';
+  }
+
   /** Prompts only when stdin and stderr are terminals and `--no-input` is not set. */
   canPrompt(): boolean {
     return this.globals.input && this.io.stdinIsTTY && this.io.stderrIsTTY;
@@ -147,6 +156,7 @@ export class Context {
         wide: this.globals.wide,
         columns: this.globals.columns,
         header: this.globals.header,
+        stamp: (line) => this.stamp(line),
       });
     }
     return this.outputCache;
@@ -164,7 +174,7 @@ export class Context {
         userAgent: USER_AGENT,
         timeoutMs: this.timeoutMs(),
         sleep: (ms) => this.io.sleep(ms),
-        log: this.globals.verbose ? (line) => this.io.stderr.write(`${line}\n`) : undefined,
+        log: this.globals.verbose ? (line) => this.io.stderr.write(`${this.stamp('info')}${line}\n`) : undefined,
         secrets: () => [...this.secrets],
         env: this.io.env,
         addressFrom: (url) => this.addressFrom(url),

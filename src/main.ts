@@ -62,7 +62,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;
   } catch (error) {
-    return report(io, error, { wantsJson, verbose, timed: state.ctx?.timedLines === true && !io.stderrIsTTY });
+    return report(io, error, { wantsJson, verbose, stamp: state.ctx?.stamp() ?? '' });
   } finally {
     await state.ctx?.close().catch(() => undefined);
   }
@@ -71,8 +71,8 @@ export async function main(argv: string[], io: IO): Promise<number> {
 interface ReportOptions {
   wantsJson: boolean;
   verbose: boolean;
-  /** Start the error line with an ISO-8601 time (a cron-run command, no terminal). */
-  timed: boolean;
+  /** What the error line starts with: an ISO-8601 time (Context.stamp), or nothing. */
+  stamp: string;
 }
 
 function report(io: IO, thrown: unknown, options: ReportOptions): number {
@@ -96,7 +96,7 @@ function report(io: IO, thrown: unknown, options: ReportOptions): number {
   const scrub = (text: string) => redact(text);
   // A usage error is how the command was typed, found before anything was done: the same plain
   // line in every command, as commander's own (only a cron command's other errors are timed).
-  const stamp = options.timed && !(error instanceof UsageError) ? `${new Date(io.now()).toISOString()} ` : '';
+  const stamp = error instanceof UsageError ? '' : options.stamp;
   if (error instanceof CliError) {
     const message = scrub(withHint(error));
     // An expected error is its line and nothing else, --verbose or not: -v means the HTTP

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import type { RequestMeta } from './intake.js';
+import type { Handler } from './guard.js';
+import { LogWriteError, type RequestMeta } from './intake.js';
 
 /** An answer to an incoming request (an answer, never a delivery: those go out). */
 export interface Reply {
@@ -41,8 +42,8 @@ export interface FrontState {
    * X-Forwarded-For names, and that peer may have `maxConnectionsPerPeer` requests under way.
    */
   trustProxy?: ReadonlySet<string>;
-  /** GET paths answered by the front itself (/healthz, /readyz): their answers. */
-  routes: Record<string, () => Reply | Promise<Reply>>;
+  /** GET paths answered by the front itself (/healthz, /readyz, a metrics path): their handler and answer. */
+  routes: Record<string, { handler: Exclude<Handler, 'receiver' | 'inspector'>; answer: () => Reply | Promise<Reply> }>;
   /** A request or connection the front refused before any judging (over a cap, too slow, unreadable). */
   refusedEarly: (reason: 'connections' | 'timeout' | 'malformed' | 'headers_too_large') => void;
   /** A request refused before its body is judged (405, 404, 415, 413), with what was read of it. */
@@ -50,7 +51,9 @@ export interface FrontState {
   /** A POST of an acceptable type and size: its body, to judge. */
   judge: (meta: RequestMeta, raw: Buffer) => Promise<Reply>;
   /** Judging failed (the log or store cannot be written): the request is answered 503. */
-  failed: (error: unknown) => void;
+  failed: (error: LogWriteError) => void;
+  /** A handler failed unexpectedly (a bug of ours): the request is answered 500. */
+  handlerFailed: (handler: Handler, error: unknown) => void;
   /** A request whose sender went away (or was cut off by a deadline) before its body was all in. */
   cutShort: () => void;
 }
@@ -68,6 +71,7 @@ const TOO_MANY: Reply = {
   headers: { 'retry-after': '1' },
 };
 const UNAVAILABLE = JSON.stringify({ error: 'cannot record the event now: send it again later' });
+const INTERNAL = JSON.stringify({ error: 'internal error' });
 const HEADERS_TOO_LARGE = rawAnswer('431 Request Header Fields Too Large', 'request headers too large');
 
 /** When each socket started waiting for a request's headers, and when its request began. */
@@ -175,23 +179,33 @@ export class Front {
       clock.request = performance.now();
       clock.res = res;
     }
-    this.handle(req, res).catch((error: unknown) => {
+    const [pathname = '/'] = (req.url ?? '/').split('?');
+    const route = req.method === 'GET' ? this.state.routes[pathname] : undefined;
+    const handled = route ? (async () => this.write(res, await route.answer()))() : this.handle(req, res, pathname);
+    handled.catch((error: unknown) => {
       // Nobody left to answer, nothing was recorded: counted, never an error of ours.
       if (error instanceof ClientGone) return this.state.cutShort();
-      // The request is not acknowledged, so the service will send it again. The answer names no
-      // path or address (the error may: it is told to the operator, not to whoever sent it).
-      this.state.failed(error);
-      const headers = { connection: 'close', 'retry-after': '5' };
-      if (!res.headersSent) this.write(res, { status: 503, body: UNAVAILABLE, headers });
-      else res.destroy();
+      // The log or store cannot be written: not acknowledged, so the service will send it again.
+      // The answer names no path or address (the error may: it is told to the operator, not to
+      // whoever sent it). Anything else is a bug of ours: 500, and the receiver goes on.
+      const unavailable = error instanceof LogWriteError;
+      try {
+        if (unavailable) this.state.failed(error);
+        else this.state.handlerFailed(route?.handler ?? 'receiver', error);
+        if (res.headersSent) return void res.destroy();
+        this.write(
+          res,
+          unavailable
+            ? { status: 503, body: UNAVAILABLE, headers: { connection: 'close', 'retry-after': '5' } }
+            : { status: 500, body: INTERNAL, headers: { connection: 'close' } },
+        );
+      } catch {
+        res.destroy();
+      }
     });
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const { state } = this;
-    const [pathname = '/'] = (req.url ?? '/').split('?');
-    const route = req.method === 'GET' ? state.routes[pathname] : undefined;
-    if (route) return this.write(res, await route());
+  private async handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const from = this.peer(req);
     if (from === 'busy') return this.write(res, TOO_MANY);
     try {

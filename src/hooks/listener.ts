@@ -17,7 +17,8 @@ import {
 } from './defaults.js';
 import { Forwarder } from './forwarder.js';
 import { Front, type Reply, type TlsFiles } from './front.js';
-import { Intake, LogWriteError, type IntakeOptions, type Outcome } from './intake.js';
+import { HandlerErrors, type Handler } from './guard.js';
+import { Intake, type IntakeOptions, type Outcome } from './intake.js';
 import type { ListenerEvent } from './listener-events.js';
 import { Health } from './health.js';
 import { HookMetrics, refusalReason, serveMetrics } from './metrics.js';
@@ -78,6 +79,8 @@ export interface ListenerStats {
   forwardQueue: number;
   /** Accepted events past the queue, waiting in the store to be forwarded. */
   forwardDeferred: number;
+  /** Requests whose handler failed unexpectedly (answered 500). */
+  handlerErrors: number;
 }
 
 export interface Listener {
@@ -92,6 +95,8 @@ export interface Listener {
   reloadTls(tls: TlsFiles): void;
   /** Counts lines of the run's own output that could not be written (the metrics say so). */
   outputLost(lines: number): void;
+  /** A request beside the listener (the inspector's) whose handler failed unexpectedly: counted and told once. */
+  handlerFailed(handler: Handler, error: unknown): void;
   /**
    * Stops accepting, lets in-flight requests and forwards finish within the drain timeout, or
    * until `now` settles (a second signal): then what is left is cut.
@@ -130,7 +135,20 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const writesTo = intake.store.kind === 'postgres' ? 'store' : options.log ? 'log' : 'memory';
   let stopping = false;
   const handlers = new Set<(e: ListenerEvent) => void>();
-  const emit = (e: ListenerEvent) => handlers.forEach((h) => h(e));
+  // What renders an event failing is a bug of ours too: counted and told once, never thrown into
+  // a request or a forward.
+  const emit = (e: ListenerEvent) =>
+    handlers.forEach((h) => {
+      try {
+        h(e);
+      } catch (error) {
+        handlerErrors.failed('receiver', error);
+      }
+    });
+  const handlerErrors = new HandlerErrors(
+    (message) => emit({ kind: 'error', message }),
+    (handler) => metrics?.handlerFailed(handler),
+  );
   const forwarder: Forwarder | undefined = options.forwardTo
     ? new Forwarder({
         store: intake.store,
@@ -179,7 +197,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       if (!forwarder || !ok || !appended) return show(false);
       const passed = { ...passOnHeaders(headers ?? {}), [VERDICT_HEADER]: record.verdict ?? 'unsigned' };
       const forwarding = forwarder.offer(appended, record, { raw, headers: passed });
-      if (forwarding instanceof Promise) void forwarding.then(show);
+      if (forwarding instanceof Promise)
+        void forwarding.then(show).catch((error: unknown) => handlerErrors.failed('receiver', error));
       else show(forwarding);
     };
     return { status: outcome.status, body: outcome.reply, after };
@@ -191,6 +210,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     cutShort,
     connectionsRefused: front.connectionsRefused,
     ...(forwarder?.stats() ?? { forwardQueue: 0, forwardDeferred: 0 }),
+    handlerErrors: handlerErrors.count,
   });
 
   const headersTimeoutMs = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
@@ -208,13 +228,19 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     maxConnectionsPerPeer: options.maxConnectionsPerPeer ?? MAX_CONNECTIONS_PER_PEER,
     ...(options.trustProxy?.length ? { trustProxy: new Set(options.trustProxy) } : {}),
     routes: {
-      '/healthz': () => ({ status: 200, body: JSON.stringify({ ok: true, ...stats() }) }),
-      '/readyz': () => health.readyz(),
+      '/healthz': {
+        handler: 'health',
+        answer: () => ({ status: 200, body: JSON.stringify({ ok: true, ...stats() }) }),
+      },
+      '/readyz': { handler: 'health', answer: () => health.readyz() },
       ...(metrics && options.metricsPath !== undefined
         ? {
-            [options.metricsPath]: async () => {
-              const { type, text } = await metrics.scrape();
-              return { status: 200, body: text, headers: { 'content-type': type } };
+            [options.metricsPath]: {
+              handler: 'metrics',
+              answer: async () => {
+                const { type, text } = await metrics.scrape();
+                return { status: 200, body: text, headers: { 'content-type': type } };
+              },
             },
           }
         : {}),
@@ -236,12 +262,13 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       if (outcome.record.type === null) return reply(outcome); // refused: not JSON
       return reply(outcome, raw, meta.headers as Record<string, string>);
     },
-    // Only a log or store that cannot be written gets here: the request is not acknowledged.
+    // A log or store that cannot be written: the request is not acknowledged.
     failed: (error) => {
       health.failed();
       metrics?.refused('write_failed');
-      emit({ kind: 'error', message: error instanceof LogWriteError ? error.message : 'internal error' });
+      emit({ kind: 'error', message: error.message });
     },
+    handlerFailed: (handler, error) => handlerErrors.failed(handler, error),
     cutShort: () => {
       metrics?.cutShort();
       cut(++cutShort);
@@ -250,7 +277,12 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const { url, port } = await front.listen();
   const metricsServer =
     metrics && options.metricsPort !== undefined
-      ? await serveMetrics(metrics, options.metricsHost ?? options.host ?? DEFAULT_HOOK_HOST, options.metricsPort)
+      ? await serveMetrics(
+          metrics,
+          options.metricsHost ?? options.host ?? DEFAULT_HOOK_HOST,
+          options.metricsPort,
+          (e) => handlerErrors.failed('metrics', e),
+        )
       : undefined;
 
   return {
@@ -260,6 +292,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     stats,
     reloadTls: (tls) => front.reloadTls(tls),
     outputLost: (lines) => metrics?.outputLost(lines),
+    handlerFailed: (handler, error) => handlerErrors.failed(handler, error),
     on(handler) {
       handlers.add(handler);
       return () => handlers.delete(handler);

@@ -1,4 +1,5 @@
 import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { guarded, type Handler } from './guard.js';
 
 /** What the gauges read when scraped. */
 export interface MetricsSources {
@@ -44,6 +45,7 @@ export class HookMetrics {
     private readonly repeats: Counter,
     private readonly unrecorded: Counter,
     private readonly outputs: Counter,
+    private readonly handlerErrors: Counter<'handler'>,
     private readonly writes: Histogram<'to'>,
   ) {}
 
@@ -93,6 +95,11 @@ export class HookMetrics {
         'output_lost_total',
         "Lines of serve-hooks' own output (an event, a notice) that could not be written to stdout or stderr (a full disk, a closed pipe); receiving goes on.",
       ),
+      counter(
+        'handler_errors_total',
+        'Requests whose handler failed unexpectedly (a bug, answered 500; the receiver goes on), by handler (receiver, health, metrics, inspector).',
+        ['handler'],
+      ),
       new client.Histogram<'to'>({
         name: 'callctl_hooks_write_seconds',
         help: 'Time to record a request durably, by where (log, store, memory).',
@@ -137,6 +144,10 @@ export class HookMetrics {
     this.outputs.inc(lines);
   }
 
+  handlerFailed(handler: Handler): void {
+    this.handlerErrors.inc({ handler });
+  }
+
   wrote(to: 'log' | 'store' | 'memory', seconds: number): void {
     this.writes.observe({ to }, seconds);
   }
@@ -169,23 +180,27 @@ export function refusalReason(status: number, error: string | undefined, verdict
   return 'strict';
 }
 
-/** Serves GET /metrics on a port of its own (`--metrics-port`); resolves once it listens. */
+/**
+ * Serves GET /metrics on a port of its own (`--metrics-port`); resolves once it listens. A scrape
+ * that fails unexpectedly is answered 500 and told to `failed`.
+ */
 export async function serveMetrics(
   metrics: HookMetrics,
   host: string,
   port: number,
+  failed: (error: unknown) => void,
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const { createServer } = await import('node:http');
-  const server = createServer((req, res) => {
-    if (req.method !== 'GET' || (req.url ?? '/').split('?')[0] !== '/metrics') {
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"GET /metrics only"}');
-      return;
-    }
-    metrics.scrape().then(
-      ({ type, text }) => res.writeHead(200, { 'content-type': type }).end(text),
-      () => res.writeHead(500).end(),
-    );
-  });
+  const server = createServer(
+    guarded(async (req, res) => {
+      if (req.method !== 'GET' || (req.url ?? '/').split('?')[0] !== '/metrics') {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"GET /metrics only"}');
+        return;
+      }
+      const { type, text } = await metrics.scrape();
+      res.writeHead(200, { 'content-type': type }).end(text);
+    }, failed),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

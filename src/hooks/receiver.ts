@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { fsReason, LocalError, UsageError } from '../errors.js';
 import type { TlsFiles } from './front.js';
+import type { Handler } from './guard.js';
 import { startListener, type Listener, type ListenerOptions } from './listener.js';
 
 /** What the receiver tells the command: the listener's events, and the end of a store outage. */
@@ -80,6 +81,11 @@ export class Receiver {
   /** Counts lines of the run's own output that could not be written (the metrics say so). */
   outputLost(lines: number): void {
     this.listener.outputLost(lines);
+  }
+
+  /** A request beside the receiver (the inspector's) whose handler failed unexpectedly: counted and told once. */
+  handlerFailed(handler: Handler, error: unknown): void {
+    this.listener.handlerFailed(handler, error);
   }
 
   /** Base URL, e.g. `http://127.0.0.1:8787`. */

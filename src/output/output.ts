@@ -15,6 +15,8 @@ export interface OutputOptions {
   columns?: readonly string[];
   /** `--header`: a header line before tab-separated rows. */
   header?: boolean;
+  /** What each message line on stderr starts with, by its kind (a time, or nothing: Context.stamp). */
+  stamp?: (line: 'info' | 'warning') => string;
 }
 
 /** How one list is printed besides its rows and columns. */
@@ -141,14 +143,23 @@ export class Output {
 
   // Messages on stderr may carry the service's or a file's words: every known secret is redacted.
   info(message: string): void {
-    this.io.stderr.write(`${redact(message)}\n`);
+    this.io.stderr.write(`${this.stamp('info')}${redact(message)}\n`);
   }
 
   success(message: string): void {
-    this.io.stderr.write(`${this.err.green('✓')} ${redact(message)}\n`);
+    this.io.stderr.write(`${this.stamp('info')}${this.err.green('✓')} ${redact(message)}\n`);
   }
 
   warn(message: string): void {
-    this.io.stderr.write(`${this.err.yellow('warning:')} ${redact(message)}\n`);
+    this.io.stderr.write(`${this.stamp('warning')}${this.err.yellow('warning:')} ${redact(message)}\n`);
+  }
+
+  /** An error the run goes on after (a long-running command's: the inspector's, say). */
+  error(message: string): void {
+    this.io.stderr.write(`${this.stamp('warning')}${this.err.red('error:')} ${redact(message)}\n`);
+  }
+
+  private stamp(line: 'info' | 'warning'): string {
+    return this.options.stamp?.(line) ?? '';
   }
 }

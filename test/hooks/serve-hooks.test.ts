@@ -183,6 +183,20 @@ describe('serve-hooks: output', () => {
     expect(s.io.err()).toMatch(/answered 415 to POST \/ from 127\.0\.0\.1: content type must be application\/json/);
   });
 
+  it('every line on stderr starts with its time, on a terminal or not (the inspector beside it too)', async () => {
+    for (const tty of [false, true]) {
+      const log = join(tempDir(), 'events.ndjson');
+      const s = await serve({ skipVerify: true, log, ui: true, uiPort: 0 }, testIO({ tty }));
+      expect((await post(s.url, 'nope', { 'content-type': 'text/plain' })).status).toBe(415);
+      expect((await post(s.url, '{}', {}, 'PUT')).status).toBe(405);
+      await s.stop();
+      const lines = s.io.err().trimEnd().split('\n');
+      // listening, --skip-verify, the inspector, two refusals, stopping, stopped
+      expect(lines.length).toBeGreaterThanOrEqual(7);
+      for (const line of lines) expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \S/);
+    }
+  });
+
   it('never prints the chatbot secret or the X-Service-Sign', async () => {
     const secret = 'chatbot-secret-xyz';
     const s = await serve({ key: ['k'] }, testIO({ env: { CALLCTL_CHATBOT_SECRET: secret } }));

@@ -226,7 +226,7 @@ describe('two serve-hooks behind a round-robin proxy, one PostgreSQL store', () 
         .filter((l) => /cannot write to the store/.test(l));
       expect(lines).toHaveLength(2);
       expect(lines[1]).toMatch(
-        /^error: cannot write to the store: callctl's tables are not in the store \(relation "callctl_\w+" does not exist \(42P01\)\): run `callctl store migrate`$/,
+        /^\S+Z error: cannot write to the store: callctl's tables are not in the store \(relation "callctl_\w+" does not exist \(42P01\)\): run `callctl store migrate`$/,
       );
       expect(r.stderr()).not.toMatch(/the store is back/);
       const migrated = spawnSync(process.execPath, ['bin/callctl.js', 'store', 'migrate'], {

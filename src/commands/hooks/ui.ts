@@ -4,6 +4,7 @@ import { LocalError, UsageError } from '../../errors.js';
 import { httpUrl } from '../../config/http-url.js';
 import { flatHeap } from '../../heap.js';
 import type { EventStore } from '../../state/types.js';
+import { HandlerErrors, type Handler } from '../../hooks/guard.js';
 import { eventFilter, exportLine, CSV_HEAD } from './events.js';
 import { chatbotSigning } from './secrets.js';
 import { readSource, type SourceFlags } from './source.js';
@@ -37,14 +38,21 @@ function tokenOf(file: string | undefined): string | undefined {
 /**
  * Serves the inspector over `store` until the run is told to stop; `hooks ui` and
  * `serve-hooks --ui` both start it here. Prints the address (with the token, once, when one was
- * made) and opens a browser with `--open`. Resolves with the function that stops it.
+ * made; on `announce`) and opens a browser with `--open`. A request whose handling fails
+ * unexpectedly is answered 500 and told to `failed` (by default: once, on stderr). Resolves with
+ * the function that stops it.
  */
 export async function serveInspector(
   ctx: Context,
   store: EventStore,
   flags: InspectorFlags,
-  announce: 'stdout' | 'stderr' = 'stdout',
+  beside: { announce: 'stdout' | 'stderr'; failed?: (handler: Handler, error: unknown) => void } = {
+    announce: 'stdout',
+  },
 ): Promise<() => Promise<void>> {
+  const out = await ctx.output();
+  const failed = beside.failed ?? ((h, e) => handlerErrors.failed(h, e));
+  const handlerErrors = new HandlerErrors((message) => out.error(message));
   const host = flags.host ?? '127.0.0.1';
   const { isLoopback, newToken } = await import('../../hooks/ui/access.js');
   const fromFile = tokenOf(flags.tokenFile);
@@ -87,6 +95,7 @@ export async function serveInspector(
             },
           }
         : {}),
+      onError: failed,
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -96,8 +105,7 @@ export async function serveInspector(
   }
   // The address on stdout (a script can read it); the token in it is printed this once.
   const shown = fromFile ? inspector.url.replace(/\?token=.*$/, '') : inspector.url;
-  const out = await ctx.output();
-  if (announce === 'stdout') ctx.io.stdout.write(`inspector: ${shown}\n`);
+  if (beside.announce === 'stdout') ctx.io.stdout.write(`inspector: ${shown}\n`);
   else out.info(`inspector: ${shown}`);
   if (fromFile) out.info(`every request carries the token of ${flags.tokenFile} (open ${shown}?token=...)`);
   else if (token) out.info('the token in this address is printed only now: every request carries it');
@@ -115,6 +123,8 @@ export async function serveInspector(
 
 /** `hooks ui`: the inspector over what serve-hooks recorded, until Ctrl-C. */
 export async function runHooksUi(ctx: Context, opts: UiOptions): Promise<number> {
+  // An inspector runs until stopped: every line it says on stderr carries its time.
+  ctx.stampLines = 'always';
   // A filter reads through the whole record (pages of it): garbage at the pace of the reading,
   // which V8 meets by growing its heap, not by keeping anything (src/heap.ts).
   flatHeap();

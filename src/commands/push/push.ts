@@ -23,7 +23,7 @@ export type { PushOptions };
 /** Runs `push` (one call, or a CSV file with --csv). */
 export async function runPush(ctx: Context, opts: PushOptions): Promise<number> {
   // Run by cron: without a terminal, the final error line carries its time too (src/main.ts).
-  ctx.timedLines = true;
+  ctx.stampLines = 'piped';
   if (opts.csv) {
     if (opts.callerId)
       throw new UsageError('--caller-id and --csv do not go together: the CSV names one caller_id per row');

@@ -152,10 +152,11 @@ Answers: 200 {} for an accepted event (a retry included; a schema problem is a w
 --strict); 401 for a bad or missing signature, a stale or replayed plan end (unless
 --on-bad-sign ack); 503 when the sign command cannot answer or the log cannot be written (the
 service sends it again; never forwarded); 400 not JSON, nested over 64 levels or holding a key
-twice; 405 not POST; 413 over --max-body-kib;
-415 not application/json; 431 headers over --max-header-kib. GET /healthz answers 200 while the
-process runs; GET /readyz answers 200, or 503 with the reasons while notifications would get 503
-(log or store cannot be written, forward queue full, stopping).
+twice; 405 not POST; 413 over --max-body-kib; 415 not application/json; 431 headers over
+--max-header-kib; 500 when a handler of ours fails unexpectedly (told once on stderr, counted;
+the receiver goes on). GET /healthz answers 200 while the process runs; GET /readyz answers
+200, or 503 with the reasons while notifications would get 503 (log or store cannot be
+written, forward queue full, stopping). Every line on stderr starts with its time.
 
 Verification:
   plan.end, task.end   Sign = lowercase hex MD5 of Timestamp+KEY (plan) or TaskID+KEY (task);

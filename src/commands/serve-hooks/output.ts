@@ -11,12 +11,12 @@ type Name = 'stdout' | 'stderr';
  * receiver: the events are in the log or the store. What is lost is counted (`lost`: the metrics),
  * and told on the other stream when writing fails and again when it works once more.
  */
-export function receiverOutput(io: IO, lost: (lines: number) => void) {
+export function receiverOutput(io: IO, lost: (lines: number) => void, stamp: () => string) {
   // The writes' callbacks below tell of it: the process goes on.
   const off = io.onOutputError(() => undefined);
   const tell = (name: Name, text: string) => {
     const other = name === 'stdout' ? io.stderr : io.stdout;
-    if (!other.destroyed) other.write(text);
+    if (!other.destroyed) other.write(`${stamp()}${text}`);
   };
   const batched = (name: Name) => {
     const stream = io[name];

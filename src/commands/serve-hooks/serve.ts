@@ -78,6 +78,8 @@ export interface ServeOptions {
  * accepting, finishes what is in flight, flushes the log and ends with 0.
  */
 export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<number> {
+  // A receiver runs for days: every line it says on stderr carries its time.
+  ctx.stampLines = 'always';
   if (opts.path !== undefined && !opts.path.startsWith('/')) throw new UsageError('--path must start with /');
   const trustProxy = opts.trustProxy?.split(',').map((a) => a.trim());
   if (trustProxy?.some((a) => isIP(a) === 0))
@@ -199,14 +201,22 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
     skipVerify: !!opts.skipVerify,
     events,
   };
-  const { stdout, stderr, close: closeOutput } = receiverOutput(ctx.io, (lines) => receiver.outputLost(lines));
+  const {
+    stdout,
+    stderr,
+    close: closeOutput,
+  } = receiverOutput(
+    ctx.io,
+    (lines) => receiver.outputLost(lines),
+    () => ctx.stamp(),
+  );
   receiver.on((event) => {
     const text = render(event, options, out);
     // What a person or a pipe reads: every known secret redacted, also where a body holds one.
     if (text.out) stdout.write(redactValues(text.out));
     if (text.err) {
       stdout.flush(); // keep the order of what a person reads on one terminal
-      stderr.write(redactValues(text.err));
+      stderr.write(`${ctx.stamp()}${redactValues(text.err)}`);
       stderr.flush();
     }
   });
@@ -245,6 +255,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
           signCommand: opts.signCommand,
         },
         choice.kind === 'postgres' ? choice.url : opts.log,
+        (handler, error) => receiver.handlerFailed(handler, error),
       )
     : undefined;
   opts.onListening?.(receiver.url);

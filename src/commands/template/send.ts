@@ -34,7 +34,7 @@ export type { TemplateSendOptions };
 /** Runs `template send`. */
 export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): Promise<number> {
   // Run by cron: without a terminal, the final error line carries its time too (src/main.ts).
-  ctx.timedLines = true;
+  ctx.stampLines = 'piped';
   if (opts.csv) {
     if (opts.signature !== undefined)
       throw new UsageError(

@@ -44,7 +44,7 @@ export type UpdateSummary = WorkflowUpdateJson;
 export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Promise<number> {
   const started = ctx.io.now();
   // Run by cron: without a terminal, the final error line carries its time too (src/main.ts).
-  ctx.timedLines = true;
+  ctx.stampLines = 'piped';
   if (!opts.dryRun && !opts.yes && !ctx.canPrompt()) {
     throw new UsageError(
       'workflow update changes the contacts of a running workflow: without a terminal to confirm on, pass --yes (or --dry-run to only check the file)',

@@ -29,6 +29,15 @@ function same(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** The host (and port) of an Origin header, or undefined when it is no URL. */
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return undefined;
+  }
+}
+
 function cookie(req: IncomingMessage, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [k, ...v] = part.trim().split('=');
@@ -72,8 +81,12 @@ export function admit(req: IncomingMessage, url: URL, access: Access): Verdict {
     if (typeof csrf !== 'string' || !same(csrf, access.csrf))
       return { status: 403, message: 'missing or wrong CSRF token: reload the page' };
     const origin = req.headers.origin;
-    if (origin !== undefined && new URL(origin).host !== req.headers.host)
-      return { status: 403, message: 'a request from another origin' };
+    if (origin !== undefined) {
+      // `null` is a page without an origin of its own (a sandboxed frame, a file): another one.
+      const host = origin === 'null' ? null : hostOf(origin);
+      if (host === undefined) return { status: 400, message: 'malformed Origin header' };
+      if (host !== req.headers.host) return { status: 403, message: 'a request from another origin' };
+    }
   }
   return 'ok';
 }

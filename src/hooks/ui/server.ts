@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { UsageError } from '../../errors.js';
 import type { HookRecord } from '../../state/event-log.js';
 import type { EventFilter, EventStore, StoredEvent } from '../../state/types.js';
+import { guarded, type Handler } from '../guard.js';
 import type { Resent } from '../resend.js';
 import { admit, redirectWithCookie, type Access } from './access.js';
 import { detailAnswer, listAnswer, PAGE } from './api.js';
@@ -24,6 +25,8 @@ export interface InspectorOptions {
   exportLines(format: 'csv' | 'ndjson', reveal: boolean): { head: string; line(e: StoredEvent): string };
   /** Sending an event again (as `hooks replay`), when there is a forward target. */
   forward?: { to: string; send(record: HookRecord, includeUnverified: boolean): Promise<Resent> };
+  /** A request whose handling failed unexpectedly (a bug of ours): answered 500, told here. */
+  onError(handler: Handler, error: unknown): void;
 }
 
 export interface Inspector {
@@ -90,14 +93,52 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/** What the request got wrong (400), as a filter's UsageError is. */
+class BadRequest extends Error {}
+
+/** A failure of the store's (503), apart from the inspector's own (500). */
+class ReadFailed extends Error {}
+
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
   let text = '';
   for await (const chunk of req) {
     text += chunk;
-    if (text.length > 4096) throw new Error('body too large');
+    if (text.length > 4096) throw new BadRequest('body too large');
   }
-  const v = text ? (JSON.parse(text) as unknown) : {};
+  let v: unknown;
+  try {
+    v = text ? JSON.parse(text) : {};
+  } catch {
+    throw new BadRequest('the body is not JSON');
+  }
   return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+}
+
+/** The store, whatever its methods reject with (or an iteration throws) marked as the store's failure. */
+function marked(store: EventStore): EventStore {
+  const mark = (error: unknown): never => {
+    throw new ReadFailed(error instanceof Error ? error.message : String(error));
+  };
+  async function* iterated(items: AsyncIterable<unknown>) {
+    try {
+      yield* items;
+    } catch (error) {
+      mark(error);
+    }
+  }
+  return new Proxy(store, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result: unknown = value.apply(target, args);
+        if (result instanceof Promise) return result.catch(mark);
+        if (result !== null && typeof result === 'object' && Symbol.asyncIterator in result)
+          return iterated(result as AsyncIterable<unknown>);
+        return result;
+      };
+    },
+  });
 }
 
 /** Starts the inspector's HTTP server; resolves once it listens. */
@@ -107,7 +148,8 @@ export async function startInspector(o: InspectorOptions): Promise<Inspector> {
     csrf: randomBytes(18).toString('base64url'),
     ...(o.token ? { token: o.token } : {}),
   };
-  const live = new Live(o.store);
+  const store = marked(o.store);
+  const live = new Live(store);
 
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const q = url.searchParams;
@@ -115,7 +157,7 @@ export async function startInspector(o: InspectorOptions): Promise<Inspector> {
     const path = url.pathname;
     if (req.method === 'GET' && path === '/') {
       res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' });
-      res.end(shell({ where: o.store.where, csrf: access.csrf, canSend: !!o.forward }));
+      res.end(shell({ where: store.where, csrf: access.csrf, canSend: !!o.forward }));
       return;
     }
     const asset = req.method === 'GET' ? ASSETS[path] : undefined;
@@ -132,17 +174,17 @@ export async function startInspector(o: InspectorOptions): Promise<Inspector> {
       const after = q.get('after') ?? undefined;
       for (const id of [before, after])
         if (id !== undefined && !/^\d{1,19}$/.test(id)) return send(res, 400, { error: 'bad id' });
-      return send(res, 200, await listAnswer(o.store, o.filterOf(q), { limit, before, after }, reveal));
+      return send(res, 200, await listAnswer(store, o.filterOf(q), { limit, before, after }, reveal));
     }
     const one = /^\/api\/events\/(\d{1,19})(\/send)?$/.exec(path);
     if (one && req.method === 'GET' && !one[2]) {
-      const detail = await detailAnswer(o.store, one[1]!, reveal, o.forward?.to);
+      const detail = await detailAnswer(store, one[1]!, reveal, o.forward?.to);
       return detail ? send(res, 200, detail) : send(res, 404, { error: `no event ${one[1]}` });
     }
     if (one && req.method === 'POST' && one[2]) {
       if (!o.forward) return send(res, 409, { error: 'no forward target: start with --forward-to URL' });
       const body = await readJson(req);
-      const event = await o.store.get(one[1]!);
+      const event = await store.get(one[1]!);
       if (!event) return send(res, 404, { error: `no event ${one[1]}` });
       const done = await o.forward.send(event.record, body.includeUnverified === true);
       if ('skipped' in done)
@@ -171,7 +213,7 @@ export async function startInspector(o: InspectorOptions): Promise<Inspector> {
       });
       // Oldest first as `hooks events` writes them, at the pace the browser reads.
       let pending = lines.head;
-      for await (const e of o.store.read(filter)) {
+      for await (const e of store.read(filter)) {
         pending += lines.line(e);
         if (pending.length >= 65_536) {
           if (!res.write(pending)) await once(res, 'drain');
@@ -185,20 +227,32 @@ export async function startInspector(o: InspectorOptions): Promise<Inspector> {
     send(res, 404, { error: 'not found' });
   };
 
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://inspector');
-    const verdict = admit(req, url, access);
-    if (verdict !== 'ok') {
-      if ('redirect' in verdict) return redirectWithCookie(res, access, verdict.redirect);
-      return send(res, verdict.status, verdict.message);
-    }
-    route(req, res, url).catch((error: Error) => {
-      if (res.headersSent) return res.destroy();
-      // A filter the URL gets wrong is the visitor's to fix; the store failing is ours.
-      const bad = error instanceof UsageError;
-      send(res, bad ? 400 : 503, { error: bad ? error.message : `cannot read ${o.store.where}: ${error.message}` });
-    });
-  });
+  const failed = (error: unknown) => o.onError('inspector', error);
+  const server = createServer(
+    guarded(async (req, res) => {
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', 'http://inspector');
+      } catch {
+        return send(res, 400, 'malformed request target');
+      }
+      const verdict = admit(req, url, access);
+      if (verdict !== 'ok') {
+        if ('redirect' in verdict) return redirectWithCookie(res, access, verdict.redirect);
+        return send(res, verdict.status, verdict.message);
+      }
+      try {
+        await route(req, res, url);
+      } catch (error) {
+        // A filter or body the request gets wrong is the visitor's to fix; the store failing is
+        // the store's (503); anything else is ours (500, told once).
+        const bad = error instanceof UsageError || error instanceof BadRequest;
+        if (!bad && !(error instanceof ReadFailed)) throw error;
+        if (res.headersSent) return void res.destroy();
+        send(res, bad ? 400 : 503, { error: bad ? error.message : `cannot read ${store.where}: ${error.message}` });
+      }
+    }, failed),
+  );
   server.listen(o.port, o.host);
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
