@@ -7,11 +7,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * 127.0.0.1 and read the events through the visitor's browser. On any other address, a token,
  * carried by every request: the printed address holds it once, the first page load turns it into
  * a cookie (HttpOnly, SameSite=Strict) and drops it from the address bar; scripts may send it as
- * `Authorization: Bearer`. Actions are POSTs carrying the page's CSRF token in a header, which a
- * page of another origin cannot set.
+ * `Authorization: Bearer`. The token in an address always wins over a cookie and replaces it: a
+ * browser keeps the cookie of an earlier start (the token changes every start), and cookies are
+ * not kept apart by port, so each inspector's cookie is named by its port. Actions are POSTs
+ * carrying the page's CSRF token in a header, which a page of another origin cannot set.
  */
 
-export const COOKIE = 'callctl_inspector';
+/** The cookie that carries the token of the inspector on `port` (two on one host keep theirs apart). */
+const cookieName = (port: number) => `callctl_inspector_${port}`;
 
 /** Whether `host` is a loopback address (the only ones served without a token by default). */
 export function isLoopback(host: string): boolean {
@@ -38,12 +41,14 @@ function hostOf(origin: string): string | undefined {
   }
 }
 
-function cookie(req: IncomingMessage, name: string): string | undefined {
+/** Every value of the cookie `name` (a browser may send several, of other paths or hosts). */
+function cookies(req: IncomingMessage, name: string): string[] {
+  const values: string[] = [];
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [k, ...v] = part.trim().split('=');
-    if (k === name) return v.join('=');
+    if (k === name) values.push(v.join('='));
   }
-  return undefined;
+  return values;
 }
 
 export interface Access {
@@ -63,18 +68,21 @@ export function admit(req: IncomingMessage, url: URL, access: Access): Verdict {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
     if (!isLoopback(host)) return { status: 403, message: 'this inspector answers only at a loopback address' };
   } else {
-    const given =
-      cookie(req, COOKIE) ??
-      (/^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] || undefined) ??
-      url.searchParams.get('token') ??
-      '';
-    if (!same(given, access.token))
-      return { status: 401, message: 'give the token: open the address callctl printed (it carries it)' };
-    if (url.searchParams.has('token')) {
+    const refused = { status: 401, message: 'give the token: open the address callctl printed (it carries it)' };
+    const { token } = access;
+    const inAddress = url.searchParams.get('token');
+    if (inAddress !== null) {
+      if (!same(inAddress, token)) return refused;
       const rest = new URL(url);
       rest.searchParams.delete('token');
       return { redirect: `${rest.pathname}${rest.search}` };
     }
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (
+      !(bearer !== undefined && same(bearer, token)) &&
+      !cookies(req, cookieName(access.port)).some((c) => same(c, token))
+    )
+      return refused;
   }
   if (req.method === 'POST') {
     const csrf = req.headers['x-csrf-token'];
@@ -95,7 +103,9 @@ export function admit(req: IncomingMessage, url: URL, access: Access): Verdict {
 export function redirectWithCookie(res: ServerResponse, access: Access, to: string): void {
   res.writeHead(303, {
     location: to,
-    ...(access.token ? { 'set-cookie': `${COOKIE}=${access.token}; HttpOnly; SameSite=Strict; Path=/` } : {}),
+    ...(access.token
+      ? { 'set-cookie': `${cookieName(access.port)}=${access.token}; HttpOnly; SameSite=Strict; Path=/` }
+      : {}),
     'cache-control': 'no-store',
   });
   res.end();
