@@ -1,9 +1,16 @@
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { ensureBuilt, serveHooksChild, type ChildHooks } from './child.js';
-import { post, tempDir } from './helpers.js';
+import { taskSign } from '../../src/signing/sign.js';
+import { post, tempDir, until } from './helpers.js';
+import { runUi } from './ui-helpers.js';
+
+const KEY = 'config-key';
+const task = (id: string) => JSON.stringify({ TaskID: id, TaskName: 'pw', Sign: taskSign(id, KEY) });
 
 const file = (name: string, text: string) => {
   const path = join(tempDir(), name);
@@ -61,6 +68,61 @@ describe('serve-hooks --config FILE', () => {
     expect(r.err).toMatch(message);
     expect(r.err.trim().split('\n')).toHaveLength(1);
     expect(r.err).not.toContain('pw-1234');
+  });
+
+  it("a forward target's password, from a flag or the file, is hidden in every output: only the password", async () => {
+    const PASSWORD = 'pw-Fwd-91x';
+    const heard: Array<string | undefined> = [];
+    const app = createServer((req, res) => {
+      heard.push(req.headers.authorization);
+      req.resume().on('end', () => res.end('{}'));
+    });
+    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+    try {
+      const origin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+      const to = `http://hooks-user:${PASSWORD}@${origin.slice(7)}/hooks`;
+      const shownTo = `forward-to = "http://hooks-user:***@${origin.slice(7)}/hooks"\n`;
+      const flag = await serve(['--forward-to', to, '--skip-verify', '--print-config']);
+      expect(flag.code).toBe(0);
+      expect(flag.out).toContain(shownTo);
+      const settings = file('serve.toml', `forward-to = "${to}"\n`);
+      const printed = await serve(['--config', settings, '--skip-verify', '--print-config']);
+      expect(printed.out).toContain(shownTo);
+      expect(flag.out + flag.err + printed.out + printed.err).not.toContain(PASSWORD);
+
+      // A run: the target gets the password (Basic), and no line on stderr (-v included) shows it.
+      const log = join(tempDir(), 'events.ndjson');
+      const run = await runUi([
+        'serve-hooks',
+        '-v',
+        '--config',
+        settings,
+        '--key',
+        KEY,
+        '--log',
+        log,
+        '--ui',
+        '--ui-port',
+        '0',
+        '--port',
+        '0',
+      ]);
+      try {
+        expect((await post(run.hooks!, task('T-PW'))).status).toBe(200);
+        await until(() => heard.length === 1);
+        expect(heard[0]).toBe(`Basic ${Buffer.from(`hooks-user:${PASSWORD}`).toString('base64')}`);
+        const detail = JSON.parse((await post(`${run.ui}api/events/1`, '', {}, 'GET')).body) as { curl: string };
+        expect(detail.curl).toContain(`'http://hooks-user:***@${origin.slice(7)}/hooks'`);
+        await until(() => run.err().includes('forward #1: 200'));
+        expect(run.err()).toContain(`forwarding to ${origin}`);
+        expect(run.err()).toContain(`> POST http://hooks-user:***@${origin.slice(7)}/hooks`);
+        expect(run.err() + run.out() + JSON.stringify(detail)).not.toContain(PASSWORD);
+      } finally {
+        run.child.kill('SIGTERM');
+      }
+    } finally {
+      app.close();
+    }
   });
 
   it('a run takes the file: its body cap answers 413', async () => {

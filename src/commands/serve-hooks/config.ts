@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from '../commander.js';
 import { fsReason, LocalError, UsageError } from '../../errors.js';
+import { redactUrls } from '../../redact.js';
 import { storePassword } from '../../state/choice.js';
 
 /** Keys a settings file may not hold: secrets come by file reference or from the environment. */
@@ -86,7 +87,8 @@ async function readSettings(path: string): Promise<Record<string, unknown>> {
 
 /**
  * `--print-config`: the settings in effect (file and flags), as TOML a `--config` file can hold;
- * what could be a secret is shown as `***` (a --path segment, KEYs, a store password).
+ * what could be a secret is shown as `***` (a --path segment, KEYs, and a URL's password, only
+ * that: `http://user:***@host/`).
  */
 export async function printedConfig(opts: Record<string, unknown>): Promise<string> {
   const { stringify } = await import('smol-toml');
@@ -98,8 +100,7 @@ export async function printedConfig(opts: Record<string, unknown>): Promise<stri
     if (NOT_SETTINGS.has(key)) continue;
     if (key === 'key') shown[key] = (value as string[]).map(() => '***');
     else if (key === 'path') shown[key] = '***';
-    else if (key === 'store' && typeof value === 'string' && storePassword(value)) shown[key] = '***';
-    else shown[key] = value;
+    else shown[key] = typeof value === 'string' ? redactUrls(value) : value;
   }
   return stringify(shown);
 }

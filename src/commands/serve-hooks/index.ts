@@ -215,7 +215,8 @@ Bounds (flags above; what happens past each):
 Settings file: --config FILE (JSON, or TOML) holds any of these flags by name (max-connections
 = 100, forward-to = "http://..."), checked as the flags are; a flag on the command line wins.
 Secrets stay out of it: key-file (not key), store-file or CALLCTL_STORE for a URL with a password.
---print-config prints the settings in effect and exits.
+--print-config prints the settings in effect and exits. A forward-to URL may hold a user and
+password (sent as Basic auth): the password, and only it, is shown as *** in every output.
 
 SIGINT/SIGTERM: stop accepting (GET /readyz answers 503), answer requests in flight, finish
 forwards, flush the log and the store, exit 0, all within --drain-timeout; a second signal cuts

@@ -1,3 +1,4 @@
+import { redactUrls } from '../../redact.js';
 import type { EventStore, StoredEvent } from '../../state/types.js';
 import { eventDetail, eventRow, type EventRow } from '../event-view.js';
 
@@ -49,6 +50,7 @@ export async function detailAnswer(store: EventStore, id: string, reveal: boolea
     event: json,
     pretty: detail.body,
     arrivals: detail.arrivals.map((e: StoredEvent) => eventRow(e, reveal)),
-    curl: curlOf(json, to),
+    // The target's password (in its URL) is a secret: the command shows it as ***.
+    curl: curlOf(json, to && redactUrls(to)),
   };
 }
