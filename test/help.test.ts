@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '../src/commands/commander.js';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../src/program.js';
 import { testIO } from '../src/io.js';

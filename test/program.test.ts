@@ -5,7 +5,7 @@
  * the types and this test checks the parsed flags against the expected objects. The run functions
  * are intercepted through makeDeps' invoke (no context is made, nothing runs).
  */
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '../src/commands/commander.js';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, commandNamed } from '../src/program.js';
 import { testIO } from '../src/io.js';

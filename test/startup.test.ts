@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from './helpers/sandbox.js';
 import { tempDir } from './helpers/temp.js';
+import { COMMANDS } from '../src/commands/declarations.js';
 
 const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
 const tracer = fileURLToPath(new URL('./helpers/trace-imports.mjs', import.meta.url));
@@ -102,12 +103,23 @@ describe('start-up', () => {
     }
   });
 
-  it('help the build did not render (`--json --help`) comes from the tree, still without any command module', () => {
+  it('help the build did not render (`--json --help`) comes from the tree, still without any heavy module', () => {
     const sources = sourcesLoaded(['--json', 'robots', '--help']);
     expect(sources).toContain('src/program.ts');
     expect(sources.filter((s) => HEAVY.some((name) => s.startsWith(`node_modules/${name}/`)))).toEqual([]);
-    // No command module: only the index files that declare commands.
-    expect(sources.filter((s) => /^src\/commands\/[^/]+\/(?!index\.ts)[^/]+\.ts$/.test(s))).toEqual([]);
+  });
+
+  // A verb's file holds its declaration and its run: what the run needs beyond (api, engines,
+  // output) it imports when it runs, so declaring a command loads no heavy module, and only its
+  // own folder's files and the shared flag helpers (src/commands/flags/, the loose ones beside).
+  it.each(Object.keys(COMMANDS))("declaring `%s` loads no heavy module and no other command's code", (name) => {
+    const sources = sourcesLoaded(['--json', name, '--help']);
+    expect(sources).toContain('src/program.ts');
+    expect(sources.filter((s) => HEAVY.some((heavy) => s.startsWith(`node_modules/${heavy}/`)))).toEqual([]);
+    const others = sources.filter(
+      (s) => /^src\/commands\/(?!flags\/)[^/]+\//.test(s) && !s.startsWith(`src/commands/${name}/`),
+    );
+    expect(others).toEqual([]);
   });
 
   it('a command loads its own module and what it needs, not the other commands', () => {
@@ -115,7 +127,7 @@ describe('start-up', () => {
     expect(sources).toContain('src/commands/robots/list.ts');
     // Without a proxy, Node's own http: undici (half a megabyte to compile) is not loaded.
     expect(sources.some((s) => s.startsWith('node_modules/undici/'))).toBe(false);
-    const others = sources.filter((s) => /^src\/commands\/(?!robots|commander)[^/]+\/(?!index\.ts)[^/]+\.ts$/.test(s));
+    const others = sources.filter((s) => /^src\/commands\/(?!robots\/|flags\/)[^/]+\//.test(s));
     expect(others).toEqual([]);
     expect(sources.some((s) => s.startsWith('node_modules/conf/') || s.startsWith('node_modules/csv-parse/'))).toBe(
       false,

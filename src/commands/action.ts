@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command, type Option } from './commander.js';
+import { InvalidArgumentError, type CommandUnknownOpts as Command, type Option } from './commander.js';
 import { UsageError } from '../errors.js';
 import { Context, type GlobalOptions } from '../context.js';
 import type { IO } from '../io.js';
@@ -26,8 +26,16 @@ export interface Deps {
   io: IO;
   state: RunState;
   /**
-   * The action of a command: its options object (flags and positional arguments, see Run) goes to
-   * the run function `load` gives, which is imported only when the command runs, as in
+   * Runs a verb declared in its own file (CONTRIBUTING.md, "A command"), from its action:
+   * `.action((planName, flags, command) => start(command, runPlanStatus, { ...flags, planName }))`.
+   * `opts` are the flags commander parsed (typed by the declaration) and the positional arguments
+   * by name, checked by tsc against the run's options type.
+   */
+  start<O>(command: Command, run: Run<O>, opts: NoInfer<O>): Promise<void>;
+  /**
+   * The action of a command declared apart from its run (a noun's index.ts; being converted to
+   * `start`): its options object (flags and positional arguments, see Run) goes to the run
+   * function `load` gives, which is imported only when the command runs, as in
    * `.action(run(() => import('./list.js').then((m) => m.runWorkflowList)))`.
    */
   run<O>(load: () => Promise<Run<O>>): (...args: unknown[]) => Promise<void>;
@@ -37,6 +45,10 @@ export function makeDeps(io: IO, state: RunState, invoke: Invoke = runVerb(io, s
   return {
     io,
     state,
+    start: async (command, run, opts) => {
+      checkConflicts(command);
+      state.exitCode = (await invoke(command, opts, () => Promise.resolve(run))) ?? 0;
+    },
     run:
       <O>(load: () => Promise<Run<O>>) =>
       async (...args: unknown[]) => {
@@ -64,34 +76,25 @@ function runVerb(io: IO, state: RunState): Invoke {
 
 /**
  * The command's own flags, and its positional arguments by their camelCase names (`<TaskID>`,
- * `<task_id>`: taskId). A hidden flag of the same name is the argument's old spelling
- * (`workflow report --task-id ID`): either may be given, not both, and an optional argument given
- * neither way is missing.
+ * `<task_id>`: taskId).
  */
 function optionsOf(command: Command, positional: unknown[]): Record<string, unknown> {
   const opts: Record<string, unknown> = { ...command.opts() };
   command.registeredArguments.forEach((argument, i) => {
-    const key = camelCase(argument.name());
-    const alias = command.options.find((o) => o.attributeName() === key);
-    if (alias && !alias.hidden)
-      throw new Error(`${command.name()}: the argument ${argument.name()} and a flag are both ${key}`);
-    if (alias && positional[i] !== undefined && opts[key] !== undefined)
-      throw new UsageError(`give ${argument.name()} once: as an argument, or with ${alias.long} (its old spelling)`);
-    if (positional[i] !== undefined) opts[key] = positional[i];
-    if (alias && opts[key] === undefined) throw new UsageError(`missing required argument '${argument.name()}'`);
+    if (positional[i] !== undefined) opts[camelCase(argument.name())] = positional[i];
   });
   return opts;
 }
 
 /** Flags that choose what is printed, as `--json` does (see choosesOutput). */
-const OUTPUT_FLAGS = new WeakSet<Option>();
+const OUTPUT_FLAGS = new WeakSet<object>();
 
 /**
  * Marks a flag that chooses what is printed (`--format`, `--output`): given with `--json`, it is a
  * usage error instead of one of them silently winning. (commander's own `.conflicts()` looks within
  * one command only, and `--json` is the program's.)
  */
-export function choosesOutput(option: Option): Option {
+export function choosesOutput<T extends Option<string, unknown, unknown, unknown, boolean, unknown>>(option: T): T {
   OUTPUT_FLAGS.add(option);
   return option;
 }

@@ -12,7 +12,7 @@
 export const COMMANDS = {
   auth: () => import('./auth/index.js'),
   config: () => import('./config/index.js'),
-  robots: () => import('./robots/index.js'),
+  robots: () => import('./robots/list.js'),
   task: () => import('./task/index.js'),
   plan: () => import('./plan/index.js'),
   workflow: () => import('./workflow/index.js'),

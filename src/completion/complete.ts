@@ -1,4 +1,4 @@
-import type { Command, Option } from '../commands/commander.js';
+import type { CommandUnknownOpts as Command, Option } from '../commands/commander.js';
 
 /**
  * Candidates for the word being completed. `words` are the command line's words after

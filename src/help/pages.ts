@@ -1,4 +1,4 @@
-import type { Command } from '../commands/commander.js';
+import type { CommandUnknownOpts as Command } from '../commands/commander.js';
 import { buildProgram } from '../program.js';
 import { testIO } from '../io.js';
 

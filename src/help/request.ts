@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '../commands/commander.js';
 import { UsageError } from '../errors.js';
 import { closest } from '../commands/suggest.js';
 import { packagedFile } from '../packaged.js';

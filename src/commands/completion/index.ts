@@ -1,4 +1,4 @@
-import { Argument, type Command } from '../commander.js';
+import { Argument, type Command, type CommandUnknownOpts } from '../commander.js';
 import type { Deps } from '../action.js';
 import { SHELLS } from '../../completion/scripts.js';
 
@@ -26,7 +26,7 @@ Output: the script, on stdout (there is no --json form).`,
     .action(async (words: string[] = []) => {
       const { complete } = await import('../../completion/complete.js');
       const { profileNames } = await import('../../config/profiles.js');
-      let root: Command = parent;
+      let root: CommandUnknownOpts = parent;
       while (root.parent) root = root.parent;
       const candidates = complete(root, words.length ? words : [''], () => profileNames(io.env));
       if (candidates.length) io.stdout.write(`${candidates.join('\n')}\n`);

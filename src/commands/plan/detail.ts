@@ -1,15 +1,37 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
-import { getPlanDetail } from '../../api/cloud.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `plan detail <PlanName>`. */
-export interface PlanDetailOptions {
-  planName: string;
+/** `plan detail <PlanName>`: the command and its flags (none of its own). */
+function declare(plan: Command) {
+  return plan
+    .command('detail <PlanName>')
+    .description("show a plan's rounds and their tasks (GET /service/cloud/plandetail)")
+    .addHelpText(
+      'after',
+      `
+Columns: ROUND, TASK NAME, TASK ID, STATUS.
+
+Examples:
+  callctl plan detail SPRING-PLAN
+  callctl plan detail SPRING-PLAN | cut -f3 | xargs -n1 callctl task detail
+
+JSON (--json): the envelope's data:
+${JSON_SHAPES.planDetail}`,
+    );
+}
+
+export type PlanDetailOptions = FlagsOf<typeof declare> & { planName: string };
+
+export function register(plan: Command, { start }: Deps): void {
+  declare(plan).action((planName, flags, command) => start(command, runPlanDetail, { ...flags, planName }));
 }
 
 /** Runs `plan detail`. */
 export async function runPlanDetail(ctx: Context, opts: PlanDetailOptions): Promise<number> {
-  const { planName } = opts;
-  const plan = await getPlanDetail(await ctx.client(), planName);
+  const { getPlanDetail } = await import('../../api/cloud.js');
+  const plan = await getPlanDetail(await ctx.client(), opts.planName);
   const out = await ctx.output();
   await out.list(
     plan.PlanDetails,

@@ -1,18 +1,47 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { PlanReportJson } from '../../schemas/report-output.js';
-import { planReport } from '../../report/reports.js';
-import { emitReport, type ReportOptions } from '../report-options.js';
+import { emitReport, REPORT_HELP, reportCsvOption, reportFormatOption, reportOutputOption } from '../flags/report.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `plan report <PlanName>`. */
-export interface PlanReportOptions extends ReportOptions {
-  planName: string;
+/** `plan report <PlanName>`: the command and its flags. */
+function declare(plan: Command) {
+  return plan
+    .command('report <PlanName>')
+    .description(
+      "a plan's campaign numbers: each round, then all rounds' calls together (plandetail, then each round's task detail)",
+    )
+    .addOption(reportFormatOption())
+    .addOption(reportOutputOption())
+    .addOption(reportCsvOption())
+    .addHelpText(
+      'after',
+      `
+${REPORT_HELP}
+
+Examples:
+  callctl plan report SPRING-PLAN
+  callctl plan report SPRING-PLAN --json | jq '.rounds[] | {Rounds, connected: .rates.connected}'
+  callctl plan report SPRING-PLAN --format html -o spring.html
+
+JSON (--json): rates are fractions or null, shares of the distribution's total or null:
+${JSON_SHAPES.planReport}`,
+    );
+}
+
+export type PlanReportOptions = FlagsOf<typeof declare> & { planName: string };
+
+export function register(plan: Command, { start }: Deps): void {
+  declare(plan).action((planName, flags, command) => start(command, runPlanReport, { ...flags, planName }));
 }
 
 /** Runs `plan report`. */
 export async function runPlanReport(ctx: Context, opts: PlanReportOptions): Promise<number> {
   const { planName } = opts;
   if (!planName.trim()) throw new UsageError('PlanName is empty');
+  const { planReport } = await import('../../report/reports.js');
   return emitReport(
     ctx,
     opts,

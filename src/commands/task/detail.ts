@@ -1,14 +1,61 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
-import { getTask } from '../../api/cloud.js';
 import { UsageError } from '../../errors.js';
-import type { ExportFlags } from '../../report/run-export.js';
 import type { CallingTask } from '../../schemas/task.js';
 import type { TaskWatchJson } from '../../schemas/local-output.js';
-import { runWatch, type WatchFlags } from '../watch-options.js';
+import { exitStatusOption, intervalOption, runWatch, watchOption } from '../flags/watch.js';
+import { bomOption, excelOption, exportFormatOption, exportOutputOption } from '../flags/export.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `task detail <TaskID>`. */
-export interface TaskDetailOptions extends ExportFlags, WatchFlags {
-  taskId: string;
+/** `task detail <TaskID>`: the command and its flags. */
+function declare(task: Command) {
+  return task
+    .command('detail <TaskID>')
+    .description('show a calling task and its call records, or export them (GET /service/cloud/detail)')
+    .addOption(exportFormatOption())
+    .addOption(exportOutputOption())
+    .addOption(bomOption())
+    .addOption(excelOption())
+    .addOption(watchOption('the task summary (status and calls so far)'))
+    .addOption(intervalOption())
+    .addOption(exitStatusOption())
+    .addHelpText(
+      'after',
+      `
+Prints the task summary, then one row per call: CALLEE, START, STATUS, INTENTION, RING, HANGUP,
+TALK ROUNDS. Piped, the summary is key<TAB>value lines, then a blank line, then the call rows.
+
+
+Exports (--format or --output): every call record, streamed (a task of 100,000 records is never
+held in memory). CSV: a header of the spec's named fields in its order, then "extra" (any other
+fields, as a JSON object); nested values (AsrResult, RedailCall, EventLabel, NerSlots) as their JSON text; UTF-8, CRLF line ends, values
+exactly as the service gave them (phone numbers quoted); --bom for Excel, --excel for a file meant
+for spreadsheets only (see the README, "Exports"). ndjson: one record a line. json: an array.
+
+Examples:
+  callctl task detail T-20261122-001
+  callctl task detail T-20261122-001 --format csv --output calls.csv
+  callctl task detail T-20261122-001 --format ndjson | jq -r 'select(.RingType=="busy") | .CalleeNumber'
+  callctl task detail T-20261122-001 --json | jq '.detail[] | {CalleeNumber, Intention}'
+
+Watch (--watch, --exit-status): the summary only (TaskID, TaskName, Status, Calls, Answered,
+Unanswered), redrawn every --interval seconds; piped, a timestamped line each time it changes.
+--exit-status ends at a final status: exit 0 finished, 1 canceled.
+  callctl task detail T-DEBT-0002 --watch --interval 10
+  callctl task detail T-DEBT-0002 --exit-status > progress.log && echo done
+
+JSON (--json): the envelope's data, the task with every field of every call record:
+${JSON_SHAPES.taskDetail}
+With --watch, one line of JSON per change:
+${JSON_SHAPES.taskWatch}`,
+    );
+}
+
+export type TaskDetailOptions = FlagsOf<typeof declare> & { taskId: string };
+
+export function register(task: Command, { start }: Deps): void {
+  declare(task).action((taskId, flags, command) => start(command, runTaskDetail, { ...flags, taskId }));
 }
 
 /** Runs `task detail`. */
@@ -19,7 +66,10 @@ export async function runTaskDetail(ctx: Context, opts: TaskDetailOptions): Prom
     if (opts.format !== undefined || opts.output !== undefined)
       throw new UsageError('--watch shows the task summary; it does not go with --format or --output');
     const client = await ctx.client();
-    const { finalState } = await import('../../output/watch.js');
+    const [{ finalState }, { getTask }] = await Promise.all([
+      import('../../output/watch.js'),
+      import('../../api/cloud.js'),
+    ]);
     return runWatch(
       ctx,
       {
@@ -61,6 +111,7 @@ export async function runTaskDetail(ctx: Context, opts: TaskDetailOptions): Prom
     await json.finish(await streamTask(await ctx.client(), taskId, json));
     return 0;
   }
+  const { getTask } = await import('../../api/cloud.js');
   const task = await getTask(await ctx.client(), taskId);
   out.record(
     [

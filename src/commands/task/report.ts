@@ -1,18 +1,45 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { TaskReportJson } from '../../schemas/report-output.js';
-import { taskReport } from '../../report/reports.js';
-import { emitReport, type ReportOptions } from '../report-options.js';
+import { emitReport, REPORT_HELP, reportCsvOption, reportFormatOption, reportOutputOption } from '../flags/report.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `task report <TaskID>`. */
-export interface TaskReportOptions extends ReportOptions {
-  taskId: string;
+/** `task report <TaskID>`: the command and its flags. */
+function declare(task: Command) {
+  return task
+    .command('report <TaskID>')
+    .description("a task's campaign numbers: rates, intentions, ring and hangup types, durations, redials")
+    .addOption(reportFormatOption())
+    .addOption(reportOutputOption())
+    .addOption(reportCsvOption())
+    .addHelpText(
+      'after',
+      `
+${REPORT_HELP}
+Examples:
+  callctl task report T-20261122-001
+  callctl task report T-20261122-001 --json | jq .rates.connected
+  callctl task report T-20261122-001 --format csv > numbers.csv
+  callctl task report T-20261122-001 --format html -o report.html   # charts, to mail or open on a phone
+
+JSON (--json): rates are fractions or null, shares of the distribution's total or null:
+${JSON_SHAPES.taskReport}`,
+    );
+}
+
+export type TaskReportOptions = FlagsOf<typeof declare> & { taskId: string };
+
+export function register(task: Command, { start }: Deps): void {
+  declare(task).action((taskId, flags, command) => start(command, runTaskReport, { ...flags, taskId }));
 }
 
 /** Runs `task report`. */
 export async function runTaskReport(ctx: Context, opts: TaskReportOptions): Promise<number> {
   const { taskId } = opts;
   if (!taskId.trim()) throw new UsageError('TaskID is empty');
+  const { taskReport } = await import('../../report/reports.js');
   return emitReport(
     ctx,
     opts,

@@ -1,14 +1,13 @@
-import { InvalidArgumentError, Option, type Command } from '../commander.js';
+import { InvalidArgumentError, type Command } from '../commander.js';
 import { nonNegativeInt, positiveInt, type Deps } from '../action.js';
-import { timeText } from '../time-flags.js';
 import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
-import { REPORT_HELP } from '../task/index.js';
-import { watchOptions } from '../watch-options.js';
-import { reportOptions } from '../report-options.js';
-import { exportOptions } from '../export-options.js';
 import { delimiter } from '../delimiter.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { claimOldStateOption, ignoreOldStateOption, storeFileOption, storeOption } from '../store-option.js';
+import * as list from './list.js';
+import * as verifyPush from './verify-push.js';
+import * as taskDetail from './task-detail.js';
+import * as report from './report.js';
 
 function batchSize(value: string): number {
   const n = positiveInt(value);
@@ -22,40 +21,7 @@ export function register(parent: Command, deps: Deps): void {
   const workflow = parent
     .command('workflow')
     .description('workflow tasks: list, contact upload, data-push checks, outbound task details');
-  watchOptions(
-    workflow
-      .command('list')
-      .description('list workflow instances (GET /service/cloud/workflow/instancelist)')
-      .option('--page <n>', 'page number (from 1)', positiveInt)
-      .option('--size <n>', 'instances per page', positiveInt)
-      .option(
-        '--from <time>',
-        'created from (start_time): a time (2026-11-01T09:00:00+07:00), a date (00:00 UTC) or a duration ago (2h, 3d)',
-        timeText,
-      )
-      .option('--to <time>', 'created until (end_time): a time, a date or a duration ago; after --from', timeText)
-      .option('--all', 'walk every page, using the count the service gives'),
-    'the list',
-    false,
-  )
-    .addHelpText(
-      'after',
-      `
-Columns: ID, NAME, TEMPLATE, STATUS, TOTAL, START, END, CREATED.
-
-Examples:
-  callctl workflow list --page 2 --size 20
-  callctl workflow list --all --from 2026-11-01 --to 2026-11-08 --json | jq '.lists | length'
-  callctl workflow list --from 3d
-  callctl workflow list --watch --interval 30
-
-Watch: --watch redraws the table every --interval seconds on a terminal; piped, it prints a
-timestamped row for each instance that is new or changed since the last refresh.
-
-JSON (--json): the envelope's data; with --all, every page's lists in one:
-${JSON_SHAPES.workflowList}`,
-    )
-    .action(run(() => import('./list.js').then((m) => m.runWorkflowList)));
+  list.register(workflow, deps);
   workflow
     .command('update')
     .description(
@@ -147,79 +113,5 @@ batches that may have reached the service; "earlierUpload": null, or a stopped u
 path this one replaced; "problems": the first 20; "batches": --dry-run only.`,
     )
     .action(run(() => import('./update.js').then((m) => m.runWorkflowUpdate)));
-  workflow
-    .command('verify-push')
-    .description(
-      'check the data a custom API node pushed, last three months (POST /service/cloud/workflow/apinoticeinfo)',
-    )
-    .requiredOption('--workflow-id <id>', 'workflow id')
-    .requiredOption('--node-id <id>', 'API node id')
-    .requiredOption('--callee <number>', "the list entry's phone number")
-    .option('--case-id <id>', "the list entry's case id")
-    .addHelpText(
-      'after',
-      `
-Examples:
-  callctl workflow verify-push --workflow-id WF-1001 --node-id N-API-1 --callee +6281234567001
-  callctl workflow verify-push --workflow-id WF-1001 --node-id N-API-1 --callee +6281234567001 --json | jq .call
-
-JSON (--json): the envelope's data, the push body:
-${JSON_SHAPES.verifyPush}`,
-    )
-    .action(run(() => import('./verify-push.js').then((m) => m.runVerifyPush)));
-  exportOptions(
-    workflow
-      .command('task-detail <task_id>')
-      .description(
-        'show an outbound task of a workflow with its calls and answers, or export them (POST /service/cloud/workflow/taskdetail)',
-      ),
-  )
-    .addHelpText(
-      'after',
-      `
-Prints the task summary, the calls (CALLEE, CASE, RESULT, LABEL, DURATION, RING, HANGUP, START),
-then the question-answer records (CALLEE, QUESTION, TYPE, ANSWER, STATUS, WHETHER).
-
-
-Exports (--format or --output): every call record, streamed (a task of 100,000 records is never
-held in memory). CSV: a header of the spec's named fields in its order, then "extra" (any other
-fields, as a JSON object); nested values (question_answer, NerSlots, redail_call, EventLabel) as their JSON text; UTF-8, CRLF line ends, values
-exactly as the service gave them (phone numbers quoted); --bom for Excel, --excel for a file meant
-for spreadsheets only (see the README, "Exports"). ndjson: one record a line. json: an array.
-
-Examples:
-  callctl workflow task-detail WT-3001
-  callctl workflow task-detail WT-3001 --format csv --bom --output kyc.csv
-  callctl workflow task-detail WT-3001 --json | jq '.details[].question_answer'
-
-JSON (--json): the envelope's data, every field:
-${JSON_SHAPES.workflowTaskDetail}`,
-    )
-    .action(run(() => import('./task-detail.js').then((m) => m.runWorkflowTaskDetail)));
-  reportOptions(
-    workflow
-      .command('report [task_id]')
-      .usage('[options] <task_id>')
-      .description(
-        "an information-check task's numbers: rates, results, ring and hangup types, durations, and per question the answers and verification (POST /service/cloud/workflow/taskdetail)",
-      )
-      // The old spelling, before the ID became positional as in `task report ID`.
-      .addOption(new Option('--task-id <id>', 'the outbound task of a workflow node').hideHelp()),
-  )
-    .addHelpText(
-      'after',
-      `
-${REPORT_HELP}
-For a workflow call, "status" is its result, "intention" its intention_description, "label" its
-result_label, and the duration its own "duration" field (read as seconds).
-
-Examples:
-  callctl workflow report WT-IC-0001
-  callctl workflow report WT-IC-0001 --json | jq '.questions[] | {question, verification}'
-
-JSON (--json): rates are fractions or null, shares of the distribution's total or null;
-"questions" only for information-check calls:
-${JSON_SHAPES.workflowReport}`,
-    )
-    .action(run(() => import('./report.js').then((m) => m.runWorkflowReport)));
+  for (const verb of [verifyPush, taskDetail, report]) verb.register(workflow, deps);
 }

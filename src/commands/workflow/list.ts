@@ -1,24 +1,60 @@
+import type { Command, FlagsOf } from '../commander.js';
+import { positiveInt, type Deps } from '../action.js';
 import type { Context } from '../../context.js';
-import { listWorkflows } from '../../api/cloud.js';
 import { afterShown } from '../../errors.js';
 import type { WorkflowInstance } from '../../schemas/workflow.js';
 import type { Column } from '../../output/table.js';
-import { runWatch, type WatchFlags } from '../watch-options.js';
-import { serviceTime, timeRange } from '../time-flags.js';
+import { intervalOption, runWatch, watchOption } from '../flags/watch.js';
+import { serviceTime, timeRange, timeText } from '../time-flags.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-export interface ListOptions extends WatchFlags {
-  page?: number;
-  size?: number;
-  from?: string;
-  to?: string;
-  all?: boolean;
+/** `workflow list`: the command and its flags. */
+function declare(workflow: Command) {
+  return workflow
+    .command('list')
+    .description('list workflow instances (GET /service/cloud/workflow/instancelist)')
+    .option('--page <n>', 'page number (from 1)', positiveInt)
+    .option('--size <n>', 'instances per page', positiveInt)
+    .option(
+      '--from <time>',
+      'created from (start_time): a time (2026-11-01T09:00:00+07:00), a date (00:00 UTC) or a duration ago (2h, 3d)',
+      timeText,
+    )
+    .option('--to <time>', 'created until (end_time): a time, a date or a duration ago; after --from', timeText)
+    .option('--all', 'walk every page, using the count the service gives')
+    .addOption(watchOption('the list'))
+    .addOption(intervalOption())
+    .addHelpText(
+      'after',
+      `
+Columns: ID, NAME, TEMPLATE, STATUS, TOTAL, START, END, CREATED.
+
+Examples:
+  callctl workflow list --page 2 --size 20
+  callctl workflow list --all --from 2026-11-01 --to 2026-11-08 --json | jq '.lists | length'
+  callctl workflow list --from 3d
+  callctl workflow list --watch --interval 30
+
+Watch: --watch redraws the table every --interval seconds on a terminal; piped, it prints a
+timestamped row for each instance that is new or changed since the last refresh.
+
+JSON (--json): the envelope's data; with --all, every page's lists in one:
+${JSON_SHAPES.workflowList}`,
+    );
+}
+
+export type WorkflowListOptions = FlagsOf<typeof declare>;
+
+export function register(workflow: Command, { start }: Deps): void {
+  declare(workflow).action((flags, command) => start(command, runWorkflowList, flags));
 }
 
 /** Page size used by --all when --size is not given. */
 const ALL_PAGE_SIZE = 100;
 
 /** Runs `workflow list`. */
-export async function runWorkflowList(ctx: Context, opts: ListOptions): Promise<number> {
+export async function runWorkflowList(ctx: Context, opts: WorkflowListOptions): Promise<number> {
+  const { listWorkflows } = await import('../../api/cloud.js');
   const client = await ctx.client();
   // Sent in the service's format (UTC, whole seconds), whichever form was typed.
   const range = timeRange({ flag: '--from', value: opts.from }, { flag: '--to', value: opts.to }, ctx.io.now());

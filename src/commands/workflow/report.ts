@@ -1,17 +1,64 @@
+import { Option, type Command, type FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { WorkflowReportJson } from '../../schemas/report-output.js';
-import { workflowReport } from '../../report/reports.js';
-import { emitReport, type ReportOptions } from '../report-options.js';
+import { emitReport, REPORT_HELP, reportCsvOption, reportFormatOption, reportOutputOption } from '../flags/report.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `workflow report <task_id>` (`--task-id`, its old spelling, is a hidden alias). */
-export interface WorkflowReportOptions extends ReportOptions {
-  taskId: string;
+/** `workflow report <task_id>`: the command and its flags. */
+function declare(workflow: Command) {
+  return (
+    workflow
+      .command('report [task_id]')
+      .usage('[options] <task_id>')
+      .description(
+        "an information-check task's numbers: rates, results, ring and hangup types, durations, and per question the answers and verification (POST /service/cloud/workflow/taskdetail)",
+      )
+      // The old spelling, before the ID became positional as in `task report ID`.
+      .addOption(new Option('--task-id <id>', 'the outbound task of a workflow node').hideHelp())
+      .addOption(reportFormatOption())
+      .addOption(reportOutputOption())
+      .addOption(reportCsvOption())
+      .addHelpText(
+        'after',
+        `
+${REPORT_HELP}
+For a workflow call, "status" is its result, "intention" its intention_description, "label" its
+result_label, and the duration its own "duration" field (read as seconds).
+
+Examples:
+  callctl workflow report WT-IC-0001
+  callctl workflow report WT-IC-0001 --json | jq '.questions[] | {question, verification}'
+
+JSON (--json): rates are fractions or null, shares of the distribution's total or null;
+"questions" only for information-check calls:
+${JSON_SHAPES.workflowReport}`,
+      )
+  );
+}
+
+export type WorkflowReportOptions = FlagsOf<typeof declare> & { taskId: string };
+
+export function register(workflow: Command, { start }: Deps): void {
+  declare(workflow).action((taskId, flags, command) =>
+    start(command, runWorkflowReport, { ...flags, taskId: oneSpelling(taskId, flags.taskId) }),
+  );
+}
+
+/** The task's ID, given as the argument or with `--task-id` (its old spelling): once, not both. */
+function oneSpelling(argument: string | undefined, flag: string | undefined): string {
+  if (argument !== undefined && flag !== undefined)
+    throw new UsageError('give task_id once: as an argument, or with --task-id (its old spelling)');
+  const taskId = argument ?? flag;
+  if (taskId === undefined) throw new UsageError("missing required argument 'task_id'");
+  return taskId;
 }
 
 /** Runs `workflow report`. */
 export async function runWorkflowReport(ctx: Context, opts: WorkflowReportOptions): Promise<number> {
   if (!opts.taskId.trim()) throw new UsageError('task_id is empty');
+  const { workflowReport } = await import('../../report/reports.js');
   return emitReport(
     ctx,
     opts,

@@ -1,15 +1,51 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
-import { getWorkflowTask } from '../../api/cloud.js';
 import type { Column } from '../../output/table.js';
 import type { QuestionAnswer, WorkflowCallDetail } from '../../schemas/workflow.js';
+import { bomOption, excelOption, exportFormatOption, exportOutputOption } from '../flags/export.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
 type Answer = QuestionAnswer & { callee: string };
 
-import type { ExportFlags } from '../../report/run-export.js';
+/** `workflow task-detail <task_id>`: the command and its flags. */
+function declare(workflow: Command) {
+  return workflow
+    .command('task-detail <task_id>')
+    .description(
+      'show an outbound task of a workflow with its calls and answers, or export them (POST /service/cloud/workflow/taskdetail)',
+    )
+    .addOption(exportFormatOption())
+    .addOption(exportOutputOption())
+    .addOption(bomOption())
+    .addOption(excelOption())
+    .addHelpText(
+      'after',
+      `
+Prints the task summary, the calls (CALLEE, CASE, RESULT, LABEL, DURATION, RING, HANGUP, START),
+then the question-answer records (CALLEE, QUESTION, TYPE, ANSWER, STATUS, WHETHER).
 
-/** `workflow task-detail <task_id>`. */
-export interface WorkflowTaskDetailOptions extends ExportFlags {
-  taskId: string;
+
+Exports (--format or --output): every call record, streamed (a task of 100,000 records is never
+held in memory). CSV: a header of the spec's named fields in its order, then "extra" (any other
+fields, as a JSON object); nested values (question_answer, NerSlots, redail_call, EventLabel) as their JSON text; UTF-8, CRLF line ends, values
+exactly as the service gave them (phone numbers quoted); --bom for Excel, --excel for a file meant
+for spreadsheets only (see the README, "Exports"). ndjson: one record a line. json: an array.
+
+Examples:
+  callctl workflow task-detail WT-3001
+  callctl workflow task-detail WT-3001 --format csv --bom --output kyc.csv
+  callctl workflow task-detail WT-3001 --json | jq '.details[].question_answer'
+
+JSON (--json): the envelope's data, every field:
+${JSON_SHAPES.workflowTaskDetail}`,
+    );
+}
+
+export type WorkflowTaskDetailOptions = FlagsOf<typeof declare> & { taskId: string };
+
+export function register(workflow: Command, { start }: Deps): void {
+  declare(workflow).action((taskId, flags, command) => start(command, runWorkflowTaskDetail, { ...flags, taskId }));
 }
 
 /** Runs `workflow task-detail`. */
@@ -39,6 +75,7 @@ export async function runWorkflowTaskDetail(ctx: Context, opts: WorkflowTaskDeta
     await json.finish(await streamWorkflowTask(await ctx.client(), taskId, json));
     return 0;
   }
+  const { getWorkflowTask } = await import('../../api/cloud.js');
   const task = await getWorkflowTask(await ctx.client(), taskId);
   out.record(
     [

@@ -1,15 +1,40 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
-import { verifyPush } from '../../api/cloud.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-export interface VerifyPushOptions {
-  workflowId: string;
-  nodeId: string;
-  callee: string;
-  caseId?: string;
+/** `workflow verify-push`: the command and its flags. */
+function declare(workflow: Command) {
+  return workflow
+    .command('verify-push')
+    .description(
+      'check the data a custom API node pushed, last three months (POST /service/cloud/workflow/apinoticeinfo)',
+    )
+    .requiredOption('--workflow-id <id>', 'workflow id')
+    .requiredOption('--node-id <id>', 'API node id')
+    .requiredOption('--callee <number>', "the list entry's phone number")
+    .option('--case-id <id>', "the list entry's case id")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  callctl workflow verify-push --workflow-id WF-1001 --node-id N-API-1 --callee +6281234567001
+  callctl workflow verify-push --workflow-id WF-1001 --node-id N-API-1 --callee +6281234567001 --json | jq .call
+
+JSON (--json): the envelope's data, the push body:
+${JSON_SHAPES.verifyPush}`,
+    );
+}
+
+export type VerifyPushOptions = FlagsOf<typeof declare>;
+
+export function register(workflow: Command, { start }: Deps): void {
+  declare(workflow).action((flags, command) => start(command, runVerifyPush, flags));
 }
 
 /** Runs `workflow verify-push`. */
 export async function runVerifyPush(ctx: Context, opts: VerifyPushOptions): Promise<number> {
+  const { verifyPush } = await import('../../api/cloud.js');
   const data = await verifyPush(await ctx.client(), {
     workflow_id: opts.workflowId,
     node_id: opts.nodeId,
