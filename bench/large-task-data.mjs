@@ -152,6 +152,18 @@ export function taskEnvelope(n, taskId = 'T-LARGE') {
   return envelope(head, n, recordJson);
 }
 
+/**
+ * The whole envelope of GET /service/cloud/detail for a task of `n` records whose Comments are each
+ * about `bytes` of JSON text, most of it escapes (backslashes, line breaks, tabs, control
+ * characters) and no quote: a reading whose cost grows with the escapes shows here.
+ */
+export function escapedTaskEnvelope(n, bytes, taskId = 'T-ESCAPED') {
+  const piece = JSON.stringify('C:\\dir\\file\n\ttab\u0001 é\r\n').slice(1, -1);
+  const head = `{"data":{"TaskID":"${taskId}","TaskName":"Escaped task","RobotMethod":"single","RobotID":"rb-1001","SIPLine":"sip-id-col-01","Status":"finished","ScheduleStartTime":"2026-11-20T08:00:00Z","ScheduleEndTime":"2026-11-20T20:00:00Z","RepeatInterval":30,"RepeatNumber":1,"detail":[`;
+  const comments = piece.repeat(Math.ceil(bytes / Buffer.byteLength(piece)));
+  return envelope(head, n, (i) => recordJson(i).replace('"Comments":""', `"Comments":"${comments}"`));
+}
+
 /** The whole envelope of POST /service/cloud/workflow/taskdetail for a task of `n` calls, as one Buffer. */
 export function workflowTaskEnvelope(n, taskId = 'WT-LARGE') {
   const head = `{"data":{"task_id":"${taskId}","task_name":"Large workflow task","status":"finished","created_at":"2026-11-20 08:00:00","repeat_interval":30,"repeat_number":1,"robot_hash":"rb-1001","robot_method":"single","sip_line":"sip-id-col-01","schedule_start_time":"2026-11-20 08:00:00","schedule_end_time":"2026-11-20 20:00:00","workflow_id":"W-LARGE","workflow_name":"Collections","nodetask_id":"N-1","nodetask_name":"first call","details":[`;

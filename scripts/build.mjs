@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { notices, writeNotices } from './notices.mjs';
 import { generateAnswerChecks } from './validators.mjs';
-import { generateWasm } from './wasm.mjs';
 import { BUNDLE_IMPORT, bundleModule, entryOf } from './page-bundle.mjs';
 
 /** The version the built program reports (src/version.ts), as a JavaScript string literal. */
@@ -110,8 +109,6 @@ const out = (name) => fileURLToPath(new URL(`../${name}`, import.meta.url));
 rmSync(out('dist.next'), { recursive: true, force: true });
 // The answer checks, generated from the zod schemas into generated/ and bundled like any module.
 await generateAnswerChecks();
-// The WebAssembly modules of wasm/, compiled into generated/wasm/ (scripts/wasm.mjs).
-await generateWasm();
 // Bundled CommonJS dependencies call require() for Node's built-ins (everything else is in the
 // bundle). process.getBuiltinModule (Node >= 20.16) serves them without loading node:module.
 // globalThis.process: a chunk may declare its own `process` (builtinsWithoutEsm turns chalk's
@@ -186,7 +183,6 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
 });
 await build({ ...common, entryPoints: ['src/upload/part-worker.ts'], outfile: 'dist.next/upload/part-worker.js' });
-await build({ ...common, entryPoints: ['src/api/group-worker.ts'], outfile: 'dist.next/api/group-worker.js' });
 // Used by this script only, removed once the pages are rendered.
 await build({ ...common, entryPoints: ['src/help/pages.ts'], outfile: 'dist.next/help-pages.js' });
 for (const name of readdirSync(out('dist.next'), { recursive: true }).filter((n) => n.endsWith('.js'))) {

@@ -100,7 +100,6 @@ export async function buildExecutable(out, node = process.execPath) {
   try {
     await build({ ...cjs, entryPoints: [join(root, 'bin/callctl.js')], outfile: join(work, 'main.cjs') });
     await build({ ...cjs, entryPoints: [join(dist, 'upload/part-worker.js')], outfile: join(work, 'part-worker.cjs') });
-    await build({ ...cjs, entryPoints: [join(dist, 'api/group-worker.js')], outfile: join(work, 'group-worker.cjs') });
     const config = {
       main: join(work, 'main.cjs'),
       output: join(work, 'sea.blob'),
@@ -110,7 +109,6 @@ export async function buildExecutable(out, node = process.execPath) {
       assets: {
         'help.json': join(dist, 'help.json'),
         'part-worker.cjs': join(work, 'part-worker.cjs'),
-        'group-worker.cjs': join(work, 'group-worker.cjs'),
       },
     };
     writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config));

@@ -13,22 +13,3 @@
 export function flatHeap(): void {
   process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1 --heap-growing-percent=20');
 }
-
-let youngCollection: ((options: { type: 'minor' }) => void) | undefined;
-
-/**
- * Collects V8's young generation now. For the main thread of a large `--json` read by worker
- * threads: it reads the socket into a new 64 KB Buffer per read and makes little other garbage,
- * and V8 collects when its small new space fills (rarely, here) or once external memory grew by
- * 64 MB. Until then the dead Buffers stayed in the C library's heap: 18 MB of peak RSS that a run
- * of 10,000 records never reached, so 1,000,000 records peaked at 1.33x its figure. V8's own
- * gc(), which --expose-gc gives to contexts made after it is set (a vm context), is the one way
- * to ask for a collection; a young one takes well under a millisecond here.
- */
-export function collectYoung(): void {
-  if (!youngCollection) {
-    process.getBuiltinModule('node:v8').setFlagsFromString('--expose-gc');
-    youngCollection = process.getBuiltinModule('node:vm').runInNewContext('gc') as typeof youngCollection;
-  }
-  youngCollection!({ type: 'minor' });
-}

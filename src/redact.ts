@@ -317,16 +317,6 @@ export function redactValues(text: string): string {
   return secrets.size === 0 ? text : secrets.replace(redactUrls(text));
 }
 
-/**
- * Whether redactValues could change a text, asked of `includes` (whether the text holds a part)
- * rather than of the text: for `--json`'s worker threads, whose text is still bytes
- * (src/api/json-indent.ts). Answers true when the text may hold a part: then redactValues decides.
- */
-export function mayRedact(includes: (part: string) => boolean): boolean {
-  if (secrets.size === 0) return false;
-  return (includes('@') && includes('://')) || secrets.mayBeIn(includes);
-}
-
 /** `scheme://user:password@host` -> `scheme://user:***@host`; `scheme://user@host` stays as it is. */
 export function redactUrls(text: string): string {
   // The pattern needs "://" and "@": most texts (every header of a notification) have neither,

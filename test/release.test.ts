@@ -14,8 +14,6 @@ import {
   copyFileSync,
   readdirSync,
 } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
@@ -168,49 +166,6 @@ describe.runIf(linuxX64)('the single executable, with no node on PATH', () => {
       valid: 80_000,
       entriesAcknowledged: 80_000,
     });
-  }, 60_000);
-
-  it("reads a large answer's records for --json in worker threads started from the code inside", async () => {
-    // Over 4 MiB (WORKERS_FROM_BYTES, src/api/group-jobs.ts), served by the test itself.
-    const detail = Array.from({ length: 40_000 }, (_, i) => ({
-      id: i + 1,
-      CalleeNumber: `+6281200${i}`,
-      Comments: 'x'.repeat(80),
-    }));
-    const data = {
-      TaskID: 'T-BIG',
-      TaskName: 'big',
-      RobotMethod: 'single',
-      RobotID: 'rb',
-      SIPLine: 'sip',
-      Status: 'finished',
-      ScheduleStartTime: '2026-11-20T08:00:00Z',
-      ScheduleEndTime: '2026-11-20T09:00:00Z',
-      RepeatInterval: 1,
-      RepeatNumber: 1,
-      detail,
-    };
-    const body = JSON.stringify({ code: 200, status: 'OK', data });
-    const server = createServer((req, res) => {
-      req.resume();
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-      res.end(body);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const args = ['task', 'detail', 'T-BIG', '--json'];
-      const { stdout, stderr } = await callctl(args, {
-        CALLCTL_BASE_URL: url,
-        CALLCTL_TOKEN: 'tok',
-        NODE_DEBUG: 'worker',
-      });
-      expect(stderr).toMatch(/created Worker with ID 2/);
-      expect(stderr).toContain('dist/api/group-worker.js'); // the carried bundle's own path comment
-      expect(stdout).toBe(`${JSON.stringify(data, null, 2)}\n`);
-    } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
   }, 60_000);
 
   it('serve-hooks receives, verifies and logs a notification that hooks trigger signs and sends', async () => {

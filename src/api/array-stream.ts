@@ -10,8 +10,6 @@
  * element being cut by a chunk boundary, whatever the array's length.
  */
 
-import type { ArrayScanner } from './array-scan.js';
-
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_OBJECT = 0x7b;
@@ -23,7 +21,7 @@ const COLON = 0x3a;
 
 /**
  * The array's key came twice in its object. JSON.parse keeps the last: the records of the first
- * may be out already, so the answer is refused (the same whether workers read it or not).
+ * may be out already, so the answer is refused.
  */
 export class RepeatedArray extends Error {}
 
@@ -44,43 +42,26 @@ export class ArraySplitter {
   /** Bytes of elements cut by a chunk boundary, before the current chunk. */
   private carry: Buffer[] = [];
   private found = false;
-  private items = 0;
   private readonly cuts: number[] = [];
-  /** The next backslash at or after a position of the current chunk (searched once, not per string). */
-  private backslashAt = -1;
-  /** Whether groups are parsed here; else they go out as their bytes only (for worker threads). */
-  parse = true;
   /**
-   * Reads inside the array while `parse` is off (src/api/array-scan.ts: for the large answers
-   * whose groups go to worker threads); it then holds the reading's state (`scanning`). Set once.
+   * The next quote and the next backslash at or after a position of the current chunk, each
+   * searched again only once passed: a string of many escapes is read in one pass, not searched
+   * to its closing quote again after each escape.
    */
-  scanner: ArrayScanner | undefined;
-  private scanning = false;
+  private quoteAt = -1;
+  private backslashAt = -1;
 
   /**
    * @param path keys from the root to the array, such as `['data', 'detail']`
-   * @param onItems told of each group of complete elements, in order: parsed and as each one's
-   *   bytes (unless `parse` is off), as their bytes together (`run`, in one or more parts with
-   *   `parse` off, not joined: from the first's start to
-   *   the last's end), and how many
+   * @param onItems told of each group of complete elements, in order: parsed, and as each one's bytes
    * @param onOpen told once the array begins, of the document read so far with the array empty
    *   and every open container closed (the fields that came before the array)
    */
   constructor(
     private readonly path: readonly string[],
-    private readonly onItems: (
-      items: unknown[] | undefined,
-      raws: Buffer[] | undefined,
-      run: readonly Buffer[],
-      count: number,
-    ) => void,
+    private readonly onItems: (items: unknown[], raws: Buffer[]) => void,
     private readonly onOpen?: (head: unknown) => void,
   ) {}
-
-  /** How many elements were handed out. */
-  get count(): number {
-    return this.items;
-  }
 
   /** Whether the array was found at its path. */
   get sawArray(): boolean {
@@ -89,6 +70,8 @@ export class ArraySplitter {
 
   write(chunk: Buffer): void {
     const n = chunk.length;
+    // An empty chunk would take the escaped character a chunk ending in a backslash waits for.
+    if (n === 0) return;
     // Where the document outside the array resumes in this chunk, and where the elements not yet
     // handed out begin (-1: none in this chunk).
     let restFrom = this.targetDepth < 0 ? 0 : -1;
@@ -97,29 +80,11 @@ export class ArraySplitter {
     // Commas between elements in this chunk, in order: where one element ends and the next begins.
     const cuts = this.cuts;
     cuts.length = 0;
+    this.quoteAt = -1;
     this.backslashAt = -1;
-    if (this.scanning && this.parse) this.scanHere();
     let i = 0;
     if (this.inString) i = this.skipString(chunk, 0);
     while (i < n) {
-      if (this.targetDepth >= 0 && this.scanner && !this.parse) {
-        const { commas, lastComma, closedAt } = this.scanFrom(chunk, i);
-        if (closedAt < 0) {
-          if (lastComma >= 0) {
-            this.emit(chunk, itemsFrom, lastComma, cuts, commas - 1);
-            this.carry = [chunk.subarray(lastComma + 1)];
-          } else this.carry.push(chunk.subarray(itemsFrom));
-          return;
-        }
-        this.emit(chunk, itemsFrom, closedAt, cuts, commas);
-        this.scanning = false;
-        this.targetDepth = -1;
-        itemsFrom = -1;
-        restFrom = closedAt;
-        this.stack.pop();
-        i = closedAt + 1;
-        continue;
-      }
       const c = chunk[i]!;
       if (c === QUOTE) {
         if (this.targetDepth < 0 && this.capturesKey()) this.keyParts = [];
@@ -177,25 +142,6 @@ export class ArraySplitter {
     return Buffer.concat(this.restParts).toString('utf8');
   }
 
-  /** Reads on with the scanner from `from`, which takes the reading's state first. */
-  private scanFrom(chunk: Buffer, from: number) {
-    if (!this.scanning) {
-      this.scanner!.setState({ inString: false, escaped: false, depth: this.stack.length - this.targetDepth });
-      this.stack.length = this.targetDepth;
-      this.scanning = true;
-    }
-    return this.scanner!.scan(chunk, from);
-  }
-
-  /** Takes the reading's state back from the scanner (the rest is parsed here). */
-  private scanHere(): void {
-    const { inString, escaped, depth } = this.scanner!.state();
-    this.inString = inString;
-    this.escaped = escaped;
-    for (let d = 0; d < depth; d++) this.stack.push(OPEN_ARRAY);
-    this.scanning = false;
-  }
-
   /** Tells `onOpen` of the document so far: its text, the array and every container closed. */
   private opened(): void {
     if (!this.onOpen) return;
@@ -212,12 +158,10 @@ export class ArraySplitter {
       i++;
     }
     for (;;) {
-      const quote = chunk.indexOf(QUOTE, i);
-      if (this.backslashAt < i && this.backslashAt !== -2) {
-        this.backslashAt = chunk.indexOf(BACKSLASH, i);
-        if (this.backslashAt < 0) this.backslashAt = -2; // none left in this chunk
-      }
-      const backslash = this.backslashAt === -2 ? -1 : this.backslashAt;
+      if (this.quoteAt < i && this.quoteAt !== NONE) this.quoteAt = found(chunk.indexOf(QUOTE, i));
+      if (this.backslashAt < i && this.backslashAt !== NONE) this.backslashAt = found(chunk.indexOf(BACKSLASH, i));
+      const quote = this.quoteAt === NONE ? -1 : this.quoteAt;
+      const backslash = this.backslashAt === NONE ? -1 : this.backslashAt;
       if (backslash >= 0 && (quote < 0 || backslash < quote)) {
         if (backslash + 1 >= chunk.length) {
           this.escaped = true;
@@ -261,18 +205,9 @@ export class ArraySplitter {
    * Hands out the elements between `from` and `to` of this chunk (after any carried bytes), cut at
    * `cuts`: each parsed, and each as its own bytes, trimmed (zero-copy slices of the chunk).
    */
-  private emit(chunk: Buffer, from: number, to: number, cuts: readonly number[], commas = cuts.length): void {
+  private emit(chunk: Buffer, from: number, to: number, cuts: readonly number[]): void {
     const carried = this.carry;
     this.carry = [];
-    if (!this.parse) {
-      // Handed out as bytes only (the elements' count for a check): no Buffer per element, and
-      // the parts not joined (the worker threads' slots take them as they are).
-      const parts = [...carried, chunk.subarray(from, to)];
-      if (parts.every((part) => trim(part).length === 0)) return;
-      this.items += commas + 1;
-      this.onItems(undefined, undefined, parts, commas + 1);
-      return;
-    }
     const run = carried.length ? Buffer.concat([...carried, chunk.subarray(from, to)]) : chunk.subarray(from, to);
     const text = run.toString('utf8');
     if (!text.trim()) return;
@@ -288,10 +223,13 @@ export class ArraySplitter {
       start = end + 1;
     }
     if (raws.length !== items.length) throw new SyntaxError('array elements and separators do not match');
-    this.items += raws.length;
-    this.onItems(items, raws, [run], raws.length);
+    this.onItems(items, raws);
   }
 }
+
+/** No such byte left in the chunk (searched once, not again). */
+const NONE = -2;
+const found = (at: number) => (at < 0 ? NONE : at);
 
 /** JSON's whitespace: space, tab, line feed, carriage return. */
 const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;

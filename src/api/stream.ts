@@ -1,10 +1,7 @@
 import type { z } from 'zod';
 import { afterShown, CliError, ServiceError } from '../errors.js';
 import type { AnswerSchema } from '../schemas/answers.js';
-import { collectYoung } from '../heap.js';
 import { ArraySplitter, RepeatedArray } from './array-stream.js';
-import { GROUP_BYTES, WORKERS_FROM_BYTES, type GroupResult } from './group-jobs.js';
-import type { GroupWorkers } from './group-workers.js';
 import type { HttpRequest } from './transport.js';
 
 /** Where the records of a streamed answer go, a group at a time, in order. */
@@ -30,21 +27,9 @@ export interface RecordSink<T> {
    * sent them (for exports that write them unchanged). Awaited: the body is read no faster.
    */
   records(items: T[], raws: Buffer[]): void | Promise<void>;
-  /**
-   * A group of `count` records as its text, when a worker thread read it (a large answer's): as
-   * `--json` writes them (src/output/json-stream.ts), redacted, as UTF-8; `written` is told once
-   * the bytes are out (they may be used again then). A sink without it is told of each record as
-   * above.
-   */
-  text?(bytes: (comma: boolean) => Buffer, count: number, written: () => void): Promise<void>;
 }
 
 type Issue = { path: string; message: string };
-
-/** Bytes read between two collections of the main thread's young generation, while workers read the records. */
-const COLLECT_BYTES = 8 << 20;
-const OPEN = Buffer.from('[');
-const CLOSE = Buffer.from(']');
 
 /**
  * A body consumer for `CloudCall.consume`: the array at `path` of the envelope (such as
@@ -69,7 +54,7 @@ export function streamArray<T>(
   // whole is one error, as when read whole (src/api/tolerant.ts).
   let warnings: string[] = [];
   let refused: ServiceError | undefined;
-  const consume: NonNullable<HttpRequest['consume']> = async (body, attempt, length) => {
+  const consume: NonNullable<HttpRequest['consume']> = async (body, attempt) => {
     warnings = [];
     refused = undefined;
     await sink.start(attempt);
@@ -79,10 +64,10 @@ export function streamArray<T>(
     let opened: Record<string, unknown> | undefined;
     const check = await answer.check();
     const vouched = (items: unknown[]) => holder !== undefined && check({ ...holder, [key]: items });
-    let groups: Array<{ items?: unknown[]; raws?: Buffer[]; run: readonly Buffer[]; count: number }> = [];
+    let groups: Array<{ items: unknown[]; raws: Buffer[] }> = [];
     const splitter = new ArraySplitter(
       path,
-      (items, raws, run, count) => groups.push({ items, raws, run, count }),
+      (items, raws) => groups.push({ items, raws }),
       (head) => {
         opened = path.slice(0, -1).reduce<unknown>((node, k) => (node as Record<string, unknown>)?.[k], head) as
           Record<string, unknown> | undefined;
@@ -128,51 +113,6 @@ export function streamArray<T>(
         await sink.records(checked, kept);
       }
     };
-    // A large answer's groups (its length said, or past its first WORKERS_FROM_BYTES) go to worker
-    // threads once the array began; their text is written in order, and a group they cannot
-    // vouch for is read here as above.
-    let workers: GroupWorkers | undefined;
-    // Whether workers were asked for (once: without a second core or their script, none come).
-    let asked = false;
-    let read = 0;
-    const inFlight: Array<{ result: Promise<GroupResult>; slot: number; count: number }> = [];
-    // The oldest group the workers have: its text written (its slot given back once it is out),
-    // or, when they could not vouch for it, read here from the slot's bytes.
-    const settle = async () => {
-      const { result, slot, count } = inFlight.shift()!;
-      const done = await result;
-      if (done.kind === 'syntax') throw new SyntaxError('not JSON');
-      if (done.kind === 'text') {
-        index += count;
-        good += count;
-        return sink.text!(
-          (comma) => workers!.text(slot, done, comma),
-          count,
-          () => workers!.release(slot),
-        );
-      }
-      if (done.kind === 'failed') splitter.parse = true; // the rest is read here
-      const bytes = Buffer.from(workers!.group(slot)); // a copy: the slot is given back now
-      workers!.release(slot);
-      await takeBytes(bytes);
-    };
-    // The group being put together in a slot, from a chunk's records or several chunks': one job
-    // for the workers per GROUP_BYTES or so, not per chunk (a message each way and a write each).
-    let filling: { slot: number; used: number; count: number } | undefined;
-    const send = () => {
-      if (!filling) return;
-      const { slot, used, count } = filling;
-      inFlight.push({ result: workers!.read(slot, used, count), slot, count });
-      filling = undefined;
-    };
-    /** A group as its bytes (an array of records, brackets and all), read here. */
-    const takeBytes = async (bytes: Buffer) => {
-      const parts: Array<{ items: unknown[]; raws: Buffer[] }> = [];
-      const whole = new ArraySplitter([], (items, raws) => parts.push({ items: items!, raws: raws! }));
-      whole.write(bytes);
-      whole.end();
-      for (const part of parts) await take(part.items, part.raws);
-    };
     try {
       for await (const chunk of body) {
         splitter.write(chunk);
@@ -180,47 +120,9 @@ export function streamArray<T>(
           await sink.opened(opened);
           opened = undefined;
         }
-        for (const { items, raws, run, count } of groups) {
-          const size = run.reduce((sum, part) => sum + part.length, 0);
-          if (items || !workers!.fits(size)) {
-            // Read here (no workers, or a group longer than a slot): after the groups before it.
-            send();
-            while (inFlight.length) await settle();
-            await (items ? take(items, raws!) : takeBytes(Buffer.concat([OPEN, ...run, CLOSE])));
-            continue;
-          }
-          if (filling && !workers!.fits(size, filling.used)) send();
-          if (!filling) {
-            while (!workers!.idle && inFlight.length) await settle();
-            filling = { slot: await workers!.slot(), used: 0, count: 0 };
-          }
-          filling.used = workers!.put(filling.slot, filling.used, run);
-          filling.count += count;
-          if (filling.used >= GROUP_BYTES) send();
-        }
+        for (const { items, raws } of groups) await take(items, raws);
         groups = [];
-        // With the workers, the main thread's garbage is mostly the socket's Buffers: collected
-        // every COLLECT_BYTES read (src/heap.ts), not once 64 MB of them were dead.
-        if (workers && Math.floor((read + chunk.length) / COLLECT_BYTES) > Math.floor(read / COLLECT_BYTES))
-          collectYoung();
-        read += chunk.length;
-        if (!asked && Math.max(read, length ?? 0) >= WORKERS_FROM_BYTES && holder && sink.text) {
-          asked = true;
-          // Loaded here: a small answer's start-up does not pay for node:worker_threads.
-          const [{ GroupWorkers }, { arrayScanner }] = await Promise.all([
-            import('./group-workers.js'),
-            import('./array-scan.js'),
-          ]);
-          workers = GroupWorkers.start({ answer: answer.name, key, holder });
-          if (workers) {
-            splitter.parse = false;
-            // Without WebAssembly (node --jitless), read here as without workers.
-            splitter.scanner = await arrayScanner().catch(() => undefined);
-          }
-        }
       }
-      send();
-      while (inFlight.length) await settle();
     } catch (error) {
       if (error instanceof SyntaxError) throw notJson(endpoint);
       if (error instanceof RepeatedArray)
@@ -231,8 +133,6 @@ export function streamArray<T>(
           undefined,
         );
       throw error;
-    } finally {
-      await workers?.close();
     }
     // Every record odd: an error naming the first, as for a list read whole.
     if (first && good === 0) refused = new ServiceError(first.message, endpoint, 200, 200, { issues });

@@ -51,10 +51,9 @@ export interface HttpRequest {
   /**
    * Reads an HTTP 200 answer's body as it arrives instead of holding it whole; returns the text
    * that stands for the body from then on (what is left once the consumer took its part). Called
-   * again from the start for each attempt, with the body's length when the answer says it. Other
-   * statuses are read as text, as usual.
+   * again from the start for each attempt. Other statuses are read as text, as usual.
    */
-  consume?: (body: AsyncIterable<Buffer>, attempt: number, length?: number) => Promise<string>;
+  consume?: (body: AsyncIterable<Buffer>, attempt: number) => Promise<string>;
   /** Ends the request (and its retries) when it aborts: the attempt under way is cut, no other starts. */
   signal?: AbortSignal;
   /** A header set on each attempt to its number, counted from `first` (a forward's attempts). */
@@ -242,8 +241,7 @@ export class Transport {
       res = await this.exchange(req, headers, controller.signal);
       if (req.consume && res.statusCode === 200) {
         clearTimeout(timer);
-        const length = Number(res.headers['content-length']);
-        text = await req.consume(res.body, attempt, Number.isSafeInteger(length) ? length : undefined);
+        text = await req.consume(res.body, attempt);
       } else text = await res.text();
     } finally {
       clearTimeout(timer);

@@ -24,7 +24,7 @@ export class JsonStream {
   private prefix: string | undefined;
   private wroteHead = false;
   /** Groups' text kept to the end, for an answer that cannot be written as it comes. */
-  private held: Array<string | Buffer> = [];
+  private held: string[] = [];
 
   /**
    * @param key the array's key in the answer's top object
@@ -68,31 +68,16 @@ export class JsonStream {
 
   /** A group of records, each as the checked answer holds it. */
   async records(items: readonly unknown[]): Promise<void> {
-    if (items.length) await this.put(recordsText(items), items.length);
-  }
-
-  /**
-   * A group of `count` records already written as `recordsText` writes them, as UTF-8, and
-   * redacted (by a worker thread: src/api/group-workers.ts); `written` is told once the bytes
-   * are out (or copied), as they may then be used again.
-   */
-  async text(bytes: (comma: boolean) => Buffer, count: number, written: () => void): Promise<void> {
-    await this.put(bytes, count, written);
-  }
-
-  /** `body`: the group's text, or its bytes given the comma before it or not. */
-  private async put(body: string | ((comma: boolean) => Buffer), count: number, written?: () => void): Promise<void> {
-    const comma = this.count > 0;
-    this.count += count;
+    if (!items.length) return;
+    const text = (this.count > 0 ? ',' : '') + recordsText(items);
+    this.count += items.length;
     if (this.prefix === undefined) {
-      this.held.push(typeof body === 'string' ? redactValues((comma ? ',' : '') + body) : Buffer.from(body(comma)));
-      written?.();
+      this.held.push(redactValues(text));
       return;
     }
     if (!this.wroteHead) await this.write(this.prefix);
     this.wroteHead = true;
-    if (typeof body === 'string') await this.write((comma ? ',' : '') + body);
-    else await this.write(body(comma), true, written);
+    await this.write(text);
   }
 
   /** Ends the output with the checked answer (its array empty): the fields after the array. */
@@ -119,10 +104,9 @@ export class JsonStream {
     await this.write(rest);
   }
 
-  /** Writes `chunk`, redacted unless it `was` (held groups, a worker's text); `done` once it is out. */
-  private async write(chunk: string | Buffer, was = false, done?: () => void): Promise<void> {
-    const text = was ? chunk : redactValues(chunk as string);
-    if (!this.stdout.write(text, done && (() => done()))) await once(this.stdout, 'drain');
+  /** Writes `text`, redacted unless it `was` (held groups). */
+  private async write(text: string, was = false): Promise<void> {
+    if (!this.stdout.write(was ? text : redactValues(text))) await once(this.stdout, 'drain');
   }
 }
 

@@ -48,8 +48,7 @@ export function answerSchema<N extends AnswerName>(name: N): AnswerSchema<Schema
 /**
  * The check of the answer named `name`, generated at build time from its schema by ajv
  * (scripts/validators.mjs writes generated/, which `npm run build` bundles like any module);
- * loaded with the answer, not with every command, and without the schemas (a worker thread
- * loads only this: src/api/group-worker.ts).
+ * loaded with the answer, not with every command, and without the schemas.
  */
 export async function answerCheck(name: AnswerName): Promise<AnswerCheck> {
   return ((await import(`../../generated/answer-checks/${name}.js`)) as { check: AnswerCheck }).check;

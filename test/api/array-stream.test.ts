@@ -1,11 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ArraySplitter } from '../../src/api/array-stream.js';
 
 /** Splits `doc` at the given cut points and feeds the pieces; returns the elements and the rest. */
 function split(doc: string, cuts: number[], path = ['data', 'detail']) {
   const items: unknown[] = [];
-  const s = new ArraySplitter(path, (parsed, bytes) => {
-    const [group, raws] = [parsed!, bytes!];
+  const s = new ArraySplitter(path, (group, raws) => {
     items.push(...group);
     // Each element's own bytes: trimmed, and the same value when parsed.
     expect(raws.map((r) => JSON.parse(r.toString()))).toEqual(group);
@@ -90,5 +90,75 @@ describe('ArraySplitter', () => {
 
   it('a syntax error inside an element is thrown by JSON.parse', () => {
     expect(() => split('{"data":{"detail":[{"a":1},{"a":}]}}', [])).toThrow(SyntaxError);
+  });
+});
+
+/** Records of any JSON, with strings full of what the reading must step over: quotes, backslashes, brackets, commas, é. */
+const text = fc.string({ unit: fc.constantFrom('a', '"', '\\', '[', ']', '{', '}', ',', ' ', 'é', '\n') });
+const record = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    text,
+    fc.integer(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(text, tie('value'), { maxKeys: 3 }),
+  ),
+})).value;
+
+describe('ArraySplitter, generated documents (fast-check)', () => {
+  it('hands out every element and keeps the rest, wherever the chunks are cut', () => {
+    fc.assert(
+      fc.property(
+        fc.array(record, { maxLength: 30 }),
+        fc.constantFrom(0, 1, 2),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        (detail, spacing, cuts) => {
+          const doc = JSON.stringify({ code: 200, data: { TaskID: 'T', detail, after: [1] } }, null, spacing);
+          const points = cuts.map((c) => c % (Buffer.byteLength(doc) + 1));
+          expect(split(doc, points)).toEqual({
+            items: detail,
+            rest: { code: 200, data: { TaskID: 'T', detail: [], after: [1] } },
+            found: true,
+          });
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('an empty chunk after one that ended just after a backslash leaves the escape to the next', () => {
+    // The empty chunk took the escaped character: the strings that followed were read shifted,
+    // and the bracket inside one closed the array.
+    const doc = '{"data":{"detail":[{"a\\\\":"],["},{"b":1}]}}';
+    const cut = doc.indexOf('\\') + 1;
+    expect(split(doc, [cut, cut]).items).toEqual([{ 'a\\': '],[' }, { b: 1 }]);
+  });
+
+  it('a document that stops inside the array, or inside a string of it, is cut short', () => {
+    const doc = '{"data":{"detail":[{"a":"x\\"y"},{"b":[1,2]}]}}';
+    for (let end = 19; end < doc.length - 2; end++) {
+      expect(() => split(doc.slice(0, end), [7, 20, 25]), String(end)).toThrow(/the answer was cut short/);
+    }
+  });
+
+  it('a string of many escapes is read in one pass: its length times a constant, not squared', () => {
+    // Each escape searched the rest of the chunk again for the closing quote: a string of 2 MB of
+    // escapes took seconds. Counted, not timed: the searches of the chunk made for that string.
+    const long = JSON.stringify({ data: { detail: ['\n\\'.repeat(20_000)] } });
+    const chunk = Buffer.from(long);
+    let searched = 0;
+    const indexOf = chunk.indexOf.bind(chunk);
+    chunk.indexOf = ((value: number, from?: number) => {
+      const at = indexOf(value, from);
+      searched += (at < 0 ? chunk.length : at) - (from ?? 0);
+      return at;
+    }) as typeof chunk.indexOf;
+    const items: unknown[] = [];
+    const s = new ArraySplitter(['data', 'detail'], (group) => items.push(...group));
+    s.write(chunk);
+    s.end();
+    expect(items).toEqual(['\n\\'.repeat(20_000)]);
+    expect(searched).toBeLessThan(4 * chunk.length);
   });
 });
