@@ -12,6 +12,10 @@
  * apostrophe stays in the value for every other reader), so that is a choice: `excel` mode writes
  * such cells as the text formula `="..."`, which Excel, LibreOffice and Google Sheets show as the
  * exact text and never evaluate, at the cost of the file being for spreadsheets.
+ *
+ * Received events are another matter: anyone can send a notification (the senders of
+ * workflow.api_push are not authenticated), so every CSV of them is written for a spreadsheet to
+ * run nothing, whatever opens it (formulaSafe).
  */
 
 /** Text a spreadsheet would read as a number or a date (tested only when the first character could start one). */
@@ -71,6 +75,20 @@ function textCell(value: string, mode: CsvMode): string {
   }
   const last = value.charCodeAt(value.length - 1);
   return NEEDS_QUOTES.test(value) || value.charCodeAt(0) === 32 || last === 32 || last === 9 ? quote(value) : value;
+}
+
+/** What a spreadsheet runs as a formula when a cell starts with it: = + - @, a tab or a carriage return. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A number, or a phone number as callctl shows one (+ then digits, some masked with *): it runs nothing. */
+const NUMBER_ONLY = /^[+-]?[\d.*]+$/;
+
+/**
+ * Text someone else wrote (a received event's field), as a spreadsheet may show it and never run
+ * it: OWASP's rule against CSV injection, a `'` before a leading = + - @, tab or carriage return
+ * (`=HYPERLINK(...)` becomes `'=HYPERLINK(...)`). A number or a phone number stays as it is.
+ */
+export function formulaSafe(text: string): string {
+  return FORMULA_START.test(text) && !NUMBER_ONLY.test(text) ? `'${text}` : text;
 }
 
 export function csvLine(values: readonly unknown[], mode: CsvMode = 'exact'): string {

@@ -10,7 +10,7 @@ import { maskNumber, printable } from '../../output/printable.js';
 import type { EventFilter, StoredEvent } from '../../state/types.js';
 import { eventLine, eventObject, type RenderOptions } from '../serve-hooks/render.js';
 import { tsvCell } from '../../output/output.js';
-import { csvLine } from '../../report/csv.js';
+import { csvLine, formulaSafe } from '../../report/csv.js';
 import type { EventSummary } from '../../schemas/detect.js';
 import { timeRange } from '../time-flags.js';
 import { readFailed, readSource, type SourceFlags } from './source.js';
@@ -93,10 +93,15 @@ function cells(e: StoredEvent, summary: EventSummary, showNumbers: boolean): Arr
 /** The CSV header of `--format csv` (and the inspector's export). */
 export const CSV_HEAD = csvLine(COLUMNS);
 
-/** One event as a line of `--format csv` or of `--json` / `--format ndjson` (and of the inspector's export). */
+/**
+ * One event as a line of `--format csv` or of `--json` / `--format ndjson` (and of the inspector's
+ * export). A CSV cell a sender wrote never runs as a spreadsheet's formula (formulaSafe).
+ */
 export function exportLine(format: 'csv' | 'ndjson', showNumbers: boolean): (e: StoredEvent) => string {
   const render: RenderOptions = { json: true, showNumbers, skipVerify: false };
-  if (format === 'csv') return (e) => csvLine(cells(e, shownFacts(e.record), showNumbers));
+  if (format === 'csv')
+    return (e) =>
+      csvLine(cells(e, shownFacts(e.record), showNumbers).map((v) => (typeof v === 'string' ? formulaSafe(v) : v)));
   return (e) => {
     const { seq: _seq, ...o } = eventObject(0, e.record, recordFacts(e.record), render);
     void _seq;

@@ -110,7 +110,9 @@ ${JSON_SHAPES.hooksTrigger}`,
 Output: on a terminal one line per event (time, type, ids, the event's status, verdict, retry, #id, forward);
 piped, TSV: id, time, type, plan, task, callee, status (the event's), verdict, retry, httpStatus
 (the HTTP status answered), forward.
---format csv: the same columns as CSV (a header, CRLF line ends); --format ndjson: as --json.
+--format csv: the same columns as CSV (a header, CRLF line ends); a cell starting with =, +, -, @,
+a tab or a carriage return gets a leading ' (anyone can send a notification: a spreadsheet must
+run none of its text), a number or phone number excepted. --format ndjson: as --json.
 Each event is written as it is read (the store in pages, in order): any number of events.
 Callee numbers are masked unless --show-numbers.
 --follow: PostgreSQL wakes on LISTEN/NOTIFY; an NDJSON log is watched for growth.
