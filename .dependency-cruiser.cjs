@@ -1,13 +1,16 @@
 /**
  * The layers of design.md's architecture map, as rules `npm run lint` enforces:
- *   commands -> engines (upload, reach, hooks, report) -> state, api -> core
- * Nothing imports upward, nothing imports in a circle (dynamic import() included), and the
- * sandbox imports nothing of the client. test/lint/layers.test.ts plants a file breaking each rule
+ *   commands -> engines (upload, reach, hooks, report) -> store, api -> core
+ * Nothing imports upward, nothing imports in a circle (dynamic import() included), the sandbox
+ * imports nothing of the client, and the store's two back ends (src/store/files, postgres) are
+ * reached only through its interface: the resolver alone imports them, and neither the other. test/lint/layers.test.ts plants a file breaking each rule
  * and checks that it fires. CONTRIBUTING's table of layers is the same map.
  */
 const COMMANDS = '^src/(commands|help|completion)/|^src/(main|program|context|quick)\\.ts$';
 const ENGINES = '^src/(upload|reach|hooks|report)/';
-const STATE = '^src/state/';
+const STORE = '^src/store/';
+const STORE_BACK_ENDS = '^src/store/(files|postgres)/';
+const STORE_RESOLVER = '^src/store/resolve\\.ts$';
 const API = '^src/api/';
 const CORE = '^src/(schemas|csv|files|signing|output|config)/|^src/(?!main|program|context|quick)[^/]+\\.ts$';
 const SANDBOX = '^src/sandbox/';
@@ -30,25 +33,40 @@ module.exports = {
       to: { path: COMMANDS },
     },
     {
-      name: 'state-and-api-not-up',
+      name: 'store-and-api-not-up',
       severity: 'error',
-      comment: 'State and the transport sit below the engines and the commands.',
-      from: { path: [STATE, API] },
+      comment: 'The store and the transport sit below the engines and the commands.',
+      from: { path: [STORE, API] },
       to: { path: [COMMANDS, ENGINES] },
     },
     {
-      name: 'state-and-api-apart',
+      name: 'store-and-api-apart',
       severity: 'error',
-      comment: 'State never talks to the service, and the transport keeps no state.',
-      from: { path: STATE },
+      comment: 'The store never talks to the service, and the transport keeps no state.',
+      from: { path: STORE },
       to: { path: API },
     },
     {
-      name: 'api-not-state',
+      name: 'api-not-store',
       severity: 'error',
       comment: 'The transport keeps no state.',
       from: { path: API },
-      to: { path: STATE },
+      to: { path: STORE },
+    },
+    {
+      name: 'store-back-ends-behind-the-interface',
+      severity: 'error',
+      comment:
+        'Nothing outside src/store names a back end: code above it uses the interface (src/store/store.ts, events.ts) and gets its store from the resolver (src/store/resolve.ts), the one module that imports src/store/files or src/store/postgres.',
+      from: { path: '^src/', pathNot: [STORE_BACK_ENDS, STORE_RESOLVER] },
+      to: { path: STORE_BACK_ENDS },
+    },
+    {
+      name: 'store-back-ends-apart',
+      severity: 'error',
+      comment: 'Each back end is complete on its own: files/ never imports postgres/, nor postgres/ files/.',
+      from: { path: '^src/store/(files|postgres)/' },
+      to: { path: '^src/store/(files|postgres)/', pathNot: '^src/store/$1/' },
     },
     {
       name: 'core-not-up',
@@ -56,7 +74,7 @@ module.exports = {
       comment:
         'The core (schemas, csv, files, signing, output, config and the small shared modules) depends on nothing above it.',
       from: { path: CORE },
-      to: { path: [COMMANDS, ENGINES, STATE, API] },
+      to: { path: [COMMANDS, ENGINES, STORE, API] },
     },
     {
       name: 'sandbox-apart',

@@ -145,7 +145,7 @@ try {
     });
     const db = new pg.Client({ connectionString: url });
     await db.connect();
-    // As serve-hooks' batched append writes a row (src/state/pg-batch.ts), 5,000 at a time.
+    // As serve-hooks' batched append writes a row (src/store/pg-batch.ts), 5,000 at a time.
     for (let from = 0; from < n; from += 5000) {
       const batch = [];
       for (let i = from; i < Math.min(n, from + 5000); i++) batch.push(record(i));

@@ -12,8 +12,8 @@ import { DEFAULT_TIMEOUT_SECONDS } from './limits.js';
 import { addSecret, addUrlSecrets, secrets } from './redact.js';
 import { SECRET_ENV, SECRET_ENV_NAMES, SETTINGS, type SettingKey } from './config/keys.js';
 import { httpUrl } from './config/http-url.js';
-import type { StoreFlags } from './state/choice.js';
-import type { State } from './state/state.js';
+import type { StoreFlags } from './store/resolve.js';
+import type { Store } from './store/store.js';
 
 /** Options every command accepts (README, "Configuration"). */
 export interface GlobalOptions {
@@ -52,7 +52,7 @@ export class Context {
   private outputCache: Output | undefined;
   private transportCache: Transport | undefined;
   private clientCache: CloudClient | undefined;
-  private stateCache: State | undefined;
+  private storeCache: Promise<Store> | undefined;
   private currentProfile: string | undefined;
   private readonly addresses = new Map<string, string>();
 
@@ -274,23 +274,22 @@ export class Context {
   }
 
   /**
-   * The run's state (journals, ledgers, locks; src/state/state.ts): the store is resolved once, from
-   * the command's `--store`/`--store-file` (when it takes them), the environment or the profile,
-   * and the same State is handed to every engine of the run.
+   * The run's store (journals, ledgers, locks, events; src/store/store.ts): resolved once, from the
+   * command's `--store`/`--store-file` (when it takes them; a reading command's `--log`), the
+   * environment or the profile, and the same Store is handed to every engine of the run.
    */
-  async state(flags: StoreFlags = {}): Promise<State> {
-    if (!this.stateCache) {
+  store(flags: StoreFlags = {}): Promise<Store> {
+    this.storeCache ??= (async () => {
       // Loaded when a command keeps state, not on every start (node:crypto and the journals' modules).
-      const [{ resolveStore }, { State }, { stateDir }] = await Promise.all([
-        import('./state/choice.js'),
-        import('./state/state.js'),
+      const [{ openStore }, { stateDir }] = await Promise.all([
+        import('./store/resolve.js'),
         import('./files/state.js'),
       ]);
-      const settings = await this.settings();
-      const profile = settings.resolve('store');
-      const choice = resolveStore(flags, this.io.env, profile.source === 'profile' ? profile.value : undefined);
-      this.stateCache = new State({
-        choice,
+      const profile = (await this.settings()).resolve('store');
+      return openStore({
+        flags,
+        env: this.io.env,
+        profileStore: profile.source === 'profile' ? profile.value : undefined,
         dir: stateDir(this.io.env),
         onLockLost: (what, error) =>
           void this.output().then((out) =>
@@ -299,11 +298,12 @@ export class Context {
             ),
           ),
       });
-    }
-    return this.stateCache;
+    })();
+    return this.storeCache;
   }
 
   async close(): Promise<void> {
     await this.transportCache?.close();
+    await (await this.storeCache?.catch(() => undefined))?.close();
   }
 }

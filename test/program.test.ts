@@ -32,9 +32,9 @@ import { runPlanReport } from '../src/commands/plan/report.js';
 import { runPlanStatus } from '../src/commands/plan/status.js';
 import { runPush } from '../src/commands/push/push.js';
 import { runRobots } from '../src/commands/robots/list.js';
-import { runState } from '../src/commands/state/list.js';
 import { runSandbox } from '../src/commands/sandbox/run.js';
 import { runServeHooks } from '../src/commands/serve-hooks/serve.js';
+import { runStoreList } from '../src/commands/store/list.js';
 import { runStoreMigrate } from '../src/commands/store/migrate.js';
 import { runStoreStatus } from '../src/commands/store/status.js';
 import { runTaskDetail } from '../src/commands/task/detail.js';
@@ -671,9 +671,14 @@ const table: Row[] = [
     store: 'postgres://db/x',
   }),
   row('store status', ['store', 'status', '--store-file', 's.txt'], runStoreStatus, { storeFile: 's.txt' }),
-  row('state', ['state', '--store', 'postgres://db.example/callctl'], runState, {
+  row('store list', ['store', 'list', '--store', 'postgres://db.example/callctl'], runStoreList, {
     store: 'postgres://db.example/callctl',
   }),
+  // Its old spelling, hidden: `state` (cron scripts call it) and `state list`.
+  row('state list', ['state', '--store', 'postgres://db.example/callctl'], runStoreList, {
+    store: 'postgres://db.example/callctl',
+  }),
+  row('state list', ['state', 'list', '--store-file', 's.txt'], runStoreList, { storeFile: 's.txt' }),
   row(
     'sandbox',
     [

@@ -21,7 +21,7 @@ export const COMMANDS = {
   'serve-hooks': () => import('./serve-hooks/index.js'),
   hooks: () => import('./hooks/index.js'),
   store: () => import('./store/index.js'),
-  state: () => import('./state/index.js'),
+  state: () => import('./store/state-alias.js'),
   sandbox: () => import('./sandbox/index.js'),
   api: () => import('./api/index.js'),
 };

@@ -3,7 +3,7 @@ import { Option } from './commander.js';
 /**
  * `--store` and `--store-file`, declared here once for every command that uses the store
  * (events, journals, ledgers, locks): `.addOption(storeOption()).addOption(storeFileOption())`.
- * The run resolves them once (src/state/choice.ts, through Context.state()).
+ * The run resolves them once (src/store/resolve.ts, through Context.store()).
  */
 export const storeOption = () =>
   new Option(

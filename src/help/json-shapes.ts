@@ -136,7 +136,7 @@ export const JSON_SHAPES = {
   sandbox: `  {"url", "flexUrl", "flexTestUrl", "appKey", "appSecret", "pushToken",
    "pushTestToken", "signKey", "signSecret", "notifyUrl", "notifyKey",
    "timeScale", "tokenTtlSeconds", "variants": [...], "seed": {key: value}}`,
-  stateList: `  {"store", "uploads": [{"destination", "workflowId", "file", "status" (done,
+  storeList: `  {"store", "uploads": [{"destination", "workflowId", "file", "status" (done,
    unfinished, uncertain), "batches", "entries", "uncertainBatches", "lastAt",
    "where"}], "sends": [{"command", "destination", "file", "sent", "failed",
    "uncertain", "lastAt", "where"}], "ledgers": [{"destination", "people",

@@ -19,7 +19,7 @@ export async function renderHelpPages(): Promise<Record<string, string>> {
 
 /**
  * What `callctl <path> --help` prints on stdout, rendered by commander; undefined for a command
- * without help (the hidden `__complete`).
+ * without help.
  */
 export async function renderHelp(path: readonly string[]): Promise<string | undefined> {
   const io = testIO();
@@ -32,13 +32,17 @@ export async function renderHelp(path: readonly string[]): Promise<string | unde
   return undefined;
 }
 
-/** Every command path of the tree, the program's own ([]) first. */
+/**
+ * Every command path of the tree, the program's own ([]) first; not the hidden commands (an old
+ * spelling such as `state`, the completion protocol), which help and the man page do not list.
+ */
 export async function commandPaths(): Promise<string[][]> {
   const program = await buildProgram(testIO(), { exitCode: 0 });
   const paths: string[][] = [];
   const walk = (command: Command, path: string[]) => {
     paths.push(path);
-    for (const sub of command.commands) walk(sub, [...path, sub.name()]);
+    for (const sub of command.commands)
+      if ((sub as unknown as { _hidden?: boolean })._hidden !== true) walk(sub, [...path, sub.name()]);
   };
   walk(program, []);
   return paths;

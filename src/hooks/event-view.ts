@@ -1,8 +1,8 @@
 import type { HooksShowJson } from '../schemas/hooks-output.js';
-import { recordBody } from '../state/event-log.js';
-import { recordFacts, shownFacts } from '../state/facts.js';
+import { recordBody } from '../store/events.js';
+import { recordFacts, shownFacts } from '../store/facts.js';
 import { maskNumber } from '../output/printable.js';
-import type { EventStore, StoredEvent } from '../state/types.js';
+import type { EventStore, StoredEvent } from '../store/events.js';
 import type { EventRow } from './event-row.js';
 
 export type { EventRow };

@@ -1,9 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Transport } from '../api/transport.js';
 import { REDACTED } from '../redact.js';
-import { recordBody, type HookRecord } from '../state/event-log.js';
-import { NdjsonStore } from '../state/ndjson.js';
-import type { Appended, EventStore, ForwardClaim } from '../state/types.js';
+import { recordBody, type Appended, type EventStore, type ForwardClaim, type HookRecord } from '../store/events.js';
 import { COUNT_WAITING_EVERY_MS, FORWARD_CONCURRENCY, MAX_DEFERRED, TAKE_OVER_BATCH } from './defaults.js';
 import type { HookMetrics } from './metrics.js';
 import type { ListenerEvent } from './listener-events.js';
@@ -99,7 +97,7 @@ export class Forwarder {
    * queue a lapsed one, so that the first receiver with room takes it from the store.
    */
   claimNow(): ForwardClaim {
-    if (this.state.store.kind === 'ndjson' || this.fits(0)) return this.state.claim;
+    if (!this.state.store.shared || this.fits(0)) return this.state.claim;
     return { owner: this.state.claim.owner, leaseMs: 0 };
   }
 
@@ -160,7 +158,7 @@ export class Forwarder {
 
   private dispatch(job: Job, offset?: number): void {
     // A shared store's claim was given while the queue had room (claimNow): it is this receiver's to send.
-    if (this.state.store.kind !== 'ndjson') return this.enqueue(job);
+    if (this.state.store.shared) return this.enqueue(job);
     if (this.deferred.length === 0 && this.fits(job.raw.length)) return this.enqueue(job);
     if (this.state.canDefer && this.deferred.length < MAX_DEFERRED) {
       this.deferred.push({ id: job.id, time: job.time, at: job.at, ...(offset !== undefined ? { offset } : {}) });
@@ -219,7 +217,7 @@ export class Forwarder {
 
   private async load(d: { id: string; offset?: number }): Promise<HookRecord | undefined> {
     const store = this.state.store;
-    if (d.offset !== undefined && store instanceof NdjsonStore) return store.readAt(d.offset);
+    if (d.offset !== undefined && store.readAt) return store.readAt(d.offset);
     return (await store.get(d.id).catch(() => undefined))?.record;
   }
 

@@ -1,4 +1,4 @@
-import type { EventStore } from '../state/types.js';
+import type { EventStore } from '../store/events.js';
 import type { Reply } from './front.js';
 
 /** A store's answer is asked again after this long at most (a monitor may ask every second). */

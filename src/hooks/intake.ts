@@ -1,17 +1,15 @@
 import { isUtf8 } from 'node:buffer';
 import type { EventType } from '../schemas/events.js';
-import { DedupStore, SignPairs, dedupKey, signPair } from '../state/dedup.js';
-import { DEDUP_WINDOW_MS } from '../state/dedup.js';
-import { NdjsonStore } from '../state/ndjson.js';
+import { DEDUP_WINDOW_MS, dedupKey, seenKey, signPair } from '../store/dedup.js';
 import {
   StoreUnavailable,
   type Appended,
   type EventStore,
   type ForwardClaim,
+  type HookRecord,
   type PairMemory,
-} from '../state/types.js';
+} from '../store/events.js';
 import { detectType, schemaWarnings, summarize, type EventSummary } from '../schemas/detect.js';
-import type { EventLog, HookRecord } from '../state/event-log.js';
 import { jsonHazard } from '../json-guard.js';
 import { MAX_JSON_DEPTH } from './defaults.js';
 import { DEFAULT_MAX_AGE_MS, createVerifier, type Verdict, type VerifyOptions } from './verify.js';
@@ -36,18 +34,14 @@ export interface IntakeOptions extends VerifyOptions {
    * event whose signature could not be checked or that the spec does not sign (401).
    */
   strict?: boolean;
-  /** Where events are kept and recognised; default: the embedded store over `log` and `dedup`. */
-  store?: EventStore;
-  log?: EventLog;
-  dedup?: DedupStore;
+  /** Where events are kept and recognised (Store.events, opened for writing). */
+  store: EventStore;
   /**
    * Accepted events are claimed for forwarding when they are first appended, with the claim this
    * gives at that moment (the forwarder's: a lapsed one leaves the event to the first receiver with room).
    */
   forwardClaim?: () => ForwardClaim;
   now?: () => number;
-  /** Records of a previous run (readRecentRecords of the log), so its events count as seen. */
-  history?: Iterable<HookRecord>;
   /** Refused requests recorded per second at most (a burst of twice that); the rest are counted. */
   refusedLogRate?: number;
   /** Told how long each record took to be written durably, in seconds (a metric). */
@@ -90,7 +84,7 @@ export class LogWriteError extends Error {}
  */
 export class Intake {
   private readonly verify;
-  /** Where arrivals are counted and records kept (the embedded store over `log` by default). */
+  /** Where arrivals are counted and records kept. */
   readonly store: EventStore;
   private readonly now: () => number;
   /** Plan-end pairs: the shared store's memory, else this process's. */
@@ -101,36 +95,10 @@ export class Intake {
 
   constructor(private readonly options: IntakeOptions) {
     this.verify = createVerifier(options);
-    this.store = options.store ?? new NdjsonStore(options.log?.path, options.log, options.dedup ?? new DedupStore());
+    this.store = options.store;
     this.now = options.now ?? Date.now;
-    const window = historyWindowMs(options.maxAgeMs);
-    this.pairs = this.store.planPairs?.(window) ?? new SignPairs(window);
+    this.pairs = this.store.planPairs(historyWindowMs(options.maxAgeMs));
     this.tokens = 2 * (options.refusedLogRate ?? REFUSED_LOG_RATE);
-    if (options.history) this.remember(options.history);
-  }
-
-  /** Remembers events recorded earlier (from the log of a previous run) as seen. */
-  remember(records: Iterable<HookRecord>): void {
-    for (const r of records) {
-      if (!r.key) continue;
-      const at = Date.parse(r.time);
-      if (this.store instanceof NdjsonStore) this.store.remember(namespaced(r.key, r.status, r.verdict), at);
-      if (
-        r.type === 'plan.end' &&
-        r.verdict === 'verified' &&
-        r.status === 200 &&
-        r.body !== undefined &&
-        r.encoding === undefined
-      ) {
-        let pair: string | undefined;
-        try {
-          pair = signPair(JSON.parse(r.body));
-        } catch {
-          pair = undefined;
-        }
-        if (pair && this.pairs instanceof SignPairs) this.pairs.claim(pair, r.key, at);
-      }
-    }
   }
 
   /**
@@ -198,7 +166,7 @@ export class Intake {
     }
 
     const { status, error } = this.judge(type, verdict, warnings);
-    const key = namespaced(plainKey, status, verdict.state);
+    const key = seenKey(plainKey, status, verdict.state);
     const refused = status !== 200;
     const record = this.baseRecord(meta, raw, type, refused);
     // Set one by one (the order of the record's keys, as before): a spread object per request
@@ -303,11 +271,6 @@ export class Intake {
       );
     }
   }
-}
-
-/** Good events are remembered apart from refused or rejected ones, so a forgery never hides a genuine event. */
-function namespaced(key: string, status: number, verdict: string | undefined): string {
-  return status === 200 && verdict !== 'rejected' ? key : `${status}|${verdict ?? ''}|${key}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { EventSummary } from '../schemas/detect.js';
-import type { HookRecord } from '../state/event-log.js';
+import type { HookRecord } from '../store/events.js';
 
 /** What the listener tells whoever renders it; it never prints. */
 export type ListenerEvent =

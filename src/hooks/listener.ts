@@ -132,7 +132,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     ...(options.forwardTo ? { forwardClaim: () => forwarder?.claimNow() ?? claim } : {}),
     ...(metrics ? { onWrite: (s: number) => metrics.wrote(writesTo, s) } : {}),
   });
-  const writesTo = intake.store.kind === 'postgres' ? 'store' : options.log ? 'log' : 'memory';
+  const writesTo = intake.store.writesTo;
   let stopping = false;
   const handlers = new Set<(e: ListenerEvent) => void>();
   // What renders an event failing is a bug of ours too: counted and told once, never thrown into
@@ -157,7 +157,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         claim,
         queueCount: options.forwardQueue ?? FORWARD_QUEUE,
         queueBytes: options.forwardQueueBytes ?? FORWARD_QUEUE_BYTES,
-        canDefer: intake.store.kind !== 'ndjson' || !!options.log,
+        canDefer: intake.store.writesTo !== 'memory',
         emit,
         metrics,
       })

@@ -121,7 +121,7 @@ export class Receiver {
   }
 
   private heard(event: ListenerEvent): void {
-    const shared = this.options.store !== undefined;
+    const shared = this.options.store.shared;
     const { outage } = this;
     if (shared && event.kind === 'error' && /^cannot write to the store/.test(event.message)) {
       outage.refused += 1;

@@ -1,5 +1,5 @@
 import type { Transport } from '../api/transport.js';
-import { recordBody, type HookRecord } from '../state/event-log.js';
+import { recordBody, type HookRecord } from '../store/events.js';
 import { runSignCommand } from '../signing/sign-command.js';
 import { defaultServiceSign } from '../signing/sign.js';
 import { post, type SendOutcome } from './send.js';

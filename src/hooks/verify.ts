@@ -2,7 +2,7 @@ import type { EventType } from '../schemas/events.js';
 import { SIGN_COMMAND_TIMEOUT_MS, runSignCommand } from '../signing/sign-command.js';
 import { SIGN_CONCURRENCY } from './defaults.js';
 import { defaultServiceSign, matchMd5Sign, signaturesEqual } from '../signing/sign.js';
-import type { VerdictState } from '../state/event-log.js';
+import type { VerdictState } from '../store/events.js';
 
 export interface Verdict {
   state: VerdictState;

@@ -3,7 +3,7 @@ import { pushRequestSchema, pushResponseSchema, type PushRequest } from '../sche
 import type { AnswerReader, Delivery, PreparedRequest } from '../api/deliver.js';
 import { issuesToProblems, type Problem } from '../csv/problems.js';
 import { person } from '../person.js';
-import { oldDestinationText } from '../state/destination.js';
+import { oldDestinationText } from '../store/destination.js';
 import type { CredentialSource } from './refused.js';
 
 /** Where a push goes: the flex-route address and its token (live or test). */
@@ -71,7 +71,7 @@ export function buildPush(
   return { ok: true, body, person: who.key };
 }
 
-/** The names an earlier callctl gave a push CSV send's journal and its route's ledger (src/state/old-state.ts). */
+/** The names an earlier callctl gave a push CSV send's journal and its route's ledger (src/store/old-state.ts). */
 export function oldPushNames(target: PushTarget): { target: string; ledger: string } {
   const endpoint = pushEndpoint(target);
   return {

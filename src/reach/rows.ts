@@ -1,7 +1,7 @@
 import type { Delivery, PreparedRequest } from '../api/deliver.js';
 import { WrongSchemeError } from '../errors.js';
 import { intervalMs } from '../timers.js';
-import type { Journal, RowState } from '../state/row-journal.js';
+import type { Journal, RowState } from '../store/row-journal.js';
 import { plural } from '../plural.js';
 
 /** A validated row, ready to be sent. */
@@ -30,7 +30,7 @@ export interface SendRowsOptions {
   sleep(ms: number): Promise<void>;
   /** Checked before each send: true ends the run (Ctrl-C). */
   stopRequested(): boolean;
-  /** The never-twice ledger (src/state/ledger.ts): told before each send and of each send that reached nobody. */
+  /** The never-twice ledger (src/store/ledger.ts): told before each send and of each send that reached nobody. */
   ledger?: {
     pending(person: string, at: string): void | Promise<void>;
     cleared(person: string, at: string): void | Promise<void>;

@@ -1,10 +1,10 @@
 import type { Delivery } from '../api/deliver.js';
 import { WrongSchemeError } from '../errors.js';
-import type { Destination } from '../state/destination.js';
-import { RECALL_WINDOW_MS, type Ledger } from '../state/ledger.js';
-import { settleOldJournal, settleOldLedger, type OldStatePolicy } from '../state/old-state.js';
-import { Journal, journalName, type JournalKey, type RowState } from '../state/row-journal.js';
-import type { State } from '../state/state.js';
+import type { Destination } from '../store/destination.js';
+import { openLedger, RECALL_WINDOW_MS } from '../store/ledger.js';
+import { settleOldJournal, settleOldLedger, type OldStatePolicy } from '../store/old-state.js';
+import { Journal, journalName, type JournalKey, type RowState } from '../store/row-journal.js';
+import type { Ledger, Store } from '../store/store.js';
 import {
   selectRows,
   resultOf,
@@ -60,12 +60,12 @@ export const REACHED_BEFORE = 'already reached through this destination';
  * selection and the rows the ledger would skip. An earlier callctl's record stops it as it would stop the run.
  */
 export async function peekSend<B>(
-  state: State,
+  store: Store,
   work: SendWork<B>,
   rules: SendRules,
 ): Promise<{ selection: RowSelection; skipped: LedgerSkip[] }> {
-  const journals = await state.journals('reach');
-  const ledgers = await state.ledgers();
+  const journals = await store.journals('reach');
+  const ledgers = await store.ledgers();
   const newJournal = (await journals.first(journalName(work.key))) !== undefined;
   const oldJournal = !newJournal && (await journals.first(work.old.journal)) !== undefined;
   const newLedger = await ledgers.has(work.key.destination.text);
@@ -134,9 +134,9 @@ export class PreparedSend<B> {
     return this.journal.isNew;
   }
 
-  static async open<B>(state: State, work: SendWork<B>, rules: SendRules): Promise<PreparedSend<B>> {
+  static async open<B>(store: Store, work: SendWork<B>, rules: SendRules): Promise<PreparedSend<B>> {
     const { key } = work;
-    const journals = await state.journals('reach');
+    const journals = await store.journals('reach');
     await Journal.prune(journals);
     const edited = await Journal.sameFileOtherContent(journals, key, work.file);
     const releases: Array<() => Promise<void>> = [];
@@ -146,7 +146,7 @@ export class PreparedSend<B> {
     try {
       // The send's own lock first, for its plainer message; then the destination's, with its ledger.
       releases.push(
-        await state.lock({
+        await store.lock({
           name: `${key.command} ${key.destination.text} ${key.sha256}`,
           what: `${key.command} run of this file`,
         }),
@@ -167,7 +167,7 @@ export class PreparedSend<B> {
           at: new Date(rules.now()).toISOString(),
         }),
       });
-      await settleOldLedger(await state.ledgers(), {
+      await settleOldLedger(await store.ledgers(), {
         oldDestination: work.old.ledger,
         destination: key.destination,
         policy: rules.oldState,
@@ -175,7 +175,7 @@ export class PreparedSend<B> {
       });
       const journal = await Journal.open(journals, key, { file: work.file, ...work.meta }, rules.now);
       releases.push(() => journal.close());
-      const ledger = await state.openLedger(key.destination);
+      const ledger = await openLedger(store, key.destination);
       releases.push(async () => ledger.close());
       const selection = selectRows(work.rows, journal.states, rules);
       const skipped = ledgerSkips(work.rows, (p) => ledger.lastReached(p), journal.states, rules);
@@ -267,11 +267,11 @@ export type OneOutcome = { outcome: 'skipped'; reachedAt: string } | { outcome: 
  * not. An earlier callctl's ledger stops it as it would stop the send.
  */
 export async function peekOne(
-  state: State,
+  store: Store,
   one: OneSend,
   rules: Omit<SendRules, 'resendUncertain' | 'retryFailed'>,
 ): Promise<string | undefined> {
-  const ledgers = await state.ledgers();
+  const ledgers = await store.ledgers();
   if (!(await ledgers.has(one.destination.text)) && (await ledgers.has(one.old.ledger))) {
     if (rules.oldState === 'stop')
       await settleOldLedger(ledgers, {
@@ -292,18 +292,18 @@ export async function peekOne(
  * pending: the person may have been reached, and no later run reaches them again within the window.
  */
 export async function reachOne(
-  state: State,
+  store: Store,
   one: OneSend,
   rules: Omit<SendRules, 'resendUncertain' | 'retryFailed'>,
   deliver: () => Promise<Delivery>,
 ): Promise<OneOutcome> {
-  await settleOldLedger(await state.ledgers(), {
+  await settleOldLedger(await store.ledgers(), {
     oldDestination: one.old.ledger,
     destination: one.destination,
     policy: rules.oldState,
     rekey: one.rekey,
   });
-  const ledger = await state.openLedger(one.destination);
+  const ledger = await openLedger(store, one.destination);
   try {
     const reachedAt = within(ledger.lastReached(one.person), rules);
     if (reachedAt) return { outcome: 'skipped', reachedAt };

@@ -3,7 +3,7 @@ import { templateRequestSchema, templateResponseSchema, type TemplateRequest } f
 import type { AnswerReader, Delivery, PreparedRequest } from '../api/deliver.js';
 import { issuesToProblems, type Problem } from '../csv/problems.js';
 import { channelPerson } from '../person.js';
-import { oldDestinationText } from '../state/destination.js';
+import { oldDestinationText } from '../store/destination.js';
 import type { CredentialSource } from './refused.js';
 import { signBody, type SignatureSource } from '../signing/service-sign.js';
 
@@ -71,7 +71,7 @@ export function buildTemplate(
   return { ok: true, body, person: who.key };
 }
 
-/** The names an earlier callctl gave a template CSV send's journal and its ledger (src/state/old-state.ts). */
+/** The names an earlier callctl gave a template CSV send's journal and its ledger (src/store/old-state.ts). */
 export function oldTemplateNames(
   target: Pick<TemplateTarget, 'baseUrl'>,
   templateId: number,

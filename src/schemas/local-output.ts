@@ -175,8 +175,8 @@ export const errorJsonSchema = z.strictObject({
 });
 export type ErrorJson = z.infer<typeof errorJsonSchema>;
 
-/** `callctl state --json`: what state exists, for which destination (src/state/inventory.ts). */
-export const stateListJsonSchema = z.strictObject({
+/** `callctl store list --json`: what the store keeps, for which destination (src/store/inventory.ts). */
+export const storeListJsonSchema = z.strictObject({
   /** Where it is: the state folder, or the shared store. */
   store: z.string(),
   uploads: z.array(
@@ -206,4 +206,4 @@ export const stateListJsonSchema = z.strictObject({
   ),
   ledgers: z.array(z.strictObject({ destination: z.string(), people: z.number().int(), lastAt: z.string() })),
 });
-export type StateListJson = z.infer<typeof stateListJsonSchema>;
+export type StoreListJson = z.infer<typeof storeListJsonSchema>;

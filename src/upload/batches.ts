@@ -1,7 +1,7 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { JsonSource } from './json-bytes.js';
-import type { Batch } from '../state/upload-journal.js';
+import type { Batch } from '../store/upload-journal.js';
 
 /** A batch and where its JSON array is: which spool, at which offset. */
 export interface SpooledBatch extends Batch {

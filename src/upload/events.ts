@@ -1,4 +1,4 @@
-import type { Batch } from '../state/upload-journal.js';
+import type { Batch } from '../store/upload-journal.js';
 import type { Problem } from '../csv/problems.js';
 
 /** What pass 1 found. */

@@ -1,10 +1,9 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Destination } from '../state/destination.js';
-import type { Journals } from '../state/journal.js';
-import { settleOldJournal, type OldStatePolicy } from '../state/old-state.js';
-import type { State } from '../state/state.js';
-import { finishedUpload, uploadKey, uploadsDir } from '../state/upload-journal.js';
+import type { Destination } from '../store/destination.js';
+import { settleOldJournal, type OldStatePolicy } from '../store/old-state.js';
+import type { Journals, Store } from '../store/store.js';
+import { finishedUpload, uploadKey } from '../store/upload-journal.js';
 import type { UploadEvent } from './events.js';
 import type { Fingerprint } from './fingerprint.js';
 import type { ReadOptions } from './pass-one.js';
@@ -16,8 +15,8 @@ export interface UploadOptions extends ReadOptions {
   /** Its absolute path. */
   path: string;
   workflowId: string;
-  /** The run's state (src/state/state.ts): the upload's journal and lock. */
-  state: State;
+  /** The run's store (src/store/store.ts): the upload's journal and lock. */
+  store: Store;
   /**
    * The service and account the contacts go to: the journal is theirs alone. Absent only for a dry
    * run that knows no base URL or APPKey: it then plans the file as a first upload.
@@ -68,14 +67,13 @@ export async function takeJournal(
   fp: Fingerprint,
   emit: (e: UploadEvent) => void,
 ): Promise<TakenJournal> {
-  const dir = uploadsDir(o.state.dir);
   const destination = o.destination ?? {
     kind: 'cloud',
     text: '(not known: a dry run without base URL or APPKey)',
     id: 'unknown',
   };
   const key = `${uploadKey(o.workflowId, fp.sha256)}-${destination.id}`;
-  const journals = await o.state.journals('upload');
+  const journals = await o.store.journals('upload');
   const journalPath = journals.where(key);
   let release: () => Promise<void> = async () => undefined;
   const spool = o.dryRun ? undefined : join(o.spoolDir, `${key}.${process.pid}.spool`);
@@ -102,15 +100,13 @@ export async function takeJournal(
     // Read only: an earlier callctl's journal stops a dry run as it would stop the upload.
     if (o.oldState === 'stop' && !o.restart && o.destination) await settle('stop');
   } else {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
     mkdirSync(o.spoolDir, { recursive: true, mode: 0o700 });
     await journals.prune(finishedUpload);
-    const lockPath = join(dir, `${key}.lock`);
-    release = await o.state.lock({
+    release = await o.store.lock({
       name: `upload ${key}`,
       what: `upload of ${o.file} to workflow ${o.workflowId}`,
-      file: lockPath,
-      onStale: (owner) => emit({ type: 'stale-lock', pid: owner.pid, path: lockPath }),
+      file: join('uploads', `${key}.lock`),
+      onStale: (owner, path) => emit({ type: 'stale-lock', pid: owner.pid, path }),
     });
     try {
       await settle(o.restart ? 'ignore' : o.oldState);

@@ -6,7 +6,7 @@ import { checkFile, secondSpoolPath } from './check-file.js';
 import type { UploadEvent } from './events.js';
 import type { Fingerprint } from './fingerprint.js';
 import type { SplitFinder } from './split.js';
-import type { JournalState } from '../state/upload-journal.js';
+import type { JournalState } from '../store/upload-journal.js';
 
 /** What pass 1 reads of an upload's options (src/upload/upload.ts UploadOptions). */
 export interface ReadOptions {

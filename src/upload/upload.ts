@@ -14,8 +14,8 @@ import {
   type Batch,
   type JournalState,
   type UncertainBatch,
-} from '../state/upload-journal.js';
-import type { Journals } from '../state/journal.js';
+} from '../store/upload-journal.js';
+import type { Journals } from '../store/store.js';
 import { SplitFinder } from './split.js';
 import { takeJournal, type UploadOptions } from './options.js';
 import { earlierOf, readAndCheck, spoolFiles, statFile } from './pass-one.js';

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { recordFacts } from '../../src/state/facts.js';
-import type { HookRecord } from '../../src/state/event-log.js';
+import { recordFacts } from '../../src/store/facts.js';
+import type { HookRecord } from '../../src/store/events.js';
 import { eventObject } from '../../src/commands/serve-hooks/render.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/postgres.js';

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { pushDestination } from '../../src/state/destination.js';
+import { pushDestination } from '../../src/store/destination.js';
 import { main } from '../../src/main.js';
 import { testIO } from '../../src/io.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';
@@ -234,7 +234,7 @@ describe('push --csv', () => {
   it('refuses to run while another run holds the file, and does not mix --caller-id with --csv', async () => {
     const file = writeIn(dir, 'callers.csv', pushCsv(2));
     const sha = (await import('node:crypto')).createHash('sha256').update(readFileSync(file)).digest('hex');
-    // The send's lock, as a run holding it leaves it (src/state/state.ts: <state>/locks/<hash of its name>.lock).
+    // The send's lock, as a run holding it leaves it (src/store/state.ts: <state>/locks/<hash of its name>.lock).
     const name = `push ${pushDestination(sandbox.flexUrl, 'live').text} ${sha}`;
     const locks = `${env.XDG_STATE_HOME}/callctl/locks`;
     (await import('node:fs')).mkdirSync(locks, { recursive: true });

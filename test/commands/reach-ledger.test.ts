@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
-import { normaliseUrl } from '../../src/state/destination.js';
+import { normaliseUrl } from '../../src/store/destination.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';
 import { pushCsv, received, tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
 

@@ -449,13 +449,13 @@ describe('workflow update: lock, terminal and signals', () => {
       (await runCli(['workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--dry-run', '--json'], { env }))
         .out,
     );
-    const { uploadKey, uploadsDir } = await import('../../src/state/upload-journal.js');
+    const { uploadKey } = await import('../../src/store/upload-journal.js');
     const { mkdirSync } = await import('node:fs');
     const { hostname } = await import('node:os');
-    const uploads = uploadsDir(join(env.XDG_STATE_HOME!, 'callctl'));
+    const uploads = join(env.XDG_STATE_HOME!, 'callctl', 'uploads');
     mkdirSync(uploads, { recursive: true });
-    // Keyed by the service and account too (src/state/destination.ts).
-    const { cloudDestination } = await import('../../src/state/destination.js');
+    // Keyed by the service and account too (src/store/destination.ts).
+    const { cloudDestination } = await import('../../src/store/destination.js');
     const id = cloudDestination(sandbox.url, sandbox.appKey).id;
     const lock = join(uploads, `${uploadKey(WORKFLOW, dry.sha256)}-${id}.lock`);
     // the test process itself: a live pid

@@ -140,7 +140,7 @@ describe('local trouble is exit 6, one line, never a service error', () => {
     const log = join(dir, 'events.ndjson');
     writeFileSync(log, '');
     chmodSync(log, 0o644);
-    const { EventLog } = await import('../../src/state/event-log.js');
+    const { EventLog } = await import('../../src/store/files/event-log.js');
     const opened = EventLog.open(log);
     expect(statSync(log).mode & 0o777).toBe(0o600);
     await opened.close();

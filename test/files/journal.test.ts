@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileJournals } from '../../src/state/journal.js';
+import { FileJournals } from '../../src/store/files/journal.js';
 import { journalStoreContract } from '../helpers/journal-contract.js';
 import { addSecret } from '../../src/redact.js';
 import { tempDir } from '../helpers/temp.js';

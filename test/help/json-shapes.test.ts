@@ -66,7 +66,11 @@ const CASES: Case[] = [
     before: () => [['push', '--caller-id', '+6281234567092', '--yes']],
     argv: () => ['push', '--caller-id', '+62 812 3456 7092', '--yes'],
   },
-  { shape: 'stateList', before: () => [['push', '--caller-id', '+6281234567093', '--yes']], argv: () => ['state'] },
+  {
+    shape: 'storeList',
+    before: () => [['push', '--caller-id', '+6281234567093', '--yes']],
+    argv: () => ['store', 'list'],
+  },
   {
     shape: 'templateSend',
     argv: () => templateSend('C1'),

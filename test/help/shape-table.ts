@@ -27,7 +27,7 @@ import {
   sandboxJsonSchema,
   storeMigrateJsonSchema,
   storeStatusJsonSchema,
-  stateListJsonSchema,
+  storeListJsonSchema,
   taskWatchJsonSchema,
 } from '../../src/schemas/local-output.js';
 import { planDetailDataSchema, planStatusDataSchema } from '../../src/schemas/plan.js';
@@ -89,7 +89,7 @@ export const SHAPES = {
   hooksShow: { schema: hooksShowJsonSchema, help: 'hooks show' },
   hooksReplay: { schema: hooksReplayLineSchema, help: 'hooks replay' },
   sandbox: { schema: sandboxJsonSchema, help: 'sandbox' },
-  stateList: { schema: stateListJsonSchema, help: 'state' },
+  storeList: { schema: storeListJsonSchema, help: 'store list' },
   sendSkipped: { schema: sendSkippedJsonSchema, help: 'push' },
 } satisfies Record<string, Shape>;
 

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { Journals } from '../../src/state/journal.js';
+import type { Journals } from '../../src/store/store.js';
 
 /**
  * What every journal store does (files today; a PostgreSQL store runs the same contract).

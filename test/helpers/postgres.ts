@@ -32,8 +32,8 @@ export async function freshDatabase(prefix = 't'): Promise<string> {
 /** A fresh database (freshDatabase) with callctl's tables in it, as `callctl store migrate` makes them. */
 export async function migratedDatabase(prefix = 't'): Promise<string> {
   const url = await freshDatabase(prefix);
-  const { PostgresStore } = await import('../../src/state/postgres.js');
-  const setup = await PostgresStore.open(url);
+  const { PostgresEvents } = await import('../../src/store/postgres/events.js');
+  const setup = await PostgresEvents.open(url);
   await setup.migrate();
   await setup.close();
   return url;

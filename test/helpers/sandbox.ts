@@ -55,7 +55,7 @@ export function useSandbox(options: SandboxOptions = {}): SandboxFixture {
       return configDir;
     },
     get env() {
-      // The APPKey names the account a workflow update's journal is kept for (src/state/destination.ts).
+      // The APPKey names the account a workflow update's journal is kept for (src/store/destination.ts).
       return {
         CALLCTL_BASE_URL: sandbox!.url,
         CALLCTL_TOKEN: token,

@@ -4,10 +4,10 @@ import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EventLog } from '../../src/state/event-log.js';
+import { EventLog } from '../../src/store/files/event-log.js';
 import { startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../src/hooks/listener.js';
 import { taskSign } from '../../src/signing/sign.js';
-import { post, readRecords, tempDir, until } from './helpers.js';
+import { post, readRecords, tempDir, until, logEvents } from './helpers.js';
 
 const KEY = 'bounds-key';
 const task = (id: string) => JSON.stringify({ TaskID: id, TaskName: 'bounds', Sign: taskSign(id, KEY) });
@@ -19,7 +19,7 @@ afterEach(async () => {
 async function listen(options: Partial<ListenerOptions> = {}, withLog = true) {
   const logPath = join(tempDir(), 'events.ndjson');
   const log = withLog ? EventLog.open(logPath) : undefined;
-  const listener: Listener = await startListener({ port: 0, keys: [KEY], log, ...options });
+  const listener: Listener = await startListener({ port: 0, keys: [KEY], store: logEvents(log), ...options });
   const events: ListenerEvent[] = [];
   listener.on((e) => events.push(e));
   cleanup.push(async () => {

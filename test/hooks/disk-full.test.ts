@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { taskSign } from '../../src/signing/sign.js';
-import type { HookRecord } from '../../src/state/event-log.js';
+import type { HookRecord } from '../../src/store/events.js';
 import { ensureBuilt, exited, serveHooksChild, type ChildHooks } from './child.js';
 import { post, tempDir, until } from './helpers.js';
 

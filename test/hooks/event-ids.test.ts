@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startListener, type Listener, type ListenerEvent } from '../../src/hooks/listener.js';
 import { taskSign } from '../../src/signing/sign.js';
-import { EventLog } from '../../src/state/event-log.js';
-import { NdjsonStore } from '../../src/state/ndjson.js';
-import { PostgresStore } from '../../src/state/postgres.js';
+import { EventLog } from '../../src/store/files/event-log.js';
+import { NdjsonEvents } from '../../src/store/files/events.js';
+import { PostgresEvents } from '../../src/store/postgres/events.js';
 import { freshDatabase, migratedDatabase } from '../helpers/postgres.js';
-import { eventually, tcpProxy, viaProxy } from '../state/helpers.js';
-import { post, tempDir } from './helpers.js';
+import { eventually, tcpProxy, viaProxy } from '../store/helpers.js';
+import { post, tempDir, logEvents } from './helpers.js';
 
 const KEY = 'ids-key';
 const task = (id: string) => JSON.stringify({ TaskID: id, TaskName: 'ids', Sign: taskSign(id, KEY) });
@@ -47,8 +47,8 @@ describe('forwards an app can deduplicate', () => {
     const proxy = await tcpProxy([{ host: '127.0.0.1', port: Number(new URL(db).port) }]);
     // The store goes away while A's forward is at the app: the app got it, A cannot record so.
     const target = await app(() => proxy.cut());
-    const storeA = await PostgresStore.open(viaProxy(db, proxy));
-    const storeB = await PostgresStore.open(db);
+    const storeA = await PostgresEvents.open(viaProxy(db, proxy));
+    const storeB = await PostgresEvents.open(db);
     const options = { port: 0, keys: [KEY], forwardTo: target.url, forwardLeaseMs: 1_000 };
     const a = await startListener({ ...options, store: storeA });
     const seenA = events(a);
@@ -88,7 +88,7 @@ describe('forwards an app can deduplicate', () => {
       await proxy.cut();
       setTimeout(() => void proxy.restore(), 300);
     });
-    const store = await PostgresStore.open(viaProxy(db, proxy));
+    const store = await PostgresEvents.open(viaProxy(db, proxy));
     const l = await startListener({ port: 0, keys: [KEY], store, forwardTo: target.url, forwardLeaseMs: 3_000 });
     open.push(proxy, store, l);
     const seen = events(l);
@@ -112,7 +112,7 @@ describe('forwards an app can deduplicate', () => {
     const path = join(tempDir(), 'events.ndjson');
     const run = async (ids: string[]) => {
       const log = EventLog.open(path);
-      const l = await startListener({ port: 0, keys: [KEY], log, forwardTo: target.url });
+      const l = await startListener({ port: 0, keys: [KEY], store: logEvents(log), forwardTo: target.url });
       const seen = events(l);
       for (const id of ids) expect((await post(l.url, task(id))).status).toBe(200);
       expect((await post(l.url, 'not json')).status).toBe(400); // refused requests are numbered too
@@ -125,7 +125,7 @@ describe('forwards an app can deduplicate', () => {
     const two = await run(['T-N-3']);
     const shown = [...one, ...two].filter((e) => e.kind === 'event' || e.kind === 'refused');
     expect(shown.map((e) => (e as { seq: number }).seq)).toEqual([1, 2, 3, 4, 5]);
-    const store = NdjsonStore.open(path);
+    const store = NdjsonEvents.open(path);
     for (const e of shown) {
       const stored = await store.get(String((e as { seq: number }).seq));
       expect(stored!.record.body).toBe((e as { record: { body?: string } }).record.body);
@@ -147,7 +147,7 @@ describe('forwards taken over', () => {
     const hanging = createServer(() => undefined);
     await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
     open.push({ close: () => (hanging.closeAllConnections(), new Promise((r) => hanging.close(r))) });
-    const storeA = await PostgresStore.open(db);
+    const storeA = await PostgresEvents.open(db);
     const a = await startListener({
       port: 0,
       keys: [KEY],
@@ -163,7 +163,7 @@ describe('forwards taken over', () => {
     await new Promise((r) => setTimeout(r, 400)); // every lease has run out
     // Receiver B, with the default lease (a sweep every 5 s), forwards every one of them within 3 s.
     const target = await app();
-    const storeB = await PostgresStore.open(db);
+    const storeB = await PostgresEvents.open(db);
     const b = await startListener({ port: 0, keys: [KEY], store: storeB, forwardTo: target.url });
     open.push(storeB, b);
     const since = Date.now();
@@ -189,7 +189,7 @@ describe('forwards taken over', () => {
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const [storeA, storeB] = [await PostgresStore.open(db), await PostgresStore.open(db)];
+    const [storeA, storeB] = [await PostgresEvents.open(db), await PostgresEvents.open(db)];
     open.push({ close: () => (server.closeAllConnections(), new Promise((r) => server.close(r))) }, storeA, storeB);
     const options = { port: 0, keys: [KEY], forwardTo: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
     const a = await startListener({ ...options, store: storeA, forwardQueue: 4, forwardLeaseMs: 1_000 });
@@ -223,7 +223,7 @@ describe('events waiting in a shared store', () => {
     const hanging = createServer(() => undefined);
     await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', r));
     open.push({ close: () => (hanging.closeAllConnections(), new Promise((r) => hanging.close(r))) });
-    const store = await PostgresStore.open(db);
+    const store = await PostgresEvents.open(db);
     open.push(store);
     const l = await startListener({
       port: 0,
@@ -250,7 +250,7 @@ describe('events waiting in a shared store', () => {
 describe('a forward whose retries outlast its lease', () => {
   it('keeps its claim (each retry renews it): not taken over while under way, sent once', async () => {
     const db = await freshDatabase('outlast');
-    const store = await PostgresStore.open(db);
+    const store = await PostgresEvents.open(db);
     await store.migrate();
     // The app answers slowly, and 503 twice before it takes the event.
     const attempts: string[] = [];
@@ -313,7 +313,7 @@ async function appDown() {
 describe('failed forwards', () => {
   it('are tried again later, not left failed: the app down for a while still gets each event, under one event id', async () => {
     const db = await freshDatabase('refail');
-    const store = await PostgresStore.open(db);
+    const store = await PostgresEvents.open(db);
     await store.migrate();
     // The app refuses everything until it is told to come back.
     const app = await appDown();
@@ -346,7 +346,13 @@ describe('failed forwards', () => {
     const { got } = app;
     const log = EventLog.open(join(tempDir(), 'events.ndjson'));
     open.push(log);
-    const l = await startListener({ port: 0, keys: [KEY], log, forwardTo: app.url, forwardLeaseMs: 800 });
+    const l = await startListener({
+      port: 0,
+      keys: [KEY],
+      store: logEvents(log),
+      forwardTo: app.url,
+      forwardLeaseMs: 800,
+    });
     open.push(l);
     const seen = events(l);
     expect((await post(l.url, task('T-FAIL-LOG'))).status).toBe(200);

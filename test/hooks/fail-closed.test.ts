@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { Chalk } from 'chalk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { render } from '../../src/commands/serve-hooks/render.js';
-import { EventLog } from '../../src/state/event-log.js';
+import { EventLog } from '../../src/store/files/event-log.js';
 import { startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody, type SampleType } from '../../src/hooks/samples.js';
 import { notificationTransport } from '../../src/hooks/send.js';
 import { planSign } from '../../src/signing/sign.js';
-import { post, readRecords, tempDir, until } from './helpers.js';
+import { post, readRecords, tempDir, until, logEvents, reopenedLog } from './helpers.js';
 
 const KEY = 'fail-closed-key';
 const SECRET = 'fail-closed-secret';
@@ -39,7 +39,12 @@ async function app(statuses: number[] = []) {
 
 async function listen(options: Partial<ListenerOptions> = {}) {
   const logPath = join(tempDir(), 'events.ndjson');
-  const listener: Listener = await startListener({ port: 0, keys: [KEY], log: EventLog.open(logPath), ...options });
+  const listener: Listener = await startListener({
+    port: 0,
+    keys: [KEY],
+    store: logEvents(EventLog.open(logPath)),
+    ...options,
+  });
   open.push(listener);
   const events: ListenerEvent[] = [];
   listener.on((e) => events.push(e));
@@ -206,12 +211,11 @@ describe('plan end: freshness and replays', () => {
     await first.listener.close();
     expect(local.got.map((g) => JSON.parse(g.body).PlanName)).toEqual(['PLAN-A', 'PLAN-SAME-SECOND']);
     // A restart reading the log remembers the pair.
-    const { readRecentRecords } = await import('../../src/state/event-log.js');
     const second = await startListener({
       port: 0,
       keys: [KEY],
       now: () => clock,
-      history: readRecentRecords(first.logPath, NOW - 30 * 60_000),
+      store: reopenedLog(first.logPath, 30 * 60_000, () => NOW),
     });
     open.push(second);
     expect((await post(second.url, plan(ts, 'PLAN-FORGED'))).status).toBe(401);

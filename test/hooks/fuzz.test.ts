@@ -3,11 +3,12 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { EventLog, recordBody } from '../../src/state/event-log.js';
+import { EventLog } from '../../src/store/files/event-log.js';
+import { recordBody } from '../../src/store/events.js';
 import { startListener, type Listener } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody } from '../../src/hooks/samples.js';
-import { readRecords, tempDir } from './helpers.js';
+import { readRecords, tempDir, logEvents } from './helpers.js';
 import { SAMPLE_TYPES } from '../../src/commands/hooks/trigger.js';
 
 const ALLOWED = new Set([200, 400, 401, 405, 413, 415]);
@@ -102,7 +103,12 @@ let logPath: string;
 beforeAll(async () => {
   logPath = join(tempDir(), 'fuzz.ndjson');
   log = EventLog.open(logPath);
-  listener = await startListener({ port: 0, keys: ['fuzz-key', 'other-key'], chatbotSecret: 'fuzz-secret', log });
+  listener = await startListener({
+    port: 0,
+    keys: ['fuzz-key', 'other-key'],
+    chatbotSecret: 'fuzz-secret',
+    store: logEvents(log),
+  });
 });
 afterAll(async () => {
   await listener.close();

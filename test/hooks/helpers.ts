@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'undici';
-import type { HookRecord } from '../../src/state/event-log.js';
+import type { HookRecord } from '../../src/store/events.js';
+import type { EventLog } from '../../src/store/files/event-log.js';
+import { NdjsonEvents } from '../../src/store/files/events.js';
 import { testIO } from '../../src/io.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -10,6 +12,22 @@ export interface Answer {
   status: number;
   body: string;
   headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * The files store's events over a log the test opened (EventLog.open), or in memory without one:
+ * what serve-hooks gets from Store.events for `--log FILE`, or for no log.
+ */
+export function logEvents(log?: EventLog): NdjsonEvents {
+  return new NdjsonEvents(log?.path, log);
+}
+
+/**
+ * The same over a log that already holds records: those received within `rememberMs` count as
+ * seen (a restart), as serve-hooks opens it.
+ */
+export function reopenedLog(path: string, rememberMs = 60_000, now?: () => number): NdjsonEvents {
+  return NdjsonEvents.open(path, { write: true, rememberMs, now });
 }
 
 /** POSTs bytes over loopback and reads the answer. */

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startListener, type Listener, type ListenerEvent } from '../../src/hooks/listener.js';
 import { planSign } from '../../src/signing/sign.js';
-import { EventLog } from '../../src/state/event-log.js';
-import { PostgresStore } from '../../src/state/postgres.js';
+import { EventLog } from '../../src/store/files/event-log.js';
+import { PostgresEvents } from '../../src/store/postgres/events.js';
 import { migratedDatabase } from '../helpers/postgres.js';
-import { tcpProxy, viaProxy } from '../state/helpers.js';
-import { post, readRecords, tempDir, until } from './helpers.js';
+import { tcpProxy, viaProxy } from '../store/helpers.js';
+import { post, readRecords, tempDir, until, logEvents } from './helpers.js';
 
 const open: Array<{ close(): unknown }> = [];
 afterEach(async () => {
@@ -16,7 +16,12 @@ afterEach(async () => {
 
 async function listen(options: Partial<Parameters<typeof startListener>[0]> = {}) {
   const logPath = join(tempDir(), 'events.ndjson');
-  const listener: Listener = await startListener({ port: 0, keys: ['k'], log: EventLog.open(logPath), ...options });
+  const listener: Listener = await startListener({
+    port: 0,
+    keys: ['k'],
+    store: logEvents(EventLog.open(logPath)),
+    ...options,
+  });
   open.push(listener);
   const events: ListenerEvent[] = [];
   listener.on((e) => events.push(e));
@@ -89,8 +94,8 @@ describe("hostile bodies are the sender's fault", () => {
     const db = await migratedDatabase('hostile');
     const proxy = await tcpProxy([{ host: '127.0.0.1', port: Number(new URL(db).port) }]);
     open.push(proxy);
-    const store = await PostgresStore.open(viaProxy(db, proxy));
-    const { url, events } = await listen({ store, log: undefined });
+    const store = await PostgresEvents.open(viaProxy(db, proxy));
+    const { url, events } = await listen({ store });
     open.push(store);
     expect((await post(url, '{"hello":"before"}')).status).toBe(200);
     await proxy.cut();

@@ -3,13 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EventLog, readRecentRecords, recordBody } from '../../src/state/event-log.js';
+import { EventLog } from '../../src/store/files/event-log.js';
+import { recordBody } from '../../src/store/events.js';
 import { startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody, type SampleType } from '../../src/hooks/samples.js';
 import { notificationTransport } from '../../src/hooks/send.js';
 import { addSecret } from '../../src/redact.js';
-import { post, readRecords, tempDir } from './helpers.js';
+import { post, readRecords, tempDir, logEvents, reopenedLog } from './helpers.js';
 
 const KEYS = ['k3y-ONE', 'k3y-TWO'];
 const open: Listener[] = [];
@@ -18,7 +19,7 @@ async function listen(options: Partial<ListenerOptions> = {}) {
   const dir = tempDir();
   const logPath = join(dir, 'events.ndjson');
   const log = EventLog.open(logPath);
-  const listener = await startListener({ port: 0, keys: KEYS, log, ...options });
+  const listener = await startListener({ port: 0, keys: KEYS, store: logEvents(log), ...options });
   open.push(listener);
   const events: ListenerEvent[] = [];
   listener.on((e) => events.push(e));
@@ -229,16 +230,11 @@ describe('listener: schema, unknown, retries', () => {
     await post(first.url, task.body, task.headers);
     await first.listener.close();
     await first.log.close();
-    const log = EventLog.open(first.logPath);
-    const second = await startListener({
-      port: 0,
-      keys: KEYS,
-      log,
-      history: readRecentRecords(first.logPath, Date.now() - 60_000),
-    });
+    const store = reopenedLog(first.logPath);
+    const second = await startListener({ port: 0, keys: KEYS, store });
     open.push(second);
     expect((await post(second.url, task.body, task.headers)).status).toBe(200);
-    await log.close();
+    await store.close();
     expect(readRecords(first.logPath).map((r) => r.retry)).toEqual([0, 1]);
   });
 
@@ -342,7 +338,7 @@ describe('listener: an accepted event is recorded as it came', () => {
     expect(recordBody(record!).equals(sent.body)).toBe(true);
     expect(record!.key).toContain('T-812345');
     // The service's retry after a restart is known as a retry (identity read back from the log).
-    const again = await listen({ keys: [key], history: readRecentRecords(logPath, 0), log: EventLog.open(logPath) });
+    const again = await listen({ keys: [key], store: reopenedLog(logPath, Date.now()) });
     const events: ListenerEvent[] = [];
     again.listener.on((e) => events.push(e));
     expect((await post(`${again.url}/`, sent.body, sent.headers)).status).toBe(200);

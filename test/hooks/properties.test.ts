@@ -7,12 +7,13 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventLog, recordBody } from '../../src/state/event-log.js';
+import { EventLog } from '../../src/store/files/event-log.js';
+import { recordBody } from '../../src/store/events.js';
 import { startListener, type Listener } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody } from '../../src/hooks/samples.js';
 import { notificationTransport } from '../../src/hooks/send.js';
-import { post, readRecords, tempDir, until } from './helpers.js';
+import { post, readRecords, tempDir, until, logEvents } from './helpers.js';
 import { SAMPLE_TYPES } from '../../src/commands/hooks/trigger.js';
 
 const DOCUMENTED = new Set([200, 400, 401, 405, 413, 415, 503]);
@@ -48,7 +49,7 @@ beforeAll(async () => {
     port: 0,
     keys: [KEY],
     chatbotSecret: SECRET,
-    log,
+    store: logEvents(log),
     refusedLogRate: 100_000,
     forwardTo: `http://127.0.0.1:${(app.address() as AddressInfo).port}/app`,
     forwardTransport: notificationTransport({ sleep: async () => undefined }),
@@ -153,6 +154,7 @@ describe('slow clients and a slow app', () => {
     const l = await startListener({
       port: 0,
       keys: [KEY],
+      store: logEvents(),
       headersTimeoutMs: 300,
       requestTimeoutMs: 600,
       maxConnectionsPerPeer: 40,
@@ -200,7 +202,7 @@ describe('slow clients and a slow app', () => {
     const l = await startListener({
       port: 0,
       keys: [KEY],
-      log: slowLog,
+      store: logEvents(slowLog),
       forwardQueue: 8,
       forwardTo: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/`,
     });

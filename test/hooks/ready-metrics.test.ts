@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startListener, type Listener } from '../../src/hooks/listener.js';
-import { EventLog } from '../../src/state/event-log.js';
-import { PostgresStore } from '../../src/state/postgres.js';
+import { EventLog } from '../../src/store/files/event-log.js';
+import { PostgresEvents } from '../../src/store/postgres/events.js';
 import { taskSign } from '../../src/signing/sign.js';
 import { migratedDatabase } from '../helpers/postgres.js';
-import { eventually, tcpProxy, viaProxy } from '../state/helpers.js';
+import { eventually, tcpProxy, viaProxy } from '../store/helpers.js';
 import { ensureBuilt, serveHooksChild, type ChildHooks } from './child.js';
-import { post, tempDir, until } from './helpers.js';
+import { post, tempDir, until, logEvents } from './helpers.js';
 
 const KEY = 'ready-key';
 const task = (id: string) => JSON.stringify({ TaskID: id, TaskName: 'ready', Sign: taskSign(id, KEY) });
@@ -33,7 +33,7 @@ describe('GET /readyz tells whether notifications would be acknowledged', () => 
     const db = await migratedDatabase('ready');
     const proxy = await tcpProxy([{ host: '127.0.0.1', port: Number(new URL(db).port) }]);
     open.push(proxy);
-    const store = await PostgresStore.open(viaProxy(db, proxy));
+    const store = await PostgresEvents.open(viaProxy(db, proxy));
     const listener = await startListener({ port: 0, keys: [KEY], store });
     open.push(store, listener);
     expect(await readyz(listener.url)).toEqual({ status: 200, body: { ready: true } });
@@ -80,6 +80,7 @@ describe('GET /readyz tells whether notifications would be acknowledged', () => 
     const listener = await startListener({
       port: 0,
       keys: [KEY],
+      store: logEvents(),
       forwardTo: `http://127.0.0.1:${(app.address() as AddressInfo).port}/`,
       forwardQueue: 2,
     });
@@ -115,7 +116,7 @@ describe('Prometheus metrics', () => {
     const listener: Listener = await startListener({
       port: 0,
       keys: [KEY],
-      log,
+      store: logEvents(log),
       forwardTo: `http://127.0.0.1:${(app.address() as AddressInfo).port}/`,
       metricsPath: '/metrics',
       metricsPort: 0,

@@ -5,7 +5,7 @@ import { defaultServiceSign } from '../../src/signing/sign.js';
 import { startListener, type ListenerEvent } from '../../src/hooks/listener.js';
 import { notifierOf } from '../../src/sandbox/notifier.js';
 import { SEED, startSandbox } from '../../src/sandbox/server.js';
-import { post, until } from './helpers.js';
+import { logEvents, post, until } from './helpers.js';
 
 const cleanup: Array<() => unknown> = [];
 afterEach(async () => {
@@ -15,7 +15,7 @@ afterEach(async () => {
 /** The sandbox sending to a listener that verifies with the same KEY (and the KEY as chatbot secret). */
 async function setup() {
   const key = 'sbx-notify-key';
-  const listener = await startListener({ port: 0, keys: ['old-key', key], chatbotSecret: key });
+  const listener = await startListener({ port: 0, keys: ['old-key', key], chatbotSecret: key, store: logEvents() });
   cleanup.push(() => listener.close());
   const events: Array<Extract<ListenerEvent, { kind: 'event' }>> = [];
   listener.on((e) => e.kind === 'event' && events.push(e));
@@ -101,7 +101,7 @@ describe('notification variants: retries (new Timestamp and Sign) stay one event
     'retry-new-sign with %j: every first arrival is new, every retry counted against it, all verified',
     async (extra: string[]) => {
       const key = 'sbx-variant-key';
-      const listener = await startListener({ port: 0, keys: [key] });
+      const listener = await startListener({ port: 0, keys: [key], store: logEvents() });
       cleanup.push(() => listener.close());
       const events: Array<Extract<ListenerEvent, { kind: 'event' }>> = [];
       listener.on((e) => e.kind === 'event' && events.push(e));

@@ -2,14 +2,15 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EventLog, recordBody } from '../../src/state/event-log.js';
+import { EventLog } from '../../src/store/files/event-log.js';
+import { recordBody } from '../../src/store/events.js';
 import { startListener, type Listener } from '../../src/hooks/listener.js';
 import { schemaWarnings, detectType } from '../../src/schemas/detect.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody } from '../../src/hooks/samples.js';
 import { defaultServiceSign } from '../../src/signing/sign.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { post, readRecords, tempDir } from './helpers.js';
+import { post, readRecords, tempDir, logEvents } from './helpers.js';
 import { SAMPLE_TYPES } from '../../src/commands/hooks/trigger.js';
 
 const cleanup: Array<() => unknown> = [];
@@ -20,7 +21,7 @@ afterEach(async () => {
 async function listener(options: Partial<Parameters<typeof startListener>[0]> = {}) {
   const logPath = join(tempDir(), 'events.ndjson');
   const log = EventLog.open(logPath);
-  const l: Listener = await startListener({ port: 0, keys: ['trig-key'], log, ...options });
+  const l: Listener = await startListener({ port: 0, keys: ['trig-key'], store: logEvents(log), ...options });
   cleanup.push(async () => {
     await l.close();
     await log.close();

@@ -2,8 +2,8 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startListener, type Listener, type ListenerOptions } from '../../src/hooks/listener.js';
-import { EventLog } from '../../src/state/event-log.js';
-import { readRecords, tempDir, until } from './helpers.js';
+import { EventLog } from '../../src/store/files/event-log.js';
+import { readRecords, tempDir, until, logEvents } from './helpers.js';
 
 const open: Array<{ close(): unknown }> = [];
 const sockets: Socket[] = [];
@@ -14,7 +14,12 @@ afterEach(async () => {
 
 async function listen(options: Partial<ListenerOptions>) {
   const logPath = join(tempDir(), 'events.ndjson');
-  const listener: Listener = await startListener({ port: 0, keys: ['k'], log: EventLog.open(logPath), ...options });
+  const listener: Listener = await startListener({
+    port: 0,
+    keys: ['k'],
+    store: logEvents(EventLog.open(logPath)),
+    ...options,
+  });
   open.push(listener);
   return { listener, port: Number(new URL(listener.url).port), logPath };
 }

@@ -7,9 +7,9 @@ import { UsageError } from '../../src/errors.js';
 import { startListener, type ListenerEvent } from '../../src/hooks/listener.js';
 import { startInspector } from '../../src/hooks/ui/server.js';
 import { taskSign } from '../../src/signing/sign.js';
-import { DedupStore } from '../../src/state/dedup.js';
-import { EventLog } from '../../src/state/event-log.js';
-import { NdjsonStore } from '../../src/state/ndjson.js';
+import { EventLog } from '../../src/store/files/event-log.js';
+import { NdjsonEvents } from '../../src/store/files/events.js';
+import { DedupStore } from '../../src/store/files/memory.js';
 import { post, tempDir } from './helpers.js';
 import { runUi, type Running } from './ui-helpers.js';
 
@@ -193,7 +193,7 @@ describe('no request stops serve-hooks', () => {
 });
 
 /** The embedded store over a log, whose readiness fails as a bug would (thrown at once) while `armed`. */
-class Faulty extends NdjsonStore {
+class Faulty extends NdjsonEvents {
   armed = false;
   override ready(): Promise<string | undefined> {
     if (this.armed) throw new TypeError('a bug of ours');
@@ -244,8 +244,8 @@ describe('a handler that fails unexpectedly: 500, counted, told once, and the pr
     const path = join(tempDir(), 'events.ndjson');
     writeFileSync(path, '');
     // Reading one event fails as a store does (a disk, a connection): the store's failure.
-    const store = new (class extends NdjsonStore {
-      override get(): ReturnType<NdjsonStore['get']> {
+    const store = new (class extends NdjsonEvents {
+      override get(): ReturnType<NdjsonEvents['get']> {
         return Promise.reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
       }
     })(path, undefined);

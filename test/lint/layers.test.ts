@@ -39,11 +39,17 @@ const imports = (path: string) => `import { x } from '${path}';\nexport const y 
 const leaf = 'export const x = 1;\n';
 
 describe('the layer rules', () => {
-  it('pass a tree that keeps them (commands -> engines -> state/api -> core)', async () => {
+  it('pass a tree that keeps them (commands -> engines -> store/api -> core)', async () => {
     const r = await cruiseTree({
       'src/commands/run.ts': imports('../upload/engine.js'),
-      'src/upload/engine.ts': `${imports('../state/journal.js')}export { x as z } from '../api/client.js';\n`,
-      'src/state/journal.ts': imports('../files/lock.js'),
+      'src/upload/engine.ts': `${imports('../store/journal.js')}export { x as z } from '../api/client.js';\n`,
+      'src/store/journal.ts': imports('../files/lock.js'),
+      // The resolver imports each back end (dynamically); a back end imports the interface and the core.
+      'src/store/resolve.ts':
+        "export const f = () => import('./files/store.js');\nexport const p = () => import('./postgres/store.js');\n",
+      'src/store/files/store.ts': `${imports('../journal.js')}export { x as w } from './journal.js';\n`,
+      'src/store/files/journal.ts': imports('../../files/lock.js'),
+      'src/store/postgres/store.ts': imports('../journal.js'),
       'src/api/client.ts': imports('../schemas/robot.js'),
       'src/files/lock.ts': leaf,
       'src/schemas/robot.ts': leaf,
@@ -60,37 +66,60 @@ describe('the layer rules', () => {
       { 'src/reach/send.ts': imports('../commands/push.js'), 'src/commands/push.ts': leaf },
     ],
     [
-      'state importing an engine',
-      'state-and-api-not-up',
-      { 'src/state/ledger.ts': imports('../hooks/record.js'), 'src/hooks/record.ts': leaf },
+      'the store importing an engine',
+      'store-and-api-not-up',
+      { 'src/store/ledger.ts': imports('../hooks/record.js'), 'src/hooks/record.ts': leaf },
     ],
     [
       'the transport importing an engine',
-      'state-and-api-not-up',
+      'store-and-api-not-up',
       { 'src/api/raw.ts': imports('../reach/deliver.js'), 'src/reach/deliver.ts': leaf },
     ],
     [
       'a dynamic import() climbing up',
-      'state-and-api-not-up',
+      'store-and-api-not-up',
       {
-        'src/state/open.ts': "export const o = () => import('../commands/store.js');\n",
+        'src/store/resolve.ts': "export const o = () => import('../commands/store.js');\n",
         'src/commands/store.ts': leaf,
       },
     ],
     [
-      'state importing the transport',
-      'state-and-api-apart',
-      { 'src/state/journal.ts': imports('../api/client.js'), 'src/api/client.ts': leaf },
+      'the store importing the transport',
+      'store-and-api-apart',
+      { 'src/store/journal.ts': imports('../api/client.js'), 'src/api/client.ts': leaf },
     ],
     [
-      'the transport importing state',
-      'api-not-state',
-      { 'src/api/client.ts': imports('../state/journal.js'), 'src/state/journal.ts': leaf },
+      'the transport importing the store',
+      'api-not-store',
+      { 'src/api/client.ts': imports('../store/journal.js'), 'src/store/journal.ts': leaf },
     ],
     [
-      'the core importing state',
+      'the core importing the store',
       'core-not-up',
-      { 'src/schemas/hooks-output.ts': imports('../state/event-log.js'), 'src/state/event-log.ts': leaf },
+      { 'src/schemas/hooks-output.ts': imports('../store/events.js'), 'src/store/events.ts': leaf },
+    ],
+    [
+      'an engine naming a back end of the store',
+      'store-back-ends-behind-the-interface',
+      { 'src/hooks/intake.ts': imports('../store/files/events.js'), 'src/store/files/events.ts': leaf },
+    ],
+    [
+      'a command loading a back end of the store with a dynamic import()',
+      'store-back-ends-behind-the-interface',
+      {
+        'src/commands/store/status.ts': "export const s = () => import('../../store/postgres/store.js');\n",
+        'src/store/postgres/store.ts': leaf,
+      },
+    ],
+    [
+      'a store module beside the resolver naming a back end',
+      'store-back-ends-behind-the-interface',
+      { 'src/store/ledger.ts': imports('./files/ledger.js'), 'src/store/files/ledger.ts': leaf },
+    ],
+    [
+      'one back end of the store importing the other',
+      'store-back-ends-apart',
+      { 'src/store/postgres/lock.ts': imports('../files/lock-file.js'), 'src/store/files/lock-file.ts': leaf },
     ],
     [
       'a small core module importing a command',

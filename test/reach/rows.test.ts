@@ -9,9 +9,9 @@ import {
   type SendRow,
 } from '../../src/reach/rows.js';
 import type { Delivery } from '../../src/api/deliver.js';
-import { Journal } from '../../src/state/row-journal.js';
-import { pushDestination } from '../../src/state/destination.js';
-import { FileJournals } from '../../src/state/journal.js';
+import { Journal } from '../../src/store/row-journal.js';
+import { pushDestination } from '../../src/store/destination.js';
+import { FileJournals } from '../../src/store/files/journal.js';
 import { tempDir } from './helpers.js';
 
 const rows: SendRow<string>[] = Array.from({ length: 8 }, (_, i) => ({

@@ -69,7 +69,7 @@ export function useUploadSandbox(use: (setup: UploadSetup) => void): void {
     // Journals, locks and spools go to the state and cache folders: both temporary here.
     const env = {
       CALLCTL_TOKEN: fixture.token,
-      // The account a workflow update's journal is kept for (src/state/destination.ts).
+      // The account a workflow update's journal is kept for (src/store/destination.ts).
       CALLCTL_APP_KEY: fixture.sandbox.appKey,
       CALLCTL_CONFIG_DIR: configDir,
       CALLCTL_BASE_URL: fixture.sandbox.url,

@@ -2,8 +2,8 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, utimesSync, writeF
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findInterrupted, JournalWriter, readJournal, uploadKey } from '../../src/state/upload-journal.js';
-import { FileJournals } from '../../src/state/journal.js';
+import { findInterrupted, JournalWriter, readJournal, uploadKey } from '../../src/store/upload-journal.js';
+import { FileJournals } from '../../src/store/files/journal.js';
 import { acquireLock } from '../../src/files/lock.js';
 import { tempDir } from './helpers.js';
 

@@ -55,9 +55,9 @@ export async function runHooksShow(ctx: Context, opts: ShowOptions): Promise<num
         [
           'forward',
           !f
-            ? store.kind === 'ndjson'
-              ? 'not recorded in an NDJSON log'
-              : 'not forwarded'
+            ? store.shared
+              ? 'not forwarded'
+              : 'not recorded in an NDJSON log'
             : `${f.state}${f.status !== undefined ? ` ${f.status}` : ''}${f.error ? ` ${f.error}` : ''}${f.attempts ? ` after ${f.attempts} attempt${f.attempts > 1 ? 's' : ''}` : ''}${f.at ? ` at ${f.at}` : ''}`,
         ],
         ['from', printable(`${r.remote ?? ''} ${r.method} ${r.path}`.trim())],

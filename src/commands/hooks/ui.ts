@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { LocalError, UsageError } from '../../errors.js';
 import { httpUrl } from '../../config/http-url.js';
 import { flatHeap } from '../../heap.js';
-import type { EventStore } from '../../state/types.js';
+import type { EventStore } from '../../store/events.js';
 import { HandlerErrors, type Handler } from '../../hooks/guard.js';
 import { eventFilter, exportLine, CSV_HEAD } from './events.js';
 import { chatbotSigning } from './secrets.js';

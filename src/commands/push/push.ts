@@ -5,7 +5,7 @@ import { deliver } from '../../api/deliver.js';
 import { buildPush, oldPushNames, preparePush, pushAnswer, pushEndpoint, pushError } from '../../reach/push.js';
 import { peekOne, reachOne } from '../../reach/send-run.js';
 import { withCredentialHint } from '../../reach/refused.js';
-import { pushDestination } from '../../state/destination.js';
+import { pushDestination } from '../../store/destination.js';
 import { collectVariables } from '../shared/variables.js';
 import {
   confirmSend,
@@ -41,7 +41,7 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
   if (!built.ok) throw invalidInput(ctx, 'invalid push', built.problems);
   const body = built.body;
   const req = preparePush(target, body);
-  const state = await ctx.state(opts);
+  const store = await ctx.store(opts);
   const one = {
     destination: pushDestination(target.flexUrl, target.environment),
     person: built.person,
@@ -51,7 +51,7 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
   };
   const rules = sendRules(ctx, opts);
   if (opts.dryRun) {
-    const reachedAt = await peekOne(state, one, rules);
+    const reachedAt = await peekOne(store, one, rules);
     if (reachedAt) return printSkipped(ctx, one, reachedAt, true);
     await printDryRun(ctx, [req], `the call to ${body.caller_id} was not placed`);
     return 0;
@@ -71,7 +71,7 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
   );
   const sentAt = ctx.io.now();
   const transport = await ctx.transport();
-  const sent = await reachOne(state, one, rules, async () =>
+  const sent = await reachOne(store, one, rules, async () =>
     withCredentialHint(await deliver(transport, req, pushAnswer), [target.tokenSource]),
   );
   if (sent.outcome === 'skipped') return printSkipped(ctx, one, sent.reachedAt, false);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { InvalidArgumentError, type Command } from '../commander.js';
 import { fsReason, LocalError, UsageError } from '../../errors.js';
 import { redactUrls } from '../../redact.js';
-import { storePassword } from '../../state/choice.js';
+import { storePassword } from '../../store/resolve.js';
 
 /** Keys a settings file may not hold: secrets come by file reference or from the environment. */
 const SECRET_KEYS: Record<string, string> = {

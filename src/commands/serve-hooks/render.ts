@@ -1,7 +1,7 @@
 import type { ServeHooksLine } from '../../schemas/hooks-output.js';
 import type { Paint } from '../../output/paint.js';
 import type { EventSummary } from '../../schemas/detect.js';
-import type { HookRecord } from '../../state/event-log.js';
+import type { HookRecord } from '../../store/events.js';
 import type { ReceiverEvent, ReceiverSummary } from '../../hooks/receiver.js';
 import { maskNumber, printable } from '../../output/printable.js';
 

@@ -1,16 +1,13 @@
 import { isIP } from 'node:net';
 import type { Context } from '../../context.js';
 import { redactValues } from '../../redact.js';
-import { CliError, fsReason, LocalError, NetworkError, UsageError } from '../../errors.js';
-import { EventLog, readRecentRecords } from '../../state/event-log.js';
+import { CliError, UsageError } from '../../errors.js';
 import { historyWindowMs } from '../../hooks/intake.js';
 import { Receiver } from '../../hooks/receiver.js';
 import { chatbotSigning, hookKeys, parseEventTypes } from '../hooks/secrets.js';
 import { httpUrl } from '../../config/http-url.js';
 import { receiverOutput } from './output.js';
 import { render, stoppedLine, type RenderOptions } from './render.js';
-import type { EventStore } from '../../state/types.js';
-import { plural } from '../../plural.js';
 
 export interface ServeOptions {
   host: string;
@@ -115,35 +112,20 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   const forwardTo = opts.forwardTo === undefined ? undefined : httpUrl(opts.forwardTo, '--forward-to');
   const out = await ctx.output();
 
-  const { choice } = await ctx.state(opts);
-  if (choice.kind === 'ndjson') {
-    if (opts.log) throw new UsageError(`give the NDJSON file once: --log or ${choice.from}, not both`);
-    opts.log = choice.path;
-  }
-  let store: EventStore | undefined;
-  if (choice.kind === 'postgres') {
-    if (opts.log || opts.fsync)
-      throw new UsageError(
-        '--log and --fsync are for the NDJSON store; with a PostgreSQL store every event is committed before it is answered',
-      );
-    store = await openShared(choice.url);
-  }
-
-  let log: EventLog | undefined;
-  if (opts.log) {
-    try {
-      log = EventLog.open(opts.log, { fsync: opts.fsync });
-    } catch (error) {
-      // A log that cannot be opened is local trouble (exit 6), not a usage error.
-      const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOTREG' ? 'not a regular file' : fsReason(code);
-      throw new LocalError(`--log: cannot open ${opts.log}: ${why}`, { path: opts.log, ...(code ? { code } : {}) });
-    }
-  } else if (opts.fsync) {
-    throw new UsageError('--fsync needs --log FILE');
-  }
   const maxAgeMs = (opts.maxAge ?? 15) * 60_000;
-  const history = opts.log ? readRecentRecords(opts.log, ctx.io.now() - historyWindowMs(maxAgeMs)) : [];
+  // Its --log is the events' file (Store.events), not a reading command's --log.
+  const runStore = await ctx.store({ store: opts.store, storeFile: opts.storeFile });
+  const store = await runStore.events({
+    write: true,
+    log: opts.log,
+    fsync: opts.fsync,
+    rememberMs: historyWindowMs(maxAgeMs),
+    now: () => ctx.io.now(),
+  });
+  if (opts.ui && store.writesTo === 'memory') {
+    await store.close();
+    throw new UsageError('--ui shows what is recorded: give --log FILE or a store');
+  }
 
   let receiver: Receiver;
   try {
@@ -158,9 +140,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
       onBadSign: opts.onBadSign,
       strict: opts.strict,
       maxAgeMs,
-      log,
       store,
-      history,
       forwardTo,
       forwardQueue: opts.forwardQueue,
       forwardQueueBytes: opts.forwardQueueMib === undefined ? undefined : opts.forwardQueueMib * 1024 * 1024,
@@ -186,8 +166,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
       now: () => ctx.io.now(),
     });
   } catch (error) {
-    await log?.close();
-    await store?.close();
+    await store.close();
     if (error instanceof CliError) throw error; // the certificate, say
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
@@ -226,18 +205,11 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
     receiver.metricsUrl ? `metrics on ${receiver.metricsUrl}` : undefined,
     keys.length ? `${keys.length} key${keys.length > 1 ? 's' : ''}` : undefined,
     chatbot.command ? 'chatbot: sign command' : chatbot.secret ? 'chatbot: secret' : 'chatbot: unverified',
-    store
-      ? `store ${store.where}`
-      : opts.log
-        ? `log ${opts.log}${opts.fsync ? ' (fsync)' : ''}${history.length ? `, ${history.length} recent records remembered` : ''}`
-        : 'no log',
+    store.summary,
     forwardTo ? `forwarding to ${new URL(forwardTo).origin}` : undefined,
   ].filter(Boolean);
   out.info(where.join('; '));
-  if (log?.repaired)
-    out.warn(
-      `--log: cut ${plural(log.repaired, 'byte')} of a record cut short at the end of ${opts.log} (a crash mid-write; it was never acknowledged)`,
-    );
+  for (const notice of store.notices) out.warn(notice);
   if (opts.skipVerify) out.warn('--skip-verify: plan and task Sign are NOT checked; every event says so');
   // The inspector over what this run records, read through a store of its own (as hooks ui reads it).
   const stopUi = opts.ui
@@ -254,7 +226,8 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
           chatbotSecretFile: opts.chatbotSecretFile,
           signCommand: opts.signCommand,
         },
-        choice.kind === 'postgres' ? choice.url : opts.log,
+        runStore,
+        opts.log,
         (handler, error) => receiver.handlerFailed(handler, error),
       )
     : undefined;
@@ -283,7 +256,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   stdout.flush();
   // The log and the store are flushed and closed within what is left of the drain (a store that
   // cannot be reached does not hold the stop).
-  const closing = Promise.all([log?.close(), store?.close()]);
+  const closing = store.close();
   await Promise.race([closing, now, new Promise((r) => setTimeout(r, 1000 * (opts.drainTimeout ?? 10)).unref())]);
   out.info(stoppedLine(summary));
   if (signals > 1) {
@@ -291,22 +264,4 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
     return 130;
   }
   return 0;
-}
-
-/**
- * Opens the PostgreSQL store and brings its tables up to date (under the migration lock, so
- * receivers starting together take turns). A database that cannot be reached at start is exit 5.
- */
-async function openShared(url: string): Promise<EventStore> {
-  const { PostgresStore, SchemaError, describe } = await import('../../state/postgres.js');
-  const store = await PostgresStore.open(url);
-  try {
-    await store.migrate();
-    await store.check();
-  } catch (error) {
-    await store.close().catch(() => undefined);
-    if (error instanceof SchemaError) throw new UsageError(error.message);
-    throw new NetworkError(`cannot reach the store ${store.where}: ${describe(error)}`);
-  }
-  return store;
 }

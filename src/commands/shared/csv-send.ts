@@ -5,7 +5,7 @@ import { tally, type SendEvent, type RowSelection, type RunResult, type RowResul
 import type { PreparedRequest } from '../../api/deliver.js';
 import { defaultResultsPath, writeResults } from '../../reach/results.js';
 import { peekSend, PreparedSend, REACHED_BEFORE, type SendRules, type SendWork } from '../../reach/send-run.js';
-import type { StoreFlags } from '../../state/choice.js';
+import type { StoreFlags } from '../../store/resolve.js';
 import { confirmSend, printDryRun, sendRules } from './send-ui.js';
 import { Progress } from './progress.js';
 import { plural } from '../../plural.js';
@@ -45,7 +45,7 @@ const reachedAgain = (at: string) => `${REACHED_BEFORE} at ${at} (within --recal
 /**
  * Runs a validated CSV send at the edge: confirmation, dry run, progress on stderr, the results
  * file, the summary and the exit code. The engine (src/reach/send-run.ts) holds the journal,
- * the ledger and the locks of the run's State.
+ * the ledger and the locks of the run's Store.
  */
 export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSendOptions): Promise<number> {
   const startedAt = ctx.io.now();
@@ -57,10 +57,10 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
     scrub: (t) => redact(t, [...ctx.secrets]),
   });
   const warn = (message: string) => shown.warning(message);
-  const state = await ctx.state(opts);
+  const store = await ctx.store(opts);
   const rules = sendRules(ctx, opts);
   if (opts.dryRun) {
-    const { selection, skipped } = await peekSend(state, send, rules);
+    const { selection, skipped } = await peekSend(store, send, rules);
     const byRow = new Map(send.rows.map((r) => [r.row, r]));
     const requests = await Promise.all(selection.toSend.map((n) => send.preview(byRow.get(n)!)));
     for (const s of skipped)
@@ -73,7 +73,7 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
     );
     return ExitCode.OK;
   }
-  const prepared = await PreparedSend.open(state, send, rules);
+  const prepared = await PreparedSend.open(store, send, rules);
   const resultsPath = opts.results ?? defaultResultsPath(send.shownFile);
   let run: RunResult | undefined;
   let started = false;

@@ -9,7 +9,7 @@ import { USER_AGENT } from '../../version.js';
 import { requestHeaders } from '../../api/transport.js';
 import type { SendDryRunJson, SendSkippedJson } from '../../schemas/run-output.js';
 import type { OneSend, SendRules } from '../../reach/send-run.js';
-import type { OldStatePolicy } from '../../state/old-state.js';
+import type { OldStatePolicy } from '../../store/old-state.js';
 
 /**
  * What push and template send share at the edge: confirmation, dry-run rendering, reading a
@@ -42,7 +42,7 @@ export interface SendOptions {
   storeFile?: string;
 }
 
-/** `--claim-old-state` / `--ignore-old-state` as a policy (src/state/old-state.ts). */
+/** `--claim-old-state` / `--ignore-old-state` as a policy (src/store/old-state.ts). */
 export function oldStatePolicy(opts: { claimOldState?: boolean; ignoreOldState?: boolean }): OldStatePolicy {
   return opts.claimOldState ? 'claim' : opts.ignoreOldState ? 'ignore' : 'stop';
 }

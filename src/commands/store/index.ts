@@ -11,7 +11,34 @@ flag value (other users see command lines in ps): give it in the environment or 
 export function register(parent: Command, { run }: Deps): void {
   const store = parent
     .command('store')
-    .description('the shared PostgreSQL event store: create, upgrade and inspect its tables');
+    .description("the store: what it keeps by destination; a PostgreSQL store's tables");
+  store
+    .command('list')
+    .description('what the store keeps, by destination: upload journals, send journals, ledgers')
+    .addOption(storeOption())
+    .addOption(storeFileOption())
+    .addHelpText(
+      'after',
+      `
+Every record is kept for the destination it was written for: the service and account (base URL
+and APPKey) for uploads, the flex route (and live or test) for pushes, the template endpoint, API
+key and template for template messages. The same file sent to another service, account or route
+is new work there. Records an earlier callctl wrote without a destination are listed with
+"(none: written by an earlier callctl)": a run that meets one stops (exit 1) until
+--claim-old-state or --ignore-old-state says what it was.
+
+Where: the state folder ($XDG_STATE_HOME/callctl, else ~/.local/state/callctl), or the shared
+store (--store, --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, the profile's store).
+\`callctl state\`, its old spelling, still works.
+
+Examples:
+  callctl store list
+  CALLCTL_STORE_FILE=/etc/callctl/store-url callctl store list --json | jq '.uploads[] | select(.status != "done")'
+
+JSON (--json):
+${JSON_SHAPES.storeList}`,
+    )
+    .action(run(() => import('./list.js').then((m) => m.runStoreList)));
   store
     .command('migrate')
     .description("create or upgrade callctl's tables in the store (serve-hooks also does it at start)")

@@ -14,9 +14,9 @@ import {
   templateAnswer,
   templateEndpoint,
 } from '../../reach/template.js';
-import { templateDestination } from '../../state/destination.js';
+import { templateDestination } from '../../store/destination.js';
 import { withCredentialHint } from '../../reach/refused.js';
-import { oldJournalName } from '../../state/row-journal.js';
+import { oldJournalName } from '../../store/row-journal.js';
 import { collectVariables } from '../shared/variables.js';
 import { withSignFlag } from '../shared/signature.js';
 import { runCsvSend } from '../shared/csv-send.js';

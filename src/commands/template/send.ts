@@ -4,7 +4,7 @@ import { redact } from '../../redact.js';
 import { deliver } from '../../api/deliver.js';
 import { peekOne, reachOne } from '../../reach/send-run.js';
 import { withCredentialHint } from '../../reach/refused.js';
-import { templateDestination } from '../../state/destination.js';
+import { templateDestination } from '../../store/destination.js';
 import { withSignFlag } from '../shared/signature.js';
 import {
   buildTemplate,
@@ -63,7 +63,7 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
   if (!built.ok)
     throw invalidInput(ctx, 'invalid template message', withReplyUrlHint(built.problems, '--reply-url URL'));
   const body = built.body;
-  const state = await ctx.state(opts);
+  const store = await ctx.store(opts);
   const one = {
     destination: templateDestination(target.baseUrl, target.signKey, opts.templateId),
     person: built.person,
@@ -73,7 +73,7 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
   };
   const rules = sendRules(ctx, opts);
   if (opts.dryRun) {
-    const reachedAt = await peekOne(state, one, rules);
+    const reachedAt = await peekOne(store, one, rules);
     if (reachedAt) return printSkipped(ctx, one, reachedAt, true);
     // An external signing command is not run for a dry run; the header shows *** either way.
     await printDryRun(
@@ -98,7 +98,7 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
   );
   const req = await withSignFlag(prepareTemplate(target, body));
   const transport = await ctx.transport();
-  const sent = await reachOne(state, one, rules, async () =>
+  const sent = await reachOne(store, one, rules, async () =>
     withCredentialHint(await deliver(transport, req, templateAnswer), target.sources),
   );
   if (sent.outcome === 'skipped') return printSkipped(ctx, one, sent.reachedAt, false);

@@ -1,5 +1,5 @@
 import { CliError, NetworkError, ServiceError, ServiceUnavailableError } from '../../errors.js';
-import type { Batch } from '../../state/upload-journal.js';
+import type { Batch } from '../../store/upload-journal.js';
 import type { UploadStop } from '../../upload/upload.js';
 import { plural } from '../../plural.js';
 

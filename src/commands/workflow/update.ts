@@ -1,7 +1,7 @@
 import { basename, join, resolve } from 'node:path';
 import { cacheDir } from '../../files/state.js';
-import { cloudDestination, type Destination } from '../../state/destination.js';
-import type { StoreFlags } from '../../state/choice.js';
+import { cloudDestination, type Destination } from '../../store/destination.js';
+import type { StoreFlags } from '../../store/resolve.js';
 import { oldStatePolicy } from '../shared/send-ui.js';
 import type { Context } from '../../context.js';
 import { AuthError, InputError, InterruptedError, UsageError } from '../../errors.js';
@@ -62,7 +62,7 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
     );
   }
   const destination = await uploadDestination(ctx, opts.dryRun === true);
-  const state = await ctx.state(opts);
+  const store = await ctx.store(opts);
   const shown = new Progress(ctx.io, { quiet: opts.quiet === true, warn: (m) => out.warn(m) });
   const progress = new UploadProgress(ctx.io, basename(opts.csv), shown);
   const abort = new AbortController();
@@ -82,7 +82,7 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
         file: opts.csv,
         path,
         workflowId: opts.workflowId,
-        state,
+        store,
         destination,
         oldState: oldStatePolicy(opts),
         spoolDir: join(cacheDir(ctx.io.env), 'spool'),

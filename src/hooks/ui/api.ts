@@ -1,5 +1,5 @@
 import { redactUrls } from '../../redact.js';
-import type { EventStore, StoredEvent } from '../../state/types.js';
+import type { EventStore, StoredEvent } from '../../store/events.js';
 import { eventDetail, eventRow, type EventRow } from '../event-view.js';
 
 /** Events per page of the list. */

@@ -4,8 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { UsageError } from '../../errors.js';
-import type { HookRecord } from '../../state/event-log.js';
-import type { EventFilter, EventStore, StoredEvent } from '../../state/types.js';
+import type { HookRecord } from '../../store/events.js';
+import type { EventFilter, EventStore, StoredEvent } from '../../store/events.js';
 import { guarded, type Handler } from '../guard.js';
 import type { Resent } from '../resend.js';
 import { admit, redirectWithCookie, type Access } from './access.js';

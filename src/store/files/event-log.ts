@@ -1,0 +1,314 @@
+import {
+  closeSync,
+  fchmodSync,
+  fdatasync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  write,
+  writeSync,
+} from 'node:fs';
+import { redactValues } from '../../redact.js';
+import { storedRecord, type HookRecord } from '../events.js';
+
+/**
+ * A record as its log line. Known secrets (hook KEYs, chatbot secret, a secret --path) never
+ * reach the file in what callctl writes of a request (headers, reasons, warnings, errors). The
+ * body and the event's identity are the sender's data and are kept as they came: replay sends
+ * the body byte for byte, and a restart tells retries by their identity. Redacting them changed
+ * events whose text held a KEY by chance (a TaskID `T-812345` under the KEY `12345`): replayed
+ * altered, and their retries taken as new.
+ */
+export function recordLine(record: HookRecord): string {
+  const whole = JSON.stringify(record);
+  // The usual record holds no secret at all: one pass tells.
+  if (redactValues(whole) === whole) return `${whole}\n`;
+  const { body, key, ...rest } = record;
+  let line = redactValues(JSON.stringify(rest));
+  if (body !== undefined || key !== undefined) {
+    line = `${line.slice(0, -1)}${body !== undefined ? `,"body":${JSON.stringify(body)}` : ''}${key !== undefined ? `,"key":${JSON.stringify(key)}` : ''}}`;
+  }
+  return `${line}\n`;
+}
+
+/**
+ * The append-only record. A request is answered only once its record is written: once the kernel
+ * has it, a killed process has lost nothing it acknowledged. Records that arrive while a write is
+ * under way wait and go together in the next write(2) (group commit); with `fsync` each such
+ * write is followed by fdatasync, which also survives power loss.
+ *
+ * A write that fails or stops short (disk full, file size limit) is rolled back: the file is cut
+ * back to the end of its last whole record before anything else is written, so the next record
+ * never lands on a torn fragment and every line stays readable.
+ */
+export class EventLog {
+  private queue: Queued[] = [];
+  private flushing: Promise<void> | undefined;
+  private closed = false;
+  /** Where a failed write began, while the file could not yet be cut back to it. */
+  private rollbackTo: number | undefined;
+  /** The size of the last batch that could not be written, and why (cleared by a write that could). */
+  private failed: { bytes: number; reason: string } | undefined;
+
+  private constructor(
+    private readonly fd: number,
+    readonly path: string,
+    readonly fsync: boolean,
+    /** Bytes of a record cut short by a crash that were removed on open (0 when none). */
+    readonly repaired: number,
+  ) {}
+
+  /**
+   * Opens (creating it 0600) for appending. A last line cut short by a crash (never acknowledged:
+   * a request is answered only after its whole record is written) is cut off first.
+   */
+  static open(path: string, options: { fsync?: boolean } = {}): EventLog {
+    const fd = openSync(path, 'a+', 0o600);
+    let repaired = 0;
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
+      // The mode given to open applies only to a new file: an existing log (it holds bodies and
+      // signatures) is made owner-only too.
+      if ((st.mode & 0o777) !== 0o600) fchmodSync(fd, 0o600);
+      const size = st.size;
+      const end = lastRecordEnd(fd, size);
+      if (end < size) {
+        ftruncateSync(fd, end);
+        repaired = size - end;
+      }
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    return new EventLog(fd, path, options.fsync === true, repaired);
+  }
+
+  /**
+   * Appends one record; the promise resolves with the record's offset in the file once it is in
+   * the file (and on disk with fsync). Records that arrive while a write is under way go together
+   * in the next one.
+   */
+  append(record: HookRecord): Promise<number> {
+    if (this.closed) return Promise.reject(new Error('event log is closed'));
+    const line = recordLine(record);
+    return new Promise<number>((resolve, reject) => {
+      this.queue.push({ line, done: (error, offset) => (error ? reject(error) : resolve(offset!)) });
+      // Without fsync the batch is written at once (write(2) into the page cache takes
+      // microseconds; handing it to libuv's thread pool and back cost more than the write), after
+      // the requests read in this turn of the event loop have joined it.
+      this.flushing ??= this.fsync
+        ? this.flush()
+        : new Promise<void>((done) => setImmediate(() => done(this.flushNow())));
+    });
+  }
+
+  /** With fsync: each batch written and flushed to disk through libuv's thread pool, in turn. */
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0);
+      let start: number | undefined;
+      try {
+        start = this.start();
+        await writeAsync(this.fd, joined(batch));
+        await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
+        this.failed = undefined;
+        settle(batch, start);
+      } catch (error) {
+        this.fail(batch, start, error as Error);
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  /** Without fsync: the queue written with write(2) on this thread. */
+  private flushNow(): void {
+    const batch = this.queue.splice(0);
+    this.flushing = undefined;
+    let start: number | undefined;
+    try {
+      start = this.start();
+      const buf = joined(batch);
+      for (let off = 0; off < buf.length;) off += writeSync(this.fd, buf, off, buf.length - off);
+      this.failed = undefined;
+      settle(batch, start);
+    } catch (error) {
+      this.fail(batch, start, error as Error);
+    }
+  }
+
+  /** Where the next batch begins, once an earlier failed write is cut back. */
+  private start(): number {
+    if (this.rollbackTo !== undefined) {
+      ftruncateSync(this.fd, this.rollbackTo);
+      this.rollbackTo = undefined;
+    }
+    // Asked of the file, not remembered: a log cut by logrotate's copytruncate stays right.
+    return fstatSync(this.fd).size;
+  }
+
+  /** A failed or short write: cut back to where the batch began, and tell each record. */
+  private fail(batch: Queued[], start: number | undefined, error: Error): void {
+    if (start !== undefined) this.rollback(start);
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    this.failed = { bytes: joined(batch).length, reason: `the log cannot be written (${code})` };
+    for (const b of batch) b.done(error);
+  }
+
+  /** Cuts the file back to `size`; when even that fails, it is tried again before the next write. */
+  private rollback(size: number): void {
+    try {
+      ftruncateSync(this.fd, size);
+    } catch {
+      this.rollbackTo = size;
+    }
+  }
+
+  /**
+   * Why a record could not be written now, or undefined. After a failed write, as many bytes as it
+   * held are written at the end and cut off again (a disk with room for one byte may have none for
+   * a record); while a write is under way, its outcome stands for the answer.
+   */
+  probe(): string | undefined {
+    if (this.closed) return 'the log is closed';
+    const failed = this.failed;
+    if (!failed || this.flushing) return failed?.reason;
+    let start: number | undefined;
+    try {
+      start = this.start();
+      const whole = writeSync(this.fd, Buffer.alloc(failed.bytes, 0x0a)) === failed.bytes;
+      ftruncateSync(this.fd, start);
+      // A short write is what a file size limit gives before it refuses: no room for the record.
+      if (!whole) return failed.reason;
+      this.failed = undefined;
+      return undefined;
+    } catch (error) {
+      if (start !== undefined) this.rollback(start);
+      failed.reason = `the log cannot be written (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+      return failed.reason;
+    }
+  }
+
+  /** The record that starts at `offset` (from append), or undefined when it is not there any more. */
+  readAt(offset: number): HookRecord | undefined {
+    const parts: Buffer[] = [];
+    const chunk = Buffer.alloc(64 * 1024);
+    for (let pos = offset; ;) {
+      const n = readSync(this.fd, chunk, 0, chunk.length, pos);
+      if (n === 0) return undefined;
+      const end = chunk.subarray(0, n).indexOf(0x0a);
+      parts.push(Buffer.from(chunk.subarray(0, end >= 0 ? end : n)));
+      if (end >= 0) return decodeRecord(Buffer.concat(parts).toString('utf8'));
+      pos += n;
+    }
+  }
+
+  /** Waits for queued records, then closes the file. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.flushing;
+    if (this.rollbackTo !== undefined) this.rollback(this.rollbackTo);
+    closeSync(this.fd);
+  }
+}
+
+interface Queued {
+  line: string;
+  done: (error?: Error, offset?: number) => void;
+}
+
+/** A batch's lines as the bytes of one write. */
+function joined(batch: Queued[]): Buffer {
+  return Buffer.from(batch.length === 1 ? batch[0]!.line : batch.map((b) => b.line).join(''), 'utf8');
+}
+
+/** Each record of a written batch is told its offset. */
+function settle(batch: Queued[], start: number): void {
+  let offset = start;
+  for (const b of batch) {
+    b.done(undefined, offset);
+    offset += Buffer.byteLength(b.line);
+  }
+}
+
+/** The offset just after the last newline of the file (0 when it has none), read backwards. */
+function lastRecordEnd(fd: number, size: number): number {
+  const chunk = Buffer.alloc(64 * 1024);
+  let pos = size;
+  while (pos > 0) {
+    const n = Math.min(chunk.length, pos);
+    pos -= n;
+    readSync(fd, chunk, 0, n, pos);
+    const at = chunk.subarray(0, n).lastIndexOf(0x0a);
+    if (at >= 0) return pos + at + 1;
+  }
+  return 0;
+}
+
+async function writeAsync(fd: number, buf: Buffer): Promise<void> {
+  let off = 0;
+  while (off < buf.length) {
+    off += await new Promise<number>((resolve, reject) =>
+      write(fd, buf, off, buf.length - off, null, (e, n) => (e ? reject(e) : resolve(n))),
+    );
+  }
+}
+
+/** One line of a log as its record; undefined for one that does not read (cut short by a crash). */
+export function decodeRecord(line: string): HookRecord | undefined {
+  try {
+    const r = JSON.parse(line) as HookRecord;
+    return r && typeof r === 'object' && typeof r.time === 'string' ? storedRecord(r) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The records received at or after `since` (ms), read backwards from the end of the file so that a
+ * restart does not read a long history.
+ */
+export function readRecentRecords(path: string, since: number, chunkSize = 1 << 20): HookRecord[] {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return [];
+  }
+  const found: HookRecord[] = [];
+  try {
+    let pos = fstatSync(fd).size;
+    let carry = Buffer.alloc(0);
+    let done = false;
+    while (pos > 0 && !done) {
+      const n = Math.min(chunkSize, pos);
+      pos -= n;
+      const buf = Buffer.alloc(n);
+      readSync(fd, buf, 0, n, pos);
+      let data = Buffer.concat([buf, carry]);
+      // The text before the first newline may continue in the previous chunk: keep it for later.
+      const cut = pos > 0 ? data.indexOf(0x0a) : -1;
+      if (pos > 0 && cut < 0) {
+        carry = data;
+        continue;
+      }
+      carry = cut >= 0 ? data.subarray(0, cut) : Buffer.alloc(0);
+      data = data.subarray(cut + 1);
+      const lines = data.toString('utf8').split('\n');
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const record = decodeRecord(lines[i]!);
+        if (!record) continue;
+        if (Date.parse(record.time) < since) {
+          done = true;
+          break;
+        }
+        found.push(record);
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return found.reverse();
+}

@@ -1,0 +1,236 @@
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import type { EventSummary } from '../../schemas/detect.js';
+import type { EventFilter, EventPage, HookRecord, PageCursor, StoredEvent } from '../events.js';
+import { recordFacts } from '../facts.js';
+import { decodeRecord } from './event-log.js';
+
+/*
+ * Pages of an NDJSON log, newest first, read backwards from the end of the file (or from where the
+ * previous page stopped) in chunks of 1 MiB: what a page costs does not grow with the log, and
+ * nothing but the page is held. Ids are line numbers, as `hooks events` gives them (a line that
+ * does not read counted too).
+ */
+
+const CHUNK = 1 << 20;
+
+/**
+ * The number of whole lines of a file, counted once and then only in what was appended since
+ * (a file that shrank or was replaced is counted again).
+ */
+export class LineCount {
+  private size = 0;
+  private lines = 0;
+  private ino = -1;
+
+  /** Whole lines (each ending with a newline) and the offset just after the last one. */
+  now(fd: number): { lines: number; end: number } {
+    const st = fstatSync(fd);
+    if (st.ino !== this.ino || st.size < this.size) [this.size, this.lines, this.ino] = [0, 0, st.ino];
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    let pos = this.size;
+    let end = this.size;
+    while (pos < st.size) {
+      const n = readSync(fd, chunk, 0, Math.min(CHUNK, st.size - pos), pos);
+      if (n <= 0) break;
+      for (let at = chunk.indexOf(0x0a); at >= 0 && at < n; at = chunk.indexOf(0x0a, at + 1)) {
+        this.lines += 1;
+        end = pos + at + 1;
+      }
+      pos += n;
+    }
+    // Counted up to the last newline only: a line being written is counted once it is whole.
+    this.size = end;
+    return { lines: this.lines, end };
+  }
+}
+
+/**
+ * Cheap tests on a line's bytes that a record must pass to match (each sound: never drops a
+ * match), so that most lines of a narrow filter are never decoded nor parsed.
+ */
+function prefilter(filter: EventFilter): (line: Buffer) => boolean {
+  const needs: Array<(line: Buffer) => boolean> = [];
+  const quoted = (v: string) => JSON.stringify(v);
+  const anyOf = (texts: string[]) => {
+    const needles = texts.map((t) => Buffer.from(t));
+    return (l: Buffer) => needles.some((n) => l.includes(n));
+  };
+  if (filter.types)
+    needs.push(anyOf([...filter.types].map((t) => (t === 'refused' ? '"type":null' : `"type":${quoted(t)}`))));
+  if (filter.verdicts && !filter.verdicts.has('refused'))
+    needs.push(anyOf([...filter.verdicts].map((v) => `"verdict":${quoted(v)}`)));
+  if (filter.retries !== undefined) {
+    const first = anyOf(['"retry":0,', '"retry":0}']);
+    needs.push(filter.retries ? (l) => !first(l) : first);
+  }
+  if (filter.key !== undefined) needs.push(anyOf([`"key":${quoted(filter.key)}`]));
+  // An id of the body, as the record's line writes it (the body is a JSON string in the record, so
+  // escaped twice); a body that spells characters otherwise (\u, \/) may hold it in another
+  // spelling, and a number in the body is read as its shortest text (1e3 is "1000"): such lines are
+  // read whole.
+  for (const v of [filter.plan, filter.task, filter.callee]) {
+    if (v === undefined || String(Number(v)) === v) continue;
+    needs.push(anyOf([quoted(quoted(v).slice(1, -1)).slice(1, -1), '\\\\u', '\\\\/']));
+  }
+  // Times: every record line holds its ISO time early, compared as text.
+  const since = filter.since === undefined ? undefined : new Date(filter.since).toISOString();
+  const until = filter.until === undefined ? undefined : new Date(filter.until).toISOString();
+  if (since !== undefined || until !== undefined) {
+    const key = Buffer.from('"time":"');
+    needs.push((l) => {
+      const at = l.indexOf(key);
+      if (at < 0) return true;
+      const t = l.toString('latin1', at + 8, at + 32);
+      return (since === undefined || t >= since) && (until === undefined || t < until);
+    });
+  }
+  return (line) => needs.every((n) => n(line));
+}
+
+/**
+ * Up to `cursor.limit` events matching `filter`, newest first: before id `cursor.before` or after
+ * id `cursor.after` (exclusive). `hint` remembers where lines start, so the next page of a list
+ * starts reading where the last one stopped instead of at the end.
+ */
+export function pageOfLog(
+  path: string,
+  count: LineCount,
+  hint: Map<number, number>,
+  filter: EventFilter,
+  cursor: PageCursor,
+  chunkSize = CHUNK,
+): EventPage {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return { events: [], newest: '0', more: false };
+  }
+  try {
+    const { lines, end } = count.now(fd);
+    if (cursor.limit <= 0) return { events: [], newest: String(lines), more: false };
+    const before = cursor.before === undefined ? lines + 1 : Math.min(Number(cursor.before), lines + 1);
+    const after = cursor.after === undefined ? 0 : Number(cursor.after);
+    const pass = prefilter(filter);
+    const events: StoredEvent[] = [];
+    let more = false;
+    // Start at the end, or at the start of line `before` when the last page stopped there.
+    let line = lines + 1;
+    let pos = end;
+    const known = hint.get(before);
+    if (known !== undefined && known <= end) [line, pos] = [before, known];
+    let lastStart = pos;
+    // Bytes [pos, pos + data.length) of the file, ending where a line starts; read into one buffer,
+    // the part of a line left from the last read moved behind the next one.
+    let work = Buffer.allocUnsafe(chunkSize * 2);
+    let data: Buffer = work.subarray(0, 0);
+    read: for (;;) {
+      let e = data.length;
+      while (e > 0) {
+        // data[e - 1] ends this line; the newline before it ends the one before.
+        const nl = e >= 2 ? data.lastIndexOf(0x0a, e - 2) : -1;
+        if (nl < 0 && pos > 0) break;
+        const s = nl + 1;
+        line -= 1;
+        if (line <= after) break read;
+        if (line < before) {
+          if (pass(data.subarray(s, e - 1))) {
+            const record = decodeRecord(data.toString('utf8', s, e - 1));
+            if (record && matches(record, filter, () => recordFacts(record))) {
+              if (events.length === cursor.limit) {
+                more = true;
+                hint.set(Number(events.at(-1)!.id), lastStart);
+                if (hint.size > 256) hint.delete(hint.keys().next().value!);
+                break read;
+              }
+              events.push({ id: String(line), record });
+              lastStart = pos + s;
+            }
+          }
+        }
+        e = s;
+      }
+      if (pos === 0) break;
+      const n = Math.min(chunkSize, pos);
+      pos -= n;
+      if (n + e > work.length) {
+        const bigger = Buffer.allocUnsafe(2 * (n + e));
+        data.copy(bigger, n, 0, e);
+        work = bigger;
+      } else data.copy(work, n, 0, e);
+      readSync(fd, work, 0, n, pos);
+      data = work.subarray(0, n + e);
+    }
+    return { events, newest: String(lines), more };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether a record passes a filter (the files store's query; a database's is SQL). */
+export function matches(record: HookRecord, filter: EventFilter, facts: () => EventSummary): boolean {
+  if (filter.types && !filter.types.has(record.type ?? 'refused')) return false;
+  if (filter.since !== undefined || filter.until !== undefined) {
+    const t = Date.parse(record.time);
+    if (filter.since !== undefined && t < filter.since) return false;
+    if (filter.until !== undefined && t >= filter.until) return false;
+  }
+  if (filter.verdicts && !filter.verdicts.has(record.verdict ?? (record.status === 200 ? '' : 'refused'))) return false;
+  if (filter.key !== undefined && record.key !== filter.key) return false;
+  if (filter.retries !== undefined && filter.retries !== record.retry > 0) return false;
+  if (filter.plan !== undefined || filter.task !== undefined || filter.callee !== undefined) {
+    const f = facts();
+    if (filter.plan !== undefined && f.plan !== filter.plan) return false;
+    if (filter.task !== undefined && f.task !== filter.task) return false;
+    if (filter.callee !== undefined && f.callee !== filter.callee) return false;
+  }
+  return true;
+}
+
+/** The lines of a file (up to `upTo` bytes), and where the last one ends: how appends number on. */
+export function countLines(path: string, upTo = Infinity): [lines: number, end: number] {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return [0, 0];
+  }
+  const chunk = Buffer.alloc(1 << 20);
+  let lines = 0;
+  let pos = 0;
+  try {
+    for (;;) {
+      const n = readSync(fd, chunk, 0, Math.min(chunk.length, upTo - pos), pos);
+      if (n <= 0) break;
+      for (let at = chunk.indexOf(0x0a); at >= 0 && at < n; at = chunk.indexOf(0x0a, at + 1)) lines++;
+      pos += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return [lines, pos];
+}
+
+/**
+ * The lines of a log, in order, the whole lines of a chunk at a time. Only a newline ends a line,
+ * as pages count them: an id is a line number. Text after the last
+ * newline is not a line yet (being written, or its writer was cut short): pages do not count it
+ * either, so it is left in `tail` for the reader to tell.
+ */
+export async function* logLines(path: string, tail: { text: string }): AsyncGenerator<string[]> {
+  const decoder = new StringDecoder('utf8');
+  let carry = '';
+  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+    const text = decoder.write(chunk);
+    const nl = text.lastIndexOf('\n');
+    if (nl < 0) {
+      carry += text;
+      continue;
+    }
+    const lines = `${carry}${text.slice(0, nl)}`.split('\n');
+    carry = text.slice(nl + 1);
+    yield lines;
+  }
+  tail.text = carry + decoder.end();
+}

@@ -1,0 +1,239 @@
+import type { Pool, PoolClient } from 'pg';
+import { NetworkError } from '../../errors.js';
+import type { EventSummary } from '../../schemas/detect.js';
+import { DEDUP_WINDOW_MS } from '../dedup.js';
+import {
+  StoreUnavailable,
+  type Appended,
+  type EventFilter,
+  type EventPage,
+  type EventStore,
+  type ForwardClaim,
+  type Forwarded,
+  type ForwardResult,
+  type HookRecord,
+  type PageCursor,
+  type PairMemory,
+  type StoredEvent,
+} from '../events.js';
+import { recordFacts } from '../facts.js';
+import type { SchemaStatus } from '../store.js';
+import { AppendBatcher, type AppendItem } from './batch.js';
+import { ForwardClaims } from './claims.js';
+import { FORGET_EVERY_MS, Forgetting, forgetKeys } from './forget.js';
+import { pgPairMemory } from './pairs.js';
+import { describe, openPool, shownUrl, writeFailure } from './pool.js';
+import { Follow, getEvent, pageEvents, readEvents } from './read.js';
+import { migrate, schemaStatus, SCHEMA_VERSION } from './schema.js';
+
+/** How long readiness waits for the store's answer (a load balancer's check waits a few seconds). */
+const READY_TIMEOUT_MS = 2_000;
+
+interface StoreState {
+  pool: Pool;
+  url: string;
+  windowMs: number;
+  forgetEveryMs: number;
+}
+
+/**
+ * The shared store's events: every serve-hooks naming the same database sees one record. Each
+ * append is one statement (so one transaction): the event's row and its identity's arrival count
+ * are committed together or not at all, and the answer 200 goes out only after the commit.
+ * The parts: the pool and its batches of appends (pool.ts, batch.ts), reads and following
+ * (read.ts), forward claims (claims.ts), forgetting old identities (forget.ts) and the
+ * plan-end pairs (pairs.ts).
+ */
+export class PostgresEvents implements EventStore {
+  readonly where: string;
+  readonly shared = true;
+  readonly writesTo = 'store';
+  readonly summary: string;
+  readonly notices: string[] = [];
+  private readonly pool: Pool;
+  private readonly batcher: AppendBatcher;
+  private readonly follow: Follow;
+  private readonly claims: ForwardClaims;
+  private readonly forgetting: Forgetting;
+
+  private constructor(state: StoreState) {
+    this.pool = state.pool;
+    this.where = shownUrl(state.url);
+    this.summary = `store ${this.where}`;
+    this.follow = new Follow(this.pool);
+    this.claims = new ForwardClaims(this.pool);
+    // Through the method, so that what calls it is the one a caller sees (and may wrap).
+    this.forgetting = new Forgetting({
+      windowMs: state.windowMs,
+      everyMs: state.forgetEveryMs,
+      forget: (before) => this.forgetKeys(before),
+    });
+    this.batcher = new AppendBatcher({
+      pool: this.pool,
+      windowMs: state.windowMs,
+      onCommitted: () => {
+        this.follow.notifySoon();
+        this.forgetting.start();
+      },
+    });
+  }
+
+  /**
+   * Connects (lazily: no connection is made until the first query) and loads the driver.
+   * `onIdleError` hears about connections lost while idle (the pool replaces them).
+   */
+  static async open(
+    url: string,
+    options: { windowMs?: number; forgetEveryMs?: number; onIdleError?: (error: Error) => void } = {},
+  ): Promise<PostgresEvents> {
+    return new PostgresEvents({
+      pool: await openPool(url, options.onIdleError),
+      url,
+      windowMs: options.windowMs ?? DEDUP_WINDOW_MS,
+      forgetEveryMs: options.forgetEveryMs ?? FORGET_EVERY_MS,
+    });
+  }
+
+  /** Runs `work` on one connection of the pool. */
+  async withClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      return await work(client);
+    } finally {
+      client.release();
+    }
+  }
+
+  migrate(): Promise<{ from: number; applied: number[] }> {
+    return this.withClient(migrate);
+  }
+
+  status(): Promise<SchemaStatus> {
+    return this.withClient(schemaStatus);
+  }
+
+  /** Fails unless the tables are there at a version this callctl can use. */
+  async check(): Promise<void> {
+    const s = await this.status();
+    if (s.version === 0) throw new SchemaError('the store has no callctl tables yet: run `callctl store migrate`');
+    if (s.version > SCHEMA_VERSION)
+      throw new SchemaError(
+        `the store's schema is version ${s.version}, newer than this callctl's ${SCHEMA_VERSION}: upgrade callctl`,
+      );
+    if (s.version < SCHEMA_VERSION)
+      throw new SchemaError(
+        `the store's schema is version ${s.version}, older than this callctl's ${SCHEMA_VERSION}: run \`callctl store migrate\``,
+      );
+  }
+
+  /** Each append waits for the commit of its batch (pg-batch.ts) before it is answered. */
+  async append(
+    record: HookRecord,
+    seenKey: string | undefined,
+    forward?: ForwardClaim,
+    facts?: EventSummary,
+  ): Promise<Appended> {
+    const f = facts ?? recordFacts(record);
+    // Without retry and duplicate, which the store answers (a rest copy: `delete` would make
+    // V8 keep the object as a slow dictionary, and JSON.stringify it slowly).
+    const { retry: _retry, duplicate: _duplicate, ...stored } = record;
+    const item: AppendItem = { r: stored };
+    if (seenKey !== undefined) item.s = seenKey;
+    if (f.plan !== undefined) item.p = f.plan;
+    if (f.task !== undefined) item.t = f.task;
+    if (f.callee !== undefined) item.c = f.callee;
+    if (forward && seenKey !== undefined) [item.o, item.l] = [forward.owner, Math.max(0, Math.round(forward.leaseMs))];
+    let row;
+    try {
+      row = await this.batcher.append(item, record.body?.length ?? 0);
+    } catch (error) {
+      throw new StoreUnavailable(`cannot write to the store: ${writeFailure(error)}`);
+    }
+    const [, id, retry, claimed, firstId] = row;
+    record.retry = retry;
+    record.duplicate = retry > 0;
+    const appended: Appended = { id, retry, firstId, claimed, ...(seenKey !== undefined ? { seenKey } : {}) };
+    // A live claim counted its first attempt (pg-batch.ts); a lapsed one is anyone's to take.
+    if (claimed && item.l === 0) appended.left = true;
+    else if (claimed) appended.attempt = 1;
+    return appended;
+  }
+
+  /** Deletes the identities last seen before `before` (pg-forget.ts); how many. */
+  forgetKeys(before: Date): Promise<number> {
+    return forgetKeys(this.pool, before);
+  }
+
+  planPairs(windowMs: number): PairMemory {
+    return pgPairMemory(this.pool, windowMs);
+  }
+
+  readFailure(error: unknown): Error {
+    return new NetworkError(`cannot read the store ${this.where}: ${describe(error)}`);
+  }
+
+  reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<Forwarded | undefined> {
+    return this.claims.reclaimFailed(appended, claim);
+  }
+
+  renewClaim(id: string, claim: ForwardClaim, count = true): Promise<number | false> {
+    return this.claims.renewClaim(id, claim, count);
+  }
+
+  finishForward(id: string, owner: string, result: ForwardResult): Promise<void> {
+    return this.claims.finishForward(id, owner, result);
+  }
+
+  takeAbandoned(claim: ForwardClaim, limit: number): Promise<StoredEvent[]> {
+    return this.claims.takeAbandoned(claim, limit);
+  }
+
+  waitingForwards(): Promise<{ count: number; oldest?: Date }> {
+    return this.claims.waiting();
+  }
+
+  read(filter: EventFilter, after?: string): AsyncGenerator<StoredEvent> {
+    return readEvents(this.pool, filter, after);
+  }
+
+  page(filter: EventFilter, cursor: PageCursor): Promise<EventPage> {
+    return pageEvents(this.pool, filter, cursor);
+  }
+
+  get(id: string): Promise<StoredEvent | undefined> {
+    return getEvent(this.pool, id);
+  }
+
+  waitForMore(signal: AbortSignal): Promise<boolean> {
+    return this.follow.waitForMore(signal);
+  }
+
+  /** A query of the table appends write (so a database restored empty is not ready either). */
+  async ready(): Promise<string | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<string>(
+      (r) => (timer = setTimeout(() => r('the store does not answer'), READY_TIMEOUT_MS)),
+    );
+    const asked = this.pool.query('SELECT 1 FROM callctl_event_keys LIMIT 1').then(
+      () => undefined,
+      (error: unknown) =>
+        (error as { code?: string }).code === '42P01'
+          ? "callctl's tables are not in the store"
+          : 'the store cannot be reached',
+    );
+    try {
+      return await Promise.race([asked, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.forgetting.stop();
+    await this.follow.close();
+    await this.pool.end();
+  }
+}
+
+/** The store's tables are missing or at a version this callctl cannot use. */
+export class SchemaError extends Error {}
