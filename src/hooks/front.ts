@@ -9,8 +9,15 @@ export interface Reply {
   status: number;
   body: string;
   headers?: Record<string, string>;
+  /** The judged body's type and verdict, for the count of answers (absent: not judged). */
+  labels?: AnswerLabels;
   /** Runs once the answer is written. */
   after?: () => void;
+}
+
+export interface AnswerLabels {
+  type: string;
+  verdict: string;
 }
 
 /** A certificate and its key, PEM. */
@@ -46,6 +53,11 @@ export interface FrontState {
   routes: Record<string, { handler: Exclude<Handler, 'receiver' | 'inspector'>; answer: () => Reply | Promise<Reply> }>;
   /** A request or connection the front refused before any judging (over a cap, too slow, unreadable). */
   refusedEarly: (reason: 'connections' | 'timeout' | 'malformed' | 'headers_too_large') => void;
+  /**
+   * Every answer on the notification path (all but the GET routes), once, with its status: a
+   * judged one with its body's type and verdict.
+   */
+  answered: (status: number, labels?: AnswerLabels) => void;
   /** A request refused before its body is judged (405, 404, 415, 413), with what was read of it. */
   refuse: (meta: RequestMeta, status: number, error: string) => Promise<Reply>;
   /** A POST of an acceptable type and size: its body, to judge. */
@@ -94,6 +106,8 @@ export class Front {
   /** Requests under way per peer behind a trusted proxy. */
   private readonly proxied = new Map<string, number>();
   private readonly deadlines: NodeJS.Timeout;
+  /** Requests already answered 408 by a deadline (a late answer of theirs is not counted again). */
+  private readonly timedOut = new WeakSet<ServerResponse>();
   private closing = false;
   /** Connections closed at once: over the caps in all or per peer. */
   connectionsRefused = 0;
@@ -125,14 +139,15 @@ export class Front {
     });
     this.server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
       if (!socket.writable || socket.destroyed) return void socket.destroy();
-      const code = error.code;
-      socket.end(
-        code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? TIMED_OUT
-          : code === 'HPE_HEADER_OVERFLOW'
-            ? HEADERS_TOO_LARGE
-            : MALFORMED,
-      );
+      const [status, answer, reason] =
+        error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? ([408, TIMED_OUT, 'timeout'] as const)
+          : error.code === 'HPE_HEADER_OVERFLOW'
+            ? ([431, HEADERS_TOO_LARGE, 'headers_too_large'] as const)
+            : ([400, MALFORMED, 'malformed'] as const);
+      state.refusedEarly(reason);
+      state.answered(status);
+      socket.end(answer);
     });
   }
 
@@ -181,7 +196,9 @@ export class Front {
     }
     const [pathname = '/'] = (req.url ?? '/').split('?');
     const route = req.method === 'GET' ? this.state.routes[pathname] : undefined;
-    const handled = route ? (async () => this.write(res, await route.answer()))() : this.handle(req, res, pathname);
+    const handled = route
+      ? (async () => this.write(res, await route.answer(), false))()
+      : this.handle(req, res, pathname);
     handled.catch((error: unknown) => {
       // Nobody left to answer, nothing was recorded: counted, never an error of ours.
       if (error instanceof ClientGone) return this.state.cutShort();
@@ -196,8 +213,14 @@ export class Front {
         this.write(
           res,
           unavailable
-            ? { status: 503, body: UNAVAILABLE, headers: { connection: 'close', 'retry-after': '5' } }
+            ? {
+                status: 503,
+                body: UNAVAILABLE,
+                headers: { connection: 'close', 'retry-after': '5' },
+                ...(error.labels ? { labels: error.labels } : {}),
+              }
             : { status: 500, body: INTERNAL, headers: { connection: 'close' } },
+          !route,
         );
       } catch {
         res.destroy();
@@ -265,8 +288,12 @@ export class Front {
     this.write(res, await state.judge(meta, raw));
   }
 
-  /** Writes an answer; 405 and 413 (a body left unread) and answers while stopping close the connection. */
-  private write(res: ServerResponse, reply: Reply): void {
+  /**
+   * Writes an answer, counted when it is one on the notification path (`counted`); 405 and 413 (a
+   * body left unread) and answers while stopping close the connection.
+   */
+  private write(res: ServerResponse, reply: Reply, counted = true): void {
+    if (counted && !this.timedOut.has(res)) this.state.answered(reply.status, reply.labels);
     const extra: Record<string, string> = { ...reply.headers };
     if (reply.status === 405) extra.allow = 'POST';
     if (this.closing || reply.status === 405 || reply.status === 413) extra.connection = 'close';
@@ -342,7 +369,11 @@ export class Front {
           this.clocks.delete(socket);
           this.state.refusedEarly('timeout');
           // Answered 408 as Node's own check does, unless an answer has begun (then it is cut).
-          if (socket.writable && !socket.destroyed && !clock.res?.headersSent) socket.end(TIMED_OUT);
+          if (socket.writable && !socket.destroyed && !clock.res?.headersSent) {
+            this.state.answered(408);
+            if (clock.res) this.timedOut.add(clock.res);
+            socket.end(TIMED_OUT);
+          }
           setTimeout(() => socket.destroy(), 100).unref();
         }
       },

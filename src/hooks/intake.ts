@@ -76,7 +76,10 @@ export interface Outcome {
 }
 
 /** The log could not be written: the request must not be acknowledged. */
-export class LogWriteError extends Error {}
+export class LogWriteError extends Error {
+  /** The event's type and verdict, when it was judged before its record failed (for the count of answers). */
+  labels?: { type: string; verdict: string };
+}
 
 /**
  * Judges requests: parse, detect, validate, verify, recognise retries, record. Silent: it returns
@@ -194,6 +197,7 @@ export class Intake {
       appended = await this.write(record, key, forward, record.truncated ? undefined : summary);
     } catch (e) {
       undo?.();
+      if (e instanceof LogWriteError) e.labels = { type, verdict: verdict.state };
       throw e;
     }
     return { status, reply, record, summary, key, appended };

@@ -187,8 +187,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       if (metrics) {
         if (raw === undefined || outcome.status !== 200)
           metrics.refused(refusalReason(outcome.status, record.error, record.verdict));
-        if (raw !== undefined)
-          metrics.notification(record.type ?? 'refused', record.verdict ?? 'none', outcome.status, record.duplicate);
+        if (raw !== undefined && record.duplicate) metrics.retried(record.type ?? 'none');
       }
       if (outcome.unlogged) return noteUnlogged();
       if (raw === undefined) return emit({ kind: 'refused', seq: n, record });
@@ -201,7 +200,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         void forwarding.then(show).catch((error: unknown) => handlerErrors.failed('receiver', error));
       else show(forwarding);
     };
-    return { status: outcome.status, body: outcome.reply, after };
+    const { type, verdict } = outcome.record;
+    const labels = raw === undefined ? undefined : { type: type ?? 'none', verdict: verdict ?? 'none' };
+    return { status: outcome.status, body: outcome.reply, ...(labels ? { labels } : {}), after };
   }
 
   const stats = (): ListenerStats => ({
@@ -246,6 +247,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         : {}),
     },
     refusedEarly: (reason) => metrics?.refused(reason),
+    answered: (status, labels) => metrics?.answered(labels?.type ?? 'none', labels?.verdict ?? 'none', status),
     refuse: async (meta, status, error) => reply(await intake.refuse(meta, status, error)),
     judge: async (meta, raw) => {
       // Forward queue full and nowhere to keep the event until it has room: not acknowledged (the

@@ -76,11 +76,11 @@ export class HookMetrics {
     );
     return new HookMetrics(
       registry,
-      counter('notifications_total', 'Notifications judged, by type, verdict and the HTTP status answered.', [
-        'type',
-        'verdict',
-        'status',
-      ]),
+      counter(
+        'notifications_total',
+        'Answers on the notification path (every request but GET /healthz, /readyz and the metrics), each counted once, by the HTTP status answered, and by type and verdict when its body was judged (else none).',
+        ['type', 'verdict', 'status'],
+      ),
       counter('retries_total', "Arrivals that were the service's retry of an event already recorded.", ['type']),
       counter('refused_total', 'Requests refused, by reason.', ['reason']),
       counter('bodies_cut_short_total', 'Requests whose sender went away before the body was all in.'),
@@ -110,9 +110,12 @@ export class HookMetrics {
     );
   }
 
-  notification(type: string, verdict: string, status: number, retry: boolean): void {
+  answered(type: string, verdict: string, status: number): void {
     this.notifications.inc({ type, verdict, status: String(status) });
-    if (retry) this.retries.inc({ type });
+  }
+
+  retried(type: string): void {
+    this.retries.inc({ type });
   }
 
   refused(reason: RefusedReason): void {

@@ -1,6 +1,6 @@
 import { truncateSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startListener, type Listener } from '../../src/hooks/listener.js';
@@ -23,6 +23,23 @@ afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
 
+/** Writes `bytes` on a connection of its own; the status answered. */
+const rawStatus = (url: string, bytes: string) =>
+  new Promise<number>((resolve, reject) => {
+    const { hostname, port } = new URL(url);
+    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    let text = '';
+    socket.on('data', (c: Buffer) => (text += c.toString()));
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1])));
+    socket.on('error', reject);
+  });
+
+/** The count of answers of a scrape, by their labels. */
+const answers = (text: string) =>
+  Object.fromEntries(
+    [...text.matchAll(/^callctl_hooks_notifications_total\{(.*)\} (\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]),
+  );
+
 const readyz = async (url: string) => {
   const a = await post(`${url}/readyz`, '', {}, 'GET');
   return { status: a.status, body: JSON.parse(a.body) as { ready: boolean; reasons?: string[] } };
@@ -34,7 +51,7 @@ describe('GET /readyz tells whether notifications would be acknowledged', () => 
     const proxy = await tcpProxy([{ host: '127.0.0.1', port: Number(new URL(db).port) }]);
     open.push(proxy);
     const store = await PostgresEvents.open(viaProxy(db, proxy));
-    const listener = await startListener({ port: 0, keys: [KEY], store });
+    const listener = await startListener({ port: 0, keys: [KEY], store, metricsPath: '/metrics' });
     open.push(store, listener);
     expect(await readyz(listener.url)).toEqual({ status: 200, body: { ready: true } });
     expect((await post(`${listener.url}/healthz`, '', {}, 'GET')).status).toBe(200);
@@ -51,6 +68,13 @@ describe('GET /readyz tells whether notifications would be acknowledged', () => 
     await proxy.restore();
     await eventually(async () => (await readyz(listener.url)).status === 200, 15_000, 'ready');
     expect((await post(listener.url, task('T-up'))).status).toBe(200);
+    // The outage's 503 is an answer like any other: an error ratio over the answers sees it.
+    const text = (await post(`${listener.url}/metrics`, '', {}, 'GET')).body;
+    expect(answers(text)).toEqual({
+      'type="task.end",verdict="verified",status="503"': 1,
+      'type="task.end",verdict="verified",status="200"': 1,
+    });
+    expect(text).toContain('callctl_hooks_refused_total{reason="write_failed"} 1');
   });
 
   it("goes 503 while the log's disk is full, and back once there is room", async () => {
@@ -130,18 +154,34 @@ describe('Prometheus metrics', () => {
     expect((await post(url, 'nope')).status).toBe(400);
     expect((await post(url, '{}', {}, 'PUT')).status).toBe(405);
     expect((await post(url, '{"a":1,"a":2}')).status).toBe(400);
+    // Answered by the HTTP parser itself: bytes that are no request, headers over the cap.
+    expect(await rawStatus(url, 'NOT HTTP AT ALL\r\n\r\n')).toBe(400);
+    expect(await rawStatus(url, `POST / HTTP/1.1\r\nhost: x\r\nx-pad: ${'p'.repeat(20_000)}\r\n\r\n`)).toBe(431);
     await until(() => forwarded.length === 3, 10_000);
 
     const scraped = await post(`${url}/metrics`, '', {}, 'GET');
     expect(scraped.status).toBe(200);
     expect(scraped.headers['content-type']).toMatch(/^text\/plain/);
     const text = scraped.body;
+    // The text exposition format, line by line (what promtool check metrics reads).
+    for (const line of text.split('\n').filter(Boolean))
+      expect(line).toMatch(
+        /^# HELP callctl_hooks_\w+ \S.*$|^# TYPE callctl_hooks_\w+ (counter|gauge|histogram)$|^callctl_hooks_\w+(\{\w+="[^"\\\n]*"(,\w+="[^"\\\n]*")*\})? (-?\d+(\.\d+)?(e[+-]?\d+)?|\+Inf)$/,
+      );
     const value = (line: string) => {
       const m = text.split('\n').find((l) => l.startsWith(`${line} `));
       return m === undefined ? undefined : Number(m.slice(line.length + 1));
     };
-    expect(value('callctl_hooks_notifications_total{type="task.end",verdict="verified",status="200"}')).toBe(4);
-    expect(value('callctl_hooks_notifications_total{type="task.end",verdict="rejected",status="401"}')).toBe(1);
+    // Every answer once, under its status: 10 requests, 10 answers.
+    expect(answers(text)).toEqual({
+      'type="task.end",verdict="verified",status="200"': 4,
+      'type="task.end",verdict="rejected",status="401"': 1,
+      'type="none",verdict="none",status="400"': 3,
+      'type="none",verdict="none",status="405"': 1,
+      'type="none",verdict="none",status="431"': 1,
+    });
+    expect(value('callctl_hooks_refused_total{reason="malformed"}')).toBe(1);
+    expect(value('callctl_hooks_refused_total{reason="headers_too_large"}')).toBe(1);
     expect(value('callctl_hooks_retries_total{type="task.end"}')).toBe(1);
     expect(value('callctl_hooks_refused_total{reason="signature"}')).toBe(1);
     expect(value('callctl_hooks_refused_total{reason="not_json"}')).toBe(1);
