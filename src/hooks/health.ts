@@ -28,12 +28,17 @@ export class Health {
     this.probed = undefined;
   }
 
-  /** Why notifications would get 503 now; empty when ready. */
-  async reasons(): Promise<string[]> {
+  /** Why the store could not take a record now (asked at most once a second); undefined when it can. */
+  storeReason(): Promise<string | undefined> {
     const now = performance.now();
     if (!this.probed || now - this.probed.at >= PROBE_EVERY_MS)
       this.probed = { at: now, reason: this.state.store.ready().catch(() => 'the store cannot be asked') };
-    const store = await this.probed.reason;
+    return this.probed.reason;
+  }
+
+  /** Why notifications would get 503 now; empty when ready. */
+  async reasons(): Promise<string[]> {
+    const store = await this.storeReason();
     return [
       ...(this.state.stopping() ? ['stopping'] : []),
       ...(store ? [store] : []),

@@ -97,6 +97,8 @@ export interface Listener {
   outputLost(lines: number): void;
   /** A request beside the listener (the inspector's) whose handler failed unexpectedly: counted and told once. */
   handlerFailed(handler: Handler, error: unknown): void;
+  /** Whether the store could take a record now (asked as /readyz asks it, at most once a second). */
+  storeReady(): Promise<boolean>;
   /**
    * Stops accepting, lets in-flight requests and forwards finish within the drain timeout, or
    * until `now` settles (a second signal): then what is left is cut.
@@ -295,6 +297,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     reloadTls: (tls) => front.reloadTls(tls),
     outputLost: (lines) => metrics?.outputLost(lines),
     handlerFailed: (handler, error) => handlerErrors.failed(handler, error),
+    storeReady: async () => (await health.storeReason()) === undefined,
     on(handler) {
       handlers.add(handler);
       return () => handlers.delete(handler);

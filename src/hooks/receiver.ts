@@ -9,7 +9,10 @@ import { startListener, type Listener, type ListenerOptions } from './listener.j
 /** What the receiver tells the command: the listener's events, and the end of a store outage. */
 export type ReceiverEvent =
   | ListenerEvent
-  /** The shared store answers again after `ms`; `refused` requests were answered 503 meanwhile. */
+  /**
+   * The shared store answers again, `ms` after its first failure (told by readiness or by the
+   * first record written, whichever comes first); `refused` requests were answered 503 meanwhile.
+   */
   | { kind: 'recovered'; ms: number; refused: number }
   /** The certificate was read again. */
   | { kind: 'tls'; message: string };
@@ -36,6 +39,8 @@ export interface ReceiverOptions extends Omit<ListenerOptions, 'tls'> {
 
 /** Distinct reasons told during one store outage, at most (the count of 503s is told at its end). */
 const MAX_OUTAGE_REASONS = 5;
+/** How often the store is asked whether it is back during an outage. */
+const PROBE_OUTAGE_MS = 1_000;
 
 /**
  * serve-hooks' engine: the listener, with what a run keeps about it (counts, store outages) and
@@ -49,7 +54,13 @@ export class Receiver {
    * per request answered 503 meanwhile; and once more for each new reason on the way (the
    * database back, but empty: the first reason would no longer say what is wrong).
    */
-  private readonly outage = { since: 0, refused: 0, reasons: new Set<string>() };
+  private readonly outage = {
+    since: 0,
+    refused: 0,
+    reasons: new Set<string>(),
+    /** Asks the store whether it is back, once a second while it is away. */
+    probe: undefined as NodeJS.Timeout | undefined,
+  };
 
   private constructor(
     private readonly listener: Listener,
@@ -109,6 +120,7 @@ export class Receiver {
    */
   async run(stop: Promise<unknown>, now?: Promise<unknown>): Promise<ReceiverSummary> {
     await stop;
+    clearInterval(this.outage.probe);
     await this.listener.close(now);
     const stats = this.listener.stats();
     return {
@@ -125,14 +137,11 @@ export class Receiver {
     const { outage } = this;
     if (shared && event.kind === 'error' && /^cannot write to the store/.test(event.message)) {
       outage.refused += 1;
-      if (outage.since === 0) outage.since = this.options.now();
+      if (outage.since === 0) this.outageBegins();
       if (outage.reasons.has(event.message) || outage.reasons.size >= MAX_OUTAGE_REASONS) return;
       outage.reasons.add(event.message);
     } else if (shared && outage.since && (event.kind === 'event' || event.kind === 'refused')) {
-      this.emit({ kind: 'recovered', ms: this.options.now() - outage.since, refused: outage.refused });
-      outage.since = 0;
-      outage.refused = 0;
-      outage.reasons.clear();
+      this.recovered();
     }
     if (event.kind === 'event') {
       this.counts.events += 1;
@@ -140,6 +149,33 @@ export class Receiver {
       if (event.record.verdict === 'rejected') this.counts.rejected += 1;
     }
     this.emit(event);
+  }
+
+  /**
+   * The store's first failure: the outage is timed from now, and the store asked once a second,
+   * so that its end is told when the store is back, not when the next notification happens to come.
+   */
+  private outageBegins(): void {
+    const { outage } = this;
+    outage.since = this.options.now();
+    outage.probe = setInterval(
+      () =>
+        void this.listener.storeReady().then(
+          (ready) => ready && outage.since && this.recovered(),
+          () => undefined,
+        ),
+      PROBE_OUTAGE_MS,
+    );
+    outage.probe.unref();
+  }
+
+  private recovered(): void {
+    const { outage } = this;
+    clearInterval(outage.probe);
+    this.emit({ kind: 'recovered', ms: this.options.now() - outage.since, refused: outage.refused });
+    outage.since = 0;
+    outage.refused = 0;
+    outage.reasons.clear();
   }
 
   private emit(event: ReceiverEvent): void {

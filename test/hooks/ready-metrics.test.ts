@@ -4,6 +4,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startListener, type Listener } from '../../src/hooks/listener.js';
+import { Receiver, type ReceiverEvent } from '../../src/hooks/receiver.js';
 import { EventLog } from '../../src/store/files/event-log.js';
 import { PostgresEvents } from '../../src/store/postgres/events.js';
 import { taskSign } from '../../src/signing/sign.js';
@@ -75,6 +76,31 @@ describe('GET /readyz tells whether notifications would be acknowledged', () => 
       'type="task.end",verdict="verified",status="200"': 1,
     });
     expect(text).toContain('callctl_hooks_refused_total{reason="write_failed"} 1');
+  });
+
+  it('the end of a store outage is told when the store is back, timed from its first failure', async () => {
+    const db = await migratedDatabase('outage');
+    const proxy = await tcpProxy([{ host: '127.0.0.1', port: Number(new URL(db).port) }]);
+    open.push(proxy);
+    const store = await PostgresEvents.open(viaProxy(db, proxy));
+    // The receiver's clock, moved by the test: the outage's length is read from it alone.
+    let clock = 1_000_000;
+    const receiver = await Receiver.start({ port: 0, keys: [KEY], store, now: () => clock });
+    open.push(store, { close: () => receiver.run(Promise.resolve()) });
+    const told: ReceiverEvent[] = [];
+    receiver.on((e) => told.push(e));
+
+    await proxy.cut();
+    expect((await post(receiver.url, task('T-OUT-1'))).status).toBe(503);
+    clock += 4_000;
+    expect((await post(receiver.url, task('T-OUT-2'))).status).toBe(503);
+    clock += 8_000;
+    await proxy.restore();
+    // Back: told without a notification having to come (12 s after the first failure).
+    await eventually(() => told.some((e) => e.kind === 'recovered'), 15_000, 'the back line');
+    clock += 44_000;
+    expect((await post(receiver.url, task('T-OUT-3'))).status).toBe(200);
+    expect(told.filter((e) => e.kind === 'recovered')).toEqual([{ kind: 'recovered', ms: 12_000, refused: 2 }]);
   });
 
   it("goes 503 while the log's disk is full, and back once there is room", async () => {
