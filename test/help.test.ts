@@ -80,6 +80,14 @@ describe('help', () => {
     expect(section).toMatch(/\n {2}4 .*another base URL/);
   });
 
+  it("a group's summary covers what it holds: hooks reads recorded events as well as sending samples", async () => {
+    const res = await runCli(['hooks', '--help']);
+    const summary = res.out.split('\n\n')[1]!.replace(/\s+/g, ' ');
+    for (const verb of ['trigger', 'events', 'show', 'ui', 'replay']) expect(summary).toContain(verb);
+    const root = (await runCli(['--help'])).out.replace(/\n {20,}/g, ' ');
+    expect(root).toMatch(/\n {2}hooks +recorded notifications/);
+  });
+
   it('`callctl help <command>` works and a mistyped command suggests the closest one', async () => {
     const help = await runCli(['help', 'workflow']);
     expect(help.code).toBe(0);

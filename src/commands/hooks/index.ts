@@ -29,7 +29,11 @@ function inspectorOptions(command: Command): Command {
 }
 
 export function register(parent: Command, deps: Deps): void {
-  const hooks = parent.command('hooks').description('send notifications: signed samples, and recorded events again');
+  const hooks = parent
+    .command('hooks')
+    .description(
+      'recorded notifications: list (events), one whole (show), a page (ui), send again (replay); signed samples (trigger)',
+    );
   hooks
     .command('trigger')
     .addArgument(typeArgument())
