@@ -4,6 +4,7 @@ import { fsReason, InputError, LocalError } from '../errors.js';
 import { inputFile } from './input-file.js';
 import type { Problem } from './problems.js';
 import { readRecords } from './reader.js';
+import { checkUtf8 } from './utf8.js';
 import { plural } from '../plural.js';
 
 /** One data row of a CSV file: its 1-based number among the rows, and the line it starts on. */
@@ -35,6 +36,7 @@ export async function readCsv(path: string, delimiter = ','): Promise<CsvFile> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new LocalError(`cannot read ${path}: ${fsReason(code)}`, { path, ...(code ? { code } : {}) });
   }
+  checkUtf8(bytes, path);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   // The one CSV reader (src/csv/reader.ts), as workflow update reads: its line numbers count a
   // CRLF inside a quoted field once, and blank lines still count.

@@ -48,6 +48,20 @@ describe('push --csv', () => {
     ]);
   });
 
+  it('a Windows-1252 file is refused before anything is sent, naming the byte and how to convert it (never sent as "Jos\ufffd")', async () => {
+    const file = `${dir}/cp1252.csv`;
+    writeFileSync(
+      file,
+      Buffer.concat([Buffer.from('caller_id,client_name\n+6281000000001,Jos'), Buffer.from([0xe9, 0x0a])]),
+    );
+    const r = await cli(['--csv', file, '--yes']);
+    expect(r.code, r.err).toBe(3);
+    expect(r.err).toMatch(
+      /cp1252\.csv: line 2, byte 19 \(byte 41 of the file\): not valid UTF-8 \(0xE9\); .*iconv -f windows-1252 -t utf-8 /,
+    );
+    expect(sandbox.requests).toHaveLength(0);
+  });
+
   it('sends each row once at the rate, other columns and --var as variables, and writes the results', async () => {
     const file = writeIn(
       dir,

@@ -64,7 +64,7 @@ describe('workflow update: invalid input names the line and exits 3, sending not
         Buffer.from([0xe9]),
         Buffer.from(',1,,\n'),
       ]),
-      /line 3: not valid UTF-8 \(byte \d+\); save the file as UTF-8/,
+      /line 3, byte 27 \(byte \d+ of the file\): not valid UTF-8 \(0xE9\); .*iconv -f windows-1252 -t utf-8/,
     ],
     ['a UTF-16 file', Buffer.from(`\ufeff${HEADER}\n`, 'utf16le'), /line 1: .*(NUL|not valid UTF-8)/],
     [

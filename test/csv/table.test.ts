@@ -32,6 +32,15 @@ describe('CSV input', () => {
     await expect(readCsv(writeIn(dir, 'e.csv', 'a,b\n"open,1\n'))).rejects.toThrow(
       /e\.csv: line 2: a quoted field is never closed/,
     );
+    // Not UTF-8: refused before any row is read, never read with replacement characters.
+    const utf16 = `${dir}/f.csv`;
+    (await import('node:fs')).writeFileSync(utf16, Buffer.from('\ufeffcaller_id\n+621\n', 'utf16le'));
+    await expect(readCsv(utf16)).rejects.toThrow(/f\.csv: line 1: the file holds NUL bytes; is it UTF-16\?/);
+    const cp1252 = `${dir}/g.csv`;
+    (await import('node:fs')).writeFileSync(cp1252, Buffer.from([0x61, 0x0a, 0x4a, 0xe9, 0x0a]));
+    await expect(readCsv(cp1252)).rejects.toThrow(
+      /g\.csv: line 2, byte 2 \(byte 4 of the file\): not valid UTF-8 \(0xE9\)/,
+    );
   });
 
   it('results: beside the input, RFC 4180 quoting', () => {
