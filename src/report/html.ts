@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { markup, Markup } from '../output/html.js';
 import { VERSION } from '../version.js';
+import { READINGS } from './reading.js';
 import { percent, TOTAL_LABELS } from './render.js';
 import type { RoundReport } from './reports.js';
 import type { CallNumbers, Share, Spread } from './stats.js';
@@ -23,7 +24,7 @@ export interface ReportView {
 const CSS = `
 :root{--ink:#1d2330;--soft:#5b6475;--bar:#2f5d9f;--inner:#8cb4e8;--track:#e8ecf2;--line:#d3d9e3;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink)}
 body{margin:0 auto;max-width:60rem;padding:1rem}
-header dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:.5rem 0}
+header dl,footer dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem 1rem;margin:.5rem 0}
 dt{color:var(--soft)}dd{margin:0;overflow-wrap:anywhere}
 .made{color:var(--soft);font-size:.85rem}
 nav ul{display:flex;flex-wrap:wrap;gap:.25rem .9rem;padding:0;list-style:none}
@@ -148,8 +149,8 @@ export function reportHtml(view: ReportView, n: CallNumbers, made: Date): string
             )}
           </dl>
           <p class="made">
-            Numbers computed by callctl ${VERSION} on ${made.toISOString()} from the call records (how: callctl README,
-            "How report numbers are computed").
+            Numbers computed on ${made.toISOString()} by callctl ${VERSION}, a command-line tool for robot
+            outbound-calling campaigns, from the call records the service gave (<a href="#how">how</a>).
           </p>
         </header>
         <nav aria-label="Sections">
@@ -268,6 +269,22 @@ export function reportHtml(view: ReportView, n: CallNumbers, made: Date): string
           </section>
           ${n.questions?.length ? questionsSection(n) : ''}
         </main>
+        <footer>
+          <section id="how" aria-labelledby="how-h">
+            <h2 id="how-h">How these numbers are computed</h2>
+            <p>
+              The service gives these fields but not what most of their values mean; this is callctl's reading of
+              them, as its documentation gives it (docs/reports.md, "How report numbers are computed").
+            </p>
+            <dl>
+              ${READINGS.map(
+                ([term, reading]) =>
+                  markup`<dt>${term}</dt>
+                    <dd>${reading}</dd>`,
+              )}
+            </dl>
+          </section>
+        </footer>
       </body>
     </html> `;
   return page.text;

@@ -3,7 +3,8 @@ import type { QuestionAnswer, WorkflowCallDetail } from '../schemas/workflow.js'
 
 /**
  * How a report reads the spec's call fields: the one place where the spec's gaps are filled for
- * campaign numbers (the README's "How report numbers are computed" says the same in words).
+ * campaign numbers (docs/reports.md, "How report numbers are computed", says the same in words, and
+ * READINGS below on every report page).
  *
  * The spec lists ring types (`normal`, `busy`, `null`, ...) and hangup types (`ByCallee`,
  * `ByRobot`, `Canceled`) but not what they mean, and gives no values for a call record's
@@ -41,6 +42,24 @@ export interface CallView {
 
 export const EMPTY = '(empty)';
 export const NONE = '(none)';
+
+/**
+ * The readings above in a reader's words, printed on every report page (`--format html`): a page
+ * mailed to someone who has no callctl must say how its numbers were made.
+ */
+export const READINGS: ReadonlyArray<readonly [term: string, reading: string]> = [
+  ['records', 'every call record the service answered with'],
+  ['called', 'a record with a call start time, or a call count above 0'],
+  ['connected', 'ring type "normal", or at least one talk round (a conversation took place)'],
+  ['no answer', 'called and not connected'],
+  ['busy', 'called, with ring type "busy"'],
+  ['finished', 'connected and hung up by the robot (ByRobot): it reached the end of its script'],
+  ['redialed', 'a record with redial calls'],
+  ['shares', 'of the calls made ("called" is of the records); a share of nothing is shown "-"'],
+  ['call duration', 'end time minus start time of a connected call, in seconds (it includes the ring)'],
+  ['median and p90', 'nearest rank: the smallest value with at least 50% (90%) of the values at or below it'],
+  ['other values', `counted as themselves; an empty value as ${EMPTY}, a missing one as ${NONE}`],
+];
 
 /** A value to count: itself, `(empty)` or `(none)`. Objects (which the spec does not allow here) as JSON. */
 export function valueOf(v: unknown): string {

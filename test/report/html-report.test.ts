@@ -191,6 +191,25 @@ describe('--format html flags', () => {
   });
 });
 
+describe('a mailed report page explains itself to a reader who has no callctl', () => {
+  it('says what callctl is, and how its numbers are computed, on the page itself', async () => {
+    const file = join(tempDir('callctl-report-'), 'report.html');
+    const r = await runCli(['task', 'report', 'T-DEBT-0001', '--format', 'html', '-o', file], {
+      env: fx.env,
+    });
+    expect(r.code, r.err).toBe(0);
+    const text = readFileSync(file, 'utf8')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ');
+    expect(text).not.toMatch(/README/);
+    expect(text).toMatch(/callctl \S+, a command-line tool for robot outbound-calling campaigns/);
+    expect(text).toContain('How these numbers are computed');
+    for (const term of ['called', 'connected', 'no answer', 'busy', 'finished', 'redialed', 'median and p90'])
+      expect(text, term).toMatch(new RegExp(` ${term} `, 'i'));
+    expect(text).toContain('docs/reports.md');
+  });
+});
+
 describe('a report page shows what the service sent as text', () => {
   const hostile = [
     '<script>window.__ran=1</script>',
