@@ -285,6 +285,35 @@ describe('secrets, colour, prompts', () => {
     expect((await cli(['auth', 'status'], { env: { CALLCTL_TOKEN: '' } })).code).toBe(4);
   });
 
+  it('auth login says which credentials it used: the environment (no prompt), stdin, the prompt', async () => {
+    const fromEnv = await cli(['auth', 'login'], {
+      tty: true,
+      env: { CALLCTL_TOKEN: '', CALLCTL_APP_KEY: sandbox.appKey, CALLCTL_APP_SECRET: sandbox.appSecret, NO_COLOR: '1' },
+    });
+    expect(fromEnv.code, fromEnv.err).toBe(0);
+    expect(fromEnv.io.asked).toEqual([]);
+    expect(fromEnv.err).toMatch(
+      /^✓ logged in to \S+ \(profile default\) with the APPKey from CALLCTL_APP_KEY and the APPSecret from CALLCTL_APP_SECRET; token stored\n$/,
+    );
+    const fromStdin = await cli(['auth', 'login', '--app-key', sandbox.appKey, '--app-secret-stdin'], {
+      stdin: sandbox.appSecret,
+      env: { CALLCTL_TOKEN: '' },
+    });
+    expect(fromStdin.err).toMatch(
+      /with the APPKey from --app-key and the APPSecret from --app-secret-stdin; token stored/,
+    );
+    // The APPKey is in the profile now (the logins above stored it): only the secret is asked.
+    const prompted = await cli(['auth'], {
+      tty: true,
+      env: { CALLCTL_TOKEN: '', CALLCTL_APP_KEY: '' },
+      answers: [sandbox.appSecret],
+    });
+    expect(prompted.io.asked).toEqual(['APPSecret']);
+    expect(prompted.err).toMatch(
+      /with the APPKey from profile default's app-key and the APPSecret from the prompt; token stored/,
+    );
+  });
+
   it('a declined prompt exits 130', async () => {
     const err = Object.assign(new Error('User force closed the prompt'), { name: 'ExitPromptError' });
     const res = await cli(['auth', 'login'], { tty: true, env: { CALLCTL_TOKEN: '' }, answers: [err] });

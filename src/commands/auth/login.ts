@@ -76,6 +76,9 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number
   }));
   const out = await ctx.output();
   if (out.json) out.writeJson({ profile: ctx.profile, baseUrl, tokenObtainedAt: obtainedAt } satisfies AuthLoginJson);
-  else out.success(`logged in to ${baseUrl} (profile ${ctx.profile}); token stored`);
+  else
+    out.success(
+      `logged in to ${baseUrl} (profile ${ctx.profile}) with the APPKey from ${appKeyFrom} and the APPSecret from ${appSecretFrom}; token stored`,
+    );
   return 0;
 }
