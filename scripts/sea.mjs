@@ -90,6 +90,26 @@ export function executableNotices(node = process.execPath) {
 }
 
 /**
+ * Runs postject without its harmless warnings. postject edits the binary with LIEF, which warns
+ * `Can't find string offset for section name '.note.100'` for each note section of Node's ELF
+ * binary whose name is not in the string table where it looks (nine lines for Node 20's binary);
+ * the blob is injected all the same, and the release tests run the executable that results.
+ * LIEF's messages go to console.warn (emscripten's printErr, bound when postject loads its
+ * module, inside inject): those lines are dropped, any other is shown.
+ */
+async function quietly(fn) {
+  const warn = console.warn;
+  console.warn = (...args) => {
+    if (!/^warning: Can't find string offset for section name '\.note[^']*'$/.test(args.join(' '))) warn(...args);
+  };
+  try {
+    return await fn();
+  } finally {
+    console.warn = warn;
+  }
+}
+
+/**
  * Builds the executable at `out` from dist/ and the node binary `node` (the running one by
  * default: the blob is tied to the Node version that made it). Returns that Node's version.
  */
@@ -117,7 +137,7 @@ export async function buildExecutable(out, node = process.execPath) {
     rmSync(out, { force: true });
     copyFileSync(node, out);
     chmodSync(out, 0o755);
-    await inject(out, 'NODE_SEA_BLOB', readFileSync(config.output), { sentinelFuse: SENTINEL_FUSE });
+    await quietly(() => inject(out, 'NODE_SEA_BLOB', readFileSync(config.output), { sentinelFuse: SENTINEL_FUSE }));
     return execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
   } finally {
     rmSync(work, { recursive: true, force: true });

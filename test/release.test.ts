@@ -17,7 +17,7 @@ import {
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildExecutable } from '../scripts/sea.mjs';
 import { buildDeb, DEB_PATHS } from '../scripts/deb.mjs';
 import { renderManPage } from '../scripts/man-page.mjs';
@@ -60,13 +60,20 @@ let work: string;
 let executable: string;
 let env: Record<string, string>;
 const children: ChildProcess[] = [];
+/** What building the executable printed as warnings (postject's own go to console.warn). */
+const buildWarnings: string[] = [];
 
 beforeAll(async () => {
   if (!linuxX64) return;
   work = tempDir('callctl-release-');
   const bin = join(work, 'bin');
   executable = join(bin, 'callctl');
-  await buildExecutable(executable);
+  const warn = vi.spyOn(console, 'warn').mockImplementation((...args) => void buildWarnings.push(args.join(' ')));
+  try {
+    await buildExecutable(executable);
+  } finally {
+    warn.mockRestore();
+  }
   for (const name of COREUTILS) {
     const found = ['/usr/bin', '/bin'].map((d) => join(d, name)).find((f) => existsSync(f));
     if (found) symlinkSync(found, join(bin, name));
@@ -113,6 +120,10 @@ describe.runIf(linuxX64)('the single executable, with no node on PATH', () => {
     sandbox = JSON.parse(await start(['sandbox', '--port', '0', '--json'], 'stdout').firstLine);
     service = { CALLCTL_BASE_URL: sandbox.url, CALLCTL_APP_KEY: sandbox.appKey, CALLCTL_APP_SECRET: sandbox.appSecret };
   }, 30_000);
+
+  it("is built without warnings a person cannot act on (postject's about Node's ELF notes)", () => {
+    expect(buildWarnings).toEqual([]);
+  });
 
   it('is one file that needs no node: none is on its PATH', async () => {
     expect(statSync(executable).size).toBeGreaterThan(30 << 20); // Node itself is inside
