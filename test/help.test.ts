@@ -61,6 +61,8 @@ describe('help', () => {
       expect(purpose!.length).toBeGreaterThan(10);
       expect(res.out).toMatch(/\nExamples:\n( {2}\S.*\n)( {2}.*\n)+/);
       expect(res.out).toMatch(/JSON|--json|Output:/);
+      // The README is the first hour; what a page points a reader to is a page of the manual.
+      expect(res.out).not.toMatch(/README, "/);
     },
   );
 

@@ -34,7 +34,7 @@ interface ReportFlags {
   csv?: boolean;
 }
 
-/** How a report reads the fields, for every report's --help (the README says more). */
+/** How a report reads the fields, for every report's --help (docs/reports.md says more). */
 export const REPORT_HELP = `Reads the records as they stream in (any size). called: a call start time or CallTimes > 0;
 connected: ring type "normal" or at least one talk round; no answer: called, not connected;
 busy: ring type "busy"; finished: connected and hung up by the robot (ByRobot). Rates are of

@@ -31,7 +31,7 @@ Exports (--format or --output): every call record, streamed (a task of 100,000 r
 held in memory). CSV: a header of the spec's named fields in its order, then "extra" (any other
 fields, as a JSON object); nested values (AsrResult, RedailCall, EventLabel, NerSlots) as their JSON text; UTF-8, CRLF line ends, values
 exactly as the service gave them (phone numbers quoted); --bom for Excel, --excel for a file meant
-for spreadsheets only (see the README, "Exports"). ndjson: one record a line. json: an array.
+for spreadsheets only (see docs/reports.md, "Exports"). ndjson: one record a line. json: an array.
 
 Examples:
   callctl task detail T-20261122-001
