@@ -22,8 +22,8 @@ export const COMMANDS = {
   hooks: () => import('./hooks/index.js'),
   store: () => import('./store/index.js'),
   state: () => import('./store/state-alias.js'),
-  sandbox: () => import('./sandbox/index.js'),
-  api: () => import('./api/index.js'),
+  sandbox: () => import('./sandbox/run.js'),
+  api: () => import('./api/run.js'),
 };
 export const completion = () => import('./completion/index.js');
 
