@@ -1,11 +1,28 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { SETTINGS, SETTING_KEYS } from '../../config/keys.js';
 import { mask } from '../../config/mask.js';
 import { readConfigFile } from '../../config/config-file.js';
 import type { ConfigListJson } from '../../schemas/local-output.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `config list` takes no options of its own. */
-export type ConfigListOptions = Record<string, never>;
+/** `config list`: the command and its flags. */
+function declare(config: Command) {
+  return config
+    .command('list')
+    .description("list the profile's settings with their sources; secrets masked")
+    .addHelpText(
+      'after',
+      `\nExamples:\n  callctl config list\n  callctl -p prod config list --json | jq .profiles\n\nJSON (--json):\n${JSON_SHAPES.configList}`,
+    );
+}
+
+export type ConfigListOptions = FlagsOf<typeof declare>;
+
+export function register(config: Command, { start }: Deps): void {
+  declare(config).action((flags, command) => start(command, runConfigList, flags));
+}
 
 /** Runs `config list`. */
 export async function runConfigList(ctx: Context, _opts: ConfigListOptions): Promise<number> {

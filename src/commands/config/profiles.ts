@@ -1,10 +1,39 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { readConfigFile, type Profile } from '../../config/config-file.js';
 import type { ConfigProfilesJson, ProfileRow } from '../../schemas/local-output.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
+
+/** `config profiles`: the command and its flags. */
+function declare(config: Command) {
+  return config
+    .command('profiles')
+    .description('list the stored profiles with their base URL and token state (local only)')
+    .addHelpText(
+      'after',
+      `
+Columns: CURRENT (* for the profile in use), NAME, BASE URL, TOKEN (stored, with when it was
+obtained, or none). No secret is shown. The profile in use is -p, else CALLCTL_PROFILE, else the
+one \`config use\` chose, else default.
+
+Examples:
+  callctl config profiles
+  callctl config profiles --json | jq -r '.profiles[] | select(.token == "none") | .name'
+
+JSON (--json):
+${JSON_SHAPES.configProfiles}`,
+    );
+}
+
+export type ConfigProfilesOptions = FlagsOf<typeof declare>;
+
+export function register(config: Command, { start }: Deps): void {
+  declare(config).action((flags, command) => start(command, runConfigProfiles, flags));
+}
 
 /** One stored profile as `config profiles` shows it; no secret, only whether there is a token. */
-
-export function profileRow(name: string, profile: Profile, current: string): ProfileRow {
+function profileRow(name: string, profile: Profile, current: string): ProfileRow {
   return {
     name,
     current: name === current,
@@ -13,9 +42,6 @@ export function profileRow(name: string, profile: Profile, current: string): Pro
     tokenObtainedAt: profile.token ? (profile['token-obtained-at'] ?? null) : null,
   };
 }
-
-/** `config profiles` takes no options of its own. */
-export type ConfigProfilesOptions = Record<string, never>;
 
 /** Lists the stored profiles, with base URL and token state (local only). */
 export async function runConfigProfiles(ctx: Context, _opts: ConfigProfilesOptions): Promise<number> {

@@ -1,15 +1,32 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { SETTINGS, isSettingKey } from '../../config/keys.js';
 import { readAll } from '../../io-read.js';
 import { httpUrl } from '../../config/http-url.js';
 import type { ConfigSetJson } from '../../schemas/local-output.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { KEYS_HELP } from './get.js';
 
-/** `config set <key> [value]`. */
-export interface ConfigSetOptions {
-  key: string;
-  value?: string;
-  stdin?: boolean;
+/** `config set <key> [value]`: the command and its flags. */
+function declare(config: Command) {
+  return config
+    .command('set <key> [value]')
+    .description(
+      'store a setting in the profile; secret settings are read from stdin or a masked prompt, never the command line',
+    )
+    .option('--stdin', 'read the value from stdin')
+    .addHelpText(
+      'after',
+      `\nKeys:\n${KEYS_HELP}\n\nExamples:\n  callctl config set base-url https://service.example\n  callctl -p test config set flex-url https://flex.example\n  printf %s "$PUSH_TOKEN" | callctl config set push-token --stdin\n\nJSON (--json):\n${JSON_SHAPES.configSet}`,
+    );
+}
+
+export type ConfigSetOptions = FlagsOf<typeof declare> & { key: string; value?: string };
+
+export function register(config: Command, { start }: Deps): void {
+  declare(config).action((key, value, flags, command) => start(command, runConfigSet, { ...flags, key, value }));
 }
 
 /** Runs `config set`. */

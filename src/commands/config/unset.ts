@@ -1,11 +1,26 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { isSettingKey } from '../../config/keys.js';
 import type { ConfigUnsetJson } from '../../schemas/local-output.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `config unset <key>`. */
-export interface ConfigUnsetOptions {
-  key: string;
+/** `config unset <key>`: the command and its flags. */
+function declare(config: Command) {
+  return config
+    .command('unset <key>')
+    .description('remove a setting from the profile')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  callctl config unset flex-test-url\n  callctl -p test config unset push-token\n\nJSON (--json):\n${JSON_SHAPES.configUnset}`,
+    );
+}
+
+export type ConfigUnsetOptions = FlagsOf<typeof declare> & { key: string };
+
+export function register(config: Command, { start }: Deps): void {
+  declare(config).action((key, flags, command) => start(command, runConfigUnset, { ...flags, key }));
 }
 
 /** Runs `config unset`. */

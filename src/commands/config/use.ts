@@ -1,11 +1,34 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { checkProfileName, readConfigFile, setCurrent } from '../../config/config-file.js';
 import type { ConfigUseJson } from '../../schemas/local-output.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `config use <name>`. */
-export interface ConfigUseOptions {
-  name: string;
+/** `config use <name>`: the command and its flags. */
+function declare(config: Command) {
+  return config
+    .command('use <name>')
+    .description('make a stored profile the default (used when neither -p nor CALLCTL_PROFILE names one)')
+    .addHelpText(
+      'after',
+      `
+NAME must be a stored profile; \`config use default\` goes back to the default one.
+
+Examples:
+  callctl config use prod
+  callctl config use default
+
+JSON (--json):
+${JSON_SHAPES.configUse}`,
+    );
+}
+
+export type ConfigUseOptions = FlagsOf<typeof declare> & { name: string };
+
+export function register(config: Command, { start }: Deps): void {
+  declare(config).action((name, flags, command) => start(command, runConfigUse, { ...flags, name }));
 }
 
 /**
