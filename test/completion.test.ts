@@ -94,11 +94,3 @@ describe('completion scripts in real shells', () => {
     expect(shell('fish', 'callctl completion fish | source; complete -C"callctl wor"')).toMatch(/^workflow/);
   });
 });
-
-describe('hooks trigger types', () => {
-  it('the completion list is the list trigger sends', async () => {
-    const { TRIGGER_TYPES } = await import('../src/commands/hooks/index.js');
-    const { SAMPLE_TYPES } = await import('../src/commands/hooks/trigger.js');
-    expect([...TRIGGER_TYPES].sort()).toEqual([...SAMPLE_TYPES].sort());
-  });
-});

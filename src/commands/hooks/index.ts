@@ -1,20 +1,10 @@
 import { timeText } from '../time-flags.js';
-import { Argument, Option, type Command } from '../commander.js';
-import { choosesOutput, collect, positiveInt, type Deps } from '../action.js';
+import { Option, type Command } from '../commander.js';
+import { choosesOutput, positiveInt, type Deps } from '../action.js';
 import { port } from '../flag-values.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
-import { EVENT_TYPES } from '../../schemas/event-types.js';
 import { storeFileOption, storeOption } from '../store-option.js';
-
-/** The types `hooks trigger` can send (its SAMPLE_TYPES; a test holds the two equal), for shell completion. */
-export const TRIGGER_TYPES = EVENT_TYPES.filter((t) => t !== 'unknown');
-
-/** `<type>` of hooks trigger: completion offers TRIGGER_TYPES; trigger.ts checks the value itself. */
-function typeArgument(): Argument {
-  const argument = new Argument('<type>');
-  argument.argChoices = TRIGGER_TYPES;
-  return argument;
-}
+import * as trigger from './trigger.js';
 
 /** The flags of the inspector (`hooks ui`); `serve-hooks --ui` takes them with a `--ui-` prefix. */
 function inspectorOptions(command: Command): Command {
@@ -34,47 +24,7 @@ export function register(parent: Command, deps: Deps): void {
     .description(
       'recorded notifications: list (events), one whole (show), a page (ui), send again (replay); signed samples (trigger)',
     );
-  hooks
-    .command('trigger')
-    .addArgument(typeArgument())
-    .description('send a realistic, schema-valid, correctly signed sample notification')
-    .option('--url <url>', 'where to send it (e.g. the URL serve-hooks prints)')
-    .option('--key <KEY>', 'KEY for plan/task Sign (else --key-file, CALLCTL_HOOK_KEYS, profile hook-keys)', collect)
-    .option('--key-file <file>', 'KEYs, one per line; the first signs')
-    .option('--set <field=value>', 'change a field (dotted path; field:=json for raw JSON); repeatable', collect)
-    .addOption(
-      new Option(
-        '--tamper <what>',
-        'for negative tests: a wrong signature, or the signed value changed after signing',
-      ).choices(['sign', 'body']),
-    )
-    .option('--chatbot-secret-file <file>', 'secret for chatbot X-Service-Sign (or CALLCTL_CHATBOT_SECRET)')
-    .option('--sign-command <cmd>', 'command that reads the body on stdin and prints its X-Service-Sign')
-    .option('--service-sign <signature>', 'use this X-Service-Sign as is')
-    .option('--dry-run', 'print the body instead of sending it')
-    .addHelpText(
-      'after',
-      `
-Types: plan.end, task.end, workflow.api_push, template.status, chatbot.session_closed, chatbot.transfer.
-
-Signing: plan/task Sign = lowercase hex MD5 of Timestamp+KEY / TaskID+KEY, made after --set
-(a Sign given with --set is kept). Chatbot X-Service-Sign: --service-sign, else --sign-command,
-else callctl's ASSUMED default (the spec does not give it): HMAC-SHA256 of the body with the
-secret, hex; with none of them the header is not sent.
-
-Exit: 0 when the receiver answers 2xx, 1 for another HTTP status (a tampered sample answered
-401 included), 5 network error.
-
-Examples:
-  callctl hooks trigger task.end --url http://127.0.0.1:8787/ --key k1
-  callctl hooks trigger plan.end --url http://127.0.0.1:8787/ --set Timestamp:=$(date +%s)   # an integer Timestamp
-  callctl hooks trigger task.end --url http://127.0.0.1:8787/ --tamper sign   # expect 401
-  CALLCTL_CHATBOT_SECRET=s callctl hooks trigger chatbot.transfer --url http://127.0.0.1:8787/
-
-JSON (--json): the receiver's answer:
-${JSON_SHAPES.hooksTrigger}`,
-    )
-    .action(deps.run(() => import('./trigger.js').then((m) => m.runHooksTrigger)));
+  trigger.register(hooks, deps);
   hooks
     .command('events')
     .description('list recorded events from the NDJSON log or the shared store, filtered; --follow for new ones')
