@@ -1,12 +1,41 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import { AuthError, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { readAll } from '../../io-read.js';
 import { httpUrl } from '../../config/http-url.js';
 import type { AuthLoginJson } from '../../schemas/local-output.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-export interface LoginOptions {
-  appKey?: string;
-  appSecretStdin?: boolean;
+/** `auth login`: the command and its flags. */
+function declare(auth: Command) {
+  return auth
+    .command('login', { isDefault: true })
+    .description('exchange APPKey and APPSecret for a token and store it in the profile')
+    .option('--app-key <key>', 'APPKey (env CALLCTL_APP_KEY; prompted on a TTY)')
+    .option(
+      '--app-secret-stdin',
+      'read the APPSecret from stdin (else CALLCTL_APP_SECRET, CALLCTL_APP_SECRET_FILE, or a masked prompt)',
+    )
+    .addHelpText(
+      'after',
+      `
+The APPSecret is never stored and never a flag value; the token is stored in the profile.
+
+Examples:
+  callctl auth login --base-url https://service.example
+  printf %s "$SECRET" | callctl auth login --app-key KEY --app-secret-stdin --no-input
+  callctl -p test auth login
+
+JSON (--json):
+${JSON_SHAPES.authLogin}`,
+    );
+}
+
+export type LoginOptions = FlagsOf<typeof declare>;
+
+export function register(auth: Command, { start }: Deps): void {
+  declare(auth).action((flags, command) => start(command, runLogin, flags));
 }
 
 /** Runs `auth login`. */

@@ -1,8 +1,25 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import type { AuthLogoutJson } from '../../schemas/local-output.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `auth logout` takes no options of its own. */
-export type LogoutOptions = Record<string, never>;
+/** `auth logout`: the command and its flags. */
+function declare(auth: Command) {
+  return auth
+    .command('logout')
+    .description("forget the profile's stored token")
+    .addHelpText(
+      'after',
+      `\nExamples:\n  callctl auth logout\n  callctl -p test auth logout\n\nJSON (--json):\n${JSON_SHAPES.authLogout}`,
+    );
+}
+
+export type LogoutOptions = FlagsOf<typeof declare>;
+
+export function register(auth: Command, { start }: Deps): void {
+  declare(auth).action((flags, command) => start(command, runLogout, flags));
+}
 
 /** Runs `auth logout`. */
 export async function runLogout(ctx: Context, _opts: LogoutOptions): Promise<number> {

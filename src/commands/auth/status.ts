@@ -1,12 +1,43 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import { AuthError, CliError, ExitCode } from '../../errors.js';
 import { Context } from '../../context.js';
 import type { AuthStatusJson } from '../../schemas/local-output.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-export interface StatusOptions {
-  /** Answer from the local files only, without asking the service. */
-  offline?: boolean;
-  /** Check every stored profile (`--all`). */
-  all?: boolean;
+/** `auth status`: the command and its flags. */
+function declare(auth: Command) {
+  return auth
+    .command('status')
+    .description('show the token in use and ask the service whether it works (exit 4 when not)')
+    .option('--offline', 'answer from the local files only, without asking the service')
+    .option(
+      '--all',
+      'check every stored profile, one row each (exit 4 when any has no usable token, else 5 when the service could not answer)',
+    )
+    .addHelpText(
+      'after',
+      `
+Asks the service with one cheap request (GET /service/cloud/robot) whether the token works.
+Exit 0 when it does, 4 when there is no token, the service rejects it, or the profile's token
+belongs to another base URL; 5 when the service cannot answer (run again). With --offline: 0
+when a token is at hand (CALLCTL_TOKEN, the profile's, or credentials in the environment).
+
+Examples:
+  callctl auth status
+  callctl auth status --offline
+  callctl auth status --all
+  callctl -p prod auth status --json | jq .accepted
+
+JSON (--json); with --all, an array of them, each with "problem" (null, or the reason it is not usable):
+${JSON_SHAPES.authStatus}`,
+    );
+}
+
+export type StatusOptions = FlagsOf<typeof declare>;
+
+export function register(auth: Command, { start }: Deps): void {
+  declare(auth).action((flags, command) => start(command, runAuthStatus, flags));
 }
 
 /**

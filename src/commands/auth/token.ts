@@ -1,9 +1,26 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import { AuthError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { AuthTokenJson } from '../../schemas/local-output.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `auth token` takes no options of its own. */
-export type TokenOptions = Record<string, never>;
+/** `auth token`: the command and its flags. */
+function declare(auth: Command) {
+  return auth
+    .command('token')
+    .description('print the token in use, for other tools')
+    .addHelpText(
+      'after',
+      `\nThe one command that prints a secret, because you asked for it.\n\nExamples:\n  curl -H "Authorization: Token $(callctl auth token)" "$BASE/service/cloud/robot"\n  callctl -p prod auth token --json\n\nJSON (--json):\n${JSON_SHAPES.authToken}`,
+    );
+}
+
+export type TokenOptions = FlagsOf<typeof declare>;
+
+export function register(auth: Command, { start }: Deps): void {
+  declare(auth).action((flags, command) => start(command, runAuthToken, flags));
+}
 
 /** Prints the token in use, so other tools can use it; the only command that prints one. */
 export async function runAuthToken(ctx: Context, _opts: TokenOptions): Promise<number> {
