@@ -9,8 +9,8 @@ export const MAX_ENTRIES_PER_UPDATE = 10_000;
 /** A list entry's `platform`: 1 to 40 characters. */
 export const PLATFORM_MAX_LENGTH = 40;
 
-/** A callee: `+` then 7 to 15 digits (E.164). */
-export const CALLEE_RE = /^\+\d{7,15}$/;
+/** A callee as sent: `+` then 7 to 15 digits, the first not 0 (E.164; src/person.ts reads other spellings into it). */
+export const CALLEE_RE = /^\+[1-9]\d{6,14}$/;
 
 /** Task-end notifications: retried (at 1-minute intervals) at most 5 times. */
 export const NOTIFY_MAX_RETRIES = 5;

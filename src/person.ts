@@ -59,10 +59,11 @@ export function person(value: string, reading: PersonReading): Person {
 function phoneNumber(text: string, reading: PersonReading): Person | { ok: false; problem: string; firm: true } {
   const national = reading.national || reading.phone;
   if (national && SCIENTIFIC.test(text)) return { ok: false, problem: SCIENTIFIC_PROBLEM, firm: true };
-  const m = PHONE_LIKE.exec(text);
+  // A country code in brackets, `(+62) 812...`, is the international form too.
+  const m = PHONE_LIKE.exec(text.replace(/^\((?=\+|00)/, ''));
   if (m && m[1]) {
     // International form: the digits after the prefix are the number (no guess about trunk prefixes).
-    const digits = text.slice(m[1].length).replace(/\D/g, '');
+    const digits = m[0].slice(m[1].length).replace(/\D/g, '');
     if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS || digits.startsWith('0'))
       return {
         ok: false,

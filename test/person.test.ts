@@ -138,6 +138,7 @@ describe('person', () => {
     expect(person('ＣＵＳＴ－１', CALLER)).toEqual({ ok: true, key: 'CUST-1' });
     expect(person('0062 812 3450 0014', CALLER)).toEqual({ ok: true, key: '+6281234500014', e164: '+6281234500014' });
     expect(person('0812-3450-0014', { ...CALLER, region: 'id' })).toMatchObject({ key: '+6281234500014' });
+    expect(person('(+62) 812.3450.0014', PHONE)).toMatchObject({ key: '+6281234500014' });
     // Too few digits for a phone number, or not one in the region: an identifier.
     expect(person('12345', CALLER)).toEqual({ ok: true, key: '12345' });
     expect(person('+12', CALLER)).toEqual({ ok: true, key: '+12' });

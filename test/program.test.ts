@@ -184,10 +184,13 @@ const table: Row[] = [
       '--restart',
       '-q',
       '--resend-uncertain',
+      '--region',
+      'ID',
       '-y',
     ],
     runWorkflowUpdate,
     {
+      region: 'ID',
       delimiter: '\t',
       maxInvalid: 3,
       batchSize: 500,

@@ -37,7 +37,7 @@ export const SETTINGS = {
   'hook-keys': { env: 'CALLCTL_HOOK_KEYS', secret: true, description: 'comma-separated KEYs for plan/task Sign' },
   region: {
     description:
-      'region of phone numbers written without + and a country code (ISO 3166, e.g. US): push, template send',
+      'region of phone numbers written without + and a country code (ISO 3166, e.g. US): push, template send, workflow update',
   },
   'caller-id-phone-only': {
     values: ['true', 'false'],

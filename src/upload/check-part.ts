@@ -24,6 +24,8 @@ export interface PartInput {
   file: string;
   delimiter: string;
   keepEmpty: boolean;
+  /** Region of callees written as national numbers (`--region`, the profile's `region`); never guessed. */
+  region?: string;
   batchSize: number;
   /** Valid rows up to this line were acknowledged by an earlier run: checked, not spooled. */
   resumeLine: number;
@@ -122,22 +124,24 @@ export async function checkPart(
         }
         validation.rows++;
         if (validation.rows % PROGRESS_EVERY === 0) progress();
-        const r = checkFields(columns, fields, line);
+        const r = checkFields(columns, fields, line, input.region);
         if (!r.ok) return reject(fields, line, r.problems);
         const caseid = columns.caseid >= 0 && fields[columns.caseid] !== '' ? fields[columns.caseid] : undefined;
-        const first = duplicates.add(fields[columns.callee]!, caseid, line);
+        // People are keyed by E.164: two spellings of one number are one callee.
+        const first = duplicates.add(r.callee, caseid, line);
         if (first !== undefined) {
           const column =
             caseid === undefined
               ? columns.names[columns.callee]!
               : `${columns.names[columns.callee]}+${columns.names[columns.caseid]}`;
+          const spelled = r.callee === fields[columns.callee] ? '' : `: ${fields[columns.callee]} is ${r.callee}`;
           return reject(fields, line, [
-            { line, column, message: `duplicate of line ${first} (same callee and caseid)` },
+            { line, column, message: `duplicate of line ${first} (same callee and caseid${spelled})` },
           ]);
         }
         validation.valid++;
         if (line > input.resumeLine && (skip.length === 0 || !skipped(line)))
-          writer.add(line, entry!.set(fields, r.pds), caseid !== undefined);
+          writer.add(line, entry!.set(fields, r), caseid !== undefined);
       },
     }));
     writer.finish();

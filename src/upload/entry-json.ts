@@ -24,6 +24,7 @@ export class RowEntry implements JsonSource {
   /** The variable columns in the order JSON.stringify writes their keys, with the keys' bytes. */
   private readonly variables: Array<{ index: number; key: Uint8Array }>;
   private fields: readonly string[] = [];
+  private callee = '';
   private pds: PdsValue;
 
   constructor(
@@ -38,9 +39,11 @@ export class RowEntry implements JsonSource {
     }));
   }
 
-  set(fields: readonly string[], pds: PdsValue): this {
+  /** The row's fields, its callee in E.164 and its parsed pds_variables (what checkFields gave). */
+  set(fields: readonly string[], checked: { callee: string; pds: PdsValue }): this {
     this.fields = fields;
-    this.pds = pds;
+    this.callee = checked.callee;
+    this.pds = checked.pds;
     return this;
   }
 
@@ -53,13 +56,13 @@ export class RowEntry implements JsonSource {
   }
 
   toJson(): string {
-    return JSON.stringify(toEntry(this.columns, this.fields, this.pds, this.options));
+    return JSON.stringify(toEntry(this.columns, this.fields, { callee: this.callee, pds: this.pds }, this.options));
   }
 
   private write(buffer: Buffer, at: number): number {
     const { fields, columns } = this;
     at = writeBytes(CALLEE, buffer, at);
-    at = writeString(fields[columns.callee]!, buffer, at);
+    at = writeString(this.callee, buffer, at);
     at = writeBytes(PLATFORM, buffer, at);
     at = writeString(fields[columns.platform]!, buffer, at);
     at = writeBytes(VARIABLES, buffer, at);

@@ -14,6 +14,8 @@ export interface ReadOptions {
   path: string;
   delimiter: string;
   keepEmpty: boolean;
+  /** Region of callees written as national numbers (`--region`, the profile's `region`). */
+  region?: string;
   batchSize: number;
   rejectsPath?: string;
   signal?: AbortSignal;
@@ -40,6 +42,7 @@ export async function readAndCheck(
       file: o.file,
       delimiter: o.delimiter,
       keepEmpty: o.keepEmpty,
+      region: o.region,
       batchSize: o.batchSize,
       resumeLine: 0,
       skip,

@@ -1,4 +1,5 @@
 import { CALLEE_RE, PLATFORM_MAX_LENGTH } from '../limits.js';
+import { person } from '../person.js';
 import { listEntrySchema, type ListEntry } from '../schemas/workflow.js';
 import type { Columns } from './columns.js';
 import type { Problem } from '../csv/problems.js';
@@ -9,25 +10,32 @@ export interface RowOptions {
   keepEmpty: boolean;
 }
 
-// The rules come from the list-entry schema (one source of truth). Only `callee` and `platform`
-// are checked with it field by field: the row mapping below makes `caseid` and every variable a
-// string and `pds_variables` an object or a string by construction, and a full object parse per
-// row costs about 1 µs, a third of what csv-parse itself spends on a row. Even the two field
-// parses cost more than the regex and length checks they come down to, which go first.
-const calleeSchema = listEntrySchema.shape.callee;
+// The rules come from the list-entry schema (one source of truth). Only `platform` is checked
+// with it field by field: the row mapping below makes `caseid` and every variable a string and
+// `pds_variables` an object or a string by construction, and a full object parse per row costs
+// about 1 µs, a third of what csv-parse itself spends on a row. Even the field parse costs more
+// than the length check it comes down to, which goes first. A callee already in E.164 passes the
+// schema's regex; any other spelling is read as push reads a caller (src/person.ts).
 const platformSchema = listEntrySchema.shape.platform;
 
 /** What a checked row carries besides its fields: its `pds_variables`, parsed. */
 export type PdsValue = ListEntry['pds_variables'];
 
-export type FieldsResult = { ok: true; pds: PdsValue; problems?: undefined } | { ok: false; problems: Problem[] };
+/** `callee`: the row's callee in E.164, the form it is sent and compared in. */
+export type FieldsResult =
+  { ok: true; callee: string; pds: PdsValue; problems?: undefined } | { ok: false; problems: Problem[] };
 
 /**
  * Checks one CSV row's fields for a list entry, without building the entry (an upload writes its
  * JSON straight from the fields: entry-json.ts). Every problem names the row's line and the
  * column. A row is valid when it has no problem; duplicates are found by the caller (dedup.ts).
  */
-export function checkFields(columns: Columns, fields: readonly string[], line: number): FieldsResult {
+export function checkFields(
+  columns: Columns,
+  fields: readonly string[],
+  line: number,
+  region: string | undefined,
+): FieldsResult {
   const problems: Problem[] = [];
   const names = columns.names;
   if (fields.length !== names.length) {
@@ -39,16 +47,14 @@ export function checkFields(columns: Columns, fields: readonly string[], line: n
     });
     return { ok: false, problems };
   }
-  const callee = fields[columns.callee]!;
+  const written = fields[columns.callee]!;
   const platform = fields[columns.platform]!;
-  // The quick checks only accept what the schema accepts; the schema decides (and words) the rest.
-  const c = CALLEE_RE.test(callee) ? undefined : calleeSchema.safeParse(callee);
-  if (c && !c.success)
-    problems.push({
-      line,
-      column: names[columns.callee]!,
-      message: `${c.error.issues[0]!.message}, got ${quote(callee)}`,
-    });
+  let callee = written;
+  if (!CALLEE_RE.test(written)) {
+    const who = person(written, { phone: true, national: true, region });
+    if (who.ok) callee = who.key;
+    else problems.push({ line, column: names[columns.callee]!, message: `${quote(written)} ${who.problem}` });
+  }
   const p =
     platform.length >= 1 && platform.length <= PLATFORM_MAX_LENGTH ? undefined : platformSchema.safeParse(platform);
   if (p && !p.success) {
@@ -64,14 +70,20 @@ export function checkFields(columns: Columns, fields: readonly string[], line: n
       else problems.push({ line, column: names[columns.pdsVariables]!, message: parsed.problem });
     }
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, pds };
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, callee, pds };
 }
 
 /**
- * The list entry of a checked row: `callee`, `platform`, `variables` (every other column, as
- * strings; empty cells left out unless keepEmpty), then `caseid` and `pds_variables` when given.
+ * The list entry of a checked row: `callee` (in E.164), `platform`, `variables` (every other
+ * column, as strings; empty cells left out unless keepEmpty), then `caseid` and `pds_variables` when given.
  */
-export function toEntry(columns: Columns, fields: readonly string[], pds: PdsValue, options: RowOptions): ListEntry {
+export function toEntry(
+  columns: Columns,
+  fields: readonly string[],
+  checked: { callee: string; pds: PdsValue },
+  options: RowOptions,
+): ListEntry {
+  const { callee, pds } = checked;
   const variables: Record<string, string> = {};
   for (const { index, key } of columns.variables) {
     const value = fields[index]!;
@@ -81,7 +93,7 @@ export function toEntry(columns: Columns, fields: readonly string[], pds: PdsVal
       Object.defineProperty(variables, key, { value, enumerable: true, writable: true, configurable: true });
     else variables[key] = value;
   }
-  const entry: ListEntry = { callee: fields[columns.callee]!, platform: fields[columns.platform]!, variables };
+  const entry: ListEntry = { callee, platform: fields[columns.platform]!, variables };
   if (columns.caseid >= 0 && fields[columns.caseid] !== '') entry.caseid = fields[columns.caseid];
   if (pds !== undefined) entry.pds_variables = pds;
   return entry;

@@ -117,6 +117,38 @@ describe('a large file checked in two halves at once', () => {
     ]);
   });
 
+  it('the worker reads callees as the main thread does: spellings, --region, and a repeat in another spelling', async () => {
+    // Row i's callee is +62812 and 8 digits: spelled with spaces, 00, or nationally (0812...).
+    const spelled = (i: number, how: 'spaces' | '00' | 'national') => {
+      const n = `812${String(i).padStart(8, '0')}`;
+      const callee = how === 'spaces' ? `+62 ${n.slice(0, 3)} ${n.slice(3)}` : how === '00' ? `0062${n}` : `0${n}`;
+      return row(i).replace(/^\+62812\d{8}/, `"${callee}"`);
+    };
+    const file = contacts('spelled.csv', '\n', (i) =>
+      i === 7 || i === 60_007
+        ? spelled(i, 'spaces')
+        : i === 9 || i === 60_009
+          ? spelled(i, '00')
+          : i === 11 || i === 60_011
+            ? spelled(i, 'national')
+            : i === 66_000
+              ? spelled(10, 'national')
+              : undefined,
+    );
+    const { whole } = await both(file, ['--max-invalid', '10', '--region', 'ID']);
+    expect(whole).toMatchObject({ status: 'done', invalid: 1, valid: ROWS - 1 });
+    expect(whole.problems).toEqual([
+      {
+        line: lineOf(66_000),
+        column: 'callee+caseid',
+        message: `duplicate of line ${lineOf(10)} (same callee and caseid: 081200000010 is +6281200000010)`,
+      },
+    ]);
+    const sent = new Map(received(sandbox).map((e) => [e.caseid, e.callee]));
+    for (const i of [7, 9, 11, 60_007, 60_009, 60_011])
+      expect(sent.get(`C${i}`)).toBe(`+62812${String(i).padStart(8, '0')}`);
+  });
+
   it('an invalid file stops both ways with the same problems and exit 3', async () => {
     const file = contacts('invalid.csv', '\n', (i) => (i % 5_000 === 0 ? badCallee(i) : undefined));
     const { whole } = await both(file, []);

@@ -31,7 +31,7 @@ describe('workflow update: invalid input names the line and exits 3, sending not
     [
       'a bad callee',
       `${HEADER}\n${row(1)}\n0812-BAD,shop,C2,x,1,,\n`,
-      /line 3, column callee: callee must be \+ then 7 to 15 digits.*"0812-BAD"/,
+      /line 3, column callee: "0812-BAD" is not a phone number/,
     ],
     [
       'a long platform',
@@ -263,7 +263,7 @@ describe('workflow update: --max-invalid and --rejects', () => {
     const written = readFileSync(rejects, 'utf8');
     expect(written.split('\n')[0]).toBe(`rejected_line,rejected_reason,${HEADER}`);
     expect(written).toContain(
-      '3,"callee: callee must be + then 7 to 15 digits (E.164), got ""+62 812""",+62 812,shop,C2,"Budi, Jr",1,"multi\nline",',
+      '3,"callee: ""+62 812"" is not a phone number in international form (7 to 15 digits after + or 00, the first not 0)",+62 812,shop,C2,"Budi, Jr",1,"multi\nline",',
     );
     expect(written).toMatch(
       /\n6,"platform: platform is longer than 40 characters, got 45 characters",\+6281200000004,x{45},C4,Ani,2,,\n/,

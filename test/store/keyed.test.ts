@@ -265,6 +265,25 @@ describe('pushes and template messages reach each person once, however spelled',
     expect(sandbox.state.received.templates.map((t) => t.channel_id)).toEqual(['+62 812 3456 7001', '+6281234567002']);
   });
 
+  it('template messages: four spellings of one number, a national one with --region, are one person', async () => {
+    const sandbox = fixture.sandbox;
+    const env = {
+      ...folders,
+      CALLCTL_BASE_URL: sandbox.url,
+      CALLCTL_SIGN_KEY: sandbox.signKey,
+      CALLCTL_SIGN_SECRET: sandbox.signSecret,
+    };
+    const codes: number[] = [];
+    for (const id of ['+62 812-3450-0014', '+6281234500014', '0062 812 3450 0014', '0812-3450-0014']) {
+      const r = await runCli(['template', 'send', '--yes', '--json', '--region', 'ID', ...templateMessage(id)], {
+        env,
+      });
+      codes.push(r.code);
+    }
+    expect(codes).toEqual([0, 0, 0, 0]);
+    expect(sandbox.state.received.templates.map((t) => t.channel_id)).toEqual(['+62 812-3450-0014']);
+  });
+
   it("an earlier callctl's push journal or ledger stops the run (1); claimed, it is used", async () => {
     const sandbox = fixture.sandbox;
     const file = join(dir, 'callers.csv');

@@ -41,10 +41,13 @@ describe('RowEntry', () => {
           const fields = names.map((_, i) => values[(seed * 7 + i * 3 + (seed >> 3)) % values.length]!);
           fields[columns.callee] = '+6281234567';
           fields[columns.platform] = seed % 5 === 0 ? 'é'.repeat(3) : 'shop-1';
-          const r = checkFields(columns, fields, 2);
+          // Every third row spells its callee as an export may: the entry carries it in E.164.
+          if (seed % 3 === 0) fields[columns.callee] = '+62 812-345-67';
+          const r = checkFields(columns, fields, 2, undefined);
           if (!r.ok) continue;
-          const expected = JSON.stringify(toEntry(columns, fields, r.pds, { keepEmpty }));
-          expect(written(row.set(fields, r.pds))).toBe(expected);
+          const expected = JSON.stringify(toEntry(columns, fields, r, { keepEmpty }));
+          expect(expected).toContain('"callee":"+6281234567"');
+          expect(written(row.set(fields, r))).toBe(expected);
           expect(row.toJson()).toBe(expected);
           checked++;
         }
@@ -56,7 +59,9 @@ describe('RowEntry', () => {
   it('keeps a column named __proto__ as a variable, and puts index-like keys first as JSON.stringify does', () => {
     const columns = header(['callee', 'platform', 'b', '__proto__', '10', '2']);
     const fields = ['+6281234567', 'p', 'B', 'P', 'ten', 'two'];
-    const text = written(new RowEntry(columns, { keepEmpty: false }).set(fields, undefined))!;
+    const text = written(
+      new RowEntry(columns, { keepEmpty: false }).set(fields, { callee: fields[0]!, pds: undefined }),
+    )!;
     expect(text).toBe(
       '{"callee":"+6281234567","platform":"p","variables":{"2":"two","10":"ten","b":"B","__proto__":"P"}}',
     );
@@ -65,7 +70,10 @@ describe('RowEntry', () => {
 
   it('returns -1 when the entry may not fit, and the same text once there is room', () => {
     const columns = header(['callee', 'platform', 'note']);
-    const row = new RowEntry(columns, { keepEmpty: false }).set(['+6281234567', 'p', 'x'.repeat(100)], undefined);
+    const row = new RowEntry(columns, { keepEmpty: false }).set(['+6281234567', 'p', 'x'.repeat(100)], {
+      callee: '+6281234567',
+      pds: undefined,
+    });
     expect(written(row, 80)).toBeUndefined();
     expect(written(row, row.toJson().length + 5)).toBe(row.toJson());
   });

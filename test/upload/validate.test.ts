@@ -34,9 +34,9 @@ describe('readHeader', () => {
 });
 
 /** A row checked and, when valid, mapped to its list entry. */
-function checkRow(columns: Columns, fields: string[], line: number, options: RowOptions) {
-  const r = checkFields(columns, fields, line);
-  return r.ok ? { entry: toEntry(columns, fields, r.pds, options) } : { problems: r.problems };
+function checkRow(columns: Columns, fields: string[], line: number, options: RowOptions, region?: string) {
+  const r = checkFields(columns, fields, line, region);
+  return r.ok ? { entry: toEntry(columns, fields, r, options) } : { problems: r.problems };
 }
 
 describe('checkFields and toEntry', () => {
@@ -48,6 +48,29 @@ describe('checkFields and toEntry', () => {
     expect(checkRow(c, ['+6281234567', 'p', 'C1', '{"a":[1]}', ''], 2, { keepEmpty: true })).toEqual({
       entry: { callee: '+6281234567', platform: 'p', caseid: 'C1', pds_variables: { a: [1] }, variables: { name: '' } },
     });
+  });
+
+  it('reads a callee as push reads a caller, and maps it to E.164 (a national number with its region only)', () => {
+    for (const written of [
+      '+62 812-3450-0014',
+      '0062 812 3450 0014',
+      '＋６２８１２３４５０００１４',
+      ' +6281234500014 ',
+    ])
+      expect(checkRow(c, [written, 'p', '', '', ''], 2, { keepEmpty: false }).entry?.callee).toBe('+6281234500014');
+    expect(checkRow(c, ['0812-3450-0014', 'p', '', '', ''], 2, { keepEmpty: false }, 'ID').entry?.callee).toBe(
+      '+6281234500014',
+    );
+    const national = checkRow(c, ['0812-3450-0014', 'p', '', '', ''], 7, { keepEmpty: false });
+    expect(national.problems?.[0]).toMatchObject({
+      line: 7,
+      column: 'callee',
+      message: expect.stringContaining('"0812-3450-0014" reads as a national phone number: give its region'),
+    });
+    const excel = checkRow(c, ['6.28123E+12', 'p', '', '', ''], 8, { keepEmpty: false });
+    expect(excel.problems?.[0]?.message).toMatch(
+      /^"6\.28123E\+12" is a number a spreadsheet wrote in scientific notation/,
+    );
   });
 
   it('reports every problem of a row with its line and column', () => {

@@ -32,6 +32,10 @@ export function register(parent: Command, deps: Deps): void {
     .option('--delimiter <char>', 'field delimiter, one character; "tab" for a tab', delimiter, ',')
     .option('--keep-empty', 'send empty cells as empty variables (default: left out)')
     .option(
+      '--region <code>',
+      "region of callees written without + and a country code (ISO 3166, e.g. ID; else the profile's region): such a number is refused without one, never guessed",
+    )
+    .option(
       '--max-invalid <n>',
       'skip up to n invalid rows and send the rest (0: any invalid row stops the upload)',
       nonNegativeInt,
@@ -59,9 +63,12 @@ export function register(parent: Command, deps: Deps): void {
     .addHelpText(
       'after',
       `
-The CSV: a header row; callee (+ then 7 to 15 digits) and platform (1 to 40 characters) are
-required; caseid and pds_variables (a JSON object's text, or a plain string) are optional; every
-other column becomes a key of variables. UTF-8 with or without BOM, quoted fields with commas and
+The CSV: a header row; callee (a phone number) and platform (1 to 40 characters) are required;
+caseid and pds_variables (a JSON object's text, or a plain string) are optional; every other
+column becomes a key of variables. A callee is read as push reads a caller_id: spaces, dashes,
+dots, brackets, 00 for +, full-width digits; a national number (0812-3450-0014) needs --region or
+the profile's region. Each callee is sent in E.164 (+6281234500014), the spec's form, and two
+spellings of one number are one callee. UTF-8 with or without BOM, quoted fields with commas and
 line breaks, CRLF. Columns rejected_line and rejected_reason are ignored (see --rejects).
 
 Every row is checked before anything is sent: a bad callee, platform or pds_variables, a row

@@ -2,7 +2,7 @@ import { basename, join, resolve } from 'node:path';
 import { cacheDir } from '../../files/state.js';
 import { cloudDestination, type Destination } from '../../store/destination.js';
 import type { StoreFlags } from '../../store/resolve.js';
-import { oldStatePolicy } from '../shared/send-ui.js';
+import { oldStatePolicy, regionOf } from '../shared/send-ui.js';
 import type { Context } from '../../context.js';
 import { AuthError, InputError, InterruptedError, UsageError } from '../../errors.js';
 import { updateDetailsJson } from '../../api/cloud.js';
@@ -32,6 +32,8 @@ export interface UpdateOptions extends StoreFlags {
   yes?: boolean;
   claimOldState?: boolean;
   ignoreOldState?: boolean;
+  /** Region of callees written as national numbers (else the profile's `region`). */
+  region?: string;
 }
 
 /** The `--json` summary (its schema is the help page's shape). */
@@ -54,6 +56,7 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
   const path = resolve(ctx.io.cwd, opts.csv);
   const rejectsPath = opts.rejects ? resolve(ctx.io.cwd, opts.rejects) : undefined;
   if (rejectsPath === path) throw new UsageError('--rejects names the CSV being uploaded; give another file');
+  const region = await regionOf(ctx, opts);
   const out = await ctx.output();
   const client = opts.dryRun ? undefined : await ctx.client();
   if (client && !client.currentToken && !(await ctx.envCredentials())) {
@@ -88,6 +91,7 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
         spoolDir: join(cacheDir(ctx.io.env), 'spool'),
         delimiter: opts.delimiter,
         keepEmpty: opts.keepEmpty === true,
+        region,
         batchSize: opts.batchSize,
         maxInvalid: opts.maxInvalid,
         rejectsPath,
