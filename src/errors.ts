@@ -84,6 +84,14 @@ export class WrongSchemeError extends CliError {
   }
 }
 
+/** A proxy refused its credentials (407): nothing reached the service, and every attempt would fail alike (exit 4). */
+export class ProxyAuthError extends AuthError {}
+
+/** Whether an error says that nothing of the request left for the service (the ledger forgets the person). */
+export function nothingSent(error: unknown): error is WrongSchemeError | ProxyAuthError {
+  return error instanceof WrongSchemeError || error instanceof ProxyAuthError;
+}
+
 /**
  * What the command names does not exist where it looked (a recorded event's id): exit 1, as the
  * service's own "not found" is, since running again will not help until the name is fixed.

@@ -1,4 +1,5 @@
 import { WrongSchemeError } from '../errors.js';
+import { tunnelStatus } from './proxy.js';
 
 /*
  * How a failed attempt reads: its code, its words, and whether the address has the wrong scheme.
@@ -94,6 +95,9 @@ export function describeFailure(error: unknown, timeoutMs?: number): { what: str
   ) {
     return { what: timeoutMs ? `timed out after ${timeoutMs / 1000} s` : 'timed out' };
   }
+  const tunnel = tunnelStatus(error);
+  if (tunnel !== undefined)
+    return { what: `tunnel refused with HTTP ${tunnel}`, advice: 'can the proxy reach the service, and may it?' };
   if (code === 'ECONNREFUSED')
     return { what: 'connection refused', advice: 'is it running, and is the address right?' };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { what: 'host not found', advice: 'is the address right?' };

@@ -2,9 +2,12 @@ import type { Dispatcher } from 'undici';
 import { assertTimerMs } from '../timers.js';
 import { CliError, NetworkError } from '../errors.js';
 import { MAX_RETRIES, RETRY_AFTER_MAX_MS, RETRY_BASE_MS, RETRY_MAX_MS } from '../limits.js';
-import { redact, redactHeader } from '../redact.js';
+import { addSecret, redact, redactHeader } from '../redact.js';
 import { NodeHttp, bodyText } from './node-http.js';
+import { settledBy } from './settled-by.js';
 import { CLOSED_EARLY, describe, describeFailure, errorCode, wrongScheme } from './failure.js';
+import { proxiesOf, proxyAuthError, proxyFor, proxyPasswords, routeNote, throughProxy, tunnelStatus } from './proxy.js';
+import type { Proxies } from './proxy.js';
 
 /**
  * The headers a request goes out with: the transport's defaults, then the request's own. One
@@ -115,12 +118,16 @@ const NOT_CONNECTED = new Set([
 export class Transport {
   private dispatcher: Dispatcher | undefined;
   private node: NodeHttp | undefined;
+  /** The proxies of the environment (src/api/proxy.ts), named by every error through one. */
+  private readonly proxies: Proxies;
 
   constructor(private readonly options: TransportOptions) {
     // A fraction or an overflow here would make every request fail (or time out at once) and be
     // reported as a network failure; `--timeout` is checked when parsed, this catches a bug.
     assertTimerMs(options.timeoutMs, 'timeoutMs');
     this.dispatcher = options.dispatcher;
+    this.proxies = proxiesOf(options.env ?? process.env);
+    for (const password of proxyPasswords(this.proxies)) addSecret(password);
   }
 
   /**
@@ -130,8 +137,7 @@ export class Transport {
   private plain(): NodeHttp | undefined {
     if (this.dispatcher) return undefined;
     if (this.node) return this.node;
-    const env = this.options.env ?? process.env;
-    if (env.HTTP_PROXY || env.http_proxy || env.HTTPS_PROXY || env.https_proxy) return undefined;
+    if (this.proxies.http || this.proxies.https) return undefined;
     return (this.node = new NodeHttp());
   }
 
@@ -144,11 +150,11 @@ export class Transport {
       const { setFlagsFromString } = await import('node:v8');
       setFlagsFromString('--liftoff-only');
       const { EnvHttpProxyAgent } = await import('./undici.js');
-      const env = this.options.env ?? process.env;
+      // The values messages name, never process.env behind them ('' stops undici's own lookup).
       this.dispatcher = new EnvHttpProxyAgent({
-        httpProxy: env.HTTP_PROXY ?? env.http_proxy,
-        httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
-        noProxy: env.NO_PROXY ?? env.no_proxy,
+        httpProxy: this.proxies.http?.url ?? '',
+        httpsProxy: this.proxies.https?.url ?? '',
+        noProxy: this.proxies.noProxy?.url ?? '',
         keepAliveTimeout: 10_000,
         connect: { timeout: this.options.timeoutMs },
       });
@@ -174,7 +180,11 @@ export class Transport {
           error instanceof CliError
         )
           throw error;
-        outcome = { error, connected: !NOT_CONNECTED.has(errorCode(error)) };
+        // A proxy that refused the tunnel passed nothing on; one that refused its credentials will again.
+        const tunnel = tunnelStatus(error);
+        const proxy = tunnel === undefined ? undefined : proxyFor(this.proxies, req.url).proxy;
+        if (tunnel === 407 && proxy) throw proxyAuthError(req.endpoint, proxy);
+        outcome = { error, connected: !NOT_CONNECTED.has(errorCode(error)) && tunnel === undefined };
         // The wrong scheme fails alike every time, and nothing reached the service: said once.
         const wrong = await wrongScheme(req.url, error, CLOSED_EARLY.has(errorCode(error)), {
           endpoint: req.endpoint,
@@ -221,6 +231,8 @@ export class Transport {
     if (req.attemptHeader) headers[req.attemptHeader.name] = String(req.attemptHeader.first + attempt - 1);
     if (this.options.log) {
       this.log(`> ${req.method} ${redact(req.url, secrets)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
+      const route = routeNote(this.proxies, req.url);
+      if (route) this.log(`* ${route}`);
       for (const [k, v] of Object.entries(headers)) this.log(`> ${k}: ${redactHeader(k, v, secrets)}`);
       if (req.body !== undefined) this.log(`> ${redact(req.body.toString(), secrets)}`);
     }
@@ -319,9 +331,16 @@ export class Transport {
     const { what, advice } = describeFailure(error, this.options.timeoutMs);
     // The address and where it came from (a path may hold a secret: the origin only).
     const origin = new URL(req.url).origin;
+    const from = this.options.addressFrom?.(req.url);
+    const proxy = proxyFor(this.proxies, req.url).proxy;
     const at = req.endpoint.includes(origin) ? '' : ` at ${origin}`;
-    const notes = [this.options.addressFrom?.(req.url), advice].filter(Boolean).join('; ');
-    const why = redact(`${what}${at}${notes ? ` (${notes})` : ''}`, this.options.secrets());
+    const notes = [from, advice].filter(Boolean).join('; ');
+    const service = `${origin}${from ? ` (${from})` : ''}`;
+    // Through a proxy, a connection never made (or a tunnel refused) failed at the proxy.
+    const text = proxy
+      ? throughProxy({ what, advice, proxy, service, atProxy: !connected })
+      : `${what}${at}${notes ? ` (${notes})` : ''}`;
+    const why = redact(text, this.options.secrets());
     return new NetworkError(`${req.endpoint}: ${why}${tries}`, {
       endpoint: req.endpoint,
       attempts,
@@ -345,41 +364,6 @@ export class Transport {
     await this.dispatcher?.close();
   }
 }
-
-/**
- * `work`, or the signal's reason once it aborts and `work` has not settled a moment later (undici
- * rejects at once when it heeds the signal; `stuck` is called when it did not).
- */
-function settledBy<T>(work: Promise<T>, signal: AbortSignal, stuck: () => void): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let grace: NodeJS.Timeout | undefined;
-    const onAbort = () => {
-      grace = setTimeout(() => {
-        stuck();
-        reject(signal.reason);
-      }, ABORT_GRACE_MS);
-    };
-    const done = () => {
-      clearTimeout(grace);
-      signal.removeEventListener('abort', onAbort);
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        done();
-        resolve(value);
-      },
-      (error: unknown) => {
-        done();
-        reject(error);
-      },
-    );
-  });
-}
-
-/** How long a request may take to heed its abort signal before it is taken as stuck. */
-const ABORT_GRACE_MS = 100;
 
 function retryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;

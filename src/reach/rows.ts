@@ -1,5 +1,5 @@
 import type { Delivery, PreparedRequest } from '../api/deliver.js';
-import { WrongSchemeError } from '../errors.js';
+import { nothingSent } from '../errors.js';
 import { intervalMs } from '../timers.js';
 import type { Journal, RowState } from '../store/row-journal.js';
 import { plural } from '../plural.js';
@@ -144,8 +144,8 @@ export async function sendRows<B>(
     try {
       d = await sender.deliver(req);
     } catch (error) {
-      // https:// to a plain HTTP server (or the reverse): nothing left, as the error says.
-      if (error instanceof WrongSchemeError) {
+      // https:// to a plain HTTP server (or the reverse), a proxy's 407: nothing left, as the error says.
+      if (nothingSent(error)) {
         await journal.answer(row.row, { state: 'not-sent', at: journal.iso(), error: error.message });
         await opts.ledger?.cleared(row.person, journal.iso());
       }

@@ -1,5 +1,5 @@
 import type { Delivery } from '../api/deliver.js';
-import { WrongSchemeError } from '../errors.js';
+import { nothingSent } from '../errors.js';
 import type { Destination } from '../store/destination.js';
 import { openLedger, RECALL_WINDOW_MS } from '../store/ledger.js';
 import { settleOldJournal, settleOldLedger, type OldStatePolicy } from '../store/old-state.js';
@@ -312,8 +312,8 @@ export async function reachOne(
     try {
       delivery = await deliver();
     } catch (error) {
-      // https:// to a plain HTTP server (or the reverse): nothing left, as the error says.
-      if (error instanceof WrongSchemeError) await ledger.cleared(one.person, new Date(rules.now()).toISOString());
+      // https:// to a plain HTTP server (or the reverse), a proxy's 407: nothing left, as the error says.
+      if (nothingSent(error)) await ledger.cleared(one.person, new Date(rules.now()).toISOString());
       throw error;
     }
     if (delivery.outcome === 'failed' || delivery.outcome === 'not-sent')
