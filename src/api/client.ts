@@ -228,9 +228,10 @@ export class CloudClient {
       headers: { ...spec.headers, authorization: `Token ${this.token}` },
       body: spec.jsonBody ?? (spec.body === undefined ? undefined : JSON.stringify(spec.body)),
       retry: spec.retry ?? 'idempotent',
-      transient: spec.restartable ? (res) => spec.restartable!() && transientAnswer(res) : transientAnswer,
+      transient: transientAnswer,
       endpoint,
       ...(spec.consume ? { consume: spec.consume } : {}),
+      ...(spec.restartable ? { restartable: spec.restartable } : {}),
     });
   }
 

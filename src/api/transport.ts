@@ -57,6 +57,11 @@ export interface HttpRequest {
    * again from the start for each attempt. Other statuses are read as text, as usual.
    */
   consume?: (body: AsyncIterable<Buffer>, attempt: number) => Promise<string>;
+  /**
+   * Whether another attempt could start over (no record of a streamed answer shown yet). Once it
+   * says no, nothing is tried again: neither a transient answer nor a lost connection.
+   */
+  restartable?: () => boolean;
   /** Ends the request (and its retries) when it aborts: the attempt under way is cut, no other starts. */
   signal?: AbortSignal;
   /** A header set on each attempt to its number, counted from `first` (a forward's attempts). */
@@ -195,6 +200,7 @@ export class Transport {
       }
       const canRetry =
         attempt <= maxRetries &&
+        req.restartable?.() !== false &&
         ('response' in outcome
           ? req.retry !== 'never' &&
             (req.transient ? req.transient(outcome.response) : retryableStatus(outcome.response.status))
@@ -253,7 +259,14 @@ export class Transport {
       res = await this.exchange(req, headers, controller.signal);
       if (req.consume && res.statusCode === 200) {
         clearTimeout(timer);
-        text = await req.consume(res.body, attempt);
+        // Cut once the answer began: said so, not "closed before it answered".
+        text = await req.consume(res.body, attempt).catch((error: unknown) => {
+          if (!CLOSED_EARLY.has(errorCode(error))) throw error;
+          throw Object.assign(new Error('the connection was lost in the middle of the answer'), {
+            code: 'ANSWER_CUT',
+            cause: error,
+          });
+        });
       } else text = await res.text();
     } finally {
       clearTimeout(timer);

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { NetworkError, ServiceError } from '../errors.js';
+import { ServiceError } from '../errors.js';
 import { flatHeap } from '../heap.js';
 import { plural } from '../plural.js';
 import { redactValues } from '../redact.js';
@@ -48,14 +48,8 @@ export class JsonStream {
     return this.wroteHead ? this.count : undefined;
   }
 
-  /** A retried request starts over; once records are out on stdout it cannot. */
-  start(attempt: number): void {
-    if (this.wroteHead) {
-      throw new NetworkError(
-        `the connection was lost after ${plural(this.count, 'record')} had been written (attempt ${attempt - 1}); run the command again`,
-        { written: this.count },
-      );
-    }
+  /** Before each attempt: a retried request starts over (retried only while `shown` allows it). */
+  start(): void {
     this.count = 0;
     this.prefix = undefined;
     this.held = [];

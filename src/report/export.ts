@@ -1,10 +1,8 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { RecordSink } from '../api/stream.js';
-import { NetworkError } from '../errors.js';
 import { CsvBytes } from './csv-bytes.js';
 import { csvCell, csvLine, type CsvMode } from './csv.js';
-import { plural } from '../plural.js';
 
 const NEWLINE = Buffer.from('\n');
 const JSON_SEP = Buffer.from(',\n');
@@ -122,16 +120,9 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
     return this.started && this.headWritten && !this.target.restart ? this.written : undefined;
   }
 
-  async start(attempt: number): Promise<void> {
-    if (this.started && this.headWritten) {
-      if (!this.target.restart) {
-        throw new NetworkError(
-          `the connection was lost after ${plural(this.written, 'record')} had been written (attempt ${attempt - 1}); run the command again`,
-          { written: this.written },
-        );
-      }
-      await this.target.restart();
-    }
+  /** Before each attempt: a retried request starts over (retried only while `shown` allows it). */
+  async start(): Promise<void> {
+    if (this.started && this.headWritten) await this.target.restart?.();
     this.started = true;
     this.written = 0;
     this.headWritten = false;
@@ -200,7 +191,7 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
 
   /** Ends the document (the JSON array's bracket); the stream itself is the caller's to close. */
   async finish(): Promise<void> {
-    if (!this.started) await this.start(1);
+    if (!this.started) await this.start();
     const end = this.options.format === 'json' ? (this.written ? '\n]\n' : ']\n') : '';
     const text = this.head() + end;
     if (text) await this.write(text);

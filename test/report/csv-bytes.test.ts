@@ -33,7 +33,7 @@ async function exportCsv(
     { format: 'csv', columns, csvMode: mode, bom: false },
     { stream: () => sink },
   );
-  await writer.start(1);
+  await writer.start();
   const items = raws.map((r) => JSON.parse(r.toString('utf8')) as object);
   // In groups, as the stream hands them out.
   for (let i = 0; i < items.length; i += 3)
