@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { RecordSink } from '../api/stream.js';
 import { CsvBytes } from './csv-bytes.js';
@@ -223,8 +222,19 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
   private async write(text: string | Buffer): Promise<void> {
     const stream = this.target.stream();
     if (stream.write(text)) return;
-    // A stream that already failed (a file that could not be opened) never drains.
-    if (!stream.errored && !stream.destroyed) await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+    // A stream that already failed (a file that could not be opened) never drains; one that
+    // fails while waiting closes. Both listeners go once either came: a listener left per wait
+    // added up, and Node warned of a leak on stderr.
+    if (!stream.errored && !stream.destroyed)
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          stream.off('drain', done);
+          stream.off('close', done);
+          resolve();
+        };
+        stream.on('drain', done);
+        stream.on('close', done);
+      });
     if (stream.errored) throw this.target.failed?.(stream.errored) ?? stream.errored;
   }
 }

@@ -197,3 +197,23 @@ describe('spreadsheet text and formula injection', () => {
     expect(cell('call_notes')).toBe(record.call_notes);
   });
 });
+
+describe('a writer waiting for its stream to drain', () => {
+  it('leaves no listener behind: a slow pipe or file took one more each wait, and Node warned of a leak', async () => {
+    const { Writable } = await import('node:stream');
+    const { RecordWriter } = await import('../../src/report/export.js');
+    // A stream that takes a write at a time and drains on the next turn: every write waits.
+    const slow = new Writable({ highWaterMark: 16, write: (_chunk, _encoding, done) => setImmediate(done) });
+    const listeners = () => slow.listenerCount('close') + slow.listenerCount('error') + slow.listenerCount('drain');
+    const before = listeners();
+    const writer = new RecordWriter<object>(
+      { format: 'ndjson', columns: [], csvMode: 'exact', bom: false },
+      { stream: () => slow },
+    );
+    await writer.start(1);
+    for (let i = 0; i < 40; i++) await writer.records([{ id: i, text: 'x'.repeat(40) }]);
+    await writer.finish();
+    expect(writer.count).toBe(40);
+    expect(listeners()).toBe(before);
+  });
+});
