@@ -1,6 +1,5 @@
 import type { Writable } from 'node:stream';
 import type { RecordSink } from '../api/stream.js';
-import { CsvBytes } from './csv-bytes.js';
 import { csvCell, csvLine, type CsvMode } from './csv.js';
 
 const NEWLINE = Buffer.from('\n');
@@ -96,7 +95,6 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
   private headWritten = false;
   private readonly named: Set<string>;
   private readonly cells: string[];
-  private bytes: CsvBytes | undefined;
 
   /**
    * @param target where the text goes, and whether a retried request can start over (a file can
@@ -137,55 +135,29 @@ export class RecordWriter<T extends object> implements RecordSink<T> {
     return head;
   }
 
-  async records(items: T[], raws?: Buffer[]): Promise<void> {
+  /** A group of records, each with its bytes as the service sent them (`raws`). */
+  async records(items: T[], raws: Buffer[]): Promise<void> {
     if (items.length === 0) return;
     const head = this.head();
     const { format } = this.options;
-    if (format === 'csv') {
-      // Each usual record straight from its bytes to CSV bytes (csv-bytes.ts); any other from
-      // the parsed record. One Buffer for the group: nothing to encode at write time.
-      const bytes = (this.bytes ??= new CsvBytes(this.options.columns, this.options.csvMode));
-      // CSV is shorter than the JSON (no keys); a record may need twice its bytes (a nested value
-      // of quotes), and the buffer grows in the rare group where that adds up.
-      let size = head.length * 3 + 64;
-      let longest = 0;
-      for (const raw of raws ?? []) {
-        size += raw.length;
-        if (raw.length > longest) longest = raw.length;
-      }
-      bytes.begin(size + 2 * longest + 8 * this.cells.length);
-      bytes.text(head);
-      for (let i = 0; i < items.length; i++) {
-        if (!raws || !bytes.record(raws[i]!, items[i] as Record<string, unknown>))
-          bytes.text(`${this.csv(items[i]!)}\r\n`);
-      }
-      this.written += items.length;
-      await this.write(bytes.take());
-      return;
-    }
-    if (raws) {
-      // NDJSON and JSON: each record's own bytes, as the service sent them (numbers keep their
-      // exact text; no serializing again). One with a line break inside (pretty-printed JSON:
-      // breaks can only be whitespace there) is serialized on one line instead.
-      const parts: Buffer[] = [Buffer.from(head + (format === 'json' ? (this.written === 0 ? '\n' : ',\n') : ''))];
-      const sep = format === 'json' ? JSON_SEP : NEWLINE;
-      for (let i = 0; i < raws.length; i++) {
-        if (i > 0) parts.push(sep);
-        const raw = raws[i]!;
-        parts.push(raw.includes(0x0a) || raw.includes(0x0d) ? Buffer.from(JSON.stringify(items[i])) : raw);
-      }
-      if (format === 'ndjson') parts.push(NEWLINE);
-      this.written += items.length;
-      await this.write(Buffer.concat(parts));
-      return;
-    }
-    const lines = new Array<string>(items.length);
-    for (let i = 0; i < items.length; i++) lines[i] = JSON.stringify(items[i]);
-    let text: string;
-    if (format === 'ndjson') text = `${head}${lines.join('\n')}\n`;
-    else text = `${head}${this.written === 0 ? '\n' : ',\n'}${lines.join(',\n')}`;
+    const first = this.written === 0;
     this.written += items.length;
-    await this.write(text);
+    if (format === 'csv') {
+      const lines = items.map((item) => this.csv(item));
+      return this.write(`${head}${lines.join('\r\n')}\r\n`);
+    }
+    // NDJSON and JSON: each record's own bytes, as the service sent them (numbers keep their
+    // exact text). One with a line break inside (pretty-printed JSON: breaks can only be
+    // whitespace there) is serialized on one line instead.
+    const parts: Buffer[] = [Buffer.from(head + (format === 'json' ? (first ? '\n' : ',\n') : ''))];
+    const sep = format === 'json' ? JSON_SEP : NEWLINE;
+    for (let i = 0; i < raws.length; i++) {
+      if (i > 0) parts.push(sep);
+      const raw = raws[i]!;
+      parts.push(raw.includes(0x0a) || raw.includes(0x0d) ? Buffer.from(JSON.stringify(items[i])) : raw);
+    }
+    if (format === 'ndjson') parts.push(NEWLINE);
+    await this.write(Buffer.concat(parts));
   }
 
   /** Ends the document (the JSON array's bracket); the stream itself is the caller's to close. */

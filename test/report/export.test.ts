@@ -210,8 +210,11 @@ describe('a writer waiting for its stream to drain', () => {
       { format: 'ndjson', columns: [], csvMode: 'exact', bom: false },
       { stream: () => slow },
     );
-    await writer.start(1);
-    for (let i = 0; i < 40; i++) await writer.records([{ id: i, text: 'x'.repeat(40) }]);
+    await writer.start();
+    for (let i = 0; i < 40; i++) {
+      const record = { id: i, text: 'x'.repeat(40) };
+      await writer.records([record], [Buffer.from(JSON.stringify(record))]);
+    }
     await writer.finish();
     expect(writer.count).toBe(40);
     expect(listeners()).toBe(before);
