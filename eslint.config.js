@@ -4,6 +4,24 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** The errors that end a command with its exit code (src/errors.ts): their messages are printed, redacted. */
+const CLI_ERRORS = [
+  'CliError',
+  'UsageError',
+  'InputError',
+  'AuthError',
+  'NetworkError',
+  'ServiceError',
+  'WrongSchemeError',
+  'NotFoundError',
+  'OldStateError',
+  'LocalError',
+  'InterruptedError',
+  'ServiceUnavailableError',
+].join('|');
+/** A message given as a plain string. */
+const PLAIN = ':matches(TemplateLiteral, Literal, BinaryExpression)';
+
 export default tseslint.config(
   { ignores: ['dist/', 'dist.next/', 'dist.old/', 'coverage/', 'node_modules/', 'fixtures/', 'bench/data/', '.tmp/'] },
   // Written by the build (scripts/validators.mjs).
@@ -39,6 +57,29 @@ export default tseslint.config(
             message: 'use tempDir() from test/helpers/temp.ts: it removes the folder after the test or the file',
           })),
         },
+      ],
+    },
+  },
+  {
+    // A message is written with `said` (src/said.ts): its literal words are callctl's, shown as
+    // written, and only what it interpolates is redacted. A plain string would be redacted whole,
+    // callctl's own flag names and words with it.
+    files: ['src/**/*.ts'],
+    ignores: ['src/sandbox/**', 'src/hooks/ui/client/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          // new UsageError(`...`), new UsageError('...' + x), new UsageError(c ? 'a' : `b`)
+          `NewExpression[callee.name=/^(${CLI_ERRORS})$/] > ${PLAIN}.arguments:first-child`,
+          `NewExpression[callee.name=/^(${CLI_ERRORS})$/] > ConditionalExpression.arguments:first-child > ${PLAIN}:matches(.consequent, .alternate)`,
+          // out.warn(`...`), shown.line('...'): the output's and the progress renderer's messages
+          `CallExpression[callee.property.name=/^(warn|info|success|line|warning|error)$/][callee.object.name!="console"] > ${PLAIN}.arguments:first-child`,
+        ].map((selector) => ({
+          selector,
+          message:
+            "write the message as said`...` (src/said.ts): a plain string is redacted whole, callctl's words with it",
+        })),
       ],
     },
   },

@@ -10,10 +10,11 @@ import { AuthError } from './errors.js';
 import { USER_AGENT } from './version.js';
 import { DEFAULT_TIMEOUT_SECONDS } from './limits.js';
 import { addSecret, addUrlSecrets, secrets } from './redact.js';
-import { SECRET_ENV, SECRET_ENV_NAMES, SETTINGS, type SettingKey } from './config/keys.js';
+import { SECRET_ENV, SECRET_ENV_NAMES, SETTING_NAMES, SETTINGS, type SettingKey } from './config/keys.js';
 import { httpUrl } from './config/http-url.js';
 import type { StoreFlags } from './store/resolve.js';
 import type { Store } from './store/store.js';
+import { named, said, type Said } from './said.js';
 
 /** Options every command accepts (README, "Configuration"). */
 export interface GlobalOptions {
@@ -54,7 +55,7 @@ export class Context {
   private clientCache: CloudClient | undefined;
   private storeCache: Promise<Store> | undefined;
   private currentProfile: string | undefined;
-  private readonly addresses = new Map<string, string>();
+  private readonly addresses = new Map<string, Said>();
 
   constructor(
     readonly io: IO,
@@ -190,16 +191,19 @@ export class Context {
     const appKey = (await this.settings()).get('app-key');
     if (!appKey || !appSecret) return undefined;
     const from = {
-      appKey: this.sourceOf('app-key', '--app-key'),
-      appSecret: this.io.env[SECRET_ENV.appSecret] ? SECRET_ENV.appSecret : SECRET_ENV.appSecretFile,
+      appKey: this.sourceOf('app-key', said`--app-key`),
+      appSecret: named(
+        this.io.env[SECRET_ENV.appSecret] ? SECRET_ENV.appSecret : SECRET_ENV.appSecretFile,
+        SETTING_NAMES,
+      ),
     };
     return { appKey, appSecret, from };
   }
 
   async baseUrl(): Promise<string> {
     const settings = await this.settings();
-    const url = httpUrl(settings.require('base-url', '--base-url'), 'base URL');
-    this.noteAddress(url, `the base URL, from ${this.sourceOf('base-url', '--base-url')}`);
+    const url = httpUrl(settings.require('base-url', said`--base-url`), 'base URL');
+    this.noteAddress(url, said`the base URL, from ${this.sourceOf('base-url', said`--base-url`)}`);
     return url;
   }
 
@@ -207,19 +211,23 @@ export class Context {
    * Where a setting's value came from, as a person would fix it: the flag, the environment
    * variable, or the profile's key.
    */
-  sourceOf(key: SettingKey, flag: string): string {
+  sourceOf(key: SettingKey, flag: Said): Said {
     const { source } = this.settingsCache?.resolve(key) ?? {};
-    if (source === 'env') return (SETTINGS[key] as { env?: string }).env ?? key;
-    if (source === 'profile') return `profile ${this.profile}'s ${key}`;
+    const name = named(key, SETTING_NAMES);
+    if (source === 'env') {
+      const env = (SETTINGS[key] as { env?: string }).env;
+      return env ? named(env, SETTING_NAMES) : name;
+    }
+    if (source === 'profile') return said`profile ${this.profile}'s ${name}`;
     return flag;
   }
 
   /** Records where an address came from, for the errors that name it (longest prefix wins). */
-  noteAddress(url: string, from: string): void {
+  noteAddress(url: string, from: Said): void {
     this.addresses.set(url.replace(/\/+$/, ''), from);
   }
 
-  private addressFrom(url: string): string | undefined {
+  private addressFrom(url: string): Said | undefined {
     let best: string | undefined;
     for (const prefix of this.addresses.keys())
       if (url.startsWith(prefix) && (best === undefined || prefix.length > best.length)) best = prefix;
@@ -256,7 +264,7 @@ export class Context {
       const { token, source, mismatch } = await this.tokenFor(baseUrl);
       if (mismatch && !credentials) {
         throw new AuthError(
-          `profile ${this.profile} holds a token for ${mismatch}, not for ${baseUrl}; it is not sent elsewhere. To use ${baseUrl}, log in to it: \`callctl --base-url ${baseUrl} -p OTHER auth login\` (or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET)`,
+          said`profile ${this.profile} holds a token for ${mismatch}, not for ${baseUrl}; it is not sent elsewhere. To use ${baseUrl}, log in to it: \`callctl --base-url ${baseUrl} -p OTHER auth login\` (or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET)`,
           { tokenBaseUrl: mismatch, baseUrl },
         );
       }
@@ -267,7 +275,7 @@ export class Context {
         onToken: (t) => this.addSecret(t),
         onWarning: (message) => out.warn(message),
         showBody: this.globals.verbose,
-        ...(source === 'env' ? { tokenFrom: 'CALLCTL_TOKEN' } : {}),
+        ...(source === 'env' ? { tokenFrom: said`CALLCTL_TOKEN` } : {}),
       });
     }
     return this.clientCache;
@@ -294,7 +302,7 @@ export class Context {
         onLockLost: (what, error) =>
           void this.output().then((out) =>
             out.warn(
-              `the lock of this ${what} in the store was lost (${error.message.split('\n')[0]}): another host may now start the same work`,
+              said`the lock of this ${what} in the store was lost (${error.message.split('\n')[0]}): another host may now start the same work`,
             ),
           ),
       });

@@ -1,4 +1,5 @@
 import { plural } from './plural.js';
+import { Said, said } from './said.js';
 import type { ErrorJson } from './schemas/local-output.js';
 
 /** What kind of error, as the `--json` error line names it. */
@@ -20,43 +21,55 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 /**
  * An error that ends a command with a documented exit code and one clear line on stderr.
  * `details` is added to the `{"error": {...}}` object printed with `--json`; it must never hold secrets.
+ * The message is written with `said` (src/said.ts): its literal words are callctl's, shown as
+ * written; what it interpolates is redacted where it is printed.
  */
 export class CliError extends Error {
+  /** The message, callctl's words apart from outside text: what is printed (redacted). */
+  said: Said;
+
   constructor(
-    message: string,
+    message: string | Said,
     readonly exitCode: ExitCodeValue,
     readonly kind: ErrorKind,
     readonly details: Record<string, unknown> = {},
   ) {
-    super(message);
+    super(String(message));
     this.name = new.target.name;
+    this.said = Said.of(message);
+  }
+
+  /** Rewrites the message (`said` and `message` alike), e.g. with what happened around it. */
+  amend(message: Said): void {
+    this.said = message;
+    this.message = String(message);
   }
 }
 
 /** Unknown flag, missing argument, bad flag value. */
 export class UsageError extends CliError {
-  constructor(message: string, details?: Record<string, unknown>) {
+  constructor(message: string | Said, details?: Record<string, unknown>) {
     super(message, ExitCode.USAGE, 'usage', details);
   }
 }
 
 /** Invalid input data (CSV rows, JSON files, variables): nothing was sent. */
 export class InputError extends CliError {
-  constructor(message: string, details?: Record<string, unknown>) {
+  constructor(message: string | Said, details?: Record<string, unknown>) {
     super(message, ExitCode.INPUT, 'input', details);
   }
 }
 
 /** No token, or credentials or token rejected. */
 export class AuthError extends CliError {
-  constructor(message: string, details?: Record<string, unknown>) {
+  constructor(message: string | Said, details?: Record<string, unknown>) {
     super(message, ExitCode.AUTH, 'auth', details);
   }
 }
 
 /** Network failure or timeout, after retries. */
 export class NetworkError extends CliError {
-  constructor(message: string, details?: Record<string, unknown>) {
+  constructor(message: string | Said, details?: Record<string, unknown>) {
     super(message, ExitCode.NETWORK, 'network', details);
   }
 }
@@ -64,7 +77,7 @@ export class NetworkError extends CliError {
 /** The service answered an error: an HTTP status, or an envelope whose code is not success. */
 export class ServiceError extends CliError {
   constructor(
-    message: string,
+    message: string | Said,
     readonly endpoint: string,
     readonly httpStatus: number,
     readonly serviceCode: number | undefined,
@@ -79,7 +92,7 @@ export class ServiceError extends CliError {
  * sent, and every attempt would fail alike until the address is fixed (exit 1, no retries).
  */
 export class WrongSchemeError extends CliError {
-  constructor(message: string, details?: Record<string, unknown>) {
+  constructor(message: string | Said, details?: Record<string, unknown>) {
     super(message, ExitCode.SERVICE, 'wrong-scheme', details);
   }
 }
@@ -97,7 +110,7 @@ export function nothingSent(error: unknown): error is WrongSchemeError | ProxyAu
  * service's own "not found" is, since running again will not help until the name is fixed.
  */
 export class NotFoundError extends CliError {
-  constructor(message: string, details?: Record<string, unknown>) {
+  constructor(message: string | Said, details?: Record<string, unknown>) {
     super(message, ExitCode.SERVICE, 'not-found', details);
   }
 }
@@ -107,7 +120,7 @@ export class NotFoundError extends CliError {
  * neither taken as done nor sent again until the user says which (exit 1: it stays so until then).
  */
 export class OldStateError extends CliError {
-  constructor(message: string, details: Record<string, unknown> = {}) {
+  constructor(message: string | Said, details: Record<string, unknown> = {}) {
     super(message, ExitCode.SERVICE, 'old-state', details);
   }
 }
@@ -117,14 +130,14 @@ export class OldStateError extends CliError {
  * written, or holds something callctl cannot use. Not the service's doing: fix the file or folder.
  */
 export class LocalError extends CliError {
-  constructor(message: string, details?: Record<string, unknown>) {
+  constructor(message: string | Said, details?: Record<string, unknown>) {
     super(message, ExitCode.LOCAL, 'local', details);
   }
 }
 
 /** Ctrl-C, or a prompt or confirmation declined. */
 export class InterruptedError extends CliError {
-  constructor(message = 'interrupted') {
+  constructor(message: string | Said = said`interrupted`) {
     super(message, ExitCode.INTERRUPTED, 'interrupted');
   }
 }
@@ -135,7 +148,7 @@ export class InterruptedError extends CliError {
  */
 export class ServiceUnavailableError extends CliError {
   constructor(
-    message: string,
+    message: string | Said,
     readonly endpoint: string,
     readonly httpStatus: number,
     readonly serviceCode: number | undefined,
@@ -233,7 +246,7 @@ export function localTrouble(error: unknown, what?: string): unknown {
   const reason = e.syscall === 'mkdir' && e.code === 'EEXIST' ? 'a file of that name is in the way' : fsReason(e.code);
   const path = e.path ? ` ${e.path}` : '';
   const verb = FS_VERBS[e.syscall] ?? e.syscall;
-  return new LocalError(`cannot ${verb}${what ? ` ${what}` : ''}${path}: ${reason}`, {
+  return new LocalError(said`cannot ${verb}${what ? ` ${what}` : ''}${path}: ${reason}`, {
     code: e.code,
     syscall: e.syscall,
     ...(e.path ? { path: e.path } : {}),
@@ -246,7 +259,7 @@ export function localTrouble(error: unknown, what?: string): unknown {
  */
 export function afterShown(error: unknown, shown: number): unknown {
   if (shown > 0 && error instanceof CliError && error.details.written === undefined) {
-    error.message += `; ${plural(shown, 'record')} had been written before it`;
+    error.amend(said`${error}; ${plural(shown, 'record')} had been written before it`);
     error.details.written = shown;
   }
   return error;

@@ -1,5 +1,6 @@
 import { CliError, ExitCode, UsageError, localTrouble } from './errors.js';
 import { redact } from './redact.js';
+import { said, type Said } from './said.js';
 import type { IO } from './io.js';
 import type { RunState } from './commands/action.js';
 import { helpPageKey, readHelpPage } from './help/request.js';
@@ -83,8 +84,7 @@ function report(io: IO, thrown: unknown, options: ReportOptions): number {
   // commander has already printed its own one-line message for these.
   if (typeof e?.code === 'string' && e.code.startsWith('commander.')) {
     if (e.exitCode === 0) return ExitCode.OK; // --help, --version, `help <command>`
-    if (options.wantsJson)
-      writeJsonError(io, { kind: 'usage', message: clean(e.message ?? ''), exitCode: ExitCode.USAGE });
+    if (options.wantsJson) writeJsonError(io, { kind: 'usage', exitCode: ExitCode.USAGE }, clean(e.message ?? ''));
     return ExitCode.USAGE;
   }
   // @inquirer/prompts throws this on Ctrl-C at a prompt.
@@ -92,8 +92,9 @@ function report(io: IO, thrown: unknown, options: ReportOptions): number {
     io.stderr.write('cancelled\n');
     return ExitCode.INTERRUPTED;
   }
-  // Every secret of the run, in each form, with secret JSON keys and URL credentials (src/redact.ts).
-  const scrub = (text: string) => redact(text);
+  // Every secret of the run, in each form, with secret JSON keys and URL passwords (src/redact.ts);
+  // of a CliError's message, only what came from outside (src/said.ts).
+  const scrub = (text: string | Said) => redact(text);
   // A usage error is how the command was typed, found before anything was done: the same plain
   // line in every command, as commander's own (only a cron command's other errors are timed).
   const stamp = error instanceof UsageError ? '' : options.stamp;
@@ -103,13 +104,13 @@ function report(io: IO, thrown: unknown, options: ReportOptions): number {
     // exchanges; a stack trace is for a bug (below), where it helps whoever reports it.
     io.stderr.write(`${stamp}error: ${message}\n`);
     if (options.wantsJson)
-      writeJsonError(io, { kind: error.kind, message, exitCode: error.exitCode, ...error.details });
+      writeJsonError(io, { kind: error.kind, exitCode: error.exitCode, ...error.details }, message);
     return error.exitCode;
   }
   const message = scrub(e?.message ?? String(error));
   io.stderr.write(`${stamp}error: ${message}${options.verbose ? '' : ' (run with --verbose for details)'}\n`);
   if (options.verbose && (error as Error)?.stack) io.stderr.write(`${scrub((error as Error).stack!)}\n`);
-  if (options.wantsJson) writeJsonError(io, { kind: 'internal', message, exitCode: ExitCode.SERVICE });
+  if (options.wantsJson) writeJsonError(io, { kind: 'internal', exitCode: ExitCode.SERVICE }, message);
   return ExitCode.SERVICE;
 }
 
@@ -118,30 +119,37 @@ function report(io: IO, thrown: unknown, options: ReportOptions): number {
  * run again; 1 is a refusal that recurs until what the service names is fixed. An outcome that
  * may have reached someone says so itself and gets no "run again".
  */
-export function withHint(error: CliError): string {
+export function withHint(error: CliError): Said {
   const m = error.message;
   if (
     error.exitCode === ExitCode.NETWORK &&
     error.details.mayHaveBeenSent !== true &&
     !/run (the same command )?again/.test(m)
   ) {
-    return `${m}; this may pass by itself: run again later`;
+    return said`${error}; this may pass by itself: run again later`;
   }
   if (
     error.exitCode === ExitCode.SERVICE &&
     error.kind === 'service' &&
     !/will not help|run again|until (this|that|it) is fixed/.test(m)
   ) {
-    return `${m}; the service refused: running again will not help until that is fixed`;
+    return said`${error}; the service refused: running again will not help until that is fixed`;
   }
-  return m;
+  return error.said;
 }
 
 function clean(message: string): string {
   return message.replace(/^error: /, '');
 }
 
-/** `{"error": {...}}` on stderr, redacted as serialised: a secret in `details` or JSON-escaped in the message is caught too. */
-function writeJsonError(io: IO, error: ErrorJson['error']): void {
-  io.stderr.write(`${redact(JSON.stringify({ error } satisfies ErrorJson))}\n`);
+/**
+ * `{"error": {...}}` on stderr: the message as the error line shows it (redacted already), and the
+ * rest redacted as serialised (a secret JSON-escaped in `details` is caught too).
+ */
+function writeJsonError(io: IO, error: JsonErrorRest, message: string): void {
+  const { kind, ...rest } = JSON.parse(redact(JSON.stringify(error))) as JsonErrorRest;
+  io.stderr.write(`${JSON.stringify({ error: { kind, message, ...rest } } satisfies ErrorJson)}\n`);
 }
+
+/** The `--json` error object but its message. */
+type JsonErrorRest = { kind: ErrorJson['error']['kind']; exitCode: number } & Record<string, unknown>;

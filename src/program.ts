@@ -1,8 +1,9 @@
-import { Command, Help, Option } from './commands/commander.js';
+import { Command, Help, Option, type CommandUnknownOpts } from './commands/commander.js';
 import { columnNames, makeDeps, type Deps, type RunState } from './commands/action.js';
 import { TIMEOUT, timeoutSeconds } from './commands/flag-values.js';
 import type { IO } from './io.js';
 import { redact } from './redact.js';
+import { named, Said, said } from './said.js';
 import { VERSION } from './version.js';
 import { COMMANDS, commandNamed, completion } from './commands/declarations.js';
 
@@ -65,7 +66,8 @@ export async function buildProgram(
       getOutHelpWidth: () => HELP_WIDTH,
       getErrHelpWidth: () => HELP_WIDTH,
       // One line per error: commander puts its suggestion on a line of its own.
-      outputError: (s, write) => write(redact(s).replace(/\n\(Did you mean (.+)\?\)/, ' (did you mean $1?)')),
+      outputError: (s, write) =>
+        write(redact(commanderMessage(program, s.replace(/\n\(Did you mean (.+)\?\)/, ' (did you mean $1?)')))),
     })
     .addHelpText(
       'after',
@@ -96,6 +98,32 @@ Start here:
   // Loaded together, declared in this order (the order of the help page).
   for (const { register } of await Promise.all(declarations.map((load) => load()))) register(program, deps);
   return program;
+}
+
+/**
+ * commander's error as callctl's words and what the user typed: its flags and commands, quoted or
+ * suggested, are the program's own (shown as written, whatever a secret spells); everything else
+ * is redacted as outside text, since it may hold what was typed (a value, a mistyped flag).
+ */
+function commanderMessage(program: CommandUnknownOpts, text: string): Said {
+  const names = new Set<string>();
+  const walk = (cmd: CommandUnknownOpts) => {
+    names.add(cmd.name());
+    for (const o of cmd.options) for (const n of [o.flags, o.long, o.short]) if (n) names.add(n);
+    cmd.commands.forEach(walk);
+  };
+  walk(program);
+  const pieces = text.split(/('[^'\n]*'|\(did you mean [^?\n]+\?\))/);
+  return Said.join(
+    pieces.map((piece, i) => {
+      if (i % 2 === 0) return piece.startsWith('error: ') ? said`error: ${piece.slice(7)}` : piece;
+      const quoted = /^'(.*)'$/.exec(piece)?.[1];
+      if (quoted !== undefined) return names.has(quoted) ? said`'${named(quoted, names)}'` : piece;
+      const suggested = /^\(did you mean (.+)\?\)$/.exec(piece)![1]!;
+      return said`(did you mean ${named(suggested, names)}?)`;
+    }),
+    said``,
+  );
 }
 
 /** A help page with its Commands section moved before its Options (commander puts it last). */

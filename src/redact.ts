@@ -13,6 +13,8 @@
  * commands in one process only get more redaction, never less.
  */
 
+import type { Said } from './said.js';
+
 export const REDACTED = '***';
 
 /** Header names whose values are never shown or recorded. */
@@ -122,9 +124,11 @@ class SecretRegistry implements Iterable<string> {
     return this.values.values();
   }
 
-  /** Replaces every spelling of every secret. */
-  replace(text: string): string {
-    return this.pattern && this.mayBeIn((part) => text.includes(part)) ? replaceCovered(text, this.pattern) : text;
+  /** Replaces every spelling of every secret (but the stretches `keep` keeps). */
+  replace(text: string, keep?: Keep): string {
+    return this.pattern && this.mayBeIn((part) => text.includes(part))
+      ? replaceCovered(text, this.pattern, keep)
+      : text;
   }
 }
 
@@ -217,7 +221,7 @@ function spellings(values: string[]): RegExp {
  * `\u0020\u0020\u0020\u005c`, for a secret of three spaces and a backslash) and end inside its
  * real spelling: replacing only that one would show the rest.
  */
-function replaceCovered(text: string, pattern: RegExp): string {
+function replaceCovered(text: string, pattern: RegExp, keep?: Keep): string {
   pattern.lastIndex = 0;
   let m = pattern.exec(text);
   if (!m) return text;
@@ -232,7 +236,7 @@ function replaceCovered(text: string, pattern: RegExp): string {
       for (pattern.lastIndex = start + 1; (m = pattern.exec(text)) && m.index < end; pattern.lastIndex = m.index + 1)
         end = Math.max(end, m.index + m[0].length);
     }
-    out += `${text.slice(last, start)}${REDACTED}`;
+    out += keep?.(start, end) ? text.slice(last, end) : `${text.slice(last, start)}${REDACTED}`;
     last = end;
   }
   return out + text.slice(last);
@@ -294,19 +298,45 @@ export function addUrlSecrets(url: string | undefined): void {
   }
 }
 
+/** Whether the stretch `[start, end)` of a text is kept as it is (it is callctl's own words). */
+type Keep = (start: number, end: number) => boolean;
+
 /**
  * For display text (errors, warnings, `--verbose`, results): every known secret in each of its
- * forms, the values of secret JSON keys, and credentials inside URLs. `extra` adds values for
- * this call only.
+ * forms, the values of secret JSON keys, and passwords inside URLs. `extra` adds values for this
+ * call only. Of a message built with `said` (src/said.ts), only what came from outside is
+ * rewritten: a stretch that spells a secret is replaced when any character of it is outside text,
+ * and callctl's own words around it are shown as written.
  */
-export function redact(text: string, extra: Iterable<string | undefined> = []): string {
-  let out = redactUrls(text).replace(
+export function redact(text: string | Said, extra: Iterable<string | undefined> = []): string {
+  const more = [...extra].filter((v): v is string => !!v && v.length >= MIN_LENGTH && !secrets.has(v));
+  if (typeof text === 'string') return redactSecrets(redactPatterns(text), more);
+  // The patterns are of outside text alone (source code holds no password or secret JSON value);
+  // a secret is looked for in the whole, so that one begun in callctl's words and ended outside
+  // them is caught, and kept only when it lies in callctl's words whole.
+  const parts = text.parts.map((p, i) => (i % 2 ? redactPatterns(p) : p));
+  const own: Array<[number, number]> = [];
+  let at = 0;
+  parts.forEach((p, i) => {
+    if (i % 2 === 0) own.push([at, at + p.length]);
+    at += p.length;
+  });
+  const keep: Keep = (start, end) => own.some(([from, to]) => from <= start && end <= to);
+  return redactSecrets(parts.join(''), more, keep);
+}
+
+/** The values of secret JSON keys and the passwords of URLs. */
+function redactPatterns(text: string): string {
+  return redactUrls(text).replace(
     SECRET_JSON_KEYS,
     (_m, key: string, colon: string) => `"${key}"${colon}"${REDACTED}"`,
   );
-  out = secrets.replace(out);
-  const more = [...extra].filter((v): v is string => !!v && v.length >= MIN_LENGTH && !secrets.has(v));
-  return more.length ? replaceCovered(out, spellings(more)) : out;
+}
+
+/** Every known secret, and `more` for this call; positions in `text` are the ones `keep` is asked of. */
+function redactSecrets(text: string, more: string[], keep?: Keep): string {
+  if (!more.length) return secrets.replace(text, keep);
+  return replaceCovered(text, spellings([...secrets, ...more]), keep);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { said } from '../said.js';
+
 /**
  * A streaming reader for one array inside a JSON document: the bytes come in chunks, the array's
  * elements go out in small groups as soon as they are complete, and what is left of the document
@@ -137,8 +139,10 @@ export class ArraySplitter {
    * a connection lost mid-body, with the code the transport retries on.
    */
   end(): string {
-    if (this.stack.length > 0 || this.inString)
-      throw Object.assign(new Error('the answer was cut short (its JSON ends early)'), { code: 'ANSWER_CUT' });
+    if (this.stack.length > 0 || this.inString) {
+      const words = said`the answer was cut short (its JSON ends early)`;
+      throw Object.assign(new Error(String(words)), { code: 'ANSWER_CUT', said: words });
+    }
     return Buffer.concat(this.restParts).toString('utf8');
   }
 

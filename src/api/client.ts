@@ -4,12 +4,13 @@ import { answerSchema, type AnswerSchema } from '../schemas/answers.js';
 import { describeAnswer, firstBytes, judge, transientAnswer, type Envelope } from './envelope.js';
 import { tolerantParse } from './tolerant.js';
 import type { HttpRequest, HttpResponse, Transport } from './transport.js';
+import { Said, said } from '../said.js';
 
 export interface Credentials {
   appKey: string;
   appSecret: string;
   /** Where each came from (`CALLCTL_APP_KEY`, `--app-secret-stdin`...), named when the service rejects them. */
-  from?: { appKey: string; appSecret: string };
+  from?: { appKey: Said; appSecret: Said };
 }
 
 export interface CloudClientOptions {
@@ -24,7 +25,7 @@ export interface CloudClientOptions {
   /** Put the first bytes of a body that is not an envelope into the error (`--verbose`). */
   showBody?: boolean;
   /** The environment variable the token came from (`CALLCTL_TOKEN`), named when it is rejected. */
-  tokenFrom?: string;
+  tokenFrom?: Said;
 }
 
 export interface CloudCall<T extends z.ZodType> {
@@ -77,7 +78,9 @@ export class CloudClient {
   /** POST /service/cloud/auth: exchanges APPKey and APPSecret for a token. */
   async authenticate(credentials = this.options.credentials): Promise<string> {
     if (!credentials)
-      throw new AuthError('no credentials: run `callctl auth login` or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET');
+      throw new AuthError(
+        said`no credentials: run \`callctl auth login\` or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET`,
+      );
     const endpoint = 'POST /service/cloud/auth';
     const res = await this.transport.send({
       method: 'POST',
@@ -90,7 +93,7 @@ export class CloudClient {
     const verdict = judge(res);
     if (verdict.kind === 'rejected') {
       throw new AuthError(
-        `${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: ${rejectedCredentials(credentials)}`,
+        said`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: ${rejectedCredentials(credentials)}`,
         {
           endpoint,
           httpStatus: res.status,
@@ -110,7 +113,7 @@ export class CloudClient {
     if (!this.token) {
       if (!this.options.credentials) {
         throw new AuthError(
-          'not logged in: run `callctl auth login`, or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET',
+          said`not logged in: run \`callctl auth login\`, or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET`,
         );
       }
       await this.authenticate();
@@ -120,10 +123,11 @@ export class CloudClient {
     if (verdict.kind === 'rejected') {
       if (!this.options.credentials) {
         // A token from the environment wins over the stored login: logging in again cannot help.
-        const fix = this.options.tokenFrom
-          ? `the token in ${this.options.tokenFrom} was rejected: set ${this.options.tokenFrom} to a current token, or unset it so that the profile's login is used (\`callctl auth login\` stores one), or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET so that callctl renews it`
-          : 'the token was rejected; log in again (`callctl auth login`), or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET so that callctl renews it';
-        throw new AuthError(`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: ${fix}`, {
+        const from = this.options.tokenFrom;
+        const fix = from
+          ? said`the token in ${from} was rejected: set ${from} to a current token, or unset it so that the profile's login is used (\`callctl auth login\` stores one), or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET so that callctl renews it`
+          : said`the token was rejected; log in again (\`callctl auth login\`), or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET so that callctl renews it`;
+        throw new AuthError(said`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: ${fix}`, {
           endpoint,
           httpStatus: res.status,
           serviceCode: verdict.envelope?.code,
@@ -133,14 +137,14 @@ export class CloudClient {
       // Records of this answer already shown cannot be taken back: not asked again.
       if (spec.restartable?.() === false)
         throw new AuthError(
-          `${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: the token was rejected once part of the answer was shown; a new one is in use now: run the command again`,
+          said`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: the token was rejected once part of the answer was shown; a new one is in use now: run the command again`,
           { endpoint, httpStatus: res.status, serviceCode: verdict.envelope?.code },
         );
       res = await this.send(spec, endpoint);
       verdict = judge(res);
       if (verdict.kind === 'rejected') {
         throw new AuthError(
-          `${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: a new token was rejected too; check the app's rights with the service`,
+          said`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: a new token was rejected too; check the app's rights with the service`,
           { endpoint, httpStatus: res.status, serviceCode: verdict.envelope?.code },
         );
       }
@@ -171,7 +175,7 @@ export class CloudClient {
         const parsed = tolerantParse(await data.schema(), verdict.envelope.data);
         if (!parsed.ok) {
           throw new ServiceError(
-            `${endpoint}: code 200, but an unexpected answer: ${parsed.problem}`,
+            said`${endpoint}: code 200, but an unexpected answer: ${parsed.problem}`,
             endpoint,
             res.status,
             200,
@@ -186,7 +190,7 @@ export class CloudClient {
         const what = verdict.envelope ? describeAnswer(res.status, verdict.envelope) : `HTTP ${res.status}`;
         // "Run again" is added where the error is reported (main.ts), once, after any context.
         throw new ServiceUnavailableError(
-          `${endpoint}: ${what}${tries}`,
+          said`${endpoint}: ${what}${tries}`,
           endpoint,
           res.status,
           verdict.envelope?.code,
@@ -198,7 +202,7 @@ export class CloudClient {
       }
       case 'refused':
         throw new ServiceError(
-          `${endpoint}: ${describeAnswer(res.status, verdict.envelope)}`,
+          said`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}`,
           endpoint,
           res.status,
           verdict.envelope.code,
@@ -209,7 +213,7 @@ export class CloudClient {
           ? `; it begins: ${JSON.stringify(firstBytes(res.text))}`
           : ' (run with --verbose to see its first bytes)';
         throw new ServiceError(
-          `${endpoint}: HTTP ${res.status}, and the answer is not the service's envelope (${res.text.length === 0 ? 'empty' : /^\s*[[{]/.test(res.text) ? 'JSON without code or status' : 'not JSON'})${body}; check the base URL`,
+          said`${endpoint}: HTTP ${res.status}, and the answer is not the service's envelope (${res.text.length === 0 ? 'empty' : /^\s*[[{]/.test(res.text) ? 'JSON without code or status' : 'not JSON'})${body}; check the base URL`,
           endpoint,
           res.status,
           undefined,
@@ -217,7 +221,7 @@ export class CloudClient {
       }
       case 'rejected':
         // Handled by the callers, which know whether credentials are at hand.
-        throw new AuthError(`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}`, { endpoint });
+        throw new AuthError(said`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}`, { endpoint });
     }
   }
 
@@ -243,13 +247,14 @@ export class CloudClient {
 }
 
 /** What to fix when the service rejects the APPKey and APPSecret, naming where they came from. */
-function rejectedCredentials(credentials: Credentials): string {
+function rejectedCredentials(credentials: Credentials): Said {
   const from = credentials.from;
-  if (!from) return 'the service rejected the APPKey and APPSecret; check them and log in again (`callctl auth login`)';
-  const env = [from.appKey, from.appSecret].filter((f) => f.startsWith('CALLCTL_'));
+  if (!from)
+    return said`the service rejected the APPKey and APPSecret; check them and log in again (\`callctl auth login\`)`;
+  const env = [from.appKey, from.appSecret].filter((f) => String(f).startsWith('CALLCTL_'));
   const fix =
     env.length > 0
-      ? `check ${env.join(' and ')} (the environment is used before the profile and the prompt)`
-      : 'check them and log in again (`callctl auth login`)';
-  return `the service rejected the APPKey (from ${from.appKey}) and APPSecret (from ${from.appSecret}): ${fix}`;
+      ? said`check ${Said.join(env, said` and `)} (the environment is used before the profile and the prompt)`
+      : said`check them and log in again (\`callctl auth login\`)`;
+  return said`the service rejected the APPKey (from ${from.appKey}) and APPSecret (from ${from.appSecret}): ${fix}`;
 }

@@ -1,5 +1,6 @@
 import { WrongSchemeError } from '../errors.js';
 import { tunnelStatus } from './proxy.js';
+import { Said, said } from '../said.js';
 
 /*
  * How a failed attempt reads: its code, its words, and whether the address has the wrong scheme.
@@ -52,13 +53,13 @@ export async function wrongScheme(
   url: string,
   error: unknown,
   closedEarly: boolean,
-  o: { endpoint: string; from?: string; timeoutMs: number },
+  o: { endpoint: string; from?: Said; timeoutMs: number },
 ): Promise<WrongSchemeError | undefined> {
   const target = new URL(url);
-  const from = o.from ? ` (${o.from})` : '';
+  const from = o.from ? said` (${o.from})` : '';
   if (target.protocol === 'https:' && plainAnswerToTls(error)) {
     return new WrongSchemeError(
-      `${o.endpoint}: ${target.origin} answers in plain HTTP, not HTTPS: use http://${target.host}${from}; nothing was sent`,
+      said`${o.endpoint}: ${target.origin} answers in plain HTTP, not HTTPS: use http://${target.host}${from}; nothing was sent`,
       { endpoint: o.endpoint, use: 'http' },
     );
   }
@@ -66,7 +67,7 @@ export async function wrongScheme(
     const port = Number(target.port || 80);
     if (await speaksTls(target.hostname.replace(/^\[|\]$/g, ''), port, Math.min(o.timeoutMs, 3000))) {
       return new WrongSchemeError(
-        `${o.endpoint}: ${target.origin} speaks HTTPS (TLS), not plain HTTP: use https://${target.host}${from}; nothing was sent`,
+        said`${o.endpoint}: ${target.origin} speaks HTTPS (TLS), not plain HTTP: use https://${target.host}${from}; nothing was sent`,
         { endpoint: o.endpoint, use: 'https' },
       );
     }
@@ -84,7 +85,7 @@ export function errorCode(error: unknown): string {
 }
 
 /** A failed attempt in words, and what to check when there is an obvious thing to. */
-export function describeFailure(error: unknown, timeoutMs?: number): { what: string; advice?: string } {
+export function describeFailure(error: unknown, timeoutMs?: number): { what: Said; advice?: Said } {
   const code = errorCode(error);
   if (
     code === 'TimeoutError' ||
@@ -93,23 +94,27 @@ export function describeFailure(error: unknown, timeoutMs?: number): { what: str
     code === 'UND_ERR_CONNECT_TIMEOUT' ||
     code === 'CONNECT_TIMEOUT'
   ) {
-    return { what: timeoutMs ? `timed out after ${timeoutMs / 1000} s` : 'timed out' };
+    return { what: timeoutMs ? said`timed out after ${timeoutMs / 1000} s` : said`timed out` };
   }
   const tunnel = tunnelStatus(error);
   if (tunnel !== undefined)
-    return { what: `tunnel refused with HTTP ${tunnel}`, advice: 'can the proxy reach the service, and may it?' };
+    return {
+      what: said`tunnel refused with HTTP ${tunnel}`,
+      advice: said`can the proxy reach the service, and may it?`,
+    };
   if (code === 'ECONNREFUSED')
-    return { what: 'connection refused', advice: 'is it running, and is the address right?' };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { what: 'host not found', advice: 'is the address right?' };
-  if (CLOSED_EARLY.has(code)) return { what: 'connection closed by the server before it answered' };
+    return { what: said`connection refused`, advice: said`is it running, and is the address right?` };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return { what: said`host not found`, advice: said`is the address right?` };
+  if (CLOSED_EARLY.has(code)) return { what: said`connection closed by the server before it answered` };
   // A streamed body that ended inside its JSON (src/api/array-stream.ts).
-  if (code === 'ANSWER_CUT') return { what: (error as Error).message };
+  if (code === 'ANSWER_CUT') return { what: (error as { said?: Said }).said ?? Said.of((error as Error).message) };
   // One line: OpenSSL's messages carry a newline and the path of its source file.
   const message = ((error as Error)?.message ?? String(error)).split('\n')[0]!.replace(/:\.\.\/deps\/\S*$/, '');
-  return { what: code ? `${message} (${code})` : message };
+  return { what: code ? said`${message} (${code})` : Said.of(message) };
 }
 
-export function describe(error: unknown, timeoutMs?: number): string {
+export function describe(error: unknown, timeoutMs?: number): Said {
   return describeFailure(error, timeoutMs).what;
 }
 

@@ -1,5 +1,6 @@
 import { ServiceError } from '../errors.js';
 import type { WorkflowInstance, WorkflowListData } from '../schemas/workflow.js';
+import { said } from '../said.js';
 
 /** A walk ends here whatever the service answers: 10,000 pages of anything is not a list. */
 const MAX_PAGES = 10_000;
@@ -39,7 +40,7 @@ export async function walkPages(
     if (seen.size >= count) break;
     if (fresh.length === 0) {
       throw new ServiceError(
-        `${ENDPOINT}: page ${page} repeated instances already listed (${seen.size} of count ${count} held): the service seems to ignore \`page\`; listing stopped rather than loop. \`workflow list --size N\` with N >= ${count} asks for one page`,
+        said`${ENDPOINT}: page ${page} repeated instances already listed (${seen.size} of count ${count} held): the service seems to ignore \`page\`; listing stopped rather than loop. \`workflow list --size N\` with N >= ${count} asks for one page`,
         ENDPOINT,
         200,
         200,

@@ -1,4 +1,5 @@
 import { ProxyAuthError } from '../errors.js';
+import { named, Said, said } from '../said.js';
 
 /**
  * The proxies of the environment, read as undici's EnvHttpProxyAgent reads them, so that a
@@ -20,6 +21,10 @@ export interface Proxies {
   /** NO_PROXY or no_proxy: hosts reached directly. */
   noProxy?: ProxySetting;
 }
+
+/** The variables a proxy is read from: callctl's own words where a message names one. */
+const VARIABLES = new Set(['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy']);
+const variable = (setting: ProxySetting) => named(setting.variable, VARIABLES);
 
 /** The first of `names` set to a non-empty value. */
 function fromEnv(env: Record<string, string | undefined>, ...names: string[]): ProxySetting | undefined {
@@ -95,8 +100,8 @@ export function proxyPasswords(proxies: Proxies): string[] {
 }
 
 /** `the proxy http://host:port (from HTTPS_PROXY)`. */
-export function proxyName(proxy: ProxySetting): string {
-  return `the proxy ${shownProxy(proxy.url)} (from ${proxy.variable})`;
+export function proxyName(proxy: ProxySetting): Said {
+  return said`the proxy ${shownProxy(proxy.url)} (from ${variable(proxy)})`;
 }
 
 /**
@@ -120,10 +125,11 @@ export function proxyAuthError(endpoint: string, proxy: ProxySetting): ProxyAuth
     }
   })();
   const fix = hasUser
-    ? `check the user name and password in ${proxy.variable}`
-    : `put them in ${proxy.variable}, before its host: user:password@host:port`;
+    ? said`check the user name and password in ${variable(proxy)}`
+    : said`put them in ${variable(proxy)}, before its host: user:password@host:port`;
+  const refused = hasUser ? said`the credentials it was given` : said`to pass a request without credentials`;
   return new ProxyAuthError(
-    `${endpoint}: ${proxyName(proxy)} refused ${hasUser ? 'the credentials it was given' : 'to pass a request without credentials'} (HTTP 407, Proxy Authentication Required): ${fix}; nothing was sent`,
+    said`${endpoint}: ${proxyName(proxy)} refused ${refused} (HTTP 407, Proxy Authentication Required): ${fix}; nothing was sent`,
     { endpoint, proxy: shownProxy(proxy.url), variable: proxy.variable, proxyStatus: 407 },
   );
 }
@@ -143,13 +149,13 @@ export function routeNote(proxies: Proxies, url: string): string | undefined {
  * the tunnel), or beyond it, at the service; both addresses named, and where each came from.
  */
 export function throughProxy(o: {
-  what: string;
-  advice?: string;
+  what: Said;
+  advice?: Said | undefined;
   proxy: ProxySetting;
-  service: string;
+  service: Said;
   atProxy: boolean;
-}): string {
-  if (!o.atProxy) return `${o.what} at ${o.service}, through ${proxyName(o.proxy)}`;
-  const notes = [`from ${o.proxy.variable}`, o.advice].filter(Boolean).join('; ');
-  return `${o.what} at the proxy ${shownProxy(o.proxy.url)} (${notes}), on the way to ${o.service}`;
+}): Said {
+  if (!o.atProxy) return said`${o.what} at ${o.service}, through ${proxyName(o.proxy)}`;
+  const notes = Said.join([said`from ${variable(o.proxy)}`, ...(o.advice ? [o.advice] : [])], said`; `);
+  return said`${o.what} at the proxy ${shownProxy(o.proxy.url)} (${notes}), on the way to ${o.service}`;
 }

@@ -5,6 +5,7 @@ import type { CloudClient } from './client.js';
 import type { HttpResponse, Transport } from './transport.js';
 import { readAnswer } from './deliver.js';
 import { isRead } from './reads.js';
+import { said } from '../said.js';
 
 /**
  * Any request of the spec, including the operations it lists by title only, through the one
@@ -93,7 +94,7 @@ export async function directRequest(
   onAnswer(res);
   const failed = delivery as Extract<typeof delivery, { outcome: 'failed' }>;
   throw new ServiceError(
-    `${req.endpoint}: ${failed.message}${failed.id ? ` (${failed.id})` : ''}`,
+    said`${req.endpoint}: ${failed.message}${failed.id ? ` (${failed.id})` : ''}`,
     req.endpoint,
     res.status,
     failed.code,

@@ -3,6 +3,7 @@ import { afterShown, CliError, ServiceError } from '../errors.js';
 import type { AnswerSchema } from '../schemas/answers.js';
 import { ArraySplitter, RepeatedArray } from './array-stream.js';
 import type { HttpRequest } from './transport.js';
+import { said } from '../said.js';
 
 /** Where the records of a streamed answer go, a group at a time, in order. */
 export interface RecordSink<T> {
@@ -127,7 +128,7 @@ export function streamArray<T>(
       if (error instanceof SyntaxError) throw notJson(endpoint);
       if (error instanceof RepeatedArray)
         throw new ServiceError(
-          `${endpoint}: HTTP 200, and the answer holds ${error.message}, not the service's envelope`,
+          said`${endpoint}: HTTP 200, and the answer holds ${error.message}, not the service's envelope`,
           endpoint,
           200,
           undefined,
@@ -169,7 +170,7 @@ function oddRecord(
   const where = (i: z.core.$ZodIssue) => [...path, index, ...i.path].join('.');
   const issue = issues[0]!;
   return new ServiceError(
-    `${endpoint}: code 200, but an unexpected answer: ${where(issue)}: ${issue.message}`,
+    said`${endpoint}: code 200, but an unexpected answer: ${where(issue)}: ${issue.message}`,
     endpoint,
     200,
     200,
@@ -181,7 +182,7 @@ function oddRecord(
 
 function notJson(endpoint: string): CliError {
   return new ServiceError(
-    `${endpoint}: HTTP 200, and the answer is not the service's envelope (not JSON); check the base URL`,
+    said`${endpoint}: HTTP 200, and the answer is not the service's envelope (not JSON); check the base URL`,
     endpoint,
     200,
     undefined,

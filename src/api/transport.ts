@@ -8,6 +8,7 @@ import { settledBy } from './settled-by.js';
 import { CLOSED_EARLY, describe, describeFailure, errorCode, wrongScheme } from './failure.js';
 import { proxiesOf, proxyAuthError, proxyFor, proxyPasswords, routeNote, throughProxy, tunnelStatus } from './proxy.js';
 import type { Proxies } from './proxy.js';
+import { Said, said } from '../said.js';
 
 /**
  * The headers a request goes out with: the transport's defaults, then the request's own. One
@@ -93,7 +94,7 @@ export interface TransportOptions {
    * Where the address of a URL came from, for connection errors ("the base URL, from
    * CALLCTL_BASE_URL"): a person fixes the setting, not the URL.
    */
-  addressFrom?: (url: string) => string | undefined;
+  addressFrom?: (url: string) => Said | undefined;
 }
 
 /** An answer's head, and its body to stream or to read whole. */
@@ -218,7 +219,7 @@ export class Transport {
         'response' in outcome
           ? `HTTP ${outcome.response.status}${outcome.response.status === 200 ? ' with an error code in the answer' : ''}`
           : describe(outcome.error);
-      this.log(`! ${req.endpoint}: ${why}; retry ${attempt} of ${maxRetries} in ${wait} ms`);
+      this.log(redact(said`! ${req.endpoint}: ${why}; retry ${attempt} of ${maxRetries} in ${wait} ms`));
       req.onRetry?.(attempt, {
         ...('response' in outcome
           ? { status: outcome.response.status }
@@ -262,8 +263,10 @@ export class Transport {
         // Cut once the answer began: said so, not "closed before it answered".
         text = await req.consume(res.body, attempt).catch((error: unknown) => {
           if (!CLOSED_EARLY.has(errorCode(error))) throw error;
-          throw Object.assign(new Error('the connection was lost in the middle of the answer'), {
+          const words = said`the connection was lost in the middle of the answer`;
+          throw Object.assign(new Error(String(words)), {
             code: 'ANSWER_CUT',
+            said: words,
             cause: error,
           });
         });
@@ -347,14 +350,13 @@ export class Transport {
     const from = this.options.addressFrom?.(req.url);
     const proxy = proxyFor(this.proxies, req.url).proxy;
     const at = req.endpoint.includes(origin) ? '' : ` at ${origin}`;
-    const notes = [from, advice].filter(Boolean).join('; ');
-    const service = `${origin}${from ? ` (${from})` : ''}`;
+    const notes = [from, advice].filter((n) => n !== undefined);
+    const service = said`${origin}${from ? said` (${from})` : ''}`;
     // Through a proxy, a connection never made (or a tunnel refused) failed at the proxy.
-    const text = proxy
+    const why = proxy
       ? throughProxy({ what, advice, proxy, service, atProxy: !connected })
-      : `${what}${at}${notes ? ` (${notes})` : ''}`;
-    const why = redact(text, this.options.secrets());
-    return new NetworkError(`${req.endpoint}: ${why}${tries}`, {
+      : said`${what}${at}${notes.length ? said` (${Said.join(notes, said`; `)})` : ''}`;
+    return new NetworkError(said`${req.endpoint}: ${why}${tries}`, {
       endpoint: req.endpoint,
       attempts,
       // For a request that places a call or sends a message: did the body possibly reach the service?

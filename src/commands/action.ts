@@ -2,6 +2,7 @@ import { InvalidArgumentError, type CommandUnknownOpts as Command, type Option }
 import { UsageError } from '../errors.js';
 import { Context, type GlobalOptions } from '../context.js';
 import type { IO } from '../io.js';
+import { said } from '../said.js';
 
 /**
  * A verb's run function (GitHub CLI's shape): everything the command was given is in `opts`, its
@@ -104,7 +105,7 @@ function checkConflicts(command: Command): void {
   for (const option of command.options) {
     const given = command.getOptionValueSource(option.attributeName());
     if (given === undefined || given === 'default' || !OUTPUT_FLAGS.has(option)) continue;
-    throw new UsageError(`${option.long} and --json both choose what is printed: give one of them`);
+    throw new UsageError(said`${option.long} and --json both choose what is printed: give one of them`);
   }
 }
 

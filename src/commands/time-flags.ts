@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from './commander.js';
 import { UsageError } from '../errors.js';
 import { durationMs } from './flag-values.js';
+import { said } from '../said.js';
 
 /*
  * The one reading of time flags (`workflow list --from/--to`, `hooks events --since/--until`,
@@ -66,11 +67,11 @@ export function timeOf(value: string, now: number, flag: string): number {
   try {
     ago = durationMs(value, Number.MAX_SAFE_INTEGER);
   } catch (error) {
-    throw new UsageError(`${flag}: ${(error as Error).message}`);
+    throw new UsageError(said`${flag}: ${(error as Error).message}`);
   }
   if (ago !== undefined) return now - ago;
   const t = absolute(value);
-  if (t === undefined) throw new UsageError(`${flag}: expected ${EXPECTED}, got "${value}"`);
+  if (t === undefined) throw new UsageError(said`${flag}: expected ${EXPECTED}, got "${value}"`);
   return t;
 }
 
@@ -87,7 +88,7 @@ export function timeRange(
   const e = end.value === undefined ? undefined : timeOf(end.value, now, end.flag);
   if (s !== undefined && e !== undefined && s >= e)
     throw new UsageError(
-      `${start.flag} ${start.value} is ${s === e ? 'the same time as' : 'after'} ${end.flag} ${end.value}: the range holds nothing (${start.flag} is the earlier end)`,
+      said`${start.flag} ${start.value} is ${s === e ? 'the same time as' : 'after'} ${end.flag} ${end.value}: the range holds nothing (${start.flag} is the earlier end)`,
     );
   return { ...(s !== undefined ? { start: s } : {}), ...(e !== undefined ? { end: e } : {}) };
 }

@@ -4,6 +4,7 @@ import { LocalError, localTrouble, UsageError } from '../errors.js';
 import { acquireLock } from '../files/lock.js';
 import { CONFIG_FILE } from './paths.js';
 import type { SettingKey } from './keys.js';
+import { said } from '../said.js';
 
 export type Profile = Partial<Record<SettingKey, string>>;
 export interface ConfigData {
@@ -23,7 +24,7 @@ export const PROFILE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export function checkProfileName(name: string, source: string): string {
   if (!PROFILE_NAME_RE.test(name)) {
     throw new UsageError(
-      `${source}: "${name.slice(0, 70)}" is not a profile name (a letter or digit, then letters, digits, ".", "_" or "-"; at most 64)`,
+      said`${source}: "${name.slice(0, 70)}" is not a profile name (a letter or digit, then letters, digits, ".", "_" or "-"; at most 64)`,
     );
   }
   return name;
@@ -48,9 +49,12 @@ export function readConfigFile(dir: string): ConfigData {
   }
   try {
     if (!fstatSync(fd).isFile())
-      throw new LocalError(`the config file ${path} is not a regular file; remove it or point --config-dir elsewhere`, {
-        path,
-      });
+      throw new LocalError(
+        said`the config file ${path} is not a regular file; remove it or point --config-dir elsewhere`,
+        {
+          path,
+        },
+      );
     text = readFileSync(fd, 'utf8');
   } catch (error) {
     throw localTrouble(error, 'the config file');
@@ -63,13 +67,15 @@ export function readConfigFile(dir: string): ConfigData {
     data = JSON.parse(text);
   } catch {
     // JSON.parse's message quotes the text around the fault: it could be part of a token.
-    throw new LocalError(`the config file ${path} is not valid JSON; fix it or remove it (then log in again)`, {
+    throw new LocalError(said`the config file ${path} is not valid JSON; fix it or remove it (then log in again)`, {
       path,
     });
   }
   const problem = shapeProblem(data);
   if (problem)
-    throw new LocalError(`the config file ${path} is not a callctl config (${problem}); fix it or remove it`, { path });
+    throw new LocalError(said`the config file ${path} is not a callctl config (${problem}); fix it or remove it`, {
+      path,
+    });
   return data as ConfigData;
 }
 
@@ -165,7 +171,9 @@ async function lockConfig(path: string): Promise<() => void> {
     } catch (error) {
       if (!(error instanceof UsageError)) throw localTrouble(error);
       if (Date.now() > until)
-        throw new LocalError(`${error.message.replace(/^another /, 'the config file is busy: another ')}`, { path });
+        throw new LocalError(said`${error.message.replace(/^another /, 'the config file is busy: another ')}`, {
+          path,
+        });
     }
     await new Promise((resolve) => setTimeout(resolve, delay * (0.5 + Math.random())));
   }

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { said } from '../said.js';
 
 /**
  * The one check of an address callctl sends to (the service's base URL, a flex-route address, a
@@ -7,7 +8,7 @@ import { UsageError } from '../errors.js';
  * when printed, like every error line.
  */
 export function httpUrl(value: string | undefined, what: string): string {
-  if (value === undefined || value === '') throw new UsageError(`missing ${what}: an http:// or https:// URL`);
+  if (value === undefined || value === '') throw new UsageError(said`missing ${what}: an http:// or https:// URL`);
   let url: URL | undefined;
   try {
     url = new URL(value);
@@ -20,6 +21,6 @@ export function httpUrl(value: string | undefined, what: string): string {
     (url.protocol !== 'http:' && url.protocol !== 'https:') ||
     !/^https?:\/\/[^/\s]+$|^https?:\/\/[^/\s]+[/?#]\S*$/i.test(value)
   )
-    throw new UsageError(`${what}: expected an http:// or https:// URL, not ${value}`);
+    throw new UsageError(said`${what}: expected an http:// or https:// URL, not ${value}`);
   return value;
 }

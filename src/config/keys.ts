@@ -75,3 +75,10 @@ export const SECRET_ENV_NAMES: readonly string[] = [
   SECRET_ENV.signSecret,
   SECRET_ENV.chatbotSecret,
 ];
+
+/** The settings' keys and variables: callctl's names, shown as written in its messages (src/said.ts). */
+export const SETTING_NAMES: ReadonlySet<string> = new Set([
+  ...SETTING_KEYS,
+  ...Object.values(SETTINGS).flatMap((spec: SettingSpec) => (spec.env ? [spec.env] : [])),
+  ...Object.values(SECRET_ENV),
+]);

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
-import { SETTINGS, type SettingKey } from './keys.js';
+import { SETTING_NAMES, SETTINGS, type SettingKey } from './keys.js';
 import { readProfile, type Profile } from './config-file.js';
+import { named, Said, said } from '../said.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default';
 
@@ -43,12 +44,18 @@ export class Settings {
   }
 
   /** A setting that must be present; the error names every way to give it. */
-  require(key: SettingKey, flag?: string): string {
+  require(key: SettingKey, flag?: Said): string {
     const value = this.get(key);
     if (value !== undefined) return value;
     const envName = (SETTINGS[key] as { env?: string }).env;
-    const ways = [flag, envName, `callctl config set ${key} ...`].filter(Boolean).join(', ');
-    throw new UsageError(`missing ${key}: give it with ${ways}`);
+    const name = named(key, SETTING_NAMES);
+    const ways = [flag, envName ? named(envName, SETTING_NAMES) : undefined, said`callctl config set ${name} ...`];
+    throw new UsageError(
+      said`missing ${name}: give it with ${Said.join(
+        ways.filter((w) => w !== undefined),
+        said`, `,
+      )}`,
+    );
   }
 }
 
@@ -73,9 +80,9 @@ export function readSecretFile(path: string, what: string): string {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new UsageError(said`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
   const secret = text.replace(/\r?\n$/, '');
-  if (!secret) throw new UsageError(`${what} ${path} is empty`);
+  if (!secret) throw new UsageError(said`${what} ${path} is empty`);
   return secret;
 }

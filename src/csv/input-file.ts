@@ -1,5 +1,6 @@
 import { statSync, type Stats } from 'node:fs';
 import { fsReason, LocalError } from '../errors.js';
+import { said } from '../said.js';
 
 /**
  * An input CSV, checked before it is opened: one that cannot be read is local trouble (exit 6,
@@ -12,10 +13,10 @@ export function inputFile(path: string, display = path): Stats {
     stats = statSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new LocalError(`cannot read ${display}: ${fsReason(code)}`, { path, ...(code ? { code } : {}) });
+    throw new LocalError(said`cannot read ${display}: ${fsReason(code)}`, { path, ...(code ? { code } : {}) });
   }
   if (!stats.isFile())
-    throw new LocalError(`cannot read ${display}: not a regular file (a pipe or device: save it to a file first)`, {
+    throw new LocalError(said`cannot read ${display}: not a regular file (a pipe or device: save it to a file first)`, {
       path,
     });
   return stats;

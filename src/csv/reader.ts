@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Parser } from 'csv-parse';
 import { InputError } from '../errors.js';
+import { said } from '../said.js';
 
 /**
  * Read size of the parsing pass. Smaller than the hashing pass's: each chunk lives while its rows
@@ -121,5 +122,5 @@ function csvError(error: unknown, display: string, line: number): unknown {
     CSV_MAX_RECORD_SIZE: `a row longer than ${MAX_ROW_CHARS} characters (an unclosed quote?)`,
   };
   const message = why[e.code] ?? (e.message ?? String(error)).replace(/ (at|on) line \d+/g, '');
-  return new InputError(`${display}: line ${line}: ${message}`, { line });
+  return new InputError(said`${display}: line ${line}: ${message}`, { line });
 }

@@ -6,6 +6,7 @@ import type { Problem } from './problems.js';
 import { readRecords } from './reader.js';
 import { checkUtf8 } from './utf8.js';
 import { plural } from '../plural.js';
+import { said } from '../said.js';
 
 /** One data row of a CSV file: its 1-based number among the rows, and the line it starts on. */
 export interface CsvRow {
@@ -34,7 +35,7 @@ export async function readCsv(path: string, delimiter = ','): Promise<CsvFile> {
     bytes = readFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new LocalError(`cannot read ${path}: ${fsReason(code)}`, { path, ...(code ? { code } : {}) });
+    throw new LocalError(said`cannot read ${path}: ${fsReason(code)}`, { path, ...(code ? { code } : {}) });
   }
   checkUtf8(bytes, path);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
@@ -44,7 +45,7 @@ export async function readCsv(path: string, delimiter = ','): Promise<CsvFile> {
   await readRecords(path, path, { delimiter, onRecord: (record, line) => void records.push({ record, line }) });
   const problems: Problem[] = [];
   const first = records[0];
-  if (!first) throw new InputError(`${path} is empty: a header row and at least one row are expected`);
+  if (!first) throw new InputError(said`${path} is empty: a header row and at least one row are expected`);
   const header = first.record.map((h) => h.trim());
   const seen = new Set<string>();
   for (const name of header) {

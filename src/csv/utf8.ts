@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { InputError } from '../errors.js';
+import { said } from '../said.js';
 
 /**
  * Input CSV files are UTF-8 (with or without BOM). One that is not is nearly always a
@@ -77,9 +78,7 @@ export function notUtf8Error(display: string, at: BadByte): InputError {
   const hex = at.value === undefined ? '' : ` (0x${at.value.toString(16).toUpperCase().padStart(2, '0')})`;
   const converted = display.replace(/(\.[^./]*)?$/, (ext) => `-utf8${ext || '.csv'}`);
   return new InputError(
-    `${display}: line ${at.line}, byte ${at.lineByte} (byte ${at.byte} of the file): not valid UTF-8${hex}; ` +
-      'the file is in another encoding (Windows-1252 if Excel saved it as "CSV"): save it as "CSV UTF-8", ' +
-      `or convert it: iconv -f windows-1252 -t utf-8 ${shell(display)} > ${shell(converted)}`,
+    said`${display}: line ${at.line}, byte ${at.lineByte} (byte ${at.byte} of the file): not valid UTF-8${hex}; the file is in another encoding (Windows-1252 if Excel saved it as "CSV"): save it as "CSV UTF-8", or convert it: iconv -f windows-1252 -t utf-8 ${shell(display)} > ${shell(converted)}`,
     { line: at.line, lineByte: at.lineByte, byte: at.byte },
   );
 }
@@ -87,7 +86,7 @@ export function notUtf8Error(display: string, at: BadByte): InputError {
 /** The error of a file holding NUL bytes (`offset`, in `bytes`, the first): UTF-16, most likely. */
 export function utf16Error(display: string, bytes: Buffer, offset: number): InputError {
   return new InputError(
-    `${display}: line ${badByteAt(bytes, offset).line}: the file holds NUL bytes; is it UTF-16? Save it as UTF-8`,
+    said`${display}: line ${badByteAt(bytes, offset).line}: the file holds NUL bytes; is it UTF-16? Save it as UTF-8`,
   );
 }
 

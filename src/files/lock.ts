@@ -13,6 +13,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import { hostname } from 'node:os';
 import { UsageError } from '../errors.js';
+import { said } from '../said.js';
 
 /** Who holds a lock: written in the lock file as one JSON line. */
 export interface LockOwner {
@@ -130,7 +131,7 @@ function busy(what: string, owner: LockOwner | undefined): UsageError {
   const who = owner
     ? `pid ${owner.pid}${owner.host !== hostname() ? ` on ${owner.host}` : ''}${owner.at ? `, started ${owner.at}` : ''}`
     : 'a process that is starting';
-  return new UsageError(`another ${what} is running (${who}); wait for it to finish, or stop it and run again`, {
+  return new UsageError(said`another ${what} is running (${who}); wait for it to finish, or stop it and run again`, {
     ...(owner ? { pid: owner.pid } : {}),
   });
 }

@@ -3,6 +3,7 @@ import type { CommandUnknownOpts as Command } from '../commands/commander.js';
 import { UsageError } from '../errors.js';
 import { closest } from '../commands/suggest.js';
 import { packagedFile } from '../packaged.js';
+import { said } from '../said.js';
 
 /**
  * The help page `argv` asks for, as a key of the pages the build rendered ('' for the program,
@@ -45,7 +46,7 @@ export function helpFor(program: Command, words: readonly string[]): Command {
       const near = closest(word, names);
       const where = command === program ? '' : ` ${command.name()}`;
       throw new UsageError(
-        `unknown command '${[...words.slice(0, words.indexOf(word)), word].join(' ')}'${near ? ` (did you mean${where} ${near}?)` : `; commands${where}: ${names.join(', ')}`}`,
+        said`unknown command '${[...words.slice(0, words.indexOf(word)), word].join(' ')}'${near ? ` (did you mean${where} ${near}?)` : `; commands${where}: ${names.join(', ')}`}`,
       );
     }
     command = next;

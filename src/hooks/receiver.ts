@@ -5,6 +5,7 @@ import { fsReason, LocalError, UsageError } from '../errors.js';
 import type { TlsFiles } from './front.js';
 import type { Handler } from './guard.js';
 import { startListener, type Listener, type ListenerOptions } from './listener.js';
+import { said } from '../said.js';
 
 /** What the receiver tells the command: the listener's events, and the end of a store outage. */
 export type ReceiverEvent =
@@ -190,14 +191,14 @@ function readTls(files: { cert: string; key: string }): TlsFiles {
       return readFileSync(path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new LocalError(`${flag}: cannot read ${path}: ${fsReason(code)}`, { path, ...(code ? { code } : {}) });
+      throw new LocalError(said`${flag}: cannot read ${path}: ${fsReason(code)}`, { path, ...(code ? { code } : {}) });
     }
   };
   const tls = { cert: read(files.cert, '--tls-cert'), key: read(files.key, '--tls-key') };
   try {
     createSecureContext(tls);
   } catch (error) {
-    throw new UsageError(`--tls-cert/--tls-key: not a PEM certificate and its key (${(error as Error).message})`);
+    throw new UsageError(said`--tls-cert/--tls-key: not a PEM certificate and its key (${(error as Error).message})`);
   }
   return tls;
 }

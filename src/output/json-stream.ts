@@ -4,6 +4,7 @@ import { ServiceError } from '../errors.js';
 import { flatHeap } from '../heap.js';
 import { plural } from '../plural.js';
 import { redactValues } from '../redact.js';
+import { said } from '../said.js';
 
 /**
  * `--json` of an answer whose one array grows with the data (a task's call records, a walk's
@@ -89,7 +90,7 @@ export class JsonStream {
     // differs from the answer's, and cannot be taken back.
     if (prefix !== this.prefix) {
       throw new ServiceError(
-        `the answer's fields came in an order that cannot be written as they arrive (a field shown before "${this.key}" came after it): the output stops after ${plural(this.count, 'record')}`,
+        said`the answer's fields came in an order that cannot be written as they arrive (a field shown before "${this.key}" came after it): the output stops after ${plural(this.count, 'record')}`,
         '',
         200,
         200,

@@ -3,6 +3,7 @@ import { redact, redactValues } from '../redact.js';
 import { paintersFor, type Paint } from './paint.js';
 import { printable } from './printable.js';
 import { cellText, layoutTable, pickColumns, tsvCell, type Column } from './table.js';
+import { said, type Said } from '../said.js';
 
 export { tsvCell, type Column } from './table.js';
 
@@ -100,7 +101,7 @@ export class Output {
       return;
     }
     if (rows.length === 0) {
-      this.info('(none)');
+      this.info(said`(none)`);
       return;
     }
     const width = this.io.columns ?? DEFAULT_COLUMNS;
@@ -141,16 +142,17 @@ export class Output {
     if (this.tty) this.write(`\n${this.out.bold(text)}\n`);
   }
 
-  // Messages on stderr may carry the service's or a file's words: every known secret is redacted.
-  info(message: string): void {
+  // Messages on stderr may carry the service's or a file's words: every known secret in them is
+  // redacted; a message built with `said` keeps callctl's own words as written (src/said.ts).
+  info(message: string | Said): void {
     this.io.stderr.write(`${this.stamp('info')}${redact(message)}\n`);
   }
 
-  success(message: string): void {
+  success(message: string | Said): void {
     this.io.stderr.write(`${this.stamp('info')}${this.err.green('✓')} ${redact(message)}\n`);
   }
 
-  warn(message: string): void {
+  warn(message: string | Said): void {
     this.io.stderr.write(`${this.stamp('warning')}${this.err.yellow('warning:')} ${redact(message)}\n`);
   }
 

@@ -1,5 +1,6 @@
 import { printable } from './printable.js';
 import { UsageError } from '../errors.js';
+import { said } from '../said.js';
 
 /**
  * How a column may be shortened to fit the terminal: `text` (free text: names, descriptions) is
@@ -64,7 +65,7 @@ export function pickColumns<T>(
     if (column) picked.push(column);
     else if (!elsewhere.has(columnKey(name))) {
       const valid = [...new Set([...columns.map((c) => c.header), ...others])].map((h) => columnKey(h));
-      throw new UsageError(`--columns: no column "${name}"; valid: ${valid.join(', ')}`, { valid });
+      throw new UsageError(said`--columns: no column "${name}"; valid: ${valid.join(', ')}`, { valid });
     }
   }
   return picked;

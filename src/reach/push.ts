@@ -5,6 +5,7 @@ import { issuesToProblems, type Problem } from '../csv/problems.js';
 import { person } from '../person.js';
 import { oldDestinationText } from '../store/destination.js';
 import type { CredentialSource } from './refused.js';
+import { said } from '../said.js';
 
 /** Where a push goes: the flex-route address and its token (live or test). */
 export interface PushTarget {
@@ -111,7 +112,7 @@ export function pushError(
   const who = `caller_id ${body.caller_id}${target.environment === 'test' ? ', test environment' : ''}`;
   if (d.outcome === 'failed') {
     return new ServiceError(
-      `${endpoint}: ${d.message}${d.id ? ` (trace_id ${d.id})` : ''}`,
+      said`${endpoint}: ${d.message}${d.id ? ` (trace_id ${d.id})` : ''}`,
       endpoint,
       d.httpStatus,
       d.code,
@@ -129,9 +130,9 @@ export function pushError(
     mayHaveBeenSent: d.outcome === 'uncertain',
   };
   if (d.outcome === 'not-sent')
-    return new NetworkError(`the call was not placed (${who}): ${endpoint}: ${why}`, details);
+    return new NetworkError(said`the call was not placed (${who}): ${endpoint}: ${why}`, details);
   return new NetworkError(
-    `the call MAY HAVE BEEN PLACED (${who}, sent ${details.sentAt}): ${endpoint}: ${why}; not retried, so as not to call twice: check with the service before pushing again`,
+    said`the call MAY HAVE BEEN PLACED (${who}, sent ${details.sentAt}): ${endpoint}: ${why}; not retried, so as not to call twice: check with the service before pushing again`,
     details,
   );
 }

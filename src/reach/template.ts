@@ -6,6 +6,7 @@ import { channelPerson } from '../person.js';
 import { oldDestinationText } from '../store/destination.js';
 import type { CredentialSource } from './refused.js';
 import { signBody, type SignatureSource } from '../signing/service-sign.js';
+import { said } from '../said.js';
 
 export const UNITCAST_PATH = '/api/v1/template/unitcast';
 
@@ -139,7 +140,7 @@ export function templateError(
   const endpoint = templateEndpoint(target);
   if (d.outcome === 'failed') {
     return new ServiceError(
-      `${endpoint}: ${d.message}${d.id ? ` (request_id ${d.id})` : ''}`,
+      said`${endpoint}: ${d.message}${d.id ? ` (request_id ${d.id})` : ''}`,
       endpoint,
       d.httpStatus,
       d.code,
@@ -159,9 +160,9 @@ export function templateError(
     mayHaveBeenSent: d.outcome === 'uncertain',
   };
   if (d.outcome === 'not-sent')
-    return new NetworkError(`the message was not sent (${recipient(body)}): ${endpoint}: ${why}`, details);
+    return new NetworkError(said`the message was not sent (${recipient(body)}): ${endpoint}: ${why}`, details);
   return new NetworkError(
-    `the message MAY HAVE BEEN SENT (${recipient(body)}, timestamp ${body.timestamp}): ${endpoint}: ${why}; not retried, so as not to send twice: check with the service before sending again`,
+    said`the message MAY HAVE BEEN SENT (${recipient(body)}, timestamp ${body.timestamp}): ${endpoint}: ${why}; not retried, so as not to send twice: check with the service before sending again`,
     details,
   );
 }

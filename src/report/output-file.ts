@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { LocalError } from '../errors.js';
 import { commitFile, tempBeside } from '../files/atomic-write.js';
+import { said } from '../said.js';
 
 /**
  * A file written atomically: into a temporary file beside it, renamed over the target only when
@@ -68,6 +69,6 @@ export class AtomicFile {
 
   private localError(error: unknown): LocalError {
     const e = error as NodeJS.ErrnoException;
-    return new LocalError(`cannot write ${this.path}: ${e.code ?? e.message}`);
+    return new LocalError(said`cannot write ${this.path}: ${e.code ?? e.message}`);
   }
 }

@@ -3,6 +3,7 @@ import type { RecordSink } from '../api/stream.js';
 import { UsageError } from '../errors.js';
 import { EXPORT_FORMATS, RecordWriter, type ExportFormat } from './export.js';
 import { AtomicFile } from './output-file.js';
+import { said } from '../said.js';
 
 /** The export flags of `task detail` and `workflow task-detail`. */
 export interface ExportFlags {
@@ -23,19 +24,19 @@ const EXTENSIONS: Record<string, ExportFormat> = {
 export function exportFormat(flags: ExportFlags): ExportFormat | undefined {
   if (flags.format !== undefined) {
     if (!(EXPORT_FORMATS as readonly string[]).includes(flags.format)) {
-      throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${flags.format}")`);
+      throw new UsageError(said`--format must be one of ${EXPORT_FORMATS.join(', ')} (got "${flags.format}")`);
     }
     return flags.format as ExportFormat;
   }
   if (flags.output === undefined) {
-    if (flags.bom || flags.excel) throw new UsageError('--bom and --excel go with --format csv');
+    if (flags.bom || flags.excel) throw new UsageError(said`--bom and --excel go with --format csv`);
     return undefined;
   }
   const ext = /\.[^./\\]+$/.exec(flags.output)?.[0]?.toLowerCase() ?? '';
   const format = EXTENSIONS[ext];
   if (!format)
     throw new UsageError(
-      `--output ${flags.output}: say --format ${EXPORT_FORMATS.join('|')} (the file name does not tell)`,
+      said`--output ${flags.output}: say --format ${EXPORT_FORMATS.join('|')} (the file name does not tell)`,
     );
   return format;
 }
@@ -51,7 +52,8 @@ export async function exportRecords<T extends object>(
   stdout: Writable,
   fetch: (sink: RecordSink<T>) => Promise<unknown>,
 ): Promise<number> {
-  if ((flags.bom || flags.excel) && format !== 'csv') throw new UsageError('--bom and --excel go with --format csv');
+  if ((flags.bom || flags.excel) && format !== 'csv')
+    throw new UsageError(said`--bom and --excel go with --format csv`);
   const options = {
     format,
     columns,

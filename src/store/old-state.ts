@@ -2,6 +2,7 @@ import { OldStateError } from '../errors.js';
 import type { Destination } from './destination.js';
 import type { JournalRecord, Journals } from './store.js';
 import type { Ledgers } from './store.js';
+import { said } from '../said.js';
 
 /**
  * What to do with state an earlier version of callctl wrote without its destination
@@ -37,7 +38,7 @@ export async function settleOldJournal(
   if (o.policy === 'ignore') return 'ignored';
   if (o.policy === 'stop') {
     throw new OldStateError(
-      `the ${o.what} has a journal written by an earlier callctl without the destination it was for (${store.where(o.oldName)}, ${old.length} records, last ${String(old.at(-1)?.at ?? '?')}): it is not taken as done nor sent again for ${o.destination.text} unless you say so: ${HOW}`,
+      said`the ${o.what} has a journal written by an earlier callctl without the destination it was for (${store.where(o.oldName)}, ${old.length} records, last ${String(old.at(-1)?.at ?? '?')}): it is not taken as done nor sent again for ${o.destination.text} unless you say so: ${HOW}`,
       { journal: store.where(o.oldName), destination: o.destination.text },
     );
   }
@@ -68,7 +69,7 @@ export async function settleOldLedger(
   if (o.policy === 'ignore') return 'ignored';
   if (o.policy === 'stop') {
     throw new OldStateError(
-      `the never-twice ledger of ${o.destination.text} is still as an earlier callctl wrote it (under "${o.oldDestination}", people as written, not by number): it is not used nor left behind unless you say so: ${HOW}`,
+      said`the never-twice ledger of ${o.destination.text} is still as an earlier callctl wrote it (under "${o.oldDestination}", people as written, not by number): it is not used nor left behind unless you say so: ${HOW}`,
       { ledger: o.oldDestination, destination: o.destination.text },
     );
   }

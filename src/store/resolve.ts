@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { addSecret } from '../redact.js';
 import type { Store } from './store.js';
+import { said } from '../said.js';
 
 /** `--store` and `--store-file`, as every command that takes them declares them (src/commands/store-option.ts). */
 export interface StoreFlags {
@@ -79,7 +80,7 @@ function chooseStore(
 ): StoreChoice {
   if (flags.log !== undefined) {
     if (flags.store !== undefined || flags.storeFile !== undefined)
-      throw new UsageError('give --log or --store, not both');
+      throw new UsageError(said`give --log or --store, not both`);
     return { kind: 'ndjson', path: flags.log, from: '--log' };
   }
   let found: { value: string; from: string } | undefined;
@@ -92,26 +93,26 @@ function chooseStore(
   else if (profileStore) found = { value: profileStore, from: "the profile's store" };
   if (!found) return { kind: 'files' };
   const value = found.value.trim();
-  if (value === '') throw new UsageError(`${found.from}: empty store`);
+  if (value === '') throw new UsageError(said`${found.from}: empty store`);
   const password = storePassword(value);
   addSecret(password);
   if (found.from === '--store' && password) {
     throw new UsageError(
-      '--store: the URL holds a password, which other users would see in ps: give it in CALLCTL_STORE or a file (--store-file, CALLCTL_STORE_FILE)',
+      said`--store: the URL holds a password, which other users would see in ps: give it in CALLCTL_STORE or a file (--store-file, CALLCTL_STORE_FILE)`,
     );
   }
   if (isPostgresUrl(value)) {
     try {
       new URL(value);
     } catch {
-      throw new UsageError(`${found.from}: not a valid postgres:// URL`);
+      throw new UsageError(said`${found.from}: not a valid postgres:// URL`);
     }
     return { kind: 'postgres', url: value, from: found.from };
   }
   // Taken as a file, a mysql:// or mistyped postgress:// URL listed nothing and exited 0. The value
   // is not echoed: it may hold a password no redaction knows of.
   if ((/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^postgres(?:ql)?:/i.test(value)) && !/^file:/i.test(value))
-    throw new UsageError(`${found.from}: not a store: give a postgres:// URL or an NDJSON file's path`);
+    throw new UsageError(said`${found.from}: not a store: give a postgres:// URL or an NDJSON file's path`);
   return { kind: 'ndjson', path: value.replace(/^file:(\/\/)?/, ''), from: found.from };
 }
 
@@ -119,6 +120,6 @@ function readUrlFile(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8').split(/\r?\n/)[0]!;
   } catch (error) {
-    throw new UsageError(`${what}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new UsageError(said`${what}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
 }

@@ -1,5 +1,6 @@
 import { delimiterHint } from '../csv/delimiter-hint.js';
 import { InputError } from '../errors.js';
+import { said } from '../said.js';
 
 /** The columns of a contact CSV with a meaning of their own (README, "How callctl reads the spec's gaps"). */
 export const REQUIRED_COLUMNS = ['callee', 'platform'] as const;
@@ -34,7 +35,7 @@ export interface Columns {
  */
 export function readHeader(fields: readonly string[], line: number, file: string, delimiter = ','): Columns {
   const names = fields.map((f) => f.trim());
-  const fail = (message: string) => new InputError(`${file}: line ${line}: ${message}`, { line });
+  const fail = (message: string) => new InputError(said`${file}: line ${line}: ${message}`, { line });
   const seen = new Map<string, number>();
   const known: Record<string, number> = {};
   const variables: Columns['variables'] = [];

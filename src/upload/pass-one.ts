@@ -7,6 +7,7 @@ import type { UploadEvent } from './events.js';
 import type { Fingerprint } from './fingerprint.js';
 import type { SplitFinder } from './split.js';
 import type { JournalState } from '../store/upload-journal.js';
+import { said } from '../said.js';
 
 /** What pass 1 reads of an upload's options (src/upload/upload.ts UploadOptions). */
 export interface ReadOptions {
@@ -67,13 +68,13 @@ export async function readAndCheck(
   if (!check.header) {
     discardRejects();
     throw new InputError(
-      `${o.file}: line 1: the file is empty; expected a header row naming at least callee and platform`,
+      said`${o.file}: line 1: the file is empty; expected a header row naming at least callee and platform`,
       { line: 1 },
     );
   }
   if (rows === 0) {
     discardRejects();
-    throw new InputError(`${o.file}: line ${check.lines + 1}: no rows after the header`, { line: check.lines + 1 });
+    throw new InputError(said`${o.file}: line ${check.lines + 1}: no rows after the header`, { line: check.lines + 1 });
   }
   // Flushed and renamed into place in one step: a cron job never reads half a rejects file.
   if (rejectsPath) commitFile(rejectsPath, o.rejectsPath!);

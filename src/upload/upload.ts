@@ -19,6 +19,7 @@ import type { Journals } from '../store/store.js';
 import { SplitFinder } from './split.js';
 import { takeJournal, type UploadOptions } from './options.js';
 import { earlierOf, readAndCheck, spoolFiles, statFile } from './pass-one.js';
+import { said } from '../said.js';
 
 export type { UploadOptions };
 
@@ -132,7 +133,7 @@ export class PreparedUpload {
       const batches = spooled.map(plainBatch);
       const after = statFile(o.path, o.file);
       if (after.size !== before.size || after.mtimeMs !== before.mtimeMs || after.size !== fp.bytes) {
-        throw new InputError(`${o.file} changed while it was being read; run again once it is complete`);
+        throw new InputError(said`${o.file} changed while it was being read; run again once it is complete`);
       }
       const batching: Batching = {
         batchSize: o.batchSize,

@@ -3,6 +3,7 @@ import { cloudRequest, type RawRequest } from '../../api/raw.js';
 import type { CloudClient } from '../../api/client.js';
 import { PAGED_ENDPOINT } from '../../api/reads.js';
 import type { WorkflowInstance, WorkflowListData } from '../../schemas/workflow.js';
+import { said } from '../../said.js';
 
 /** Page size asked for when `-f size=N` does not say (as `workflow list --all`). */
 const PAGE_SIZE = '100';
@@ -27,7 +28,7 @@ export async function paginate(
       const d = data as Partial<WorkflowListData> | null;
       if (!d || !Array.isArray(d.lists) || typeof d.count !== 'number')
         throw new ServiceError(
-          `${PAGED_ENDPOINT}: page ${page} has no lists and count to walk`,
+          said`${PAGED_ENDPOINT}: page ${page} has no lists and count to walk`,
           PAGED_ENDPOINT,
           200,
           200,

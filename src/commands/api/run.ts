@@ -7,6 +7,7 @@ import { redact, redactHeader } from '../../redact.js';
 import { isRead, PAGED_ENDPOINT } from '../../api/reads.js';
 import type { RawAnswer, RawRequest } from '../../api/raw.js';
 import { readAll } from '../../io-read.js';
+import { said } from '../../said.js';
 
 /** `api <METHOD> <PATH>`: the command and its flags. */
 function declare(parent: Command) {
@@ -110,16 +111,16 @@ export async function runApi(ctx: Context, opts: ApiOptions): Promise<number> {
   const { method: methodArg, path: pathArg } = opts;
   const method = methodArg.toUpperCase();
   if (method !== 'GET' && method !== 'POST')
-    throw new UsageError(`METHOD must be GET or POST (the service's interface uses no other), not ${methodArg}`);
+    throw new UsageError(said`METHOD must be GET or POST (the service's interface uses no other), not ${methodArg}`);
   if (opts.flex && opts.templateApi)
-    throw new UsageError('--flex and --template-api name two different addresses: give one');
+    throw new UsageError(said`--flex and --template-api name two different addresses: give one`);
   if (opts.test && !opts.flex)
-    throw new UsageError('--test goes with --flex (the test flex-route address and push token)');
+    throw new UsageError(said`--test goes with --flex (the test flex-route address and push token)`);
   if (
     !opts.templateApi &&
     (opts.signature !== undefined || opts.signCommand !== undefined || opts.signSecretFile !== undefined)
   ) {
-    throw new UsageError('--signature, --sign-command and --sign-secret-file go with --template-api');
+    throw new UsageError(said`--signature, --sign-command and --sign-secret-file go with --template-api`);
   }
   const path = checkPath(pathArg);
   const fields = [...parseFields(opts.field ?? [], false), ...parseFields(opts.typedField ?? [], true)];
@@ -130,7 +131,7 @@ export async function runApi(ctx: Context, opts: ApiOptions): Promise<number> {
         ? Buffer.from(JSON.stringify(Object.fromEntries(fields)))
         : undefined;
   if (method === 'GET' && opts.input !== undefined)
-    throw new UsageError('a GET has no body: --input goes with POST (fields of a GET go in the query)');
+    throw new UsageError(said`a GET has no body: --input goes with POST (fields of a GET go in the query)`);
   // GET: fields are the query. POST: the body, unless --input gives it; then fields are the query.
   const query =
     method === 'GET' || opts.input !== undefined
@@ -139,9 +140,9 @@ export async function runApi(ctx: Context, opts: ApiOptions): Promise<number> {
   const headers = parseHeaders(opts.header ?? []);
   const req: RawRequest = { method, path, query, body, ...(opts.header?.length ? { headers } : {}) };
   if (opts.paginate && (opts.flex || opts.templateApi || `${method} ${path}` !== PAGED_ENDPOINT))
-    throw new UsageError(`--paginate walks the one list the service pages: ${PAGED_ENDPOINT}`);
+    throw new UsageError(said`--paginate walks the one list the service pages: ${PAGED_ENDPOINT}`);
   if (opts.paginate && (opts.raw || opts.include))
-    throw new UsageError('--paginate prints the pages as one list: it does not go with --raw or -i');
+    throw new UsageError(said`--paginate prints the pages as one list: it does not go with --raw or -i`);
 
   const { cloudRequest, directRequest } = await import('../../api/raw.js');
   let answer: RawAnswer;
@@ -164,7 +165,7 @@ export async function runApi(ctx: Context, opts: ApiOptions): Promise<number> {
     );
   } else {
     if (path.includes('{push_token}'))
-      throw new UsageError('{push_token} belongs to the flex-route address: add --flex');
+      throw new UsageError(said`{push_token} belongs to the flex-route address: add --flex`);
     const client = await ctx.client();
     if (!isRead(method, path)) await confirmIfWrite(ctx, method, `${method} ${path}`, opts.yes);
     if (opts.paginate) {
@@ -196,11 +197,11 @@ export async function runApi(ctx: Context, opts: ApiOptions): Promise<number> {
 function checkPath(path: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(path) || path.startsWith('//')) {
     throw new UsageError(
-      `PATH is a path under the address (such as /service/cloud/robot), not a URL: ${path} (use --base-url, --flex or --template-api to pick the address)`,
+      said`PATH is a path under the address (such as /service/cloud/robot), not a URL: ${path} (use --base-url, --flex or --template-api to pick the address)`,
     );
   }
-  if (!path.startsWith('/')) throw new UsageError(`PATH must start with /: ${path}`);
-  if (path.includes('?')) throw new UsageError('give the query as -f key=value fields, not in PATH');
+  if (!path.startsWith('/')) throw new UsageError(said`PATH must start with /: ${path}`);
+  if (path.includes('?')) throw new UsageError(said`give the query as -f key=value fields, not in PATH`);
   return path;
 }
 
@@ -208,12 +209,12 @@ function checkPath(path: string): string {
 function parseFields(values: readonly string[], typed: boolean): Array<[string, unknown]> {
   return values.map((field) => {
     const eq = field.indexOf('=');
-    if (eq <= 0) throw new UsageError(`${typed ? '-F' : '-f'} ${field}: expected key=value`);
+    if (eq <= 0) throw new UsageError(said`${typed ? '-F' : '-f'} ${field}: expected key=value`);
     const key = field.slice(0, eq);
     const text = field.slice(eq + 1);
     if (SECRET_FIELDS.test(key))
       throw new UsageError(
-        `${key} is a secret: give the body with --input FILE or --input - (stdin), not as a flag value`,
+        said`${key} is a secret: give the body with --input FILE or --input - (stdin), not as a flag value`,
       );
     if (!typed) return [key, text];
     try {
@@ -233,14 +234,14 @@ async function readInput(ctx: Context, input: string): Promise<Buffer> {
       body = readFileSync(input);
     } catch (error) {
       throw new InputError(
-        `--input ${input}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+        said`--input ${input}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
       );
     }
   }
   try {
     JSON.parse(body.toString('utf8'));
   } catch (error) {
-    throw new InputError(`--input ${input}: not JSON (${(error as Error).message}); nothing was sent`);
+    throw new InputError(said`--input ${input}: not JSON (${(error as Error).message}); nothing was sent`);
   }
   return body;
 }
@@ -255,10 +256,10 @@ function parseHeaders(values: readonly string[]): Record<string, string> {
     const colon = value.indexOf(':');
     const name = value.slice(0, colon).trim();
     if (colon <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-      throw new UsageError(`-H ${value}: expected name:value, such as -H 'Accept-Language: id'`);
+      throw new UsageError(said`-H ${value}: expected name:value, such as -H 'Accept-Language: id'`);
     if (OWN_HEADERS.test(name))
       throw new UsageError(
-        `-H ${name}: callctl sets it itself${/authorization/i.test(name) ? " (the profile's token, or CALLCTL_TOKEN; a token is never a flag value)" : ''}`,
+        said`-H ${name}: callctl sets it itself${/authorization/i.test(name) ? " (the profile's token, or CALLCTL_TOKEN; a token is never a flag value)" : ''}`,
       );
     headers[name.toLowerCase()] = value.slice(colon + 1).trim();
   }
@@ -280,10 +281,10 @@ async function confirmIfWrite(ctx: Context, method: string, endpoint: string, ye
   if (method === 'GET' || yes) return;
   if (!ctx.canPrompt())
     throw new UsageError(
-      `${endpoint} may reach people (placing calls, sending messages): confirm with --yes (there is no terminal to ask on)`,
+      said`${endpoint} may reach people (placing calls, sending messages): confirm with --yes (there is no terminal to ask on)`,
     );
   ctx.io.stderr.write(`About to send ${endpoint}; some operations place calls or send messages.\n`);
-  if (!(await ctx.io.prompter.confirm('Send it?', false))) throw new InterruptedError('declined: nothing was sent');
+  if (!(await ctx.io.prompter.confirm('Send it?', false))) throw new InterruptedError(said`declined: nothing was sent`);
 }
 
 /** The flex-route address (`--test`: the test one); `{push_token}` in PATH becomes the push token. */

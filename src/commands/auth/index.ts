@@ -6,6 +6,7 @@ import * as login from './login.js';
 import * as status from './status.js';
 import * as logout from './logout.js';
 import * as token from './token.js';
+import { said } from '../../said.js';
 
 export function register(parent: Command, deps: Deps): void {
   const auth = parent.command('auth').description('log in to the service and manage the stored token');
@@ -19,7 +20,7 @@ export function register(parent: Command, deps: Deps): void {
       word,
       group.commands.map((c) => c.name()),
     );
-    throw new UsageError(`unknown command '${word}'${near ? ` (did you mean ${near}?)` : ''}`);
+    throw new UsageError(said`unknown command '${word}'${near ? ` (did you mean ${near}?)` : ''}`);
   });
   for (const verb of [login, status, logout, token]) verb.register(auth, deps);
 }

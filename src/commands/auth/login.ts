@@ -6,6 +6,7 @@ import { readAll } from '../../io-read.js';
 import { httpUrl } from '../../config/http-url.js';
 import type { AuthLoginJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 /** `auth login`: the command and its flags. */
 function declare(auth: Command) {
@@ -47,39 +48,39 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number
   if (!baseUrl && ctx.canPrompt()) baseUrl = (await prompter.input('Service base URL')).trim();
   if (!baseUrl)
     throw new UsageError(
-      'missing base URL: give it with --base-url, CALLCTL_BASE_URL or `callctl config set base-url ...`',
+      said`missing base URL: give it with --base-url, CALLCTL_BASE_URL or \`callctl config set base-url ...\``,
     );
   httpUrl(baseUrl, 'base URL');
   ctx.noteAddress(
     baseUrl,
-    `the base URL, from ${settings.get('base-url') ? ctx.sourceOf('base-url', '--base-url') : 'the prompt'}`,
+    said`the base URL, from ${settings.get('base-url') ? ctx.sourceOf('base-url', said`--base-url`) : said`the prompt`}`,
   );
 
   let appKey = opts.appKey || settings.get('app-key');
-  let appKeyFrom = opts.appKey ? '--app-key' : ctx.sourceOf('app-key', '--app-key');
+  let appKeyFrom = opts.appKey ? said`--app-key` : ctx.sourceOf('app-key', said`--app-key`);
   if (!appKey && ctx.canPrompt()) {
     appKey = (await prompter.input('APPKey')).trim();
-    appKeyFrom = 'the prompt';
+    appKeyFrom = said`the prompt`;
   }
-  if (!appKey) throw new UsageError('missing APPKey: give it with --app-key or CALLCTL_APP_KEY');
+  if (!appKey) throw new UsageError(said`missing APPKey: give it with --app-key or CALLCTL_APP_KEY`);
 
   let appSecret: string | undefined;
-  let appSecretFrom = '--app-secret-stdin';
+  let appSecretFrom = said`--app-secret-stdin`;
   if (opts.appSecretStdin) {
     appSecret = (await readAll(ctx.io.stdin)).toString('utf8').replace(/\r?\n$/, '');
-    if (!appSecret) throw new UsageError('--app-secret-stdin: stdin was empty');
+    if (!appSecret) throw new UsageError(said`--app-secret-stdin: stdin was empty`);
   } else {
     const { secretFromEnv } = await import('../../config/settings.js');
     appSecret = secretFromEnv(ctx.io.env, 'CALLCTL_APP_SECRET', 'CALLCTL_APP_SECRET_FILE');
-    appSecretFrom = ctx.io.env.CALLCTL_APP_SECRET ? 'CALLCTL_APP_SECRET' : 'CALLCTL_APP_SECRET_FILE';
+    appSecretFrom = ctx.io.env.CALLCTL_APP_SECRET ? said`CALLCTL_APP_SECRET` : said`CALLCTL_APP_SECRET_FILE`;
   }
   if (!appSecret && ctx.canPrompt()) {
     appSecret = await prompter.password('APPSecret');
-    appSecretFrom = 'the prompt';
+    appSecretFrom = said`the prompt`;
   }
   if (!appSecret) {
     throw new UsageError(
-      'missing APPSecret: give it with --app-secret-stdin, CALLCTL_APP_SECRET or CALLCTL_APP_SECRET_FILE (or run on a terminal to be prompted)',
+      said`missing APPSecret: give it with --app-secret-stdin, CALLCTL_APP_SECRET or CALLCTL_APP_SECRET_FILE (or run on a terminal to be prompted)`,
     );
   }
   ctx.addSecret(appSecret);
@@ -92,7 +93,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number
     from: { appKey: appKeyFrom, appSecret: appSecretFrom },
   });
   ctx.addSecret(token);
-  if (!token) throw new AuthError('the service returned no token');
+  if (!token) throw new AuthError(said`the service returned no token`);
   const obtainedAt = new Date(ctx.io.now()).toISOString();
   const { updateProfile } = await import('../../config/config-file.js');
   await updateProfile(await ctx.configDir(), ctx.profile, (p) => ({
@@ -107,7 +108,7 @@ export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number
   if (out.json) out.writeJson({ profile: ctx.profile, baseUrl, tokenObtainedAt: obtainedAt } satisfies AuthLoginJson);
   else
     out.success(
-      `logged in to ${baseUrl} (profile ${ctx.profile}) with the APPKey from ${appKeyFrom} and the APPSecret from ${appSecretFrom}; token stored`,
+      said`logged in to ${baseUrl} (profile ${ctx.profile}) with the APPKey from ${appKeyFrom} and the APPSecret from ${appSecretFrom}; token stored`,
     );
   return 0;
 }

@@ -3,6 +3,7 @@ import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import type { AuthLogoutJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 /** `auth logout`: the command and its flags. */
 function declare(auth: Command) {
@@ -32,6 +33,7 @@ export async function runLogout(ctx: Context, _opts: LogoutOptions): Promise<num
   });
   const out = await ctx.output();
   if (out.json) out.writeJson({ profile: ctx.profile, removed: had } satisfies AuthLogoutJson);
-  else out.success(had ? `token of profile ${ctx.profile} removed` : `profile ${ctx.profile} had no stored token`);
+  else
+    out.success(had ? said`token of profile ${ctx.profile} removed` : said`profile ${ctx.profile} had no stored token`);
   return 0;
 }

@@ -4,6 +4,7 @@ import { AuthError, CliError, ExitCode } from '../../errors.js';
 import { Context } from '../../context.js';
 import type { AuthStatusJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 /** `auth status`: the command and its flags. */
 function declare(auth: Command) {
@@ -107,9 +108,9 @@ async function inspect(ctx: Context, opts: StatusOptions) {
   let failure: AuthError | undefined;
   if (usable.mismatch && !credentials) {
     failure = new AuthError(
-      `profile ${ctx.profile} holds a token for ${usable.mismatch}, not for ${baseUrl}: log in to ${baseUrl} with \`callctl --base-url ${baseUrl} -p OTHER auth login\``,
+      said`profile ${ctx.profile} holds a token for ${usable.mismatch}, not for ${baseUrl}: log in to ${baseUrl} with \`callctl --base-url ${baseUrl} -p OTHER auth login\``,
     );
-  } else if (!loggedIn) failure = new AuthError(`no token for profile ${ctx.profile}: run \`callctl auth login\``);
+  } else if (!loggedIn) failure = new AuthError(said`no token for profile ${ctx.profile}: run \`callctl auth login\``);
   else if (accepted === false) failure = new AuthError(problem!);
   return { status, failure };
 }
@@ -165,7 +166,8 @@ async function runAll(ctx: Context, opts: StatusOptions): Promise<number> {
     ],
     { json: rows satisfies AuthStatusJson[] },
   );
-  if (names.length === 0) out.info('no stored profile: log in with `callctl auth login` (or `-p NAME auth login`)');
+  if (names.length === 0)
+    out.info(said`no stored profile: log in with \`callctl auth login\` (or \`-p NAME auth login\`)`);
   return exitCode;
 }
 

@@ -4,6 +4,7 @@ import { AuthError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { AuthTokenJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 /** `auth token`: the command and its flags. */
 function declare(auth: Command) {
@@ -25,7 +26,7 @@ export function register(auth: Command, { start }: Deps): void {
 /** Prints the token in use, so other tools can use it; the only command that prints one. */
 export async function runAuthToken(ctx: Context, _opts: TokenOptions): Promise<number> {
   const token = (await ctx.settings()).get('token');
-  if (!token) throw new AuthError(`no token for profile ${ctx.profile}: run \`callctl auth login\``);
+  if (!token) throw new AuthError(said`no token for profile ${ctx.profile}: run \`callctl auth login\``);
   const out = await ctx.output();
   // Written past Output, which redacts every known secret: printing it is this command's purpose.
   if (out.json) ctx.io.stdout.write(`${JSON.stringify({ token } satisfies AuthTokenJson, null, 2)}\n`);

@@ -6,6 +6,7 @@ import { SETTINGS, isSettingKey } from '../../config/keys.js';
 import { mask } from '../../config/mask.js';
 import type { ConfigGetJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 /** The settings, as `config get --help` and `config set --help` list them. */
 export const KEYS_HELP = Object.entries(SETTINGS)
@@ -37,7 +38,7 @@ export function register(config: Command, { start }: Deps): void {
 /** Runs `config get`. */
 export async function runConfigGet(ctx: Context, opts: ConfigGetOptions): Promise<number> {
   const { key } = opts;
-  if (!isSettingKey(key)) throw new UsageError(`unknown setting ${key}; see \`callctl config list\``);
+  if (!isSettingKey(key)) throw new UsageError(said`unknown setting ${key}; see \`callctl config list\``);
   const { value, source } = (await ctx.settings()).resolve(key);
   const secret = 'secret' in SETTINGS[key] && SETTINGS[key].secret;
   const shown = secret && !opts.reveal ? mask(value) : value;

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { readConfigFile, type Profile } from '../../config/config-file.js';
 import type { ConfigProfilesJson, ProfileRow } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 /** `config profiles`: the command and its flags. */
 function declare(config: Command) {
@@ -67,7 +68,7 @@ export async function runConfigProfiles(ctx: Context, _opts: ConfigProfilesOptio
   );
   if (out.tty && ctx.profileSource !== 'default')
     out.info(
-      `in use: ${ctx.profile} (from ${ctx.profileSource === 'flag' ? '-p' : ctx.profileSource === 'env' ? 'CALLCTL_PROFILE' : '`config use`'})`,
+      said`in use: ${ctx.profile} (from ${ctx.profileSource === 'flag' ? '-p' : ctx.profileSource === 'env' ? 'CALLCTL_PROFILE' : '`config use`'})`,
     );
   return 0;
 }

@@ -8,6 +8,7 @@ import { httpUrl } from '../../config/http-url.js';
 import type { ConfigSetJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { KEYS_HELP } from './get.js';
+import { said } from '../../said.js';
 
 /** `config set <key> [value]`: the command and its flags. */
 function declare(config: Command) {
@@ -33,24 +34,26 @@ export function register(config: Command, { start }: Deps): void {
 export async function runConfigSet(ctx: Context, opts: ConfigSetOptions): Promise<number> {
   const { key } = opts;
   let { value } = opts;
-  if (!isSettingKey(key)) throw new UsageError(`unknown setting ${key}; see \`callctl config set --help\``);
+  if (!isSettingKey(key)) throw new UsageError(said`unknown setting ${key}; see \`callctl config set --help\``);
   const spec = SETTINGS[key];
   if ('internal' in spec && spec.internal)
-    throw new UsageError(`${key} is set by \`callctl auth login\`, not by config set`);
+    throw new UsageError(said`${key} is set by \`callctl auth login\`, not by config set`);
   const secret = 'secret' in spec && spec.secret;
   if (secret && value !== undefined) {
-    throw new UsageError(`${key} is a secret: give it on stdin (--stdin) or at the prompt, not on the command line`);
+    throw new UsageError(
+      said`${key} is a secret: give it on stdin (--stdin) or at the prompt, not on the command line`,
+    );
   }
   if (opts.stdin) value = (await readAll(ctx.io.stdin)).toString('utf8').replace(/\r?\n$/, '');
   else if (value === undefined && ctx.canPrompt()) {
     value = secret ? await ctx.io.prompter.password(key) : await ctx.io.prompter.input(key);
   }
   if (value === undefined || value === '')
-    throw new UsageError(`missing value for ${key}${secret ? ' (use --stdin)' : ''}`);
+    throw new UsageError(said`missing value for ${key}${secret ? ' (use --stdin)' : ''}`);
   if (key === 'base-url' || key === 'flex-url' || key === 'flex-test-url') httpUrl(value, key);
   const values: readonly string[] | undefined = 'values' in spec ? spec.values : undefined;
   if (values && !values.includes(value))
-    throw new UsageError(`${key} is ${values.join(' or ')}, not ${JSON.stringify(value)}`);
+    throw new UsageError(said`${key} is ${values.join(' or ')}, not ${JSON.stringify(value)}`);
   ctx.addSecret(secret ? value : undefined);
   const { updateProfile } = await import('../../config/config-file.js');
   // A push token belongs to the flex-route address it is set for (flag, environment or profile
@@ -67,6 +70,6 @@ export async function runConfigSet(ctx: Context, opts: ConfigSetOptions): Promis
   });
   const out = await ctx.output();
   if (out.json) out.writeJson({ profile: ctx.profile, key, set: true } satisfies ConfigSetJson);
-  else out.success(`${key} set in profile ${ctx.profile}`);
+  else out.success(said`${key} set in profile ${ctx.profile}`);
   return 0;
 }

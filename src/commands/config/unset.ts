@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { isSettingKey } from '../../config/keys.js';
 import type { ConfigUnsetJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 /** `config unset <key>`: the command and its flags. */
 function declare(config: Command) {
@@ -26,7 +27,7 @@ export function register(config: Command, { start }: Deps): void {
 /** Runs `config unset`. */
 export async function runConfigUnset(ctx: Context, opts: ConfigUnsetOptions): Promise<number> {
   const { key } = opts;
-  if (!isSettingKey(key)) throw new UsageError(`unknown setting ${key}`);
+  if (!isSettingKey(key)) throw new UsageError(said`unknown setting ${key}`);
   const { updateProfile } = await import('../../config/config-file.js');
   await updateProfile(await ctx.configDir(), ctx.profile, (p) => {
     const { [key]: _removed, ...rest } = p;
@@ -34,6 +35,6 @@ export async function runConfigUnset(ctx: Context, opts: ConfigUnsetOptions): Pr
   });
   const out = await ctx.output();
   if (out.json) out.writeJson({ profile: ctx.profile, key, removed: true } satisfies ConfigUnsetJson);
-  else out.success(`${key} removed from profile ${ctx.profile}`);
+  else out.success(said`${key} removed from profile ${ctx.profile}`);
   return 0;
 }

@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { checkProfileName, readConfigFile, setCurrent } from '../../config/config-file.js';
 import type { ConfigUseJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 /** `config use <name>`: the command and its flags. */
 function declare(config: Command) {
@@ -43,16 +44,16 @@ export async function runConfigUse(ctx: Context, opts: ConfigUseOptions): Promis
   if (name !== 'default' && !names.includes(name)) {
     const known = names.length > 0 ? `; profiles: ${names.sort().join(', ')}` : '; no profile is stored yet';
     throw new UsageError(
-      `no profile "${name}"${known} (create one with \`callctl -p ${name} auth login\` or \`config set\`)`,
+      said`no profile "${name}"${known} (create one with \`callctl -p ${name} auth login\` or \`config set\`)`,
     );
   }
   await setCurrent(dir, name === 'default' ? undefined : name);
   const out = await ctx.output();
   if (out.json) out.writeJson({ current: name } satisfies ConfigUseJson);
   else {
-    out.success(`profile ${name} is now the default`);
+    out.success(said`profile ${name} is now the default`);
     if (ctx.io.env.CALLCTL_PROFILE && ctx.io.env.CALLCTL_PROFILE !== name)
-      out.warn(`CALLCTL_PROFILE=${ctx.io.env.CALLCTL_PROFILE} is set and still wins in this shell`);
+      out.warn(said`CALLCTL_PROFILE=${ctx.io.env.CALLCTL_PROFILE} is set and still wins in this shell`);
   }
   return 0;
 }

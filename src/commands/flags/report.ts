@@ -4,6 +4,7 @@ import { choosesOutput } from '../action.js';
 import { UsageError } from '../../errors.js';
 import type { CallNumbers } from '../../report/stats.js';
 import type { ReportView } from '../../report/html.js';
+import { said } from '../../said.js';
 
 /*
  * The flags of the report commands (task, plan and workflow report): `--format csv|html` and
@@ -47,12 +48,12 @@ section<TAB>value<TAB>count<TAB>share<TAB>detail.`;
 async function reportFormat(ctx: Context, opts: ReportFlags): Promise<'csv' | 'html' | undefined> {
   if (opts.csv) {
     (await ctx.output()).warn(
-      '--csv is deprecated for reports (--csv names an input file elsewhere): type --format csv',
+      said`--csv is deprecated for reports (--csv names an input file elsewhere): type --format csv`,
     );
     return 'csv';
   }
   if (opts.output !== undefined && opts.format === undefined)
-    throw new UsageError('-o/--output goes with --format csv or --format html');
+    throw new UsageError(said`-o/--output goes with --format csv or --format html`);
   return opts.format;
 }
 
@@ -96,6 +97,6 @@ export async function emitReport<R extends CallNumbers>(
     await file.discard();
     throw error;
   }
-  out.info(`wrote ${opts.output}`);
+  out.info(said`wrote ${opts.output}`);
   return 0;
 }

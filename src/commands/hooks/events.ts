@@ -15,6 +15,7 @@ import type { EventSummary } from '../../schemas/detect.js';
 import { timeRange } from '../time-flags.js';
 import { readFailed, readSource, type SourceFlags } from './source.js';
 import { forwardText } from '../../hooks/event-view.js';
+import { said } from '../../said.js';
 
 export interface EventsOptions extends SourceFlags {
   type?: string;
@@ -48,7 +49,7 @@ export function eventFilter(opts: EventsOptions, now: number): EventFilter {
       .filter(Boolean);
     for (const t of types)
       if (t !== 'refused' && !(EVENT_TYPES as readonly string[]).includes(t))
-        throw new UsageError(`--type: unknown type ${t} (one of ${[...EVENT_TYPES, 'refused'].join(', ')})`);
+        throw new UsageError(said`--type: unknown type ${t} (one of ${[...EVENT_TYPES, 'refused'].join(', ')})`);
     filter.types = new Set(types as Array<EventType | 'refused'>);
   }
   const { start, end } = timeRange({ flag: '--since', value: opts.since }, { flag: '--until', value: opts.until }, now);
@@ -64,7 +65,7 @@ export function eventFilter(opts: EventsOptions, now: number): EventFilter {
       .filter(Boolean);
     for (const t of v)
       if (!VERDICTS.includes(t))
-        throw new UsageError(`--verdict: unknown verdict ${t} (one of ${VERDICTS.join(', ')})`);
+        throw new UsageError(said`--verdict: unknown verdict ${t} (one of ${VERDICTS.join(', ')})`);
     filter.verdicts = new Set(v);
   }
   if (opts.retries !== undefined) filter.retries = opts.retries;
@@ -119,7 +120,7 @@ const later = (a: string, b: string) => a.length > b.length || (a.length === b.l
  */
 export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise<number> {
   if (opts.format !== undefined && !FORMATS.includes(opts.format))
-    throw new UsageError(`--format must be one of ${FORMATS.join(', ')} (got "${opts.format}")`);
+    throw new UsageError(said`--format must be one of ${FORMATS.join(', ')} (got "${opts.format}")`);
   const filter = eventFilter(opts, ctx.io.now());
   const csv = opts.format === 'csv';
   const store = await readSource(ctx, opts);
@@ -172,10 +173,10 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
       await flush();
       if (store.skipped)
         out.warn(
-          `${plural(store.skipped, 'line')} of ${store.where} could not be read (corrupt or cut short): skipped`,
+          said`${plural(store.skipped, 'line')} of ${store.where} could not be read (corrupt or cut short): skipped`,
         );
       if (!opts.follow) {
-        if (shown === 0 && out.tty && !opts.format) out.info('(no events)');
+        if (shown === 0 && out.tty && !opts.format) out.info(said`(no events)`);
         return 0;
       }
       const stop = new AbortController();

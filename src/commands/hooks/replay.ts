@@ -7,6 +7,7 @@ import { resend } from '../../hooks/resend.js';
 import { timeOf } from '../time-flags.js';
 import { chatbotSigning, parseEventTypes } from './secrets.js';
 import { httpUrl } from '../../config/http-url.js';
+import { said } from '../../said.js';
 
 export interface ReplayOptions {
   log?: string;
@@ -22,7 +23,7 @@ export interface ReplayOptions {
 
 /** Sends recorded events again, byte for byte, in the order they arrived. */
 export async function runHooksReplay(ctx: Context, opts: ReplayOptions): Promise<number> {
-  if (opts.log !== undefined && !existsSync(opts.log)) throw new UsageError(`--log: no such file ${opts.log}`);
+  if (opts.log !== undefined && !existsSync(opts.log)) throw new UsageError(said`--log: no such file ${opts.log}`);
   const to = httpUrl(opts.to, '--to');
   const types = parseEventTypes(opts.events);
   const since = opts.since === undefined ? undefined : timeOf(opts.since, ctx.io.now(), '--since');
@@ -53,7 +54,7 @@ export async function runHooksReplay(ctx: Context, opts: ReplayOptions): Promise
       if (done.unsigned && !unsignedWarned) {
         unsignedWarned = true;
         out.warn(
-          'X-Service-Sign is not kept in the log and no chatbot secret or --sign-command is given: chatbot events go unsigned',
+          said`X-Service-Sign is not kept in the log and no chatbot secret or --sign-command is given: chatbot events go unsigned`,
         );
       }
       const status = outcome.answer?.status;
@@ -83,23 +84,23 @@ export async function runHooksReplay(ctx: Context, opts: ReplayOptions): Promise
     await store.close();
   }
   out.info(
-    `replayed ${sent} event${sent === 1 ? '' : 's'}${failed ? `, ${failed} failed` : ''} to ${new URL(to).origin}`,
+    said`replayed ${sent} event${sent === 1 ? '' : 's'}${failed ? `, ${failed} failed` : ''} to ${new URL(to).origin}`,
   );
   if (skipped)
     out.warn(
-      `skipped ${skipped} event${skipped === 1 ? '' : 's'} not verified on arrival (--include-unverified sends them unsigned)`,
+      said`skipped ${skipped} event${skipped === 1 ? '' : 's'} not verified on arrival (--include-unverified sends them unsigned)`,
     );
   if (sent === 0 && failed === 0) return 0;
   if (failed > 0 && lastError && !/^HTTP /.test(lastError))
-    throw new NetworkError(`hooks replay: ${failed} not delivered (${lastError})`);
+    throw new NetworkError(said`hooks replay: ${failed} not delivered (${lastError})`);
   if (failed > 0 && refused === 0)
     throw new ServiceUnavailableError(
-      `hooks replay: ${failed} answered with an error (${lastError})`,
+      said`hooks replay: ${failed} answered with an error (${lastError})`,
       'replay',
       0,
       undefined,
     );
   if (failed > 0)
-    throw new ServiceError(`hooks replay: ${failed} answered with an error (${lastError})`, 'replay', 0, undefined);
+    throw new ServiceError(said`hooks replay: ${failed} answered with an error (${lastError})`, 'replay', 0, undefined);
   return 0;
 }

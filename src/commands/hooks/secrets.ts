@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { isEventType, type EventType } from '../../schemas/events.js';
+import { said } from '../../said.js';
 
 /** Comma- or line-separated keys; `#` starts a comment line. */
 export function splitKeys(text: string): string[] {
@@ -17,7 +18,7 @@ function readFile(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new UsageError(said`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
 }
 
@@ -36,7 +37,7 @@ export async function hookKeys(ctx: Context, flags: KeyFlags): Promise<string[]>
     ...(flags.key ?? []).flatMap(splitKeys),
     ...(flags.keyFile ? splitKeys(readFile(flags.keyFile, '--key-file')) : []),
   ];
-  if (flags.keyFile && keys.length === 0) throw new UsageError(`--key-file ${flags.keyFile} holds no key`);
+  if (flags.keyFile && keys.length === 0) throw new UsageError(said`--key-file ${flags.keyFile} holds no key`);
   if (keys.length === 0) {
     const stored = (await ctx.settings()).get('hook-keys');
     keys = stored ? splitKeys(stored) : [];
@@ -56,7 +57,7 @@ export function chatbotSigning(ctx: Context, flags: ChatbotFlags): { secret?: st
     ? readFile(flags.chatbotSecretFile, '--chatbot-secret-file').replace(/\r?\n$/, '')
     : undefined;
   if (flags.chatbotSecretFile && !fromFile)
-    throw new UsageError(`--chatbot-secret-file ${flags.chatbotSecretFile} is empty`);
+    throw new UsageError(said`--chatbot-secret-file ${flags.chatbotSecretFile} is empty`);
   const secret = fromFile ?? (ctx.io.env.CALLCTL_CHATBOT_SECRET || undefined);
   ctx.addSecret(secret);
   return { ...(secret ? { secret } : {}), ...(flags.signCommand ? { command: flags.signCommand } : {}) };
@@ -72,7 +73,7 @@ export function parseEventTypes(value: string | undefined): Set<EventType> | und
   const bad = types.filter((t) => !isEventType(t));
   if (bad.length || types.length === 0) {
     throw new UsageError(
-      `--events: unknown type ${bad.join(', ') || '(none)'}; expected some of plan.end, task.end, workflow.api_push, template.status, chatbot.session_closed, chatbot.transfer, unknown`,
+      said`--events: unknown type ${bad.join(', ') || '(none)'}; expected some of plan.end, task.end, workflow.api_push, template.status, chatbot.session_closed, chatbot.transfer, unknown`,
     );
   }
   return new Set(types as EventType[]);

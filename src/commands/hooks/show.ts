@@ -5,6 +5,7 @@ import { eventDetail } from '../../hooks/event-view.js';
 import { printable } from '../../output/printable.js';
 import { readFailed, readSource, type SourceFlags } from './source.js';
 import { plural } from '../../plural.js';
+import { said } from '../../said.js';
 
 export interface ShowOptions extends SourceFlags {
   /** `<id>`: the event's number or id. */
@@ -27,7 +28,7 @@ export async function runHooksShow(ctx: Context, opts: ShowOptions): Promise<num
     } catch (error) {
       return await readFailed(store, error);
     }
-    if (!detail) throw new NotFoundError(`no event ${id} in ${store.where} (callctl hooks events lists them)`);
+    if (!detail) throw new NotFoundError(said`no event ${id} in ${store.where} (callctl hooks events lists them)`);
     if (out.json) {
       out.writeJson(detail.json satisfies HooksShowJson);
       return 0;

@@ -8,6 +8,7 @@ import { EVENT_TYPES } from '../../schemas/event-types.js';
 import { USER_AGENT } from '../../version.js';
 import { httpUrl } from '../../config/http-url.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 /** The types `hooks trigger` sends, which shell completion offers. */
 export const SAMPLE_TYPES = EVENT_TYPES.filter((t): t is SampleType => t !== 'unknown');
@@ -79,7 +80,7 @@ export async function runHooksTrigger(ctx: Context, opts: TriggerOptions): Promi
   ]);
   const { type } = opts;
   if (!(SAMPLE_TYPES as readonly string[]).includes(type)) {
-    throw new UsageError(`unknown type ${type}; expected one of ${SAMPLE_TYPES.join(', ')}`);
+    throw new UsageError(said`unknown type ${type}; expected one of ${SAMPLE_TYPES.join(', ')}`);
   }
   const sampleType = type as SampleType;
   const url = opts.dryRun ? undefined : httpUrl(opts.url, '--url');
@@ -88,13 +89,13 @@ export async function runHooksTrigger(ctx: Context, opts: TriggerOptions): Promi
     try {
       applySet(body, assignment);
     } catch (error) {
-      throw new UsageError(`--set: ${(error as Error).message}`);
+      throw new UsageError(said`--set: ${(error as Error).message}`);
     }
   }
   const needsKey = (sampleType === 'plan.end' || sampleType === 'task.end') && !body.Sign;
   const [key] = needsKey ? await hookKeys(ctx, opts) : [];
   if (needsKey && !key)
-    throw new UsageError(`${type} is signed with a KEY: give --key, --key-file or CALLCTL_HOOK_KEYS`);
+    throw new UsageError(said`${type} is signed with a KEY: give --key, --key-file or CALLCTL_HOOK_KEYS`);
   const chatbot = chatbotSigning(ctx, opts);
   let request;
   try {
@@ -109,14 +110,14 @@ export async function runHooksTrigger(ctx: Context, opts: TriggerOptions): Promi
   }
   const out = await ctx.output();
   if (!request.headers['x-service-sign'] && sampleType.startsWith('chatbot.')) {
-    out.warn('no chatbot secret, --sign-command or --service-sign: sent without X-Service-Sign');
+    out.warn(said`no chatbot secret, --sign-command or --service-sign: sent without X-Service-Sign`);
   }
   if (opts.dryRun) {
     ctx.io.stdout.write(`${request.body.toString('utf8')}\n`);
     return 0;
   }
   const { answer, error } = await post(await ctx.transport(), url!, request.body, request.headers, { retry: 'never' });
-  if (!answer) throw new NetworkError(`hooks trigger: ${error}`);
+  if (!answer) throw new NetworkError(said`hooks trigger: ${error}`);
   const result = {
     type,
     status: answer.status,
@@ -137,7 +138,7 @@ export async function runHooksTrigger(ctx: Context, opts: TriggerOptions): Promi
   // A receiver in trouble (5xx: its store is down; 429) may answer 200 later: run again (exit 5).
   if (answer.status >= 500 || answer.status === 429) {
     throw new ServiceUnavailableError(
-      `hooks trigger: the receiver answered HTTP ${answer.status}`,
+      said`hooks trigger: the receiver answered HTTP ${answer.status}`,
       'notification',
       answer.status,
       undefined,
@@ -145,7 +146,7 @@ export async function runHooksTrigger(ctx: Context, opts: TriggerOptions): Promi
   }
   if (answer.status < 200 || answer.status >= 300) {
     throw new ServiceError(
-      `hooks trigger: the receiver answered HTTP ${answer.status}`,
+      said`hooks trigger: the receiver answered HTTP ${answer.status}`,
       'notification',
       answer.status,
       undefined,

@@ -8,6 +8,7 @@ import { HandlerErrors, type Handler } from '../../hooks/guard.js';
 import { eventFilter, exportLine, CSV_HEAD } from './events.js';
 import { chatbotSigning } from './secrets.js';
 import { readSource, type SourceFlags } from './source.js';
+import { said } from '../../said.js';
 
 export interface InspectorFlags {
   host?: string;
@@ -28,10 +29,10 @@ function tokenOf(file: string | undefined): string | undefined {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new LocalError(`--token-file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'cannot read'}`);
+    throw new LocalError(said`--token-file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'cannot read'}`);
   }
   const token = text.split(/\r?\n/)[0]!.trim();
-  if (token.length < 16) throw new UsageError(`--token-file ${file}: the token must be at least 16 characters`);
+  if (token.length < 16) throw new UsageError(said`--token-file ${file}: the token must be at least 16 characters`);
   return token;
 }
 
@@ -100,22 +101,22 @@ export async function serveInspector(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
-      `cannot listen on ${host}:${flags.port ?? 8788}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : (code ?? 'error')}`,
+      said`cannot listen on ${host}:${flags.port ?? 8788}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : (code ?? 'error')}`,
     );
   }
   // The address on stdout (a script can read it); the token in it is printed this once.
   const shown = fromFile ? inspector.url.replace(/\?token=.*$/, '') : inspector.url;
   if (beside.announce === 'stdout') ctx.io.stdout.write(`inspector: ${shown}\n`);
-  else out.info(`inspector: ${shown}`);
-  if (fromFile) out.info(`every request carries the token of ${flags.tokenFile} (open ${shown}?token=...)`);
-  else if (token) out.info('the token in this address is printed only now: every request carries it');
+  else out.info(said`inspector: ${shown}`);
+  if (fromFile) out.info(said`every request carries the token of ${flags.tokenFile} (open ${shown}?token=...)`);
+  else if (token) out.info(said`the token in this address is printed only now: every request carries it`);
   // From now on the token is a secret like any other: never in -v output, errors or files.
   if (token) ctx.addSecret(token);
   if (flags.open) {
     const { spawn } = await import('node:child_process');
     const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
     const child = spawn(opener, [inspector.url], { stdio: 'ignore', detached: true });
-    child.on('error', () => out.warn(`could not start ${opener}: open ${shown} yourself`));
+    child.on('error', () => out.warn(said`could not start ${opener}: open ${shown} yourself`));
     child.unref();
   }
   return () => inspector.close();

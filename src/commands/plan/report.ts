@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import type { PlanReportJson } from '../../schemas/report-output.js';
 import { emitReport, REPORT_HELP, reportCsvOption, reportFormatOption, reportOutputOption } from '../flags/report.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 /** `plan report <PlanName>`: the command and its flags. */
 function declare(plan: Command) {
@@ -40,7 +41,7 @@ export function register(plan: Command, { start }: Deps): void {
 /** Runs `plan report`. */
 export async function runPlanReport(ctx: Context, opts: PlanReportOptions): Promise<number> {
   const { planName } = opts;
-  if (!planName.trim()) throw new UsageError('PlanName is empty');
+  if (!planName.trim()) throw new UsageError(said`PlanName is empty`);
   const { planReport } = await import('../../report/reports.js');
   return emitReport(
     ctx,

@@ -17,6 +17,7 @@ import {
   summaryLines,
 } from '../shared/send-ui.js';
 import { callerReading, rekeyCaller, resolvePushTarget, type PushOptions } from './target.js';
+import { said } from '../../said.js';
 
 export type { PushOptions };
 
@@ -26,12 +27,12 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
   ctx.stampLines = 'piped';
   if (opts.csv) {
     if (opts.callerId)
-      throw new UsageError('--caller-id and --csv do not go together: the CSV names one caller_id per row');
+      throw new UsageError(said`--caller-id and --csv do not go together: the CSV names one caller_id per row`);
     const { runPushCsv } = await import('./push-csv.js');
     return runPushCsv(ctx, opts);
   }
   refuseCsvOnlyFlags(opts);
-  if (!opts.callerId?.trim()) throw new UsageError('missing --caller-id (or --csv FILE for many)');
+  if (!opts.callerId?.trim()) throw new UsageError(said`missing --caller-id (or --csv FILE for many)`);
   const target = await resolvePushTarget(ctx, opts);
   const reading = await callerReading(ctx, opts);
   const built = buildPush(
@@ -92,7 +93,7 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
     ['trace_id', d.id],
   ]);
   out.success(
-    `call pushed for ${body.caller_id}${target.environment === 'test' ? ' (test)' : ''}${d.id ? `, trace_id ${d.id}` : ''}`,
+    said`call pushed for ${body.caller_id}${target.environment === 'test' ? ' (test)' : ''}${d.id ? `, trace_id ${d.id}` : ''}`,
   );
   return 0;
 }

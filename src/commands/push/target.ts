@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { callerPerson, type CallerReading, type PushTarget } from '../../reach/push.js';
 import { httpUrl } from '../../config/http-url.js';
 import { regionOf, secretFromStdin, type SendOptions } from '../shared/send-ui.js';
+import { said } from '../../said.js';
 
 export interface PushOptions extends SendOptions {
   callerId?: string;
@@ -27,18 +28,18 @@ export async function resolvePushTarget(
   const settings = await ctx.settings();
   const test = opts.test === true;
   const flexUrl = httpUrl(
-    opts.flexUrl || settings.require(test ? 'flex-test-url' : 'flex-url', '--flex-url'),
+    opts.flexUrl || settings.require(test ? 'flex-test-url' : 'flex-url', said`--flex-url`),
     test ? 'flex-test-url' : 'flex-url',
   );
   const urlKey = test ? 'flex-test-url' : 'flex-url';
   ctx.noteAddress(
     flexUrl,
-    `the ${test ? 'test ' : ''}flex-route URL, from ${opts.flexUrl ? '--flex-url' : ctx.sourceOf(urlKey, '--flex-url')}`,
+    said`the ${test ? said`test ` : ''}flex-route URL, from ${opts.flexUrl ? said`--flex-url` : ctx.sourceOf(urlKey, said`--flex-url`)}`,
   );
   const tokenKey = test ? 'push-test-token' : 'push-token';
   const token = opts.pushTokenStdin
     ? await secretFromStdin(ctx, '--push-token-stdin')
-    : settings.require(tokenKey, '--push-token-stdin');
+    : settings.require(tokenKey, said`--push-token-stdin`);
   if (!opts.pushTokenStdin && settings.resolve(tokenKey).source === 'profile') {
     // The profile's push token goes only to the address it was set for.
     const { pushTokenFlexUrl, sameBaseUrl } = await import('../../config/token-url.js');
@@ -46,8 +47,8 @@ export async function resolvePushTarget(
     if (bound === undefined || !sameBaseUrl(bound, flexUrl)) {
       throw new AuthError(
         bound === undefined
-          ? `profile ${ctx.profile}'s ${tokenKey} has no flex-route address recorded, so it is not sent to ${flexUrl}: set it with \`callctl config set ${test ? 'flex-test-url' : 'flex-url'} ${flexUrl}\` and set ${tokenKey} again`
-          : `profile ${ctx.profile}'s ${tokenKey} is for ${bound}, not for ${flexUrl}; it is not sent elsewhere. To push to ${flexUrl}, give its token (--push-token-stdin or ${test ? 'CALLCTL_PUSH_TEST_TOKEN' : 'CALLCTL_PUSH_TOKEN'}) or use a profile set up for it`,
+          ? said`profile ${ctx.profile}'s ${tokenKey} has no flex-route address recorded, so it is not sent to ${flexUrl}: set it with \`callctl config set ${test ? 'flex-test-url' : 'flex-url'} ${flexUrl}\` and set ${tokenKey} again`
+          : said`profile ${ctx.profile}'s ${tokenKey} is for ${bound}, not for ${flexUrl}; it is not sent elsewhere. To push to ${flexUrl}, give its token (--push-token-stdin or ${test ? 'CALLCTL_PUSH_TEST_TOKEN' : 'CALLCTL_PUSH_TOKEN'}) or use a profile set up for it`,
         { flexUrl, tokenFlexUrl: bound ?? null },
       );
     }

@@ -5,6 +5,7 @@ import { redactPath } from '../../sandbox/recorder.js';
 import { SEED } from '../../sandbox/server.js';
 import { plural } from '../../plural.js';
 import { redact } from '../../redact.js';
+import { said } from '../../said.js';
 
 /** What `--json` prints: one JSON object, one line, on stdout. */
 export function describe(sb: Sandbox, tokenTtlSeconds: number) {
@@ -71,7 +72,7 @@ export function render(
     sb.events.on(name, fn as never);
     off.push(() => sb.events.off(name, fn as never));
   };
-  const line = (text: string) => out.info(`${e.dim(new Date().toISOString().slice(11, 19))} ${text}`);
+  const line = (text: string) => out.info(said`${e.dim(new Date().toISOString().slice(11, 19))} ${text}`);
   on('task.finished', ({ task, planName }) =>
     line(`task ${task.TaskID} finished (${plural(task.detail.length, 'call')})${planName ? `, plan ${planName}` : ''}`),
   );

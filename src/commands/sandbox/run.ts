@@ -11,6 +11,7 @@ import { milliseconds, nonNegativeInt, number, port, seconds, wholeNumber } from
 import { httpUrl } from '../../config/http-url.js';
 import { plural } from '../../plural.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 function fraction(value: string): number {
   const n = Number(value);
@@ -207,10 +208,10 @@ export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<nu
       appSecret = readFileSync(opts.appSecretFile, 'utf8').trim();
     } catch (error) {
       throw new UsageError(
-        `--app-secret-file: cannot read ${opts.appSecretFile}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+        said`--app-secret-file: cannot read ${opts.appSecretFile}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
       );
     }
-    if (!appSecret) throw new UsageError(`--app-secret-file: ${opts.appSecretFile} is empty`);
+    if (!appSecret) throw new UsageError(said`--app-secret-file: ${opts.appSecretFile} is empty`);
   }
   if (opts.notifyUrl !== undefined) httpUrl(opts.notifyUrl, '--notify-url');
   const notifyKey = opts.notifyKey ?? ctx.io.env.CALLCTL_HOOK_KEYS?.split(',')[0]?.trim() ?? undefined;
@@ -241,7 +242,7 @@ export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<nu
     const code = (error as NodeJS.ErrnoException).code;
     if (code)
       throw new UsageError(
-        `cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : code}`,
+        said`cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : code}`,
       );
     throw new UsageError((error as Error).message);
   }
@@ -258,6 +259,6 @@ export async function runSandbox(ctx: Context, opts: SandboxOptions): Promise<nu
   });
   stopRendering();
   await sb.close();
-  out.info(`${signal}: sandbox stopped after ${plural(sb.state.counters.requests, 'request')}`);
+  out.info(said`${signal}: sandbox stopped after ${plural(sb.state.counters.requests, 'request')}`);
   return 0;
 }

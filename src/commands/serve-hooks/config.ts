@@ -3,6 +3,7 @@ import { InvalidArgumentError, type Command } from '../commander.js';
 import { fsReason, LocalError, UsageError } from '../../errors.js';
 import { redactUrls } from '../../redact.js';
 import { storePassword } from '../../store/resolve.js';
+import { said } from '../../said.js';
 
 /** Keys a settings file may not hold: secrets come by file reference or from the environment. */
 const SECRET_KEYS: Record<string, string> = {
@@ -26,11 +27,13 @@ export async function applyConfig(command: Command): Promise<void> {
     const where = `--config ${path}: ${key}`;
     const option = command.options.find((o) => o.long === `--${key}`);
     if (!option || NOT_SETTINGS.has(key) || option.hidden)
-      throw new UsageError(`${where}: not a serve-hooks setting (keys are its flags' names, such as max-connections)`);
-    if (SECRET_KEYS[key]) throw new UsageError(`${where}: no secrets in the file: ${SECRET_KEYS[key]}`);
+      throw new UsageError(
+        said`${where}: not a serve-hooks setting (keys are its flags' names, such as max-connections)`,
+      );
+    if (SECRET_KEYS[key]) throw new UsageError(said`${where}: no secrets in the file: ${SECRET_KEYS[key]}`);
     if (key === 'store' && typeof value === 'string' && storePassword(value))
       throw new UsageError(
-        `${where}: the URL holds a password: give store-file (a file holding the URL) or CALLCTL_STORE`,
+        said`${where}: the URL holds a password: give store-file (a file holding the URL) or CALLCTL_STORE`,
       );
     const attribute = option.attributeName();
     // A flag on the command line overrides the file.
@@ -38,16 +41,16 @@ export async function applyConfig(command: Command): Promise<void> {
     const takesValue = option.required || option.optional;
     let parsed: unknown;
     if (!takesValue) {
-      if (typeof value !== 'boolean') throw new UsageError(`${where}: give true or false`);
+      if (typeof value !== 'boolean') throw new UsageError(said`${where}: give true or false`);
       if (!value) continue;
       parsed = true;
     } else {
       if (typeof value !== 'string' && typeof value !== 'number')
-        throw new UsageError(`${where}: give a ${typeof option.defaultValue === 'number' ? 'number' : 'text'}`);
+        throw new UsageError(said`${where}: give a ${typeof option.defaultValue === 'number' ? 'number' : 'text'}`);
       try {
         parsed = option.parseArg ? option.parseArg(String(value), undefined) : String(value);
       } catch (error) {
-        if (error instanceof InvalidArgumentError) throw new UsageError(`${where}: ${error.message}`);
+        if (error instanceof InvalidArgumentError) throw new UsageError(said`${where}: ${error.message}`);
         throw error;
       }
     }
@@ -61,14 +64,14 @@ async function readSettings(path: string): Promise<Record<string, unknown>> {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new LocalError(`--config: cannot read ${path}: ${fsReason(code)}`, { path, ...(code ? { code } : {}) });
+    throw new LocalError(said`--config: cannot read ${path}: ${fsReason(code)}`, { path, ...(code ? { code } : {}) });
   }
   let settings: unknown;
   if (!/\.toml$/i.test(path)) {
     try {
       settings = JSON.parse(text);
     } catch (error) {
-      if (/\.json$/i.test(path)) throw new UsageError(`--config ${path}: not JSON (${(error as Error).message})`);
+      if (/\.json$/i.test(path)) throw new UsageError(said`--config ${path}: not JSON (${(error as Error).message})`);
     }
   }
   if (settings === undefined) {
@@ -77,11 +80,11 @@ async function readSettings(path: string): Promise<Record<string, unknown>> {
       settings = parse(text);
     } catch (error) {
       const first = (error as Error).message.split('\n')[0];
-      throw new UsageError(`--config ${path}: neither JSON nor TOML (${first})`);
+      throw new UsageError(said`--config ${path}: neither JSON nor TOML (${first})`);
     }
   }
   if (typeof settings !== 'object' || settings === null || Array.isArray(settings))
-    throw new UsageError(`--config ${path}: give a table of settings (flag name = value)`);
+    throw new UsageError(said`--config ${path}: give a table of settings (flag name = value)`);
   return settings as Record<string, unknown>;
 }
 

@@ -8,6 +8,7 @@ import { chatbotSigning, hookKeys, parseEventTypes } from '../hooks/secrets.js';
 import { httpUrl } from '../../config/http-url.js';
 import { receiverOutput } from './output.js';
 import { render, stoppedLine, type RenderOptions } from './render.js';
+import { said } from '../../said.js';
 
 export interface ServeOptions {
   host: string;
@@ -77,19 +78,19 @@ export interface ServeOptions {
 export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<number> {
   // A receiver runs for days: every line it says on stderr carries its time.
   ctx.stampLines = 'always';
-  if (opts.path !== undefined && !opts.path.startsWith('/')) throw new UsageError('--path must start with /');
+  if (opts.path !== undefined && !opts.path.startsWith('/')) throw new UsageError(said`--path must start with /`);
   const trustProxy = opts.trustProxy?.split(',').map((a) => a.trim());
   if (trustProxy?.some((a) => isIP(a) === 0))
-    throw new UsageError("--trust-proxy: give the proxies' IP addresses, comma-separated (127.0.0.1,::1)");
+    throw new UsageError(said`--trust-proxy: give the proxies' IP addresses, comma-separated (127.0.0.1,::1)`);
   if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined))
-    throw new UsageError('--tls-cert and --tls-key go together');
+    throw new UsageError(said`--tls-cert and --tls-key go together`);
   if (opts.metricsPath !== undefined) {
-    if (!opts.metricsPath.startsWith('/')) throw new UsageError('--metrics-path must start with /');
+    if (!opts.metricsPath.startsWith('/')) throw new UsageError(said`--metrics-path must start with /`);
     if (['/healthz', '/readyz', opts.path].includes(opts.metricsPath))
-      throw new UsageError('--metrics-path must differ from /healthz, /readyz and --path');
+      throw new UsageError(said`--metrics-path must differ from /healthz, /readyz and --path`);
   }
   if ((opts.requestTimeout ?? 30) < (opts.headerTimeout ?? 10)) {
-    throw new UsageError('--request-timeout covers the headers too: give it at least --header-timeout');
+    throw new UsageError(said`--request-timeout covers the headers too: give it at least --header-timeout`);
   }
   // A secret segment in --path is never shown: a secret of the run, redacted wherever it would appear.
   ctx.addSecret(opts.path);
@@ -102,11 +103,11 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   const keys = await hookKeys(ctx, opts);
   if (keys.length === 0 && !opts.skipVerify) {
     throw new UsageError(
-      'no KEY to verify plan and task Sign: give --key, --key-file or CALLCTL_HOOK_KEYS, or start with --skip-verify',
+      said`no KEY to verify plan and task Sign: give --key, --key-file or CALLCTL_HOOK_KEYS, or start with --skip-verify`,
     );
   }
   if (opts.strict && opts.skipVerify)
-    throw new UsageError('--strict refuses events that are not verified: it cannot be used with --skip-verify');
+    throw new UsageError(said`--strict refuses events that are not verified: it cannot be used with --skip-verify`);
   const chatbot = chatbotSigning(ctx, opts);
   const events = parseEventTypes(opts.events);
   const forwardTo = opts.forwardTo === undefined ? undefined : httpUrl(opts.forwardTo, '--forward-to');
@@ -124,7 +125,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   });
   if (opts.ui && store.writesTo === 'memory') {
     await store.close();
-    throw new UsageError('--ui shows what is recorded: give --log FILE or a store');
+    throw new UsageError(said`--ui shows what is recorded: give --log FILE or a store`);
   }
 
   let receiver: Receiver;
@@ -170,7 +171,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
     if (error instanceof CliError) throw error; // the certificate, say
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
-      `cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : (code ?? (error as Error).message)}`,
+      said`cannot listen on ${opts.host}:${opts.port}: ${code === 'EADDRINUSE' ? 'the port is in use (--port 0 picks a free one)' : (code ?? (error as Error).message)}`,
     );
   }
 
@@ -210,7 +211,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   ].filter(Boolean);
   out.info(where.join('; '));
   for (const notice of store.notices) out.warn(notice);
-  if (opts.skipVerify) out.warn('--skip-verify: plan and task Sign are NOT checked; every event says so');
+  if (opts.skipVerify) out.warn(said`--skip-verify: plan and task Sign are NOT checked; every event says so`);
   // The inspector over what this run records, read through a store of its own (as hooks ui reads it).
   const stopUi = opts.ui
     ? await (
@@ -245,7 +246,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   opts.stop?.addEventListener('abort', () => first('stop'));
   void stop.then((s) =>
     out.info(
-      `${s === 'stop' ? 'stopping' : `${s}: stopping`}: finishing requests in flight (a second signal stops at once)`,
+      said`${s === 'stop' ? 'stopping' : `${s}: stopping`}: finishing requests in flight (a second signal stops at once)`,
     ),
   );
   const summary = await receiver.run(stop, now);
@@ -260,7 +261,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   await Promise.race([closing, now, new Promise((r) => setTimeout(r, 1000 * (opts.drainTimeout ?? 10)).unref())]);
   out.info(stoppedLine(summary));
   if (signals > 1) {
-    out.info('stopped at once on a second signal: what was still in flight was cut (never acknowledged)');
+    out.info(said`stopped at once on a second signal: what was still in flight was cut (never acknowledged)`);
     return 130;
   }
   return 0;

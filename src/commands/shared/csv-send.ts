@@ -10,6 +10,7 @@ import { confirmSend, printDryRun, sendRules } from './send-ui.js';
 import { Progress } from './progress.js';
 import { plural } from '../../plural.js';
 import type { CsvSendJson } from '../../schemas/run-output.js';
+import { said } from '../../said.js';
 
 export interface CsvSendOptions extends StoreFlags {
   rate: number;
@@ -82,7 +83,7 @@ export async function runCsvSend<B>(ctx: Context, send: CsvSend<B>, opts: CsvSen
     stopRequested = true;
     // A second Ctrl-C gets the default action: the process ends at once.
     offSignal();
-    shown.line('stopping after the request in flight; Ctrl-C again quits now (that row is then uncertain)');
+    shown.line(said`stopping after the request in flight; Ctrl-C again quits now (that row is then uncertain)`);
   });
   try {
     const { selection } = prepared;
@@ -169,20 +170,22 @@ const PIPED_LINE_MS = 1_000;
 /** A row's outcome: a refusal, an uncertain row or a warning always; a sent row as progress. */
 function render(shown: Progress, e: SendEvent, one: string): void {
   if (e.type === 'stopped') {
-    shown.error(`stopped: ${e.message}`);
+    shown.error(said`stopped: ${e.message}`);
     return;
   }
   const r = e.result;
   if (r.outcome !== 'sent' || r.warning) {
     shown.error(
-      `row ${r.row} (line ${r.line}) ${r.who}: ${r.outcome}${r.error ? `: ${r.error}` : ''}${r.warning ? `; warning: ${r.warning}` : ''}`,
+      said`row ${r.row} (line ${r.line}) ${r.who}: ${r.outcome}${r.error ? `: ${r.error}` : ''}${r.warning ? `; warning: ${r.warning}` : ''}`,
     );
     shown.due(PIPED_LINE_MS, true);
   } else if (!shown.tty && !shown.quiet && shown.due(PIPED_LINE_MS, e.done === e.of || e.done === 1)) {
-    shown.line(`${one}s: ${e.done}/${e.of}, row ${r.row} (line ${r.line}) ${r.who}: sent${r.id ? ` (${r.id})` : ''}`);
+    shown.line(
+      said`${one}s: ${e.done}/${e.of}, row ${r.row} (line ${r.line}) ${r.who}: sent${r.id ? ` (${r.id})` : ''}`,
+    );
   }
   // On a terminal the count is redrawn in place, and left as a line once the last row is done.
-  if (shown.tty && e.done === e.of) shown.line(`${one}s: ${e.done}/${e.of}`);
+  if (shown.tty && e.done === e.of) shown.line(said`${one}s: ${e.done}/${e.of}`);
   else shown.draw(`${one}s: ${e.done}/${e.of}`);
 }
 
@@ -231,7 +234,7 @@ async function report<B>(
   // safe: it never sends them again by itself, it sends the rest.
   if (uncertainRows.length > 0) {
     throw new NetworkError(
-      `${uncertainRows.length} row${uncertainRows.length === 1 ? '' : 's'} may have reached people without an answer (rows ${uncertainRows.slice(0, 20).join(', ')}${uncertainRows.length > 20 ? ', ...' : ''}); a run again never sends ${uncertainRows.length === 1 ? 'it' : 'them'} by itself, only the rest: check with the service, then --resend-uncertain sends ${uncertainRows.length === 1 ? 'it' : 'them'} again`,
+      said`${uncertainRows.length} row${uncertainRows.length === 1 ? '' : 's'} may have reached people without an answer (rows ${uncertainRows.slice(0, 20).join(', ')}${uncertainRows.length > 20 ? ', ...' : ''}); a run again never sends ${uncertainRows.length === 1 ? 'it' : 'them'} by itself, only the rest: check with the service, then --resend-uncertain sends ${uncertainRows.length === 1 ? 'it' : 'them'} again`,
       { uncertainRows, mayHaveBeenSent: true },
     );
   }

@@ -1,6 +1,7 @@
 import type { IO } from '../../io.js';
 import { formatProblem, type Problem } from '../../csv/problems.js';
 import { plural } from '../../plural.js';
+import { said, type Said } from '../../said.js';
 
 /** How often the terminal's status line is redrawn. */
 const REDRAW_MS = 100;
@@ -8,10 +9,13 @@ const REDRAW_MS = 100;
 export interface ProgressOptions {
   /** `--quiet`: errors only; progress lines, warnings and the status line are not shown. */
   quiet?: boolean;
-  /** How a warning is shown on a terminal (the output's coloured `warning:`). */
-  warn?: (message: string) => void;
-  /** Removes secrets from a line before it is shown (the service's text may echo one). */
-  scrub?: (text: string) => string;
+  /** How a warning is shown on a terminal (the output's coloured `warning:`, which redacts it). */
+  warn?: (message: string | Said) => void;
+  /**
+   * Removes secrets from a line before it is shown (the service's text may echo one); of a line
+   * built with `said`, from what came from outside only (src/said.ts).
+   */
+  scrub?: (text: string | Said) => string;
 }
 
 /**
@@ -44,22 +48,22 @@ export class Progress {
   }
 
   /** A progress or information line (not with --quiet). */
-  line(message: string): void {
+  line(message: string | Said): void {
     if (this.quiet) return;
     this.write(message);
   }
 
   /** A warning (not with --quiet); on a terminal in the output's own style. */
-  warning(message: string): void {
+  warning(message: string | Said): void {
     if (this.quiet) return;
     if (this.tty && this.options.warn) {
       this.clear();
-      this.options.warn(this.scrub(message));
-    } else this.write(`warning: ${message}`);
+      this.options.warn(message);
+    } else this.write(said`warning: ${message}`);
   }
 
   /** A line that reports a failure: shown with --quiet too. */
-  error(message: string): void {
+  error(message: string | Said): void {
     this.write(message);
   }
 
@@ -75,7 +79,7 @@ export class Progress {
   }
 
   /** Redraws the terminal's status line (at most every 100 ms unless `force`); nothing without a terminal or with --quiet. */
-  draw(text: string, force = false): void {
+  draw(text: string | Said, force = false): void {
     if (!this.tty || this.quiet) return;
     const now = this.io.now();
     if (!force && now - this.lastDraw < REDRAW_MS) return;
@@ -97,18 +101,18 @@ export class Progress {
    * many more and `more` (where the rest are). Problems are errors: shown with --quiet too.
    */
   problems(problems: readonly Problem[], total: number, file?: string, more = ''): void {
-    for (const p of problems) this.error(`  ${file ? `${file}: ` : ''}${formatProblem(p)}`);
+    for (const p of problems) this.error(said`  ${file ? `${file}: ` : ''}${formatProblem(p)}`);
     const rest = total - problems.length;
-    if (rest > 0) this.error(`  ... and ${plural(rest, 'more problem')}${more}`);
+    if (rest > 0) this.error(said`  ... and ${plural(rest, 'more problem')}${more}`);
   }
 
-  private write(message: string): void {
+  private write(message: string | Said): void {
     this.clear();
     this.io.stderr.write(`${this.stamp()}${this.scrub(message)}\n`);
   }
 
-  private scrub(text: string): string {
-    return this.options.scrub ? this.options.scrub(text) : text;
+  private scrub(text: string | Said): string {
+    return this.options.scrub ? this.options.scrub(text) : String(text);
   }
 }
 

@@ -10,6 +10,7 @@ import { requestHeaders } from '../../api/transport.js';
 import type { SendDryRunJson, SendSkippedJson } from '../../schemas/run-output.js';
 import type { OneSend, SendRules } from '../../reach/send-run.js';
 import type { OldStatePolicy } from '../../store/old-state.js';
+import { said } from '../../said.js';
 
 /**
  * What push and template send share at the edge: confirmation, dry-run rendering, reading a
@@ -62,7 +63,8 @@ export function sendRules(ctx: Context, opts: SendOptions): SendRules {
 /** Flags that mean something only with `--csv`: a usage error without it. */
 export function refuseCsvOnlyFlags(opts: SendOptions): void {
   for (const flag of ['results', 'resendUncertain', 'retryFailed', 'allowDuplicates', 'delimiter'] as const) {
-    if (opts[flag]) throw new UsageError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --csv`);
+    if (opts[flag])
+      throw new UsageError(said`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} goes with --csv`);
   }
 }
 
@@ -76,7 +78,7 @@ export async function regionOf(ctx: Context, opts: Pick<SendOptions, 'region'>):
   const { knownRegion } = await import('../../person.js');
   if (!knownRegion(value))
     throw new UsageError(
-      `${opts.region !== undefined ? '--region' : `profile ${ctx.profile}'s region`}: ${JSON.stringify(value)} is not a region libphonenumber knows (ISO 3166 two letters, e.g. US, GB, ID)`,
+      said`${opts.region !== undefined ? '--region' : `profile ${ctx.profile}'s region`}: ${JSON.stringify(value)} is not a region libphonenumber knows (ISO 3166 two letters, e.g. US, GB, ID)`,
     );
   return value.toUpperCase();
 }
@@ -94,12 +96,12 @@ export async function confirmSend(
   if (yes) return;
   if (!ctx.canPrompt()) {
     throw new UsageError(
-      'this reaches real people: confirm with --yes (there is no terminal to ask on), or look first with --dry-run',
+      said`this reaches real people: confirm with --yes (there is no terminal to ask on), or look first with --dry-run`,
     );
   }
   for (const line of summary) ctx.io.stderr.write(`${line}\n`);
   const ok = await ctx.io.prompter.confirm(question, false);
-  if (!ok) throw new InterruptedError('declined: nothing was sent');
+  if (!ok) throw new InterruptedError(said`declined: nothing was sent`);
 }
 
 /** Aligned `key  value` lines for a confirmation summary. */
@@ -147,7 +149,7 @@ export async function printDryRun(
     ctx.io.stdout.write('\n');
     for (const v of views) ctx.io.stdout.write(`${v.body}\n`);
   }
-  out.info(`dry run: ${note}; nothing was sent`);
+  out.info(said`dry run: ${note}; nothing was sent`);
 }
 
 function parseOr(text: string): unknown {
@@ -161,7 +163,7 @@ function parseOr(text: string): unknown {
 /** A secret read from stdin (`--push-token-stdin`): one trailing newline dropped. */
 export async function secretFromStdin(ctx: Context, flag: string): Promise<string> {
   const value = (await readAll(ctx.io.stdin)).toString('utf8').replace(/\r?\n$/, '');
-  if (!value) throw new UsageError(`${flag}: stdin was empty`);
+  if (!value) throw new UsageError(said`${flag}: stdin was empty`);
   ctx.addSecret(value);
   return value;
 }
@@ -170,15 +172,18 @@ export async function secretFromStdin(ctx: Context, flag: string): Promise<strin
 export function invalidInput(ctx: Context, what: string, unsorted: readonly Problem[]): InputError {
   const problems = [...unsorted].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   if (problems.length === 1 && problems[0]!.line === undefined)
-    return new InputError(`${what}: ${problems[0]!.message}; nothing was sent`);
+    return new InputError(said`${what}: ${problems[0]!.message}; nothing was sent`);
   // Without a terminal (cron) each problem line starts with its time, like the error line after it.
   new Progress(ctx.io, { scrub: (t) => redact(t, [...ctx.secrets]) }).problems(
     problems.slice(0, LISTED_PROBLEMS),
     problems.length,
   );
-  return new InputError(`${what}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent`, {
-    problems: problems.slice(0, 100),
-  });
+  return new InputError(
+    said`${what}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent`,
+    {
+      problems: problems.slice(0, 100),
+    },
+  );
 }
 
 /**
@@ -193,7 +198,7 @@ export async function printSkipped(
 ): Promise<number> {
   const out = await ctx.output();
   out.warn(
-    `${dryRun ? 'would send nothing' : 'nothing sent'}: ${one.who} was already reached through ${one.destination.text} at ${reachedAt} (within --recall-window); --call-again reaches again`,
+    said`${dryRun ? 'would send nothing' : 'nothing sent'}: ${one.who} was already reached through ${one.destination.text} at ${reachedAt} (within --recall-window); --call-again reaches again`,
   );
   if (out.json) {
     if (dryRun)

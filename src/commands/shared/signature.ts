@@ -3,6 +3,7 @@ import { SECRET_ENV } from '../../config/keys.js';
 import { readSecretFile, secretFromEnv } from '../../config/settings.js';
 import type { SignatureSource } from '../../signing/service-sign.js';
 import { SignCommandError } from '../../signing/sign-command.js';
+import { said } from '../../said.js';
 
 export interface SignatureOptions {
   signature?: string;
@@ -13,11 +14,11 @@ export interface SignatureOptions {
 /** Picks the first source given; none is a usage error naming every way. */
 export function signatureSource(opts: SignatureOptions, env: Record<string, string | undefined>): SignatureSource {
   if (opts.signature !== undefined) {
-    if (!opts.signature.trim()) throw new UsageError('--signature is empty');
+    if (!opts.signature.trim()) throw new UsageError(said`--signature is empty`);
     return { kind: 'explicit', value: opts.signature.trim() };
   }
   if (opts.signCommand !== undefined) {
-    if (!opts.signCommand.trim()) throw new UsageError('--sign-command is empty');
+    if (!opts.signCommand.trim()) throw new UsageError(said`--sign-command is empty`);
     return { kind: 'command', command: opts.signCommand };
   }
   if (opts.signSecretFile)
@@ -34,7 +35,7 @@ export function signatureSource(opts: SignatureOptions, env: Record<string, stri
       from: env[SECRET_ENV.signSecret] ? SECRET_ENV.signSecret : SECRET_ENV.signSecretFile,
     };
   throw new UsageError(
-    `missing X-Service-Sign: give --signature, --sign-command CMD, --sign-secret-file FILE, ${SECRET_ENV.signSecret} or ${SECRET_ENV.signSecretFile}, or store the secret with \`callctl config set sign-secret --stdin\``,
+    said`missing X-Service-Sign: give --signature, --sign-command CMD, --sign-secret-file FILE, ${SECRET_ENV.signSecret} or ${SECRET_ENV.signSecretFile}, or store the secret with \`callctl config set sign-secret --stdin\``,
   );
 }
 
@@ -54,7 +55,7 @@ export function signCommandFlagError(error: unknown): unknown {
             : why.kind === 'lines'
               ? 'printed more than one line'
               : 'printed nothing';
-  return new UsageError(`--sign-command ${text}`);
+  return new UsageError(said`--sign-command ${text}`);
 }
 
 /** `promise`, its sign command's failure told as signCommandFlagError says. */

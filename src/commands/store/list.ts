@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import type { StoreFlags } from '../../store/resolve.js';
 import { inventory } from '../../store/inventory.js';
+import { said } from '../../said.js';
 
 export type StoreListOptions = StoreFlags;
 
@@ -12,7 +13,7 @@ export async function runStoreList(ctx: Context, opts: StoreListOptions): Promis
     out.writeJson(found);
     return 0;
   }
-  out.info(`kept in ${found.store}`);
+  out.info(said`kept in ${found.store}`);
   out.heading('Uploads');
   await out.list(found.uploads, [
     { header: 'DESTINATION', value: (u) => u.destination, kind: 'text' },

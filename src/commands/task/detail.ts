@@ -7,6 +7,7 @@ import type { TaskWatchJson } from '../../schemas/local-output.js';
 import { exitStatusOption, intervalOption, runWatch, watchOption } from '../flags/watch.js';
 import { bomOption, excelOption, exportFormatOption, exportOutputOption } from '../flags/export.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 /** `task detail <TaskID>`: the command and its flags. */
 function declare(task: Command) {
@@ -61,10 +62,10 @@ export function register(task: Command, { start }: Deps): void {
 /** Runs `task detail`. */
 export async function runTaskDetail(ctx: Context, opts: TaskDetailOptions): Promise<number> {
   const { taskId } = opts;
-  if (!taskId.trim()) throw new UsageError('TaskID is empty');
+  if (!taskId.trim()) throw new UsageError(said`TaskID is empty`);
   if (opts.watch || opts.exitStatus) {
     if (opts.format !== undefined || opts.output !== undefined)
-      throw new UsageError('--watch shows the task summary; it does not go with --format or --output');
+      throw new UsageError(said`--watch shows the task summary; it does not go with --format or --output`);
     const client = await ctx.client();
     const [{ finalState }, { getTask }] = await Promise.all([
       import('../../output/watch.js'),
@@ -97,7 +98,7 @@ export async function runTaskDetail(ctx: Context, opts: TaskDetailOptions): Prom
       streamTask(client, taskId, sink),
     );
     if (opts.output !== undefined && opts.output !== '-')
-      (await ctx.output()).success(`${count} call record${count === 1 ? '' : 's'} written to ${opts.output}`);
+      (await ctx.output()).success(said`${count} call record${count === 1 ? '' : 's'} written to ${opts.output}`);
     return 0;
   }
   const out = await ctx.output();

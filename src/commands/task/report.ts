@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import type { TaskReportJson } from '../../schemas/report-output.js';
 import { emitReport, REPORT_HELP, reportCsvOption, reportFormatOption, reportOutputOption } from '../flags/report.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 /** `task report <TaskID>`: the command and its flags. */
 function declare(task: Command) {
@@ -38,7 +39,7 @@ export function register(task: Command, { start }: Deps): void {
 /** Runs `task report`. */
 export async function runTaskReport(ctx: Context, opts: TaskReportOptions): Promise<number> {
   const { taskId } = opts;
-  if (!taskId.trim()) throw new UsageError('TaskID is empty');
+  if (!taskId.trim()) throw new UsageError(said`TaskID is empty`);
   const { taskReport } = await import('../../report/reports.js');
   return emitReport(
     ctx,

@@ -28,6 +28,7 @@ import {
   summaryLines,
 } from '../shared/send-ui.js';
 import { resolveTemplateTarget, withReplyUrlHint, type TemplateSendOptions } from './target.js';
+import { said } from '../../said.js';
 
 export type { TemplateSendOptions };
 
@@ -38,14 +39,14 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
   if (opts.csv) {
     if (opts.signature !== undefined)
       throw new UsageError(
-        '--signature does not go with --csv: a signature is bound to one body; use --sign-command or the default',
+        said`--signature does not go with --csv: a signature is bound to one body; use --sign-command or the default`,
       );
     const { runTemplateCsv } = await import('./send-csv.js');
     return runTemplateCsv(ctx, opts);
   }
   refuseCsvOnlyFlags(opts);
-  if (!opts.channel) throw new UsageError('missing --channel');
-  if (!opts.channelId) throw new UsageError('missing --channel-id (or --csv FILE for many)');
+  if (!opts.channel) throw new UsageError(said`missing --channel`);
+  if (!opts.channelId) throw new UsageError(said`missing --channel-id (or --csv FILE for many)`);
   const target = await resolveTemplateTarget(ctx, opts);
   const reading = { region: await regionOf(ctx, opts), e164: opts.e164 === true };
   const built = buildTemplate(
@@ -117,6 +118,6 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
     ['message', redact(d.message, [...ctx.secrets])],
     ['task_id', d.id],
   ]);
-  out.success(`message sent (${recipient(body)})${d.id ? `, task_id ${d.id}` : ''}`);
+  out.success(said`message sent (${recipient(body)})${d.id ? `, task_id ${d.id}` : ''}`);
   return 0;
 }

@@ -6,6 +6,7 @@ import { signatureSource } from '../shared/signature.js';
 import { SECRET_ENV } from '../../config/keys.js';
 import { REPLY_URL_MISSING, type TemplateTarget } from '../../reach/template.js';
 import type { SendOptions } from '../shared/send-ui.js';
+import { said } from '../../said.js';
 
 export interface TemplateSendOptions extends SendOptions {
   templateId: number;
@@ -63,7 +64,7 @@ async function signatureWithFallback(
   if (given || (!stored && !ctx.canPrompt())) return signatureSource(opts, env);
   if (stored) return { kind: 'default', secret: stored, from: 'profile sign-secret' };
   const secret = await ctx.io.prompter.password('X-Service-Sign secret');
-  if (!secret) throw new UsageError('no X-Service-Sign secret given');
+  if (!secret) throw new UsageError(said`no X-Service-Sign secret given`);
   return { kind: 'default', secret, from: 'prompt' };
 }
 

@@ -7,6 +7,7 @@ import type { Column } from '../../output/table.js';
 import { intervalOption, runWatch, watchOption } from '../flags/watch.js';
 import { serviceTime, timeRange, timeText } from '../time-flags.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 /** `workflow list`: the command and its flags. */
 function declare(workflow: Command) {
@@ -84,7 +85,7 @@ export async function runWorkflowList(ctx: Context, opts: WorkflowListOptions): 
         fetch,
         screen: async (data, out) => {
           await out.list(data.lists, COLUMNS);
-          out.info(`${data.lists.length} shown of ${data.count}`);
+          out.info(said`${data.lists.length} shown of ${data.count}`);
         },
         lines: (data) => data.lists.map((w) => COLUMNS.map((c) => String(c.value(w) ?? '')).join('\t')),
         json: (data) => data,
@@ -107,7 +108,7 @@ export async function runWorkflowList(ctx: Context, opts: WorkflowListOptions): 
   }
   const { lists, count } = await fetch();
   await out.list(lists, COLUMNS, { json: { lists, count } });
-  if (out.tty) out.info(`${lists.length} shown of ${count}`);
+  if (out.tty) out.info(said`${lists.length} shown of ${count}`);
   return 0;
 }
 

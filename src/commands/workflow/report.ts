@@ -5,6 +5,7 @@ import { UsageError } from '../../errors.js';
 import type { WorkflowReportJson } from '../../schemas/report-output.js';
 import { emitReport, REPORT_HELP, reportCsvOption, reportFormatOption, reportOutputOption } from '../flags/report.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 /** `workflow report <task_id>`: the command and its flags. */
 function declare(workflow: Command) {
@@ -49,15 +50,15 @@ export function register(workflow: Command, { start }: Deps): void {
 /** The task's ID, given as the argument or with `--task-id` (its old spelling): once, not both. */
 function oneSpelling(argument: string | undefined, flag: string | undefined): string {
   if (argument !== undefined && flag !== undefined)
-    throw new UsageError('give task_id once: as an argument, or with --task-id (its old spelling)');
+    throw new UsageError(said`give task_id once: as an argument, or with --task-id (its old spelling)`);
   const taskId = argument ?? flag;
-  if (taskId === undefined) throw new UsageError("missing required argument 'task_id'");
+  if (taskId === undefined) throw new UsageError(said`missing required argument 'task_id'`);
   return taskId;
 }
 
 /** Runs `workflow report`. */
 export async function runWorkflowReport(ctx: Context, opts: WorkflowReportOptions): Promise<number> {
-  if (!opts.taskId.trim()) throw new UsageError('task_id is empty');
+  if (!opts.taskId.trim()) throw new UsageError(said`task_id is empty`);
   const { workflowReport } = await import('../../report/reports.js');
   return emitReport(
     ctx,

@@ -5,6 +5,7 @@ import type { Column } from '../../output/table.js';
 import type { QuestionAnswer, WorkflowCallDetail } from '../../schemas/workflow.js';
 import { bomOption, excelOption, exportFormatOption, exportOutputOption } from '../flags/export.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { said } from '../../said.js';
 
 type Answer = QuestionAnswer & { callee: string };
 
@@ -61,7 +62,7 @@ export async function runWorkflowTaskDetail(ctx: Context, opts: WorkflowTaskDeta
       streamWorkflowTask(client, taskId, sink),
     );
     if (opts.output !== undefined && opts.output !== '-')
-      (await ctx.output()).success(`${count} call record${count === 1 ? '' : 's'} written to ${opts.output}`);
+      (await ctx.output()).success(said`${count} call record${count === 1 ? '' : 's'} written to ${opts.output}`);
     return 0;
   }
   const out = await ctx.output();

@@ -2,6 +2,7 @@ import { CliError, NetworkError, ServiceError, ServiceUnavailableError } from '.
 import type { Batch } from '../../store/upload-journal.js';
 import type { UploadStop } from '../../upload/upload.js';
 import { plural } from '../../plural.js';
+import { said } from '../../said.js';
 
 /**
  * The error an upload that stopped ends with: what stopped it, where (batch and lines), how far
@@ -14,16 +15,16 @@ export function stopError(stop: UploadStop): unknown {
   const { batch, ackedBatches, ackedEntries, totalBatches } = stop;
   const done =
     ackedBatches === 0
-      ? 'no batch was acknowledged'
-      : `${ackedBatches === 1 ? 'batch 1' : `batches 1-${ackedBatches}`} (${plural(ackedEntries, 'entry', 'entries')}) ${ackedBatches === 1 ? 'is' : 'are'} acknowledged and journaled`;
-  const prefix = `batch ${batch.index} of ${totalBatches} (lines ${batch.firstLine}-${batch.lastLine}) failed: `;
+      ? said`no batch was acknowledged`
+      : said`${ackedBatches === 1 ? said`batch 1` : said`batches 1-${ackedBatches}`} (${plural(ackedEntries, 'entry', 'entries')}) ${ackedBatches === 1 ? said`is` : said`are`} acknowledged and journaled`;
+  const prefix = said`batch ${batch.index} of ${totalBatches} (lines ${batch.firstLine}-${batch.lastLine}) failed: `;
   const suffix = transient(error)
-    ? `; ${done}; run the same command again to send the rest`
-    : `; ${done}; the service will refuse it again until this is fixed (the workflow id and its state, or the rows named)`;
+    ? said`; ${done}; run the same command again to send the rest`
+    : said`; ${done}; the service will refuse it again until this is fixed (the workflow id and its state, or the rows named)`;
   // A 5xx or 429 refusal may pass by itself: exit 5 ("run again"), as README's exit codes say.
-  if (error instanceof ServiceError && transient(error)) error = new NetworkError(error.message, { ...error.details });
+  if (error instanceof ServiceError && transient(error)) error = new NetworkError(error.said, { ...error.details });
   if (error instanceof CliError) {
-    error.message = `${prefix}${error.message}${suffix}`;
+    error.amend(said`${prefix}${error}${suffix}`);
     Object.assign(error.details, {
       batch: batch.index,
       firstLine: batch.firstLine,
@@ -55,8 +56,7 @@ function uncertainError(batches: readonly Batch[], total: number, why?: string):
     .join(', ');
   const verb = batches.length === 1 ? 'it is' : 'they are';
   return new NetworkError(
-    `${lines} may have reached the service with no answer${why ? ` (${why})` : ''}; ${verb} not sent again by itself, as a second copy of rows without caseid would duplicate contacts: ` +
-      'check the workflow, then run again with --resend-uncertain to send those lines (a run without it sends only the rest)',
+    said`${lines} may have reached the service with no answer${why ? ` (${why})` : ''}; ${verb} not sent again by itself, as a second copy of rows without caseid would duplicate contacts: check the workflow, then run again with --resend-uncertain to send those lines (a run without it sends only the rest)`,
     {
       uncertain: batches.map((b) => ({
         batch: b.index,

@@ -2,6 +2,7 @@ import type { IO } from '../../io.js';
 import type { UploadEvent } from '../../upload/events.js';
 import { count, duration, rate, type Progress } from '../shared/progress.js';
 import { plural } from '../../plural.js';
+import { said } from '../../said.js';
 
 /**
  * What workflow update's events say, shown by the one progress renderer (src/commands/shared/
@@ -24,46 +25,46 @@ export class UploadProgress {
     if (this.out.quiet) return;
     switch (e.type) {
       case 'stale-lock':
-        this.out.warning(`took over the lock of an earlier run that is gone (pid ${e.pid})`);
+        this.out.warning(said`took over the lock of an earlier run that is gone (pid ${e.pid})`);
         break;
       case 'resume':
         this.out.line(
           e.doneAt
-            ? `this file was already uploaded to this workflow (${plural(e.entries, 'entry', 'entries')}, completed ${e.doneAt})`
-            : `continuing an earlier run: ${plural(e.batches, 'batch', 'batches')} (${plural(e.entries, 'entry', 'entries')}, up to line ${e.line}) already accepted`,
+            ? said`this file was already uploaded to this workflow (${plural(e.entries, 'entry', 'entries')}, completed ${e.doneAt})`
+            : said`continuing an earlier run: ${plural(e.batches, 'batch', 'batches')} (${plural(e.entries, 'entry', 'entries')}, up to line ${e.line}) already accepted`,
         );
         break;
       case 'earlier-upload':
         this.out.warning(
-          `an upload of an earlier version of ${this.file} to this workflow stopped at ${e.at || e.startedAt} after ${plural(e.batches, 'batch', 'batches')} ` +
-            `(${plural(e.entries, 'entry', 'entries')}, up to line ${e.line}); this file is new content and is uploaded from its first row (journal ${e.journal})`,
+          said`an upload of an earlier version of ${this.file} to this workflow stopped at ${e.at || e.startedAt} after ${plural(e.batches, 'batch', 'batches')} (${plural(e.entries, 'entry', 'entries')}, up to line ${e.line}); this file is new content and is uploaded from its first row (journal ${e.journal})`,
         );
         break;
       case 'resend-uncertain':
         this.out.warning(
-          `sending again batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}), which an earlier run sent with no answer: ` +
-            (e.reason === 'caseid'
+          said`sending again batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}), which an earlier run sent with no answer: ${
+            e.reason === 'caseid'
               ? 'every entry carries caseid, so the service does not duplicate it'
-              : '--resend-uncertain'),
+              : '--resend-uncertain'
+          }`,
         );
         break;
       case 'uncertain-kept':
         this.out.warning(
-          `not sending batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}) again: an earlier run sent it at ${e.batch.at} with no answer (${e.batch.error}); --resend-uncertain sends it`,
+          said`not sending batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}) again: an earlier run sent it at ${e.batch.at} with no answer (${e.batch.error}); --resend-uncertain sends it`,
         );
         break;
       case 'retry-uncertain':
         this.out.warning(
-          `batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}): ${e.error}; it may have reached the service, but every entry carries caseid, so it is sent again (${e.attempt} of ${e.of}) in ${(e.waitMs / 1000).toFixed(1)} s`,
+          said`batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}): ${e.error}; it may have reached the service, but every entry carries caseid, so it is sent again (${e.attempt} of ${e.of}) in ${(e.waitMs / 1000).toFixed(1)} s`,
         );
         break;
       case 'count-differs':
         this.out.warning(
-          `batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}): accepted; the service counted ${plural(e.count, 'entry', 'entries')} of the ${e.batch.count} sent (what it counts is not said; nothing is sent again)`,
+          said`batch ${e.batch.index} (lines ${e.batch.firstLine}-${e.batch.lastLine}): accepted; the service counted ${plural(e.count, 'entry', 'entries')} of the ${e.batch.count} sent (what it counts is not said; nothing is sent again)`,
         );
         break;
       case 'other-workflow':
-        this.out.warning(`batch ${e.batch.index}: accepted, but the answer names workflow ${e.workflowId}`);
+        this.out.warning(said`batch ${e.batch.index}: accepted, but the answer names workflow ${e.workflowId}`);
         break;
       case 'read': {
         if (!this.out.tty) break;
@@ -79,7 +80,7 @@ export class UploadProgress {
         const v = e.validation;
         const seconds = (this.io.now() - this.readStarted) / 1000;
         this.out.line(
-          `checked ${this.file}: ${plural(v.rows, 'row')}, ${count(v.valid)} valid, ${count(v.invalid)} invalid (${seconds.toFixed(1)} s)`,
+          said`checked ${this.file}: ${plural(v.rows, 'row')}, ${count(v.valid)} valid, ${count(v.invalid)} invalid (${seconds.toFixed(1)} s)`,
         );
         break;
       }
@@ -101,7 +102,7 @@ export class UploadProgress {
           );
         } else {
           this.out.line(
-            `batch ${b.index}/${e.total} sent: lines ${b.firstLine}-${b.lastLine}, ${plural(b.count, 'entry', 'entries')} accepted, service count ${e.acked} (${e.entriesSent}/${e.entriesToSend} this run, ${rate(e.entriesSent, seconds)})`,
+            said`batch ${b.index}/${e.total} sent: lines ${b.firstLine}-${b.lastLine}, ${plural(b.count, 'entry', 'entries')} accepted, service count ${e.acked} (${e.entriesSent}/${e.entriesToSend} this run, ${rate(e.entriesSent, seconds)})`,
           );
         }
         break;

@@ -16,6 +16,8 @@ import { UploadProgress } from './update-progress.js';
 import { stopError } from './update-errors.js';
 import { Progress } from '../shared/progress.js';
 import { plural } from '../../plural.js';
+import { said } from '../../said.js';
+import { redact } from '../../redact.js';
 
 export interface UpdateOptions extends StoreFlags {
   workflowId: string;
@@ -49,31 +51,31 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
   ctx.stampLines = 'piped';
   if (!opts.dryRun && !opts.yes && !ctx.canPrompt()) {
     throw new UsageError(
-      'workflow update changes the contacts of a running workflow: without a terminal to confirm on, pass --yes (or --dry-run to only check the file)',
+      said`workflow update changes the contacts of a running workflow: without a terminal to confirm on, pass --yes (or --dry-run to only check the file)`,
     );
   }
-  if (!opts.workflowId.trim()) throw new UsageError('--workflow-id is empty');
+  if (!opts.workflowId.trim()) throw new UsageError(said`--workflow-id is empty`);
   const path = resolve(ctx.io.cwd, opts.csv);
   const rejectsPath = opts.rejects ? resolve(ctx.io.cwd, opts.rejects) : undefined;
-  if (rejectsPath === path) throw new UsageError('--rejects names the CSV being uploaded; give another file');
+  if (rejectsPath === path) throw new UsageError(said`--rejects names the CSV being uploaded; give another file`);
   const region = await regionOf(ctx, opts);
   const out = await ctx.output();
   const client = opts.dryRun ? undefined : await ctx.client();
   if (client && !client.currentToken && !(await ctx.envCredentials())) {
     throw new AuthError(
-      'not logged in: run `callctl auth login`, or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET',
+      said`not logged in: run \`callctl auth login\`, or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET`,
     );
   }
   const destination = await uploadDestination(ctx, opts.dryRun === true);
   const store = await ctx.store(opts);
-  const shown = new Progress(ctx.io, { quiet: opts.quiet === true, warn: (m) => out.warn(m) });
+  const shown = new Progress(ctx.io, { quiet: opts.quiet === true, warn: (m) => out.warn(m), scrub: (t) => redact(t) });
   const progress = new UploadProgress(ctx.io, basename(opts.csv), shown);
   const abort = new AbortController();
   let phase: 'reading' | 'confirming' | 'sending' = 'reading';
   let stopRequested = false;
   const offSignal = ctx.io.onSignal(() => {
     if (phase === 'sending' && !stopRequested)
-      shown.line('stopping after the batch in flight (it will be journaled)...');
+      shown.line(said`stopping after the batch in flight (it will be journaled)...`);
     stopRequested = true;
     if (phase !== 'sending') abort.abort();
   });
@@ -104,12 +106,13 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
       });
     } catch (error) {
       shown.clear();
-      if (abort.signal.aborted) throw new InterruptedError(`interrupted while reading ${opts.csv}; nothing was sent`);
+      if (abort.signal.aborted)
+        throw new InterruptedError(said`interrupted while reading ${opts.csv}; nothing was sent`);
       if (error instanceof RejectsFileError)
-        throw new UsageError(`--rejects: cannot write ${opts.rejects}: ${error.reason}`);
+        throw new UsageError(said`--rejects: cannot write ${opts.rejects}: ${error.reason}`);
       throw error;
     }
-    if (stopRequested) throw new InterruptedError(`interrupted after reading ${opts.csv}; nothing was sent`);
+    if (stopRequested) throw new InterruptedError(said`interrupted after reading ${opts.csv}; nothing was sent`);
     const u = upload;
     const { validation: v, batching } = u;
     const summary = (status: UpdateSummary['status'], sent?: UploadOutcome, stopped?: unknown): UpdateSummary =>
@@ -132,9 +135,9 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
         `Send ${plural(batching.entries, 'contact')} from ${opts.csv} to workflow ${opts.workflowId} in ${plural(batching.batches.length, 'batch', 'batches')}${resumed}?`,
         false,
       );
-      if (!ok) throw new InterruptedError('cancelled; nothing was sent');
+      if (!ok) throw new InterruptedError(said`cancelled; nothing was sent`);
     }
-    if (stopRequested) throw new InterruptedError('interrupted; nothing was sent');
+    if (stopRequested) throw new InterruptedError(said`interrupted; nothing was sent`);
     phase = 'sending';
     // Never retried by the transport once the body may have gone out: the uploader decides (and says so).
     const outcome = await u.send((details) => updateDetailsJson(client!, opts.workflowId, details), {
@@ -148,11 +151,13 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
     if (outcome.interrupted) {
       const acked = batching.resumed.batches + outcome.batchesSent;
       throw new InterruptedError(
-        `interrupted: ${acked} of ${plural(batching.totalBatches, 'batch', 'batches')} are acknowledged and journaled; run the same command again to send the rest`,
+        said`interrupted: ${acked} of ${plural(batching.totalBatches, 'batch', 'batches')} are acknowledged and journaled; run the same command again to send the rest`,
       );
     }
     if (batching.batches.length === 0 && !opts.quiet)
-      out.info(`nothing to send: every valid row of ${opts.csv} was already acknowledged (--restart sends them again)`);
+      out.info(
+        said`nothing to send: every valid row of ${opts.csv} was already acknowledged (--restart sends them again)`,
+      );
     return 0;
   } finally {
     offSignal();
@@ -173,13 +178,14 @@ async function uploadDestination(ctx: Context, dryRun: boolean): Promise<Destina
   if (dryRun) return undefined;
   if (!baseUrl) await ctx.baseUrl(); // its own usage error, naming --base-url
   throw new UsageError(
-    'workflow update keeps its journal per service and account, and the account (APPKey) is not known: set CALLCTL_APP_KEY or `callctl config set app-key KEY` (auth login records it)',
+    said`workflow update keeps its journal per service and account, and the account (APPKey) is not known: set CALLCTL_APP_KEY or \`callctl config set app-key KEY\` (auth login records it)`,
   );
 }
 
 function listProblems(shown: Progress, file: string, u: PreparedUpload, blocking: boolean): void {
   const v = u.validation;
-  if (!blocking) shown.warning(`skipping ${plural(v.invalid, 'invalid row')} (--max-invalid ${u.options.maxInvalid}):`);
+  if (!blocking)
+    shown.warning(said`skipping ${plural(v.invalid, 'invalid row')} (--max-invalid ${u.options.maxInvalid}):`);
   shown.problems(
     v.problems,
     v.problemCount,
@@ -193,12 +199,12 @@ function listProblems(shown: Progress, file: string, u: PreparedUpload, blocking
 function invalidError(opts: UpdateOptions, u: PreparedUpload): InputError {
   const v = u.validation;
   if (v.valid === 0 && v.invalid <= opts.maxInvalid)
-    return new InputError(`${opts.csv}: no valid rows; nothing was sent`, { invalid: v.invalid });
+    return new InputError(said`${opts.csv}: no valid rows; nothing was sent`, { invalid: v.invalid });
   const first = v.problems[0];
   const limit =
     opts.maxInvalid > 0 ? `more than --max-invalid ${opts.maxInvalid}` : 'use --max-invalid N to skip up to N of them';
   return new InputError(
-    `${opts.csv}: ${plural(v.invalid, 'invalid row')} (first: ${first ? formatProblem(first) : '?'}); nothing was sent (${limit})`,
+    said`${opts.csv}: ${plural(v.invalid, 'invalid row')} (first: ${first ? formatProblem(first) : '?'}); nothing was sent (${limit})`,
     { invalid: v.invalid, ...(first ? { line: first.line, column: first.column } : {}) },
   );
 }

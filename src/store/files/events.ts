@@ -20,6 +20,7 @@ import { recordFacts } from '../facts.js';
 import { decodeRecord, EventLog, readRecentRecords } from './event-log.js';
 import { DedupStore, SignPairs } from './memory.js';
 import { countLines, LineCount, logLines, matches, pageOfLog } from './page-read.js';
+import { said } from '../../said.js';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -111,7 +112,7 @@ export class NdjsonEvents implements EventStore {
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         const why = code === 'ENOTREG' ? 'not a regular file' : fsReason(code);
-        throw new LocalError(`${from}: cannot open ${path}: ${why}`, { path, ...(code ? { code } : {}) });
+        throw new LocalError(said`${from}: cannot open ${path}: ${why}`, { path, ...(code ? { code } : {}) });
       }
     }
     const store = new NdjsonEvents(path, log, options.dedup);
@@ -161,7 +162,7 @@ export class NdjsonEvents implements EventStore {
   }
 
   readFailure(error: unknown): Error {
-    return new LocalError(`cannot read the event log ${this.where}: ${oneLine(error)}`);
+    return new LocalError(said`cannot read the event log ${this.where}: ${oneLine(error)}`);
   }
 
   /**

@@ -7,6 +7,7 @@ import type { EventsOptions, JournalKind, Journals, Ledgers, LockRequest, Store 
 import { NdjsonEvents } from './events.js';
 import { FileJournals } from './journal.js';
 import { fileLedgers } from './ledger.js';
+import { said } from '../../said.js';
 
 export interface FilesStoreOptions {
   /** The state folder (src/files/state.ts): journals, ledgers and lock files. */
@@ -61,11 +62,11 @@ export class FilesStore implements Store {
   async events(options: EventsOptions): Promise<EventStore> {
     const named = this.o.log;
     if (named && options.log !== undefined && options.log !== named.path)
-      throw new UsageError(`give the NDJSON file once: --log or ${named.from}, not both`);
+      throw new UsageError(said`give the NDJSON file once: --log or ${named.from}, not both`);
     const path = named?.path ?? options.log;
     const from = named?.from ?? '--log';
     if (options.write) {
-      if (options.fsync && path === undefined) throw new UsageError('--fsync needs --log FILE');
+      if (options.fsync && path === undefined) throw new UsageError(said`--fsync needs --log FILE`);
       return NdjsonEvents.open(
         path,
         { write: true, fsync: options.fsync, rememberMs: options.rememberMs, now: options.now },
@@ -74,9 +75,9 @@ export class FilesStore implements Store {
     }
     if (path === undefined)
       throw new UsageError(
-        'no events to read: give --log FILE, or a store (--store-file, CALLCTL_STORE, CALLCTL_STORE_FILE)',
+        said`no events to read: give --log FILE, or a store (--store-file, CALLCTL_STORE, CALLCTL_STORE_FILE)`,
       );
-    if (!existsSync(path)) throw new UsageError(`${from}: no such file ${path}`);
+    if (!existsSync(path)) throw new UsageError(said`${from}: no such file ${path}`);
     return NdjsonEvents.open(path);
   }
 

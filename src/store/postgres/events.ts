@@ -25,6 +25,7 @@ import { pgPairMemory } from './pairs.js';
 import { describe, openPool, shownUrl, writeFailure } from './pool.js';
 import { Follow, getEvent, pageEvents, readEvents } from './read.js';
 import { migrate, schemaStatus, SCHEMA_VERSION } from './schema.js';
+import { said } from '../../said.js';
 
 /** How long readiness waits for the store's answer (a load balancer's check waits a few seconds). */
 const READY_TIMEOUT_MS = 2_000;
@@ -169,7 +170,7 @@ export class PostgresEvents implements EventStore {
   }
 
   readFailure(error: unknown): Error {
-    return new NetworkError(`cannot read the store ${this.where}: ${describe(error)}`);
+    return new NetworkError(said`cannot read the store ${this.where}: ${describe(error)}`);
   }
 
   reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<Forwarded | undefined> {

@@ -5,6 +5,7 @@ import { JOURNAL_KEEP_MS } from '../../files/state.js';
 import { redactValues } from '../../redact.js';
 import { describe, shownUrl } from './pool.js';
 import { migrate, schemaStatus, SCHEMA_VERSION } from './schema.js';
+import { said } from '../../said.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 
@@ -90,7 +91,7 @@ export class PgJournals implements Journals {
 
   /** A failure of the store, named with the store (without its password). */
   trouble(doing: string, error: unknown): NetworkError {
-    return new NetworkError(`cannot ${doing} the journal in the store ${this.shown}: ${describe(error)}`);
+    return new NetworkError(said`cannot ${doing} the journal in the store ${this.shown}: ${describe(error)}`);
   }
 
   /** A connection of its own (an appender's: its statements then run in order), on the schema brought up to date. */

@@ -3,6 +3,7 @@ import { NetworkError } from '../../errors.js';
 import type { Ledger, Ledgers } from '../store.js';
 import { describe, shownUrl } from './pool.js';
 import { migrate, schemaStatus, SCHEMA_VERSION } from './schema.js';
+import { said } from '../../said.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 
@@ -18,7 +19,7 @@ type Last = Map<string, { state: string; at: string }>;
 export function pgLedgers(url: string): Ledgers {
   const where = shownUrl(url);
   const trouble = (doing: string, error: unknown) =>
-    new NetworkError(`cannot ${doing} the never-twice ledger in the store ${where}: ${describe(error)}`);
+    new NetworkError(said`cannot ${doing} the never-twice ledger in the store ${where}: ${describe(error)}`);
 
   /** A connection of its own on the schema brought up to date; `doing` names a failure. */
   async function connect(doing: string): Promise<Client> {

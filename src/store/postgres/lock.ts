@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Client } from 'pg';
 import { NetworkError, UsageError } from '../../errors.js';
 import { describe, shownUrl } from './pool.js';
+import { said } from '../../said.js';
 
 /** A lock held in PostgreSQL by this process. */
 export interface SharedLock {
@@ -87,7 +88,7 @@ export async function acquireSharedLock(
       await client.end().catch(() => undefined);
     }
     if (error instanceof UsageError) throw error;
-    throw new NetworkError(`cannot take the lock of this ${what} in the store ${where}: ${describe(error)}`);
+    throw new NetworkError(said`cannot take the lock of this ${what} in the store ${where}: ${describe(error)}`);
   }
 }
 
@@ -104,7 +105,7 @@ function busy(
       : 'another session';
   const at = row?.started ? `, started ${row.started.toISOString()}` : '';
   return new UsageError(
-    `another ${what} is running (${who}${at}; its lock is in the store ${where}); wait for it to finish, or stop it and run again`,
+    said`another ${what} is running (${who}${at}; its lock is in the store ${where}); wait for it to finish, or stop it and run again`,
     {
       ...(m ? { pid: Number(m[1]), host: m[2] } : {}),
     },

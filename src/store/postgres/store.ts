@@ -8,6 +8,7 @@ import { pgLedgers } from './ledger.js';
 import { acquireSharedLock } from './lock.js';
 import { describe, shownUrl } from './pool.js';
 import { SCHEMA_VERSION } from './schema.js';
+import { said } from '../../said.js';
 
 export interface PostgresStoreOptions {
   /** The database's URL, password included (a secret of the run). */
@@ -76,7 +77,7 @@ export class PostgresStore implements Store {
   async events(options: EventsOptions): Promise<EventStore> {
     if (options.log !== undefined || options.fsync)
       throw new UsageError(
-        '--log and --fsync are for the NDJSON store; with a PostgreSQL store every event is committed before it is answered',
+        said`--log and --fsync are for the NDJSON store; with a PostgreSQL store every event is committed before it is answered`,
       );
     const events = await PostgresEvents.open(this.o.url);
     try {
@@ -85,7 +86,7 @@ export class PostgresStore implements Store {
     } catch (error) {
       await events.close().catch(() => undefined);
       if (error instanceof SchemaError) throw new UsageError(error.message);
-      throw new NetworkError(`cannot reach the store ${events.where}: ${describe(error)}`);
+      throw new NetworkError(said`cannot reach the store ${events.where}: ${describe(error)}`);
     }
     return events;
   }
@@ -98,7 +99,7 @@ export class PostgresStore implements Store {
     try {
       return await work(events);
     } catch (error) {
-      throw new NetworkError(`cannot reach the store ${events.where}: ${describe(error)}`);
+      throw new NetworkError(said`cannot reach the store ${events.where}: ${describe(error)}`);
     } finally {
       await events.close();
     }
