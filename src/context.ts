@@ -250,18 +250,50 @@ export class Context {
   }
 
   /**
-   * The client of the cloud endpoints. Token: CALLCTL_TOKEN, else the profile's (for its own base
-   * URL only). With app key and secret in the environment, a missing or rejected token is renewed
-   * in memory (no config write).
+   * What a run authenticates with: CALLCTL_TOKEN as given; else the APPKey and an APPSecret from the
+   * environment, which win over the profile's stored token (as GH_TOKEN does for gh: a run given
+   * credentials uses them, and a wrong one fails now, not the night the stored token expires);
+   * else the profile's token (for its own base URL only). `credentials` renew a rejected token.
    */
+  async authFor(baseUrl: string): Promise<{
+    token?: string;
+    source?: 'env' | 'profile';
+    mismatch?: string;
+    credentials?: Credentials;
+    /** What -v and `auth status` say is used (never a secret). */
+    used: string;
+  }> {
+    const credentials = await this.envCredentials();
+    const found = await this.tokenFor(baseUrl);
+    if (found.source === 'env')
+      return {
+        ...found,
+        credentials,
+        used: `the token in CALLCTL_TOKEN${credentials ? ` (renewed with the APPKey from ${credentials.from!.appKey} and the APPSecret from ${credentials.from!.appSecret} if it is rejected)` : ''}`,
+      };
+    if (credentials) {
+      const set = found.source === 'profile' ? `; profile ${this.profile}'s stored token is set aside` : '';
+      return {
+        credentials,
+        used: `the APPKey from ${credentials.from!.appKey} and the APPSecret from ${credentials.from!.appSecret}: a token is got with them for this run, kept in memory, not stored${set}`,
+      };
+    }
+    if (found.source === 'profile') {
+      const at = (await this.settings()).stored()['token-obtained-at'];
+      return { ...found, used: `profile ${this.profile}'s token (from auth login${at ? `, obtained ${at}` : ''})` };
+    }
+    return { ...found, used: 'none' };
+  }
+
+  /** The client of the cloud endpoints, authenticated as `authFor` says; a renewed token stays in memory (no config write). */
   async client(): Promise<CloudClient> {
     if (!this.clientCache) {
       const { CloudClient } = await import('./api/client.js');
       const out = await this.output();
       const transport = await this.transport();
       const baseUrl = await this.baseUrl();
-      const credentials = await this.envCredentials();
-      const { token, source, mismatch } = await this.tokenFor(baseUrl);
+      const { token, source, mismatch, credentials, used } = await this.authFor(baseUrl);
+      if (this.globals.verbose) this.io.stderr.write(`${this.stamp('info')}* credentials: ${used}\n`);
       if (mismatch && !credentials) {
         throw new AuthError(
           said`profile ${this.profile} holds a token for ${mismatch}, not for ${baseUrl}; it is not sent elsewhere. To use ${baseUrl}, log in to it: \`callctl --base-url ${baseUrl} -p OTHER auth login\` (or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET)`,

@@ -39,7 +39,7 @@ describe('callctl api, cloud endpoints', () => {
     const r = await api(['GET', '/service/cloud/planstatus', '-f', 'PlanName=NO-SUCH-PLAN', '-v']);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^> GET /m);
-    const errors = r.err.split('\n').filter((l) => !/^[<>!] /.test(l) && l !== '');
+    const errors = r.err.split('\n').filter((l) => !/^[<>!*] /.test(l) && l !== '');
     expect(errors, r.err).toHaveLength(1);
     expect(errors[0]).toMatch(/^error: GET \/service\/cloud\/planstatus: .*NO-SUCH-PLAN/);
     expect(r.err).not.toMatch(/^\s+at /m);

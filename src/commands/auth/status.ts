@@ -48,7 +48,7 @@ export function register(auth: Command, { start }: Deps): void {
  */
 export async function runAuthStatus(ctx: Context, opts: StatusOptions): Promise<number> {
   if (opts.all) return runAll(ctx, opts);
-  const { status, failure } = await inspect(ctx, opts);
+  const { status, failure, uses } = await inspect(ctx, opts);
   const out = await ctx.output();
   if (out.json) out.writeJson(status satisfies AuthStatusJson);
   else
@@ -58,6 +58,7 @@ export async function runAuthStatus(ctx: Context, opts: StatusOptions): Promise<
       ['token', status.tokenSource ?? '(none)'],
       ['token for', status.tokenBaseUrl ?? ''],
       ['obtained', status.tokenObtainedAt ?? ''],
+      ['a run uses', uses],
       ['service', status.accepted === null ? '(not asked)' : status.accepted ? 'token accepted' : 'token rejected'],
     ]);
   if (failure) throw failure;
@@ -74,6 +75,8 @@ async function inspect(ctx: Context, opts: StatusOptions) {
   const { tokenBaseUrl } = await import('../../config/token-url.js');
   const tokenFor = token.source === 'profile' ? tokenBaseUrl(settings.stored()) : undefined;
   const usable = baseUrl && token.value ? await ctx.tokenFor(baseUrl) : {};
+  // What a command run now would authenticate with (credentials in the environment win over a stored token).
+  const uses = baseUrl ? (await ctx.authFor(baseUrl)).used : '(no base URL)';
   const loggedIn = usable.token !== undefined || credentials !== undefined || (!baseUrl && token.value !== undefined);
   let accepted: boolean | null = null;
   let problem: string | undefined;
@@ -94,10 +97,10 @@ async function inspect(ctx: Context, opts: StatusOptions) {
     tokenSource:
       token.source === 'env'
         ? 'CALLCTL_TOKEN'
-        : token.source === 'profile'
-          ? 'profile'
-          : credentials
-            ? 'credentials in the environment'
+        : credentials
+          ? 'credentials in the environment'
+          : token.source === 'profile'
+            ? 'profile'
             : null,
     tokenBaseUrl: tokenFor ?? null,
     tokenObtainedAt: obtainedAt ?? null,
@@ -112,7 +115,7 @@ async function inspect(ctx: Context, opts: StatusOptions) {
     );
   } else if (!loggedIn) failure = new AuthError(said`no token for profile ${ctx.profile}: run \`callctl auth login\``);
   else if (accepted === false) failure = new AuthError(problem!);
-  return { status, failure };
+  return { status, failure, uses };
 }
 
 /**

@@ -23,9 +23,15 @@ export function register(auth: Command, { start }: Deps): void {
   declare(auth).action((flags, command) => start(command, runAuthToken, flags));
 }
 
-/** Prints the token in use, so other tools can use it; the only command that prints one. */
+/**
+ * Prints the token a run would use, so other tools can use it; the only command that prints one.
+ * With an APPSecret in the environment that is a new token got with it (not stored), as a run gets.
+ */
 export async function runAuthToken(ctx: Context, _opts: TokenOptions): Promise<number> {
-  const token = (await ctx.settings()).get('token');
+  const settings = await ctx.settings();
+  let token = settings.get('token');
+  if (settings.resolve('token').source !== 'env' && (await ctx.envCredentials()))
+    token = await (await ctx.client()).authenticate();
   if (!token) throw new AuthError(said`no token for profile ${ctx.profile}: run \`callctl auth login\``);
   const out = await ctx.output();
   // Written past Output, which redacts every known secret: printing it is this command's purpose.
