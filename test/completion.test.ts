@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from './helpers/cli.js';
 import { itWith } from './helpers/programs.js';
+import { TmuxSession } from './helpers/tmux.js';
 import { tempDir } from './helpers/temp.js';
 
 const bin = fileURLToPath(new URL('../bin/callctl.js', import.meta.url));
@@ -92,5 +93,49 @@ describe('completion scripts in real shells', () => {
   itWith('fish', 'fish: the script loads without errors', () => {
     expect(() => shell('fish', 'callctl completion fish | source; complete -C"callctl wor"')).not.toThrow();
     expect(shell('fish', 'callctl completion fish | source; complete -C"callctl wor"')).toMatch(/^workflow/);
+  });
+});
+
+describe('zsh completion in a real terminal (tmux): the first TAB of a fresh shell completes', () => {
+  const sessions: TmuxSession[] = [];
+  afterEach(() => {
+    for (const s of sessions.splice(0)) s.close();
+  });
+
+  /** A fresh interactive zsh (no global rc files) whose .zshrc is `zshrc`; `callctl wor<TAB>` typed once. */
+  async function firstTab(zshrc: (home: string) => string): Promise<string> {
+    const home = tempDir('callctl-zsh-');
+    writeFileSync(join(home, '.zshrc'), `${zshrc(home)}\nPS1='ready> '\n`);
+    const session = new TmuxSession('zsh -d -i', {
+      HOME: home,
+      ZDOTDIR: home,
+      PATH: `${pathDir}:${process.env.PATH}`,
+      CALLCTL_CONFIG_DIR: configDir,
+    });
+    sessions.push(session);
+    await session.waitFor(/^ready>\s*$/m);
+    session.type('callctl wor');
+    session.press('Tab');
+    return session.waitFor(/^ready> callctl workflow\s*$/m);
+  }
+
+  itWith(
+    ['zsh', 'tmux'],
+    'as installed by the .deb: the script in a folder of fpath, autoloaded by compinit',
+    async () => {
+      const completion = await runCli(['completion', 'zsh']);
+      const home = tempDir('callctl-fpath-');
+      // What scripts/deb.mjs puts in /usr/share/zsh/vendor-completions/_callctl.
+      writeFileSync(join(home, '_callctl'), completion.out);
+      await firstTab(
+        (zdotdir) => `fpath=(${home} $fpath)\nautoload -U compinit && compinit -u -d ${zdotdir}/.zcompdump`,
+      );
+    },
+  );
+
+  itWith(['zsh', 'tmux'], 'sourced in .zshrc after compinit: source <(callctl completion zsh)', async () => {
+    await firstTab(
+      (zdotdir) => `autoload -U compinit && compinit -u -d ${zdotdir}/.zcompdump\nsource <(callctl completion zsh)`,
+    );
   });
 });

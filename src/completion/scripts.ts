@@ -16,6 +16,8 @@ _callctl_complete() {
 complete -o default -F _callctl_complete callctl
 `;
     case 'zsh':
+      // Autoloaded from fpath (the .deb's file), this file is the body of compinit's _callctl stub:
+      // it defines _callctl and must then complete, or the first TAB of a shell completes nothing.
       return `#compdef callctl
 # callctl completion for zsh. Load with: source <(callctl completion zsh)
 # (after compinit), or save as _callctl in a folder of your fpath.
@@ -25,7 +27,9 @@ _callctl() {
   candidates=(\${candidates:#})
   compadd -- "\${candidates[@]}"
 }
-if (( \${+functions[compdef]} )); then
+if [[ \${funcstack[1]-} == _callctl ]]; then
+  _callctl "$@"
+elif (( \${+functions[compdef]} )); then
   compdef _callctl callctl
 fi
 `;
