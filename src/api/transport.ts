@@ -65,8 +65,8 @@ export interface HttpRequest {
   restartable?: () => boolean;
   /** Ends the request (and its retries) when it aborts: the attempt under way is cut, no other starts. */
   signal?: AbortSignal;
-  /** A header set on each attempt to its number, counted from `first` (a forward's attempts). */
-  attemptHeader?: { name: string; first: number };
+  /** Headers of each attempt, given its number (a forward's attempt count, signature and time). */
+  attemptHeaders?: (attempt: number) => Record<string, string>;
 }
 
 export interface HttpResponse {
@@ -235,7 +235,7 @@ export class Transport {
     const headers: Record<string, string> = req.exactHeaders
       ? { ...req.headers }
       : requestHeaders(this.options.userAgent, req.body !== undefined, req.headers);
-    if (req.attemptHeader) headers[req.attemptHeader.name] = String(req.attemptHeader.first + attempt - 1);
+    if (req.attemptHeaders) Object.assign(headers, req.attemptHeaders(attempt));
     if (this.options.log) {
       this.log(`> ${req.method} ${redact(req.url, secrets)}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
       const route = routeNote(this.proxies, req.url);

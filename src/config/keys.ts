@@ -66,6 +66,7 @@ export const SECRET_ENV = {
   signSecret: 'CALLCTL_SIGN_SECRET',
   signSecretFile: 'CALLCTL_SIGN_SECRET_FILE',
   chatbotSecret: 'CALLCTL_CHATBOT_SECRET',
+  forwardSecret: 'CALLCTL_FORWARD_SECRET',
 } as const;
 
 /** Environment variables that hold a secret value (not a file name): registered for redaction at start. */
@@ -74,6 +75,7 @@ export const SECRET_ENV_NAMES: readonly string[] = [
   SECRET_ENV.appSecret,
   SECRET_ENV.signSecret,
   SECRET_ENV.chatbotSecret,
+  SECRET_ENV.forwardSecret,
 ];
 
 /** The settings' keys and variables: callctl's names, shown as written in its messages (src/said.ts). */

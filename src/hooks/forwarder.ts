@@ -13,6 +13,7 @@ import {
   notificationTransport,
   passOnHeaders,
   post,
+  signedAs,
 } from './send.js';
 
 /** One forward to make: the event (its first arrival's id and time), its bytes and headers. */
@@ -34,6 +35,8 @@ export interface ForwarderState {
   to: string;
   /** The transport forwards go through (default: one with the forwarding defaults). */
   transport?: Transport;
+  /** Signs each attempt as Standard Webhooks defines, when given (the key of a `whsec_` secret). */
+  key?: Buffer;
   /** This receiver's claim on the forwards it makes. */
   claim: ForwardClaim;
   /** Forwards waiting or under way at most, by count and by bytes of body. */
@@ -249,9 +252,10 @@ export class Forwarder {
     const n = Number(id);
     const { store, claim, emit, metrics } = this.state;
     this.transport ??= this.state.transport ?? notificationTransport();
-    // The event's number, and an id no other event has (its first arrival's time with it): the
-    // same on every attempt, by any receiver, so that the app behind can drop a repeat.
-    const headers = { ...job.headers, [EVENT_HEADER]: id, [EVENT_ID_HEADER]: `${id}@${job.time}` };
+    // The event's number, and an id no other event has (its first arrival's time with it; webhook-id
+    // too): the same on every attempt, by any receiver, so that the app behind can drop a repeat.
+    const eventId = `${id}@${job.time}`;
+    const headers = { ...job.headers, [EVENT_HEADER]: id, [EVENT_ID_HEADER]: eventId };
     // The claim's lease is extended every third of it while the forward is under way: retries that
     // outlast the lease are not taken over meanwhile; one that was (the store away) stops.
     const lost = new AbortController();
@@ -266,6 +270,7 @@ export class Forwarder {
     const o = await post(this.transport, this.state.to, job.raw, headers, {
       signal: AbortSignal.any([this.cut.signal, lost.signal]),
       attemptHeader: { name: ATTEMPT_HEADER, first },
+      ...signedAs(this.state.key, eventId, job.headers[VERDICT_HEADER]),
       onRetry: (attempt, failure) => {
         metrics?.attempt('status' in failure ? failure.status : undefined);
         const ms = Math.round(performance.now() - since);

@@ -38,6 +38,8 @@ export interface ListenerOptions extends IntakeOptions {
   forwardTo?: string;
   /** The transport forwards go through (default: one with the forwarding defaults). */
   forwardTransport?: Transport;
+  /** Forwards are signed as Standard Webhooks defines with this key (a `whsec_` secret's), when given. */
+  forwardKey?: Buffer;
   /**
    * How long a forward claimed by this instance holds before another instance sharing the store
    * may take it over (it should outlast a forward's attempts). Default FORWARD_LEASE_MS.
@@ -156,6 +158,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         store: intake.store,
         to: options.forwardTo,
         transport: options.forwardTransport,
+        ...(options.forwardKey ? { key: options.forwardKey } : {}),
         claim,
         queueCount: options.forwardQueue ?? FORWARD_QUEUE,
         queueBytes: options.forwardQueueBytes ?? FORWARD_QUEUE_BYTES,

@@ -1,8 +1,8 @@
 import type { Transport } from '../api/transport.js';
-import { recordBody, type HookRecord } from '../store/events.js';
+import { recordBody, type HookRecord, type StoredEvent } from '../store/events.js';
 import { runSignCommand } from '../signing/sign-command.js';
 import { defaultServiceSign } from '../signing/sign.js';
-import { post, type SendOutcome } from './send.js';
+import { post, signedAs, type SendOutcome } from './send.js';
 
 /*
  * Sending a recorded event again (`hooks replay`, and the inspector's "send again"): the same
@@ -38,6 +38,8 @@ export interface ResendOptions {
   chatbot: { secret?: string; command?: string };
   /** Also send events that were not verified on arrival, as they came (never signed by callctl). */
   includeUnverified?: boolean;
+  /** Signs what is sent as forwards are (Standard Webhooks, the same webhook-id), when given. */
+  key?: Buffer;
 }
 
 export type Resent =
@@ -47,7 +49,12 @@ export type Resent =
   | { outcome: SendOutcome; unsigned: boolean };
 
 /** Sends one recorded event again to `to`, byte for byte with its Content-Type and User-Agent. */
-export async function resend(transport: Transport, to: string, r: HookRecord, options: ResendOptions): Promise<Resent> {
+export async function resend(
+  transport: Transport,
+  to: string,
+  { id, record: r }: Pick<StoredEvent, 'id' | 'record'>,
+  options: ResendOptions,
+): Promise<Resent> {
   if (!replayable(r)) return { skipped: 'not replayable' };
   const trusted = vouched(r);
   if (!trusted && !options.includeUnverified) return { skipped: 'not verified' };
@@ -63,5 +70,7 @@ export async function resend(transport: Transport, to: string, r: HookRecord, op
     else unsigned = true;
     if (headers['x-service-sign'] === '') delete headers['x-service-sign'];
   }
-  return { outcome: await post(transport, to, body, headers), unsigned };
+  // Signed as its forward was, with the same webhook-id (the app drops it if it has it already).
+  const sign = signedAs(options.key, `${id}@${r.time}`, r.verdict);
+  return { outcome: await post(transport, to, body, headers, sign), unsigned };
 }

@@ -1,6 +1,7 @@
 import { Transport, type TransportOptions } from '../api/transport.js';
 import { NetworkError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
+import { webhookHeaders } from '../signing/webhook.js';
 import { FORWARD_RETRIES, FORWARD_TIMEOUT_MS } from './defaults.js';
 
 /** Headers that belong to one connection, not to the message, and are never passed on. */
@@ -31,17 +32,27 @@ export const EVENT_ID_HEADER = 'x-callctl-event-id';
 export const ATTEMPT_HEADER = 'x-callctl-attempt';
 
 /**
- * The headers of a received request that are sent on with its bytes. `X-Callctl-*` headers that
- * came with the request are dropped: only callctl sets them (a sender cannot claim a verdict).
+ * The headers of a received request that are sent on with its bytes. `X-Callctl-*` and `Webhook-*`
+ * headers that came with the request are dropped: only callctl sets them (a sender can claim
+ * neither a verdict nor a signature).
  */
 export function passOnHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (value === undefined || HOP_BY_HOP.has(lower) || lower.startsWith('x-callctl-')) continue;
+    if (value === undefined || HOP_BY_HOP.has(lower) || /^(x-callctl|webhook)-/.test(lower)) continue;
     out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/**
+ * How a forward or a replay of an event is signed (Standard Webhooks, `id` its webhook-id): with
+ * `key`, when callctl stands behind the event (its verdict `verified`, or `unsigned`: a type the
+ * spec does not sign). Any other goes unsigned: a signature never makes it look verified.
+ */
+export function signedAs(key: Buffer | undefined, id: string, verdict: string | undefined): Pick<PostOptions, 'sign'> {
+  return key && (verdict === 'verified' || verdict === 'unsigned') ? { sign: { key, id } } : {};
 }
 
 /** A transport for sending notifications on (the shared one, with the forwarding defaults). */
@@ -78,6 +89,8 @@ export interface PostOptions {
   signal?: AbortSignal;
   /** A header carrying each attempt's number, counted from `first`. */
   attemptHeader?: { name: string; first: number };
+  /** Signs each attempt as Standard Webhooks defines (its own timestamp), `id` its webhook-id. */
+  sign?: { key: Buffer; id: string };
 }
 
 /**
@@ -92,6 +105,7 @@ export async function post(
   options: PostOptions = {},
 ): Promise<SendOutcome> {
   const started = performance.now();
+  const { attemptHeader, sign } = options;
   try {
     const res = await transport.send({
       method: 'POST',
@@ -103,7 +117,10 @@ export async function post(
       endpoint: `POST ${new URL(url).origin}`,
       onRetry: options.onRetry,
       ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.attemptHeader ? { attemptHeader: options.attemptHeader } : {}),
+      attemptHeaders: (attempt) => ({
+        ...(attemptHeader ? { [attemptHeader.name]: String(attemptHeader.first + attempt - 1) } : {}),
+        ...(sign ? webhookHeaders(sign.key, sign.id, body) : {}),
+      }),
     });
     return {
       answer: { status: res.status, body: res.text.slice(0, 4096), ms: Math.round(performance.now() - started) },

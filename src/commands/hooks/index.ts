@@ -14,6 +14,7 @@ function inspectorOptions(command: Command): Command {
     .option('--token-file <file>', 'the token every request must carry (first line; else one is made when needed)')
     .option('--open', 'open the page in a browser')
     .option('--forward-to <url>', 'where "Send again" sends an event (as hooks replay --to)')
+    .option('--forward-secret-file <file>', 'whsec_ secret signing what is sent again (or CALLCTL_FORWARD_SECRET)')
     .option('--chatbot-secret-file <file>', 'secret to sign chatbot events sent again (or CALLCTL_CHATBOT_SECRET)')
     .option('--sign-command <cmd>', 'command that prints X-Service-Sign for a body on stdin');
 }
@@ -143,6 +144,7 @@ Examples:
     )
     .option('--chatbot-secret-file <file>', 'secret to sign chatbot events again (or CALLCTL_CHATBOT_SECRET)')
     .option('--sign-command <cmd>', 'command that prints X-Service-Sign for a body on stdin')
+    .option('--forward-secret-file <file>', 'whsec_ secret signing them as forwards are (or CALLCTL_FORWARD_SECRET)')
     .option('--include-unverified', 'also send events that were not verified on arrival (unsigned); default: skip them')
     .addHelpText(
       'after',
@@ -151,7 +153,9 @@ Sent: accepted events, each once (retries from the service, rejected and refused
 skipped), with their recorded Content-Type and User-Agent. The log never keeps X-Service-Sign:
 chatbot events verified on arrival are signed again when a secret or --sign-command is given.
 Events not verified on arrival (no secret then, --skip-verify) are skipped, or with
---include-unverified sent as they came, never signed by callctl. Failed sends are
+--include-unverified sent as they came, never signed by callctl. With a forward secret
+(--forward-secret-file, else CALLCTL_FORWARD_SECRET) each is signed as serve-hooks signs its
+forwards (Standard Webhooks, the same webhook-id as its forward). Failed sends are
 retried on network errors, 408, 429 and 5xx with back-off.
 
 Output: one line per event (time, type, the HTTP status); piped or --json one JSON object per event

@@ -5,7 +5,7 @@ import { NetworkError, ServiceError, ServiceUnavailableError, UsageError } from 
 import { readFailed, readSource } from './source.js';
 import { resend } from '../../hooks/resend.js';
 import { timeOf } from '../time-flags.js';
-import { chatbotSigning, parseEventTypes } from './secrets.js';
+import { chatbotSigning, forwardKey, parseEventTypes } from './secrets.js';
 import { httpUrl } from '../../config/http-url.js';
 import { said } from '../../said.js';
 
@@ -18,6 +18,7 @@ export interface ReplayOptions {
   since?: string;
   chatbotSecretFile?: string;
   signCommand?: string;
+  forwardSecretFile?: string;
   includeUnverified?: boolean;
 }
 
@@ -28,6 +29,7 @@ export async function runHooksReplay(ctx: Context, opts: ReplayOptions): Promise
   const types = parseEventTypes(opts.events);
   const since = opts.since === undefined ? undefined : timeOf(opts.since, ctx.io.now(), '--since');
   const chatbot = chatbotSigning(ctx, opts);
+  const key = forwardKey(ctx, opts, to);
   const out = await ctx.output();
   const json = out.json || !ctx.io.stdoutIsTTY;
   let sent = 0;
@@ -40,12 +42,17 @@ export async function runHooksReplay(ctx: Context, opts: ReplayOptions): Promise
   const transport = await ctx.transport();
   const store = await readSource(ctx, opts);
   try {
-    for await (const { record: r } of store.read({
+    for await (const event of store.read({
       ...(types ? { types } : {}),
       ...(since !== undefined ? { since } : {}),
       retries: false,
     })) {
-      const done = await resend(transport, to, r, { chatbot, includeUnverified: !!opts.includeUnverified });
+      const r = event.record;
+      const done = await resend(transport, to, event, {
+        chatbot,
+        includeUnverified: !!opts.includeUnverified,
+        ...(key ? { key } : {}),
+      });
       if ('skipped' in done) {
         if (done.skipped === 'not verified') skipped += 1;
         continue;

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { isEventType, type EventType } from '../../schemas/events.js';
 import { said } from '../../said.js';
+import { webhookKey } from '../../signing/webhook.js';
 
 /** Comma- or line-separated keys; `#` starts a comment line. */
 export function splitKeys(text: string): string[] {
@@ -61,6 +62,31 @@ export function chatbotSigning(ctx: Context, flags: ChatbotFlags): { secret?: st
   const secret = fromFile ?? (ctx.io.env.CALLCTL_CHATBOT_SECRET || undefined);
   ctx.addSecret(secret);
   return { ...(secret ? { secret } : {}), ...(flags.signCommand ? { command: flags.signCommand } : {}) };
+}
+
+/**
+ * The key that signs forwards and replays as Standard Webhooks defines: the `whsec_` secret of
+ * `--forward-secret-file`, else of CALLCTL_FORWARD_SECRET (its key 24 bytes at least). Undefined
+ * when neither is given, or when nothing is sent on (`to` undefined).
+ */
+export function forwardKey(
+  ctx: Context,
+  flags: { forwardSecretFile?: string },
+  to: string | undefined,
+): Buffer | undefined {
+  const file = flags.forwardSecretFile;
+  if (to === undefined) {
+    if (file) throw new UsageError(said`--forward-secret-file signs forwards: give --forward-to too`);
+    return undefined;
+  }
+  const secret = file ? readFile(file, '--forward-secret-file').trim() : ctx.io.env.CALLCTL_FORWARD_SECRET?.trim();
+  if (!file && !secret) return undefined;
+  ctx.addSecret(secret);
+  if (secret?.startsWith('whsec_')) ctx.addSecret(secret.slice('whsec_'.length));
+  const key = webhookKey(secret ?? '');
+  if (Buffer.isBuffer(key)) return key;
+  const from = file ? said`--forward-secret-file ${file}` : said`CALLCTL_FORWARD_SECRET`;
+  throw new UsageError(said`${from}: ${key.problem}; make one with: echo "whsec_$(openssl rand -base64 32)"`);
 }
 
 /** `--events task.end,plan.end`: each must be a known type (or `unknown`). */

@@ -6,7 +6,7 @@ import { flatHeap } from '../../heap.js';
 import type { EventStore } from '../../store/events.js';
 import { HandlerErrors, type Handler } from '../../hooks/guard.js';
 import { eventFilter, exportLine, CSV_HEAD } from './events.js';
-import { chatbotSigning } from './secrets.js';
+import { chatbotSigning, forwardKey } from './secrets.js';
 import { readSource, type SourceFlags } from './source.js';
 import { said } from '../../said.js';
 
@@ -16,6 +16,7 @@ export interface InspectorFlags {
   tokenFile?: string;
   open?: boolean;
   forwardTo?: string;
+  forwardSecretFile?: string;
   chatbotSecretFile?: string;
   signCommand?: string;
 }
@@ -60,6 +61,7 @@ export async function serveInspector(
   const token = fromFile ?? (isLoopback(host) ? undefined : newToken());
   const forwardTo = flags.forwardTo === undefined ? undefined : httpUrl(flags.forwardTo, '--forward-to');
   const chatbot = chatbotSigning(ctx, flags);
+  const key = forwardKey(ctx, flags, forwardTo);
   const { startInspector } = await import('../../hooks/ui/server.js');
   const transport = forwardTo ? await ctx.transport() : undefined;
   const { resend } = await import('../../hooks/resend.js');
@@ -92,7 +94,8 @@ export async function serveInspector(
         ? {
             forward: {
               to: forwardTo,
-              send: (r, includeUnverified) => resend(transport, forwardTo, r, { chatbot, includeUnverified }),
+              send: (e, includeUnverified) =>
+                resend(transport, forwardTo, e, { chatbot, includeUnverified, ...(key ? { key } : {}) }),
             },
           }
         : {}),

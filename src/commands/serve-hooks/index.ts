@@ -49,6 +49,10 @@ export function register(parent: Command, deps: Deps): void {
     .option('--show-numbers', 'show callee numbers in full (masked by default)')
     .option('--forward-to <url>', 'send each new accepted event on, same bytes and headers, to a local app')
     .option(
+      '--forward-secret-file <file>',
+      'whsec_ secret signing forwards (Standard Webhooks; or CALLCTL_FORWARD_SECRET)',
+    )
+    .option(
       '--forward-queue <n>',
       'forwards waiting or under way at most; past it events wait in the log or store (else 503)',
       wholeNumber({ min: 1, max: 1_000_000 }),
@@ -173,7 +177,12 @@ Verification:
 Forwards carry X-Callctl-Verdict: verified, unverified, unsigned or skipped; X-Callctl-Event:
 the event's number (as the live view, hooks events and hooks show give it); X-Callctl-Event-Id:
 NUMBER@FIRST-ARRIVAL-TIME, the same on every attempt by any receiver (drop a repeat by it); and
-X-Callctl-Attempt: 1, 2... (a sender's own X-Callctl-* headers are dropped).
+X-Callctl-Attempt: 1, 2... (a sender's own X-Callctl-* and Webhook-* headers are dropped).
+With a forward secret (--forward-secret-file, else CALLCTL_FORWARD_SECRET: whsec_ and a
+base64 key of 24 bytes or more) forwards are signed as Standard Webhooks defines: webhook-id
+(the event id), webhook-timestamp (each attempt's) and webhook-signature; the app verifies them
+with a standardwebhooks library. Only verified and unsigned-type events are signed; without a
+secret, none is.
 
 Retries: the same event again (task: TaskID+PlanName; plan: PlanName+PlanDetails; template:
 msg_id+status; API push: workflow+node+call id; chatbot: call_id+event; never Timestamp or

@@ -4,7 +4,7 @@ import { redactValues } from '../../redact.js';
 import { CliError, UsageError } from '../../errors.js';
 import { historyWindowMs } from '../../hooks/intake.js';
 import { Receiver } from '../../hooks/receiver.js';
-import { chatbotSigning, hookKeys, parseEventTypes } from '../hooks/secrets.js';
+import { chatbotSigning, forwardKey, hookKeys, parseEventTypes } from '../hooks/secrets.js';
 import { httpUrl } from '../../config/http-url.js';
 import { receiverOutput } from './output.js';
 import { render, stoppedLine, type RenderOptions } from './render.js';
@@ -27,6 +27,7 @@ export interface ServeOptions {
   events?: string;
   showNumbers?: boolean;
   forwardTo?: string;
+  forwardSecretFile?: string;
   forwardQueue?: number;
   forwardQueueMib?: number;
   maxConnections?: number;
@@ -111,6 +112,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   const chatbot = chatbotSigning(ctx, opts);
   const events = parseEventTypes(opts.events);
   const forwardTo = opts.forwardTo === undefined ? undefined : httpUrl(opts.forwardTo, '--forward-to');
+  const key = forwardKey(ctx, opts, forwardTo);
   const out = await ctx.output();
 
   const maxAgeMs = (opts.maxAge ?? 15) * 60_000;
@@ -143,6 +145,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
       maxAgeMs,
       store,
       forwardTo,
+      ...(key ? { forwardKey: key } : {}),
       forwardQueue: opts.forwardQueue,
       forwardQueueBytes: opts.forwardQueueMib === undefined ? undefined : opts.forwardQueueMib * 1024 * 1024,
       maxConnections: opts.maxConnections,
@@ -207,7 +210,9 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
     keys.length ? `${keys.length} key${keys.length > 1 ? 's' : ''}` : undefined,
     chatbot.command ? 'chatbot: sign command' : chatbot.secret ? 'chatbot: secret' : 'chatbot: unverified',
     store.summary,
-    forwardTo ? `forwarding to ${new URL(forwardTo).origin}` : undefined,
+    forwardTo
+      ? `forwarding to ${new URL(forwardTo).origin} ${key ? 'signed' : 'unsigned (no --forward-secret-file or CALLCTL_FORWARD_SECRET)'}`
+      : undefined,
   ].filter(Boolean);
   out.info(where.join('; '));
   for (const notice of store.notices) out.warn(notice);
@@ -224,6 +229,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
           tokenFile: opts.uiTokenFile,
           open: opts.open,
           forwardTo: opts.forwardTo,
+          forwardSecretFile: opts.forwardSecretFile,
           chatbotSecretFile: opts.chatbotSecretFile,
           signCommand: opts.signCommand,
         },

@@ -4,7 +4,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { UsageError } from '../../errors.js';
-import type { HookRecord } from '../../store/events.js';
 import type { EventFilter, EventStore, StoredEvent } from '../../store/events.js';
 import { guarded, type Handler } from '../guard.js';
 import type { Resent } from '../resend.js';
@@ -24,7 +23,7 @@ export interface InspectorOptions {
   /** The export's lines, as `hooks events --format csv|ndjson` writes them. */
   exportLines(format: 'csv' | 'ndjson', reveal: boolean): { head: string; line(e: StoredEvent): string };
   /** Sending an event again (as `hooks replay`), when there is a forward target. */
-  forward?: { to: string; send(record: HookRecord, includeUnverified: boolean): Promise<Resent> };
+  forward?: { to: string; send(event: StoredEvent, includeUnverified: boolean): Promise<Resent> };
   /** A request whose handling failed unexpectedly (a bug of ours): answered 500, told here. */
   onError(handler: Handler, error: unknown): void;
 }
@@ -186,7 +185,7 @@ export async function startInspector(o: InspectorOptions): Promise<Inspector> {
       const body = await readJson(req);
       const event = await store.get(one[1]!);
       if (!event) return send(res, 404, { error: `no event ${one[1]}` });
-      const done = await o.forward.send(event.record, body.includeUnverified === true);
+      const done = await o.forward.send(event, body.includeUnverified === true);
       if ('skipped' in done)
         return send(res, 422, {
           error:
