@@ -229,6 +229,18 @@ const FS_VERBS: Record<string, string> = {
   copyfile: 'copy',
 };
 
+/** The write errors of stdout a run's error already tells (src/io.ts then does not tell them again). */
+const toldOutputErrors = new WeakSet<object>();
+
+/** stdout that cannot be written (a full disk under `> file`): local trouble, in one line. */
+export function stdoutFailed(error: NodeJS.ErrnoException): LocalError {
+  toldOutputErrors.add(error);
+  return new LocalError(said`cannot write to stdout: ${error.code} (${fsReason(error.code)})`);
+}
+
+/** Whether a run's error already tells this write error of stdout (see stdoutFailed). */
+export const outputErrorTold = (error: object): boolean => toldOutputErrors.has(error);
+
 /** A file-system error code in words ("permission denied" for EACCES). */
 export function fsReason(code: string | undefined): string {
   return (code && FS_REASONS[code]) ?? code ?? 'error';

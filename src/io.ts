@@ -1,6 +1,6 @@
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import { isatty } from 'node:tty';
-import { ExitCode, fsReason } from './errors.js';
+import { ExitCode, outputErrorTold, stdoutFailed } from './errors.js';
 
 /** Asks the person at the terminal. Every prompt writes to stderr, never stdout. */
 export interface Prompter {
@@ -57,8 +57,8 @@ export function nodeIO(): IO {
       else {
         // A full disk under `> file`: one line (and the JSON error with --json), local trouble,
         // not Node's stack trace. A stderr that fails has nowhere to say so.
-        const message = `cannot write to stdout: ${error.code} (${fsReason(error.code)})`;
-        if (name === 'stdout') {
+        if (name === 'stdout' && !outputErrorTold(error)) {
+          const { message } = stdoutFailed(error);
           const json = process.argv.includes('--json')
             ? `${JSON.stringify({ error: { kind: 'local', message, exitCode: ExitCode.LOCAL } })}\n`
             : '';

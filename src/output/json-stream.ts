@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { ServiceError } from '../errors.js';
+import { ServiceError, stdoutFailed } from '../errors.js';
 import { flatHeap } from '../heap.js';
 import { plural } from '../plural.js';
 import { redactValues } from '../redact.js';
@@ -101,7 +101,10 @@ export class JsonStream {
 
   /** Writes `text`, redacted unless it `was` (held groups). */
   private async write(text: string, was = false): Promise<void> {
-    if (!this.stdout.write(was ? text : redactValues(text))) await once(this.stdout, 'drain');
+    if (this.stdout.write(was ? text : redactValues(text))) return;
+    // A stdout that cannot be written (a full disk) is said as such, not as the request's failure.
+    if (!this.stdout.errored) await once(this.stdout, 'drain').catch(() => undefined);
+    if (this.stdout.errored) throw stdoutFailed(this.stdout.errored);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { RecordSink } from '../api/stream.js';
-import { UsageError } from '../errors.js';
+import { stdoutFailed, UsageError } from '../errors.js';
 import { EXPORT_FORMATS, RecordWriter, type ExportFormat } from './export.js';
 import { AtomicFile } from './output-file.js';
 import { said } from '../said.js';
@@ -61,7 +61,7 @@ export async function exportRecords<T extends object>(
     bom: Boolean(flags.bom || flags.excel),
   } as const;
   if (flags.output === undefined || flags.output === '-') {
-    const writer = new RecordWriter<T>(options, { stream: () => stdout });
+    const writer = new RecordWriter<T>(options, { stream: () => stdout, failed: stdoutFailed });
     await fetch(writer);
     await writer.finish();
     return writer.count;
