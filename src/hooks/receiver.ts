@@ -15,8 +15,8 @@ export type ReceiverEvent =
    * first record written, whichever comes first); `refused` requests were answered 503 meanwhile.
    */
   | { kind: 'recovered'; ms: number; refused: number }
-  /** The certificate was read again. */
-  | { kind: 'tls'; message: string };
+  /** SIGHUP was done: the certificate read again, the log reopened. */
+  | { kind: 'hangup'; message: string };
 
 /** What a run received, told when it stops. */
 export interface ReceiverSummary {
@@ -84,10 +84,17 @@ export class Receiver {
     if (!this.options.tlsFiles) return;
     try {
       this.listener.reloadTls(readTls(this.options.tlsFiles));
-      this.emit({ kind: 'tls', message: 'certificate and key read again: new connections use them' });
+      this.emit({ kind: 'hangup', message: 'certificate and key read again: new connections use them' });
     } catch (error) {
       this.emit({ kind: 'error', message: `${(error as Error).message}: not reloaded, the ones in use stay` });
     }
+  }
+
+  /** SIGHUP: the certificate and key read again (after a renewal), the log reopened (after logrotate). */
+  hangup(): void {
+    this.reloadTls();
+    const reopened = this.options.store.reopen?.();
+    if (reopened) this.emit({ kind: reopened.ok ? 'hangup' : 'error', message: `SIGHUP: ${reopened.message}` });
   }
 
   /** Counts lines of the run's own output that could not be written (the metrics say so). */

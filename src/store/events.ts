@@ -156,6 +156,11 @@ export interface EventStore {
    */
   ready(): Promise<string | undefined>;
   /**
+   * SIGHUP: a file the store writes is opened again at its path (logrotate moved it away), and
+   * what was done is said; absent where nothing is reopened (a database).
+   */
+  reopen?(): { ok: boolean; message: string } | undefined;
+  /**
    * The memory of plan-end pairs, remembered for `windowMs`: a shared store's is every receiver's,
    * the files store's this process's (with the pairs of the log's recent records).
    */

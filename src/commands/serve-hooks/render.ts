@@ -143,7 +143,7 @@ export function render(event: ReceiverEvent, options: RenderOptions, c: { out: P
     }
     case 'error':
       return { err: `${c.err.red('error:')} ${event.message}\n` };
-    case 'tls':
+    case 'hangup':
       return { err: `${event.message}\n` };
     case 'recovered':
       return {

@@ -247,8 +247,9 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   const stop = new Promise<string>((r) => (first = r));
   const now = new Promise<void>((r) => (second = r));
   const off = ctx.io.onSignal((s) => (++signals === 1 ? first(s) : second()));
-  // SIGHUP: the certificate and key are read again (after a renewal), without dropping connections.
-  const offHangup = ctx.io.onHangup(() => receiver.reloadTls());
+  // SIGHUP: the certificate and key are read again (after a renewal), without dropping
+  // connections, and the log is reopened (logrotate moved it away).
+  const offHangup = ctx.io.onHangup(() => receiver.hangup());
   opts.stop?.addEventListener('abort', () => first('stop'));
   void stop.then((s) =>
     out.info(

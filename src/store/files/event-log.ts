@@ -3,14 +3,18 @@ import {
   fchmodSync,
   fdatasync,
   fstatSync,
+  fsyncSync,
   ftruncateSync,
   openSync,
   readSync,
+  statSync,
   write,
   writeSync,
 } from 'node:fs';
+import { dirname } from 'node:path';
 import { redactValues } from '../../redact.js';
-import { storedRecord, type HookRecord } from '../events.js';
+import type { HookRecord } from '../events.js';
+import { decodeRecord } from './log-read.js';
 
 /**
  * A record as its log line. Known secrets (hook KEYs, chatbot secret, a secret --path) never
@@ -41,6 +45,15 @@ export function recordLine(record: HookRecord): string {
  * A write that fails or stops short (disk full, file size limit) is rolled back: the file is cut
  * back to the end of its last whole record before anything else is written, so the next record
  * never lands on a torn fragment and every line stays readable.
+ *
+ * Rotation: before each write the path is compared with the open file (one stat(2) per batch,
+ * not per record). A log moved away and replaced (logrotate's `create`), or deleted, is reopened
+ * at the path before the batch is written, so nothing lands in a file about to be compressed or
+ * gone; SIGHUP (`reopen`) does the same at once. A path left empty after a move is created after
+ * MISSING_GRACE_MS (logrotate creates it meanwhile); until then records go on into the moved
+ * file, which still holds them. A file cut under the log (`copytruncate`) is noticed by its size.
+ * Offsets (append, readAt) count every file the log has written, so an offset from a file rotated
+ * away reads as gone, never as another record.
  */
 export class EventLog {
   private queue: Queued[] = [];
@@ -50,39 +63,80 @@ export class EventLog {
   private rollbackTo: number | undefined;
   /** The size of the last batch that could not be written, and why (cleared by a write that could). */
   private failed: { bytes: number; reason: string } | undefined;
+  /** The open file's identity, compared with the path's before each write. */
+  private id: FileId;
+  /** Where the last write ended in the open file: a smaller size means it was cut (copytruncate). */
+  private end: number;
+  /** Bytes of the files written before the open one (their offsets are below it). */
+  private before = 0;
+  /** Reopen before the next write (SIGHUP, or a reopen that failed). */
+  private reopenWanted = false;
+  /** Since when the path has been missing while the open file still has a name (moved away). */
+  private missingSince: number | undefined;
 
   private constructor(
-    private readonly fd: number,
+    private fd: number,
     readonly path: string,
     readonly fsync: boolean,
     /** Bytes of a record cut short by a crash that were removed on open (0 when none). */
     readonly repaired: number,
-  ) {}
+    st: { ino: number; dev: number; size: number },
+  ) {
+    this.id = { ino: st.ino, dev: st.dev };
+    this.end = st.size;
+  }
 
   /**
    * Opens (creating it 0600) for appending. A last line cut short by a crash (never acknowledged:
    * a request is answered only after its whole record is written) is cut off first.
    */
   static open(path: string, options: { fsync?: boolean } = {}): EventLog {
-    const fd = openSync(path, 'a+', 0o600);
-    let repaired = 0;
+    const { fd, repaired, st } = openLogFile(path);
+    return new EventLog(fd, path, options.fsync === true, repaired, st);
+  }
+
+  /**
+   * Opens the path again (SIGHUP: logrotate moved the file away), at once unless a write is under
+   * way (then before the next one). Says what was done, or why it could not be: then records are
+   * refused (503) and /readyz is false until a reopen succeeds.
+   */
+  reopen(): { ok: boolean; message: string } {
+    if (this.closed) return { ok: false, message: 'the log is closed' };
+    this.reopenWanted = true;
+    if (this.flushing) return { ok: true, message: `the log ${this.path} is reopened before the next write` };
     try {
-      const st = fstatSync(fd);
-      if (!st.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
-      // The mode given to open applies only to a new file: an existing log (it holds bodies and
-      // signatures) is made owner-only too.
-      if ((st.mode & 0o777) !== 0o600) fchmodSync(fd, 0o600);
-      const size = st.size;
-      const end = lastRecordEnd(fd, size);
-      if (end < size) {
-        ftruncateSync(fd, end);
-        repaired = size - end;
-      }
+      this.follow();
+      return { ok: true, message: `reopened the log ${this.path}` };
     } catch (error) {
-      closeSync(fd);
-      throw error;
+      const reason = `the log ${this.path} cannot be reopened (${(error as NodeJS.ErrnoException).code ?? 'error'}): notifications are answered 503 until it can`;
+      this.failed = { bytes: this.failed?.bytes ?? 1, reason };
+      return { ok: false, message: reason };
     }
-    return new EventLog(fd, path, options.fsync === true, repaired);
+  }
+
+  /**
+   * Keeps writing where the path leads: reopens when asked, when the path names another file,
+   * or when the open one was deleted (or moved away for longer than MISSING_GRACE_MS).
+   */
+  private follow(): void {
+    if (!this.reopenWanted) {
+      const st = statSync(this.path, { throwIfNoEntry: false });
+      if (st && st.ino === this.id.ino && st.dev === this.id.dev) {
+        this.missingSince = undefined;
+        return;
+      }
+      if (!st && fstatSync(this.fd).nlink > 0) {
+        const now = Date.now();
+        if (now - (this.missingSince ??= now) < MISSING_GRACE_MS) return;
+      }
+    }
+    const next = openLogFile(this.path);
+    if (this.fsync) syncFolder(this.path);
+    closeSync(this.fd);
+    this.before += this.end;
+    [this.fd, this.id, this.end] = [next.fd, { ino: next.st.ino, dev: next.st.dev }, next.st.size];
+    this.reopenWanted = false;
+    this.missingSince = undefined;
   }
 
   /**
@@ -111,10 +165,12 @@ export class EventLog {
       let start: number | undefined;
       try {
         start = this.start();
-        await writeAsync(this.fd, joined(batch));
+        const buf = joined(batch);
+        await writeAsync(this.fd, buf);
         await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
         this.failed = undefined;
-        settle(batch, start);
+        this.end = start + buf.length;
+        settle(batch, this.before + start);
       } catch (error) {
         this.fail(batch, start, error as Error);
       }
@@ -132,20 +188,29 @@ export class EventLog {
       const buf = joined(batch);
       for (let off = 0; off < buf.length;) off += writeSync(this.fd, buf, off, buf.length - off);
       this.failed = undefined;
-      settle(batch, start);
+      this.end = start + buf.length;
+      settle(batch, this.before + start);
     } catch (error) {
       this.fail(batch, start, error as Error);
     }
   }
 
-  /** Where the next batch begins, once an earlier failed write is cut back. */
+  /**
+   * Where the next batch begins in the open file, once an earlier failed write is cut back and the
+   * path followed (rotation).
+   */
   private start(): number {
     if (this.rollbackTo !== undefined) {
       ftruncateSync(this.fd, this.rollbackTo);
       this.rollbackTo = undefined;
     }
-    // Asked of the file, not remembered: a log cut by logrotate's copytruncate stays right.
-    return fstatSync(this.fd).size;
+    this.follow();
+    // Asked of the file, not remembered: a log cut by logrotate's copytruncate stays right, and
+    // the offsets of what it held are left behind.
+    const size = fstatSync(this.fd).size;
+    if (size < this.end) this.before += this.end;
+    this.end = size;
+    return size;
   }
 
   /** A failed or short write: cut back to where the batch began, and tell each record. */
@@ -172,6 +237,17 @@ export class EventLog {
    */
   probe(): string | undefined {
     if (this.closed) return 'the log is closed';
+    // An idle log follows its path here too (asked at most once a second): a rotation is noticed.
+    if (!this.failed && !this.flushing) {
+      try {
+        this.follow();
+      } catch (error) {
+        this.failed = {
+          bytes: 1,
+          reason: `the log cannot be reopened (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        };
+      }
+    }
     const failed = this.failed;
     if (!failed || this.flushing) return failed?.reason;
     let start: number | undefined;
@@ -192,9 +268,10 @@ export class EventLog {
 
   /** The record that starts at `offset` (from append), or undefined when it is not there any more. */
   readAt(offset: number): HookRecord | undefined {
+    if (offset < this.before) return undefined; // in a file rotated away
     const parts: Buffer[] = [];
     const chunk = Buffer.alloc(64 * 1024);
-    for (let pos = offset; ;) {
+    for (let pos = offset - this.before; ;) {
       const n = readSync(this.fd, chunk, 0, chunk.length, pos);
       if (n === 0) return undefined;
       const end = chunk.subarray(0, n).indexOf(0x0a);
@@ -211,6 +288,43 @@ export class EventLog {
     await this.flushing;
     if (this.rollbackTo !== undefined) this.rollback(this.rollbackTo);
     closeSync(this.fd);
+  }
+}
+
+/** A moved log whose path stays empty this long is created again (logrotate creates it at once). */
+const MISSING_GRACE_MS = 1_000;
+
+interface FileId {
+  ino: number;
+  dev: number;
+}
+
+/**
+ * Opens a log file for appending (creating it 0600; an existing one made owner-only: it holds
+ * bodies and signatures) and cuts off a last line cut short by a crash.
+ */
+function openLogFile(path: string): { fd: number; repaired: number; st: FileId & { size: number } } {
+  const fd = openSync(path, 'a+', 0o600);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw Object.assign(new Error(`${path} is not a regular file`), { code: 'ENOTREG' });
+    if ((st.mode & 0o777) !== 0o600) fchmodSync(fd, 0o600);
+    const end = lastRecordEnd(fd, st.size);
+    if (end < st.size) ftruncateSync(fd, end);
+    return { fd, repaired: st.size - end, st: { ino: st.ino, dev: st.dev, size: end } };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+/** A new file's name made durable (--fsync): its folder flushed too. */
+function syncFolder(path: string): void {
+  const dir = openSync(dirname(path), 'r');
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
   }
 }
 
@@ -254,61 +368,4 @@ async function writeAsync(fd: number, buf: Buffer): Promise<void> {
       write(fd, buf, off, buf.length - off, null, (e, n) => (e ? reject(e) : resolve(n))),
     );
   }
-}
-
-/** One line of a log as its record; undefined for one that does not read (cut short by a crash). */
-export function decodeRecord(line: string): HookRecord | undefined {
-  try {
-    const r = JSON.parse(line) as HookRecord;
-    return r && typeof r === 'object' && typeof r.time === 'string' ? storedRecord(r) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The records received at or after `since` (ms), read backwards from the end of the file so that a
- * restart does not read a long history.
- */
-export function readRecentRecords(path: string, since: number, chunkSize = 1 << 20): HookRecord[] {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return [];
-  }
-  const found: HookRecord[] = [];
-  try {
-    let pos = fstatSync(fd).size;
-    let carry = Buffer.alloc(0);
-    let done = false;
-    while (pos > 0 && !done) {
-      const n = Math.min(chunkSize, pos);
-      pos -= n;
-      const buf = Buffer.alloc(n);
-      readSync(fd, buf, 0, n, pos);
-      let data = Buffer.concat([buf, carry]);
-      // The text before the first newline may continue in the previous chunk: keep it for later.
-      const cut = pos > 0 ? data.indexOf(0x0a) : -1;
-      if (pos > 0 && cut < 0) {
-        carry = data;
-        continue;
-      }
-      carry = cut >= 0 ? data.subarray(0, cut) : Buffer.alloc(0);
-      data = data.subarray(cut + 1);
-      const lines = data.toString('utf8').split('\n');
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const record = decodeRecord(lines[i]!);
-        if (!record) continue;
-        if (Date.parse(record.time) < since) {
-          done = true;
-          break;
-        }
-        found.push(record);
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return found.reverse();
 }

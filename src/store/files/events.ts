@@ -17,7 +17,8 @@ import {
   type StoredEvent,
 } from '../events.js';
 import { recordFacts } from '../facts.js';
-import { decodeRecord, EventLog, readRecentRecords } from './event-log.js';
+import { EventLog } from './event-log.js';
+import { decodeRecord, readRecentRecords } from './log-read.js';
 import { DedupStore, SignPairs } from './memory.js';
 import { countLines, LineCount, logLines, matches, pageOfLog } from './page-read.js';
 import { said } from '../../said.js';
@@ -72,8 +73,6 @@ export class NdjsonEvents implements EventStore {
    * has passed (takeAbandoned).
    */
   private readonly forwardFailed = new Map<string, Failed>();
-  /** Where the last record began in the file: one beginning there or before means the file was cut (copytruncate). */
-  private lastStart = -1;
   /**
    * Keys whose record is being written, with the arrivals of the same key that wait for it (made
    * only when one comes: most keys arrive once).
@@ -95,8 +94,7 @@ export class NdjsonEvents implements EventStore {
     this.summary = log ? `log ${log.path}${log.fsync ? ' (fsync)' : ''}` : 'no log';
     // Appends number on from the lines already there.
     if (log && path) {
-      const [lines, end] = countLines(path);
-      [this.seq, this.lastStart] = [lines, end - 1];
+      [this.seq] = countLines(path);
     }
   }
 
@@ -203,11 +201,6 @@ export class NdjsonEvents implements EventStore {
         this.writing.delete(seenKey);
         if (waiters) for (const wake of waiters) wake();
       }
-    }
-    if (offset !== undefined) {
-      // The file was cut under us (logrotate's copytruncate): numbers start again with it.
-      if (offset <= this.lastStart) this.seq = offset === 0 ? 0 : countLines(this.path!, offset)[0];
-      this.lastStart = offset;
     }
     const id = String(++this.seq);
     const claimed = !!forward && retry === 0 && seenKey !== undefined;
@@ -355,6 +348,10 @@ export class NdjsonEvents implements EventStore {
       const onAbort = () => done(false);
       signal.addEventListener('abort', onAbort);
     });
+  }
+
+  reopen(): { ok: boolean; message: string } | undefined {
+    return this.log?.reopen();
   }
 
   async ready(): Promise<string | undefined> {

@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { EventSummary } from '../../schemas/detect.js';
 import type { EventFilter, EventPage, HookRecord, PageCursor, StoredEvent } from '../events.js';
 import { recordFacts } from '../facts.js';
-import { decodeRecord } from './event-log.js';
+import { decodeRecord } from './log-read.js';
 
 /*
  * Pages of an NDJSON log, newest first, read backwards from the end of the file (or from where the
