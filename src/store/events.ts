@@ -47,6 +47,8 @@ export interface HookRecord {
   truncated?: boolean;
   /** Why a request was refused (4xx other than a bad signature). */
   error?: string;
+  /** Its number in an NDJSON log (files store), given as it is written; ids of a database's rows are their own. */
+  n?: number;
 }
 
 /** The exact bytes of a recorded body. */

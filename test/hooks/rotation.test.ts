@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeAll, describe, expect } from 'vitest';
 import { taskSign } from '../../src/signing/sign.js';
-import type { HookRecord } from '../../src/store/events.js';
+import type { HookRecord, StoredEvent } from '../../src/store/events.js';
+import { NdjsonEvents } from '../../src/store/files/events.js';
 import { itWith } from '../helpers/programs.js';
 import { ensureBuilt, exited, ROOT, serveHooksChild, type ChildHooks } from './child.js';
 import { tempDir, until } from './helpers.js';
@@ -77,19 +78,24 @@ function postTask(url: string, taskId: string): Promise<number> {
   });
 }
 
-/** Every record in the log and the files rotated from it (compressed ones unpacked), oldest file first. */
-function allRecords(dir: string): HookRecord[] {
+/**
+ * Every event in the log and the files rotated from it (compressed ones unpacked), oldest file
+ * first, with the number `hooks events` gives it, read as it reads each file.
+ */
+async function allEvents(dir: string): Promise<StoredEvent[]> {
   const files = readdirSync(dir)
-    .filter((f) => f.startsWith('events.ndjson'))
+    .filter((f) => /^events\.ndjson(\.\d+(\.gz)?)?$/.test(f))
     .sort((a, b) => rank(b) - rank(a));
-  return files.flatMap((f) => {
-    const bytes = readFileSync(join(dir, f));
-    const text = (f.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
-    return text
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as HookRecord);
-  });
+  const events: StoredEvent[] = [];
+  for (const f of files) {
+    let path = join(dir, f);
+    if (f.endsWith('.gz')) {
+      path = join(tempDir('callctl-unpacked-'), f.slice(0, -3));
+      writeFileSync(path, gunzipSync(readFileSync(join(dir, f))));
+    }
+    for await (const e of NdjsonEvents.open(path).read({})) events.push(e);
+  }
+  return events;
 }
 /** events.ndjson is 0, events.ndjson.1 1, events.ndjson.2.gz 2... */
 const rank = (f: string) => Number(/\.(\d+)(\.gz)?$/.exec(f)?.[1] ?? 0);
@@ -136,10 +142,23 @@ describe.each(['create', 'copytruncate'] as const)('serve-hooks --log rotated by
       hooks.child.kill('SIGTERM');
       expect((await exited(hooks.child)).code).toBe(0);
 
+      // Restarted: a retry of an event in a rotated file is still a retry, and numbers go on.
+      const again = await serveHooksChild(['--key', KEY, '--log', log, '--forward-to', app.url]);
+      children.push(again);
+      const numbered = app.numbers.length;
+      expect(await postTask(again.url, 'T-ROT-2')).toBe(200);
+      expect(await postTask(again.url, 'T-ROT-AFTER')).toBe(200);
+      await until(() => app.times.has('T-ROT-AFTER'), 60_000);
+      again.child.kill('SIGTERM');
+      expect((await exited(again.child)).code).toBe(0);
+      const before = Math.max(...app.numbers.slice(0, numbered).map(Number));
+      expect(Number(app.numbers.at(-1))).toBeGreaterThan(before);
+
       // Each rotation moved a file holding events away, and what came after the last is in the log.
       expect(readdirSync(dir).filter((f) => /^events\.ndjson\.\d+(\.gz)?$/.test(f))).toHaveLength(ROTATIONS);
       expect(readFileSync(log, 'utf8')).toContain('T-ROT-LAST');
-      const records = allRecords(dir);
+      const events = await allEvents(dir);
+      const records = events.map((e) => e.record);
       const found = new Set(records.map(taskOf));
       // copytruncate: logrotate's own caveat, a record written between its copy and its truncation
       // is lost (docs/serve-hooks.md says so); `create` loses none.
@@ -147,8 +166,13 @@ describe.each(['create', 'copytruncate'] as const)('serve-hooks --log rotated by
       const twice = [...app.times].filter(([, n]) => n > 1);
       expect(twice).toEqual([]);
       expect(new Set(app.numbers).size).toBe(app.numbers.length);
-      const retry = records.filter((r) => taskOf(r) === 'T-ROT-1');
-      expect(retry.map((r) => r.retry)).toEqual([0, 1]);
+      for (const id of ['T-ROT-1', 'T-ROT-2'])
+        expect(records.filter((r) => taskOf(r) === id).map((r) => r.retry)).toEqual([0, 1]);
+      // Every event's number is its own across the files, as forwards gave it.
+      const ids = events.map((e) => e.id);
+      expect(ids.length - new Set(ids).size).toBe(0);
+      const forwardedAs = new Map(events.filter((e) => e.record.retry === 0).map((e) => [taskOf(e.record), e.id]));
+      expect(forwardedAs.get('T-ROT-AFTER')).toBe(app.numbers.at(-1));
     },
     120_000,
   );

@@ -12,29 +12,9 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { redactValues } from '../../redact.js';
 import type { HookRecord } from '../events.js';
-import { decodeRecord } from './log-read.js';
-
-/**
- * A record as its log line. Known secrets (hook KEYs, chatbot secret, a secret --path) never
- * reach the file in what callctl writes of a request (headers, reasons, warnings, errors). The
- * body and the event's identity are the sender's data and are kept as they came: replay sends
- * the body byte for byte, and a restart tells retries by their identity. Redacting them changed
- * events whose text held a KEY by chance (a TaskID `T-812345` under the KEY `12345`): replayed
- * altered, and their retries taken as new.
- */
-export function recordLine(record: HookRecord): string {
-  const whole = JSON.stringify(record);
-  // The usual record holds no secret at all: one pass tells.
-  if (redactValues(whole) === whole) return `${whole}\n`;
-  const { body, key, ...rest } = record;
-  let line = redactValues(JSON.stringify(rest));
-  if (body !== undefined || key !== undefined) {
-    line = `${line.slice(0, -1)}${body !== undefined ? `,"body":${JSON.stringify(body)}` : ''}${key !== undefined ? `,"key":${JSON.stringify(key)}` : ''}}`;
-  }
-  return `${line}\n`;
-}
+import { decodeRecord, logBase, recordLine } from './log-read.js';
+import { countLines } from './page-read.js';
 
 /**
  * The append-only record. A request is answered only once its record is written: once the kernel
@@ -81,6 +61,10 @@ export class EventLog {
     /** Bytes of a record cut short by a crash that were removed on open (0 when none). */
     readonly repaired: number,
     st: { ino: number; dev: number; size: number },
+    /** The number of the last line written: the next record's is one more. */
+    private last: number,
+    /** The file held no record when opened: its numbers are to go on from the rotated files' (continueFrom). */
+    readonly unnumbered: boolean,
   ) {
     this.id = { ino: st.ino, dev: st.dev };
     this.end = st.size;
@@ -92,7 +76,14 @@ export class EventLog {
    */
   static open(path: string, options: { fsync?: boolean } = {}): EventLog {
     const { fd, repaired, st } = openLogFile(path);
-    return new EventLog(fd, path, options.fsync === true, repaired, st);
+    const base = logBase(fd);
+    const [lines] = countLines(path);
+    return new EventLog(fd, path, options.fsync === true, repaired, st, (base ?? 0) + lines, base === undefined);
+  }
+
+  /** Numbers go on from `highest` (the files rotated from this one) while nothing numbered is written here. */
+  continueFrom(highest: number): void {
+    if (this.unnumbered && !this.flushing) this.last += highest;
   }
 
   /**
@@ -140,15 +131,16 @@ export class EventLog {
   }
 
   /**
-   * Appends one record; the promise resolves with the record's offset in the file once it is in
+   * Appends one record; the promise resolves with the record's offset and number once it is in
    * the file (and on disk with fsync). Records that arrive while a write is under way go together
-   * in the next one.
+   * in the next one. The number (`n` in the line) is given as the batch is written: the lines of
+   * a file are numbered without a gap from its first record's, so a reader numbers every line
+   * (logBase) the way it was written, and numbers go on across files (rotation).
    */
-  append(record: HookRecord): Promise<number> {
+  append(record: HookRecord): Promise<Written> {
     if (this.closed) return Promise.reject(new Error('event log is closed'));
-    const line = recordLine(record);
-    return new Promise<number>((resolve, reject) => {
-      this.queue.push({ line, done: (error, offset) => (error ? reject(error) : resolve(offset!)) });
+    return new Promise<Written>((resolve, reject) => {
+      this.queue.push({ record, line: '', done: (error, at) => (error ? reject(error) : resolve(at!)) });
       // Without fsync the batch is written at once (write(2) into the page cache takes
       // microseconds; handing it to libuv's thread pool and back cost more than the write), after
       // the requests read in this turn of the event loop have joined it.
@@ -164,12 +156,13 @@ export class EventLog {
       const batch = this.queue.splice(0);
       let start: number | undefined;
       try {
+        const buf = this.numbered(batch);
         start = this.start();
-        const buf = joined(batch);
         await writeAsync(this.fd, buf);
         await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
         this.failed = undefined;
         this.end = start + buf.length;
+        this.last += batch.length;
         settle(batch, this.before + start);
       } catch (error) {
         this.fail(batch, start, error as Error);
@@ -184,15 +177,26 @@ export class EventLog {
     this.flushing = undefined;
     let start: number | undefined;
     try {
+      const buf = this.numbered(batch);
       start = this.start();
-      const buf = joined(batch);
       for (let off = 0; off < buf.length;) off += writeSync(this.fd, buf, off, buf.length - off);
       this.failed = undefined;
       this.end = start + buf.length;
+      this.last += batch.length;
       settle(batch, this.before + start);
     } catch (error) {
       this.fail(batch, start, error as Error);
     }
+  }
+
+  /** A batch's records numbered on from the last line written, as the bytes of one write. */
+  private numbered(batch: Queued[]): Buffer {
+    for (let i = 0; i < batch.length; i++) {
+      const b = batch[i]!;
+      b.record.n = this.last + 1 + i;
+      b.line = recordLine(b.record);
+    }
+    return joined(batch);
   }
 
   /**
@@ -328,9 +332,17 @@ function syncFolder(path: string): void {
   }
 }
 
+/** Where a record was written: its offset (counting every file the log wrote) and its number. */
+export interface Written {
+  offset: number;
+  n: number;
+}
+
 interface Queued {
+  record: HookRecord;
+  /** Its line, once numbered. */
   line: string;
-  done: (error?: Error, offset?: number) => void;
+  done: (error?: Error, at?: Written) => void;
 }
 
 /** A batch's lines as the bytes of one write. */
@@ -338,11 +350,11 @@ function joined(batch: Queued[]): Buffer {
   return Buffer.from(batch.length === 1 ? batch[0]!.line : batch.map((b) => b.line).join(''), 'utf8');
 }
 
-/** Each record of a written batch is told its offset. */
+/** Each record of a written batch is told its offset and number. */
 function settle(batch: Queued[], start: number): void {
   let offset = start;
   for (const b of batch) {
-    b.done(undefined, offset);
+    b.done(undefined, { offset, n: b.record.n! });
     offset += Buffer.byteLength(b.line);
   }
 }

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { closeSync, openSync, statSync } from 'node:fs';
 import { fsReason, LocalError } from '../../errors.js';
 import { plural } from '../../plural.js';
 import { seenKey, signPair } from '../dedup.js';
@@ -17,10 +17,11 @@ import {
   type StoredEvent,
 } from '../events.js';
 import { recordFacts } from '../facts.js';
-import { EventLog } from './event-log.js';
-import { decodeRecord, readRecentRecords } from './log-read.js';
+import { EventLog, type Written } from './event-log.js';
+import { decodeRecord, logBase, readRecentRecords } from './log-read.js';
 import { DedupStore, SignPairs } from './memory.js';
-import { countLines, LineCount, logLines, matches, pageOfLog } from './page-read.js';
+import { LineCount, logLines, matches, pageOfLog } from './page-read.js';
+import { rotatedHistory } from './rotated.js';
 import { said } from '../../said.js';
 
 const DAY_MS = 24 * 3_600_000;
@@ -52,9 +53,11 @@ export interface NdjsonOptions {
  * The files store's events: serve-hooks' NDJSON file (or nothing, without a file) and dedup in
  * this process's memory, as callctl has always done. One process, so a forward is always claimed
  * by whoever appends, and nothing is ever abandoned by another instance.
- * Ids are line numbers in the file (1 for its first line, a line that does not read counted too),
- * so the live view, `hooks events` and `hooks show` give an event the same number, across
- * restarts; without a file, numbers of this run.
+ * Ids are line numbers in the file (a line that does not read counted too), on from the number
+ * its first record carries (`n`: a log started by a rotation goes on from the one before; 1 for
+ * the first line of a log of an earlier version), so the live view, `hooks events` and `hooks
+ * show` give an event the same number, across restarts and rotations; without a file, numbers of
+ * this run.
  */
 export class NdjsonEvents implements EventStore {
   readonly where: string;
@@ -92,10 +95,6 @@ export class NdjsonEvents implements EventStore {
     this.where = path ?? '(memory)';
     this.writesTo = log ? 'log' : 'memory';
     this.summary = log ? `log ${log.path}${log.fsync ? ' (fsync)' : ''}` : 'no log';
-    // Appends number on from the lines already there.
-    if (log && path) {
-      [this.seq] = countLines(path);
-    }
   }
 
   /**
@@ -124,6 +123,22 @@ export class NdjsonEvents implements EventStore {
       if (n) store.summary += `, ${n} recent records remembered`;
     }
     return store;
+  }
+
+  /**
+   * serve-hooks' start: the records of the last `windowMs` count as seen, those of the files
+   * logrotate made of the log first (a retry of an event rotated away is still a retry), then
+   * the log's; and while the log holds no record, its numbers go on from the rotated files'.
+   */
+  async recall(windowMs: number, now: number): Promise<void> {
+    if (!this.log) return;
+    const since = now - windowMs;
+    const rotated = await rotatedHistory(this.log.path, since, this.log.unnumbered);
+    if (rotated.highest !== undefined) this.log.continueFrom(rotated.highest);
+    for (const file of rotated.unreadable) this.notices.push(`cannot read the rotated log ${file}: not remembered`);
+    const n = this.remember([...rotated.records, ...readRecentRecords(this.log.path, since)], windowMs);
+    const from = rotated.records.length ? ` (${rotated.records.length} from rotated files)` : '';
+    if (n) this.summary += `, ${n} recent records remembered${from}`;
   }
 
   /**
@@ -188,10 +203,10 @@ export class NdjsonEvents implements EventStore {
     record.retry = retry;
     record.duplicate = retry > 0;
     const guarded = seenKey !== undefined && this.log !== undefined;
-    let offset: number | undefined;
+    let written: Written | undefined;
     if (guarded) this.writing.set(seenKey, null);
     try {
-      if (this.log) offset = await this.log.append(record);
+      if (this.log) written = await this.log.append(record);
       if (seenKey !== undefined) this.dedup.hit(seenKey, time);
     } catch (error) {
       throw new StoreUnavailable(`cannot write the event log: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
@@ -202,7 +217,10 @@ export class NdjsonEvents implements EventStore {
         if (waiters) for (const wake of waiters) wake();
       }
     }
-    const id = String(++this.seq);
+    const offset = written?.offset;
+    // The log numbers its lines as it writes them (on from the files rotated before it); without
+    // one, numbers of this run.
+    const id = String(written ? written.n : ++this.seq);
     const claimed = !!forward && retry === 0 && seenKey !== undefined;
     if (claimed) this.forwarding.set(id, { key: seenKey, time: record.time, attempts: 0, offset });
     return {
@@ -276,12 +294,19 @@ export class NdjsonEvents implements EventStore {
     if (!this.path) return;
     const from = after === undefined ? 0 : Number(after);
     const last: StoredEvent[] | undefined = filter.limit !== undefined && after === undefined ? [] : undefined;
-    let n = 0;
     let given = 0;
+    // Line numbers on from what the file's first line is numbered after (rotation: logBase).
+    let fd: number;
     try {
-      statSync(this.path);
+      fd = openSync(this.path, 'r');
     } catch {
       return;
+    }
+    let n: number;
+    try {
+      n = logBase(fd) ?? 0;
+    } finally {
+      closeSync(fd);
     }
     const tail = { text: '' };
     for await (const lines of logLines(this.path, tail))

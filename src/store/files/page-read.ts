@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { EventSummary } from '../../schemas/detect.js';
 import type { EventFilter, EventPage, HookRecord, PageCursor, StoredEvent } from '../events.js';
 import { recordFacts } from '../facts.js';
-import { decodeRecord } from './log-read.js';
+import { decodeRecord, logBase } from './log-read.js';
 
 /*
  * Pages of an NDJSON log, newest first, read backwards from the end of the file (or from where the
@@ -22,11 +22,18 @@ export class LineCount {
   private size = 0;
   private lines = 0;
   private ino = -1;
+  /** What the file's first line is numbered after (logBase), once it holds a record. */
+  private base: number | undefined;
 
-  /** Whole lines (each ending with a newline) and the offset just after the last one. */
-  now(fd: number): { lines: number; end: number } {
+  /**
+   * Whole lines (each ending with a newline), the offset just after the last one, what the first
+   * is numbered after, and whether the file is another than last time (rotated, or cut).
+   */
+  now(fd: number): { lines: number; end: number; base: number; renewed: boolean } {
     const st = fstatSync(fd);
-    if (st.ino !== this.ino || st.size < this.size) [this.size, this.lines, this.ino] = [0, 0, st.ino];
+    const renewed = st.ino !== this.ino || st.size < this.size;
+    if (renewed) [this.size, this.lines, this.ino, this.base] = [0, 0, st.ino, undefined];
+    this.base ??= logBase(fd);
     const chunk = Buffer.allocUnsafe(CHUNK);
     let pos = this.size;
     let end = this.size;
@@ -41,7 +48,7 @@ export class LineCount {
     }
     // Counted up to the last newline only: a line being written is counted once it is whole.
     this.size = end;
-    return { lines: this.lines, end };
+    return { lines: this.lines, end, base: this.base ?? 0, renewed };
   }
 }
 
@@ -108,10 +115,14 @@ export function pageOfLog(
     return { events: [], newest: '0', more: false };
   }
   try {
-    const { lines, end } = count.now(fd);
-    if (cursor.limit <= 0) return { events: [], newest: String(lines), more: false };
-    const before = cursor.before === undefined ? lines + 1 : Math.min(Number(cursor.before), lines + 1);
-    const after = cursor.after === undefined ? 0 : Number(cursor.after);
+    // Ids are line numbers on from the file's base (numbers go on across rotated files).
+    const { lines, end, base, renewed } = count.now(fd);
+    if (renewed) hint.clear();
+    if (cursor.limit <= 0) return { events: [], newest: String(base + lines), more: false };
+    const before = cursor.before === undefined ? lines + 1 : Math.min(Number(cursor.before) - base, lines + 1);
+    const after = cursor.after === undefined ? 0 : Math.max(0, Number(cursor.after) - base);
+    // Before this file's first line: in a file rotated away, not read here.
+    if (before <= 1) return { events: [], newest: String(base + lines), more: false };
     const pass = prefilter(filter);
     const events: StoredEvent[] = [];
     let more = false;
@@ -140,11 +151,11 @@ export function pageOfLog(
             if (record && matches(record, filter, () => recordFacts(record))) {
               if (events.length === cursor.limit) {
                 more = true;
-                hint.set(Number(events.at(-1)!.id), lastStart);
+                hint.set(Number(events.at(-1)!.id) - base, lastStart);
                 if (hint.size > 256) hint.delete(hint.keys().next().value!);
                 break read;
               }
-              events.push({ id: String(line), record });
+              events.push({ id: String(base + line), record });
               lastStart = pos + s;
             }
           }
@@ -162,7 +173,7 @@ export function pageOfLog(
       readSync(fd, work, 0, n, pos);
       data = work.subarray(0, n + e);
     }
-    return { events, newest: String(lines), more };
+    return { events, newest: String(base + lines), more };
   } finally {
     closeSync(fd);
   }

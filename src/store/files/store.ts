@@ -67,11 +67,9 @@ export class FilesStore implements Store {
     const from = named?.from ?? '--log';
     if (options.write) {
       if (options.fsync && path === undefined) throw new UsageError(said`--fsync needs --log FILE`);
-      return NdjsonEvents.open(
-        path,
-        { write: true, fsync: options.fsync, rememberMs: options.rememberMs, now: options.now },
-        from,
-      );
+      const events = NdjsonEvents.open(path, { write: true, fsync: options.fsync }, from);
+      if (options.rememberMs !== undefined) await events.recall(options.rememberMs, (options.now ?? Date.now)());
+      return events;
     }
     if (path === undefined)
       throw new UsageError(
