@@ -121,3 +121,13 @@ export function channelPerson(channel: string, channelId: string, userId: string
 export function knownRegion(region: string): boolean {
   return isSupportedCountry(region.toUpperCase());
 }
+
+/**
+ * Who a value of a received notification names (a callee's number, a template's channel_id), as
+ * `hooks events --callee` compares them: E.164 for a number in international form, else its text
+ * (NFKC, trimmed). Digits alone are no number here: the region they would need is not known.
+ */
+export function personKey(value: string): string {
+  const p = person(value, { phone: false, national: false });
+  return p.ok ? p.key : value.normalize('NFKC').trim();
+}

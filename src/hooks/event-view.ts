@@ -1,4 +1,6 @@
 import type { HooksShowJson } from '../schemas/hooks-output.js';
+import { personTexts } from '../schemas/detect.js';
+import { personKey } from '../person.js';
 import { recordBody } from '../store/events.js';
 import { recordFacts, shownFacts } from '../store/facts.js';
 import { maskNumber } from '../output/printable.js';
@@ -14,15 +16,15 @@ const ARRIVALS_KEPT = 100;
 export interface EventDetail {
   /** `hooks show --json`: the record (secret headers redacted as kept), its ids, arrivals and forward. */
   json: HooksShowJson;
-  /** The body to read: JSON indented, else as it came (base64 when not UTF-8); the callee masked unless shown. */
+  /** The body to read: JSON indented, else as it came (base64 when not UTF-8); the person's number masked unless shown. */
   body: string;
   /** Every arrival of the same event (the service's retries), oldest first, the first 100. */
   arrivals: StoredEvent[];
 }
 
 /**
- * Reads one event and every arrival of it. The callee number is masked in the ids and in the body
- * unless `showNumbers`.
+ * Reads one event and every arrival of it. The person's number (a callee_number, a template's
+ * channel_id and callee) is masked in the ids and in the body unless `showNumbers`.
  */
 export async function eventDetail(
   store: EventStore,
@@ -41,18 +43,21 @@ export async function eventDetail(
   const facts = shown ? shownFacts(r) : recordFacts(r);
   if (facts.callee && !showNumbers) facts.callee = maskNumber(facts.callee);
   let body = recordBody(r).toString(r.encoding === 'base64' ? 'base64' : 'utf8');
+  let parsed: unknown;
   if (r.encoding !== 'base64' && body) {
     try {
-      body = JSON.stringify(JSON.parse(body), null, 2);
+      parsed = JSON.parse(body);
+      body = JSON.stringify(parsed, null, 2);
     } catch {
       // shown as it came
     }
   }
   let rawBody = r.body;
-  if (!showNumbers && facts.callee !== undefined && r.encoding !== 'base64') {
-    const full = recordFacts(r).callee!;
-    body = body.split(full).join(facts.callee);
-    rawBody = rawBody?.split(full).join(facts.callee);
+  if (!showNumbers && r.encoding !== 'base64') {
+    for (const [text, masked] of maskings(personTexts(r.type, parsed))) {
+      body = body.split(text).join(masked);
+      rawBody = rawBody?.split(text).join(masked);
+    }
   }
   return {
     json: {
@@ -68,6 +73,17 @@ export async function eventDetail(
     arrivals,
   };
 }
+
+/**
+ * Each text of a person and what it is shown as: a phone number is masked wherever it appears; an
+ * id of a few characters (`CH-1`) only as a whole JSON string, not inside other text.
+ */
+function maskings(texts: string[]): Array<[string, string]> {
+  return [...texts]
+    .sort((a, b) => b.length - a.length)
+    .map((t) => (E164.test(personKey(t)) ? [t, maskNumber(t)] : [JSON.stringify(t), JSON.stringify(maskNumber(t))]));
+}
+const E164 = /^\+\d{7,15}$/;
 
 /** What became of an event's forward, in a few words ('' when it was not forwarded). */
 export function forwardText(e: StoredEvent): string {

@@ -88,7 +88,8 @@ export function sampleBody(type: SampleType, now = Date.now()): Json {
         send_time: iso(now - 2_000),
         waba_template_name: 'order_shipped',
         waba_template_id: 1042,
-        channel_id: 'CH-1',
+        // The person's id on the channel (a WhatsApp number), as a template message names them.
+        channel_id: '+6281234567002',
         callee: '+6281234567002',
         variables: { order: 'A-1009' },
       };

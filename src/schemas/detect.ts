@@ -1,3 +1,4 @@
+import { personKey } from '../person.js';
 import { CHATBOT_EVENTS, EVENT_SCHEMAS, type EventType } from './events.js';
 
 type Obj = Record<string, unknown>;
@@ -42,6 +43,10 @@ export interface EventSummary {
   call?: string;
   msg?: string;
   channel?: string;
+  /**
+   * The person the event is about, as people are compared (src/person.ts's personKey): a
+   * workflow push's callee_number, a template status's channel_id (its callee when it has none).
+   */
   callee?: string;
   status?: string;
   rounds?: number;
@@ -50,11 +55,31 @@ export interface EventSummary {
 const str = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 
+/**
+ * The texts of a body that name its person, as written (a workflow push's callee_number; a
+ * template status's channel_id and callee): what is masked where numbers are hidden.
+ */
+export function personTexts(type: EventType | null, body: unknown): string[] {
+  if (!isObj(body)) return [];
+  const texts =
+    type === 'workflow.api_push'
+      ? [str(isObj(body.callee) ? body.callee.callee_number : undefined)]
+      : type === 'template.status'
+        ? [str(body.channel_id), str(body.callee)]
+        : [];
+  return texts.filter((t): t is string => t !== undefined && t.trim() !== '');
+}
+
+/** The person a body names (personTexts' first), as people are compared. */
+function personOf(type: EventType, body: unknown): string | undefined {
+  const [text] = personTexts(type, body);
+  return text === undefined ? undefined : personKey(text);
+}
+
 /** Picks the summary of a body of the given type; missing fields are simply absent. */
 export function summarize(type: EventType, body: unknown): EventSummary {
   if (!isObj(body)) return {};
   const call = isObj(body.call) ? body.call : {};
-  const callee = isObj(body.callee) ? body.callee : {};
   // Missing fields left out (a loop: `hooks events` summarizes every event it lists).
   const pick = (s: EventSummary): EventSummary => {
     for (const k in s) if (s[k as keyof EventSummary] === undefined) delete s[k as keyof EventSummary];
@@ -79,14 +104,14 @@ export function summarize(type: EventType, body: unknown): EventSummary {
         node: str(body.node_id),
         call: str(call.call_id),
         task: str(call.task_id),
-        callee: str(callee.callee_number),
+        callee: personOf(type, body),
         status: str(call.intention),
       });
     case 'template.status':
       return pick({
         workflow: str(body.workflow_id),
         msg: str(body.msg_id),
-        callee: str(body.callee),
+        callee: personOf(type, body),
         status: str(body.status),
       });
     case 'chatbot.session_closed':

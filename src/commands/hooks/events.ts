@@ -16,6 +16,7 @@ import { timeRange } from '../time-flags.js';
 import { readFailed, readSource, type SourceFlags } from './source.js';
 import { forwardText } from '../../hooks/event-view.js';
 import { said } from '../../said.js';
+import { personKey } from '../../person.js';
 
 export interface EventsOptions extends SourceFlags {
   type?: string;
@@ -57,7 +58,8 @@ export function eventFilter(opts: EventsOptions, now: number): EventFilter {
   if (end !== undefined) filter.until = end;
   if (opts.plan !== undefined) filter.plan = opts.plan;
   if (opts.task !== undefined) filter.task = opts.task;
-  if (opts.callee !== undefined) filter.callee = opts.callee;
+  // The person as events name them (src/person.ts): `+62 812-3450-0014` finds +6281234500014.
+  if (opts.callee !== undefined) filter.callee = personKey(opts.callee);
   if (opts.verdict !== undefined) {
     const v = opts.verdict
       .split(',')

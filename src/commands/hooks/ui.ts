@@ -116,11 +116,11 @@ export async function serveInspector(
   // From now on the token is a secret like any other: never in -v output, errors or files.
   if (token) ctx.addSecret(token);
   if (flags.open) {
-    const { spawn } = await import('node:child_process');
-    const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-    const child = spawn(opener, [inspector.url], { stdio: 'ignore', detached: true });
-    child.on('error', () => out.warn(said`could not start ${opener}: open ${shown} yourself`));
-    child.unref();
+    const { openInBrowser } = await import('./open.js');
+    // The token, when one was made, is in the address printed above (and only there).
+    openInBrowser(ctx.io, inspector.url, token && !fromFile ? said`the address above` : shown, (line) =>
+      out.warn(line),
+    );
   }
   return () => inspector.close();
 }

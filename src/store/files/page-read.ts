@@ -76,10 +76,13 @@ function prefilter(filter: EventFilter): (line: Buffer) => boolean {
   // escaped twice); a body that spells characters otherwise (\u, \/) may hold it in another
   // spelling, and a number in the body is read as its shortest text (1e3 is "1000"): such lines are
   // read whole.
-  for (const v of [filter.plan, filter.task, filter.callee]) {
+  for (const v of [filter.plan, filter.task]) {
     if (v === undefined || String(Number(v)) === v) continue;
     needs.push(anyOf([quoted(quoted(v).slice(1, -1)).slice(1, -1), '\\\\u', '\\\\/']));
   }
+  // The person is compared as people are (E.164, NFKC): a body may spell it otherwise, so only the
+  // fields that name one are looked for (a workflow push's callee, a template's channel_id).
+  if (filter.callee !== undefined) needs.push(anyOf(['callee', 'channel_id', '\\\\u']));
   // Times: every record line holds its ISO time early, compared as text.
   const since = filter.since === undefined ? undefined : new Date(filter.since).toISOString();
   const until = filter.until === undefined ? undefined : new Date(filter.until).toISOString();

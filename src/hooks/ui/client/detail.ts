@@ -5,6 +5,8 @@ import { el, getJson, withParam, type Detail } from './dom.js';
 export interface DetailOptions {
   canSend: boolean;
   csrf: string;
+  /** "Show numbers" is ticked: what the page shows is what was recorded. */
+  revealed: boolean;
   /** Closes the detail (the address without its event). */
   close(): void;
 }
@@ -77,12 +79,25 @@ export function renderDetail(detail: HTMLElement, d: Detail, o: DetailOptions): 
     }
   });
   const curl = el('pre', { class: 'curl', id: 'curl' }, d.curl);
-  const copy = el('button', { type: 'button', id: 'copy-curl' }, 'Copy as curl');
+  const copy = el(
+    'button',
+    { type: 'button', id: 'copy-curl', title: 'The command posts the body exactly as recorded, numbers included' },
+    'Copy as curl',
+  );
   copy.addEventListener('click', async () => {
+    // Masking is for the screen only: the command copied posts the recorded bytes.
+    let command = d.curl;
     try {
-      await navigator.clipboard.writeText(d.curl);
-      sendNote.textContent = 'curl command copied';
+      if (!o.revealed) command = (await getJson<Detail>(`/api/events/${encodeURIComponent(e.id)}?reveal=1`)).curl;
+    } catch (error) {
+      sendNote.textContent = `not copied: ${(error as Error).message}`;
+      return;
+    }
+    try {
+      await navigator.clipboard.writeText(command);
+      sendNote.textContent = 'curl command copied (the body as recorded)';
     } catch {
+      curl.textContent = command;
       getSelection()?.selectAllChildren(curl);
       sendNote.textContent = 'the clipboard is not available here: the command is selected, copy it with Ctrl+C';
     }
@@ -138,6 +153,9 @@ export function renderDetail(detail: HTMLElement, d: Detail, o: DetailOptions): 
     el('h3', {}, `Arrivals (${Number(e.arrivals) || 1})`),
     arrivals,
     el('h3', {}, 'As a curl command'),
+    o.revealed
+      ? undefined
+      : el('p', { class: 'soft' }, 'Numbers are hidden here; Copy as curl copies the body as recorded.'),
     curl,
   ];
   detail.replaceChildren(...parts.filter((p): p is Node => p !== undefined));

@@ -25,15 +25,23 @@ export interface Detail {
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Record<string, string | boolean> = {},
-  ...children: Array<Node | string | undefined>
+  ...children: Array<Node | string | undefined | Array<Node | string>>
 ): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === false) continue;
     e.setAttribute(k, v === true ? '' : v);
   }
-  for (const c of children) if (c !== undefined) e.append(c);
+  for (const c of children) if (c !== undefined) e.append(...(Array.isArray(c) ? c : [c]));
   return e;
+}
+
+/**
+ * Text that may break after `.`, `-`, `:` and `/` (`workflow.<wbr>api_push`): a narrow column
+ * wraps an id or a type at its parts before it breaks anywhere.
+ */
+export function breakable(text: string): Array<Node | string> {
+  return text.split(/(?<=[.\-:/])/).flatMap((part, i) => (i ? [document.createElement('wbr'), part] : [part]));
 }
 
 /** The address's parameters. */

@@ -3,7 +3,7 @@
 // event goes into the page as text (textContent), never as markup.
 import './inspector.css';
 import { renderDetail } from './detail.js';
-import { el, getJson, params, withParam, type Detail, type ListAnswer, type Row } from './dom.js';
+import { breakable, el, getJson, params, withParam, type Detail, type ListAnswer, type Row } from './dom.js';
 
 const FILTERS = ['type', 'verdict', 'retries', 'plan', 'task', 'callee', 'since', 'until'] as const;
 const TYPES = [
@@ -107,12 +107,13 @@ function rowOf(r: Row): HTMLTableRowElement {
     'tr',
     { 'data-id': r.id, class: `v-${r.verdict || 'none'}` },
     el('td', {}, link),
-    el('td', {}, r.time.replace('T', ' ').replace('Z', '')),
-    el('td', {}, r.type),
-    el('td', {}, r.plan ?? ''),
-    el('td', {}, r.task ?? ''),
-    el('td', { class: 'callee' }, r.callee ?? ''),
-    el('td', {}, r.status ?? ''),
+    // To the second (the detail has the milliseconds): the date and the time each on one line.
+    el('td', { class: 'time', title: r.time }, r.time.slice(0, 10), ' ', r.time.slice(11, 19)),
+    el('td', {}, breakable(r.type)),
+    el('td', { class: 'id' }, breakable(r.plan ?? '')),
+    el('td', { class: 'id' }, breakable(r.task ?? '')),
+    el('td', { class: 'id callee' }, r.callee ?? ''),
+    el('td', {}, breakable(r.status ?? '')),
     el('td', {}, r.verdict),
     el('td', {}, r.retry > 0 ? `retry ${r.retry}` : ''),
     el('td', {}, String(r.httpStatus)),
@@ -197,7 +198,12 @@ async function showDetail(): Promise<void> {
     detail.replaceChildren(el('p', { role: 'alert' }, (error as Error).message));
     return;
   }
-  renderDetail(detail, d, { canSend, csrf, close: () => navigate(withParam('event', undefined)) });
+  renderDetail(detail, d, {
+    canSend,
+    csrf,
+    revealed: reveal.checked,
+    close: () => navigate(withParam('event', undefined)),
+  });
 }
 
 // ---- the address ----
