@@ -1,4 +1,6 @@
 import type { PoolClient } from 'pg';
+import { storedRecord, type HookRecord } from '../events.js';
+import { recordFacts } from '../facts.js';
 import type { SchemaStatus } from '../store.js';
 
 /**
@@ -6,7 +8,13 @@ import type { SchemaStatus } from '../store.js';
  * `callctl_schema`; `migrate` applies the missing ones in order. Steps are only ever added, never
  * changed, so any database can be brought up to date from any earlier version.
  */
-export const MIGRATIONS: ReadonlyArray<{ version: number; description: string; sql: string }> = [
+export const MIGRATIONS: ReadonlyArray<{
+  version: number;
+  description: string;
+  sql: string;
+  /** Rows rewritten after the SQL, in the same transaction (what SQL alone cannot compute). */
+  rows?: (client: PoolClient) => Promise<void>;
+}> = [
   {
     version: 1,
     description: 'events, event identities, forwarding claims, new-event notifications',
@@ -124,7 +132,40 @@ ALTER TABLE callctl_events RENAME COLUMN answer TO status;
 CREATE INDEX callctl_events_failed ON callctl_events (fwd_at) WHERE fwd_state = 'failed';
 `,
   },
+  {
+    version: 7,
+    description: "the person of an event in `callee`: a template status's channel_id, compared as people are",
+    // Rows kept before it hold a template status's callee field (or nothing) and a push's number as
+    // written; `hooks events --callee` compares the person (src/person.ts personKey), which the
+    // rows now hold as appends write it (recordFacts).
+    sql: '',
+    rows: personColumn,
+  },
 ];
+
+/** Rewrites `callee` of the events that name a person as recordFacts reads it, a batch at a time. */
+async function personColumn(client: PoolClient): Promise<void> {
+  const BATCH = 1_000;
+  for (let after = '0'; ;) {
+    const { rows } = await client.query<{ id: string; callee: string | null; record: HookRecord }>(
+      `SELECT id, callee, record FROM callctl_events
+        WHERE type IN ('template.status', 'workflow.api_push') AND id > $1 ORDER BY id LIMIT ${BATCH}`,
+      [after],
+    );
+    const changed = rows.flatMap((r) => {
+      const callee = recordFacts(storedRecord(r.record)).callee ?? null;
+      return callee === r.callee ? [] : [{ id: r.id, callee }];
+    });
+    if (changed.length > 0)
+      await client.query(
+        `UPDATE callctl_events e SET callee = c.callee FROM unnest($1::bigint[], $2::text[]) AS c(id, callee)
+          WHERE e.id = c.id`,
+        [changed.map((c) => c.id), changed.map((c) => c.callee)],
+      );
+    if (rows.length < BATCH) return;
+    after = rows.at(-1)!.id;
+  }
+}
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
 
@@ -169,7 +210,8 @@ export async function migrate(client: PoolClient): Promise<{ from: number; appli
     const applied: number[] = [];
     for (const step of MIGRATIONS) {
       if (step.version <= from) continue;
-      await client.query(step.sql);
+      if (step.sql) await client.query(step.sql);
+      await step.rows?.(client);
       await client.query('INSERT INTO callctl_schema (version, description) VALUES ($1, $2)', [
         step.version,
         step.description,
