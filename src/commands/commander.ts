@@ -6,7 +6,7 @@
  * bundles it, so loading it costs no CommonJS export scan at start-up.)
  */
 export { Argument, Command, Help, InvalidArgumentError, Option } from '@commander-js/extra-typings';
-export type { CommandUnknownOpts } from '@commander-js/extra-typings';
+export type { CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 
 /**
  * The flags tsc infers from a verb's declaration (what commander's `.opts()` returns): a function

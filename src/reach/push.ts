@@ -5,6 +5,9 @@ import { issuesToProblems, type Problem } from '../csv/problems.js';
 import { person } from '../person.js';
 import { oldDestinationText } from '../store/destination.js';
 import type { CredentialSource } from './refused.js';
+import type { CsvFile } from '../csv/table.js';
+import { delimiterHint } from '../csv/delimiter-hint.js';
+import { checkRows, type SendRow } from './rows.js';
 import { said } from '../said.js';
 
 /** Where a push goes: the flex-route address and its token (live or test). */
@@ -135,4 +138,27 @@ export function pushError(
     said`the call MAY HAVE BEEN PLACED (${who}, sent ${details.sentAt}): ${endpoint}: ${why}; not retried, so as not to call twice: check with the service before pushing again`,
     details,
   );
+}
+
+/**
+ * `push --csv`'s rows, every one checked (checkRows): `caller_id` is required (see buildPush),
+ * `client_name` optional (else `clientName`); every other column is a variable.
+ */
+export function pushRows(
+  file: CsvFile,
+  given: { variables: Record<string, string>; clientName?: string; allowDuplicates?: boolean; delimiter?: string },
+  reading: CallerReading,
+): { rows: SendRow<PushRequest>[]; problems: Problem[] } {
+  return checkRows(file, {
+    headerProblem: file.header.includes('caller_id')
+      ? undefined
+      : `the header has no caller_id column${delimiterHint(file.header, given.delimiter ?? ',')}`,
+    fields: new Set(['caller_id', 'client_name']),
+    variables: given.variables,
+    build: (f, variables, line) =>
+      buildPush({ caller_id: f.caller_id, client_name: f.client_name || given.clientName, variables }, reading, line),
+    who: (f) => f.caller_id!.trim(),
+    allowDuplicates: given.allowDuplicates,
+    duplicate: { label: 'caller_id ', verb: 'call' },
+  });
 }

@@ -3,6 +3,8 @@ import { nothingSent } from '../errors.js';
 import { intervalMs } from '../timers.js';
 import type { Journal, RowState } from '../store/row-journal.js';
 import { plural } from '../plural.js';
+import type { CsvFile } from '../csv/table.js';
+import type { Problem } from '../csv/problems.js';
 
 /** A validated row, ready to be sent. */
 export interface SendRow<B> {
@@ -13,6 +15,59 @@ export interface SendRow<B> {
   /** Who it reaches, as the ledger knows people (src/person.ts): a phone number in E.164 form. */
   person: string;
   body: B;
+}
+
+/** How a CSV file's rows become sends (see checkRows). */
+export interface RowReading<B> {
+  /** What a header lacks, when it lacks what every row needs. */
+  headerProblem?: string;
+  /** The columns that are fields of the request; every other column is a variable. */
+  fields: ReadonlySet<string>;
+  /** The variables of every row (a row's non-empty cells win). */
+  variables: Record<string, string>;
+  /** A row read and checked, or its problems. */
+  build(
+    fields: Record<string, string>,
+    variables: Record<string, string>,
+    line: number,
+  ): { ok: true; body: B; person: string } | { ok: false; problems: Problem[] };
+  /** Who a row reaches, as written (for messages and the results file). */
+  who(fields: Record<string, string>, body: B): string;
+  allowDuplicates?: boolean;
+  /** A duplicate's message: `caller_id ` before who, and what sending twice does (`call`). */
+  duplicate: { label: string; verb: string };
+}
+
+/**
+ * A CSV file's rows, every one checked, so that one run lists every problem (with a sound header):
+ * each row built, and the same person on two rows a problem unless allowed.
+ */
+export function checkRows<B>(file: CsvFile, how: RowReading<B>): { rows: SendRow<B>[]; problems: Problem[] } {
+  const problems: Problem[] = [...file.problems];
+  if (how.headerProblem) problems.unshift({ line: 1, message: how.headerProblem });
+  const rows: SendRow<B>[] = [];
+  if (problems.some((p) => p.line === 1)) return { rows, problems };
+  const seen = new Map<string, { line: number; who: string }>();
+  for (const r of file.rows) {
+    const variables = { ...how.variables };
+    for (const [k, v] of Object.entries(r.fields)) if (!how.fields.has(k) && v !== '') variables[k] = v;
+    const built = how.build(r.fields, variables, r.line);
+    if (!built.ok) {
+      problems.push(...built.problems);
+      continue;
+    }
+    const who = how.who(r.fields, built.body);
+    const earlier = seen.get(built.person);
+    if (earlier !== undefined && !how.allowDuplicates) {
+      problems.push({
+        line: r.line,
+        message: `${how.duplicate.label}${who} is ${earlier.who === who ? '' : `${built.person}, `}also on line ${earlier.line} (--allow-duplicates to ${how.duplicate.verb} it twice)`,
+      });
+    }
+    seen.set(built.person, { line: r.line, who });
+    rows.push({ row: r.row, line: r.line, who, person: built.person, body: built.body });
+  }
+  return { rows, problems };
 }
 
 export interface RowSender<B> {

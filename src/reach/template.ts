@@ -6,6 +6,9 @@ import { channelPerson } from '../person.js';
 import { oldDestinationText } from '../store/destination.js';
 import type { CredentialSource } from './refused.js';
 import { signBody, type SignatureSource } from '../signing/service-sign.js';
+import type { CsvFile } from '../csv/table.js';
+import { delimiterHint } from '../csv/delimiter-hint.js';
+import { checkRows, type SendRow } from './rows.js';
 import { said } from '../said.js';
 
 export const UNITCAST_PATH = '/api/v1/template/unitcast';
@@ -165,4 +168,63 @@ export function templateError(
     said`the message MAY HAVE BEEN SENT (${recipient(body)}, timestamp ${body.timestamp}): ${endpoint}: ${why}; not retried, so as not to send twice: check with the service before sending again`,
     details,
   );
+}
+
+/** What every row of `template send --csv` takes from the flags: the defaults of missing cells. */
+export interface TemplateDefaults {
+  templateId: number;
+  channel?: string;
+  channelId?: string;
+  userId: string;
+  replyUrl?: string;
+  variables: Record<string, string>;
+  /** Unix seconds now (or the fixed `--timestamp`). */
+  timestamp(): number;
+  allowDuplicates?: boolean;
+  delimiter?: string;
+  /** Where a missing reply_url is given, added to its problem. */
+  replyUrlHint: string;
+}
+
+/**
+ * `template send --csv`'s rows, every one checked (checkRows): columns channel, channel_id, user_id and
+ * reply_url (each falling back to its default); every other column is a variable.
+ */
+export function templateRows(
+  file: CsvFile,
+  given: TemplateDefaults,
+  reading: { region?: string; e164?: boolean },
+): { rows: SendRow<TemplateRequest>[]; problems: Problem[] } {
+  return checkRows(file, {
+    headerProblem:
+      file.header.includes('channel_id') || given.channelId
+        ? undefined
+        : `the header has no channel_id column and --channel-id is not given${delimiterHint(file.header, given.delimiter ?? ',')}`,
+    fields: new Set(['channel', 'channel_id', 'user_id', 'reply_url']),
+    variables: given.variables,
+    build: (f, variable, line) => {
+      const built = buildTemplate(
+        {
+          template_id: given.templateId,
+          timestamp: given.timestamp(),
+          channel: f.channel || given.channel,
+          channel_id: f.channel_id || given.channelId,
+          user_id: f.user_id ?? given.userId,
+          variable,
+          reply_url: f.reply_url || given.replyUrl,
+        },
+        reading,
+        line,
+      );
+      return built.ok ? built : { ok: false, problems: withReplyUrlHint(built.problems, given.replyUrlHint) };
+    },
+    who: (f, b) => `${b.channel}:${(f.channel_id || given.channelId || '').trim()}${b.user_id ? `/${b.user_id}` : ''}`,
+    allowDuplicates: given.allowDuplicates,
+    duplicate: { label: '', verb: 'message' },
+  });
+}
+
+/** The problem of a missing reply_url, with where one is given (`hint`). */
+export function withReplyUrlHint(problems: readonly Problem[], hint: string): Problem[] {
+  return problems.map((p) => (p.message === REPLY_URL_MISSING ? { ...p, message: `${p.message} (${hint})` } : p));
 }

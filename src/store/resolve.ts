@@ -4,7 +4,7 @@ import { addSecret } from '../redact.js';
 import type { Store } from './store.js';
 import { said } from '../said.js';
 
-/** `--store` and `--store-file`, as every command that takes them declares them (src/commands/store-option.ts). */
+/** `--store` and `--store-file`, as every command that takes them declares them (src/commands/flags/store.ts). */
 export interface StoreFlags {
   store?: string;
   storeFile?: string;

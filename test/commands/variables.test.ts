@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { InputError, UsageError } from '../../src/errors.js';
-import { collectVariables, parseVarFlags } from '../../src/commands/shared/variables.js';
+import { collectVariables, parseVarFlags } from '../../src/commands/flags/variables.js';
 import { buildPush } from '../../src/reach/push.js';
 import { signBody, runSendSignCommand as runSignCommand } from '../../src/signing/service-sign.js';
-import { signatureSource } from '../../src/commands/shared/signature.js';
+import { signatureSource } from '../../src/commands/flags/signature.js';
 import { defaultServiceSign } from '../../src/signing/sign.js';
 import { tempDir, writeIn } from '../reach/helpers.js';
 

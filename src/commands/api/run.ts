@@ -303,7 +303,7 @@ async function flexTarget(ctx: Context, opts: ApiOptions, method: string, path: 
 async function templateTarget(ctx: Context, opts: ApiOptions, method: string, path: string, body: Buffer | undefined) {
   const { resolveTemplateTarget: target } = await import('../template/target.js');
   const { signBody } = await import('../../signing/service-sign.js');
-  const { withSignFlag } = await import('../shared/signature.js');
+  const { withSignFlag } = await import('../flags/signature.js');
   const t = await target(ctx, opts);
   const base = t.baseUrl.replace(/\/+$/, '');
   return {

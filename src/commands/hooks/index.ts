@@ -3,7 +3,7 @@ import { Option, type Command } from '../commander.js';
 import { choosesOutput, positiveInt, type Deps } from '../action.js';
 import { port } from '../flag-values.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
-import { storeFileOption, storeOption } from '../store-option.js';
+import { storeFileOption, storeOption } from '../flags/store.js';
 import * as trigger from './trigger.js';
 
 /** The flags of the inspector (`hooks ui`); `serve-hooks --ui` takes them with a `--ui-` prefix. */

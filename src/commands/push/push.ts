@@ -1,85 +1,137 @@
 import { UsageError } from '../../errors.js';
-import type { Context } from '../../context.js';
-import { redact } from '../../redact.js';
-import { deliver } from '../../api/deliver.js';
-import { buildPush, oldPushNames, preparePush, pushAnswer, pushEndpoint, pushError } from '../../reach/push.js';
-import { peekOne, reachOne } from '../../reach/send-run.js';
-import { withCredentialHint } from '../../reach/refused.js';
-import { pushDestination } from '../../store/destination.js';
-import { collectVariables } from '../shared/variables.js';
-import {
-  confirmSend,
-  invalidInput,
-  printDryRun,
-  printSkipped,
-  refuseCsvOnlyFlags,
-  sendRules,
-  summaryLines,
-} from '../shared/send-ui.js';
-import { callerReading, rekeyCaller, resolvePushTarget, type PushOptions } from './target.js';
 import { said } from '../../said.js';
+import type { Command, FlagsOf } from '../commander.js';
+import { collect, type Deps } from '../action.js';
+import type { Context } from '../../context.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { CSV_SEND_JSON_HELP, refuseCsvOnlyFlags, SEND_ADVICE, sendFlags, sendRules } from '../flags/send.js';
+import type { PushRequest } from '../../schemas/push.js';
+import type { PreparedRequest } from '../../api/deliver.js';
+import type { SendRow } from '../../reach/rows.js';
+import type { SendPlan } from '../../reach/send.js';
+import type { PushTarget } from '../../reach/push.js';
+import type { FileView } from '../send-render.js';
 
-export type { PushOptions };
+/** `push`: the command and its flags. */
+function declare(parent: Command) {
+  const command = parent
+    .command('push')
+    .description(
+      'place one outbound call now, or one per row of a CSV file (POST {flex_route_url}/api/push/<push_token>)',
+    )
+    .option(
+      '--caller-id <id>',
+      'caller_id of the person to call (required without --csv): any text without control characters; a phone number is one person however it is spelled',
+    )
+    .option(
+      '--phone-only',
+      'send only a caller_id that is a phone number (else any text the spec allows; profile: caller-id-phone-only true)',
+    )
+    .option('--client-name <name>', 'client_name')
+    .option('--var <key=value>', 'a variable; repeatable; wins over --vars-file (debt_amount: sent as given)', collect)
+    .option('--vars-file <file>', 'variables as a JSON object of strings, e.g. {"debt_amount": "1500000"}')
+    .option('--test', 'use the test address and test token (flex-test-url, push-test-token)')
+    .option(
+      '--flex-url <url>',
+      'flex-route address (env CALLCTL_FLEX_URL / CALLCTL_FLEX_TEST_URL with --test; profile flex-url / flex-test-url)',
+    )
+    .option(
+      '--push-token-stdin',
+      'read the push token from stdin (else env CALLCTL_PUSH_TOKEN / CALLCTL_PUSH_TEST_TOKEN, profile push-token / push-test-token)',
+    );
+  return sendFlags(command, {
+    dryRun: 'print the exact request (token redacted) and send nothing',
+    csv: 'one push per row: header row; caller_id required, client_name optional, every other column a variable',
+    unit: 'pushes',
+    reach: 'call',
+    reached: 'called',
+  })
+    .option('--allow-duplicates', 'with --csv: allow the same caller_id on several rows')
+    .addHelpText(
+      'after',
+      `
+The push token is a secret: it is never a flag value; set it once with
+  printf %s "$TOKEN" | callctl config set push-token --stdin
+It is redacted (***) in --verbose output, in --dry-run and in every error.
 
-/** Runs `push` (one call, or a CSV file with --csv). */
+Success: HTTP 2xx with code 0 or 200 (callctl's reading; the spec gives none). Any other answer
+exits 1 with the service's message and trace_id. Never retried once the body may have reached the
+service: a connection that fails after sending exits 5 and says the call may have been placed.
+
+--csv: every row is checked before anything is sent (exit 3 with line numbers). A journal in the
+state folder records each row before it is sent and its answer after, so a re-run of the same
+file never calls anyone twice: answered rows are skipped; rows sent without an answer (the run
+was killed) are reported as uncertain and not sent again unless --resend-uncertain. A ledger per
+destination (the flex-route address, however spelled: localhost or 127.0.0.1, trailing slash, case
+of the host) remembers who was called: a caller_id called through it within --recall-window
+(default 24h), from any file, is skipped and reported, unless --call-again. Exit 0 when
+every row was sent, 1 when some were refused, 5 when some are uncertain (an error line names
+them; a re-run sends the rest, never them) or a connection failed (re-run to continue), 130
+when interrupted. Without a terminal every progress, warning and
+error line on stderr starts with an ISO-8601 time.
+
+Examples:
+  callctl push --caller-id +6281234567001 --client-name Budi --var debt_amount=1500000
+  callctl push --test --caller-id +6281234567001 --vars-file vars.json --dry-run
+  callctl push --csv callers.csv --rate 10 --yes --json
+
+JSON (--json): one push: the service's answer,
+${JSON_SHAPES.push};
+${CSV_SEND_JSON_HELP}`,
+    );
+}
+
+/** What runPush is given: the flags of the declaration. */
+export type PushOptions = FlagsOf<typeof declare>;
+
+export function register(parent: Command, { start }: Deps): void {
+  declare(parent).action((flags, command) => start(command, runPush, flags));
+}
+
+/** Runs `push`: one call, or one per row of a CSV file (--csv). */
 export async function runPush(ctx: Context, opts: PushOptions): Promise<number> {
   // Run by cron: without a terminal, the final error line carries its time too (src/main.ts).
   ctx.stampLines = 'piped';
-  if (opts.csv) {
-    if (opts.callerId)
-      throw new UsageError(said`--caller-id and --csv do not go together: the CSV names one caller_id per row`);
-    const { runPushCsv } = await import('./push-csv.js');
-    return runPushCsv(ctx, opts);
-  }
-  refuseCsvOnlyFlags(opts);
-  if (!opts.callerId?.trim()) throw new UsageError(said`missing --caller-id (or --csv FILE for many)`);
-  const target = await resolvePushTarget(ctx, opts);
-  const reading = await callerReading(ctx, opts);
-  const built = buildPush(
-    { caller_id: opts.callerId, client_name: opts.clientName, variables: collectVariables(opts.var, opts.varsFile) },
-    reading,
-  );
-  if (!built.ok) throw invalidInput(ctx, 'invalid push', built.problems);
-  const body = built.body;
-  const req = preparePush(target, body);
+  if (opts.csv && opts.callerId)
+    throw new UsageError(said`--caller-id and --csv do not go together: the CSV names one caller_id per row`);
+  if (!opts.csv) refuseCsvOnlyFlags(opts);
+  if (!opts.csv && !opts.callerId?.trim()) throw new UsageError(said`missing --caller-id (or --csv FILE for many)`);
+  const render = await import('../send-render.js');
+  const { redact } = await import('../../redact.js');
+  const plan = await pushPlan(ctx, opts);
+  const startedAt = ctx.io.now();
   const store = await ctx.store(opts);
-  const one = {
-    destination: pushDestination(target.flexUrl, target.environment),
-    person: built.person,
-    who: opts.callerId.trim(),
-    old: { ledger: oldPushNames(target).ledger },
-    rekey: rekeyCaller(reading),
-  };
-  const rules = sendRules(ctx, opts);
-  if (opts.dryRun) {
-    const reachedAt = await peekOne(store, one, rules);
-    if (reachedAt) return printSkipped(ctx, one, reachedAt, true);
-    await printDryRun(ctx, [req], `the call to ${body.caller_id} was not placed`);
+  const first = plan.rows[0]!.body;
+  const screen = await render.sendScreen(ctx, opts, {
+    one: 'call',
+    file: opts.csv,
+    question: (n) => (plan.file ? `Place ${n} ${n === 1 ? 'call' : 'calls'}?` : 'Place this call?'),
+    lines: (selection) =>
+      plan.file
+        ? render.fileConfirmation(plan.file, plan.rows, selection, opts)
+        : render.summaryLines(`About to place a call${plan.test ? ' (TEST environment)' : ''}: ${plan.endpoint}`, [
+            ['caller_id', first.caller_id],
+            ['client_name', first.client_name],
+            ['variables', first.variables],
+          ]),
+  });
+  const { send } = await import('../../reach/send.js');
+  const outcome = await send(plan, { store, ...screen }).finally(screen.stop);
+  if (outcome.kind === 'declined') throw render.declined();
+  if (outcome.kind === 'ran')
+    return render.reportFile(ctx, plan.file!, outcome, { startedAt, rows: plan.rows.length, quiet: opts.quiet });
+  if (outcome.kind === 'skipped')
+    return render.printSkipped(ctx, plan.rows[0]!.who, plan.destination, outcome.reachedAt, plan.dryRun);
+  if (outcome.kind === 'dry-run') {
+    if (plan.file) await render.printFileDryRun(ctx, outcome);
+    else await render.printDryRun(ctx, outcome.requests, `the call to ${first.caller_id} was not placed`);
     return 0;
   }
-  await confirmSend(
-    ctx,
-    summaryLines(
-      `About to place a call${target.environment === 'test' ? ' (TEST environment)' : ''}: ${pushEndpoint(target)}`,
-      [
-        ['caller_id', body.caller_id],
-        ['client_name', body.client_name],
-        ['variables', body.variables],
-      ],
-    ),
-    'Place this call?',
-    opts.yes,
-  );
-  const sentAt = ctx.io.now();
-  const transport = await ctx.transport();
-  const sent = await reachOne(store, one, rules, async () =>
-    withCredentialHint(await deliver(transport, req, pushAnswer), [target.tokenSource]),
-  );
-  if (sent.outcome === 'skipped') return printSkipped(ctx, one, sent.reachedAt, false);
-  const d = sent.delivery;
-  if (d.outcome !== 'sent') throw pushError(target, body, d, sentAt);
+  const d = outcome.delivery;
+  if (d.outcome !== 'sent')
+    throw (await import('../../reach/push.js')).pushError(plan.target, first, d, outcome.sentAt);
   const out = await ctx.output();
-  if (d.warning && !opts.quiet) out.warn(redact(`${pushEndpoint(target)}: ${d.warning}`, [...ctx.secrets]));
+  if (d.warning && !opts.quiet) out.warn(redact(`${plan.endpoint}: ${d.warning}`, [...ctx.secrets]));
   if (out.json) {
     out.writeJson(d.answer);
     return 0;
@@ -92,8 +144,79 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
     ['show_err', d.answer.show_err],
     ['trace_id', d.id],
   ]);
-  out.success(
-    said`call pushed for ${body.caller_id}${target.environment === 'test' ? ' (test)' : ''}${d.id ? `, trace_id ${d.id}` : ''}`,
-  );
+  out.success(said`call pushed for ${first.caller_id}${plan.test ? ' (test)' : ''}${d.id ? `, trace_id ${d.id}` : ''}`);
   return 0;
 }
+
+/**
+ * The plan of a push: where it goes (the flex-route address and its token), and its one row or
+ * the CSV file's rows, every one checked (invalid input ends the run, exit 3, before anything is sent).
+ */
+async function pushPlan(ctx: Context, opts: PushOptions): Promise<PushPlan> {
+  const { invalidInput } = await import('../send-render.js');
+  const { defaultResultsPath } = await import('../../reach/results.js');
+  const { resolvePushTarget, callerReading, rekeyCaller } = await import('./target.js');
+  const reach = await import('../../reach/push.js');
+  const { deliver } = await import('../../api/deliver.js');
+  const { withCredentialHint } = await import('../../reach/refused.js');
+  const { pushDestination } = await import('../../store/destination.js');
+  const { collectVariables } = await import('../flags/variables.js');
+  const target = await resolvePushTarget(ctx, opts);
+  const reading = await callerReading(ctx, opts);
+  const variables = collectVariables(opts.var, opts.varsFile);
+  const endpoint = reach.pushEndpoint(target);
+  const old = reach.oldPushNames(target);
+  const prepare = async (row: SendRow<PushRequest>) => reach.preparePush(target, row.body);
+  const plan = {
+    command: 'push' as const,
+    destination: pushDestination(target.flexUrl, target.environment),
+    old: { journal: '', ledger: old.ledger },
+    rekey: rekeyCaller(reading),
+    sender: {
+      prepare,
+      deliver: async (req: PreparedRequest) =>
+        withCredentialHint(await deliver(await ctx.transport(), req, reach.pushAnswer), [target.tokenSource]),
+    },
+    preview: prepare,
+    rules: sendRules(opts),
+    dryRun: opts.dryRun === true,
+    advice: SEND_ADVICE,
+    target,
+    test: target.environment === 'test',
+    endpoint,
+  };
+  if (!opts.csv) {
+    const built = reach.buildPush({ caller_id: opts.callerId, client_name: opts.clientName, variables }, reading);
+    if (!built.ok) throw invalidInput(ctx, 'invalid push', built.problems);
+    const who = opts.callerId!.trim();
+    return { ...plan, rows: [{ row: 1, line: 1, who, person: built.person, body: built.body }] };
+  }
+  const { readCsv } = await import('../../csv/table.js');
+  const { resolve } = await import('node:path');
+  const { oldJournalName } = await import('../../store/row-journal.js');
+  const file = await readCsv(opts.csv, opts.delimiter);
+  const { rows, problems } = reach.pushRows(file, { ...opts, variables }, reading);
+  if (problems.length > 0) throw invalidInput(ctx, opts.csv, problems);
+  return {
+    ...plan,
+    rows,
+    old: { journal: oldJournalName('push', old.target, file.sha256), ledger: old.ledger },
+    file: {
+      path: resolve(ctx.io.cwd, opts.csv),
+      sha256: file.sha256,
+      results: opts.results ?? defaultResultsPath(opts.csv),
+      columns: { who: 'caller_id', id: 'trace_id' },
+      meta: { environment: target.environment, endpoint },
+      shown: opts.csv,
+      about: [`About to place calls${plan.test ? ' (TEST environment)' : ''}: ${endpoint}`],
+    },
+  };
+}
+
+/** A push's plan, with where it goes for the command's messages, and how its file is shown. */
+type PushPlan = SendPlan<PushRequest> & {
+  target: PushTarget;
+  test: boolean;
+  endpoint: string;
+  file?: FileView;
+};

@@ -1,30 +1,23 @@
-import { AuthError } from '../../errors.js';
+import { AuthError, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { callerPerson, type CallerReading, type PushTarget } from '../../reach/push.js';
 import { httpUrl } from '../../config/http-url.js';
-import { regionOf, secretFromStdin, type SendOptions } from '../shared/send-ui.js';
+import { readAll } from '../../io-read.js';
+import { regionOf } from '../flags/send.js';
 import { said } from '../../said.js';
 
-export interface PushOptions extends SendOptions {
-  callerId?: string;
-  clientName?: string;
-  var?: string[];
-  varsFile?: string;
-  test?: boolean;
+/** The flags that say where a push goes: `--test`, `--flex-url`, `--push-token-stdin`. */
+interface TargetFlags {
+  test?: true;
   flexUrl?: string;
-  pushTokenStdin?: boolean;
-  /** Only phone numbers as caller_id (else any text the spec allows). */
-  phoneOnly?: boolean;
+  pushTokenStdin?: true;
 }
 
 /**
  * The flex-route address (flag, environment, profile) and the push token (stdin, environment,
  * profile; never a flag). `--test` uses the test pair.
  */
-export async function resolvePushTarget(
-  ctx: Context,
-  opts: Pick<PushOptions, 'test' | 'flexUrl' | 'pushTokenStdin'>,
-): Promise<PushTarget> {
+export async function resolvePushTarget(ctx: Context, opts: TargetFlags): Promise<PushTarget> {
   const settings = await ctx.settings();
   const test = opts.test === true;
   const flexUrl = httpUrl(
@@ -73,7 +66,10 @@ export async function resolvePushTarget(
 }
 
 /** How callers are read: `--region` (or the profile's), `--e164`, and `--phone-only` (or the profile's caller-id-phone-only). */
-export async function callerReading(ctx: Context, opts: PushOptions): Promise<CallerReading> {
+export async function callerReading(
+  ctx: Context,
+  opts: { region?: string; e164?: true; phoneOnly?: true },
+): Promise<CallerReading> {
   const region = await regionOf(ctx, opts);
   const stored = (await ctx.settings()).get('caller-id-phone-only');
   const phoneOnly = opts.phoneOnly
@@ -91,3 +87,11 @@ export const rekeyCaller =
     const p = callerPerson(written, { region: reading.region });
     return p.ok ? p.key : written.normalize('NFKC').trim();
   };
+
+/** A secret read from stdin (`--push-token-stdin`): one trailing newline dropped. */
+async function secretFromStdin(ctx: Context, flag: string): Promise<string> {
+  const value = (await readAll(ctx.io.stdin)).toString('utf8').replace(/\r?\n$/, '');
+  if (!value) throw new UsageError(said`${flag}: stdin was empty`);
+  ctx.addSecret(value);
+  return value;
+}

@@ -2,7 +2,7 @@ import { Option, type Command } from '../commander.js';
 import { collect, type Deps } from '../action.js';
 import { port, seconds, wholeNumber } from '../flag-values.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
-import { storeFileOption, storeOption } from '../store-option.js';
+import { storeFileOption, storeOption } from '../flags/store.js';
 
 export function register(parent: Command, deps: Deps): void {
   parent

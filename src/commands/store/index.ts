@@ -1,7 +1,7 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
-import { storeFileOption, storeOption } from '../store-option.js';
+import { storeFileOption, storeOption } from '../flags/store.js';
 
 const STORE_FLAGS_HELP = `
 The store: --store URL, else --store-file FILE (its first line), else CALLCTL_STORE, else

@@ -1,6 +1,6 @@
 import type { Command } from '../commander.js';
 import type { Deps } from '../action.js';
-import { storeFileOption, storeOption } from '../store-option.js';
+import { storeFileOption, storeOption } from '../flags/store.js';
 
 /**
  * `callctl state` and `callctl state list`: the old spelling of `store list`, kept for the cron

@@ -1,32 +1,20 @@
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { SignatureSource } from '../../signing/service-sign.js';
-import type { Problem } from '../../csv/problems.js';
-import { signatureSource } from '../shared/signature.js';
+import { signatureSource } from '../flags/signature.js';
 import { SECRET_ENV } from '../../config/keys.js';
-import { REPLY_URL_MISSING, type TemplateTarget } from '../../reach/template.js';
-import type { SendOptions } from '../shared/send-ui.js';
+import type { TemplateTarget } from '../../reach/template.js';
 import { said } from '../../said.js';
 
-export interface TemplateSendOptions extends SendOptions {
-  templateId: number;
-  channel?: string;
-  channelId?: string;
-  userId: string;
-  var?: string[];
-  varsFile?: string;
-  replyUrl?: string;
-  timestamp?: number;
+/** The flags that say how a message is signed. */
+interface SignFlags {
   signature?: string;
   signCommand?: string;
   signSecretFile?: string;
 }
 
 /** Base URL, API key (environment or profile; a secret) and the signature source. */
-export async function resolveTemplateTarget(
-  ctx: Context,
-  opts: Pick<TemplateSendOptions, 'signature' | 'signCommand' | 'signSecretFile'>,
-): Promise<TemplateTarget> {
+export async function resolveTemplateTarget(ctx: Context, opts: SignFlags): Promise<TemplateTarget> {
   const baseUrl = await ctx.baseUrl();
   const settings = await ctx.settings();
   const signKey = settings.require('sign-key');
@@ -51,7 +39,7 @@ export async function resolveTemplateTarget(
  */
 async function signatureWithFallback(
   ctx: Context,
-  opts: Pick<TemplateSendOptions, 'signature' | 'signCommand' | 'signSecretFile'>,
+  opts: SignFlags,
   stored: string | undefined,
 ): Promise<SignatureSource> {
   const env = ctx.io.env;
@@ -66,9 +54,4 @@ async function signatureWithFallback(
   const secret = await ctx.io.prompter.password('X-Service-Sign secret');
   if (!secret) throw new UsageError(said`no X-Service-Sign secret given`);
   return { kind: 'default', secret, from: 'prompt' };
-}
-
-/** The problem of a missing reply_url, with where one is given (`hint`). */
-export function withReplyUrlHint(problems: readonly Problem[], hint: string): Problem[] {
-  return problems.map((p) => (p.message === REPLY_URL_MISSING ? { ...p, message: `${p.message} (${hint})` } : p));
 }

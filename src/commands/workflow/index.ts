@@ -1,9 +1,9 @@
 import { InvalidArgumentError, type Command } from '../commander.js';
 import { nonNegativeInt, positiveInt, type Deps } from '../action.js';
 import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
-import { delimiter } from '../delimiter.js';
+import { delimiter } from '../flags/delimiter.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
-import { claimOldStateOption, ignoreOldStateOption, storeFileOption, storeOption } from '../store-option.js';
+import { claimOldStateOption, ignoreOldStateOption, storeFileOption, storeOption } from '../flags/store.js';
 import * as list from './list.js';
 import * as verifyPush from './verify-push.js';
 import * as taskDetail from './task-detail.js';

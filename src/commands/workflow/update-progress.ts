@@ -1,11 +1,11 @@
 import type { IO } from '../../io.js';
 import type { UploadEvent } from '../../upload/events.js';
-import { count, duration, rate, type Progress } from '../shared/progress.js';
+import { count, duration, rate, type Progress } from '../progress.js';
 import { plural } from '../../plural.js';
 import { said } from '../../said.js';
 
 /**
- * What workflow update's events say, shown by the one progress renderer (src/commands/shared/
+ * What workflow update's events say, shown by the one progress renderer (src/commands/
  * progress.ts). On a terminal: one status line redrawn in place (rows read, valid, batches sent,
  * rows per second, ETA). Otherwise (cron): one line after the check and one line per batch.
  */

@@ -1,4 +1,5 @@
-import { Option } from './commander.js';
+import { Option } from '../commander.js';
+import type { OldStatePolicy } from '../../store/old-state.js';
 
 /**
  * `--store` and `--store-file`, declared here once for every command that uses the store
@@ -26,3 +27,8 @@ export const ignoreOldStateOption = () =>
     '--ignore-old-state',
     'start afresh for this destination, leaving such an old journal or ledger to whichever destination it was for',
   );
+
+/** `--claim-old-state` / `--ignore-old-state` as a policy (src/store/old-state.ts). */
+export function oldStatePolicy(opts: { claimOldState?: boolean; ignoreOldState?: boolean }): OldStatePolicy {
+  return opts.claimOldState ? 'claim' : opts.ignoreOldState ? 'ignore' : 'stop';
+}

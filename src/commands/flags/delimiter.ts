@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from './commander.js';
+import { InvalidArgumentError } from '../commander.js';
 
 /** `--delimiter`: one character; `tab` or `\t` for a tab. Quotes and line breaks cannot delimit. */
 export function delimiter(value: string): string {

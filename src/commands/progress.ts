@@ -1,7 +1,7 @@
-import type { IO } from '../../io.js';
-import { formatProblem, type Problem } from '../../csv/problems.js';
-import { plural } from '../../plural.js';
-import { said, type Said } from '../../said.js';
+import type { IO } from '../io.js';
+import { formatProblem, type Problem } from '../csv/problems.js';
+import { plural } from '../plural.js';
+import { said, type Said } from '../said.js';
 
 /** How often the terminal's status line is redrawn. */
 const REDRAW_MS = 100;

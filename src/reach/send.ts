@@ -1,0 +1,176 @@
+import type { Delivery, PreparedRequest } from '../api/deliver.js';
+import type { Destination } from '../store/destination.js';
+import type { OldStatePolicy } from '../store/old-state.js';
+import type { Store } from '../store/store.js';
+import { writeResults } from './results.js';
+import type { RowResult, RowSelection, RowSender, SendRow, SendEvent as RowEvent, StopReason } from './rows.js';
+import { peekOne, peekSend, PreparedSend, reachOne, REACHED_BEFORE, type LedgerSkip } from './send-run.js';
+
+/**
+ * The sending engine's one entry: `send(plan, run)`, for push and template send, one person or a
+ * CSV file. The plan is what the command decided before the run; the run, what it lends the
+ * engine. The engine owns the sequence (read what earlier runs left, lock, confirm, send at the
+ * rate, the results file, close), emits events and returns an outcome; it never prints and
+ * picks no exit code.
+ */
+
+/** Everything decided before the run, from the command's flags and input. */
+export interface SendPlan<B> {
+  command: 'push' | 'template';
+  destination: Destination;
+  /** Every row checked before anything is sent; a single send (no `file`) has one. */
+  rows: SendRow<B>[];
+  /** The CSV file the rows come from; absent for a single send. */
+  file?: {
+    /** Its absolute path. */
+    path: string;
+    sha256: string;
+    /** Where the results file is written. */
+    results: string;
+    columns: { who: string; id: string };
+    /** Row-independent settings of the run, kept in the journal's header for reference. */
+    meta: Record<string, unknown>;
+  };
+  /** The names an earlier callctl gave this send's journal and its destination's ledger. */
+  old: { journal: string; ledger: string };
+  /** The person key an old ledger's entry (a value as written) has now. */
+  rekey(written: string): string;
+  /** How a row becomes its request (right before it is sent), and how a request is delivered. */
+  sender: RowSender<B>;
+  /** The request a dry run shows. */
+  preview(row: SendRow<B>): Promise<PreparedRequest>;
+  rules: SendRules;
+  dryRun: boolean;
+  /** What the command adds to a ledger skip's reason and to an uncertain row's error (the core names no flag). */
+  advice: { skipped: string; uncertain: string };
+}
+
+/** The journal's and the ledger's rules, and the pace, as the flags set them. */
+export interface SendRules {
+  /** Requests per second (a CSV send). */
+  rate: number;
+  resendUncertain: boolean;
+  retryFailed: boolean;
+  /** Reach people the ledger says were reached through this destination within the window. */
+  callAgain: boolean;
+  /** ms (default 24 h; 0: no ledger check). */
+  recallWindowMs?: number;
+  oldState: OldStatePolicy;
+}
+
+/** What the command lends the engine. */
+export interface SendRun {
+  store: Store;
+  /** Asked once, only when there is something to send and not on a dry run; false: declined. */
+  confirm(selection: RowSelection): Promise<boolean>;
+  onEvent(event: SendEvent): void;
+  /** Aborted: the delivery in flight is finished and journaled, and the run stops. */
+  signal?: AbortSignal;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export type SendEvent =
+  | RowEvent
+  /** A row the ledger keeps back (or would, on a dry run): its person was reached through the destination. */
+  | { type: 'skipped'; skip: LedgerSkip; reason: string; dryRun: boolean }
+  /** The same path was sent before with other content: an edited file is new to the journal. */
+  | { type: 'edited'; at: string[] };
+
+export type SendOutcome =
+  | { kind: 'dry-run'; requests: PreparedRequest[]; selection: RowSelection; skipped: LedgerSkip[] }
+  | { kind: 'declined' }
+  /** A single send the ledger kept back (or would, on a dry run). */
+  | { kind: 'skipped'; reachedAt: string }
+  /** A single send, whatever the answer; `sentAt` when it left. */
+  | { kind: 'delivered'; delivery: Delivery; request: PreparedRequest; sentAt: number }
+  /** A CSV send: every row's outcome (this run's or an earlier one's), and why it stopped early. */
+  | { kind: 'ran'; results: RowResult[]; stopped?: { reason: StopReason; message: string }; journal: string };
+
+/** Runs the plan: one send, or a file's rows. */
+export function send<B>(plan: SendPlan<B>, run: SendRun): Promise<SendOutcome> {
+  return plan.file ? sendFile(plan, plan.file, run) : sendOne(plan, run);
+}
+
+async function sendOne<B>(plan: SendPlan<B>, run: SendRun): Promise<SendOutcome> {
+  const row = plan.rows[0]!;
+  const rules = { ...plan.rules, now: run.now };
+  const one = {
+    destination: plan.destination,
+    person: row.person,
+    who: row.who,
+    old: { ledger: plan.old.ledger },
+    rekey: plan.rekey,
+  };
+  if (plan.dryRun) {
+    const reachedAt = await peekOne(run.store, one, rules);
+    if (reachedAt) return { kind: 'skipped', reachedAt };
+    const selection = { total: 1, toSend: [row.row], sentEarlier: 0, failedEarlier: [], uncertain: [] };
+    return { kind: 'dry-run', requests: [await plan.preview(row)], selection, skipped: [] };
+  }
+  const selection = { total: 1, toSend: [row.row], sentEarlier: 0, failedEarlier: [], uncertain: [] };
+  if (!(await run.confirm(selection))) return { kind: 'declined' };
+  const sentAt = run.now();
+  const request = await plan.sender.prepare(row);
+  const sent = await reachOne(run.store, one, rules, () => plan.sender.deliver(request));
+  if (sent.outcome === 'skipped') return { kind: 'skipped', reachedAt: sent.reachedAt };
+  return { kind: 'delivered', delivery: sent.delivery, request, sentAt };
+}
+
+async function sendFile<B>(
+  plan: SendPlan<B>,
+  file: NonNullable<SendPlan<B>['file']>,
+  run: SendRun,
+): Promise<SendOutcome> {
+  const rules = { ...plan.rules, now: run.now };
+  const work = {
+    key: { command: plan.command, destination: plan.destination, sha256: file.sha256 },
+    old: plan.old,
+    rekey: plan.rekey,
+    file: file.path,
+    meta: file.meta,
+    rows: plan.rows,
+    sender: plan.sender,
+  };
+  const reason = (at: string) => `${REACHED_BEFORE} at ${at}${plan.advice.skipped}`;
+  const advised = (r: RowResult): RowResult =>
+    r.error?.startsWith(REACHED_BEFORE)
+      ? { ...r, error: `${r.error}${plan.advice.skipped}` }
+      : r.outcome === 'uncertain'
+        ? { ...r, error: `${r.error}${plan.advice.uncertain}` }
+        : r;
+  if (plan.dryRun) {
+    const { selection, skipped } = await peekSend(run.store, work, rules);
+    const byRow = new Map(plan.rows.map((r) => [r.row, r]));
+    const requests = await Promise.all(selection.toSend.map((n) => plan.preview(byRow.get(n)!)));
+    for (const s of skipped) run.onEvent({ type: 'skipped', skip: s, reason: reason(s.reachedAt), dryRun: true });
+    return { kind: 'dry-run', requests, selection, skipped };
+  }
+  const prepared = await PreparedSend.open(run.store, work, rules);
+  let ran: Awaited<ReturnType<typeof prepared.send>> | undefined;
+  let started = false;
+  try {
+    for (const s of prepared.skipped)
+      run.onEvent({ type: 'skipped', skip: s, reason: reason(s.reachedAt), dryRun: false });
+    if (prepared.isNew && prepared.edited.length > 0)
+      run.onEvent({ type: 'edited', at: prepared.edited.map((e) => e.at) });
+    if (prepared.selection.toSend.length > 0 && !(await run.confirm(prepared.selection))) return { kind: 'declined' };
+    started = true;
+    const control = {
+      rate: plan.rules.rate,
+      now: run.now,
+      sleep: run.sleep,
+      stopRequested: () => run.signal?.aborted === true,
+    };
+    ran = await prepared.send(control, rules, (e) =>
+      run.onEvent(e.type === 'row' ? { ...e, result: advised(e.result) } : e),
+    );
+  } finally {
+    // Even when the run ended with an error (a signing command failing), the file is complete.
+    const results = prepared.results(ran).map(advised);
+    if (ran) ran.results = results;
+    await prepared.close();
+    if (started) writeResults(file.results, results, file.columns);
+  }
+  return { kind: 'ran', results: ran.results, stopped: ran.stopped, journal: prepared.journalPath };
+}
