@@ -331,12 +331,14 @@ export class Context {
         env: this.io.env,
         profileStore: profile.source === 'profile' ? profile.value : undefined,
         dir: stateDir(this.io.env),
-        onLockLost: (what, error) =>
+        onLockLost: (what, why) => {
+          const at = new Date(this.io.now()).toISOString();
           void this.output().then((out) =>
             out.warn(
-              said`the lock of this ${what} in the store was lost (${error.message.split('\n')[0]}): another host may now start the same work`,
+              said`the lock of this ${what} in the store was lost at ${at} (${why}): this run sends nothing more; another host may now start the same work`,
             ),
-          ),
+          );
+        },
       });
     })();
     return this.storeCache;

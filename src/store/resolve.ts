@@ -23,8 +23,8 @@ export interface StoreSetting {
   profileStore: string | undefined;
   /** The state folder (src/files/state.ts). */
   dir: string;
-  /** Told when a lock held in a shared store is lost under the run (the database went away). */
-  onLockLost?: (what: string, error: Error) => void;
+  /** Told when a lock held in a shared store is lost under the run (expired, or taken by another run). */
+  onLockLost?: (what: string, why: string) => void;
 }
 
 /**

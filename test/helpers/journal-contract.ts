@@ -5,9 +5,12 @@ import type { Journals } from '../../src/store/store.js';
  * What every journal store does (files today; a PostgreSQL store runs the same contract).
  * `tear(store, name)` leaves the journal as a run killed in the middle of a record would.
  */
-export function journalStoreContract(make: () => Journals, tear: (store: Journals, name: string) => void) {
+export function journalStoreContract(
+  make: () => Journals | Promise<Journals>,
+  tear: (store: Journals, name: string) => void,
+) {
   it('has no journal until the first record; then the header first, records in order', async () => {
-    const store = make();
+    const store = await make();
     expect(await store.read('a-1')).toBeUndefined();
     expect(await store.first('a-1')).toBeUndefined();
     const j = store.open('a-1', () => ({ type: 'start', file: '/c.csv' }));
@@ -30,7 +33,7 @@ export function journalStoreContract(make: () => Journals, tear: (store: Journal
   });
 
   it('a record torn by a kill is left out, and the next one is read whole', async () => {
-    const store = make();
+    const store = await make();
     const j = store.open('t-1', () => ({ type: 'start' }));
     await j.append({ type: 'sending', n: 1 }, true);
     await j.close();
@@ -42,7 +45,7 @@ export function journalStoreContract(make: () => Journals, tear: (store: Journal
   });
 
   it('lists by prefix and removes', async () => {
-    const store = make();
+    const store = await make();
     for (const name of ['push-1', 'push-2', 'template-1']) {
       const j = store.open(name, () => ({ name }));
       await j.append({ n: 1 }, true);

@@ -103,6 +103,34 @@ describe('GET /readyz tells whether notifications would be acknowledged', () => 
     expect(told.filter((e) => e.kind === 'recovered')).toEqual([{ kind: 'recovered', ms: 12_000, refused: 2 }]);
   });
 
+  it('goes 503 while the store refuses writes though it answers reads, and back once it takes them', async () => {
+    const db = await migratedDatabase('ready-writes');
+    const store = await PostgresEvents.open(db);
+    const listener = await startListener({ port: 0, keys: [KEY], store });
+    open.push(store, listener);
+    const { default: pg } = await import('pg');
+    const admin = new pg.Client({ connectionString: db });
+    await admin.connect();
+    open.push({ close: () => admin.end() });
+    expect(await readyz(listener.url)).toEqual({ status: 200, body: { ready: true } });
+    // Every insert refused (as a pooler that lost the statement, a revoked right, a read-only
+    // server refuse it), while reads go on.
+    await admin.query(`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'writes refused here'; END $$`);
+    await admin.query(
+      'CREATE TRIGGER refuse BEFORE INSERT ON callctl_event_keys FOR EACH STATEMENT EXECUTE FUNCTION refuse()',
+    );
+    await eventually(async () => (await readyz(listener.url)).status === 503, 10_000, 'not ready');
+    expect((await readyz(listener.url)).body).toEqual({
+      ready: false,
+      reasons: [expect.stringMatching(/^the store refuses writes \(writes refused here/)],
+    });
+    expect((await post(listener.url, task('T-refused'))).status).toBe(503);
+    await admin.query('DROP TRIGGER refuse ON callctl_event_keys');
+    await eventually(async () => (await readyz(listener.url)).status === 200, 20_000, 'ready');
+    expect((await post(listener.url, task('T-taken'))).status).toBe(200);
+  });
+
   it("goes 503 while the log's disk is full, and back once there is room", async () => {
     const log = join(tempDir(), 'events.ndjson');
     child = await serveHooksChild(['--key', KEY, '--log', log], { fileLimitKiB: 8 });

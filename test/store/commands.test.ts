@@ -49,17 +49,17 @@ describe('callctl store migrate / status', () => {
     const e = { ...env(), CALLCTL_STORE: url };
     const before = await runCli(['store', 'status', '--json'], { env: e });
     expect(before.code).toBe(1);
-    expect(JSON.parse(before.out)).toMatchObject({ version: 0, latest: 7, events: 0 });
+    expect(JSON.parse(before.out)).toMatchObject({ version: 0, latest: 8, events: 0 });
     expect(JSON.parse(before.out).server).toMatch(/^1\d\.\d+/); // the server's version (was missing: 'PostgreSQL undefined')
     const first = await runCli(['store', 'migrate', '--json'], { env: e });
     expect(first.code).toBe(0);
-    expect(JSON.parse(first.out)).toMatchObject({ from: 0, to: 7, applied: [1, 2, 3, 4, 5, 6, 7] });
+    expect(JSON.parse(first.out)).toMatchObject({ from: 0, to: 8, applied: [1, 2, 3, 4, 5, 6, 7, 8] });
     const again = await runCli(['store', 'migrate'], { env: e });
     expect(again.code).toBe(0);
-    expect(again.err).toMatch(/schema version 7, up to date/);
+    expect(again.err).toMatch(/schema version 8, up to date/);
     const status = await runCli(['store', 'status'], { env: e });
     expect(status.code).toBe(0);
-    expect(status.out).toMatch(/schema\tversion 7: up to date/);
+    expect(status.out).toMatch(/schema\tversion 8: up to date/);
     expect(status.out).toMatch(/^server\tPostgreSQL 1\d\.\d+/m);
     const { password } = pgServer();
     for (const r of [before, first, again, status]) expect(r.out + r.err).not.toContain(password);
@@ -84,12 +84,12 @@ describe('callctl store migrate / status', () => {
     const e = { ...env(), CALLCTL_STORE: url };
     const old = await runCli(['store', 'status', '--json'], { env: e });
     expect(old.code).toBe(1);
-    expect(JSON.parse(old.out)).toMatchObject({ version: 1, latest: 7, events: 1 });
+    expect(JSON.parse(old.out)).toMatchObject({ version: 1, latest: 8, events: 1 });
     const up = await runCli(['store', 'migrate', '--json'], { env: e });
-    expect(JSON.parse(up.out)).toMatchObject({ from: 1, to: 7, applied: [2, 3, 4, 5, 6, 7] });
+    expect(JSON.parse(up.out)).toMatchObject({ from: 1, to: 8, applied: [2, 3, 4, 5, 6, 7, 8] });
     const now = await runCli(['store', 'status', '--json'], { env: e });
     expect(now.code).toBe(0);
-    expect(JSON.parse(now.out)).toMatchObject({ version: 7, events: 1 });
+    expect(JSON.parse(now.out)).toMatchObject({ version: 8, events: 1 });
   });
 
   it('reads the URL from a file, and says which setting is missing or wrong', async () => {

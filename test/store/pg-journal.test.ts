@@ -1,9 +1,14 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addSecret } from '../../src/redact.js';
-import { PgJournals } from '../../src/store/postgres/journal.js';
+import { PostgresStore } from '../../src/store/postgres/store.js';
+import type { JournalKind } from '../../src/store/store.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { journalStoreContract } from '../helpers/journal-contract.js';
+import { tempDir } from '../helpers/temp.js';
+
+/** The journals of a PostgreSQL store, as a run gets them. */
+const journals = (at: string, kind: JournalKind) => new PostgresStore({ url: at, dir: tempDir() }).journals(kind);
 
 // One fresh database for each test of the contract (each lists every journal of its store).
 const urls: string[] = [];
@@ -25,14 +30,14 @@ async function rows(sql: string, args: unknown[] = []): Promise<Array<Record<str
 
 describe('the PostgreSQL journal store', () => {
   journalStoreContract(
-    () => new PgJournals(urls.shift()!, 'reach'),
+    () => journals(urls.shift()!, 'reach'),
     // A record is one committed row: a run killed while writing one leaves nothing of it.
     () => undefined,
   );
 
   it('keeps a known secret quoted in a record out of the database', async () => {
     addSecret('tok-5d2e8f1a9c3b');
-    const store = new PgJournals(url, 'reach');
+    const store = await journals(url, 'reach');
     const j = store.open('s-1', () => ({ type: 'start' }));
     await j.append({ type: 'failed', error: 'POST https://flex.example/api/push/tok-5d2e8f1a9c3b: refused' }, true);
     await j.close();
@@ -43,8 +48,8 @@ describe('the PostgreSQL journal store', () => {
   });
 
   it('keeps upload and reach journals apart, and prunes only old finished ones', async () => {
-    const uploads = new PgJournals(url, 'upload');
-    const reach = new PgJournals(url, 'reach');
+    const uploads = await journals(url, 'upload');
+    const reach = await journals(url, 'reach');
     for (const [store, name, done] of [
       [uploads, 'wf-old-done', true],
       [uploads, 'wf-old-open', false],

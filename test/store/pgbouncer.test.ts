@@ -11,7 +11,7 @@ const server = useDebianPg();
 // Every request to the sandbox waits a little (a run of ROWS lasts 4 s or more), so that two runs
 // started together meet however loaded the machine is.
 const hosts = useHosts('pgbouncer', { faults: { delayMs: 200 } });
-const POOLS = ['session'] as const;
+const POOLS = ['transaction', 'session'] as const;
 const ROWS = 20;
 
 /** The built CLI's `store migrate`, as the database's owner, straight to the server (what an operator runs first). */
@@ -40,6 +40,10 @@ const heldLocks = (db: string) =>
     );
     return r.rows;
   });
+
+/** The leases recorded in `db` (src/store/postgres/lease.ts): none once every run has ended. */
+const leases = (db: string) =>
+  server.admin(db, async (c) => (await c.query('SELECT name, pid, host FROM callctl_leases')).rows);
 
 interface Send {
   args: (file: string) => string[];
@@ -92,6 +96,8 @@ describe('two hosts sending one file at once, their store behind PgBouncer', () 
           expect.soft(twice(send.reached()), `reached twice by the two runs; ${said(runs)}`).toEqual({});
           // Once they have ended, no session of the server (PgBouncer's idle ones included) holds a lock.
           expect.soft(await heldLocks(db), `locks held after both runs ended; ${said(runs)}`).toEqual([]);
+          // Nor is any lease left in the store: each run released its own.
+          expect.soft(await leases(db), `leases left after both runs ended; ${said(runs)}`).toEqual([]);
           runs.push(await runBuilt(send.args(file), env('c')));
           expect.soft(runs[2]!.code, `the third run, through ${via} pooling; ${said(runs)}`).toBe(0);
           runs.push(await runBuilt(send.args(file), env('d', 'direct')));
@@ -106,6 +112,29 @@ describe('two hosts sending one file at once, their store behind PgBouncer', () 
 });
 
 describe('serve-hooks with its store behind PgBouncer in transaction pooling', () => {
+  itWith(
+    DEBIAN_PG_PROGRAMS,
+    'answers each of 500 signed notifications 200, none 503, and records each once',
+    async () => {
+      const db = await migrated('hooks');
+      const statuses = new Map<number, number>();
+      const stderr = await withReceiver(server.url('owner', db, 'transaction'), async (receiver) => {
+        for (let start = 0; start < 500; start += 50) {
+          const batch = Array.from({ length: 50 }, (_, i) => postOnce(receiver.port, taskEnd(`T-${start + i}`)));
+          for (const s of await Promise.all(batch)) statuses.set(s, (statuses.get(s) ?? 0) + 1);
+        }
+        return receiver.stderr();
+      });
+      expect.soft(Object.fromEntries(statuses), stderr).toEqual({ 200: 500 });
+      const recorded = await server.admin(db, async (c) => {
+        const r = await c.query('SELECT count(DISTINCT task)::int AS tasks, count(*)::int AS n FROM callctl_events');
+        return r.rows[0];
+      });
+      expect(recorded).toEqual({ tasks: 500, n: 500 });
+    },
+    120_000,
+  );
+
   itWith(
     DEBIAN_PG_PROGRAMS,
     '/readyz is 503 and notifications are not acknowledged while the server is stopped; both come back once it is started again',

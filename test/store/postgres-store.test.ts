@@ -41,7 +41,7 @@ describe('PostgreSQL store', () => {
     expect(results.every((r) => r.applied.length > 0 || r.from === SCHEMA_VERSION)).toBe(true);
     const status = await store.status();
     expect(status.version).toBe(SCHEMA_VERSION);
-    expect(status.history.map((h) => h.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(status.history.map((h) => h.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     await expect(store.check()).resolves.toBeUndefined();
   });
 

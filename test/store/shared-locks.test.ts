@@ -128,6 +128,44 @@ describe('two hosts, one PostgreSQL store: the same work is sent once', () => {
     expect(JSON.parse(again.out)).toMatchObject({ sent: 6, skipped: 0 });
   }, 60_000);
 
+  it('a run whose lease another run takes (as once it expired) stops before its next send: exit 5, told why, nobody reached twice', async () => {
+    const dir = tempDir();
+    const file = writeIn(dir, 'taken.csv', pushCsv(20, 601));
+    const extra = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };
+    const pushes = sandbox.state.received.pushes;
+    const before = pushes.length;
+    const { default: pg } = await import('pg');
+    const admin = new pg.Client({ connectionString: store });
+    await admin.connect();
+    // On the 3rd arrival another run takes this run's lease of the file.
+    let taken: Promise<number> | undefined;
+    const onPush = () => {
+      if (taken || pushes.length - before < 3) return;
+      taken = admin
+        .query(
+          `UPDATE callctl_leases SET owner = 'another run', fence = nextval('callctl_lease_fence'), pid = 1,
+             host = 'elsewhere', expires = now() + interval '1 hour' WHERE what = 'push run of this file'`,
+        )
+        .then(() => pushes.length - before);
+    };
+    sandbox.events.on('push.received', onPush);
+    try {
+      const r = await run(['push', '--csv', file, '--rate', '10', '--yes', '--json'], host('t', extra));
+      expect(r.code, r.err).toBe(5);
+      expect(r.err).toMatch(/the lock of this push run of this file in the store postgres:\/\/\S+ was lost/);
+      expect(r.err).not.toContain(new URL(store).password);
+      // Sent after the taking: at most the one request whose intent was written before it.
+      const atTaking = await taken!;
+      const sent = pushes.length - before;
+      expect(sent).toBeLessThanOrEqual(atTaking + 1);
+      expect(sent).toBeLessThan(20);
+      expect(new Set(pushes.slice(before).map((p) => p.caller_id)).size).toBe(sent);
+    } finally {
+      sandbox.events.off('push.received', onPush);
+      await admin.end();
+    }
+  }, 60_000);
+
   it('a store that cannot be reached: push --csv sends nothing and exits 5 (run again later), naming the store without its password', async () => {
     const dir = tempDir();
     const extra = { CALLCTL_FLEX_URL: sandbox.flexUrl, CALLCTL_PUSH_TOKEN: sandbox.pushToken };

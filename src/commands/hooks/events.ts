@@ -169,6 +169,10 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
     pending += lineOf(e);
     if (pending.length >= 65_536) await flush();
   };
+  // Ctrl-C ends a follow from its start: one that comes during the first read (a loaded machine
+  // may still be reading when the user or a script has seen enough) is not a kill by signal.
+  const stop = new AbortController();
+  const off = opts.follow ? ctx.io.onSignal(() => stop.abort()) : () => undefined;
   try {
     try {
       for await (const e of store.read(filter)) await take(e);
@@ -181,19 +185,13 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
         if (shown === 0 && out.tty && !opts.format) out.info(said`(no events)`);
         return 0;
       }
-      const stop = new AbortController();
-      const off = ctx.io.onSignal(() => stop.abort());
       const { limit: _limit, ...follow } = filter;
       void _limit;
-      try {
-        while (await store.waitForMore(stop.signal)) {
-          // Rows of PostgreSQL transactions may commit out of id order: look back a little.
-          const after = last === undefined ? undefined : String(BigInt(last) > 500n ? BigInt(last) - 500n : 0n);
-          for await (const e of store.read(follow, after)) await take(e);
-          await flush();
-        }
-      } finally {
-        off();
+      while (await store.waitForMore(stop.signal)) {
+        // Rows of PostgreSQL transactions may commit out of id order: look back a little.
+        const after = last === undefined ? undefined : String(BigInt(last) > 500n ? BigInt(last) - 500n : 0n);
+        for await (const e of store.read(follow, after)) await take(e);
+        await flush();
       }
       // Ended by Ctrl-C (or SIGTERM), the way to end a follow: 130, as every command that is
       // interrupted, and silent.
@@ -204,6 +202,7 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
       return await readFailed(store, error);
     }
   } finally {
+    off();
     await store.close();
   }
 }

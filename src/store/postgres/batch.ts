@@ -11,11 +11,10 @@ import type { HookRecord } from '../events.js';
  * parsing them a second time. Identities are locked in the order of their keys, so two batches (of
  * this receiver or another) never deadlock. Rows without a seen key (a request refused before it
  * was judged) are appended as new. The answer is one JSON array (one row to read, not one per
- * append) of [position n, id, retry, claimed, first id].
+ * append) of [position n, id, retry, claimed, first id]. An unnamed statement: a named one is
+ * prepared on one server connection, which a pooler in transaction mode does not keep for us.
  */
-const APPEND = {
-  name: 'callctl_append_v2',
-  text: `
+const APPEND = `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(n int, s text, r jsonb, p text, t text, c text, o text, l int)
 ), k AS (
@@ -41,8 +40,7 @@ WITH input AS (
   RETURNING id, retry, fwd_state
 )
 SELECT json_agg(json_build_array(rows.n, ins.id::text, ins.retry, ins.fwd_state = 'claimed', coalesce(rows.first_id, ins.id)::text)) AS done
-FROM ins JOIN rows ON rows.id = ins.id`,
-} as const;
+FROM ins JOIN rows ON rows.id = ins.id`;
 
 /**
  * Appends in one batch at most (and record bytes, a soft bound: a batch holds at least one), and
@@ -111,6 +109,14 @@ export class AppendBatcher {
   private pumpScheduled = false;
 
   constructor(private readonly state: BatcherState) {}
+
+  /**
+   * Readiness: the append statement run with nothing to append, so that whatever would make
+   * appends fail now (tables missing, a right revoked, a read-only server) fails it too.
+   */
+  async probe(): Promise<void> {
+    await this.state.pool.query(APPEND, ['[]', this.state.windowMs]);
+  }
 
   /** Resolves with the row of `item` once its batch is committed; rejects with why it was not. */
   append(item: AppendItem, bytes: number): Promise<AppendRow> {
@@ -181,7 +187,7 @@ export class AppendBatcher {
       let json = JSON.stringify(batch.map((p) => p.item));
       if (json.includes('\\u0000')) json = withoutNul(batch);
       const values = [json, this.state.windowMs];
-      rows = (await this.state.pool.query<{ done: AppendRow[] | null }>({ ...APPEND, values })).rows[0]?.done ?? [];
+      rows = (await this.state.pool.query<{ done: AppendRow[] | null }>(APPEND, values)).rows[0]?.done ?? [];
     } catch (error) {
       for (const p of batch) p.done(error);
       return;

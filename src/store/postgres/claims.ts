@@ -27,7 +27,6 @@ export class ForwardClaims {
   private readonly renew = coalesced<{ id: string; claim: ForwardClaim; count: boolean }, number | false>(
     async (items) => {
       const r = await this.pool.query<{ id: string; n: number }>({
-        name: 'callctl_renew_v2',
         text: `UPDATE callctl_events e SET fwd_lease = now() + t.l * interval '1 millisecond', fwd_attempts = coalesce(e.fwd_attempts, 0) + t.c
                FROM jsonb_to_recordset($1::jsonb) AS t(id bigint, o text, l int, c int)
                WHERE e.id = t.id AND e.fwd_owner = t.o AND e.fwd_state = 'claimed' RETURNING e.id::text AS id, e.fwd_attempts AS n`,
@@ -54,7 +53,6 @@ export class ForwardClaims {
   private readonly finish = coalesced<{ id: string; owner: string; result: ForwardResult }, void>(
     async (items) => {
       await this.pool.query({
-        name: 'callctl_finish_v1',
         text: `UPDATE callctl_events e SET fwd_state = t.state, fwd_status = t.status, fwd_error = t.error,
                  fwd_attempts = greatest(coalesce(e.fwd_attempts, 0), t.attempts), fwd_at = now(), fwd_lease = NULL
                FROM jsonb_to_recordset($1::jsonb) AS t(id bigint, o text, state text, status int, error text, attempts int)

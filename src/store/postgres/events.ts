@@ -29,6 +29,8 @@ import { said } from '../../said.js';
 
 /** How long readiness waits for the store's answer (a load balancer's check waits a few seconds). */
 const READY_TIMEOUT_MS = 2_000;
+/** After an append failed (and none succeeded since), readiness says so this long. */
+const READY_AFTER_FAILURE_MS = 5_000;
 
 interface StoreState {
   pool: Pool;
@@ -56,6 +58,8 @@ export class PostgresEvents implements EventStore {
   private readonly follow: Follow;
   private readonly claims: ForwardClaims;
   private readonly forgetting: Forgetting;
+  /** The last append's failure, until one succeeds. */
+  private writeFailed: { at: number; why: string } | undefined;
 
   private constructor(state: StoreState) {
     this.pool = state.pool;
@@ -72,10 +76,7 @@ export class PostgresEvents implements EventStore {
     this.batcher = new AppendBatcher({
       pool: this.pool,
       windowMs: state.windowMs,
-      onCommitted: () => {
-        this.follow.notifySoon();
-        this.forgetting.start();
-      },
+      onCommitted: () => this.forgetting.start(),
     });
   }
 
@@ -88,7 +89,7 @@ export class PostgresEvents implements EventStore {
     options: { windowMs?: number; forgetEveryMs?: number; onIdleError?: (error: Error) => void } = {},
   ): Promise<PostgresEvents> {
     return new PostgresEvents({
-      pool: await openPool(url, options.onIdleError),
+      pool: await openPool(url, { onIdleError: options.onIdleError }),
       url,
       windowMs: options.windowMs ?? DEDUP_WINDOW_MS,
       forgetEveryMs: options.forgetEveryMs ?? FORGET_EVERY_MS,
@@ -147,7 +148,9 @@ export class PostgresEvents implements EventStore {
     let row;
     try {
       row = await this.batcher.append(item, record.body?.length ?? 0);
+      this.writeFailed = undefined;
     } catch (error) {
+      this.writeFailed = { at: performance.now(), why: describe(error) };
       throw new StoreUnavailable(`cannot write to the store: ${writeFailure(error)}`);
     }
     const [, id, retry, claimed, firstId] = row;
@@ -209,18 +212,29 @@ export class PostgresEvents implements EventStore {
     return this.follow.waitForMore(signal);
   }
 
-  /** A query of the table appends write (so a database restored empty is not ready either). */
+  /**
+   * Not ready while the append statement fails (run with nothing to append: the tables missing, a
+   * right revoked, a read-only server), or while the last append failed, for READY_AFTER_FAILURE_MS
+   * at most (a failure the empty statement cannot meet: then the next notification tells).
+   */
   async ready(): Promise<string | undefined> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<string>(
       (r) => (timer = setTimeout(() => r('the store does not answer'), READY_TIMEOUT_MS)),
     );
-    const asked = this.pool.query('SELECT 1 FROM callctl_event_keys LIMIT 1').then(
-      () => undefined,
-      (error: unknown) =>
-        (error as { code?: string }).code === '42P01'
-          ? "callctl's tables are not in the store"
-          : 'the store cannot be reached',
+    const asked = this.batcher.probe().then(
+      () =>
+        this.writeFailed && performance.now() - this.writeFailed.at < READY_AFTER_FAILURE_MS
+          ? `the store refused the last write (${this.writeFailed.why})`
+          : undefined,
+      (error: unknown) => {
+        const code = (error as { code?: string }).code;
+        if (code === '42P01') return "callctl's tables are not in the store";
+        // A SQLSTATE is the server's answer; anything else, the way to it.
+        return code && /^[0-9A-Z]{5}$/.test(code)
+          ? `the store refuses writes (${describe(error)})`
+          : 'the store cannot be reached';
+      },
     );
     try {
       return await Promise.race([asked, late]);
@@ -231,7 +245,6 @@ export class PostgresEvents implements EventStore {
 
   async close(): Promise<void> {
     this.forgetting.stop();
-    await this.follow.close();
     await this.pool.end();
   }
 }

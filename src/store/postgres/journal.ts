@@ -1,20 +1,20 @@
 import type { Client } from 'pg';
-import { NetworkError } from '../../errors.js';
+import { CliError, NetworkError } from '../../errors.js';
 import type { JournalAppender, JournalKind, JournalRecord, Journals } from '../store.js';
 import { JOURNAL_KEEP_MS } from '../../files/state.js';
 import { redactValues } from '../../redact.js';
-import { describe, shownUrl } from './pool.js';
-import { migrate, schemaStatus, SCHEMA_VERSION } from './schema.js';
+import { fenceCondition } from './lease.js';
+import { describe, endClient, type Link } from './pool.js';
 import { said } from '../../said.js';
-
-const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
  * Journals in the PostgreSQL store (`callctl_journals`: one row per record, in order), so that a
  * host sees what another host's run of the same work sent: an upload host A finished is not sent
  * again from host B, and a batch or row A left uncertain stays uncertain on B. The names are the
  * file journals' (a hash of the work, never a path), so the same work has the same journal on
- * every host. The runs that write a journal hold its shared lock (lock.ts).
+ * every host. The runs that write a journal hold its lease (lease.ts), and every append checks,
+ * in its own statement, that the run still holds its leases (fenced): a run that lost one stops
+ * before its next send.
  *
  * Appends go out at once, in order, on one connection of the appender's own; a `durable` one
  * resolves once it and every record before it are committed. A record appended without it is
@@ -24,18 +24,13 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * explicit close of the store; an appender holds one until it is closed.
  */
 export class PgJournals implements Journals {
-  private ready: Promise<void> | undefined;
-  private readonly shown: string;
-
   constructor(
-    private readonly url: string,
+    readonly link: Link,
     readonly kind: JournalKind,
-  ) {
-    this.shown = shownUrl(url);
-  }
+  ) {}
 
   where(name: string): string {
-    return `journal ${this.kind} ${name} in the store ${this.shown}`;
+    return `journal ${this.kind} ${name} in the store ${this.link.shown}`;
   }
 
   async read(name: string): Promise<JournalRecord[] | undefined> {
@@ -89,15 +84,15 @@ export class PgJournals implements Journals {
     return new PgAppender(this, name, header);
   }
 
-  /** A failure of the store, named with the store (without its password). */
-  trouble(doing: string, error: unknown): NetworkError {
-    return new NetworkError(said`cannot ${doing} the journal in the store ${this.shown}: ${describe(error)}`);
+  /** A failure of the store, named with the store (without its password); a lost lease says so itself. */
+  trouble(doing: string, error: unknown): CliError {
+    if (error instanceof CliError) return error;
+    return new NetworkError(said`cannot ${doing} the journal in the store ${this.link.shown}: ${describe(error)}`);
   }
 
-  /** A connection of its own (an appender's: its statements then run in order), on the schema brought up to date. */
-  async client(): Promise<Client> {
-    await this.schema();
-    return this.connect();
+  /** A connection of its own (an appender's: its statements then run in order). */
+  client(): Promise<Client> {
+    return this.link.connect('callctl journal');
   }
 
   /** One statement on a connection of its own: a run reads a few times, at its start. */
@@ -107,56 +102,12 @@ export class PgJournals implements Journals {
       try {
         return (await client.query<T>(sql, args)).rows;
       } finally {
-        await close(client);
+        await endClient(client);
       }
     } catch (error) {
       throw this.trouble(doing, error);
     }
   }
-
-  /** Brings the schema up to date once per run, when it is behind. */
-  private schema(): Promise<void> {
-    this.ready ??= (async () => {
-      const c = await this.connect();
-      try {
-        const q = c as unknown as Parameters<typeof migrate>[0];
-        if ((await schemaStatus(q)).version < SCHEMA_VERSION) await migrate(q);
-      } finally {
-        await close(c);
-      }
-    })();
-    this.ready.catch(() => (this.ready = undefined));
-    return this.ready;
-  }
-
-  private async connect(): Promise<Client> {
-    const { default: pg } = await import('pg');
-    const client = new pg.Client({
-      connectionString: this.url,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      application_name: 'callctl journal',
-    });
-    client.on('error', () => undefined); // told by the query that meets it
-    // end() on a connection the server already closed would wait forever: it is skipped then.
-    client.once('end', () => ENDED.add(client));
-    try {
-      await client.connect();
-    } catch (error) {
-      await close(client);
-      throw error;
-    }
-    return client;
-  }
-}
-
-/** Clients whose connection has ended (the server closed it, or end() was called). */
-const ENDED = new WeakSet<object>();
-
-/** Ends a client's connection unless it has ended already. */
-async function close(client: Client): Promise<void> {
-  if (ENDED.has(client)) return;
-  ENDED.add(client);
-  await client.end().catch(() => undefined);
 }
 
 class PgAppender implements JournalAppender {
@@ -182,17 +133,33 @@ class PgAppender implements JournalAppender {
     const text = redactValues(JSON.stringify(record));
     if (!this.client) {
       this.client = this.store.client();
-      // The header first, when the journal is new (one writer at a time: the run holds its lock).
+      // The header first, when the journal is new (one writer at a time: the run holds its lease).
       const header = redactValues(JSON.stringify(this.header()));
       this.send(
         `INSERT INTO callctl_journals (kind, name, record)
-         SELECT $1, $2, $3 WHERE NOT EXISTS (SELECT 1 FROM callctl_journals WHERE kind = $1 AND name = $2)`,
+         SELECT $1, $2, $3 WHERE NOT EXISTS (SELECT 1 FROM callctl_journals WHERE kind = $1 AND name = $2)
+           AND ${fenceCondition(4)}`,
         [kind, this.name, header],
+        'header',
       );
     }
     // After a failure nothing more is written: a durable append (an intent) must never succeed.
     if (this.failed !== undefined && durable) return Promise.reject(this.store.trouble('write to', this.failed));
-    this.send('INSERT INTO callctl_journals (kind, name, record) VALUES ($1, $2, $3)', [kind, this.name, text]);
+    // Only an intent (durable: it comes before a send) is fenced. A record of what happened (an
+    // answer) is true whoever holds the lease now, and may still be on its way when the run
+    // releases its leases at its end.
+    if (durable)
+      this.send(
+        `INSERT INTO callctl_journals (kind, name, record) SELECT $1, $2, $3 WHERE ${fenceCondition(4)}`,
+        [kind, this.name, text],
+        'fenced',
+      );
+    else
+      this.send(
+        'INSERT INTO callctl_journals (kind, name, record) VALUES ($1, $2, $3)',
+        [kind, this.name, text],
+        'plain',
+      );
     if (durable)
       return this.settle().then(() => {
         if (this.failed !== undefined) throw this.store.trouble('write to', this.failed);
@@ -207,17 +174,23 @@ class PgAppender implements JournalAppender {
       await this.settle();
     } finally {
       const client = await this.client.catch(() => undefined);
-      if (client) await close(client);
+      if (client) await endClient(client);
     }
   }
 
-  /** Sends a statement after the ones before it; a failure is kept for the next settle. */
-  private send(sql: string, args: unknown[]): void {
+  /**
+   * Sends a statement after the ones before it. A fenced one and the header get the run's leases
+   * as their last parameter (fenceCondition), taken as it goes out: a lease the run released
+   * meanwhile (its ledger's, at the end) is no longer asked for, a lost one is. A failure is kept
+   * for the next settle; a fenced statement that wrote nothing found a lease gone.
+   */
+  private send(sql: string, args: unknown[], how: 'fenced' | 'header' | 'plain'): void {
     const client = this.client!;
     this.last = this.last
       .then(async () => {
         if (this.failed !== undefined) return;
-        await (await client).query(sql, args);
+        const r = await (await client).query(sql, how === 'plain' ? args : [...args, this.store.link.fence()]);
+        if (how === 'fenced' && r.rowCount !== 1) throw this.store.link.fenceFailed();
       })
       .catch((error: unknown) => {
         this.failed ??= error;

@@ -1,42 +1,36 @@
 import type { Client } from 'pg';
-import { NetworkError } from '../../errors.js';
+import { CliError, NetworkError } from '../../errors.js';
 import type { Ledger, Ledgers } from '../store.js';
-import { describe, shownUrl } from './pool.js';
-import { migrate, schemaStatus, SCHEMA_VERSION } from './schema.js';
+import { fenceCondition } from './lease.js';
+import { describe, endClient, type Link } from './pool.js';
 import { said } from '../../said.js';
 
-const CONNECT_TIMEOUT_MS = 5_000;
-
 type Last = Map<string, { state: string; at: string }>;
+
+/** Sets a person's last entry, when the run still holds its leases (fenceCondition). */
+const WRITE = `INSERT INTO callctl_reach_ledger (destination, person, state, at)
+  SELECT $1, $2, $3, $4::timestamptz WHERE ${fenceCondition(5)}
+  ON CONFLICT (destination, person) DO UPDATE SET state = EXCLUDED.state, at = EXCLUDED.at`;
 
 /**
  * The never-twice ledgers in the PostgreSQL store (`callctl_reach_ledger`), keyed by the same
  * destination text as the ledger files, so that a person reached from one host is skipped by a
- * run on another. The caller holds the destination's shared lock (State.openLedger) for the run,
- * so the rows read at open stay true while it runs; each `pending` is committed before the
- * request leaves. The schema is brought up to date first when it is behind.
+ * run on another. The caller holds the destination's lease (openLedger) for the run, so the rows
+ * read at open stay true while it runs; each `pending` is committed before the request leaves, in
+ * a statement that checks the run still holds its leases (fenced): a run that lost one writes
+ * nothing more, and stops before its next send.
  */
-export function pgLedgers(url: string): Ledgers {
-  const where = shownUrl(url);
+export function pgLedgers(link: Link): Ledgers {
   const trouble = (doing: string, error: unknown) =>
-    new NetworkError(said`cannot ${doing} the never-twice ledger in the store ${where}: ${describe(error)}`);
+    error instanceof CliError
+      ? error
+      : new NetworkError(said`cannot ${doing} the never-twice ledger in the store ${link.shown}: ${describe(error)}`);
 
-  /** A connection of its own on the schema brought up to date; `doing` names a failure. */
+  /** A connection of its own; `doing` names a failure. */
   async function connect(doing: string): Promise<Client> {
-    const { default: pg } = await import('pg');
-    const client: Client = new pg.Client({
-      connectionString: url,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      application_name: 'callctl ledger',
-    });
     try {
-      await client.connect();
-      // `migrate` wants a PoolClient only for query(): a Client has the same.
-      const c = client as unknown as Parameters<typeof migrate>[0];
-      if ((await schemaStatus(c)).version < SCHEMA_VERSION) await migrate(c);
-      return client;
+      return await link.connect('callctl ledger');
     } catch (error) {
-      await client.end().catch(() => undefined);
       throw trouble(doing, error);
     }
   }
@@ -47,9 +41,9 @@ export function pgLedgers(url: string): Ledgers {
     try {
       return await work(client);
     } catch (error) {
-      throw error instanceof NetworkError ? error : trouble(doing, error);
+      throw trouble(doing, error);
     } finally {
-      await client.end().catch(() => undefined);
+      await endClient(client);
     }
   }
 
@@ -75,17 +69,14 @@ export function pgLedgers(url: string): Ledgers {
       try {
         last = await readLast(client, destination);
       } catch (error) {
-        await client.end().catch(() => undefined);
+        await endClient(client);
         throw trouble('read', error);
       }
       const write = async (person: string, state: 'pending' | 'clear', at: string) => {
         try {
           if (broken) throw broken;
-          await client.query(
-            `INSERT INTO callctl_reach_ledger (destination, person, state, at) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (destination, person) DO UPDATE SET state = EXCLUDED.state, at = EXCLUDED.at`,
-            [destination, person, state, at],
-          );
+          const r = await client.query(WRITE, [destination, person, state, at, link.fence()]);
+          if (r.rowCount !== 1) throw link.fenceFailed();
         } catch (error) {
           throw trouble('write to', error);
         }
@@ -95,7 +86,7 @@ export function pgLedgers(url: string): Ledgers {
         lastReached: reachedAt(last),
         pending: (person, at) => write(person, 'pending', at),
         cleared: (person, at) => write(person, 'clear', at),
-        close: () => client.end().catch(() => undefined),
+        close: () => endClient(client),
       };
     },
     peek: (destination) => once('read', async (client) => reachedAt(await readLast(client, destination))),

@@ -1,26 +1,77 @@
-import type { Pool } from 'pg';
+import type { Client, ClientConfig, Pool } from 'pg';
 
 /** Connections per process: enough for 50 concurrent requests to share without queueing long. */
 const POOL_SIZE = 16;
 const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
+ * How every connection to a store is made: from its URL, named `application` (what
+ * pg_stat_activity shows). Nothing here rests on a session (no SET, no session lock, no named
+ * statement), so any pooler may hand each statement to another server connection.
+ */
+function connection(url: string, application: string): ClientConfig {
+  return { connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: application };
+}
+
+/**
  * The pool of connections to a PostgreSQL store (the `pg` driver is loaded only now). No connection
  * is made until the first query. `onIdleError` hears about connections lost while idle (the pool
  * replaces them).
  */
-export async function openPool(url: string, onIdleError?: (error: Error) => void): Promise<Pool> {
+export async function openPool(
+  url: string,
+  options: { application?: string; max?: number; onIdleError?: (error: Error) => void } = {},
+): Promise<Pool> {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({
-    connectionString: url,
-    max: POOL_SIZE,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    ...connection(url, options.application ?? 'callctl'),
+    max: options.max ?? POOL_SIZE,
     idleTimeoutMillis: 30_000,
-    application_name: 'callctl',
   });
   // Without a handler, a connection dropped while idle (the server restarting) would crash the process.
-  pool.on('error', (error) => onIdleError?.(error));
+  pool.on('error', (error) => options.onIdleError?.(error));
   return pool;
+}
+
+/**
+ * What a store's journals and ledgers share (PostgresStore makes it): where the store is, a
+ * connection of their own, and the run's leases, which every write they make checks (fenced).
+ */
+export interface Link {
+  /** The store as it may be shown (no password). */
+  readonly shown: string;
+  /** A connection of its own, named `application`, on a schema this callctl can use. End it with endClient. */
+  connect(application: string): Promise<Client>;
+  /** The run's leases, as the parameter of fenceCondition (Leases.fence): throws when one is known lost. */
+  fence(): string;
+  /** The error of a fenced write that found a lease gone. */
+  fenceFailed(): Error;
+}
+
+/** A connection of its own (a journal's appender, an open ledger, a read), connected. */
+export async function connectClient(url: string, application: string): Promise<Client> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client(connection(url, application));
+  client.on('error', () => undefined); // told by the query that meets it
+  // end() on a connection the server already closed would wait forever: it is skipped then.
+  client.once('end', () => ENDED.add(client));
+  try {
+    await client.connect();
+  } catch (error) {
+    await endClient(client);
+    throw error;
+  }
+  return client;
+}
+
+/** Clients whose connection has ended (the server closed it, or end() was called). */
+const ENDED = new WeakSet<object>();
+
+/** Ends a client's connection unless it has ended already. */
+export async function endClient(client: Client): Promise<void> {
+  if (ENDED.has(client)) return;
+  ENDED.add(client);
+  await client.end().catch(() => undefined);
 }
 
 /** The URL as it may be shown: the password is never part of it. */

@@ -1,11 +1,14 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import { storedRecord, type HookRecord } from '../events.js';
 import type { EventFilter, EventPage, PageCursor, StoredEvent } from '../events.js';
 
-/** After an append, followers are woken within this long (one NOTIFY for all appends meanwhile). */
-const NOTIFY_DELAY_MS = 50;
-/** A follower also looks every so often, in case a notification was missed (a lost connection). */
-const FOLLOW_POLL_MS = 2_000;
+/**
+ * A follower asks for the store's last id this often. Polled, not LISTENed: LISTEN/NOTIFY rest on
+ * a session, which a pooler in transaction mode does not keep.
+ */
+const FOLLOW_POLL_MS = 300;
+/** And wakes this often in any case (rows may commit out of id order: the reader looks back). */
+const FOLLOW_WAKE_MS = 2_000;
 
 /** The columns an event is read back with (toEvent). */
 export const COLUMNS = 'id, retry, record, fwd_state, fwd_owner, fwd_status, fwd_error, fwd_attempts, fwd_at';
@@ -130,74 +133,36 @@ export async function getEvent(pool: Pool, id: string): Promise<StoredEvent | un
 }
 
 /**
- * Following the store as it grows: appends NOTIFY (one for the appends of a moment, outside their
- * transactions), and a follower LISTENs on a connection of its own.
+ * Following the store as it grows: waitForMore resolves once the store's last id has changed
+ * since the previous look (polled), or every FOLLOW_WAKE_MS; false when `signal` aborts.
  */
 export class Follow {
-  private listener: PoolClient | undefined;
-  private wakers = new Set<() => void>();
-  private notifyTimer: NodeJS.Timeout | undefined;
+  private lastSeen: string | null | undefined;
 
   constructor(private readonly pool: Pool) {}
 
-  /** Waits for a NOTIFY (or a lost connection, or the poll); false when `signal` aborts. */
   async waitForMore(signal: AbortSignal): Promise<boolean> {
-    if (!this.listener) {
-      this.listener = await this.pool.connect();
-      this.listener.on('notification', () => this.wake());
-      this.listener.on('error', () => this.wake());
-      await this.listener.query('LISTEN callctl_events');
+    const started = performance.now();
+    while (!signal.aborted) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, FOLLOW_POLL_MS);
+        signal.addEventListener('abort', done, { once: true });
+        function done() {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        }
+      });
+      if (signal.aborted) break;
+      // A store that cannot be asked now: the reader's next read tells.
+      const last = await this.pool.query<{ id: string | null }>('SELECT max(id)::text AS id FROM callctl_events').then(
+        (r) => r.rows[0]?.id ?? null,
+        () => undefined,
+      );
+      const changed = last === undefined || last !== this.lastSeen;
+      if (last !== undefined) this.lastSeen = last;
+      if (changed || performance.now() - started >= FOLLOW_WAKE_MS) return true;
     }
-    return new Promise((resolve) => {
-      if (signal.aborted) return resolve(false);
-      const onAbort = () => {
-        this.wakers.delete(waker);
-        resolve(false);
-      };
-      const poll = setTimeout(() => {
-        this.wakers.delete(waker);
-        waker();
-      }, FOLLOW_POLL_MS);
-      const onAbortAll = () => {
-        clearTimeout(poll);
-        onAbort();
-      };
-      const waker = () => {
-        clearTimeout(poll);
-        signal.removeEventListener('abort', onAbortAll);
-        resolve(true);
-      };
-      this.wakers.add(waker);
-      signal.addEventListener('abort', onAbortAll, { once: true });
-    });
-  }
-
-  /** One NOTIFY for the appends of the last moment, outside their transactions. */
-  notifySoon(): void {
-    if (this.notifyTimer) return;
-    this.notifyTimer = setTimeout(() => {
-      this.notifyTimer = undefined;
-      this.pool.query("SELECT pg_notify('callctl_events', '')").catch(() => undefined);
-    }, NOTIFY_DELAY_MS);
-    this.notifyTimer.unref();
-  }
-
-  private wake(): void {
-    const wakers = [...this.wakers];
-    this.wakers.clear();
-    for (const w of wakers) w();
-  }
-
-  /** Sends a NOTIFY still due, and gives back the listening connection (before the pool ends). */
-  async close(): Promise<void> {
-    if (this.notifyTimer) {
-      clearTimeout(this.notifyTimer);
-      this.notifyTimer = undefined;
-      await this.pool.query("SELECT pg_notify('callctl_events', '')").catch(() => undefined);
-    }
-    if (this.listener) {
-      this.listener.release(true);
-      this.listener = undefined;
-    }
+    return false;
   }
 }

@@ -141,6 +141,26 @@ CREATE INDEX callctl_events_failed ON callctl_events (fwd_at) WHERE fwd_state = 
     sql: '',
     rows: personColumn,
   },
+  {
+    version: 8,
+    description: 'leases: the locks of runs as rows (holder, expiry, fencing number), which hold through any pooler',
+    // Session advisory locks landed on whichever server connection a pooler gave, and leaked there
+    // (src/store/postgres/lease.ts). A row per lease: taken, renewed and released by single
+    // statements; one whose run died expires by itself; the fencing number grows with each taking.
+    sql: `
+CREATE SEQUENCE callctl_lease_fence;
+CREATE TABLE callctl_leases (
+  name    text PRIMARY KEY,
+  owner   text NOT NULL,
+  fence   bigint NOT NULL,
+  pid     integer NOT NULL,
+  host    text NOT NULL,
+  what    text NOT NULL,
+  started timestamptz NOT NULL,
+  expires timestamptz NOT NULL
+);
+`,
+  },
 ];
 
 /** Rewrites `callee` of the events that name a person as recordFacts reads it, a batch at a time. */

@@ -1,28 +1,33 @@
+import type { Pool } from 'pg';
 import { NetworkError, UsageError } from '../../errors.js';
 import type { EventStore } from '../events.js';
 import { lockFile } from '../lock-file.js';
 import type { EventsOptions, JournalKind, Journals, Ledgers, LockRequest, Store, StoreSchema } from '../store.js';
 import { PostgresEvents, SchemaError } from './events.js';
 import { PgJournals } from './journal.js';
+import { Leases } from './lease.js';
 import { pgLedgers } from './ledger.js';
-import { acquireSharedLock } from './lock.js';
-import { describe, shownUrl } from './pool.js';
-import { SCHEMA_VERSION } from './schema.js';
+import { connectClient, describe, endClient, openPool, shownUrl, type Link } from './pool.js';
+import { migrate, schemaStatus, SCHEMA_VERSION } from './schema.js';
 import { said } from '../../said.js';
 
 export interface PostgresStoreOptions {
   /** The database's URL, password included (a secret of the run). */
   url: string;
-  /** The state folder: this host's lock files, beside the database's locks. */
+  /** The state folder: this host's lock files, beside the store's leases. */
   dir: string;
-  /** Told when a lock held in the database is lost under the run (the database went away). */
-  onLockLost?: (what: string, error: Error) => void;
+  /** Told (once a lease) when a lease of the run is lost under it: expired, or taken by another run. */
+  onLockLost?: (what: string, why: string) => void;
+  /** How long a lease holds unless renewed (lease.ts LEASE_TTL_MS); tests shorten it. */
+  leaseTtlMs?: number;
 }
 
 /**
- * The store in PostgreSQL: events, dedup, journals, ledgers and locks in one database that every
- * host naming it shares (the parts: events.ts and what it uses, journal.ts, ledger.ts, lock.ts,
+ * The store in PostgreSQL: events, dedup, journals, ledgers and leases in one database that every
+ * host naming it shares (the parts: events.ts and what it uses, journal.ts, ledger.ts, lease.ts,
  * schema.ts). The `pg` driver is loaded by the resolver with this module, only for such a store.
+ * Nothing rests on a database session (lease.ts), so it works through PgBouncer's transaction
+ * pooling as straight.
  */
 export class PostgresStore implements Store {
   readonly shared = true;
@@ -30,6 +35,11 @@ export class PostgresStore implements Store {
   readonly schema: StoreSchema;
   private readonly journalStores = new Map<JournalKind, Journals>();
   private ledgerStore: Ledgers | undefined;
+  /** The run's leases, and their pool: made at the first lock (heldLeases once made: fence asks synchronously). */
+  private leases: Promise<{ pool: Pool; leases: Leases }> | undefined;
+  private heldLeases: Leases | undefined;
+  private schemaChecked: Promise<void> | undefined;
+  private readonly link: Link;
 
   constructor(private readonly o: PostgresStoreOptions) {
     this.where = shownUrl(o.url);
@@ -37,34 +47,43 @@ export class PostgresStore implements Store {
       migrate: () => this.withEvents(async (e) => ({ ...(await e.migrate()), latest: SCHEMA_VERSION })),
       status: () => this.withEvents((e) => e.status()),
     };
+    this.link = {
+      shown: this.where,
+      connect: async (application) => {
+        await this.schemaUpToDate();
+        return connectClient(o.url, application);
+      },
+      fence: () => this.heldLeases?.fence() ?? '[]',
+      // Only a run that holds leases writes fenced statements that can fail so.
+      fenceFailed: () => this.heldLeases!.fenceFailed(),
+    };
   }
 
   async journals(kind: JournalKind): Promise<Journals> {
     let journals = this.journalStores.get(kind);
-    if (!journals) this.journalStores.set(kind, (journals = new PgJournals(this.o.url, kind)));
+    if (!journals) this.journalStores.set(kind, (journals = new PgJournals(this.link, kind)));
     return journals;
   }
 
   async ledgers(): Promise<Ledgers> {
-    return (this.ledgerStore ??= pgLedgers(this.o.url));
+    return (this.ledgerStore ??= pgLedgers(this.link));
   }
 
-  /** The database's lock first (another host's run is refused before this one touches local files), then the lock file. */
+  /** The store's lease first (another host's run is refused before this one touches local files), then the lock file. */
   async lock(request: LockRequest): Promise<() => Promise<void>> {
-    const shared = await acquireSharedLock(this.o.url, request.name, request.what, (error) =>
-      this.o.onLockLost?.(request.what, error),
-    );
+    const { leases } = await this.leaseSet();
+    const releaseLease = await leases.acquire(request.name, request.what);
     try {
       const releaseFile = lockFile(this.o.dir, request);
       return async () => {
         try {
           releaseFile();
         } finally {
-          await shared.release();
+          await releaseLease();
         }
       };
     } catch (error) {
-      await shared.release();
+      await releaseLease();
       throw error;
     }
   }
@@ -91,7 +110,46 @@ export class PostgresStore implements Store {
     return events;
   }
 
-  async close(): Promise<void> {}
+  /** Stops renewing the run's leases (their owners released them, or they expire) and ends their pool. */
+  async close(): Promise<void> {
+    const made = await this.leases?.catch(() => undefined);
+    this.leases = undefined;
+    if (!made) return;
+    made.leases.close();
+    await made.pool.end().catch(() => undefined);
+  }
+
+  private leaseSet(): Promise<{ pool: Pool; leases: Leases }> {
+    this.leases ??= (async () => {
+      await this.schemaUpToDate();
+      const pool = await openPool(this.o.url, { application: 'callctl lease', max: 2 });
+      const leases = new Leases({
+        pool,
+        where: this.where,
+        ttlMs: this.o.leaseTtlMs,
+        onLost: (what, why) => this.o.onLockLost?.(what, why),
+      });
+      this.heldLeases = leases;
+      return { pool, leases };
+    })();
+    this.leases.catch(() => (this.leases = undefined));
+    return this.leases;
+  }
+
+  /** Brings the schema up to date once per run, when it is behind (journals, ledgers and leases need it). */
+  private schemaUpToDate(): Promise<void> {
+    this.schemaChecked ??= (async () => {
+      const c = await connectClient(this.o.url, 'callctl');
+      try {
+        const q = c as unknown as Parameters<typeof migrate>[0];
+        if ((await schemaStatus(q)).version < SCHEMA_VERSION) await migrate(q);
+      } finally {
+        await endClient(c);
+      }
+    })();
+    this.schemaChecked.catch(() => (this.schemaChecked = undefined));
+    return this.schemaChecked;
+  }
 
   /** Runs `work` on an event store of its own; a database that cannot be reached is exit 5. */
   private async withEvents<T>(work: (events: PostgresEvents) => Promise<T>): Promise<T> {
