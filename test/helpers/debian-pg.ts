@@ -24,6 +24,8 @@ import { tempDir } from './temp.js';
 
 const BIN = '/usr/lib/postgresql/15/bin';
 const PGBOUNCER = '/usr/sbin/pgbouncer';
+/** Debian's psql, beside the server (postgresql-client-15), to compare callctl with libpq. */
+export const PSQL = `${BIN}/psql`;
 /** What the tests of this harness need (setpriv, from util-linux, runs each program as `postgres`). */
 export const DEBIAN_PG_PROGRAMS = [`${BIN}/initdb`, `${BIN}/postgres`, PGBOUNCER, 'setpriv'] as const;
 /** The TLS tests need the certificate made too. */

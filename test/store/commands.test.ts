@@ -109,6 +109,15 @@ describe('callctl store migrate / status', () => {
     );
     expect(down.err.split('\n').filter(Boolean)).toHaveLength(1);
     expect(down.err).not.toContain('pw-secret');
+    // A CA file the URL names that is not there: local trouble naming the file, not "run again later".
+    const ca = join(tempDir(), 'no-such-ca.pem');
+    const noCa = await runCli(['store', 'status'], {
+      env: { ...env(), CALLCTL_STORE: `postgres://u:pw-secret@127.0.0.1:1/x?sslmode=verify-full&sslrootcert=${ca}` },
+    });
+    expect(noCa.code, noCa.err).toBe(6);
+    expect(noCa.err).toBe(
+      `error: cannot read ${ca}, named by the URL of the store postgres://u:***@127.0.0.1:1/x?sslmode=verify-full&sslrootcert=${ca} (ENOENT): fix the path in the URL or the file's rights\n`,
+    );
   });
 
   it('refuses --store with a password in the URL (other users see command lines in ps): exit 2 naming CALLCTL_STORE; a URL without one is taken', async () => {

@@ -1,8 +1,19 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, expect } from 'vitest';
-import { DEBIAN_PG_PROGRAMS, useDebianPg } from '../helpers/debian-pg.js';
+import {
+  DEBIAN_PG_PROGRAMS,
+  DEBIAN_PG_TLS_PROGRAMS,
+  PSQL,
+  ROLE_NAMES,
+  useDebianPg,
+  type Role,
+  type Via,
+} from '../helpers/debian-pg.js';
 import { runBuilt, useHosts } from '../helpers/hosts.js';
 import { itWith } from '../helpers/programs.js';
 import { pushCsv, tempDir, writeIn } from '../reach/helpers.js';
+import { KEY, postOnce, taskEnd, withReceiver } from './helpers.js';
 
 // Issue 35: roles, refused credentials and privileges, and TLS, on PostgreSQL as operators run it
 // (test/helpers/debian-pg.ts).
@@ -28,6 +39,8 @@ const push = (file: string, store: string) =>
   runBuilt(['push', '--csv', file, '--rate', '100', '--yes'], pushing(store));
 const pushed = () => hosts.sandbox.state.received.pushes.map((p) => p.caller_id);
 
+const MAY_PASS = /may pass by itself|run again later/;
+
 describe('a receiver role: read and write rights on callctl tables, no CREATE on the schema', () => {
   itWith(
     DEBIAN_PG_PROGRAMS,
@@ -45,5 +58,108 @@ describe('a receiver role: read and write rights on callctl tables, no CREATE on
       );
     },
     90_000,
+  );
+});
+
+describe('store credentials and privileges refused: their own exit codes, never "run again later"', () => {
+  for (const via of ['direct', 'transaction'] as const) {
+    itWith(
+      DEBIAN_PG_PROGRAMS,
+      `a wrong password (${via}) exits 4 from store status, push --csv and serve-hooks, saying so and naming the store (its role) without its password`,
+      async () => {
+        const db = await migrated('auth');
+        const url = new URL(server.url('owner', db, via));
+        url.password = 'wrong-pw-7f3a';
+        const shown = `postgres://${ROLE_NAMES.owner}:***@127.0.0.1:${server.port(via)}/${db}`;
+        const env = pushing(url.toString());
+        const file = writeIn(tempDir(), 'people.csv', pushCsv(3));
+        const runs = {
+          'store status': await runBuilt(['store', 'status'], env),
+          'push --csv': await runBuilt(['push', '--csv', file, '--yes'], env),
+          'serve-hooks': await runBuilt(['serve-hooks', '--port', '0', '--key', KEY], env, 20_000),
+        };
+        for (const [what, r] of Object.entries(runs)) {
+          expect.soft(r.code, `${what}: ${r.err}`).toBe(4);
+          expect.soft(r.err, what).toContain(shown);
+          expect.soft(r.err, what).toMatch(/password|authenticat|credential/i);
+          expect.soft(r.err, what).not.toMatch(MAY_PASS);
+          expect.soft(r.err + r.out, what).not.toContain('wrong-pw-7f3a');
+        }
+        expect(pushed()).toEqual([]);
+      },
+      90_000,
+    );
+  }
+
+  itWith(
+    DEBIAN_PG_PROGRAMS,
+    'a role without the right to write callctl tables: push --csv exits 6 naming the privilege and the table, and sends nothing',
+    async () => {
+      const db = await migrated('privilege');
+      await server.admin(db, (c) =>
+        c.query(`REVOKE INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public FROM ${ROLE_NAMES.receiver}`),
+      );
+      const r = await push(writeIn(tempDir(), 'people.csv', pushCsv(3)), server.url('receiver', db));
+      expect.soft(r.code, r.err).toBe(6);
+      expect.soft(r.err).toMatch(/\b(INSERT|UPDATE|DELETE)\b/);
+      expect.soft(r.err).toMatch(/callctl_\w+/);
+      expect.soft(r.err).toContain(ROLE_NAMES.receiver);
+      expect.soft(r.err).not.toMatch(MAY_PASS);
+      expect(pushed()).toEqual([]);
+    },
+    60_000,
+  );
+});
+
+const psql = (url: string, sql: string) =>
+  promisify(execFile)(PSQL, [url, '-tAc', sql]).then(
+    (r) => ({ code: 0, out: r.stdout.trim(), err: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout, err: e.stderr }),
+  );
+
+/** `store status` with `?sslmode=require` on the store's URL. */
+const statusRequiringTls = (role: Role, db: string, via: Via) =>
+  runBuilt(['store', 'status'], hosts.host('tls', { CALLCTL_STORE: server.url(role, db, via, 'sslmode=require') }));
+
+describe('sslmode means what it means to libpq', () => {
+  itWith(
+    DEBIAN_PG_TLS_PROGRAMS,
+    'sslmode=require connects to a server with a self-signed certificate, encrypted, as psql does; no library warning reaches stderr',
+    async () => {
+      const db = await migrated('tls');
+      const url = server.url('owner', db, 'direct', 'sslmode=require');
+      expect(await psql(url, 'SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()')).toMatchObject({ out: 't' });
+      const status = await statusRequiringTls('owner', db, 'direct');
+      expect.soft(status.code, status.err).toBe(0);
+      expect.soft(status.err).toBe('');
+      // A receiver's sessions are encrypted.
+      const sessions = await withReceiver(url, async (r) => {
+        expect(await postOnce(r.port, taskEnd('T-TLS'))).toBe(200);
+        return server.admin(db, async (c) => {
+          const q = `SELECT s.ssl FROM pg_stat_activity a JOIN pg_stat_ssl s ON s.pid = a.pid
+                      WHERE a.datname = $1 AND a.usename = $2`;
+          return (await c.query<{ ssl: boolean }>(q, [db, ROLE_NAMES.owner])).rows.map((row) => row.ssl);
+        });
+      });
+      expect(sessions.length).toBeGreaterThan(0);
+      expect(sessions.every(Boolean)).toBe(true);
+    },
+    60_000,
+  );
+
+  itWith(
+    DEBIAN_PG_TLS_PROGRAMS,
+    'sslmode=require to a server without TLS (PgBouncer offers none to clients here) is refused, as psql refuses it, in one line naming the store',
+    async () => {
+      const db = await migrated('notls');
+      const psqlSaid = await psql(server.url('owner', db, 'transaction', 'sslmode=require'), 'SELECT 1');
+      expect(psqlSaid.err).toMatch(/server does not support SSL, but SSL was required/);
+      const status = await statusRequiringTls('owner', db, 'transaction');
+      expect(status.code, status.err).not.toBe(0);
+      expect(status.err.trim().split('\n'), status.err).toHaveLength(1);
+      expect(status.err).toContain(`postgres://${ROLE_NAMES.owner}:***@127.0.0.1:${server.port('transaction')}/${db}`);
+      expect(status.err).not.toMatch(/SECURITY WARNING|MaxListeners|DeprecationWarning/);
+    },
+    60_000,
   );
 });

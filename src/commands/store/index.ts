@@ -71,7 +71,7 @@ ${JSON_SHAPES.storeMigrate}`,
       `${STORE_FLAGS_HELP}
 
 Exit: 0 when the schema is this callctl's, 1 when it is missing, older or newer (run
-\`callctl store migrate\` or upgrade callctl), 5 unreachable.
+\`callctl store migrate\` or upgrade callctl), 4 credentials refused, 5 unreachable.
 
 Examples:
   callctl store status

@@ -1,5 +1,4 @@
 import type { Pool, PoolClient } from 'pg';
-import { NetworkError } from '../../errors.js';
 import type { EventSummary } from '../../schemas/detect.js';
 import { DEDUP_WINDOW_MS } from '../dedup.js';
 import {
@@ -22,10 +21,9 @@ import { AppendBatcher, type AppendItem } from './batch.js';
 import { ForwardClaims } from './claims.js';
 import { FORGET_EVERY_MS, Forgetting, forgetKeys } from './forget.js';
 import { pgPairMemory } from './pairs.js';
-import { describe, openPool, shownUrl, writeFailure } from './pool.js';
+import { describe, openPool, shownUrl, storeFailure, writeFailure } from './pool.js';
 import { Follow, getEvent, pageEvents, readEvents } from './read.js';
 import { migrate, schemaStatus, SCHEMA_VERSION } from './schema.js';
-import { said } from '../../said.js';
 
 /** How long readiness waits for the store's answer (a load balancer's check waits a few seconds). */
 const READY_TIMEOUT_MS = 2_000;
@@ -173,7 +171,7 @@ export class PostgresEvents implements EventStore {
   }
 
   readFailure(error: unknown): Error {
-    return new NetworkError(said`cannot read the store ${this.where}: ${describe(error)}`);
+    return storeFailure('read', this.where, error);
   }
 
   reclaimFailed(appended: Appended, claim: ForwardClaim): Promise<Forwarded | undefined> {

@@ -1,11 +1,10 @@
 import type { Client } from 'pg';
-import { CliError, NetworkError } from '../../errors.js';
+import type { CliError } from '../../errors.js';
 import type { JournalAppender, JournalKind, JournalRecord, Journals } from '../store.js';
 import { JOURNAL_KEEP_MS } from '../../files/state.js';
 import { redactValues } from '../../redact.js';
 import { fenceCondition } from './lease.js';
-import { describe, endClient, type Link } from './pool.js';
-import { said } from '../../said.js';
+import { endClient, storeFailure, type Link } from './pool.js';
 
 /**
  * Journals in the PostgreSQL store (`callctl_journals`: one row per record, in order), so that a
@@ -86,8 +85,7 @@ export class PgJournals implements Journals {
 
   /** A failure of the store, named with the store (without its password); a lost lease says so itself. */
   trouble(doing: string, error: unknown): CliError {
-    if (error instanceof CliError) return error;
-    return new NetworkError(said`cannot ${doing} the journal in the store ${this.link.shown}: ${describe(error)}`);
+    return storeFailure(`${doing} the journal in`, this.link.shown, error);
   }
 
   /** A connection of its own (an appender's: its statements then run in order). */

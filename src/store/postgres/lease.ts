@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
 import { NetworkError, UsageError } from '../../errors.js';
-import { describe } from './pool.js';
+import { describe, storeFailure } from './pool.js';
 import { said } from '../../said.js';
 
 /**
@@ -84,9 +84,7 @@ export class Leases {
       ]);
       fence = r.rows[0]?.fence;
     } catch (error) {
-      throw new NetworkError(
-        said`cannot take the lock of this ${what} in the store ${this.o.where}: ${describe(error)}`,
-      );
+      throw storeFailure(`take the lock of this ${what} in`, this.o.where, error);
     }
     if (fence === undefined) throw busy(what, this.o.where, await this.holder(name));
     const held: Held = {

@@ -1,9 +1,7 @@
 import type { Client } from 'pg';
-import { CliError, NetworkError } from '../../errors.js';
 import type { Ledger, Ledgers } from '../store.js';
 import { fenceCondition } from './lease.js';
-import { describe, endClient, type Link } from './pool.js';
-import { said } from '../../said.js';
+import { endClient, storeFailure, type Link } from './pool.js';
 
 type Last = Map<string, { state: string; at: string }>;
 
@@ -22,9 +20,7 @@ const WRITE = `INSERT INTO callctl_reach_ledger (destination, person, state, at)
  */
 export function pgLedgers(link: Link): Ledgers {
   const trouble = (doing: string, error: unknown) =>
-    error instanceof CliError
-      ? error
-      : new NetworkError(said`cannot ${doing} the never-twice ledger in the store ${link.shown}: ${describe(error)}`);
+    storeFailure(`${doing} the never-twice ledger in`, link.shown, error);
 
   /** A connection of its own; `doing` names a failure. */
   async function connect(doing: string): Promise<Client> {

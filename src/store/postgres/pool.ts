@@ -1,4 +1,6 @@
 import type { Client, ClientConfig, Pool } from 'pg';
+import { AuthError, CliError, LocalError, NetworkError } from '../../errors.js';
+import { said } from '../../said.js';
 
 /** Connections per process: enough for 50 concurrent requests to share without queueing long. */
 const POOL_SIZE = 16;
@@ -6,11 +8,19 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
  * How every connection to a store is made: from its URL, named `application` (what
- * pg_stat_activity shows). Nothing here rests on a session (no SET, no session lock, no named
- * statement), so any pooler may hand each statement to another server connection.
+ * pg_stat_activity shows; the URL's own application_name wins). The URL's sslmode means what it
+ * means to libpq (psql): `require` encrypts without verifying the certificate, `verify-ca` and
+ * `verify-full` verify it (pg-connection-string's libpq compatibility, so node-postgres neither
+ * takes `require` as verify-full nor prints its warning about it). Nothing here rests on a
+ * session (no SET, no session lock, no named statement), so any pooler may hand each statement
+ * to another server connection.
  */
-function connection(url: string, application: string): ClientConfig {
-  return { connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, application_name: application };
+async function connection(url: string, application: string): Promise<ClientConfig> {
+  const { parse, toClientConfig } = await import('pg-connection-string');
+  // The URL may ask for it itself (uselibpqcompat=true), which the option must then not repeat.
+  const own = /[?&]uselibpqcompat=/i.test(url);
+  const config = toClientConfig(parse(url, own ? {} : { useLibpqCompat: true }));
+  return { application_name: application, ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
 }
 
 /**
@@ -24,7 +34,7 @@ export async function openPool(
 ): Promise<Pool> {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({
-    ...connection(url, options.application ?? 'callctl'),
+    ...(await connection(url, options.application ?? 'callctl')),
     max: options.max ?? POOL_SIZE,
     idleTimeoutMillis: 30_000,
   });
@@ -51,7 +61,7 @@ export interface Link {
 /** A connection of its own (a journal's appender, an open ledger, a read), connected. */
 export async function connectClient(url: string, application: string): Promise<Client> {
   const { default: pg } = await import('pg');
-  const client = new pg.Client(connection(url, application));
+  const client = new pg.Client(await connection(url, application));
   client.on('error', () => undefined); // told by the query that meets it
   // end() on a connection the server already closed would wait forever: it is skipped then.
   client.once('end', () => ENDED.add(client));
@@ -93,6 +103,48 @@ export function writeFailure(error: unknown): string {
   if ((error as { code?: string }).code === '42P01')
     return `callctl's tables are not in the store (${describe(error)}): run \`callctl store migrate\``;
   return describe(error);
+}
+
+/**
+ * What a store's failure means for the run, as its error: refused credentials (exit 4) and a
+ * missing privilege (exit 6) stay so until someone changes them, so they never say "run again
+ * later"; anything else (the server away, a timeout) may pass by itself (exit 5). `doing` says
+ * what failed ("reach", "write to the journal in"), `shown` the store without its password.
+ */
+export function storeFailure(doing: string, shown: string, error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  const e = error as { code?: string; message?: string; path?: string };
+  const role = roleOf(shown);
+  if (
+    e.code === '28P01' ||
+    e.code === '28000' ||
+    // PgBouncer's refusal of a password (08P01, "SASL authentication failed"), and a server asking
+    // for a password the URL does not give.
+    (e.code === '08P01' && /authentication/i.test(e.message ?? '')) ||
+    /client password must be a string/.test(e.message ?? '')
+  )
+    return new AuthError(
+      said`the store ${shown} refused the credentials of role ${role} (${describe(error)}): check the role and its password in the store's URL`,
+    );
+  if (e.code === '42501')
+    return new LocalError(
+      said`the store ${shown} refused role ${role} a privilege (${describe(error)}): callctl needs SELECT, INSERT, UPDATE and DELETE on its tables and USAGE on their sequences, which their owner grants`,
+    );
+  if ((e.code === 'ENOENT' || e.code === 'EACCES') && e.path)
+    return new LocalError(
+      said`cannot read ${e.path}, named by the URL of the store ${shown} (${e.code}): fix the path in the URL or the file's rights`,
+    );
+  return new NetworkError(said`cannot ${doing} the store ${shown}: ${describe(error)}`);
+}
+
+/** The role a shown store URL names (its user), quoted as PostgreSQL names it. */
+function roleOf(shown: string): string {
+  try {
+    const user = decodeURIComponent(new URL(shown).username);
+    return user ? `"${user}"` : '(the default role)';
+  } catch {
+    return '(unknown)';
+  }
 }
 
 /** A driver or network error as one short line, without the URL (which holds the password). */

@@ -245,3 +245,46 @@ export async function migrate(client: PoolClient): Promise<{ from: number; appli
     throw error;
   }
 }
+
+/**
+ * What a role that runs callctl (serve-hooks, cron runs) needs on the tables the owner migrated:
+ * read and write rights on each table (only reading `callctl_schema`), USAGE on the sequences;
+ * no CREATE on the schema.
+ */
+const RIGHTS: ReadonlyArray<{ name: string; sequence?: true; rights: readonly string[] }> = [
+  ...[
+    'callctl_events',
+    'callctl_event_keys',
+    'callctl_plan_pairs',
+    'callctl_reach_ledger',
+    'callctl_journals',
+    'callctl_leases',
+  ].map((name) => ({ name, rights: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] })),
+  { name: 'callctl_schema', rights: ['SELECT'] },
+  ...['callctl_events_id_seq', 'callctl_journals_seq_seq', 'callctl_lease_fence'].map((name) => ({
+    name,
+    sequence: true as const,
+    rights: ['USAGE'],
+  })),
+];
+
+/**
+ * The rights callctl writes with that the connected role lacks, tables of the same missing
+ * rights together ("INSERT, UPDATE on callctl_events, callctl_leases"); none: an empty list.
+ */
+export async function missingRights(client: Pick<PoolClient, 'query'>): Promise<string[]> {
+  const wanted = RIGHTS.flatMap((r) => r.rights.map((p) => ({ n: r.name, s: r.sequence ?? false, p })));
+  const r = await client.query<{ n: string; p: string }>(
+    `SELECT w.n, w.p FROM jsonb_to_recordset($1::jsonb) AS w(n text, s boolean, p text)
+      WHERE NOT CASE WHEN w.s THEN has_sequence_privilege(w.n, w.p) ELSE has_table_privilege(w.n, w.p) END`,
+    [JSON.stringify(wanted)],
+  );
+  const byTable = new Map<string, string[]>();
+  for (const row of r.rows) byTable.set(row.n, [...(byTable.get(row.n) ?? []), row.p]);
+  const byRights = new Map<string, string[]>();
+  for (const [table, rights] of byTable) {
+    const key = rights.join(', ');
+    byRights.set(key, [...(byRights.get(key) ?? []), table]);
+  }
+  return [...byRights].map(([rights, tables]) => `${rights} on ${tables.join(', ')}`);
+}

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { NetworkError, UsageError } from '../../errors.js';
+import { LocalError, UsageError } from '../../errors.js';
 import type { EventStore } from '../events.js';
 import { lockFile } from '../lock-file.js';
 import type { EventsOptions, JournalKind, Journals, Ledgers, LockRequest, Store, StoreSchema } from '../store.js';
@@ -7,8 +7,8 @@ import { PostgresEvents, SchemaError } from './events.js';
 import { PgJournals } from './journal.js';
 import { Leases } from './lease.js';
 import { pgLedgers } from './ledger.js';
-import { connectClient, describe, endClient, openPool, shownUrl, type Link } from './pool.js';
-import { migrate, schemaStatus, SCHEMA_VERSION } from './schema.js';
+import { connectClient, endClient, openPool, shownUrl, storeFailure, type Link } from './pool.js';
+import { migrate, missingRights, schemaStatus, SCHEMA_VERSION } from './schema.js';
 import { said } from '../../said.js';
 
 export interface PostgresStoreOptions {
@@ -90,22 +90,25 @@ export class PostgresStore implements Store {
 
   /**
    * The events, in the database: for writing, its tables brought up to date first (under the
-   * migration lock, so receivers starting together take turns). Tables missing or of another
-   * version: a UsageError; a database that cannot be reached: a NetworkError (exit 5).
+   * migration lock, so receivers starting together take turns), and the rights to write them
+   * checked. Tables missing or of another version: a UsageError; rights missing: a LocalError
+   * (exit 6); credentials refused: exit 4; a database that cannot be reached: exit 5 (storeFailure).
    */
   async events(options: EventsOptions): Promise<EventStore> {
     if (options.log !== undefined || options.fsync)
       throw new UsageError(
         said`--log and --fsync are for the NDJSON store; with a PostgreSQL store every event is committed before it is answered`,
       );
-    const events = await PostgresEvents.open(this.o.url);
+    let events: PostgresEvents | undefined;
     try {
+      events = await PostgresEvents.open(this.o.url);
       if (options.write) await events.migrate();
       await events.check();
+      if (options.write) await events.withClient((c) => this.mayWrite(c));
     } catch (error) {
-      await events.close().catch(() => undefined);
+      await events?.close().catch(() => undefined);
       if (error instanceof SchemaError) throw new UsageError(error.message);
-      throw new NetworkError(said`cannot reach the store ${events.where}: ${describe(error)}`);
+      throw storeFailure('reach', this.where, error);
     }
     return events;
   }
@@ -123,6 +126,12 @@ export class PostgresStore implements Store {
     this.leases ??= (async () => {
       await this.schemaUpToDate();
       const pool = await openPool(this.o.url, { application: 'callctl lease', max: 2 });
+      try {
+        await this.mayWrite(pool);
+      } catch (error) {
+        await pool.end().catch(() => undefined);
+        throw storeFailure('reach', this.where, error);
+      }
       const leases = new Leases({
         pool,
         where: this.where,
@@ -151,15 +160,29 @@ export class PostgresStore implements Store {
     return this.schemaChecked;
   }
 
-  /** Runs `work` on an event store of its own; a database that cannot be reached is exit 5. */
+  /**
+   * Refuses a run whose role lacks a right callctl writes with, naming each, before anything is
+   * sent (a write refused halfway would leave a row uncertain).
+   */
+  private async mayWrite(q: Parameters<typeof missingRights>[0]): Promise<void> {
+    const missing = await missingRights(q);
+    if (missing.length === 0) return;
+    const role = (await q.query<{ r: string }>('SELECT current_user AS r')).rows[0]!.r;
+    throw new LocalError(
+      said`role "${role}" lacks ${missing.join('; ')} in the store ${this.where}: callctl writes with these rights, which the tables' owner grants`,
+    );
+  }
+
+  /** Runs `work` on an event store of its own; its failures as storeFailure says. */
   private async withEvents<T>(work: (events: PostgresEvents) => Promise<T>): Promise<T> {
-    const events = await PostgresEvents.open(this.o.url);
+    let events: PostgresEvents | undefined;
     try {
+      events = await PostgresEvents.open(this.o.url);
       return await work(events);
     } catch (error) {
-      throw new NetworkError(said`cannot reach the store ${events.where}: ${describe(error)}`);
+      throw storeFailure('reach', this.where, error);
     } finally {
-      await events.close();
+      await events?.close();
     }
   }
 }
