@@ -670,8 +670,9 @@ const table: Row[] = [
       includeUnverified: true,
     },
   ),
-  row('store migrate', ['store', 'migrate', '--store', 'postgres://db/x'], runStoreMigrate, {
+  row('store migrate', ['store', 'migrate', '--store', 'postgres://db/x', '--grant-to', 'hooks'], runStoreMigrate, {
     store: 'postgres://db/x',
+    grantTo: 'hooks',
   }),
   row('store status', ['store', 'status', '--store-file', 's.txt'], runStoreStatus, { storeFile: 's.txt' }),
   row('store list', ['store', 'list', '--store', 'postgres://db.example/callctl'], runStoreList, {

@@ -75,6 +75,11 @@ export class Output {
     this.io.stdout.write(redactValues(text));
   }
 
+  /** Lines on stdout as they are (what a user pipes on: `store migrate`'s GRANTs to psql). */
+  text(text: string): void {
+    this.write(text);
+  }
+
   writeJson(value: unknown): void {
     this.write(`${JSON.stringify(value, null, 2)}\n`);
   }

@@ -100,6 +100,8 @@ export const storeMigrateJsonSchema = z.strictObject({
   to: z.number().int(),
   /** The versions applied by this run, in order (none: it was up to date). */
   applied: z.array(z.number().int()),
+  /** What the tables' owner runs so that a role of its own (--grant-to) may run callctl on them. */
+  grants: z.array(z.string()),
 });
 export type StoreMigrateJson = z.infer<typeof storeMigrateJsonSchema>;
 

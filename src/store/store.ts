@@ -128,6 +128,8 @@ export interface StoreSchema {
   /** Brings the tables up to this callctl's schema; `from` the version found, `applied` the steps run now. */
   migrate(): Promise<{ from: number; applied: number[]; latest: number }>;
   status(): Promise<SchemaStatus>;
+  /** The GRANTs, run by the tables' owner, that let `role` run callctl on them without owning them. */
+  grants(role: string): string[];
 }
 
 /**

@@ -54,9 +54,16 @@ describe('callctl store migrate / status', () => {
     const first = await runCli(['store', 'migrate', '--json'], { env: e });
     expect(first.code).toBe(0);
     expect(JSON.parse(first.out)).toMatchObject({ from: 0, to: 8, applied: [1, 2, 3, 4, 5, 6, 7, 8] });
-    const again = await runCli(['store', 'migrate'], { env: e });
+    const again = await runCli(['store', 'migrate', '--grant-to', 'Hooks Role'], { env: e });
     expect(again.code).toBe(0);
     expect(again.err).toMatch(/schema version 8, up to date/);
+    // The GRANTs a role of its own needs, on stdout (to pipe to psql), its name quoted as needed.
+    expect(again.out.split('\n').filter((l) => l.startsWith('GRANT '))).toEqual([
+      'GRANT SELECT, INSERT, UPDATE, DELETE ON callctl_events, callctl_event_keys, callctl_plan_pairs, callctl_reach_ledger, callctl_journals, callctl_leases TO "Hooks Role";',
+      'GRANT SELECT ON callctl_schema TO "Hooks Role";',
+      'GRANT USAGE ON SEQUENCE callctl_events_id_seq, callctl_journals_seq_seq, callctl_lease_fence TO "Hooks Role";',
+    ]);
+    expect(JSON.parse(first.out).grants).toHaveLength(3);
     const status = await runCli(['store', 'status'], { env: e });
     expect(status.code).toBe(0);
     expect(status.out).toMatch(/schema\tversion 8: up to date/);

@@ -44,6 +44,24 @@ const MAY_PASS = /may pass by itself|run again later/;
 describe('a receiver role: read and write rights on callctl tables, no CREATE on the schema', () => {
   itWith(
     DEBIAN_PG_PROGRAMS,
+    'starts serve-hooks on a store the owner migrated and records the events it acknowledges',
+    async () => {
+      const db = await migrated('receiver');
+      const statuses = await withReceiver(server.url('receiver', db), (r) =>
+        Promise.all(Array.from({ length: 20 }, (_, i) => postOnce(r.port, taskEnd(`T-R-${i}`)))),
+      );
+      expect(statuses).toEqual(Array(20).fill(200));
+      const n = await server.admin(
+        db,
+        async (c) => (await c.query('SELECT count(*)::int AS n FROM callctl_events')).rows[0].n,
+      );
+      expect(n).toBe(20);
+    },
+    60_000,
+  );
+
+  itWith(
+    DEBIAN_PG_PROGRAMS,
     'runs push --csv on a store the owner migrated, calling each person once',
     async () => {
       const db = await migrated('receiver');
@@ -56,6 +74,40 @@ describe('a receiver role: read and write rights on callctl tables, no CREATE on
           .slice(1, -1)
           .map((l) => l.split(',')[0]),
       );
+    },
+    90_000,
+  );
+});
+
+describe('store migrate prints the GRANTs a receiver role needs', () => {
+  itWith(
+    DEBIAN_PG_PROGRAMS,
+    'a receiver role with no rights at all, given only the printed GRANTs (run by the owner), starts serve-hooks, records, and runs push --csv',
+    async () => {
+      const db = await migrated('grants');
+      // Nothing from the harness's default privileges: only what store migrate prints.
+      await server.admin(db, async (c) => {
+        await c.query(`REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${ROLE_NAMES.receiver}`);
+        await c.query(`REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM ${ROLE_NAMES.receiver}`);
+      });
+      const before = pushed().length;
+      const refused = await push(writeIn(tempDir(), 'people.csv', pushCsv(2)), server.url('receiver', db));
+      expect(refused.code, refused.err).toBe(6);
+      expect(pushed()).toHaveLength(before);
+      const printed = await runBuilt(
+        ['store', 'migrate', '--grant-to', ROLE_NAMES.receiver],
+        hosts.host('admin', { CALLCTL_STORE: server.url('owner', db) }),
+      );
+      expect(printed.code, printed.err).toBe(0);
+      const granted = await psql(server.url('owner', db), printed.out);
+      expect(granted.code, granted.err).toBe(0);
+      const statuses = await withReceiver(server.url('receiver', db), (r) =>
+        Promise.all(Array.from({ length: 5 }, (_, i) => postOnce(r.port, taskEnd(`T-G-${i}`)))),
+      );
+      expect(statuses).toEqual(Array(5).fill(200));
+      const r = await push(writeIn(tempDir(), 'people.csv', pushCsv(2)), server.url('receiver', db));
+      expect(r.code, r.err).toBe(0);
+      expect(pushed()).toHaveLength(before + 2);
     },
     90_000,
   );

@@ -44,6 +44,7 @@ ${JSON_SHAPES.storeList}`,
     .description("create or upgrade callctl's tables in the store (serve-hooks also does it at start)")
     .addOption(storeOption())
     .addOption(storeFileOption())
+    .option('--grant-to <role>', 'the role the printed GRANTs are for', 'callctl_receiver')
     .addHelpText(
       'after',
       `${STORE_FLAGS_HELP}
@@ -51,10 +52,16 @@ ${JSON_SHAPES.storeList}`,
 Each step is applied once, in one transaction, under an advisory lock: several callctl starting
 at once take turns. A database newer than this callctl is left alone (exit 2).
 
-Exit: 0 up to date (or brought up to date), 2 no store or a newer schema, 5 unreachable.
+Then it prints on stdout the GRANTs that let another role (--grant-to, a receiver's or a cron
+host's) run callctl on these tables without owning them: read and write rights on each table,
+USAGE on the sequences, no CREATE on the schema. Run them as the tables' owner.
+
+Exit: 0 up to date (or brought up to date), 2 no store or a newer schema, 4 credentials refused,
+5 unreachable, 6 a right missing.
 
 Examples:
   CALLCTL_STORE_FILE=/etc/callctl/store-url callctl store migrate
+  callctl store migrate --grant-to hooks | psql "$OWNER_URL"
   callctl store migrate --json
 
 JSON (--json): "applied": the versions applied by this run, in order:

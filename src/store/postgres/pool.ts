@@ -128,7 +128,7 @@ export function storeFailure(doing: string, shown: string, error: unknown): CliE
     );
   if (e.code === '42501')
     return new LocalError(
-      said`the store ${shown} refused role ${role} a privilege (${describe(error)}): callctl needs SELECT, INSERT, UPDATE and DELETE on its tables and USAGE on their sequences, which their owner grants`,
+      said`the store ${shown} refused role ${role} a privilege (${describe(error)}): callctl needs SELECT, INSERT, UPDATE and DELETE on its tables and USAGE on their sequences; \`callctl store migrate\` prints the GRANTs their owner runs`,
     );
   if ((e.code === 'ENOENT' || e.code === 'EACCES') && e.path)
     return new LocalError(

@@ -224,8 +224,13 @@ export async function migrate(client: PoolClient): Promise<{ from: number; appli
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATE_LOCK]);
-    await client.query(`CREATE TABLE IF NOT EXISTS callctl_schema (
-      version integer PRIMARY KEY, description text NOT NULL, migrated_at timestamptz NOT NULL DEFAULT now())`);
+    // Nothing created when the tables are there (even IF NOT EXISTS needs CREATE on the schema,
+    // which a receiver's role need not have on a store its owner migrated). IF NOT EXISTS still:
+    // to_regclass may not yet see the table of a migration that committed while this one waited.
+    const there = await client.query("SELECT to_regclass('callctl_schema') IS NOT NULL AS there");
+    if (!there.rows[0].there)
+      await client.query(`CREATE TABLE IF NOT EXISTS callctl_schema (
+        version integer PRIMARY KEY, description text NOT NULL, migrated_at timestamptz NOT NULL DEFAULT now())`);
     const from = Number((await client.query('SELECT coalesce(max(version), 0) AS v FROM callctl_schema')).rows[0].v);
     const applied: number[] = [];
     for (const step of MIGRATIONS) {
@@ -267,6 +272,18 @@ const RIGHTS: ReadonlyArray<{ name: string; sequence?: true; rights: readonly st
     rights: ['USAGE'],
   })),
 ];
+
+/** The GRANTs (as their owner runs them) that let `role` run callctl on its tables. */
+export function grants(role: string): string[] {
+  const tables = (rights: string) =>
+    RIGHTS.filter((r) => !r.sequence && r.rights.join(', ') === rights).map((r) => r.name);
+  const sequences = RIGHTS.filter((r) => r.sequence).map((r) => r.name);
+  return [
+    `GRANT SELECT, INSERT, UPDATE, DELETE ON ${tables('SELECT, INSERT, UPDATE, DELETE').join(', ')} TO ${role};`,
+    `GRANT SELECT ON ${tables('SELECT').join(', ')} TO ${role};`,
+    `GRANT USAGE ON SEQUENCE ${sequences.join(', ')} TO ${role};`,
+  ];
+}
 
 /**
  * The rights callctl writes with that the connected role lacks, tables of the same missing

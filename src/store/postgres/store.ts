@@ -8,7 +8,7 @@ import { PgJournals } from './journal.js';
 import { Leases } from './lease.js';
 import { pgLedgers } from './ledger.js';
 import { connectClient, endClient, openPool, shownUrl, storeFailure, type Link } from './pool.js';
-import { migrate, missingRights, schemaStatus, SCHEMA_VERSION } from './schema.js';
+import { grants, migrate, missingRights, schemaStatus, SCHEMA_VERSION } from './schema.js';
 import { said } from '../../said.js';
 
 export interface PostgresStoreOptions {
@@ -46,6 +46,7 @@ export class PostgresStore implements Store {
     this.schema = {
       migrate: () => this.withEvents(async (e) => ({ ...(await e.migrate()), latest: SCHEMA_VERSION })),
       status: () => this.withEvents((e) => e.status()),
+      grants,
     };
     this.link = {
       shown: this.where,
@@ -169,7 +170,7 @@ export class PostgresStore implements Store {
     if (missing.length === 0) return;
     const role = (await q.query<{ r: string }>('SELECT current_user AS r')).rows[0]!.r;
     throw new LocalError(
-      said`role "${role}" lacks ${missing.join('; ')} in the store ${this.where}: callctl writes with these rights, which the tables' owner grants`,
+      said`role "${role}" lacks ${missing.join('; ')} in the store ${this.where}: callctl writes with these rights; \`callctl store migrate\` prints the GRANTs the tables' owner runs`,
     );
   }
 
