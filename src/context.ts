@@ -279,7 +279,14 @@ export class Context {
       };
     }
     if (found.source === 'profile') {
-      const at = (await this.settings()).stored()['token-obtained-at'];
+      const settings = await this.settings();
+      const keyOfToken = settings.stored()['app-key'];
+      // An APPKey given without its secret must not borrow another account's stored token.
+      if (settings.resolve('app-key').source === 'env' && keyOfToken && settings.get('app-key') !== keyOfToken)
+        throw new AuthError(
+          said`CALLCTL_APP_KEY is not the APPKey profile ${this.profile}'s token was got with, and no APPSecret is given for it: set CALLCTL_APP_SECRET (or CALLCTL_APP_SECRET_FILE) too, or unset CALLCTL_APP_KEY to use the stored login`,
+        );
+      const at = settings.stored()['token-obtained-at'];
       return { ...found, used: `profile ${this.profile}'s token (from auth login${at ? `, obtained ${at}` : ''})` };
     }
     return { ...found, used: 'none' };

@@ -87,6 +87,18 @@ describe('credentials in the environment win over a stored token', () => {
     expect((await cli(['auth', 'token'], { env: { CALLCTL_APP_SECRET: 'wrong-secret-4' } })).code).toBe(4);
   });
 
+  it('an APPKey in the environment without its secret does not borrow the stored token of another APPKey', async () => {
+    const other = await cli(['robots'], { env: { CALLCTL_APP_KEY: 'another-app-key' } });
+    expect(other.code, other.err).toBe(4);
+    expect(other.err).toContain(
+      "CALLCTL_APP_KEY is not the APPKey profile default's token was got with, and no APPSecret is given for it: set CALLCTL_APP_SECRET (or CALLCTL_APP_SECRET_FILE) too, or unset CALLCTL_APP_KEY",
+    );
+    expect(other.err).not.toContain('another-app-key');
+    // The APPKey the login used: the stored token, as before.
+    const same = await cli(['robots'], { env: { CALLCTL_APP_KEY: fixture.sandbox.appKey } });
+    expect(same.code, same.err).toBe(0);
+  });
+
   it('CALLCTL_TOKEN keeps its meaning: used as given, the credentials only renew it when it is rejected', async () => {
     const asked = tokenRequests();
     const r = await cli(['robots', '-v'], {
