@@ -3,6 +3,7 @@ import { createServer as createTlsServer, type Server as TlsServer } from 'node:
 import type { AddressInfo, Socket } from 'node:net';
 import type { Handler } from './guard.js';
 import { LogWriteError, type RequestMeta } from './intake.js';
+import { ClientGone, readBody } from './read-body.js';
 
 /** An answer to an incoming request (an answer, never a delivery: those go out). */
 export interface Reply {
@@ -383,32 +384,3 @@ export class Front {
     return timer;
   }
 }
-
-/**
- * Reads a body up to `max` bytes; undefined when it is bigger (the rest is not read). Rejects when
- * the client goes away (or is cut off by the request timeout) before the end.
- */
-function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    req.on('close', () => {
-      if (!req.complete) reject(new ClientGone());
-    });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        req.off('data', onData);
-        req.resume();
-        return resolve(undefined);
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks, size)));
-    // A body cut short by its sender ("aborted", ECONNRESET) is the sender's trouble, not ours.
-    req.on('error', () => reject(new ClientGone()));
-  });
-}
-
-class ClientGone extends Error {}
