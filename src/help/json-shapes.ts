@@ -104,7 +104,7 @@ export const JSON_SHAPES = {
    "stopped": {"reason" (interrupted, network, failures), "message"}}`,
   sendDryRun: `  {"dryRun", "requests": [{"method", "url", "headers": {key: value}, "body"}],
    "skipped": [{"row", "line", "who", "reachedAt"}]}`,
-  storeMigrate: `  {"store", "from", "to", "applied": [...]}`,
+  storeMigrate: `  {"store", "from", "to", "applied": [...], "grants": [...]}`,
   storeStatus: `  {"store", "server", "version", "latest", "history": [{"version",
    "description", "at"}], "events", "firstEvent", "lastEvent"}`,
   serveHooks: `  {"seq", "time", "type" (plan.end, task.end, workflow.api_push,
