@@ -128,6 +128,34 @@ async function confirmSend(
   return ctx.io.prompter.confirm(question, false);
 }
 
+/**
+ * A send's outcome other than one delivery, told alike for push and template send: its exit code
+ * (declining throws). `notSent` ends a single send's dry run ("the call to X was not placed").
+ */
+export async function toldOutcome<B>(
+  ctx: Context,
+  plan: { rows: readonly SendRow<B>[]; file?: FileView; destination: { text: string }; dryRun: boolean },
+  outcome: Exclude<SendOutcome, { kind: 'delivered' }>,
+  how: { startedAt: number; quiet?: true; notSent: string },
+): Promise<number> {
+  switch (outcome.kind) {
+    case 'declined':
+      throw declined();
+    case 'ran':
+      return reportFile(ctx, plan.file!, outcome, {
+        startedAt: how.startedAt,
+        rows: plan.rows.length,
+        quiet: how.quiet,
+      });
+    case 'skipped':
+      return printSkipped(ctx, plan.rows[0]!.who, plan.destination, outcome.reachedAt, plan.dryRun);
+    case 'dry-run':
+      if (plan.file) await printFileDryRun(ctx, outcome);
+      else await printDryRun(ctx, outcome.requests, how.notSent);
+      return 0;
+  }
+}
+
 /** Declining the confirmation: exit 130 with nothing sent. */
 export const declined = () => new InterruptedError(said`declined: nothing was sent`);
 

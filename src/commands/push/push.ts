@@ -117,16 +117,12 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
   });
   const { send } = await import('../../reach/send.js');
   const outcome = await send(plan, { store, ...screen }).finally(screen.stop);
-  if (outcome.kind === 'declined') throw render.declined();
-  if (outcome.kind === 'ran')
-    return render.reportFile(ctx, plan.file!, outcome, { startedAt, rows: plan.rows.length, quiet: opts.quiet });
-  if (outcome.kind === 'skipped')
-    return render.printSkipped(ctx, plan.rows[0]!.who, plan.destination, outcome.reachedAt, plan.dryRun);
-  if (outcome.kind === 'dry-run') {
-    if (plan.file) await render.printFileDryRun(ctx, outcome);
-    else await render.printDryRun(ctx, outcome.requests, `the call to ${first.caller_id} was not placed`);
-    return 0;
-  }
+  if (outcome.kind !== 'delivered')
+    return render.toldOutcome(ctx, plan, outcome, {
+      startedAt,
+      quiet: opts.quiet,
+      notSent: `the call to ${first.caller_id} was not placed`,
+    });
   const d = outcome.delivery;
   if (d.outcome !== 'sent')
     throw (await import('../../reach/push.js')).pushError(plan.target, first, d, outcome.sentAt);

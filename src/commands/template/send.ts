@@ -138,16 +138,12 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
   });
   const { send } = await import('../../reach/send.js');
   const outcome = await send(plan, { store, ...screen }).finally(screen.stop);
-  if (outcome.kind === 'declined') throw render.declined();
-  if (outcome.kind === 'ran')
-    return render.reportFile(ctx, plan.file!, outcome, { startedAt, rows: plan.rows.length, quiet: opts.quiet });
-  if (outcome.kind === 'skipped')
-    return render.printSkipped(ctx, plan.rows[0]!.who, plan.destination, outcome.reachedAt, plan.dryRun);
-  if (outcome.kind === 'dry-run') {
-    if (plan.file) await render.printFileDryRun(ctx, outcome);
-    else await render.printDryRun(ctx, outcome.requests, `the message (${reach.recipient(first)}) was not sent`);
-    return 0;
-  }
+  if (outcome.kind !== 'delivered')
+    return render.toldOutcome(ctx, plan, outcome, {
+      startedAt,
+      quiet: opts.quiet,
+      notSent: `the message (${reach.recipient(first)}) was not sent`,
+    });
   const d = outcome.delivery;
   if (d.outcome !== 'sent') throw reach.templateError(plan.target, first, d);
   const out = await ctx.output();
