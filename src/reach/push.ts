@@ -5,7 +5,7 @@ import { issuesToProblems, type Problem } from '../csv/problems.js';
 import { person } from '../person.js';
 import { oldDestinationText } from '../store/destination.js';
 import type { CredentialSource } from './refused.js';
-import type { CsvFile } from '../csv/table.js';
+import type { CsvFile } from '../csv/read.js';
 import { delimiterHint } from '../csv/delimiter-hint.js';
 import { checkRows, type SendRow } from './rows.js';
 import { said } from '../said.js';

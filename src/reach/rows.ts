@@ -3,7 +3,7 @@ import { nothingSent } from '../errors.js';
 import { intervalMs } from '../timers.js';
 import type { Journal, RowState } from '../store/row-journal.js';
 import { plural } from '../plural.js';
-import type { CsvFile } from '../csv/table.js';
+import type { CsvFile } from '../csv/read.js';
 import type { Problem } from '../csv/problems.js';
 
 /** A validated row, ready to be sent. */

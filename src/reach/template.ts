@@ -6,7 +6,7 @@ import { channelPerson } from '../person.js';
 import { oldDestinationText } from '../store/destination.js';
 import type { CredentialSource } from './refused.js';
 import { signBody, type SignatureSource } from '../signing/service-sign.js';
-import type { CsvFile } from '../csv/table.js';
+import type { CsvFile } from '../csv/read.js';
 import { delimiterHint } from '../csv/delimiter-hint.js';
 import { checkRows, type SendRow } from './rows.js';
 import { said } from '../said.js';

@@ -4,7 +4,7 @@ import { DuplicateIndex } from './dedup.js';
 import { RowEntry } from './entry-json.js';
 import type { Validation } from './events.js';
 import { LISTED_PROBLEMS, type Problem } from '../csv/problems.js';
-import { readRecords } from '../csv/reader.js';
+import { readRecords } from '../csv/read.js';
 import { RejectsWriter } from './rejects.js';
 import { checkFields } from './validate.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { completeLength, firstInvalidUtf8, notUtf8Error, utf16Error } from '../csv/utf8.js';
+import { completeLength, firstInvalidUtf8, notUtf8Error, utf16Error } from '../csv/read.js';
 import type { InputError } from '../errors.js';
 
 /** Read size of the hashing pass: large reads keep the per-chunk overhead small. */

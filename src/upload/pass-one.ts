@@ -1,4 +1,4 @@
-import { inputFile } from '../csv/input-file.js';
+import { inputFile } from '../csv/read.js';
 import { rmSync, type Stats } from 'node:fs';
 import { commitFile } from '../files/atomic-write.js';
 import { InputError } from '../errors.js';

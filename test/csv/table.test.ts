@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCsv } from '../../src/csv/table.js';
+import { readCsv } from '../../src/csv/read.js';
 import { InputError } from '../../src/errors.js';
 import { defaultResultsPath, csvCell } from '../../src/reach/results.js';
 import { tempDir, writeIn } from '../reach/helpers.js';

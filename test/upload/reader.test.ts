@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readRecords } from '../../src/csv/reader.js';
+import { readRecords } from '../../src/csv/read.js';
 import { tempDir } from './helpers.js';
 
 const dir = tempDir();

@@ -223,7 +223,7 @@ async function templatePlan(ctx: Context, opts: TemplateSendOptions): Promise<Te
     const who = `${opts.channel!.trim()}:${opts.channelId!.trim()}`;
     return { ...plan, rows: [{ row: 1, line: 1, who, person: built.person, body: built.body }] };
   }
-  const { readCsv } = await import('../../csv/table.js');
+  const { readCsv } = await import('../../csv/read.js');
   const { resolve } = await import('node:path');
   const { oldJournalName } = await import('../../store/row-journal.js');
   const file = await readCsv(opts.csv, opts.delimiter);
