@@ -55,7 +55,12 @@ export class UsageError extends CliError {
 
 /** Invalid input data (CSV rows, JSON files, variables): nothing was sent. */
 export class InputError extends CliError {
-  constructor(message: string | Said, details?: Record<string, unknown>) {
+  constructor(
+    message: string | Said,
+    details?: Record<string, unknown>,
+    /** Lines printed above the error line (the problems it counts), each as the error line is. */
+    readonly listed: readonly Said[] = [],
+  ) {
     super(message, ExitCode.INPUT, 'input', details);
   }
 }

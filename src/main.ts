@@ -1,4 +1,4 @@
-import { CliError, ExitCode, UsageError, localTrouble } from './errors.js';
+import { CliError, ExitCode, InputError, UsageError, localTrouble } from './errors.js';
 import { redact } from './redact.js';
 import { said, type Said } from './said.js';
 import type { IO } from './io.js';
@@ -100,6 +100,7 @@ function report(io: IO, thrown: unknown, options: ReportOptions): number {
   const stamp = error instanceof UsageError ? '' : options.stamp;
   if (error instanceof CliError) {
     const message = scrub(withHint(error));
+    if (error instanceof InputError) for (const line of error.listed) io.stderr.write(`${stamp}${scrub(line)}\n`);
     // An expected error is its line and nothing else, --verbose or not: -v means the HTTP
     // exchanges; a stack trace is for a bug (below), where it helps whoever reports it.
     io.stderr.write(`${stamp}error: ${message}\n`);

@@ -1,9 +1,8 @@
-import { ExitCode, InputError, InterruptedError, NetworkError, UsageError } from '../errors.js';
+import { ExitCode, InterruptedError, NetworkError, UsageError } from '../errors.js';
 import { said } from '../said.js';
 import type { Context } from '../context.js';
 import { redact, redactHeader } from '../redact.js';
 import type { PreparedRequest } from '../api/deliver.js';
-import { LISTED_PROBLEMS, type Problem } from '../csv/problems.js';
 import { USER_AGENT } from '../version.js';
 import { requestHeaders } from '../api/transport.js';
 import { plural } from '../plural.js';
@@ -281,24 +280,6 @@ export async function printSkipped(
       } satisfies SendSkippedJson);
   }
   return 0;
-}
-
-/** Invalid input: the problems on stderr (a capped list with line numbers), then one error line. */
-export function invalidInput(ctx: Context, what: string, unsorted: readonly Problem[]): InputError {
-  const problems = [...unsorted].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  if (problems.length === 1 && problems[0]!.line === undefined)
-    return new InputError(said`${what}: ${problems[0]!.message}; nothing was sent`);
-  // Without a terminal (cron) each problem line starts with its time, like the error line after it.
-  new Progress(ctx.io, { scrub: (t) => redact(t, [...ctx.secrets]) }).problems(
-    problems.slice(0, LISTED_PROBLEMS),
-    problems.length,
-  );
-  return new InputError(
-    said`${what}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent`,
-    {
-      problems: problems.slice(0, 100),
-    },
-  );
 }
 
 /** A CSV send's summary (a record, or one JSON line) and its exit code; uncertain rows end with exit 5. */

@@ -1,4 +1,7 @@
 import type { z } from 'zod';
+import { InputError } from '../errors.js';
+import { plural } from '../plural.js';
+import { said } from '../said.js';
 
 /**
  * A problem with one piece of input (a row or the header of a CSV file, a flag's value), as a
@@ -32,4 +35,23 @@ export function issuesToProblems(error: z.ZodError, line?: number): Problem[] {
       i.code === 'custom' || !path || i.message.includes(String(i.path.at(-1))) ? i.message : `${path}: ${i.message}`;
     return line === undefined ? { message } : { line, message };
   });
+}
+
+/**
+ * The error of input with problems, found before anything was sent: its line counts them, and the
+ * first LISTED_PROBLEMS, in line order, are listed above it (one problem without a line is the
+ * line itself).
+ */
+export function problemsError(what: string, unsorted: readonly Problem[]): InputError {
+  const problems = [...unsorted].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  if (problems.length === 1 && problems[0]!.line === undefined)
+    return new InputError(said`${what}: ${problems[0]!.message}; nothing was sent`);
+  const listed = problems.slice(0, LISTED_PROBLEMS).map((p) => said`  ${formatProblem(p)}`);
+  const rest = problems.length - listed.length;
+  if (rest > 0) listed.push(said`  ... and ${plural(rest, 'more problem')}`);
+  return new InputError(
+    said`${what}: ${problems.length} problem${problems.length === 1 ? '' : 's'}; nothing was sent`,
+    { problems: problems.slice(0, 100) },
+    listed,
+  );
 }

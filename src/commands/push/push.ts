@@ -149,7 +149,7 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
  * the CSV file's rows, every one checked (invalid input ends the run, exit 3, before anything is sent).
  */
 async function pushPlan(ctx: Context, opts: PushOptions): Promise<PushPlan> {
-  const { invalidInput } = await import('../send-render.js');
+  const { problemsError } = await import('../../csv/problems.js');
   const { defaultResultsPath } = await import('../../reach/results.js');
   const { resolvePushTarget, callerReading, rekeyCaller } = await import('./target.js');
   const reach = await import('../../reach/push.js');
@@ -183,7 +183,7 @@ async function pushPlan(ctx: Context, opts: PushOptions): Promise<PushPlan> {
   };
   if (!opts.csv) {
     const built = reach.buildPush({ caller_id: opts.callerId, client_name: opts.clientName, variables }, reading);
-    if (!built.ok) throw invalidInput(ctx, 'invalid push', built.problems);
+    if (!built.ok) throw problemsError('invalid push', built.problems);
     const who = opts.callerId!.trim();
     return { ...plan, rows: [{ row: 1, line: 1, who, person: built.person, body: built.body }] };
   }
@@ -192,7 +192,7 @@ async function pushPlan(ctx: Context, opts: PushOptions): Promise<PushPlan> {
   const { oldJournalName } = await import('../../store/row-journal.js');
   const file = await readCsv(opts.csv, opts.delimiter);
   const { rows, problems } = reach.pushRows(file, { ...opts, variables }, reading);
-  if (problems.length > 0) throw invalidInput(ctx, opts.csv, problems);
+  if (problems.length > 0) throw problemsError(opts.csv, problems);
   return {
     ...plan,
     rows,

@@ -169,7 +169,7 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
  * The timestamp is taken when each row is sent (or `--timestamp`), and each body signed then.
  */
 async function templatePlan(ctx: Context, opts: TemplateSendOptions): Promise<TemplatePlan> {
-  const { invalidInput } = await import('../send-render.js');
+  const { problemsError } = await import('../../csv/problems.js');
   const { defaultResultsPath } = await import('../../reach/results.js');
   const { resolveTemplateTarget } = await import('./target.js');
   const reach = await import('../../reach/template.js');
@@ -219,7 +219,7 @@ async function templatePlan(ctx: Context, opts: TemplateSendOptions): Promise<Te
       reading,
     );
     if (!built.ok)
-      throw invalidInput(ctx, 'invalid template message', reach.withReplyUrlHint(built.problems, '--reply-url URL'));
+      throw problemsError('invalid template message', reach.withReplyUrlHint(built.problems, '--reply-url URL'));
     const who = `${opts.channel!.trim()}:${opts.channelId!.trim()}`;
     return { ...plan, rows: [{ row: 1, line: 1, who, person: built.person, body: built.body }] };
   }
@@ -232,7 +232,7 @@ async function templatePlan(ctx: Context, opts: TemplateSendOptions): Promise<Te
     { ...opts, variables, timestamp, replyUrlHint: 'a reply_url column or --reply-url URL' },
     reading,
   );
-  if (problems.length > 0) throw invalidInput(ctx, opts.csv, problems);
+  if (problems.length > 0) throw problemsError(opts.csv, problems);
   return {
     ...plan,
     rows,
