@@ -26,6 +26,8 @@ export const SHOWN_URL = 'http://127.0.0.1:8780';
 export const SAMPLE_START_TIME = '2026-11-02T09:00:00Z';
 /** How the tour starts the sandbox: the one sample that starts it shows what it prints on start. */
 export const SANDBOX_LINE = `sandbox --port 8780 --start-time ${SAMPLE_START_TIME}`;
+/** The width of the samples' terminal: the tour says so, since a table follows the terminal's width. */
+export const SAMPLE_COLUMNS = 100;
 /** This checkout's folder, as samples show it (the reader's own is wherever they cloned it). */
 export const SHOWN_ROOT = '/path/to/callctl/';
 const SAMPLE = /<!-- sample -->\n```console\n\$ callctl (.+)\n[\s\S]*?```/g;
@@ -148,7 +150,7 @@ export async function renderSamples(text, where = 'README.md') {
       CALLCTL_CONFIG_DIR: join(dir, 'config'),
       XDG_STATE_HOME: join(dir, 'state'),
       XDG_CACHE_HOME: join(dir, 'cache'),
-      COLUMNS: '100',
+      COLUMNS: String(SAMPLE_COLUMNS),
     };
     let out = '';
     let last = 0;

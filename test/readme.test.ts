@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { renderSamples, samplePages } from '../scripts/readme-samples.mjs';
+import { renderSamples, SAMPLE_COLUMNS, samplePages } from '../scripts/readme-samples.mjs';
 import { itWith } from './helpers/programs.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -78,6 +78,22 @@ describe('README', () => {
     expect(between).toMatch(/paste the `export` line/);
     // push and template send need what only the export line sets (flex-url, sign-key).
     expect(tour.indexOf('$ callctl push ')).toBeGreaterThan(tour.indexOf('$ callctl auth login'));
+  });
+
+  it('says what its samples show: the width of their terminal, and that a cron run stamps its lines (#36)', () => {
+    const tour = readme.slice(readme.indexOf('## A ten-minute tour'), readme.indexOf('<!-- sample -->'));
+    expect(tour).toContain(`${SAMPLE_COLUMNS}-column terminal`);
+    const beforeUpload = readme.slice(0, readme.indexOf('<!-- sample -->\n```console\n$ callctl workflow update '));
+    const sentence = beforeUpload.slice(beforeUpload.trimEnd().lastIndexOf('\n\n'));
+    expect(sentence).toMatch(/from cron, each line starts with its time/);
+  });
+
+  it('carries no figures that go stale: release sizes are in CHANGELOG.md, measured (#36)', () => {
+    expect(readme).not.toMatch(/\d+(\.\d+)? ?(MiB|MB|KiB|KB|kB)\b/);
+    expect(readme).toMatch(/sizes: \[CHANGELOG\.md\]\(CHANGELOG\.md\)/);
+    expect(read('CHANGELOG.md')).toMatch(
+      /\*\*Release files\*\* \(`npm run release`[^)]*\): the npm tarball [\d.]+ MiB/,
+    );
   });
 
   it('shows stdout and stderr in the order a terminal shows them (a note after the table it is about)', () => {
