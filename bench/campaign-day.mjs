@@ -1,8 +1,9 @@
 // A campaign day, end to end, under faults: every contact, call and notification accounted for.
-// Starts PostgreSQL, the sandbox running a day scenario (fixtures/campaign/*.json), two serve-hooks
-// on one store behind a round-robin relay, the app they forward to and two cron hosts; injects
+// Starts PostgreSQL, the sandbox with the service's side of a day scenario (fixtures/campaign/*.json)
+// running on it, two serve-hooks on one store behind a round-robin relay, the app they forward to
+// and two cron hosts; injects
 // faults on a schedule drawn from the seed; then checks what callctl recorded against the
-// sandbox's truth and prints the table. Exits 1 on any broken invariant, printing the seed.
+// service's truth and prints the table. Exits 1 on any broken invariant, printing the seed.
 // Usage: npm run bench:campaign-day [-- --scenario fixtures/campaign/default.json --seed 7 --keep]
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';

@@ -2,7 +2,7 @@
 // PostgreSQL, the sandbox running the scenario's day, two serve-hooks on one store behind a
 // round-robin relay, the app they forward to, and two cron hosts uploading contacts and pushing
 // callers; faults on a schedule drawn from the seed; then the checker holds what callctl recorded
-// against the sandbox's truth.
+// against the service's truth (service-day.mjs runs the service's side of the day on the sandbox).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ import {
   unfinishedRows,
 } from './collect.mjs';
 import { faultSchedule, injectFaults, rngOf } from './faults.mjs';
+import { dayScenario, startDay } from './service-day.mjs';
 import { hostEnv, hostNight, runSummary, writeFiles } from './hosts.mjs';
 import { freePort, receiver, smallDisk, startApp, startPostgres, startRelay } from './parts.mjs';
 
@@ -85,6 +86,7 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
     }
     const how = disk ? `on a tmpfs of ${kib} KiB` : `under ulimit -f ${kib}`;
     faultLog.push({ kind: 'log-disk-full', at: 0, detail: `receiver-b's output ${how}` });
+    const service = dayScenario.parse(scenario.service);
     const sandbox = await startSandbox({
       seed,
       timeScale: scenario.timeScale ?? 600,
@@ -95,9 +97,11 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
       chatbotSecret: secrets.chatbot,
       maxRequestRecords: 100,
       maxRecordedBodyBytes: 256,
-      day: scenario.service,
+      notifyConcurrency: service.concurrency,
     });
     cleanup.push(() => sandbox.close());
+    const serviceDay = startDay(sandbox, service, { seed, chatbotSecret: secrets.chatbot });
+    cleanup.push(async () => serviceDay.close());
     say(`sandbox ${sandbox.url}, receivers on ${ports.join(' and ')}, store on PostgreSQL, day folder ${dir}`);
 
     const plan = scenario.hosts;
@@ -137,8 +141,8 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
     // The day ends when every contact was called, every notification settled, every forward finished.
     const deadline = Date.now() + (scenario.endWithinSeconds ?? 300) * 1000;
     for (let quiet = 0, told = Date.now(); quiet < 3;) {
-      sandbox.day.flush();
-      const p = sandbox.day.progress();
+      serviceDay.flush();
+      const p = serviceDay.progress();
       const open = p.waiting + p.calling + p.notifying === 0 ? await forwardsOpen(pg.url) : undefined;
       quiet = open === 0 ? quiet + 1 : 0;
       if (Date.now() - told > 5_000) {
@@ -149,7 +153,7 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
       await sleep(open === 0 ? 500 : 200);
     }
     const dayEnded = Date.now();
-    say(`day ended in ${((dayEnded - started) / 1000).toFixed(1)} s: ${JSON.stringify(sandbox.truth.summary())}`);
+    say(`day ended in ${((dayEnded - started) / 1000).toFixed(1)} s: ${JSON.stringify(serviceDay.truth.summary())}`);
 
     stopFaults.abort();
     for (const r of receivers) await r.stop();
@@ -161,11 +165,11 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
     );
     const reportEnv = hostEnv(dir, 'a', day);
     const judge = async (pass) => {
-      const reports = await reportsOf(sandbox, scenario, seed, reportEnv);
+      const reports = await reportsOf(sandbox, serviceDay.truth, scenario, seed, reportEnv);
       const received = sandbox.state.received;
       const history = {
         seed,
-        truth: { notifications: sandbox.truth.notifications, calls: sandbox.truth.calls },
+        truth: { notifications: serviceDay.truth.notifications, calls: serviceDay.truth.calls },
         stored: await storedEvents(pg.url),
         forwards: forwardsOf(app),
         rows: {
@@ -208,7 +212,7 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
       runs,
       relay: relay.counts,
       seconds: { day: (dayEnded - started) / 1000, all: (Date.now() - started) / 1000 },
-      summary: sandbox.truth.summary(),
+      summary: serviceDay.truth.summary(),
     };
   } finally {
     for (const c of cleanup.reverse()) await c().catch?.(() => undefined);
@@ -217,10 +221,10 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
 }
 
 /** The plans' reports and a seeded draw of the day's tasks' (an information check's by workflow report). */
-async function reportsOf(sandbox, scenario, seed, env) {
+async function reportsOf(sandbox, truth, scenario, seed, env) {
   const reports = [];
   const byTask = new Map();
-  for (const c of sandbox.truth.calls)
+  for (const c of truth.calls)
     if (c.facts && c.taskId) (byTask.get(c.taskId) ?? byTask.set(c.taskId, []).get(c.taskId)).push(c.facts);
   const dayTasks = [...byTask.keys()].filter((t) => t.startsWith('T-DAY-'));
   const rng = rngOf(seed ^ 0x7e9);
@@ -240,7 +244,7 @@ async function reportsOf(sandbox, scenario, seed, env) {
   }
   for (const p of scenario.service.plans ?? []) {
     const r = await report(['plan', 'report', p.name], env);
-    const rounds = sandbox.truth.calls.filter((c) => c.planName === p.name).map((c) => c.facts);
+    const rounds = truth.calls.filter((c) => c.planName === p.name).map((c) => c.facts);
     reports.push({ what: `plan report ${p.name}`, got: reportNumbers(r.json), want: reportTruth(rounds), run: r.run });
   }
   return reports;

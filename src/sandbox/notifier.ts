@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { NOTIFY_MAX_RETRIES, NOTIFY_RETRY_INTERVAL_MS } from './spec/limits.js';
-import { applySet, sampleBody, type OnDemandType } from './samples.js';
+import { applySet, sampleBody } from './samples.js';
 import type { Variants } from './variants.js';
 import {
   chatbotNotification,
@@ -15,28 +15,7 @@ import {
   type Notification,
 } from './notify-bodies.js';
 import { templatePath } from './routes/template.js';
-import type { SandboxEvents } from './types.js';
-import type { Attempt } from './truth.js';
-
-/** Delivers notifications, retrying on the spec's schedule. The sandbox's hook point for webhooks. */
-export interface Notifier {
-  /** Queues a delivery: first attempt now, then up to `maxRetries` retries `retryIntervalMs` apart. */
-  send(notification: Notification): void;
-  /** Deliveries not yet delivered nor given up. */
-  pending(): number;
-  /** Resolves when nothing is pending. */
-  idle(): Promise<void>;
-  /** Stops: clears retry timers and aborts requests in flight. */
-  close(): Promise<void>;
-}
-
-export type { OnDemandType } from './samples.js';
-
-/** The notifier of a running sandbox, with the on-demand sends. */
-export interface SandboxNotifier extends Notifier {
-  /** Sends a sample of `type` (fields changed with `field=value` / `field:=json`), signed as the spec says. */
-  sendSample(type: OnDemandType, set?: readonly string[]): Record<string, unknown>;
-}
+import type { Notifier, SandboxEvents, SandboxNotifier } from './types.js';
 
 export interface NotifierOptions {
   url: string;
@@ -62,8 +41,6 @@ export interface NotifierOptions {
   variants?: Variants;
   /** Attempts under way at once at most (default 256); the others wait their turn, in order. */
   concurrency?: number;
-  /** Told of every attempt's outcome: the HTTP status answered, or why there was none. */
-  onAttempt?: (n: Notification & { id: string }, attempt: Attempt) => void;
 }
 
 /** The User-Agent the sandbox sends (the spec: optional, by default the service's own name). */
@@ -167,8 +144,7 @@ export function createNotifier(o: NotifierOptions): Notifier {
         AbortSignal.any([aborter.signal, AbortSignal.timeout(o.timeoutMs ?? 10_000)]),
       );
       if (answered === 200) {
-        o.onAttempt?.(n, { number: attemptNo, status: answered, willRetry: false });
-        o.events.emit('notify.sent', { kind: n.kind, url: o.url, attempt: attemptNo, status: answered });
+        o.events.emit('notify.sent', { kind: n.kind, id: n.id, url: o.url, attempt: attemptNo, status: answered });
         return done(n, true);
       }
       failure = `HTTP ${answered}`;
@@ -177,12 +153,16 @@ export function createNotifier(o: NotifierOptions): Notifier {
     }
     if (closed) return done(n);
     const willRetry = attemptNo <= maxRetries;
-    o.onAttempt?.(n, {
-      number: attemptNo,
-      ...(answered !== undefined ? { status: answered } : { error: failure }),
+    const status = answered === undefined ? {} : { status: answered };
+    o.events.emit('notify.failed', {
+      kind: n.kind,
+      id: n.id,
+      url: o.url,
+      attempt: attemptNo,
+      ...status,
+      error: failure,
       willRetry,
     });
-    o.events.emit('notify.failed', { kind: n.kind, url: o.url, attempt: attemptNo, error: failure, willRetry });
     if (!willRetry) return done(n);
     const timer = setTimeout(() => {
       timers.delete(timer);
@@ -213,13 +193,6 @@ export function createNotifier(o: NotifierOptions): Notifier {
       waiters = [];
     },
   };
-}
-
-const attached = new WeakMap<SandboxEvents, SandboxNotifier>();
-
-/** The notifier attached to a sandbox's events (`notifierOf(sandbox.events)`), if it has a notify URL. */
-export function notifierOf(events: SandboxEvents): SandboxNotifier | undefined {
-  return attached.get(events);
 }
 
 /**
@@ -263,7 +236,7 @@ export function attachNotifier(o: NotifierOptions): SandboxNotifier {
     later(step, () => next(0));
   });
 
-  const sandboxNotifier: SandboxNotifier = {
+  return {
     ...notifier,
     sendSample(type, set = []) {
       const body = sampleBody(type);
@@ -281,6 +254,4 @@ export function attachNotifier(o: NotifierOptions): SandboxNotifier {
       await notifier.close();
     },
   };
-  attached.set(o.events, sandboxNotifier);
-  return sandboxNotifier;
 }

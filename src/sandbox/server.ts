@@ -4,17 +4,14 @@ import { EventEmitter } from 'node:events';
 import { TokenStore } from './auth.js';
 import { SimClock } from './clock.js';
 import { applyFaultPatch, BatchFaultTracker, defaultFaults, resetFaults } from './faults.js';
-import { attachNotifier, type Notifier } from './notifier.js';
+import { attachNotifier } from './notifier.js';
 import { createRng } from './random.js';
 import { handle } from './router.js';
 import { SANDBOX_DEFAULTS } from './defaults.js';
 import { buildSeed } from './seed/index.js';
 import { Simulation } from './simulation.js';
 import { Variants } from './variants.js';
-import { Day } from './day.js';
-import { dayScenario } from './day-scenario.js';
-import { Truth } from './truth.js';
-import type { Engine, ResolvedOptions, Sandbox, SandboxEventMap, SandboxOptions } from './types.js';
+import type { Engine, ResolvedOptions, Sandbox, SandboxEventMap, SandboxNotifier, SandboxOptions } from './types.js';
 
 export type { Sandbox, SandboxOptions, SandboxEventMap } from './types.js';
 export { SEED } from './seed/index.js';
@@ -102,37 +99,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const url = `http://${host}:${port}`;
   engine.url = url;
 
-  const scenario = options.day ? dayScenario.parse(options.day) : undefined;
-  const truth = scenario ? new Truth() : undefined;
-  const chatbotSecret = options.chatbotSecret ?? o.notifyKey;
-  let notifier: Notifier | undefined;
+  let notifier: SandboxNotifier | undefined;
   if (o.notifyUrl)
     notifier = attachNotifier({
       url: o.notifyUrl,
       key: o.notifyKey,
-      chatbotSecret,
+      chatbotSecret: options.chatbotSecret ?? o.notifyKey,
       events,
       timeScale: o.timeScale,
       variants,
-      ...(scenario ? { concurrency: scenario.concurrency } : {}),
-      ...(truth ? { onAttempt: truth.attempted } : {}),
+      concurrency: options.notifyConcurrency,
     });
   simulation.start();
-  let day: Day | undefined;
-  if (scenario && truth) {
-    if (!notifier) throw new RangeError('a day needs notifyUrl: its notifications go there');
-    day = new Day(scenario, {
-      state,
-      simulate: simulation,
-      events,
-      notifier,
-      truth,
-      rng: createRng(o.seed ^ 0xda7),
-      chatbotSecret,
-      toReal: (ms) => clock.toReal(ms),
-    });
-    day.start();
-  }
 
   let closing: Promise<void> | undefined;
   return {
@@ -154,7 +132,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     requests: engine.requests,
     events,
     simulate: simulation,
-    ...(day ? { day, truth } : {}),
+    notifier,
     now: () => clock.now(),
     issueToken: () => {
       state.counters.tokensIssued++;
@@ -168,7 +146,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     close() {
       closing ??= (async () => {
         simulation.close();
-        day?.close();
         await notifier?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -7,8 +7,26 @@ import type { TokenStore } from './auth.js';
 import type { PlanView, ReceivedPush, ReceivedTemplate, SandboxState, TaskModel } from './state.js';
 import type { Simulator } from './simulator.js';
 import type { VariantName, Variants } from './variants.js';
-import type { DayScenarioInput } from './day-scenario.js';
-import type { Truth } from './truth.js';
+import type { Notification } from './notify-bodies.js';
+import type { OnDemandType } from './samples.js';
+
+/** Delivers notifications, retrying on the spec's schedule. The sandbox's hook point for webhooks. */
+export interface Notifier {
+  /** Queues a delivery: first attempt now, then up to `maxRetries` retries `retryIntervalMs` apart. */
+  send(notification: Notification): void;
+  /** Deliveries not yet delivered nor given up. */
+  pending(): number;
+  /** Resolves when nothing is pending. */
+  idle(): Promise<void>;
+  /** Stops: clears retry timers and aborts requests in flight. */
+  close(): Promise<void>;
+}
+
+/** The notifier of a running sandbox, with the on-demand sends. */
+export interface SandboxNotifier extends Notifier {
+  /** Sends a sample of `type` (fields changed with `field=value` / `field:=json`), signed as the spec says. */
+  sendSample(type: OnDemandType, set?: readonly string[]): Record<string, unknown>;
+}
 
 /** Options of `startSandbox`; all optional. */
 export interface SandboxOptions {
@@ -41,8 +59,8 @@ export interface SandboxOptions {
   notifyKey?: string;
   /** Secret of the chatbot callbacks' `X-Service-Sign` (default: `notifyKey`). */
   chatbotSecret?: string;
-  /** A campaign day to run (day.ts; needs `notifyUrl`): its calls and notifications are recorded in `truth`. */
-  day?: DayScenarioInput;
+  /** Notification attempts under way at once at most (default 256); the others wait their turn. */
+  notifyConcurrency?: number;
   /** Initial fault settings. */
   faults?: FaultPatch;
   /** Variants to answer with (variants.ts, `SANDBOX_VARIANTS`); none: the spec read literally. */
@@ -57,7 +75,7 @@ export interface SandboxOptions {
 
 /** The options with every default filled in. */
 export type ResolvedOptions = Required<
-  Omit<SandboxOptions, 'notifyUrl' | 'faults' | 'startTime' | 'variants' | 'day' | 'chatbotSecret'>
+  Omit<SandboxOptions, 'notifyUrl' | 'faults' | 'startTime' | 'variants' | 'notifyConcurrency' | 'chatbotSecret'>
 > & {
   notifyUrl?: string;
   startTime: number;
@@ -89,23 +107,6 @@ export interface RequestRecord {
   durationMs: number;
 }
 
-/** What a campaign day is doing, for a runner waiting for it to end. */
-export interface DayProgress {
-  /** Contacts received and not yet in a task. */
-  waiting: number;
-  /** Day tasks not finished. */
-  calling: number;
-  /** Notifications not yet delivered nor given up (template messages' later states included). */
-  notifying: number;
-}
-
-/** A running campaign day (day.ts). */
-export interface DayRun {
-  /** Calls every contact still waiting now, whatever its task's size. */
-  flush(): void;
-  progress(): DayProgress;
-}
-
 /** Typed simulation events (`sandbox.events`). */
 export interface SandboxEventMap {
   request: [RequestRecord];
@@ -119,8 +120,11 @@ export interface SandboxEventMap {
   'push.received': [ReceivedPush];
   'template.received': [ReceivedTemplate];
   /** A notification was delivered (2xx) or an attempt failed. */
-  'notify.sent': [{ kind: string; url: string; attempt: number; status: number }];
-  'notify.failed': [{ kind: string; url: string; attempt: number; error: string; willRetry: boolean }];
+  'notify.sent': [{ kind: string; id: string; url: string; attempt: number; status: number }];
+  /** `status`: the HTTP status answered, absent when none came (refused, cut, timed out). */
+  'notify.failed': [
+    { kind: string; id: string; url: string; attempt: number; status?: number; error: string; willRetry: boolean },
+  ];
   /** A handler threw: the request was answered 500. */
   'internal-error': [Error];
 }
@@ -153,10 +157,8 @@ export interface Sandbox {
   requests: RequestRecord[];
   events: SandboxEvents;
   simulate: Simulator;
-  /** The campaign day, when one was given. */
-  day?: DayRun;
-  /** What the service did: every call and notification attempt (recorded while a day runs). */
-  truth?: Truth;
+  /** The notifier, when there is a `notifyUrl`: what sends the notifications (a campaign day sends more through it). */
+  notifier?: SandboxNotifier;
   /** Simulated now (epoch ms). */
   now(): number;
   /** Issues a token without HTTP, for tests that are not about auth. */

@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultServiceSign } from '../../src/signing/sign.js';
 import { startListener, type ListenerEvent } from '../../src/hooks/listener.js';
-import { notifierOf } from '../../src/sandbox/notifier.js';
 import { SEED, startSandbox } from '../../src/sandbox/server.js';
 import { logEvents, post, until } from './helpers.js';
 
@@ -71,7 +70,7 @@ it('sends template status as a received template message goes wait, send, delive
 
 it('sends the other types on demand: chatbot ones signed over the exact bytes, all schema-valid', async () => {
   const { sb, events } = await setup();
-  const notifier = notifierOf(sb.events)!;
+  const notifier = sb.notifier!;
   const transfer = notifier.sendSample('chatbot.transfer');
   const closed = notifier.sendSample('chatbot.session_closed', ['channel=telegram']);
   const push = notifier.sendSample('workflow.api_push');

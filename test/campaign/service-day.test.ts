@@ -2,10 +2,11 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 import { notificationId } from '../../src/sandbox/notify-bodies.js';
 import { NOTIFY_MAX_RETRIES } from '../../src/limits.js';
-import { call, entries } from './helpers.js';
+import { startDay, type Day } from '../../bench/campaign/service-day.mjs';
+import { call, entries } from '../sandbox/helpers.js';
 
 interface Got {
   kind: string;
@@ -56,11 +57,11 @@ afterEach(async () => {
   while (cleanup.length) await cleanup.pop()!();
 });
 
-async function dayEnd(sb: Sandbox, ms = 20_000): Promise<void> {
+async function dayEnd(day: Day, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
   for (;;) {
-    sb.day!.flush();
-    const p = sb.day!.progress();
+    day.flush();
+    const p = day.progress();
     if (p.waiting === 0 && p.calling === 0 && p.notifying === 0) return;
     if (Date.now() > end) throw new Error(`the day did not end: ${JSON.stringify(p)}`);
     await new Promise((r) => setTimeout(r, 20));
@@ -85,6 +86,18 @@ const scenario = {
   concurrency: 4,
 };
 
+/** A sandbox running the scenario's day (the bench's way: the day starts as soon as the sandbox listens). */
+async function dayOn(options: Parameters<typeof startSandbox>[0] = {}, input: Record<string, unknown> = scenario) {
+  const sb = await startSandbox({ ...options, notifyConcurrency: 4 });
+  cleanup.push(() => sb.close());
+  const day = startDay(sb, input, {
+    seed: 1,
+    ...(options.chatbotSecret ? { chatbotSecret: options.chatbotSecret } : {}),
+  });
+  cleanup.push(async () => day.close());
+  return { sb, day };
+}
+
 describe('a campaign day in the sandbox', () => {
   test('calls what list updates and pushes bring, notifies every call, retries as the spec says, and records the truth', async () => {
     // Every third notification fails its first attempt; one fails every attempt.
@@ -94,14 +107,13 @@ describe('a campaign day in the sandbox', () => {
       if (id === hopeless) return 503;
       return id.length % 3 === 0 && arrival === 1 ? 500 : 200;
     });
-    const sb = await startSandbox({
+    cleanup.push(r.close);
+    const { sb, day } = await dayOn({
       notifyUrl: r.url,
       notifyKey: 'day-key',
       chatbotSecret: 'day-chat-secret',
       timeScale: 60_000,
-      day: scenario,
     });
-    cleanup.push(r.close, () => sb.close());
     const token = sb.issueToken();
     const contacts = entries(12);
     for (const batch of [contacts.slice(0, 7), contacts.slice(7)]) {
@@ -113,9 +125,9 @@ describe('a campaign day in the sandbox', () => {
     }
     for (const caller of ['+15550001', '+15550002'])
       await call(sb.flexUrl, 'POST', `/api/push/${sb.pushToken}`, { body: { caller_id: caller, variables: {} } });
-    await dayEnd(sb);
+    await dayEnd(day);
 
-    const truth = sb.truth!;
+    const truth = day.truth;
     const workflowCalls = truth.calls.filter((c) => c.kind === 'workflow');
     // Every contact called once, with its case id, in tasks of at most 5.
     expect(workflowCalls.map((c) => c.caseId).sort()).toEqual(contacts.map((c) => c.caseid).sort());
@@ -162,21 +174,21 @@ describe('a campaign day in the sandbox', () => {
     const realNow = Date.now.bind(Date);
     let skew = 0;
     const spy = vi.spyOn(Date, 'now').mockImplementation(() => realNow() + ++skew);
-    let sb: Sandbox;
+    cleanup.push(r.close);
+    let day: Day;
     try {
-      sb = await startSandbox({ notifyUrl: r.url, notifyKey: 'day-key', timeScale: 60_000, day: scenario });
+      ({ day } = await dayOn({ notifyUrl: r.url, notifyKey: 'day-key', timeScale: 60_000 }));
     } finally {
       spy.mockRestore();
     }
-    cleanup.push(r.close, () => sb.close());
-    await dayEnd(sb);
-    expect(sb.truth!.calls.filter((c) => c.planName === 'PLAN-DAY-1')).toHaveLength(6);
+    await dayEnd(day);
+    expect(day.truth.calls.filter((c) => c.planName === 'PLAN-DAY-1')).toHaveLength(6);
   });
 
   test('a scenario is checked: an unknown field is refused, and a day needs a notify URL', async () => {
-    await expect(startSandbox({ day: { name: 'x', workflows: [{ id: 'W', lines: 3 } as never] } })).rejects.toThrow(
-      /lines/,
-    );
-    await expect(startSandbox({ day: { name: 'x' } })).rejects.toThrow(/notifyUrl/);
+    await expect(
+      dayOn({ notifyUrl: 'http://127.0.0.1:9/' }, { name: 'x', workflows: [{ id: 'W', lines: 3 }] }),
+    ).rejects.toThrow(/lines/);
+    await expect(dayOn({}, { name: 'x' })).rejects.toThrow(/notifyUrl/);
   });
 });
