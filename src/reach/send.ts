@@ -102,13 +102,12 @@ async function sendOne<B>(plan: SendPlan<B>, run: SendRun): Promise<SendOutcome>
     old: { ledger: plan.old.ledger },
     rekey: plan.rekey,
   };
-  if (plan.dryRun) {
-    const reachedAt = await peekOne(run.store, one, rules);
-    if (reachedAt) return { kind: 'skipped', reachedAt };
-    const selection = { total: 1, toSend: [row.row], sentEarlier: 0, failedEarlier: [], uncertain: [] };
-    return { kind: 'dry-run', requests: [await plan.preview(row)], selection, skipped: [] };
-  }
+  // Someone the ledger keeps back is not asked about: there is nothing to send (reachOne checks
+  // again, under the ledger's lock, after the question).
+  const reachedAt = await peekOne(run.store, one, rules);
+  if (reachedAt) return { kind: 'skipped', reachedAt };
   const selection = { total: 1, toSend: [row.row], sentEarlier: 0, failedEarlier: [], uncertain: [] };
+  if (plan.dryRun) return { kind: 'dry-run', requests: [await plan.preview(row)], selection, skipped: [] };
   if (!(await run.confirm(selection))) return { kind: 'declined' };
   const sentAt = run.now();
   const request = await plan.sender.prepare(row);

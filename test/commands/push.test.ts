@@ -216,6 +216,14 @@ describe('push', () => {
     const accepted = await cli(['--caller-id', '+6281234567012'], { tty: true, answers: [true] });
     expect(accepted.code, accepted.err).toBe(0);
     expect(sandbox.state.received.pushes).toHaveLength(1);
+    // The same person again: the ledger keeps the call back, so nothing is asked (#36 item 8: it
+    // asked "Place this call?", then said nothing was sent).
+    const kept = await cli(['--caller-id', '+6281234567012'], { tty: true, answers: [true] });
+    expect(kept.code, kept.err).toBe(0);
+    expect(kept.io.asked).toEqual([]);
+    expect(kept.err).not.toContain('About to place a call');
+    expect(kept.err).toMatch(/nothing sent: \+6281234567012 was already reached through push live/);
+    expect(sandbox.state.received.pushes).toHaveLength(1);
   });
 
   it('never twice: a connection dropped after the body was read exits 5, says the call may have been placed, one request', async () => {
