@@ -94,7 +94,6 @@ export async function runDay(scenario, { seed = 1, say = () => undefined, keep =
       pushToken: secrets.pushToken,
       notifyUrl: relay.url,
       notifyKey: secrets.hookKey,
-      chatbotSecret: secrets.chatbot,
       maxRequestRecords: 100,
       maxRecordedBodyBytes: 256,
       notifyConcurrency: service.concurrency,

@@ -2,10 +2,8 @@ import { setMaxListeners } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { NOTIFY_MAX_RETRIES, NOTIFY_RETRY_INTERVAL_MS } from './spec/limits.js';
-import { applySet, sampleBody } from './samples.js';
 import type { Variants } from './variants.js';
 import {
-  chatbotNotification,
   notificationId,
   notifyShape,
   planEndBody,
@@ -15,17 +13,12 @@ import {
   type Notification,
 } from './notify-bodies.js';
 import { templatePath } from './routes/template.js';
-import type { Notifier, SandboxEvents, SandboxNotifier } from './types.js';
+import type { Notifier, SandboxEvents } from './types.js';
 
 export interface NotifierOptions {
   url: string;
   /** KEY of the MD5 `Sign`. */
   key: string;
-  /**
-   * Secret of the chatbot callbacks' `X-Service-Sign` (callctl's assumed default, HMAC-SHA256 of
-   * the body, hex). Default: `key`.
-   */
-  chatbotSecret?: string;
   events: SandboxEvents;
   /** Simulated-time speed: the 1-minute retry interval is divided by it. */
   timeScale: number;
@@ -198,12 +191,11 @@ export function createNotifier(o: NotifierOptions): Notifier {
 /**
  * Sends the sandbox's notifications: task end when a simulated task finishes, plan end after a
  * plan's last round, template status as each received template message moves through
- * wait, send, delivery, read (a step of simulated time after the previous state was settled),
- * and the others on demand.
+ * wait, send, delivery, read (a step of simulated time after the previous state was settled).
+ * A caller sends others through it (`sandbox.notifier`).
  */
-export function attachNotifier(o: NotifierOptions): SandboxNotifier {
+export function attachNotifier(o: NotifierOptions): Notifier {
   const notifier = createNotifier(o);
-  const secret = o.chatbotSecret ?? o.key;
   const step = (o.templateStepMs ?? 5_000) / o.timeScale;
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
@@ -238,15 +230,6 @@ export function attachNotifier(o: NotifierOptions): SandboxNotifier {
 
   return {
     ...notifier,
-    sendSample(type, set = []) {
-      const body = sampleBody(type);
-      for (const assignment of set) applySet(body, assignment);
-      const n: Notification = type.startsWith('chatbot.')
-        ? chatbotNotification(type, body, secret)
-        : { kind: type, body };
-      notifier.send(n);
-      return body;
-    },
     async close() {
       closed = true;
       for (const t of timers) clearTimeout(t);

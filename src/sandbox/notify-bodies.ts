@@ -3,7 +3,7 @@
  * "Choices where the spec is silent"), how the notification variants shape them, and which
  * notification each is. notifier.ts sends them.
  */
-import { md5Sign, serviceSign } from './spec/sign.js';
+import { md5Sign } from './spec/sign.js';
 import type { CallingTask, TemplateStatus } from './spec/shapes.js';
 import type { PlanView, ReceivedTemplate, TaskModel } from './state.js';
 import type { Variants } from './variants.js';
@@ -152,12 +152,6 @@ export function templateStatusBody(t: ReceivedTemplate, status: string, nowMs = 
     callee: t.user_id,
     variables,
   };
-}
-
-/** A chatbot notification: the body's exact bytes and their `X-Service-Sign`. */
-export function chatbotNotification(kind: string, body: Record<string, unknown>, secret: string): Notification {
-  const raw = JSON.stringify(body);
-  return { kind, body, raw, headers: { 'x-service-sign': serviceSign(raw, secret) } };
 }
 
 /**

@@ -11,7 +11,7 @@ import { SANDBOX_DEFAULTS } from './defaults.js';
 import { buildSeed } from './seed/index.js';
 import { Simulation } from './simulation.js';
 import { Variants } from './variants.js';
-import type { Engine, ResolvedOptions, Sandbox, SandboxEventMap, SandboxNotifier, SandboxOptions } from './types.js';
+import type { Engine, ResolvedOptions, Sandbox, SandboxEventMap, Notifier, SandboxOptions } from './types.js';
 
 export type { Sandbox, SandboxOptions, SandboxEventMap } from './types.js';
 export { SEED } from './seed/index.js';
@@ -99,12 +99,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const url = `http://${host}:${port}`;
   engine.url = url;
 
-  let notifier: SandboxNotifier | undefined;
+  let notifier: Notifier | undefined;
   if (o.notifyUrl)
     notifier = attachNotifier({
       url: o.notifyUrl,
       key: o.notifyKey,
-      chatbotSecret: options.chatbotSecret ?? o.notifyKey,
       events,
       timeScale: o.timeScale,
       variants,

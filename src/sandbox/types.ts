@@ -8,7 +8,6 @@ import type { PlanView, ReceivedPush, ReceivedTemplate, SandboxState, TaskModel 
 import type { Simulator } from './simulator.js';
 import type { VariantName, Variants } from './variants.js';
 import type { Notification } from './notify-bodies.js';
-import type { OnDemandType } from './samples.js';
 
 /** Delivers notifications, retrying on the spec's schedule. The sandbox's hook point for webhooks. */
 export interface Notifier {
@@ -20,12 +19,6 @@ export interface Notifier {
   idle(): Promise<void>;
   /** Stops: clears retry timers and aborts requests in flight. */
   close(): Promise<void>;
-}
-
-/** The notifier of a running sandbox, with the on-demand sends. */
-export interface SandboxNotifier extends Notifier {
-  /** Sends a sample of `type` (fields changed with `field=value` / `field:=json`), signed as the spec says. */
-  sendSample(type: OnDemandType, set?: readonly string[]): Record<string, unknown>;
 }
 
 /** Options of `startSandbox`; all optional. */
@@ -57,8 +50,6 @@ export interface SandboxOptions {
   notifyUrl?: string;
   /** KEY of the notifications' MD5 `Sign` (default `demo-hook-key`). */
   notifyKey?: string;
-  /** Secret of the chatbot callbacks' `X-Service-Sign` (default: `notifyKey`). */
-  chatbotSecret?: string;
   /** Notification attempts under way at once at most (default 256); the others wait their turn. */
   notifyConcurrency?: number;
   /** Initial fault settings. */
@@ -75,7 +66,7 @@ export interface SandboxOptions {
 
 /** The options with every default filled in. */
 export type ResolvedOptions = Required<
-  Omit<SandboxOptions, 'notifyUrl' | 'faults' | 'startTime' | 'variants' | 'notifyConcurrency' | 'chatbotSecret'>
+  Omit<SandboxOptions, 'notifyUrl' | 'faults' | 'startTime' | 'variants' | 'notifyConcurrency'>
 > & {
   notifyUrl?: string;
   startTime: number;
@@ -158,7 +149,7 @@ export interface Sandbox {
   events: SandboxEvents;
   simulate: Simulator;
   /** The notifier, when there is a `notifyUrl`: what sends the notifications (a campaign day sends more through it). */
-  notifier?: SandboxNotifier;
+  notifier?: Notifier;
   /** Simulated now (epoch ms). */
   now(): number;
   /** Issues a token without HTTP, for tests that are not about auth. */

@@ -87,13 +87,14 @@ const scenario = {
 };
 
 /** A sandbox running the scenario's day (the bench's way: the day starts as soon as the sandbox listens). */
-async function dayOn(options: Parameters<typeof startSandbox>[0] = {}, input: Record<string, unknown> = scenario) {
-  const sb = await startSandbox({ ...options, notifyConcurrency: 4 });
+async function dayOn(
+  options: Parameters<typeof startSandbox>[0] & { chatbotSecret?: string } = {},
+  input: Record<string, unknown> = scenario,
+) {
+  const { chatbotSecret, ...sandboxOptions } = options;
+  const sb = await startSandbox({ ...sandboxOptions, notifyConcurrency: 4 });
   cleanup.push(() => sb.close());
-  const day = startDay(sb, input, {
-    seed: 1,
-    ...(options.chatbotSecret ? { chatbotSecret: options.chatbotSecret } : {}),
-  });
+  const day = startDay(sb, input, { seed: 1, ...(chatbotSecret ? { chatbotSecret } : {}) });
   cleanup.push(async () => day.close());
   return { sb, day };
 }

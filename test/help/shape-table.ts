@@ -4,7 +4,7 @@
  * tests beside it run each command and parse what it prints with the schema.
  */
 import type { z } from 'zod';
-import { wrapShape, jsonShape } from '../../src/help/json-shape.js';
+import { wrapShape, jsonShape } from './json-shape.js';
 import { verifyPushDataSchema } from '../../src/schemas/api-push.js';
 import {
   hooksEventsLineSchema,
@@ -100,7 +100,7 @@ export function generatedShapes(): string {
   const entries = Object.entries(SHAPES).map(([name, s]) => `  ${name}: \`${wrapShape(jsonShape(s.schema))}\`,`);
   return `// Generated from the zod schemas by test/help/json-shapes.test.ts; do not edit (UPDATE_JSON_SHAPES=1 rewrites it).
 
-/** The JSON shape of each command whose --json is a schema's JSON, for its help page (src/help/json-shape.ts). */
+/** The JSON shape of each command whose --json is a schema's JSON, for its help page (json-shape.ts, beside this file). */
 export const JSON_SHAPES = {
 ${entries.join('\n')}
 } as const;

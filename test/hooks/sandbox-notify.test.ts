@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { defaultServiceSign } from '../../src/signing/sign.js';
 import { startListener, type ListenerEvent } from '../../src/hooks/listener.js';
 import { SEED, startSandbox } from '../../src/sandbox/server.js';
+import { sendSample } from '../helpers/sandbox-samples.js';
 import { logEvents, post, until } from './helpers.js';
 
 const cleanup: Array<() => unknown> = [];
@@ -70,10 +71,9 @@ it('sends template status as a received template message goes wait, send, delive
 
 it('sends the other types on demand: chatbot ones signed over the exact bytes, all schema-valid', async () => {
   const { sb, events } = await setup();
-  const notifier = sb.notifier!;
-  const transfer = notifier.sendSample('chatbot.transfer');
-  const closed = notifier.sendSample('chatbot.session_closed', ['channel=telegram']);
-  const push = notifier.sendSample('workflow.api_push');
+  const transfer = sendSample(sb, 'chatbot.transfer');
+  const closed = sendSample(sb, 'chatbot.session_closed', { channel: 'telegram' });
+  const push = sendSample(sb, 'workflow.api_push');
   const find = (type: string, body: Record<string, unknown>) => () =>
     events.find((e) => e.record.type === type && e.record.body === JSON.stringify(body));
   await until(

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import type { Sandbox } from '../../src/sandbox/server.js';
+import { serviceSign } from '../../src/sandbox/spec/sign.js';
 
 /**
- * Bodies of the notifications the spec ties to no simulated operation, sent on demand
- * (`notifier.sendSample`), written from the spec's Events section.
+ * Bodies of the notifications the spec ties to no operation the sandbox simulates, written from
+ * the spec's Events section, and sent through a sandbox's notifier (`sendSample`).
  */
 
-/** The types the sandbox sends only when asked. */
-export type OnDemandType = 'workflow.api_push' | 'chatbot.session_closed' | 'chatbot.transfer' | 'template.status';
+/** The types a test sends through the sandbox's notifier. */
+type OnDemandType = 'workflow.api_push' | 'chatbot.session_closed' | 'chatbot.transfer' | 'template.status';
 
 type Json = Record<string, unknown>;
 
@@ -117,35 +119,14 @@ export function sampleBody(type: OnDemandType, now = Date.now()): Json {
 }
 
 /**
- * Sets `path` (dotted, array indexes as numbers) to `value`, httpie style: `field=text` keeps the
- * type of a number already there; `field:=json` sets raw JSON. Throws with a one-line reason.
+ * Sends a sample of `type` (with `patch`'s fields over it) through a sandbox's notifier, which
+ * retries it as the spec says; a chatbot one with the `X-Service-Sign` of its exact bytes (callctl's
+ * assumed default, HMAC-SHA256 with `secret`, by default the sandbox's notify KEY). Returns the body.
  */
-export function applySet(body: Json, assignment: string): void {
-  const m = /^([^=:]+)(:?=)(.*)$/s.exec(assignment);
-  if (!m) throw new Error(`expected field=value or field:=json, got "${assignment}"`);
-  const [, path, op, text] = m as unknown as [string, string, string, string];
-  const parts = path.split('.');
-  let target: Record<string, unknown> = body;
-  for (const part of parts.slice(0, -1)) {
-    const next = target[part];
-    if (typeof next !== 'object' || next === null) target[part] = {};
-    target = target[part] as Record<string, unknown>;
-  }
-  const last = parts.at(-1)!;
-  if (op === ':=') {
-    try {
-      target[last] = JSON.parse(text);
-    } catch {
-      throw new Error(`${path}: not JSON after :=`);
-    }
-    return;
-  }
-  const old = target[last];
-  if (typeof old === 'number') {
-    const n = Number(text);
-    if (!Number.isFinite(n)) throw new Error(`${path}: expected a number`);
-    target[last] = n;
-  } else {
-    target[last] = text;
-  }
+export function sendSample(sb: Sandbox, type: OnDemandType, patch: Json = {}, secret = sb.notifyKey): Json {
+  const body = { ...sampleBody(type), ...patch };
+  const raw = JSON.stringify(body);
+  const sign = type.startsWith('chatbot.') ? { raw, headers: { 'x-service-sign': serviceSign(raw, secret) } } : {};
+  sb.notifier!.send({ kind: type, body, ...sign });
+  return body;
 }
