@@ -128,6 +128,14 @@ describe('the docs', () => {
     expect(broken).toEqual([]);
   });
 
+  it('show a fixture they name as it is: what goes in call.json for `api ... --flex --input` (#36)', () => {
+    const api = read('docs/api.md');
+    expect(api).toMatch(/--flex --input fixtures\/api\/call\.json/);
+    const shown = [...api.matchAll(/`(fixtures\/[\w/.-]+\.json)` is one:\n\n```json\n([\s\S]*?)```/g)];
+    expect(shown.map((m) => m[1])).toContain('fixtures/api/call.json');
+    for (const [, file, text] of shown) expect(text, file).toBe(read(file!));
+  });
+
   it('the pictures they show are in docs/', () => {
     for (const png of ['inspector.png', 'report.png']) expect(existsSync(join(root, 'docs', png)), png).toBe(true);
     expect(read('docs/inspector.md')).toContain('](inspector.png)');

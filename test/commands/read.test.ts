@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SEED, type Sandbox } from '../../src/sandbox/server.js';
 import { robotListSchema } from '../../src/schemas/robot.js';
@@ -312,6 +313,30 @@ describe('secrets, colour, prompts', () => {
     expect(prompted.err).toMatch(
       /with the APPKey from profile default's app-key and the APPSecret from the prompt; token stored/,
     );
+  });
+
+  it("the README's login to a real service, typed after the tour's login, asks for the APPKey and the APPSecret", async () => {
+    // The tour logs in to the default profile from the sandbox's export line (its APPKey is stored).
+    const tour = await cli(['auth', 'login'], {
+      env: { CALLCTL_TOKEN: '', CALLCTL_APP_KEY: sandbox.appKey, CALLCTL_APP_SECRET: sandbox.appSecret },
+    });
+    expect(tour.code, tour.err).toBe(0);
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const typed =
+      /`callctl ([^`]*auth login --base-url) https:\/\/\.\.\.` asks for the APPKey and, masked, the APPSecret/.exec(
+        readme,
+      );
+    expect(typed, 'the README says how to log in to a real service').not.toBeNull();
+    // A new terminal: none of the export line's variables.
+    const real = await cli([...typed![1]!.split(' '), sandbox.url], {
+      tty: true,
+      env: { CALLCTL_TOKEN: '', CALLCTL_APP_KEY: '', CALLCTL_BASE_URL: '' },
+      answers: ['another-app-key', 'another-secret'],
+    });
+    // It asked for both (the sandbox refuses the made-up pair: exit 4), as the README says, where
+    // the default profile would take the sandbox's APPKey it stored and ask only for the secret.
+    expect(real.io.asked).toEqual(['APPKey', 'APPSecret']);
+    expect(real.code).toBe(4);
   });
 
   it('a declined prompt exits 130', async () => {
