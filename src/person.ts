@@ -77,7 +77,7 @@ function phoneNumber(text: string, reading: PersonReading): Person | { ok: false
       return {
         ok: false,
         problem:
-          'reads as a national phone number: give its region (--region US, or `callctl config set region US`) or write it with + and the country code',
+          "reads as a national phone number: give its region, the country's two letters (--region ID for Indonesia, or `callctl config set region ID`), or write it with + and the country code",
         // Too few or too many digits for a phone number: an identifier, where one may be.
         ...(digits >= MIN_DIGITS && digits <= MAX_DIGITS ? { firm: true as const } : {}),
       };

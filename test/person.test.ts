@@ -113,7 +113,9 @@ describe('person', () => {
   it('never guesses the region of a national number', () => {
     const p = person('(555) 777-1234', PHONE);
     expect(p.ok).toBe(false);
-    expect(!p.ok && p.problem).toMatch(/national phone number: give its region \(--region US/);
+    expect(!p.ok && p.problem).toMatch(
+      /national phone number: give its region, the country's two letters \(--region ID for Indonesia/,
+    );
   });
 
   it.each([

@@ -46,10 +46,12 @@ describe('workflow update reads phone numbers as push does', () => {
     const refused = await update(csv(text));
     expect(refused.code).toBe(3);
     expect(refused.err).toContain(
-      'line 3, column callee: "0812-3450-0022" reads as a national phone number: give its region (--region US, or `callctl config set region US`) or write it with + and the country code',
+      'line 3, column callee: "0812-3450-0022" reads as a national phone number: give its region, the country\'s two letters (--region ID for Indonesia, or `callctl config set region ID`), or write it with + and the country code',
     );
     expect(callees()).toEqual([]);
-    const flagged = await update(csv(text), '--region', 'ID');
+    // What the message says to type reads the tour's numbers (it said --region US, which refused them).
+    const suggested = /\((--region) (\w\w)\b/.exec(refused.err)!.slice(1);
+    const flagged = await update(csv(text), ...suggested);
     expect(flagged.code, flagged.err).toBe(0);
     expect(callees()).toEqual(['+6281234500021', '+6281234500022']);
     const bad = await update(csv(text), '--region', 'XX');
