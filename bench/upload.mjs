@@ -12,6 +12,11 @@
 // RSS within 1.3x of the 100,000-row RSS.
 //
 // Usage: node bench/upload.mjs [--runs N] [--rows N]   (best of N runs per measurement, default 3)
+//
+// Comparing builds (a device on and off): node bench/upload.mjs --builds on=DIR,off=DIR [--runs N]
+// runs the dry run and the upload of the large file with each build's bin/callctl.js (a checkout
+// with its dist/ built), in turns, and prints each one's median and best wall time, CPU time and
+// peak RSS, as ratios to the first build's.
 
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -29,6 +34,12 @@ const arg = (name, fallback) => {
   return i >= 0 ? Number(args[i + 1]) : fallback;
 };
 const RUNS = arg('--runs', 3);
+const builds = args.includes('--builds')
+  ? args[args.indexOf('--builds') + 1].split(',').map((b) => {
+      const [name, dir] = b.split('=');
+      return { name, cli: join(dir, 'bin', 'callctl.js') };
+    })
+  : undefined;
 const BIG = arg('--rows', 1_000_000);
 const SMALL = Math.round(BIG / 10);
 const WORKFLOW = 'wf-20001';
@@ -59,7 +70,7 @@ async function generate(rows) {
 
 // Preloaded into each measured child: writes its peak RSS (resourceUsage().maxRSS, KiB) on exit.
 const probe = `data:text/javascript,${encodeURIComponent(
-  "import { writeFileSync } from 'node:fs'; process.on('exit', () => { if (process.env.BENCH_RSS_OUT) writeFileSync(process.env.BENCH_RSS_OUT, String(process.resourceUsage().maxRSS)); });",
+  "import { writeFileSync } from 'node:fs'; process.on('exit', () => { const u = process.resourceUsage(); if (process.env.BENCH_RSS_OUT) writeFileSync(process.env.BENCH_RSS_OUT, `${u.maxRSS} ${(u.userCPUTime + u.systemCPUTime) / 1e6}`); });",
 )}`;
 
 // csv-parse alone, as it is usually read: a stream and \`for await\` over its records (the target's baseline).
@@ -100,9 +111,9 @@ async function measure(argv, env = {}) {
   const [code] = await once(child, 'exit');
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`${argv.join(' ')} exited ${code}:\n${stderr}`);
-  const rssMb = Number(readFileSync(rssFile, 'utf8')) / 1024;
+  const [rss, cpu] = readFileSync(rssFile, 'utf8').split(' ').map(Number);
   rmSync(rssFile, { force: true });
-  return { seconds, rssMb, stdout, stderr };
+  return { seconds, rssMb: rss / 1024, cpuSeconds: cpu, stdout, stderr };
 }
 
 async function startSandbox() {
@@ -133,7 +144,7 @@ async function best(label, fn) {
   return { ...fastest, rssMb: peak, all: runs.map((r) => r.seconds) };
 }
 
-const files = { [SMALL]: await generate(SMALL), [BIG]: await generate(BIG) };
+const files = builds ? { [BIG]: await generate(BIG) } : { [SMALL]: await generate(SMALL), [BIG]: await generate(BIG) };
 const sandbox = await startSandbox();
 try {
   const auth = await json(`${sandbox.url}/service/cloud/auth`, {
@@ -147,6 +158,11 @@ try {
   const token = auth.data.token;
   // The account the upload's journal is kept for (its destination: base URL and APPKey).
   const appKey = sandbox.info.appKey ?? 'demo-app-key';
+  if (builds) {
+    await compareBuilds(sandbox.url, token, appKey);
+    sandbox.child.kill('SIGTERM');
+    process.exit(0);
+  }
   const results = {};
   for (const rows of [SMALL, BIG]) {
     const file = files[rows];
@@ -158,28 +174,7 @@ try {
     const events = await best("csv-parse, 'data' events", () =>
       measure(['--input-type=module', '-e', parseEvents, file]),
     );
-    const cliRun = async (extra) => {
-      const configDir = mkdtempSync(join(tmpdir(), 'callctl-bench-'));
-      try {
-        const r = await measure(
-          [cli, 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--json', ...extra],
-          {
-            CALLCTL_CONFIG_DIR: configDir,
-            // Journals (state) and spools (cache) of each run in its own folder: every run sends it all.
-            XDG_STATE_HOME: configDir,
-            XDG_CACHE_HOME: join(configDir, 'cache'),
-            CALLCTL_BASE_URL: sandbox.url,
-            CALLCTL_TOKEN: token,
-            CALLCTL_APP_KEY: appKey,
-          },
-        );
-        const summary = JSON.parse(r.stdout);
-        if (summary.valid !== rows) throw new Error(`expected ${rows} valid rows, got ${summary.valid}`);
-        return { ...r, summary };
-      } finally {
-        rmSync(configDir, { recursive: true, force: true });
-      }
-    };
+    const cliRun = (extra) => runUpdate(cli, file, rows, extra, sandbox.url, token, appKey);
     const dry = await best('--dry-run', () => cliRun(['--dry-run']));
     let accepted = 0;
     const upload = await best('upload', async () => {
@@ -258,4 +253,62 @@ try {
   );
 } finally {
   sandbox.child.kill('SIGTERM');
+}
+
+/** One `workflow update` of `file` by the build at `bin`, in a config and state folder of its own. */
+async function runUpdate(bin, file, rows, extra, url, token, appKey) {
+  const configDir = mkdtempSync(join(tmpdir(), 'callctl-bench-'));
+  try {
+    const r = await measure([bin, 'workflow', 'update', '--workflow-id', WORKFLOW, '--csv', file, '--json', ...extra], {
+      CALLCTL_CONFIG_DIR: configDir,
+      XDG_STATE_HOME: configDir,
+      XDG_CACHE_HOME: join(configDir, 'cache'),
+      CALLCTL_BASE_URL: url,
+      CALLCTL_TOKEN: token,
+      CALLCTL_APP_KEY: appKey,
+    });
+    const summary = JSON.parse(r.stdout);
+    if (summary.valid !== rows) throw new Error(`expected ${rows} valid rows, got ${summary.valid}`);
+    if (extra.includes('--yes') && summary.entriesAcknowledged !== rows)
+      throw new Error(`${summary.entriesAcknowledged} entries acknowledged, expected ${rows}`);
+    return { ...r, summary };
+  } finally {
+    rmSync(configDir, { recursive: true, force: true });
+  }
+}
+
+/** --builds: each build's dry run and upload of the large file, in turns; ratios to the first build. */
+async function compareBuilds(url, token, appKey) {
+  const file = files[BIG];
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(
+    `\nworkflow update of ${BIG.toLocaleString('en-US')} rows, ${RUNS} runs of each build in turns (Node ${process.version}); ratio = first build's time / this build's`,
+  );
+  for (const [mode, extra] of [
+    ['--dry-run', ['--dry-run']],
+    ['upload', ['--yes']],
+  ]) {
+    const runs = new Map(builds.map((b) => [b.name, []]));
+    for (let i = 0; i < RUNS; i++)
+      for (const b of i % 2 === 0 ? builds : [...builds].reverse()) {
+        const r = await runUpdate(b.cli, file, BIG, extra, url, token, appKey);
+        process.stderr.write(
+          `  ${mode} ${b.name}: ${r.seconds.toFixed(2)} s, CPU ${r.cpuSeconds.toFixed(2)} s, ${r.rssMb.toFixed(0)} MB\n`,
+        );
+        runs.get(b.name).push(r);
+      }
+    const figures = (rs) => ({
+      wall: median(rs.map((r) => r.seconds)),
+      best: Math.min(...rs.map((r) => r.seconds)),
+      cpu: median(rs.map((r) => r.cpuSeconds)),
+      rss: Math.max(...rs.map((r) => r.rssMb)),
+    });
+    const first = figures(runs.get(builds[0].name));
+    for (const b of builds) {
+      const f = figures(runs.get(b.name));
+      console.log(
+        `${mode.padEnd(10)}${b.name.padEnd(12)} wall median ${f.wall.toFixed(2)} s (${(first.wall / f.wall).toFixed(2)}x)  best ${f.best.toFixed(2)} s (${(first.best / f.best).toFixed(2)}x)  CPU ${f.cpu.toFixed(2)} s (${(first.cpu / f.cpu).toFixed(2)}x)  peak RSS ${f.rss.toFixed(0)} MB`,
+      );
+    }
+  }
 }

@@ -1,5 +1,68 @@
+import type { Destination } from '../store/destination.js';
+import type { OldStatePolicy } from '../store/old-state.js';
+import type { Store } from '../store/store.js';
 import type { Batch } from '../store/upload-journal.js';
 import type { Problem } from '../csv/problems.js';
+
+/**
+ * The uploading engine's types: its plan (what the command decided from its flags), its run (what
+ * the command lends it), what it tells as it works and what it comes to (src/upload/upload.ts).
+ */
+
+/** One upload of a contact CSV to a workflow, as the command decided it before the run. */
+export interface UploadPlan {
+  /** The file as the user named it (for messages). */
+  file: string;
+  /** Its absolute path. */
+  path: string;
+  workflowId: string;
+  /**
+   * The service and account the contacts go to: the journal is theirs alone. Absent only for a dry
+   * run that knows no base URL or APPKey: it then plans the file as a first upload.
+   */
+  destination?: Destination;
+  delimiter: string;
+  keepEmpty: boolean;
+  /** Region of callees written as national numbers; such a number is refused without one. */
+  region?: string;
+  /** Entries per request, at most MAX_ENTRIES_PER_UPDATE (the command checks). */
+  batchSize: number;
+  /** Invalid rows that may be skipped; more than this and nothing is sent. */
+  maxInvalid: number;
+  /** Where to write every rejected row, when asked (an absolute path). */
+  rejectsPath?: string;
+  /** Ignore the journal: send every batch again. */
+  restart: boolean;
+  /** Send again the batches an earlier run left uncertain (with no caseid on every entry). */
+  resendUncertain: boolean;
+  /** What to do with a journal of the same file and workflow an earlier callctl wrote without its destination. */
+  oldState: OldStatePolicy;
+  /** Where spool files go (the cache folder). */
+  spoolDir: string;
+  /** Read, check and batch; take no lock, write no journal, spool nothing, send nothing. */
+  dryRun: boolean;
+}
+
+/** Sends one batch (its entries as a JSON array's text); resolves with the envelope's data. */
+export type SendBatch = (details: Buffer, batch: Batch) => Promise<{ workflow_id?: string; count: number }>;
+
+/** What the command lends the engine. */
+export interface UploadRun {
+  /** The run's store: the upload's journal and lock. */
+  store: Store;
+  /** Asked once, only when there are batches to send and not on a dry run; false: declined. */
+  confirm(batching: Batching): Promise<boolean>;
+  onEvent(event: UploadEvent): void;
+  /**
+   * Aborted: while the file is read, the read stops; while sending, the batch in flight is
+   * finished and journaled, and the run stops. Nothing is sent once it is aborted.
+   */
+  signal?: AbortSignal;
+  /** The request (never retried by the transport once the body may have gone out: the engine decides). */
+  sendBatch: SendBatch;
+  /** Waits between tries of an uncertain batch whose entries all carry caseid. */
+  sleep(ms: number): Promise<void>;
+}
 
 /** What pass 1 found. */
 export interface Validation {
@@ -42,7 +105,7 @@ export type UploadEvent =
   | { type: 'resume'; batches: number; entries: number; line: number; journal: string; doneAt?: string }
   /** Pass 1 progress: every few thousand rows, and once at the end. */
   | { type: 'read'; rows: number; valid: number; invalid: number; bytes: number; totalBytes: number }
-  | { type: 'validated'; validation: Validation; batching: Batching }
+  | { type: 'validated'; validation: Validation; batching: Batching; allowed: boolean }
   /** An unfinished upload of the same path with other content: this new one goes ahead; that one is named. */
   | {
       type: 'earlier-upload';
@@ -62,5 +125,53 @@ export type UploadEvent =
   /** The service accepted a batch with a `count` other than its entries (a warning, not a failure). */
   | { type: 'count-differs'; batch: Batch; count: number }
   | { type: 'other-workflow'; batch: Batch; workflowId: string }
+  /** Confirmed: pass 2 begins (a signal from now on stops after the batch in flight). */
+  | { type: 'send' }
   | { type: 'sending'; batch: Batch; total: number }
   | { type: 'sent'; batch: Batch; total: number; acked: number; entriesSent: number; entriesToSend: number };
+
+/** What the check of the file found, and what the run would send: the summary's matter. */
+export interface UploadReport {
+  sha256: string;
+  validation: Validation;
+  batching: Batching;
+  /** Within --max-invalid, with at least one valid row. */
+  allowed: boolean;
+  /** Where the journal is (also on a dry run, which writes none). */
+  journal: string;
+  /** An unfinished upload of the same path with other content that this one goes ahead of. */
+  earlier?: { journal: string; at: string; batches: number; entries: number; line: number };
+}
+
+/** What pass 2 came to. */
+export interface Sent {
+  batchesSent: number;
+  /** Entries of the batches the service accepted. */
+  entriesAcked: number;
+  /** The service's `count`, summed over those batches (information, not a verdict). */
+  serviceCount: number;
+  /** Batches that may have reached the service, not sent again (this run's and earlier ones'). */
+  uncertain: Batch[];
+  /** Stopped between batches: the signal was aborted. */
+  interrupted: boolean;
+  /** Why the run stopped before the end (the command says what it means and what to do). */
+  stop?: UploadStop;
+}
+
+/**
+ * Why an upload stopped: batches that may have reached the service with no answer (not sent
+ * again by themselves), or a batch that failed with nothing of it taken (`error`: the
+ * transport's or the service's own typed error).
+ */
+export type UploadStop =
+  | { kind: 'uncertain'; batches: readonly Batch[]; totalBatches: number; why?: string }
+  | { kind: 'failed'; error: unknown; batch: Batch; totalBatches: number; ackedBatches: number; ackedEntries: number };
+
+/** What an upload came to. */
+export type UploadOutcome =
+  /** Stopped by the signal before anything was sent: while the file was read, after, or once confirmed. */
+  | { kind: 'stopped'; when: 'reading' | 'read' | 'confirmed' }
+  | { kind: 'declined' }
+  /** Checked and not sent: a dry run, or rows beyond --max-invalid (`report.allowed` false). */
+  | { kind: 'checked'; report: UploadReport }
+  | { kind: 'sent'; report: UploadReport; sent: Sent };

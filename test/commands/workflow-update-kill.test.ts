@@ -15,7 +15,7 @@ function checkBuilt(): void {
   const sources = [
     ...readdirSync(join(root, 'src/upload')).map((f) => join(root, 'src/upload', f)),
     join(root, 'src/commands/workflow/update.ts'),
-    join(root, 'src/commands/workflow/update-progress.ts'),
+    join(root, 'src/commands/workflow/update-render.ts'),
   ];
   const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
   if (!existsSync(built) || statSync(built).mtimeMs < newest)

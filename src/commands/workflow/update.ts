@@ -1,53 +1,143 @@
-import { basename, join, resolve } from 'node:path';
-import { cacheDir } from '../../files/state.js';
-import { cloudDestination, type Destination } from '../../store/destination.js';
-import type { StoreFlags } from '../../store/resolve.js';
-import { oldStatePolicy } from '../flags/store.js';
-import { regionOf } from '../flags/send.js';
+import { resolve } from 'node:path';
+import { InvalidArgumentError, type Command, type FlagsOf } from '../commander.js';
+import { nonNegativeInt, positiveInt, type Deps } from '../action.js';
 import type { Context } from '../../context.js';
-import { AuthError, InputError, InterruptedError, UsageError } from '../../errors.js';
-import { updateDetailsJson } from '../../api/cloud.js';
-import { PreparedUpload, type UploadOutcome } from '../../upload/upload.js';
-import { uploadSummary } from '../../upload/summary.js';
-import { RejectsFileError } from '../../upload/rejects.js';
-import { formatProblem } from '../../csv/problems.js';
-import type { WorkflowUpdateJson } from '../../schemas/run-output.js';
-import type { Output } from '../../output/output.js';
-import { UploadProgress } from './update-progress.js';
-import { stopError } from './update-errors.js';
-import { Progress } from '../progress.js';
-import { plural } from '../../plural.js';
+import { AuthError, UsageError } from '../../errors.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { MAX_ENTRIES_PER_UPDATE } from '../../limits.js';
 import { said } from '../../said.js';
-import { redact } from '../../redact.js';
+import type { UpdatePlan } from './update-render.js';
+import { delimiter } from '../flags/delimiter.js';
+import { regionOf } from '../flags/send.js';
+import {
+  claimOldStateOption,
+  ignoreOldStateOption,
+  oldStatePolicy,
+  storeFileOption,
+  storeOption,
+} from '../flags/store.js';
 
-export interface UpdateOptions extends StoreFlags {
-  workflowId: string;
-  csv: string;
-  delimiter: string;
-  keepEmpty?: boolean;
-  maxInvalid: number;
-  rejects?: string;
-  batchSize: number;
-  dryRun?: boolean;
-  restart?: boolean;
-  resendUncertain?: boolean;
-  quiet?: boolean;
-  yes?: boolean;
-  claimOldState?: boolean;
-  ignoreOldState?: boolean;
-  /** Region of callees written as national numbers (else the profile's `region`). */
-  region?: string;
+/** `workflow update --workflow-id ID --csv FILE`: the command and its flags. */
+function declare(workflow: Command) {
+  return workflow
+    .command('update')
+    .description(
+      'upload contacts from a CSV file into a running workflow, in batches (POST /service/cloud/workflow/updatedetails)',
+    )
+    .requiredOption('--workflow-id <id>', 'workflow id')
+    .requiredOption('--csv <file>', 'contacts CSV (UTF-8, with a header row)')
+    .option('--delimiter <char>', 'field delimiter, one character; "tab" for a tab', delimiter, ',')
+    .option('--keep-empty', 'send empty cells as empty variables (default: left out)')
+    .option(
+      '--region <code>',
+      "region of callees written without + and a country code (ISO 3166, e.g. ID; else the profile's region): such a number is refused without one, never guessed",
+    )
+    .option(
+      '--max-invalid <n>',
+      'skip up to n invalid rows and send the rest (0: any invalid row stops the upload)',
+      nonNegativeInt,
+      0,
+    )
+    .option('--rejects <file>', 'write every rejected row, as read, with its line and reason, to this CSV')
+    .option(
+      '--batch-size <n>',
+      `entries per request, at most ${MAX_ENTRIES_PER_UPDATE}`,
+      batchSizeOf,
+      MAX_ENTRIES_PER_UPDATE,
+    )
+    .option('--dry-run', 'check the file and list the batches it would send; send nothing')
+    .option('--restart', "ignore an earlier run's journal: send every batch again")
+    .option('-q, --quiet', 'print errors only (no progress, warnings or summary; --json still prints the summary)')
+    .option(
+      '--resend-uncertain',
+      'send again the batches an earlier run left uncertain (sent, no answer) whose rows lack caseid',
+    )
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .addOption(claimOldStateOption())
+    .addOption(ignoreOldStateOption())
+    .addOption(storeOption())
+    .addOption(storeFileOption())
+    .addHelpText(
+      'after',
+      `
+The CSV: a header row; callee (a phone number) and platform (1 to 40 characters) are required;
+caseid and pds_variables (a JSON object's text, or a plain string) are optional; every other
+column becomes a key of variables. A callee is read as push reads a caller_id: spaces, dashes,
+dots, brackets, 00 for +, full-width digits; a national number (0812-3450-0014) needs --region or
+the profile's region. Each callee is sent in E.164 (+6281234500014), the spec's form, and two
+spellings of one number are one callee. UTF-8 with or without BOM, quoted fields with commas and
+line breaks, CRLF. Columns rejected_line and rejected_reason are ignored (see --rejects).
+
+Every row is checked before anything is sent: a bad callee, platform or pds_variables, a row
+repeating an earlier row's callee and caseid, a row with too few or too many fields. Problems are
+listed with their line and column, and nothing is sent (exit 3) unless --max-invalid allows
+skipping them. --rejects writes the rejected rows, as read, after their line and reason: fix them
+and upload that file as it is.
+
+Valid rows go in batches of at most ${MAX_ENTRIES_PER_UPDATE} (--batch-size), one request at a time. A batch
+is retried when the connection could not be made and on 429 and 5xx answers (the service took
+nothing). The file is read twice and never held in memory: the check spools the batches' JSON
+beside the journal (about twice the CSV's size, removed when the run ends).
+
+A journal (uploads/<workflow>-<content hash>.journal, in the state folder; in the store with a
+PostgreSQL one, shared by every host) records each batch before it is sent and its answer after. After a failure, Ctrl-C or a kill, run the same command
+again: it continues after the accepted batches. A batch whose body may have reached the service
+with no answer (connection lost after sending, timeout, the process killed) is uncertain: when
+every entry carries caseid it is sent again (caseid keeps the service from duplicating it), and
+the run says so; otherwise it is NOT sent again, the run stops naming its lines (exit 5), a re-run
+sends only the rest, and --resend-uncertain sends those lines too. An answer with status OK and
+code 200 means accepted; the service's count is shown per batch and summed, and a count other
+than the entries sent is a warning, never a failure.
+
+Once an upload completed, the same content to the same workflow has nothing left to send;
+--restart sends everything again. A file at the same path with new content (the next night's
+export) is a new upload and goes ahead, with a warning naming the earlier upload that stopped and
+how far it got. Two runs of the same upload at once: the second refuses (exit 2), naming the
+first one's pid.
+
+Without a terminal (cron), --yes is required; progress is one line per batch on stderr.
+
+Exit codes: 0 done; 1 the service refused a batch (named, with its lines: fix what it says, running
+again alone will not help); 2 usage, or the same upload already running; 3 invalid rows or file,
+nothing sent; 4 authentication; 5 network, timeout, 429 or 5xx after retries (run again), or
+uncertain batches left unsent (see above); 130 Ctrl-C (after journaling the batch in flight) or
+confirmation declined.
+
+Examples:
+  callctl workflow update --workflow-id wf-20001 --csv contacts.csv --dry-run
+  callctl workflow update --workflow-id wf-20001 --csv contacts.csv --rejects rejects.csv --max-invalid 50
+  callctl workflow update --workflow-id wf-20001 --csv contacts.csv --yes --json | jq .entriesAcknowledged
+
+Without a terminal every progress, warning and error line on stderr starts with an ISO-8601 time.
+
+JSON (--json), ONE line on stdout once the file is checked (also when the run fails or stops):
+${JSON_SHAPES.workflowUpdate}
+"sent": entries accepted in this run; "serviceCount": the service's count, summed; "uncertain":
+batches that may have reached the service; "earlierUpload": null, or a stopped upload of the same
+path this one replaced; "problems": the first 20; "batches": --dry-run only.`,
+    );
 }
 
-/** The `--json` summary (its schema is the help page's shape). */
-export type UpdateSummary = WorkflowUpdateJson;
+function batchSizeOf(value: string): number {
+  const n = positiveInt(value);
+  if (n > MAX_ENTRIES_PER_UPDATE)
+    throw new InvalidArgumentError(`at most ${MAX_ENTRIES_PER_UPDATE}, the service's limit per request`);
+  return n;
+}
+
+/** What runWorkflowUpdate is given: the flags of the declaration. */
+export type UpdateOptions = FlagsOf<typeof declare>;
+
+export function register(workflow: Command, { start }: Deps): void {
+  declare(workflow).action((flags, command) => start(command, runWorkflowUpdate, flags));
+}
 
 /**
- * `workflow update --workflow-id ID --csv FILE`: checks every row, then sends the valid ones in
- * batches, journaled so that a re-run continues after the last acknowledged batch.
+ * `workflow update`: checks every row, then sends the valid ones in batches, journaled so that a
+ * re-run continues after the last acknowledged batch (the engine: src/upload/upload.ts).
  */
 export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Promise<number> {
-  const started = ctx.io.now();
+  const startedAt = ctx.io.now();
   // Run by cron: without a terminal, the final error line carries its time too (src/main.ts).
   ctx.stampLines = 'piped';
   if (!opts.dryRun && !opts.yes && !ctx.canPrompt()) {
@@ -55,196 +145,70 @@ export async function runWorkflowUpdate(ctx: Context, opts: UpdateOptions): Prom
       said`workflow update changes the contacts of a running workflow: without a terminal to confirm on, pass --yes (or --dry-run to only check the file)`,
     );
   }
+  const plan = await uploadPlan(ctx, opts);
+  const store = await ctx.store(plan.store);
+  const render = await import('./update-render.js');
+  const { upload } = await import('../../upload/upload.js');
+  const { updateDetailsJson } = await import('../../api/cloud.js');
+  const client = plan.dryRun ? undefined : await ctx.client();
+  // Never retried by the transport once the body may have gone out: the engine decides (and says so).
+  const sendBatch = (details: Buffer) => updateDetailsJson(client!, plan.workflowId, details);
+  const screen = await render.uploadScreen(ctx, plan);
+  const outcome = await upload(plan, { store, ...screen, sendBatch, sleep: (ms) => ctx.io.sleep(ms) })
+    .catch(screen.failed)
+    .finally(screen.stop);
+  return render.toldOutcome(ctx, plan, outcome, startedAt);
+}
+
+/**
+ * The upload's plan, from the flags: the file and where rejected rows go, the region of national
+ * numbers, where the contacts go (the service and the account, which key the upload's journal)
+ * and the journal's rules; and what the run shows. A dry run without a base URL or APPKey plans
+ * the file as a first upload.
+ */
+async function uploadPlan(ctx: Context, opts: UpdateOptions): Promise<UpdatePlan> {
   if (!opts.workflowId.trim()) throw new UsageError(said`--workflow-id is empty`);
   const path = resolve(ctx.io.cwd, opts.csv);
   const rejectsPath = opts.rejects ? resolve(ctx.io.cwd, opts.rejects) : undefined;
   if (rejectsPath === path) throw new UsageError(said`--rejects names the CSV being uploaded; give another file`);
   const region = await regionOf(ctx, opts);
-  const out = await ctx.output();
-  const client = opts.dryRun ? undefined : await ctx.client();
-  if (client && !client.currentToken && !(await ctx.envCredentials())) {
+  const dryRun = opts.dryRun === true;
+  if (!dryRun && !(await ctx.client()).currentToken && !(await ctx.envCredentials())) {
     throw new AuthError(
       said`not logged in: run \`callctl auth login\`, or set CALLCTL_TOKEN, or CALLCTL_APP_KEY with CALLCTL_APP_SECRET`,
     );
   }
-  const destination = await uploadDestination(ctx, opts.dryRun === true);
-  const store = await ctx.store(opts);
-  const shown = new Progress(ctx.io, { quiet: opts.quiet === true, warn: (m) => out.warn(m), scrub: (t) => redact(t) });
-  const progress = new UploadProgress(ctx.io, basename(opts.csv), shown);
-  const abort = new AbortController();
-  let phase: 'reading' | 'confirming' | 'sending' = 'reading';
-  let stopRequested = false;
-  const offSignal = ctx.io.onSignal(() => {
-    if (phase === 'sending' && !stopRequested)
-      shown.line(said`stopping after the batch in flight (it will be journaled)...`);
-    stopRequested = true;
-    if (phase !== 'sending') abort.abort();
-  });
-
-  let upload: PreparedUpload | undefined;
-  try {
-    try {
-      upload = await PreparedUpload.prepare({
-        file: opts.csv,
-        path,
-        workflowId: opts.workflowId,
-        store,
-        destination,
-        oldState: oldStatePolicy(opts),
-        spoolDir: join(cacheDir(ctx.io.env), 'spool'),
-        delimiter: opts.delimiter,
-        keepEmpty: opts.keepEmpty === true,
-        region,
-        batchSize: opts.batchSize,
-        maxInvalid: opts.maxInvalid,
-        rejectsPath,
-        restart: opts.restart === true,
-        resendUncertain: opts.resendUncertain === true,
-        sleep: (ms) => ctx.io.sleep(ms),
-        dryRun: opts.dryRun === true,
-        signal: abort.signal,
-        onEvent: progress.onEvent,
-      });
-    } catch (error) {
-      shown.clear();
-      if (abort.signal.aborted)
-        throw new InterruptedError(said`interrupted while reading ${opts.csv}; nothing was sent`);
-      if (error instanceof RejectsFileError)
-        throw new UsageError(said`--rejects: cannot write ${opts.rejects}: ${error.reason}`);
-      throw error;
-    }
-    if (stopRequested) throw new InterruptedError(said`interrupted after reading ${opts.csv}; nothing was sent`);
-    const u = upload;
-    const { validation: v, batching } = u;
-    const summary = (status: UpdateSummary['status'], sent?: UploadOutcome, stopped?: unknown): UpdateSummary =>
-      uploadSummary(u, { status, startedAt: started, endedAt: ctx.io.now(), sent, stopped });
-
-    // --quiet: problems that stop the upload are errors and shown; skipped ones are not.
-    if (v.problems.length > 0 && !(opts.quiet && u.allowed)) listProblems(shown, opts.csv, u, !u.allowed);
-    if (!u.allowed) {
-      await printSummary(out, opts.quiet === true, summary('invalid'));
-      throw invalidError(opts, u);
-    }
-    if (opts.dryRun) {
-      await printSummary(out, opts.quiet === true, summary('dry-run'));
-      return 0;
-    }
-    if (batching.batches.length > 0 && !opts.yes) {
-      phase = 'confirming';
-      const resumed = batching.resumed.batches > 0 ? `, continuing after line ${batching.resumed.line}` : '';
-      const ok = await ctx.io.prompter.confirm(
-        `Send ${plural(batching.entries, 'contact')} from ${opts.csv} to workflow ${opts.workflowId} in ${plural(batching.batches.length, 'batch', 'batches')}${resumed}?`,
-        false,
-      );
-      if (!ok) throw new InterruptedError(said`cancelled; nothing was sent`);
-    }
-    if (stopRequested) throw new InterruptedError(said`interrupted; nothing was sent`);
-    phase = 'sending';
-    // Never retried by the transport once the body may have gone out: the uploader decides (and says so).
-    const outcome = await u.send((details) => updateDetailsJson(client!, opts.workflowId, details), {
-      shouldStop: () => stopRequested,
-    });
-    shown.clear();
-    const stopped = outcome.stop && stopError(outcome.stop);
-    const status = stopped ? 'failed' : outcome.interrupted ? 'interrupted' : 'done';
-    await printSummary(out, opts.quiet === true, summary(status, outcome, stopped));
-    if (stopped) throw stopped;
-    if (outcome.interrupted) {
-      const acked = batching.resumed.batches + outcome.batchesSent;
-      throw new InterruptedError(
-        said`interrupted: ${acked} of ${plural(batching.totalBatches, 'batch', 'batches')} are acknowledged and journaled; run the same command again to send the rest`,
-      );
-    }
-    if (batching.batches.length === 0 && !opts.quiet)
-      out.info(
-        said`nothing to send: every valid row of ${opts.csv} was already acknowledged (--restart sends them again)`,
-      );
-    return 0;
-  } finally {
-    offSignal();
-    shown.clear();
-    await upload?.close();
-  }
-}
-
-/**
- * Where the contacts go: the service (base URL) and the account (APPKey), which key the upload's
- * journal. A dry run without them plans the file as a first upload.
- */
-async function uploadDestination(ctx: Context, dryRun: boolean): Promise<Destination | undefined> {
+  const { cloudDestination } = await import('../../store/destination.js');
+  const { cacheDir } = await import('../../files/state.js');
   const settings = await ctx.settings();
   const appKey = settings.get('app-key');
   const baseUrl = settings.get('base-url');
-  if (baseUrl && appKey) return cloudDestination(await ctx.baseUrl(), appKey);
-  if (dryRun) return undefined;
-  if (!baseUrl) await ctx.baseUrl(); // its own usage error, naming --base-url
-  throw new UsageError(
-    said`workflow update keeps its journal per service and account, and the account (APPKey) is not known: set CALLCTL_APP_KEY or \`callctl config set app-key KEY\` (auth login records it)`,
-  );
-}
-
-function listProblems(shown: Progress, file: string, u: PreparedUpload, blocking: boolean): void {
-  const v = u.validation;
-  if (!blocking)
-    shown.warning(said`skipping ${plural(v.invalid, 'invalid row')} (--max-invalid ${u.options.maxInvalid}):`);
-  shown.problems(
-    v.problems,
-    v.problemCount,
-    file,
-    u.options.rejectsPath
-      ? ` (every rejected row is in ${u.options.rejectsPath})`
-      : ' (--rejects FILE writes every rejected row)',
-  );
-}
-
-function invalidError(opts: UpdateOptions, u: PreparedUpload): InputError {
-  const v = u.validation;
-  if (v.valid === 0 && v.invalid <= opts.maxInvalid)
-    return new InputError(said`${opts.csv}: no valid rows; nothing was sent`, { invalid: v.invalid });
-  const first = v.problems[0];
-  const limit =
-    opts.maxInvalid > 0 ? `more than --max-invalid ${opts.maxInvalid}` : 'use --max-invalid N to skip up to N of them';
-  return new InputError(
-    said`${opts.csv}: ${plural(v.invalid, 'invalid row')} (first: ${first ? formatProblem(first) : '?'}); nothing was sent (${limit})`,
-    { invalid: v.invalid, ...(first ? { line: first.line, column: first.column } : {}) },
-  );
-}
-
-async function printSummary(out: Output, quiet: boolean, s: UpdateSummary): Promise<void> {
-  // One line: a cron job appends it to a log that stays one record per night.
-  if (out.json) return out.writeJsonLine(s satisfies WorkflowUpdateJson);
-  if (quiet) return;
-  if (s.batches && s.batches.length > 0) {
-    out.heading('Batches it would send');
-    await out.list(s.batches, [
-      { header: 'BATCH', value: (b) => b.index },
-      { header: 'FIRST LINE', value: (b) => b.firstLine },
-      { header: 'LAST LINE', value: (b) => b.lastLine },
-      { header: 'ENTRIES', value: (b) => b.count },
-    ]);
+  const destination = baseUrl && appKey ? cloudDestination(await ctx.baseUrl(), appKey) : undefined;
+  if (!destination && !dryRun) {
+    if (!baseUrl) await ctx.baseUrl(); // its own usage error, naming --base-url
+    throw new UsageError(
+      said`workflow update keeps its journal per service and account, and the account (APPKey) is not known: set CALLCTL_APP_KEY or \`callctl config set app-key KEY\` (auth login records it)`,
+    );
   }
-  const seconds = s.durationMs / 1000;
-  const earlier = s.batchesResumed > 0 ? ` (${s.batchesResumed} acknowledged by an earlier run)` : '';
-  const batches: [string, unknown] =
-    s.status === 'dry-run'
-      ? ['batches to send', `${s.batchesTotal - s.batchesResumed}${earlier}`]
-      : ['batches sent', `${s.batchesSent} of ${s.batchesTotal}${earlier}`];
-  out.heading('Upload summary');
-  out.record([
-    ['status', s.status],
-    ['workflow', s.workflowId],
-    ['file', s.file],
-    ['rows read', s.rowsRead],
-    ['valid', s.valid],
-    ['invalid', s.invalid],
-    ['skipped', s.skipped],
-    batches,
-    ['entries acknowledged', s.entriesAcknowledged],
-    ...(s.status === 'dry-run' ? [] : ([['service count', s.serviceCount]] as const)),
-    ...(s.uncertain.length > 0
-      ? ([['uncertain', s.uncertain.map((b) => `lines ${b.firstLine}-${b.lastLine}`).join(', ')]] as const)
-      : []),
-    ['duration', `${seconds.toFixed(1)} s (${Math.round(s.rowsRead / Math.max(seconds, 0.001))} rows/s)`],
-    ...(s.rejects ? ([['rejects', s.rejects]] as const) : []),
-  ]);
+  return {
+    file: opts.csv,
+    path,
+    workflowId: opts.workflowId,
+    destination,
+    delimiter: opts.delimiter,
+    keepEmpty: opts.keepEmpty === true,
+    region,
+    batchSize: opts.batchSize,
+    maxInvalid: opts.maxInvalid,
+    rejectsPath,
+    restart: opts.restart === true,
+    resendUncertain: opts.resendUncertain === true,
+    oldState: oldStatePolicy(opts),
+    spoolDir: resolve(cacheDir(ctx.io.env), 'spool'),
+    dryRun,
+    quiet: opts.quiet === true,
+    yes: opts.yes === true,
+    rejects: opts.rejects,
+    store: { store: opts.store, storeFile: opts.storeFile },
+  };
 }
