@@ -86,9 +86,9 @@ export async function startServeHooks(
   let ready!: (url: string) => void;
   const listening = new Promise<string>((r) => (ready = r));
   const done = run(ctx, {
+    ...(await declaredDefaults()),
     host: '127.0.0.1',
     port: 0,
-    onBadSign: 'reject',
     ...opts,
     stop: stopper.signal,
     onListening: ready,
@@ -113,6 +113,23 @@ export async function startServeHooks(
         .filter(Boolean)
         .map((l) => JSON.parse(l) as Record<string, unknown>),
   };
+}
+
+/** serve-hooks' options as its declaration gives them with no flag (the defaults), parsed by the real tree. */
+async function declaredDefaults() {
+  const [{ buildProgram }, { makeDeps }] = await Promise.all([
+    import('../../src/program.js'),
+    import('../../src/commands/action.js'),
+  ]);
+  const io = testIO();
+  const state = { exitCode: 0 };
+  let declared: unknown;
+  const deps = makeDeps(io, state, async (_command, opts) => {
+    declared = opts;
+    return 0;
+  });
+  await (await buildProgram(io, state, deps, ['serve-hooks'])).parseAsync(['serve-hooks'], { from: 'user' });
+  return declared as import('../../src/commands/serve-hooks/serve.js').ServeOptions;
 }
 
 /** Polls until `cond` holds (or fails after `ms`). */

@@ -4,7 +4,8 @@ import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startListener, type Listener } from '../../src/hooks/listener.js';
-import { Receiver, type ReceiverEvent } from '../../src/hooks/receiver.js';
+import { receive, type ReceiverEvent } from '../../src/hooks/receive.js';
+import { openStore } from '../../src/store/resolve.js';
 import { EventLog } from '../../src/store/files/event-log.js';
 import { PostgresEvents } from '../../src/store/postgres/events.js';
 import { taskSign } from '../../src/signing/sign.js';
@@ -82,13 +83,23 @@ describe('GET /readyz tells whether notifications would be acknowledged', () => 
     const db = await migratedDatabase('outage');
     const proxy = await tcpProxy([{ host: '127.0.0.1', port: Number(new URL(db).port) }]);
     open.push(proxy);
-    const store = await PostgresEvents.open(viaProxy(db, proxy));
+    const store = await openStore({
+      flags: {},
+      env: { CALLCTL_STORE: viaProxy(db, proxy) },
+      profileStore: undefined,
+      dir: tempDir(),
+    });
     // The receiver's clock, moved by the test: the outage's length is read from it alone.
     let clock = 1_000_000;
-    const receiver = await Receiver.start({ port: 0, keys: [KEY], store, now: () => clock });
-    open.push(store, { close: () => receiver.run(Promise.resolve()) });
     const told: ReceiverEvent[] = [];
-    receiver.on((e) => told.push(e));
+    const stop = new AbortController();
+    const running = receive(
+      { host: '127.0.0.1', port: 0, keys: [KEY], maxAgeMs: 15 * 60_000 },
+      { store, signal: stop.signal, now: () => clock, onEvent: (e) => told.push(e) },
+    );
+    open.push(store, { close: () => (stop.abort(), running) });
+    await eventually(() => told.some((e) => e.kind === 'ready'), 15_000, 'listening');
+    const receiver = told.find((e) => e.kind === 'listening')!;
 
     await proxy.cut();
     expect((await post(receiver.url, task('T-OUT-1'))).status).toBe(503);

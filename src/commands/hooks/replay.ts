@@ -5,7 +5,7 @@ import { NetworkError, ServiceError, ServiceUnavailableError, UsageError } from 
 import { readFailed, readSource } from './source.js';
 import { resend } from '../../hooks/resend.js';
 import { timeOf } from '../time-flags.js';
-import { chatbotSigning, forwardKey, parseEventTypes } from './secrets.js';
+import { chatbotSigning, forwardKey, parseEventTypes } from '../../hooks/plan.js';
 import { httpUrl } from '../../config/http-url.js';
 import { said } from '../../said.js';
 
@@ -28,8 +28,8 @@ export async function runHooksReplay(ctx: Context, opts: ReplayOptions): Promise
   const to = httpUrl(opts.to, '--to');
   const types = parseEventTypes(opts.events);
   const since = opts.since === undefined ? undefined : timeOf(opts.since, ctx.io.now(), '--since');
-  const chatbot = chatbotSigning(ctx, opts);
-  const key = forwardKey(ctx, opts, to);
+  const chatbot = chatbotSigning(opts, ctx.io.env);
+  const key = forwardKey(opts, to, ctx.io.env);
   const out = await ctx.output();
   const json = out.json || !ctx.io.stdoutIsTTY;
   let sent = 0;

@@ -76,7 +76,7 @@ export async function runHooksTrigger(ctx: Context, opts: TriggerOptions): Promi
     import('../../hooks/outgoing.js'),
     import('../../hooks/samples.js'),
     import('../../hooks/send.js'),
-    import('./secrets.js'),
+    import('../../hooks/plan.js'),
   ]);
   const { type } = opts;
   if (!(SAMPLE_TYPES as readonly string[]).includes(type)) {
@@ -93,10 +93,10 @@ export async function runHooksTrigger(ctx: Context, opts: TriggerOptions): Promi
     }
   }
   const needsKey = (sampleType === 'plan.end' || sampleType === 'task.end') && !body.Sign;
-  const [key] = needsKey ? await hookKeys(ctx, opts) : [];
+  const [key] = needsKey ? hookKeys(opts, (await ctx.settings()).get('hook-keys')) : [];
   if (needsKey && !key)
     throw new UsageError(said`${type} is signed with a KEY: give --key, --key-file or CALLCTL_HOOK_KEYS`);
-  const chatbot = chatbotSigning(ctx, opts);
+  const chatbot = chatbotSigning(opts, ctx.io.env);
   let request;
   try {
     request = await signNotification(sampleType, body, {

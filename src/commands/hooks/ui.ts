@@ -6,7 +6,7 @@ import { flatHeap } from '../../heap.js';
 import type { EventStore } from '../../store/events.js';
 import { HandlerErrors, type Handler } from '../../hooks/guard.js';
 import { eventFilter, exportLine, CSV_HEAD } from './events.js';
-import { chatbotSigning, forwardKey } from './secrets.js';
+import { chatbotSigning, forwardKey, type ChatbotSigning } from '../../hooks/plan.js';
 import { readSource, type SourceFlags } from './source.js';
 import { said } from '../../said.js';
 
@@ -15,13 +15,21 @@ export interface InspectorFlags {
   port?: number;
   tokenFile?: string;
   open?: boolean;
+}
+
+/** Where Send again goes (`to`, none without a forward target), and how it signs. */
+export interface InspectorForward {
+  to?: string;
+  chatbot: ChatbotSigning;
+  key?: Buffer;
+}
+
+export interface UiOptions extends SourceFlags, InspectorFlags {
   forwardTo?: string;
   forwardSecretFile?: string;
   chatbotSecretFile?: string;
   signCommand?: string;
 }
-
-export interface UiOptions extends SourceFlags, InspectorFlags {}
 
 /** The token of `--token-file` (its first line), or undefined. */
 function tokenOf(file: string | undefined): string | undefined {
@@ -48,6 +56,7 @@ export async function serveInspector(
   ctx: Context,
   store: EventStore,
   flags: InspectorFlags,
+  forwarding: () => InspectorForward,
   beside: { announce: 'stdout' | 'stderr'; failed?: (handler: Handler, error: unknown) => void } = {
     announce: 'stdout',
   },
@@ -59,9 +68,7 @@ export async function serveInspector(
   const { isLoopback, newToken } = await import('../../hooks/ui/access.js');
   const fromFile = tokenOf(flags.tokenFile);
   const token = fromFile ?? (isLoopback(host) ? undefined : newToken());
-  const forwardTo = flags.forwardTo === undefined ? undefined : httpUrl(flags.forwardTo, '--forward-to');
-  const chatbot = chatbotSigning(ctx, flags);
-  const key = forwardKey(ctx, flags, forwardTo);
+  const { to: forwardTo, chatbot, key } = forwarding();
   const { startInspector } = await import('../../hooks/ui/server.js');
   const transport = forwardTo ? await ctx.transport() : undefined;
   const { resend } = await import('../../hooks/resend.js');
@@ -134,7 +141,11 @@ export async function runHooksUi(ctx: Context, opts: UiOptions): Promise<number>
   flatHeap();
   const store = await readSource(ctx, opts);
   try {
-    const stop = await serveInspector(ctx, store, opts);
+    const stop = await serveInspector(ctx, store, opts, () => {
+      const to = opts.forwardTo === undefined ? undefined : httpUrl(opts.forwardTo, '--forward-to');
+      const chatbot = chatbotSigning(opts, ctx.io.env);
+      return { to, chatbot, key: forwardKey(opts, to, ctx.io.env) };
+    });
     await new Promise<void>((resolve) => {
       const off = ctx.io.onSignal(() => {
         off();

@@ -1,6 +1,8 @@
 import { fsReason } from '../../errors.js';
 import type { IO } from '../../io.js';
 import { plural } from '../../plural.js';
+import { redactValues } from '../../redact.js';
+import type { Rendered } from './render.js';
 
 type Name = 'stdout' | 'stderr';
 
@@ -11,7 +13,8 @@ type Name = 'stdout' | 'stderr';
  * receiver: the events are in the log or the store. What is lost is counted (`lost`: the metrics),
  * and told on the other stream when writing fails and again when it works once more.
  */
-export function receiverOutput(io: IO, lost: (lines: number) => void, stamp: () => string) {
+export function receiverOutput(io: IO, stamp: () => string) {
+  let lost = (_lines: number): void => undefined;
   // The writes' callbacks below tell of it: the process goes on.
   const off = io.onOutputError(() => undefined);
   const tell = (name: Name, text: string) => {
@@ -53,5 +56,26 @@ export function receiverOutput(io: IO, lost: (lines: number) => void, stamp: () 
       flush,
     };
   };
-  return { stdout: batched('stdout'), stderr: batched('stderr'), close: off };
+  const stdout = batched('stdout');
+  const stderr = batched('stderr');
+  return {
+    /** Writes what an event renders to; every known secret redacted, also where a body holds one. */
+    write(text: Rendered) {
+      if (text.out) stdout.write(redactValues(text.out));
+      if (text.err) {
+        stdout.flush(); // keep the order of what a person reads on one terminal
+        stderr.write(`${stamp()}${redactValues(text.err)}`);
+        stderr.flush();
+      }
+    },
+    /** What counts the lines that could not be written (the receiver's metric). */
+    onLost(count: (lines: number) => void) {
+      lost = count;
+    },
+    /** Writes what is pending, and lets errors of the output end the process again. */
+    close() {
+      stdout.flush();
+      off();
+    },
+  };
 }

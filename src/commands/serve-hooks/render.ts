@@ -2,7 +2,8 @@ import type { ServeHooksLine } from '../../schemas/hooks-output.js';
 import type { Paint } from '../../output/paint.js';
 import type { EventSummary } from '../../schemas/detect.js';
 import type { HookRecord } from '../../store/events.js';
-import type { ReceiverEvent, ReceiverSummary } from '../../hooks/receiver.js';
+import type { ReceiverEvent, ReceiverSummary } from '../../hooks/receive.js';
+import type { ReceivePlan } from '../../hooks/plan.js';
 import { maskNumber, printable } from '../../output/printable.js';
 
 import { plural } from '../../plural.js';
@@ -153,6 +154,9 @@ export function render(event: ReceiverEvent, options: RenderOptions, c: { out: P
       return {
         err: `${c.err.yellow('warning:')} ${plural(event.count, 'request')} cut short by the sender before the body was all in (not answered, not recorded; ${event.total} in all)\n`,
       };
+    case 'listening':
+    case 'ready':
+      return {}; // the command says these (listeningLine)
     case 'unlogged':
       return {
         err: `${c.err.yellow('warning:')} ${event.count} refused request${event.count === 1 ? '' : 's'} not logged (over --refused-log-rate; ${event.total} in all)\n`,
@@ -170,4 +174,22 @@ export function stoppedLine(s: ReceiverSummary): string {
     s.connectionsRefused ? `${plural(s.connectionsRefused, 'connection')} over the caps closed` : undefined,
   ].filter(Boolean);
   return `stopped: ${plural(s.events, 'event')} (${plural(s.retries, 'retry', 'retries')}, ${s.rejected} rejected)${extra.length ? `; ${extra.join('; ')}` : ''}`;
+}
+
+/** The first line of a run: where it listens, how it verifies, where it keeps and sends events. */
+export function listeningLine(event: Extract<ReceiverEvent, { kind: 'listening' }>, plan: ReceivePlan): string {
+  const keys = plan.keys.length;
+  const { forwardTo, forwardKey, signCommand, chatbotSecret } = plan;
+  return [
+    `listening on ${event.url}${plan.path ? ' (POST on --path only)' : ''}; GET /healthz, /readyz${plan.metricsPath ? `, ${plan.metricsPath}` : ''}`,
+    event.metricsUrl ? `metrics on ${event.metricsUrl}` : undefined,
+    keys ? `${keys} key${keys > 1 ? 's' : ''}` : undefined,
+    signCommand ? 'chatbot: sign command' : chatbotSecret ? 'chatbot: secret' : 'chatbot: unverified',
+    event.store.summary,
+    forwardTo
+      ? `forwarding to ${new URL(forwardTo).origin} ${forwardKey ? 'signed' : 'unsigned (no --forward-secret-file or CALLCTL_FORWARD_SECRET)'}`
+      : undefined,
+  ]
+    .filter(Boolean)
+    .join('; ');
 }

@@ -1,9 +1,38 @@
 import { readFileSync } from 'node:fs';
-import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import { isEventType, type EventType } from '../../schemas/events.js';
-import { said } from '../../said.js';
-import { webhookKey } from '../../signing/webhook.js';
+import { UsageError } from '../errors.js';
+import { addSecret } from '../redact.js';
+import { said } from '../said.js';
+import { isEventType, type EventType } from '../schemas/events.js';
+import { webhookKey } from '../signing/webhook.js';
+import type { ListenerOptions } from './listener.js';
+
+/** The certificate and key files of `--tls-cert` and `--tls-key`, read again on a hang-up. */
+export interface TlsPaths {
+  cert: string;
+  key: string;
+}
+
+/**
+ * Everything decided before receiving starts (receive.ts): where to listen, how to verify, where
+ * events are kept and sent on, the bounds. serve-hooks builds it from its flags, with the KEYs
+ * and secrets read here.
+ */
+export interface ReceivePlan extends Omit<
+  ListenerOptions,
+  'store' | 'tls' | 'forwardTransport' | 'forwardClaim' | 'onWrite' | 'now'
+> {
+  host: string;
+  port: number;
+  maxAgeMs: number;
+  /** The events' NDJSON file (Store.events: a files store's log; not with a database). */
+  log?: string;
+  fsync?: boolean;
+  tlsFiles?: TlsPaths;
+  /** The inspector is served beside: what is recorded must be kept somewhere it can be read. */
+  ui?: boolean;
+  /** The types shown (all are recorded); undefined shows all. */
+  shown?: Set<EventType>;
+}
 
 /** Comma- or line-separated keys; `#` starts a comment line. */
 export function splitKeys(text: string): string[] {
@@ -30,20 +59,17 @@ export interface KeyFlags {
 
 /**
  * The KEYs for plan and task `Sign`, in order (the order names them in the output: key 1, key 2).
- * Precedence: `--key` and `--key-file`, then CALLCTL_HOOK_KEYS, then the profile's `hook-keys`.
- * Each becomes a secret of the run, redacted from any output.
+ * Precedence: `--key` and `--key-file`, then `stored` (CALLCTL_HOOK_KEYS, then the profile's
+ * `hook-keys`). Each becomes a secret of the run, redacted from any output.
  */
-export async function hookKeys(ctx: Context, flags: KeyFlags): Promise<string[]> {
+export function hookKeys(flags: KeyFlags, stored: string | undefined): string[] {
   let keys = [
     ...(flags.key ?? []).flatMap(splitKeys),
     ...(flags.keyFile ? splitKeys(readFile(flags.keyFile, '--key-file')) : []),
   ];
   if (flags.keyFile && keys.length === 0) throw new UsageError(said`--key-file ${flags.keyFile} holds no key`);
-  if (keys.length === 0) {
-    const stored = (await ctx.settings()).get('hook-keys');
-    keys = stored ? splitKeys(stored) : [];
-  }
-  for (const k of keys) ctx.addSecret(k);
+  if (keys.length === 0) keys = stored ? splitKeys(stored) : [];
+  for (const k of keys) addSecret(k);
   return keys;
 }
 
@@ -52,15 +78,20 @@ export interface ChatbotFlags {
   signCommand?: string;
 }
 
+export interface ChatbotSigning {
+  secret?: string;
+  command?: string;
+}
+
 /** The chatbot secret (`--chatbot-secret-file`, else CALLCTL_CHATBOT_SECRET) and sign command. */
-export function chatbotSigning(ctx: Context, flags: ChatbotFlags): { secret?: string; command?: string } {
+export function chatbotSigning(flags: ChatbotFlags, env: NodeJS.ProcessEnv): ChatbotSigning {
   const fromFile = flags.chatbotSecretFile
     ? readFile(flags.chatbotSecretFile, '--chatbot-secret-file').replace(/\r?\n$/, '')
     : undefined;
   if (flags.chatbotSecretFile && !fromFile)
     throw new UsageError(said`--chatbot-secret-file ${flags.chatbotSecretFile} is empty`);
-  const secret = fromFile ?? (ctx.io.env.CALLCTL_CHATBOT_SECRET || undefined);
-  ctx.addSecret(secret);
+  const secret = fromFile ?? (env.CALLCTL_CHATBOT_SECRET || undefined);
+  addSecret(secret);
   return { ...(secret ? { secret } : {}), ...(flags.signCommand ? { command: flags.signCommand } : {}) };
 }
 
@@ -70,19 +101,19 @@ export function chatbotSigning(ctx: Context, flags: ChatbotFlags): { secret?: st
  * when neither is given, or when nothing is sent on (`to` undefined).
  */
 export function forwardKey(
-  ctx: Context,
   flags: { forwardSecretFile?: string },
   to: string | undefined,
+  env: NodeJS.ProcessEnv,
 ): Buffer | undefined {
   const file = flags.forwardSecretFile;
   if (to === undefined) {
     if (file) throw new UsageError(said`--forward-secret-file signs forwards: give --forward-to too`);
     return undefined;
   }
-  const secret = file ? readFile(file, '--forward-secret-file').trim() : ctx.io.env.CALLCTL_FORWARD_SECRET?.trim();
+  const secret = file ? readFile(file, '--forward-secret-file').trim() : env.CALLCTL_FORWARD_SECRET?.trim();
   if (!file && !secret) return undefined;
-  ctx.addSecret(secret);
-  if (secret?.startsWith('whsec_')) ctx.addSecret(secret.slice('whsec_'.length));
+  addSecret(secret);
+  if (secret?.startsWith('whsec_')) addSecret(secret.slice('whsec_'.length));
   const key = webhookKey(secret ?? '');
   if (Buffer.isBuffer(key)) return key;
   const from = file ? said`--forward-secret-file ${file}` : said`CALLCTL_FORWARD_SECRET`;
