@@ -1,6 +1,6 @@
 // Generated from the zod schemas by test/help/json-shapes.test.ts; do not edit (UPDATE_JSON_SHAPES=1 rewrites it).
 
-/** The JSON shape of each command whose --json is a schema's JSON, for its help page (src/help/json-shape.ts). */
+/** The JSON shape of each command whose --json is a schema's JSON, for its help page (drawn by test/help/json-shape.ts). */
 export const JSON_SHAPES = {
   robots: `  [{"RobotMethod", "RobotID", "RobotName", "RobotDescription", "Link", "Tone",
    "Voice"}]`,

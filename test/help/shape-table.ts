@@ -100,7 +100,7 @@ export function generatedShapes(): string {
   const entries = Object.entries(SHAPES).map(([name, s]) => `  ${name}: \`${wrapShape(jsonShape(s.schema))}\`,`);
   return `// Generated from the zod schemas by test/help/json-shapes.test.ts; do not edit (UPDATE_JSON_SHAPES=1 rewrites it).
 
-/** The JSON shape of each command whose --json is a schema's JSON, for its help page (json-shape.ts, beside this file). */
+/** The JSON shape of each command whose --json is a schema's JSON, for its help page (drawn by test/help/json-shape.ts). */
 export const JSON_SHAPES = {
 ${entries.join('\n')}
 } as const;
