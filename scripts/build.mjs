@@ -182,7 +182,6 @@ await build({
   entryNames: '[dir]/[name]',
   chunkNames: 'chunks/[name]-[hash]',
 });
-await build({ ...common, entryPoints: ['src/upload/part-worker.ts'], outfile: 'dist.next/upload/part-worker.js' });
 // Used by this script only, removed once the pages are rendered.
 await build({ ...common, entryPoints: ['src/help/pages.ts'], outfile: 'dist.next/help-pages.js' });
 for (const name of readdirSync(out('dist.next'), { recursive: true }).filter((n) => n.endsWith('.js'))) {

@@ -4,8 +4,7 @@
 // Node 20's SEA main script is one CommonJS file that can require only Node's built-ins, so the
 // built program (dist/, from scripts/build.mjs) is bundled once more, from bin/callctl.js, into
 // one CommonJS file. What the npm package reads from dist/ by path travels as SEA assets
-// (src/packaged.ts): the help pages and the upload's worker, itself bundled as CommonJS to be
-// started with `new Worker(source, { eval: true })`.
+// (src/packaged.ts): the help pages.
 //
 //   node scripts/sea.mjs [OUT]     (default release/callctl-linux-x64; run `npm run build` first)
 import { execFileSync } from 'node:child_process';
@@ -119,7 +118,6 @@ export async function buildExecutable(out, node = process.execPath) {
   const work = mkdtempSync(join(tmpdir(), 'callctl-sea-'));
   try {
     await build({ ...cjs, entryPoints: [join(root, 'bin/callctl.js')], outfile: join(work, 'main.cjs') });
-    await build({ ...cjs, entryPoints: [join(dist, 'upload/part-worker.js')], outfile: join(work, 'part-worker.cjs') });
     const config = {
       main: join(work, 'main.cjs'),
       output: join(work, 'sea.blob'),
@@ -128,7 +126,6 @@ export async function buildExecutable(out, node = process.execPath) {
       useCodeCache: true,
       assets: {
         'help.json': join(dist, 'help.json'),
-        'part-worker.cjs': join(work, 'part-worker.cjs'),
       },
     };
     writeFileSync(join(work, 'sea-config.json'), JSON.stringify(config));

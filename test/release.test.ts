@@ -158,27 +158,6 @@ describe.runIf(linuxX64)('the single executable, with no node on PATH', () => {
     await expect(refused).rejects.toMatchObject({ code: 1 });
   });
 
-  it('uploads a file large enough to be checked in two halves, the second in a worker thread started from the code inside', async () => {
-    // Over 4 MiB (SPLIT_MIN_BYTES, src/upload/check-file.ts), so the check splits the file.
-    const rows = ['callee,platform,name,note'];
-    for (let i = 0; i < 80_000; i++)
-      rows.push(`+62812${String(3_000_000 + i).padStart(7, '0')},a,Person ${i},a note to make the row longer`);
-    const csv = join(work, 'contacts.csv');
-    writeFileSync(csv, `${rows.join('\n')}\n`);
-    expect(statSync(csv).size).toBeGreaterThan(4 << 20);
-    const args = ['workflow', 'update', '--workflow-id', sandbox.seed.workflowId, '--csv', csv, '--yes', '--json'];
-    // NODE_DEBUG=worker: Node logs each worker it creates, with the source it was given.
-    const { stdout, stderr } = await callctl(args, { ...service, NODE_DEBUG: 'worker' });
-    expect(stderr).toMatch(/create new worker/);
-    expect(stderr).toContain('dist/upload/part-worker.js'); // the carried bundle's own path comment
-    expect(JSON.parse(stdout)).toMatchObject({
-      status: 'done',
-      rowsRead: 80_000,
-      valid: 80_000,
-      entriesAcknowledged: 80_000,
-    });
-  }, 60_000);
-
   it('serve-hooks receives, verifies and logs a notification that hooks trigger signs and sends', async () => {
     const log = join(work, 'events.ndjson');
     const hooks = start(['serve-hooks', '--port', '0', '--key', 'k-1', '--log', log], 'stderr');

@@ -142,13 +142,6 @@ export const MAX_ROW_CHARS = 1 << 20;
 
 export interface ReadOptions {
   delimiter: string;
-  /** Read only the bytes from `start` (a record's first byte) up to `end` (exclusive). */
-  start?: number;
-  end?: number;
-  /** The line `start` is on (1 by default). */
-  firstLine?: number;
-  /** The record delimiter, when it is known (csv-parse finds it otherwise). */
-  recordDelimiter?: string;
   signal?: AbortSignal;
   /**
    * Called for each record, in order, with the line of the file it starts on. Blank lines are
@@ -169,11 +162,10 @@ export interface ReadOptions {
  */
 export async function readRecords(path: string, display: string, options: ReadOptions): Promise<{ lines: number }> {
   // The line the next record starts on.
-  let next = options.firstLine ?? 1;
+  let next = 1;
   const parser = new Parser({
     bom: true,
     delimiter: options.delimiter,
-    ...(options.recordDelimiter ? { record_delimiter: options.recordDelimiter } : {}),
     relax_column_count: true,
     max_record_size: MAX_ROW_CHARS,
   });
@@ -196,11 +188,7 @@ export async function readRecords(path: string, display: string, options: ReadOp
     }
   });
   let bytes = 0;
-  const file = createReadStream(path, {
-    highWaterMark: PARSE_CHUNK_BYTES,
-    start: options.start,
-    ...(options.end !== undefined ? { end: options.end - 1 } : {}),
-  });
+  const file = createReadStream(path, { highWaterMark: PARSE_CHUNK_BYTES });
   if (options.onBytes) {
     file.on('data', (chunk) => {
       bytes += chunk.length;

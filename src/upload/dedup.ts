@@ -19,53 +19,14 @@ export class DuplicateIndex {
   private scale: number;
   private count = 0;
 
-  /** `slots`: a table to take over (see fromSlots), of `capacity` slots. */
-  constructor(capacity = 1 << 16, slots?: Uint32Array) {
+  constructor(capacity = 1 << 16) {
     this.capacity = Math.max(2, Math.ceil(capacity));
-    this.table = slots ?? new Uint32Array(this.capacity * 3);
+    this.table = new Uint32Array(this.capacity * 3);
     this.scale = this.capacity / 2 ** 32;
-  }
-
-  /**
-   * The capacity to start with for about `rows` keys: room for them all, so that the table is
-   * not grown (and copied) on the way, which at a million rows left tens of MB behind.
-   */
-  static capacityFor(rows: number | undefined): number {
-    return rows === undefined ? 1 << 16 : Math.max(1 << 16, Math.ceil((rows * 1.05) / LOAD));
-  }
-
-  /** An index made from another's `slots` (sent from a worker thread). */
-  static fromSlots(slots: Uint32Array, size: number): DuplicateIndex {
-    const index = new DuplicateIndex(slots.length / 3, slots);
-    index.count = size;
-    return index;
   }
 
   get size(): number {
     return this.count;
-  }
-
-  /** The table itself, to send to another thread (see fromSlots). */
-  get slots(): Uint32Array {
-    return this.table;
-  }
-
-  /** Whether any key of `other` is in this index too. */
-  overlaps(other: DuplicateIndex): boolean {
-    const slots = other.table;
-    for (let i = 0; i < slots.length; i += 3) {
-      if (slots[i + 2] !== 0 && this.find(slots[i]!, slots[i + 1]!) !== undefined) return true;
-    }
-    return false;
-  }
-
-  private find(h1: number, h2: number): number | undefined {
-    const table = this.table;
-    for (let slot = this.home(h1); ; slot = this.next(slot)) {
-      const at = table[slot * 3 + 2]!;
-      if (at === 0) return undefined;
-      if (table[slot * 3] === h1 && table[slot * 3 + 1] === h2) return at;
-    }
   }
 
   /**

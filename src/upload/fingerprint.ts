@@ -21,7 +21,7 @@ export interface Fingerprint {
 export async function fingerprint(
   path: string,
   display: string,
-  options: { signal?: AbortSignal; onBytes?: (bytes: number) => void; onChunk?: (chunk: Buffer) => void } = {},
+  options: { signal?: AbortSignal; onBytes?: (bytes: number) => void } = {},
 ): Promise<Fingerprint> {
   const hash = createHash('sha256');
   let bytes = 0;
@@ -31,7 +31,6 @@ export async function fingerprint(
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     if (bytes === 0 && chunk.includes(0)) throw utf16Error(display, chunk, chunk.indexOf(0));
     hash.update(chunk);
-    options.onChunk?.(chunk);
     const data = carry ? Buffer.concat([carry, chunk]) : chunk;
     const start = bytes - (carry?.length ?? 0);
     const cut = completeLength(data);

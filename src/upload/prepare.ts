@@ -17,10 +17,9 @@ import {
   type UncertainBatch,
 } from '../store/upload-journal.js';
 import { plainBatch, type SpooledBatch } from './batches.js';
-import { checkFile, secondSpoolPath, SPLIT_MIN_BYTES } from './check-file.js';
+import { checkFile } from './check-file.js';
 import type { Batching, UploadPlan, UploadReport, UploadRun } from './events.js';
 import { fingerprint, type Fingerprint } from './fingerprint.js';
-import { SplitFinder } from './split.js';
 
 /** An upload once its file is checked: what pass 2 needs, and what the run must release. */
 export interface Prepared {
@@ -50,19 +49,13 @@ const READ_EVENT_EVERY = 5_000;
 export async function prepare(plan: UploadPlan, run: UploadRun): Promise<Prepared> {
   const emit = run.onEvent;
   const before = inputFile(plan.path, plan.file);
-  // A large file is checked as two halves at once (check-file.ts), cut where pass 0 finds a record start.
-  const splitter = before.size >= SPLIT_MIN_BYTES ? new SplitFinder(Math.floor(before.size / 2)) : undefined;
-  const fp = await fingerprint(plan.path, plan.file, {
-    signal: run.signal,
-    onChunk: splitter && ((chunk) => splitter.push(chunk)),
-  });
+  const fp = await fingerprint(plan.path, plan.file, { signal: run.signal });
   emit({ type: 'fingerprint', ...fp });
 
   const taken = await takeJournal(plan, run, fp);
   const { key, journals, journalPath, spool } = taken;
-  const spools = spool ? [spool, secondSpoolPath(spool)] : [];
   const close = async () => {
-    for (const path of spools) rmSync(path, { force: true });
+    if (spool) rmSync(spool, { force: true });
     await taken.release();
   };
   try {
@@ -87,7 +80,7 @@ export async function prepare(plan: UploadPlan, run: UploadRun): Promise<Prepare
           ? { type: 'resend-uncertain', batch: b, reason: b.caseids ? 'caseid' : 'asked' }
           : { type: 'uncertain-kept', batch: b },
       );
-    const check = await readAndCheck(plan, run, fp, skipRanges(journal, resend), spool, splitter);
+    const check = await readAndCheck(plan, run, fp, skipRanges(journal, resend), spool);
     // A batch sent again with the very lines it had keeps its number; any other batch is numbered
     // after every number an earlier run used, so that no number ever names two sets of lines.
     const again = new Map(journal.uncertain.map((b) => [`${b.firstLine}-${b.lastLine}`, b.index]));
@@ -210,15 +203,16 @@ async function readAndCheck(
   fp: Fingerprint,
   skip: Array<[number, number]>,
   spoolPath: string | undefined,
-  splitter: SplitFinder | undefined,
 ) {
   let last = 0;
   // Written beside its final name, which it takes only once the file proves to have rows.
   const rejectsPath = plan.rejectsPath && `${plan.rejectsPath}.${process.pid}.part`;
-  const check = await checkFile({ ...plan, resumeLine: 0, skip, spoolPath, rejectsPath }, fp.bytes, splitter?.found, {
+  const { path, file, delimiter, keepEmpty, region, batchSize } = plan;
+  const input = { path, file, delimiter, keepEmpty, region, batchSize, skip, spoolPath, rejectsPath };
+  const check = await checkFile(input, {
     signal: run.signal,
     onProgress: (p) => {
-      // A read event every few thousand rows (the halves of a large file report in turns).
+      // A read event every few thousand rows.
       if (p.rows - last < READ_EVENT_EVERY) return;
       last = p.rows;
       run.onEvent({ type: 'read', ...p, totalBytes: fp.bytes });

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { REJECT_LINE_COLUMN, REJECT_REASON_COLUMN } from './columns.js';
 import { redact } from '../redact.js';
 
@@ -48,16 +48,13 @@ export class RejectsWriter {
     this.needsQuote = new RegExp(`["\\r\\n]|${escapeRegExp(delimiter)}|^\\s|\\s$`);
   }
 
-  /**
-   * The header of the file read; a rejects file's own two columns are replaced, not repeated.
-   * `write: false` for a later part of the file, whose rows are appended to the first part's.
-   */
-  header(fields: readonly string[], { write = true } = {}): void {
+  /** The header of the file read; a rejects file's own two columns are replaced, not repeated. */
+  header(fields: readonly string[]): void {
     const lower = fields.map((f) => f.trim().toLowerCase());
     lower.forEach((name, i) => {
       if (name === REJECT_LINE_COLUMN || name === REJECT_REASON_COLUMN) this.drop.add(i);
     });
-    if (write) this.row([REJECT_LINE_COLUMN, REJECT_REASON_COLUMN, ...this.keep(fields)]);
+    this.row([REJECT_LINE_COLUMN, REJECT_REASON_COLUMN, ...this.keep(fields)]);
   }
 
   reject(line: number, reason: string, fields: readonly string[]): void {
@@ -98,22 +95,9 @@ export class RejectsWriter {
   }
 }
 
-/** Where a RejectsWriter writes until it is complete (a worker thread's too: same pid). */
-export function rejectsTempPath(path: string): string {
+/** Where a RejectsWriter writes until it is complete. */
+function rejectsTempPath(path: string): string {
   return `${path}.${process.pid}.tmp`;
-}
-
-/** Appends the bytes of the file `source` to the file `target`, a chunk at a time. */
-export function appendFile(target: string, source: string): void {
-  const from = openSync(source, 'r');
-  const to = openSync(target, 'a');
-  try {
-    const chunk = Buffer.allocUnsafe(FLUSH_CHARS);
-    for (let n; (n = readSync(from, chunk, 0, chunk.length, null)) > 0;) writeSync(to, chunk, 0, n);
-  } finally {
-    closeSync(from);
-    closeSync(to);
-  }
 }
 
 function escapeRegExp(s: string): string {

@@ -22,17 +22,4 @@ describe('DuplicateIndex', () => {
     for (let i = 0; i < 300_000; i += 7) if (d.add(`+62812${i}`, `C${i % 1000}`, 1) !== i + 2) wrong++;
     expect(wrong).toBe(0);
   });
-
-  it('tells whether another index (a later half of the file, sent as its slots) shares a key', () => {
-    const head = new DuplicateIndex(DuplicateIndex.capacityFor(1000));
-    for (let i = 0; i < 1000; i++) head.add(`+62812${i}`, `C${i}`, i + 2);
-    const tail = new DuplicateIndex(DuplicateIndex.capacityFor(1000));
-    for (let i = 1000; i < 2000; i++) tail.add(`+62812${i}`, `C${i}`, i + 2);
-    const sent = DuplicateIndex.fromSlots(tail.slots, tail.size);
-    expect(sent.size).toBe(1000);
-    expect(head.overlaps(sent)).toBe(false);
-    tail.add('+62812500', 'C500', 5000);
-    expect(head.overlaps(DuplicateIndex.fromSlots(tail.slots, tail.size))).toBe(true);
-    expect(head.add('+62812999', 'C999', 9)).toBe(1001);
-  });
 });
