@@ -1,6 +1,5 @@
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import type { JsonSource } from './json-bytes.js';
 import type { Batch } from '../store/upload-journal.js';
 
 /** A batch and where its JSON array is: which spool, at which offset. */
@@ -26,8 +25,7 @@ const NEWLINE = 0x0a;
  * Cuts the valid rows into batches of at most `size` entries and, unless it only plans (dry
  * run), spools each batch's entries as JSON to a file: pass 1 reads and checks the CSV once,
  * pass 2 sends from the spool without parsing the CSV again. One line of the spool is one batch:
- * the JSON array of its entries, sent as it is. Each entry's JSON is written straight into a
- * write buffer (entry-json.ts, json-bytes.ts), without a string per entry.
+ * the JSON array of its entries, sent as it is, written through a buffer of a few MB.
  */
 export class BatchWriter {
   readonly batches: SpooledBatch[] = [];
@@ -51,8 +49,8 @@ export class BatchWriter {
     }
   }
 
-  /** Adds an entry; with a spool, its JSON is written now (`entry` may be reused afterwards). */
-  add(line: number, entry: JsonSource, hasCaseid = false): void {
+  /** Adds an entry; with a spool, its JSON (given only then) is written now. */
+  add(line: number, json: string | undefined, hasCaseid = false): void {
     if (!this.current) {
       this.current = {
         index: this.firstIndex + this.batches.length,
@@ -68,7 +66,7 @@ export class BatchWriter {
     this.current.count++;
     if (!hasCaseid) this.current.caseids = false;
     this.entries++;
-    if (this.fd !== undefined) this.json(entry);
+    if (this.fd !== undefined) this.json(json!);
     if (this.current.count === this.size) this.cut();
   }
 
@@ -103,19 +101,19 @@ export class BatchWriter {
     this.position++;
   }
 
-  private json(entry: JsonSource): void {
-    let end = entry.writeTo(this.buffer!, this.used);
-    if (end < 0) {
+  private json(json: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (this.used + json.length * 3 > this.buffer!.length) {
       this.flush();
-      end = entry.writeTo(this.buffer!, 0);
       // Larger than the whole buffer: written on its own.
-      if (end < 0) {
-        this.position += writeSync(this.fd!, entry.toJson());
+      if (json.length * 3 > this.buffer!.length) {
+        this.position += writeSync(this.fd!, json);
         return;
       }
     }
-    this.position += end - this.used;
-    this.used = end;
+    const written = this.buffer!.write(json, this.used);
+    this.used += written;
+    this.position += written;
   }
 
   private flush(): void {

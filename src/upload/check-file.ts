@@ -1,12 +1,11 @@
 import { BatchWriter, type SpooledBatch } from './batches.js';
 import { readHeader, type Columns } from './columns.js';
 import { DuplicateIndex } from './dedup.js';
-import { RowEntry } from './entry-json.js';
 import type { Validation } from './events.js';
 import { LISTED_PROBLEMS, type Problem } from '../csv/problems.js';
 import { readRecords } from '../csv/read.js';
 import { RejectsWriter } from './rejects.js';
-import { checkFields } from './validate.js';
+import { checkFields, toEntry } from './validate.js';
 
 /** What checking the file needs. */
 export interface CheckInput {
@@ -64,7 +63,6 @@ export async function checkFile(
   const writer = new BatchWriter(input.batchSize, 1, input.spoolPath);
   const rejects = input.rejectsPath ? new RejectsWriter(input.rejectsPath, input.delimiter) : undefined;
   let columns: Columns | undefined;
-  let entry: RowEntry | undefined;
   const skip = input.skip;
   let skipAt = 0;
   // Lines come in order: one pointer walks the ranges.
@@ -90,7 +88,6 @@ export async function checkFile(
       onRecord(fields, line) {
         if (!columns) {
           columns = readHeader(fields, line, input.file, input.delimiter);
-          entry = new RowEntry(columns, rowOptions);
           return rejects?.header(fields);
         }
         validation.rows++;
@@ -111,7 +108,10 @@ export async function checkFile(
           ]);
         }
         validation.valid++;
-        if (skip.length === 0 || !skipped(line)) writer.add(line, entry!.set(fields, r), caseid !== undefined);
+        if (skip.length === 0 || !skipped(line)) {
+          const json = input.spoolPath ? JSON.stringify(toEntry(columns, fields, r, rowOptions)) : undefined;
+          writer.add(line, json, caseid !== undefined);
+        }
       },
     }));
     writer.finish();

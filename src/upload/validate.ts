@@ -26,9 +26,9 @@ export type FieldsResult =
   { ok: true; callee: string; pds: PdsValue; problems?: undefined } | { ok: false; problems: Problem[] };
 
 /**
- * Checks one CSV row's fields for a list entry, without building the entry (an upload writes its
- * JSON straight from the fields: entry-json.ts). Every problem names the row's line and the
- * column. A row is valid when it has no problem; duplicates are found by the caller (dedup.ts).
+ * Checks one CSV row's fields for a list entry, without building the entry (toEntry builds it
+ * when it is spooled). Every problem names the row's line and the column. A row is valid when it
+ * has no problem; duplicates are found by the caller (dedup.ts).
  */
 export function checkFields(
   columns: Columns,

@@ -1,14 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BatchReader, BatchWriter } from '../../src/upload/batches.js';
-import { writeJson, type JsonSource } from '../../src/upload/json-bytes.js';
 import { tempDir } from './helpers.js';
-
-/** A JsonSource for any value, through writeJson. */
-const valueSource = (value: unknown): JsonSource => ({
-  writeTo: (buffer, at) => writeJson(value, buffer, at),
-  toJson: () => JSON.stringify(value),
-});
 
 const entry = (i: number, note = `n${i}`) => ({ callee: `+62812${i}`, platform: 'p', variables: { note } });
 
@@ -16,7 +9,7 @@ describe('BatchWriter and BatchReader', () => {
   it('cut batches of the given size, spooled as JSON arrays and read back as they are (a huge entry included)', async () => {
     const writer = new BatchWriter(3, 5, join(tempDir(), 'x.spool'));
     const huge = 'é'.repeat(1_500_000); // more than the write buffer once encoded
-    for (let i = 1; i <= 7; i++) writer.add(i * 2, valueSource(entry(i, i === 4 ? huge : `n${i}`)));
+    for (let i = 1; i <= 7; i++) writer.add(i * 2, JSON.stringify(entry(i, i === 4 ? huge : `n${i}`)));
     expect(writer.finish()).toEqual([
       { index: 5, firstLine: 2, lastLine: 6, count: 3, caseids: false },
       { index: 6, firstLine: 8, lastLine: 12, count: 3, caseids: false },
@@ -33,7 +26,7 @@ describe('BatchWriter and BatchReader', () => {
 
   it('only plans when it has no spool', () => {
     const writer = new BatchWriter(2, 1);
-    for (let i = 1; i <= 3; i++) writer.add(i + 1, valueSource(entry(i)));
+    for (let i = 1; i <= 3; i++) writer.add(i + 1, undefined);
     expect(writer.finish().map((b) => b.count)).toEqual([2, 1]);
     expect(writer.entries).toBe(3);
   });

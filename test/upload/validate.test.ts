@@ -41,6 +41,15 @@ function checkRow(columns: Columns, fields: string[], line: number, options: Row
 
 describe('checkFields and toEntry', () => {
   const c = header('callee,platform,caseid,pds_variables,name');
+  it('keeps a column named __proto__ as a variable; its JSON puts index-like keys first', () => {
+    const columns = header('callee,platform,b,__proto__,10,2');
+    const fields = ['+6281234567', 'p', 'B', 'P', 'ten', 'two'];
+    const text = JSON.stringify(toEntry(columns, fields, { callee: fields[0]!, pds: undefined }, { keepEmpty: false }));
+    expect(text).toBe(
+      '{"callee":"+6281234567","platform":"p","variables":{"2":"two","10":"ten","b":"B","__proto__":"P"}}',
+    );
+    expect(Object.keys(JSON.parse(text).variables)).toEqual(['2', '10', 'b', '__proto__']);
+  });
   it('maps a row to a list entry; empty cells are left out unless keepEmpty', () => {
     expect(checkRow(c, ['+6281234567', 'p', '', '', ''], 2, { keepEmpty: false })).toEqual({
       entry: { callee: '+6281234567', platform: 'p', variables: {} },
