@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { EventStore } from '../events.js';
 import { lockFile } from '../lock-file.js';
@@ -75,7 +75,11 @@ export class FilesStore implements Store {
       throw new UsageError(
         said`no events to read: give --log FILE, or a store (--store-file, CALLCTL_STORE, CALLCTL_STORE_FILE)`,
       );
-    if (!existsSync(path)) throw new UsageError(said`${from}: no such file ${path}`);
+    // A relative path is read from this folder, not serve-hooks' own: the message says which it was.
+    if (!existsSync(path))
+      throw new UsageError(
+        said`${from}: no such file ${path}${isAbsolute(path) ? '' : ` (here: ${resolve(path)})`}: name the file serve-hooks --log writes`,
+      );
     return NdjsonEvents.open(path);
   }
 
