@@ -95,7 +95,6 @@ export interface Batching {
  * What the uploader tells as it works (the core never prints: the command renders these).
  */
 export type UploadEvent =
-  | { type: 'fingerprint'; sha256: string; bytes: number }
   /** A lock left by a process that is gone was taken over. */
   | { type: 'stale-lock'; pid: number; path: string }
   /**

@@ -50,7 +50,6 @@ export async function prepare(plan: UploadPlan, run: UploadRun): Promise<Prepare
   const emit = run.onEvent;
   const before = inputFile(plan.path, plan.file);
   const fp = await fingerprint(plan.path, plan.file, { signal: run.signal });
-  emit({ type: 'fingerprint', ...fp });
 
   const taken = await takeJournal(plan, run, fp);
   const { key, journals, journalPath, spool } = taken;

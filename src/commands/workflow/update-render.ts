@@ -44,7 +44,7 @@ export type UpdatePlan = UploadPlan & { quiet: boolean; yes: boolean; rejects?: 
  */
 export async function uploadScreen(ctx: Context, plan: UpdatePlan) {
   const out = await ctx.output();
-  const shown = new Progress(ctx.io, { quiet: plan.quiet === true, warn: (m) => out.warn(m), scrub: (t) => redact(t) });
+  const shown = new Progress(ctx.io, { quiet: plan.quiet, warn: (m) => out.warn(m), scrub: (t) => redact(t) });
   const file = basename(plan.file);
   const readStarted = ctx.io.now();
   let sendStarted: number | undefined;
