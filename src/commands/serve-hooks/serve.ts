@@ -8,6 +8,7 @@ import { UsageError } from '../../errors.js';
 import type { Handler } from '../../hooks/guard.js';
 import type { ReceivePlan } from '../../hooks/plan.js';
 import type { Store } from '../../store/store.js';
+import type { InspectorFlags } from '../hooks/ui.js';
 import { SERVE_HOOKS_HELP } from './help.js';
 import { storeFileOption, storeOption } from '../flags/store.js';
 import { said } from '../../said.js';
@@ -192,13 +193,16 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
     ctx.io.stdout.write(await (await import('./config.js')).printedConfig(settings));
     return 0;
   }
+  // From here on the run reads its plan, not its flags.
   const plan = await receivePlan(ctx, opts);
+  // A secret segment in --path is never shown: a secret of the run, redacted wherever it would appear.
+  ctx.addSecret(plan.path);
   const out = await ctx.output();
-  const store = await ctx.store({ store: opts.store, storeFile: opts.storeFile });
+  const store = await ctx.store(plan.storeFlags);
   const shown = {
     json: out.json || !ctx.io.stdoutIsTTY,
-    showNumbers: !!opts.showNumbers,
-    skipVerify: !!opts.skipVerify,
+    showNumbers: plan.showNumbers,
+    skipVerify: !!plan.skipVerify,
     events: plan.shown,
   };
   const output = receiverOutput(ctx.io, () => ctx.stamp());
@@ -214,7 +218,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
   // The first signal drains (within --drain-timeout); a second one cuts what is left at once.
   let signals = 0;
   const off = ctx.io.onSignal((s) => (++signals === 1 ? stopping(s) : cut.abort()));
-  opts.stop?.addEventListener('abort', () => stopping('stop'));
+  plan.stop?.addEventListener('abort', () => stopping('stop'));
   let summary;
   try {
     summary = await receive(plan, {
@@ -226,13 +230,13 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
       // The run's one transport: --timeout and --verbose apply to forwards too.
       transport: plan.forwardTo ? await ctx.transport() : undefined,
       now: () => ctx.io.now(),
-      beside: plan.ui ? (failed) => serveBeside(ctx, opts, plan, store, failed) : undefined,
+      beside: plan.ui ? (failed) => serveBeside(ctx, plan, store, failed) : undefined,
       onEvent: (event) => {
         if (event.kind === 'listening') {
           out.info(render.listeningLine(event, plan));
           for (const notice of event.store.notices) out.warn(notice);
           if (plan.skipVerify) out.warn(said`--skip-verify: plan and task Sign are NOT checked; every event says so`);
-        } else if (event.kind === 'ready') opts.onListening?.(event.url);
+        } else if (event.kind === 'ready') plan.onListening?.(event.url);
         else output.write(render.render(event, shown, out));
       },
     });
@@ -252,7 +256,7 @@ export async function runServeHooks(ctx: Context, opts: ServeOptions): Promise<n
  * The flags turned into the plan: KEYs and secrets read from their files or the environment (each
  * a secret of the run from here on: hooks/plan.ts), seconds and KiB into the engine's units.
  */
-async function receivePlan(ctx: Context, flags: ServeOptions): Promise<ReceivePlan> {
+async function receivePlan(ctx: Context, flags: ServeOptions): Promise<ServePlan> {
   const { chatbotSigning, forwardKey, hookKeys, parseEventTypes } = await import('../../hooks/plan.js');
   const keys = hookKeys(flags, (await ctx.settings()).get('hook-keys'));
   if (keys.length === 0 && !flags.skipVerify) {
@@ -264,8 +268,8 @@ async function receivePlan(ctx: Context, flags: ServeOptions): Promise<ReceivePl
     throw new UsageError(said`--strict refuses events that are not verified: it cannot be used with --skip-verify`);
   const chatbot = chatbotSigning(flags, ctx.io.env);
   const shown = parseEventTypes(flags.events);
+  const key = forwardKey(flags, flags.forwardTo, ctx.io.env);
   const forwardTo = flags.forwardTo === undefined ? undefined : httpUrl(flags.forwardTo, '--forward-to');
-  const key = forwardKey(flags, forwardTo, ctx.io.env);
   const ms = (seconds: number) => Math.round(seconds * 1000);
   return {
     host: flags.host,
@@ -303,8 +307,22 @@ async function receivePlan(ctx: Context, flags: ServeOptions): Promise<ReceivePl
     metricsHost: flags.metricsHost,
     ui: flags.ui,
     shown,
+    storeFlags: { store: flags.store, storeFile: flags.storeFile },
+    showNumbers: flags.showNumbers === true,
+    inspector: { host: flags.uiHost, port: flags.uiPort, tokenFile: flags.uiTokenFile, open: flags.open },
+    stop: flags.stop,
+    onListening: flags.onListening,
   };
 }
+
+/** The engine's plan, and what the command itself reads of the flags once the run starts. */
+type ServePlan = ReceivePlan & {
+  /** Where the events are kept: --store or --store-file, else the environment or the profile. */
+  storeFlags: { store?: string; storeFile?: string };
+  showNumbers: boolean;
+  /** --ui's own flags: where the inspector listens, its token, whether to open it. */
+  inspector: InspectorFlags;
+} & Pick<ServeOptions, 'stop' | 'onListening'>;
 
 /** The checks of the flags alone (before --print-config prints them): each refusal names its flag. */
 function checkFlags(ctx: Context, flags: ServeOptions): void {
@@ -320,8 +338,6 @@ function checkFlags(ctx: Context, flags: ServeOptions): void {
   }
   if (flags.requestTimeout < flags.headerTimeout)
     throw new UsageError(said`--request-timeout covers the headers too: give it at least --header-timeout`);
-  // A secret segment in --path is never shown: a secret of the run, redacted wherever it would appear.
-  ctx.addSecret(flags.path);
 }
 
 /**
@@ -332,17 +348,15 @@ function checkFlags(ctx: Context, flags: ServeOptions): void {
  */
 async function serveBeside(
   ctx: Context,
-  opts: ServeOptions,
-  plan: ReceivePlan,
+  plan: ServePlan,
   store: Store,
   failed: (handler: Handler, error: unknown) => void,
 ): Promise<() => Promise<void>> {
   const { serveInspector } = await import('../hooks/ui.js');
   const events = await store.events({ log: plan.log });
-  const flags = { host: opts.uiHost, port: opts.uiPort, tokenFile: opts.uiTokenFile, open: opts.open };
   const signing = { secret: plan.chatbotSecret, command: plan.signCommand };
   const forward = () => ({ to: plan.forwardTo, chatbot: signing, key: plan.forwardKey });
-  const stop = await serveInspector(ctx, events, flags, forward, { announce: 'stderr', failed }).catch(
+  const stop = await serveInspector(ctx, events, plan.inspector, forward, { announce: 'stderr', failed }).catch(
     async (error: unknown) => {
       await events.close();
       throw error;
