@@ -82,48 +82,7 @@ const TIME_RE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})Z?$/;
 
 /** `YYYY-MM-DDTHH:MM:SSZ` or `YYYY-MM-DD HH:MM:SS` (read as UTC) in ms; undefined when neither. */
 export function timeOf(v: unknown): number | undefined {
-  if (typeof v !== 'string') return undefined;
-  // The usual shape read digit by digit (a report reads two times per record; the regular
-  // expression's match and its six strings were a tenth of a large report's CPU); anything else,
-  // surrounding spaces included, goes through the regular expression.
-  if ((v.length === 19 || v.length === 20) && (v.length === 19 || v.charCodeAt(19) === 90)) {
-    const sep = v.charCodeAt(10);
-    if (
-      (sep === 84 || sep === 32) &&
-      v.charCodeAt(4) === 45 &&
-      v.charCodeAt(7) === 45 &&
-      v.charCodeAt(13) === 58 &&
-      v.charCodeAt(16) === 58
-    ) {
-      const year = digits(v, 0, 4);
-      const month = digits(v, 5, 2);
-      const day = digits(v, 8, 2);
-      const hour = digits(v, 11, 2);
-      const minute = digits(v, 14, 2);
-      const second = digits(v, 17, 2);
-      if (year >= 0 && month >= 0 && day >= 0 && hour >= 0 && minute >= 0 && second >= 0) {
-        const t = Date.UTC(year, month - 1, day, hour, minute, second);
-        return Number.isNaN(t) ? undefined : t;
-      }
-    }
-  }
-  return timeOfText(v);
-}
-
-/** The number written by `n` ASCII digits at `from`, or -1 when one is not a digit. */
-function digits(v: string, from: number, n: number): number {
-  let x = 0;
-  for (let i = from; i < from + n; i++) {
-    const d = v.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return -1;
-    x = x * 10 + d;
-  }
-  return x;
-}
-
-/** timeOf by the regular expression: the reading's definition (test/report/reading.test.ts holds the fast path to it). */
-export function timeOfText(v: string): number | undefined {
-  const m = TIME_RE.exec(v.trim());
+  const m = typeof v === 'string' ? TIME_RE.exec(v.trim()) : null;
   if (!m) return undefined;
   const t = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
   return Number.isNaN(t) ? undefined : t;
