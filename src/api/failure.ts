@@ -91,8 +91,7 @@ export function describeFailure(error: unknown, timeoutMs?: number): { what: Sai
     code === 'TimeoutError' ||
     code === 'UND_ERR_HEADERS_TIMEOUT' ||
     code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT' ||
-    code === 'CONNECT_TIMEOUT'
+    code === 'UND_ERR_CONNECT_TIMEOUT'
   ) {
     return { what: timeoutMs ? said`timed out after ${timeoutMs / 1000} s` : said`timed out` };
   }

@@ -3,7 +3,6 @@ import { assertTimerMs } from '../timers.js';
 import { CliError, NetworkError } from '../errors.js';
 import { MAX_RETRIES, RETRY_AFTER_MAX_MS, RETRY_BASE_MS, RETRY_MAX_MS } from '../limits.js';
 import { addSecret, redact, redactHeader } from '../redact.js';
-import { NodeHttp, bodyText } from './node-http.js';
 import { settledBy } from './settled-by.js';
 import { CLOSED_EARLY, describe, describeFailure, errorCode, wrongScheme } from './failure.js';
 import { proxiesOf, proxyAuthError, proxyFor, proxyPasswords, routeNote, throughProxy, tunnelStatus } from './proxy.js';
@@ -111,19 +110,17 @@ const NOT_CONNECTED = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
   'UND_ERR_CONNECT_TIMEOUT',
-  'CONNECT_TIMEOUT',
   'EHOSTUNREACH',
   'ENETUNREACH',
 ]);
 
 /**
- * The one transport: keep-alive pool per origin (Node's http/https; undici's agent when
- * HTTPS_PROXY / HTTP_PROXY is set, honouring NO_PROXY too), explicit timeouts, retries with back-off and jitter honouring
+ * The one transport: keep-alive pool per origin (undici's agent, through HTTPS_PROXY / HTTP_PROXY
+ * when set, honouring NO_PROXY too), explicit timeouts, retries with back-off and jitter honouring
  * Retry-After for requests that may be repeated, and verbose logging with secrets redacted.
  */
 export class Transport {
   private dispatcher: Dispatcher | undefined;
-  private node: NodeHttp | undefined;
   /** The proxies of the environment (src/api/proxy.ts), named by every error through one. */
   private readonly proxies: Proxies;
 
@@ -134,17 +131,6 @@ export class Transport {
     this.dispatcher = options.dispatcher;
     this.proxies = proxiesOf(options.env ?? process.env);
     for (const password of proxyPasswords(this.proxies)) addSecret(password);
-  }
-
-  /**
-   * Node's own http/https unless a proxy is configured (or a dispatcher given): undici is loaded
-   * only for proxies (EnvHttpProxyAgent reads HTTPS_PROXY, HTTP_PROXY and NO_PROXY).
-   */
-  private plain(): NodeHttp | undefined {
-    if (this.dispatcher) return undefined;
-    if (this.node) return this.node;
-    if (this.proxies.http || this.proxies.https) return undefined;
-    return (this.node = new NodeHttp());
   }
 
   private async agent(): Promise<Dispatcher> {
@@ -282,19 +268,8 @@ export class Transport {
     return { status: res.statusCode, headers: res.headers, text, attempts: attempt };
   }
 
-  /** One request through Node's http (no proxy) or undici (a proxy, or a dispatcher given). */
+  /** One request through undici (the proxy's agent, or a dispatcher given). */
   private async exchange(req: HttpRequest, headers: Record<string, string>, signal: AbortSignal): Promise<Answer> {
-    const node = this.plain();
-    if (node) {
-      const answer = await node.request(req.url, {
-        method: req.method,
-        headers,
-        ...(req.body !== undefined ? { body: req.body } : {}),
-        signal,
-        idleMs: this.options.timeoutMs,
-      });
-      return { ...answer, text: () => bodyText(answer.body, signal) };
-    }
     const { request } = await import('./undici.js');
     const dispatcher = await this.agent();
     // A proxy that refuses the tunnel makes undici reconnect in a loop that heeds no signal
@@ -375,7 +350,6 @@ export class Transport {
   }
 
   async close(): Promise<void> {
-    this.node?.close();
     await this.dispatcher?.close();
   }
 }
