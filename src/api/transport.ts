@@ -275,10 +275,14 @@ export class Transport {
     // A proxy that refuses the tunnel makes undici reconnect in a loop that heeds no signal
     // (test/api/client.test.ts: a proxy that refuses every tunnel): the timeout ends the attempt here, and the agent is destroyed (which
     // ends the loop; the next attempt gets a new one).
+    const { url, authorization } = userinfoOf(req.url);
     const answer = await settledBy(
-      request(req.url, {
+      request(url, {
         method: req.method,
-        headers,
+        headers:
+          authorization && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')
+            ? { ...headers, authorization }
+            : headers,
         body: req.body,
         dispatcher,
         signal,
@@ -366,4 +370,17 @@ export function retryAfterMs(value: string | string[] | undefined, now = Date.no
   if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds * 1000);
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * A URL's user and password (`https://user:pw@host/`) as the Basic credentials Node's http sends
+ * for them (undici sends none), and the URL without them.
+ */
+function userinfoOf(text: string): { url: string; authorization?: string } {
+  const url = new URL(text);
+  if (!url.username && !url.password) return { url: text };
+  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  url.username = '';
+  url.password = '';
+  return { url: url.href, authorization: `Basic ${Buffer.from(credentials).toString('base64')}` };
 }
