@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { check, notificationOf } from '../../bench/campaign/checker.mjs';
 import { notificationId, planEndBody, taskEndBody } from '../../src/sandbox/notify-bodies.js';
-import { sampleBody } from '../helpers/sandbox-samples.js';
+import { sampleBody } from '../../src/hooks/samples.js';
 
 /** A small history that holds every invariant: two notifications, two rows, one person, one report. */
 function history() {
