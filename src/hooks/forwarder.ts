@@ -2,7 +2,6 @@ import { setMaxListeners } from 'node:events';
 import type { Transport } from '../api/transport.js';
 import { REDACTED } from '../redact.js';
 import { recordBody, type Appended, type EventStore, type ForwardClaim, type HookRecord } from '../store/events.js';
-import { COUNT_WAITING_EVERY_MS, FORWARD_CONCURRENCY, MAX_DEFERRED, TAKE_OVER_BATCH } from './defaults.js';
 import type { HookMetrics } from './metrics.js';
 import type { ListenerEvent } from './listener-events.js';
 import {
@@ -15,6 +14,15 @@ import {
   post,
   signedAs,
 } from './send.js';
+
+/** Forwards under way at once (the rest wait in the queue). */
+const FORWARD_CONCURRENCY = 16;
+/** Abandoned forwards (and failed ones due again) taken over per query of the store. */
+const TAKE_OVER_BATCH = 100;
+/** A shared store's forwards waiting for a receiver are counted this often at most (a count of a long backlog costs). */
+const COUNT_WAITING_EVERY_MS = 30_000;
+/** Events past the queue kept by their place in the log; past this many, 503 (the service retries). */
+const MAX_DEFERRED = 1_000_000;
 
 /** One forward to make: the event (its first arrival's id and time), its bytes and headers. */
 interface Job {

@@ -27,7 +27,8 @@ export interface TlsFiles {
   key: Buffer;
 }
 
-export interface FrontState {
+/** Where the listener listens and the bounds of its HTTP side (serve-hooks' flags, in ms and bytes). */
+export interface FrontOptions {
   /** Serves HTTPS with this certificate (replaced on the fly by `reloadTls`). */
   tls?: TlsFiles;
   host: string;
@@ -38,6 +39,7 @@ export interface FrontState {
   maxBodyBytes: number;
   /** Request headers larger than this are answered 431. */
   maxHeaderBytes: number;
+  /** An idle keep-alive connection is closed after this long. */
   keepAliveTimeoutMs: number;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -49,7 +51,10 @@ export interface FrontState {
    * peer (they carry many peers); a request through one is from the last address its
    * X-Forwarded-For names, and that peer may have `maxConnectionsPerPeer` requests under way.
    */
-  trustProxy?: ReadonlySet<string>;
+  trustProxy?: string[];
+}
+
+export interface FrontState extends FrontOptions {
   /** GET paths answered by the front itself (/healthz, /readyz, a metrics path): their handler and answer. */
   routes: Record<string, { handler: Exclude<Handler, 'receiver' | 'inspector'>; answer: () => Reply | Promise<Reply> }>;
   /** A request or connection the front refused before any judging (over a cap, too slow, unreadable). */
@@ -110,10 +115,12 @@ export class Front {
   /** Requests already answered 408 by a deadline (a late answer of theirs is not counted again). */
   private readonly timedOut = new WeakSet<ServerResponse>();
   private closing = false;
+  private readonly trusted: ReadonlySet<string>;
   /** Connections closed at once: over the caps in all or per peer. */
   connectionsRefused = 0;
 
   constructor(private readonly state: FrontState) {
+    this.trusted = new Set(state.trustProxy);
     const options = {
       headersTimeout: state.headersTimeoutMs,
       requestTimeout: state.requestTimeoutMs,
@@ -247,7 +254,7 @@ export class Front {
   private peer(req: IncomingMessage): { remote?: string; counted: boolean } | 'busy' {
     const direct = req.socket.remoteAddress?.replace(/^::ffff:/, '');
     const forwarded = req.headers['x-forwarded-for'];
-    if (!direct || !this.state.trustProxy?.has(direct) || typeof forwarded !== 'string')
+    if (!direct || !this.trusted.has(direct) || typeof forwarded !== 'string')
       return { remote: direct, counted: false };
     const peer = forwarded.split(',').at(-1)!.trim() || direct;
     const busy = this.proxied.get(peer) ?? 0;
@@ -326,7 +333,7 @@ export class Front {
     this.server.on('connection', (socket: Socket) => {
       const peer = socket.remoteAddress ?? '?';
       const open = (peers.get(peer) ?? 0) + 1;
-      if (open > this.state.maxConnectionsPerPeer && !this.state.trustProxy?.has(peer.replace(/^::ffff:/, ''))) {
+      if (open > this.state.maxConnectionsPerPeer && !this.trusted.has(peer.replace(/^::ffff:/, ''))) {
         this.connectionsRefused += 1;
         this.state.refusedEarly('connections');
         socket.destroy();

@@ -11,8 +11,7 @@ import {
 } from '../store/events.js';
 import { detectType, schemaWarnings, summarize, type EventSummary } from '../schemas/detect.js';
 import { jsonHazard } from '../json-guard.js';
-import { MAX_JSON_DEPTH } from './defaults.js';
-import { DEFAULT_MAX_AGE_MS, createVerifier, type Verdict, type VerifyOptions } from './verify.js';
+import { createVerifier, type Verdict, type VerifyOptions } from './verify.js';
 
 // The secret headers and their redaction are src/redact.ts's (one list for the whole program).
 import { redactHeaders } from '../redact.js';
@@ -43,15 +42,15 @@ export interface IntakeOptions extends VerifyOptions {
   forwardClaim?: () => ForwardClaim;
   now?: () => number;
   /** Refused requests recorded per second at most (a burst of twice that); the rest are counted. */
-  refusedLogRate?: number;
+  refusedLogRate: number;
   /** Told how long each record took to be written durably, in seconds (a metric). */
   onWrite?: (seconds: number) => void;
 }
 
 /** A refused request's record keeps this many bytes of its body, no more. */
-export const REFUSED_PREFIX_BYTES = 256;
-/** Default of `--refused-log-rate`. */
-export const REFUSED_LOG_RATE = 10;
+const REFUSED_PREFIX_BYTES = 256;
+/** Bodies nesting deeper than this are answered 400 (the service's notifications nest a few levels). */
+const MAX_JSON_DEPTH = 64;
 
 /** What the listener counts about refused requests (shown by /healthz and on stop). */
 export interface IntakeCounters {
@@ -101,7 +100,7 @@ export class Intake {
     this.store = options.store;
     this.now = options.now ?? Date.now;
     this.pairs = this.store.planPairs(historyWindowMs(options.maxAgeMs));
-    this.tokens = 2 * (options.refusedLogRate ?? REFUSED_LOG_RATE);
+    this.tokens = 2 * options.refusedLogRate;
   }
 
   /**
@@ -125,7 +124,7 @@ export class Intake {
   /** Counts a refused request; whether its record may be written (a token bucket). */
   private mayLogRefused(): boolean {
     this.counters.refused += 1;
-    const rate = this.options.refusedLogRate ?? REFUSED_LOG_RATE;
+    const rate = this.options.refusedLogRate;
     const now = this.now();
     this.tokens = Math.min(2 * rate, this.tokens + (Math.max(0, now - this.tokensAt) / 1000) * rate);
     this.tokensAt = now;
@@ -281,6 +280,6 @@ export class Intake {
  * How far back records are remembered: the dedup window, or twice the plan-end freshness window
  * when that is longer (a plan Timestamp is accepted for that long, so its Sign pair must be known).
  */
-export function historyWindowMs(maxAgeMs = DEFAULT_MAX_AGE_MS): number {
+export function historyWindowMs(maxAgeMs: number): number {
   return Math.max(DEDUP_WINDOW_MS, 2 * maxAgeMs);
 }

@@ -1,22 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Transport } from '../api/transport.js';
-import {
-  DEFAULT_HOOK_HOST,
-  DEFAULT_HOOK_PORT,
-  FORWARD_LEASE_MS,
-  FORWARD_QUEUE,
-  FORWARD_QUEUE_BYTES,
-  HEADERS_TIMEOUT_MS,
-  KEEP_ALIVE_TIMEOUT_MS,
-  MAX_BODY_BYTES,
-  MAX_CONNECTIONS,
-  MAX_CONNECTIONS_PER_PEER,
-  MAX_HEADER_BYTES,
-  REQUEST_TIMEOUT_MS,
-  SHUTDOWN_GRACE_MS,
-} from './defaults.js';
 import { Forwarder } from './forwarder.js';
-import { Front, type Reply, type TlsFiles } from './front.js';
+import { Front, type FrontOptions, type Reply, type TlsFiles } from './front.js';
 import { HandlerErrors, type Handler } from './guard.js';
 import { Intake, type IntakeOptions, type Outcome } from './intake.js';
 import type { ListenerEvent } from './listener-events.js';
@@ -26,14 +11,7 @@ import { VERDICT_HEADER, passOnHeaders } from './send.js';
 
 export type { ListenerEvent } from './listener-events.js';
 
-export interface ListenerOptions extends IntakeOptions {
-  /** Serve HTTPS with this certificate and key (PEM); `reloadTls` replaces them. */
-  tls?: TlsFiles;
-  host?: string;
-  /** 0 picks a free port. */
-  port?: number;
-  /** When set, POSTs are accepted on this path only; it may carry a secret segment and is never shown. */
-  path?: string;
+export interface ListenerOptions extends IntakeOptions, FrontOptions {
   /** Accepted events are sent on, bytes and headers as received, to this URL. */
   forwardTo?: string;
   /** The transport forwards go through (default: one with the forwarding defaults). */
@@ -42,27 +20,14 @@ export interface ListenerOptions extends IntakeOptions {
   forwardKey?: Buffer;
   /**
    * How long a forward claimed by this instance holds before another instance sharing the store
-   * may take it over (it should outlast a forward's attempts). Default FORWARD_LEASE_MS.
+   * may take it over (it should outlast a forward's attempts).
    */
-  forwardLeaseMs?: number;
-  /** Request headers larger than this are answered 431 (Node's own default: 16 KiB). */
-  maxHeaderBytes?: number;
-  /** An idle keep-alive connection is closed after this long. */
-  keepAliveTimeoutMs?: number;
-  maxBodyBytes?: number;
+  forwardLeaseMs: number;
   /** Forwards waiting or under way, at most (count and bytes); past it events wait in the store. */
-  forwardQueue?: number;
-  forwardQueueBytes?: number;
-  /** Open connections at most, and per peer address (so one peer cannot take them all). */
-  maxConnections?: number;
-  maxConnectionsPerPeer?: number;
-  /** Addresses of reverse proxies whose X-Forwarded-For names the peer (front.ts). */
-  trustProxy?: string[];
-  /** Defaults HEADERS_TIMEOUT_MS and REQUEST_TIMEOUT_MS. */
-  headersTimeoutMs?: number;
-  requestTimeoutMs?: number;
-  /** On close, how long requests in flight and forwards get to finish (default SHUTDOWN_GRACE_MS). */
-  drainTimeoutMs?: number;
+  forwardQueue: number;
+  forwardQueueBytes: number;
+  /** On close, how long requests in flight and forwards get to finish. */
+  drainTimeoutMs: number;
   /** Prometheus metrics: GET on this path of the listener's port, and/or on a port of their own. */
   metricsPath?: string;
   metricsPort?: number;
@@ -117,7 +82,7 @@ export interface Listener {
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   const claim = {
     owner: `${process.pid}-${randomBytes(4).toString('hex')}`,
-    leaseMs: options.forwardLeaseMs ?? FORWARD_LEASE_MS,
+    leaseMs: options.forwardLeaseMs,
   };
   const wantMetrics = options.metricsPath !== undefined || options.metricsPort !== undefined;
   // Made before the intake and forwarder that feed it; its gauges read them when scraped.
@@ -160,8 +125,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         transport: options.forwardTransport,
         ...(options.forwardKey ? { key: options.forwardKey } : {}),
         claim,
-        queueCount: options.forwardQueue ?? FORWARD_QUEUE,
-        queueBytes: options.forwardQueueBytes ?? FORWARD_QUEUE_BYTES,
+        queueCount: options.forwardQueue,
+        queueBytes: options.forwardQueueBytes,
         canDefer: intake.store.writesTo !== 'memory',
         emit,
         metrics,
@@ -219,20 +184,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     handlerErrors: handlerErrors.count,
   });
 
-  const headersTimeoutMs = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const front: Front = new Front({
-    ...(options.tls ? { tls: options.tls } : {}),
-    host: options.host ?? DEFAULT_HOOK_HOST,
-    port: options.port ?? DEFAULT_HOOK_PORT,
-    path: options.path,
-    maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
-    maxHeaderBytes: options.maxHeaderBytes ?? MAX_HEADER_BYTES,
-    keepAliveTimeoutMs: options.keepAliveTimeoutMs ?? KEEP_ALIVE_TIMEOUT_MS,
-    headersTimeoutMs,
-    requestTimeoutMs: options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
-    maxConnections: options.maxConnections ?? MAX_CONNECTIONS,
-    maxConnectionsPerPeer: options.maxConnectionsPerPeer ?? MAX_CONNECTIONS_PER_PEER,
-    ...(options.trustProxy?.length ? { trustProxy: new Set(options.trustProxy) } : {}),
+    ...options,
     routes: {
       '/healthz': {
         handler: 'health',
@@ -284,11 +237,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const { url, port } = await front.listen();
   const metricsServer =
     metrics && options.metricsPort !== undefined
-      ? await serveMetrics(
-          metrics,
-          options.metricsHost ?? options.host ?? DEFAULT_HOOK_HOST,
-          options.metricsPort,
-          (e) => handlerErrors.failed('metrics', e),
+      ? await serveMetrics(metrics, options.metricsHost ?? options.host, options.metricsPort, (e) =>
+          handlerErrors.failed('metrics', e),
         )
       : undefined;
 
@@ -308,8 +258,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     async close(now) {
       stopping = true;
       let timer: NodeJS.Timeout | undefined;
-      const drain = options.drainTimeoutMs ?? SHUTDOWN_GRACE_MS;
-      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, drain)));
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, options.drainTimeoutMs)));
       const grace = now ? Promise.race([late, now]) : late;
       // Requests in flight are answered first; forwards under way, then what waits in the queue,
       // get the rest of the grace period.

@@ -21,9 +21,6 @@ export interface ReceivePlan extends Omit<
   ListenerOptions,
   'store' | 'tls' | 'forwardTransport' | 'forwardClaim' | 'onWrite' | 'now'
 > {
-  host: string;
-  port: number;
-  maxAgeMs: number;
   /** The events' NDJSON file (Store.events: a files store's log; not with a database). */
   log?: string;
   fsync?: boolean;

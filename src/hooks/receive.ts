@@ -5,7 +5,6 @@ import { CliError, fsReason, LocalError, UsageError } from '../errors.js';
 import type { EventStore } from '../store/events.js';
 import type { Store } from '../store/store.js';
 import { said } from '../said.js';
-import { SHUTDOWN_GRACE_MS } from './defaults.js';
 import type { TlsFiles } from './front.js';
 import type { Handler } from './guard.js';
 import { historyWindowMs } from './intake.js';
@@ -115,7 +114,7 @@ export async function receive(plan: ReceivePlan, run: ReceiveRun): Promise<Recei
     await stopBeside?.();
     // The log and the store are flushed and closed within what is left of the drain (a store that
     // cannot be reached does not hold the stop).
-    const drained = new Promise((r) => setTimeout(r, plan.drainTimeoutMs ?? SHUTDOWN_GRACE_MS).unref());
+    const drained = new Promise((r) => setTimeout(r, plan.drainTimeoutMs).unref());
     await Promise.race([events.close(), cut, drained]);
   }
   const { refused, refusedUnlogged, cutShort, connectionsRefused } = listener.stats();

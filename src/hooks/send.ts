@@ -2,7 +2,10 @@ import { Transport, type TransportOptions } from '../api/transport.js';
 import { NetworkError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import { webhookHeaders } from '../signing/webhook.js';
-import { FORWARD_RETRIES, FORWARD_TIMEOUT_MS } from './defaults.js';
+
+/** `--forward-to`: retries after a failed attempt (the transport's back-off) and the timeout of each. */
+const FORWARD_RETRIES = 3;
+const FORWARD_TIMEOUT_MS = 10_000;
 
 /** Headers that belong to one connection, not to the message, and are never passed on. */
 const HOP_BY_HOP = new Set([

@@ -1,6 +1,5 @@
 import type { EventType } from '../schemas/events.js';
-import { SIGN_COMMAND_TIMEOUT_MS, runSignCommand } from '../signing/sign-command.js';
-import { SIGN_CONCURRENCY } from './defaults.js';
+import { runSignCommand } from '../signing/sign-command.js';
 import { defaultServiceSign, matchMd5Sign, signaturesEqual } from '../signing/sign.js';
 import type { VerdictState } from '../store/events.js';
 
@@ -21,25 +20,22 @@ export interface VerifyOptions {
   chatbotSecret?: string;
   /** External command printing the chatbot `X-Service-Sign` of the body on its stdin. */
   signCommand?: string;
-  /** How long the sign command may take (default SIGN_COMMAND_TIMEOUT_MS). */
-  signCommandTimeoutMs?: number;
+  /** How long the sign command may take. */
+  signCommandTimeoutMs: number;
   /**
-   * Sign commands running at once at most (default SIGN_CONCURRENCY): past it a chatbot event is
+   * Sign commands running at once at most: past it a chatbot event is
    * answered 503 at once (the service sends it again), so forged requests cannot start processes
    * without bound.
    */
-  signConcurrency?: number;
+  signConcurrency: number;
   /**
-   * Plan end: how far `Timestamp` may be from now, either way (default 15 minutes; 0 turns the
-   * freshness check off). The plan Sign covers only Timestamp + KEY, so a fresh Timestamp is the
+   * Plan end: how far `Timestamp` may be from now, either way (0 turns the freshness check off). The plan Sign covers only Timestamp + KEY, so a fresh Timestamp is the
    * only thing that limits how long a captured notification can be sent again.
    */
-  maxAgeMs?: number;
+  maxAgeMs: number;
   now?: () => number;
 }
 
-/** Plan-end `Timestamp` older or newer than this (either way) is refused. */
-export const DEFAULT_MAX_AGE_MS = 15 * 60_000;
 /** Before 2001-09-09 (1e9 s) or after 2100: not the time of a request, whatever the unit. */
 const EARLIEST_MS = 1e12;
 const LATEST_MS = Date.UTC(2100, 0, 1);
@@ -116,10 +112,8 @@ export function createVerifier(options: VerifyOptions) {
     return compare(defaultServiceSign(raw, options.chatbotSecret!), 'secret');
   }
 
-  const timeoutMs = options.signCommandTimeoutMs ?? SIGN_COMMAND_TIMEOUT_MS;
-  const concurrency = options.signConcurrency ?? SIGN_CONCURRENCY;
+  const { signCommandTimeoutMs: timeoutMs, signConcurrency: concurrency, maxAgeMs: maxAge } = options;
   let running = 0;
-  const maxAge = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
   const now = options.now ?? Date.now;
   /** Undefined when a signed plan-end Timestamp is a time within the window; else why not. */
   function fresh(value: unknown): Verdict | undefined {

@@ -5,9 +5,18 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/files/event-log.js';
-import { startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../src/hooks/listener.js';
 import { taskSign } from '../../src/signing/sign.js';
-import { post, readRecords, tempDir, until, logEvents } from './helpers.js';
+import {
+  post,
+  readRecords,
+  tempDir,
+  until,
+  logEvents,
+  startListener,
+  type Listener,
+  type ListenerEvent,
+  type ListenerOptions,
+} from './helpers.js';
 
 const KEY = 'bounds-key';
 const task = (id: string) => JSON.stringify({ TaskID: id, TaskName: 'bounds', Sign: taskSign(id, KEY) });

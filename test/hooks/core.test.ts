@@ -11,8 +11,7 @@ import { readRecentRecords } from '../../src/store/files/log-read.js';
 import { type HookRecord } from '../../src/store/events.js';
 import { sampleBody } from '../../src/hooks/samples.js';
 import { planSign } from '../../src/signing/sign.js';
-import { createVerifier } from '../../src/hooks/verify.js';
-import { tempDir } from './helpers.js';
+import { createVerifier, tempDir } from './helpers.js';
 import { SAMPLE_TYPES } from '../../src/commands/hooks/trigger.js';
 
 const TYPES = SAMPLE_TYPES;

@@ -2,14 +2,13 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startListener, type Listener, type ListenerEvent } from '../../src/hooks/listener.js';
 import { taskSign } from '../../src/signing/sign.js';
 import { EventLog } from '../../src/store/files/event-log.js';
 import { NdjsonEvents } from '../../src/store/files/events.js';
 import { PostgresEvents } from '../../src/store/postgres/events.js';
 import { freshDatabase, migratedDatabase } from '../helpers/postgres.js';
 import { eventually, tcpProxy, viaProxy } from '../store/helpers.js';
-import { post, tempDir, logEvents } from './helpers.js';
+import { post, tempDir, logEvents, startListener, type Listener, type ListenerEvent } from './helpers.js';
 
 const KEY = 'ids-key';
 const task = (id: string) => JSON.stringify({ TaskID: id, TaskName: 'ids', Sign: taskSign(id, KEY) });

@@ -6,12 +6,22 @@ import { Chalk } from 'chalk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { render } from '../../src/commands/serve-hooks/render.js';
 import { EventLog } from '../../src/store/files/event-log.js';
-import { startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody, type SampleType } from '../../src/hooks/samples.js';
 import { notificationTransport } from '../../src/hooks/send.js';
 import { planSign } from '../../src/signing/sign.js';
-import { post, readRecords, tempDir, until, logEvents, reopenedLog } from './helpers.js';
+import {
+  post,
+  readRecords,
+  tempDir,
+  until,
+  logEvents,
+  reopenedLog,
+  startListener,
+  type Listener,
+  type ListenerEvent,
+  type ListenerOptions,
+} from './helpers.js';
 
 const KEY = 'fail-closed-key';
 const SECRET = 'fail-closed-secret';

@@ -5,10 +5,9 @@ import { Pool } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/files/event-log.js';
 import { recordBody } from '../../src/store/events.js';
-import { startListener, type Listener } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody } from '../../src/hooks/samples.js';
-import { readRecords, tempDir, logEvents } from './helpers.js';
+import { readRecords, tempDir, logEvents, startListener, type Listener } from './helpers.js';
 import { SAMPLE_TYPES } from '../../src/commands/hooks/trigger.js';
 
 const ALLOWED = new Set([200, 400, 401, 405, 413, 415]);

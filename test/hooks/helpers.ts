@@ -4,9 +4,55 @@ import type { HookRecord } from '../../src/store/events.js';
 import type { EventLog } from '../../src/store/files/event-log.js';
 import { NdjsonEvents } from '../../src/store/files/events.js';
 import { testIO } from '../../src/io.js';
+import * as listener from '../../src/hooks/listener.js';
+import type { VerifyOptions } from '../../src/hooks/verify.js';
+import { createVerifier as verifier } from '../../src/hooks/verify.js';
+
+export type { Listener, ListenerEvent } from '../../src/hooks/listener.js';
 import { tempDir } from '../helpers/temp.js';
 
 export { tempDir };
+
+/** serve-hooks' defaults (its flags'), in the listener's units: what a test leaves out. */
+export const LISTENER_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8787,
+  maxBodyBytes: 1024 * 1024,
+  maxHeaderBytes: 16 * 1024,
+  keepAliveTimeoutMs: 5_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxConnections: 512,
+  maxConnectionsPerPeer: 64,
+  forwardLeaseMs: 120_000,
+  forwardQueue: 1_000,
+  forwardQueueBytes: 64 * 1024 * 1024,
+  drainTimeoutMs: 10_000,
+  refusedLogRate: 10,
+  signCommandTimeoutMs: 5_000,
+  signConcurrency: 8,
+  maxAgeMs: 15 * 60_000,
+} satisfies Partial<listener.ListenerOptions>;
+
+type Defaulted<T> = Omit<T, keyof typeof LISTENER_DEFAULTS> & Partial<T>;
+
+/** A listener's options as a test gives them: serve-hooks' defaults for what it leaves out. */
+export type ListenerOptions = Defaulted<listener.ListenerOptions>;
+
+/** startListener with serve-hooks' defaults for what the test leaves out (undefined included). */
+export function startListener(options: ListenerOptions): Promise<listener.Listener> {
+  return listener.startListener(withDefaults(options));
+}
+
+/** The verifier with serve-hooks' defaults for what the test leaves out. */
+export function createVerifier(options: Defaulted<VerifyOptions>) {
+  return verifier(withDefaults(options));
+}
+
+export function withDefaults<T extends object>(options: T): T & typeof LISTENER_DEFAULTS {
+  const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  return { ...LISTENER_DEFAULTS, ...given } as T & typeof LISTENER_DEFAULTS;
+}
 
 export interface Answer {
   status: number;

@@ -1,13 +1,21 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startListener, type Listener, type ListenerEvent } from '../../src/hooks/listener.js';
 import { planSign } from '../../src/signing/sign.js';
 import { EventLog } from '../../src/store/files/event-log.js';
 import { PostgresEvents } from '../../src/store/postgres/events.js';
 import { migratedDatabase } from '../helpers/postgres.js';
 import { tcpProxy, viaProxy } from '../store/helpers.js';
-import { post, readRecords, tempDir, until, logEvents } from './helpers.js';
+import {
+  post,
+  readRecords,
+  tempDir,
+  until,
+  logEvents,
+  startListener,
+  type Listener,
+  type ListenerEvent,
+} from './helpers.js';
 
 const open: Array<{ close(): unknown }> = [];
 afterEach(async () => {

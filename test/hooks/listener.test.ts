@@ -5,12 +5,21 @@ import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/files/event-log.js';
 import { recordBody } from '../../src/store/events.js';
-import { startListener, type Listener, type ListenerEvent, type ListenerOptions } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody, type SampleType } from '../../src/hooks/samples.js';
 import { notificationTransport } from '../../src/hooks/send.js';
 import { addSecret } from '../../src/redact.js';
-import { post, readRecords, tempDir, logEvents, reopenedLog } from './helpers.js';
+import {
+  post,
+  readRecords,
+  tempDir,
+  logEvents,
+  reopenedLog,
+  startListener,
+  type Listener,
+  type ListenerEvent,
+  type ListenerOptions,
+} from './helpers.js';
 
 const KEYS = ['k3y-ONE', 'k3y-TWO'];
 const open: Listener[] = [];

@@ -9,11 +9,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/files/event-log.js';
 import { recordBody } from '../../src/store/events.js';
-import { startListener, type Listener } from '../../src/hooks/listener.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody } from '../../src/hooks/samples.js';
 import { notificationTransport } from '../../src/hooks/send.js';
-import { post, readRecords, tempDir, until, logEvents } from './helpers.js';
+import { post, readRecords, tempDir, until, logEvents, startListener, type Listener } from './helpers.js';
 import { SAMPLE_TYPES } from '../../src/commands/hooks/trigger.js';
 
 const DOCUMENTED = new Set([200, 400, 401, 405, 413, 415, 503]);

@@ -3,7 +3,6 @@ import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startListener, type Listener } from '../../src/hooks/listener.js';
 import { receive, type ReceiverEvent } from '../../src/hooks/receive.js';
 import { openStore } from '../../src/store/resolve.js';
 import { EventLog } from '../../src/store/files/event-log.js';
@@ -12,7 +11,7 @@ import { taskSign } from '../../src/signing/sign.js';
 import { migratedDatabase } from '../helpers/postgres.js';
 import { eventually, tcpProxy, viaProxy } from '../store/helpers.js';
 import { ensureBuilt, serveHooksChild, type ChildHooks } from './child.js';
-import { post, tempDir, until, logEvents } from './helpers.js';
+import { post, tempDir, withDefaults, until, logEvents, startListener, type Listener } from './helpers.js';
 
 const KEY = 'ready-key';
 const task = (id: string) => JSON.stringify({ TaskID: id, TaskName: 'ready', Sign: taskSign(id, KEY) });
@@ -93,10 +92,12 @@ describe('GET /readyz tells whether notifications would be acknowledged', () => 
     let clock = 1_000_000;
     const told: ReceiverEvent[] = [];
     const stop = new AbortController();
-    const running = receive(
-      { host: '127.0.0.1', port: 0, keys: [KEY], maxAgeMs: 15 * 60_000 },
-      { store, signal: stop.signal, now: () => clock, onEvent: (e) => told.push(e) },
-    );
+    const running = receive(withDefaults({ port: 0, keys: [KEY] }), {
+      store,
+      signal: stop.signal,
+      now: () => clock,
+      onEvent: (e) => told.push(e),
+    });
     open.push(store, { close: () => (stop.abort(), running) });
     await eventually(() => told.some((e) => e.kind === 'ready'), 15_000, 'listening');
     const receiver = told.find((e) => e.kind === 'listening')!;

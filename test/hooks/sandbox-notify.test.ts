@@ -2,10 +2,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { defaultServiceSign } from '../../src/signing/sign.js';
-import { startListener, type ListenerEvent } from '../../src/hooks/listener.js';
 import { SEED, startSandbox } from '../../src/sandbox/server.js';
 import { sendSample } from '../helpers/sandbox-samples.js';
-import { logEvents, post, until } from './helpers.js';
+import { logEvents, post, until, startListener, type ListenerEvent } from './helpers.js';
 
 const cleanup: Array<() => unknown> = [];
 afterEach(async () => {

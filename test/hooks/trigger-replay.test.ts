@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventLog } from '../../src/store/files/event-log.js';
 import { recordBody } from '../../src/store/events.js';
-import { startListener, type Listener } from '../../src/hooks/listener.js';
 import { schemaWarnings, detectType } from '../../src/schemas/detect.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody } from '../../src/hooks/samples.js';
 import { defaultServiceSign } from '../../src/signing/sign.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { post, readRecords, tempDir, logEvents } from './helpers.js';
+import { post, readRecords, tempDir, logEvents, startListener, type Listener } from './helpers.js';
 import { SAMPLE_TYPES } from '../../src/commands/hooks/trigger.js';
 
 const cleanup: Array<() => unknown> = [];

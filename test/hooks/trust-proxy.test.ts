@@ -1,9 +1,16 @@
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startListener, type Listener, type ListenerOptions } from '../../src/hooks/listener.js';
 import { EventLog } from '../../src/store/files/event-log.js';
-import { readRecords, tempDir, until, logEvents } from './helpers.js';
+import {
+  readRecords,
+  tempDir,
+  until,
+  logEvents,
+  startListener,
+  type Listener,
+  type ListenerOptions,
+} from './helpers.js';
 
 const open: Array<{ close(): unknown }> = [];
 const sockets: Socket[] = [];

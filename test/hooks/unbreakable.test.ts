@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { startListener, type ListenerEvent } from '../../src/hooks/listener.js';
 import { startInspector } from '../../src/hooks/ui/server.js';
 import { taskSign } from '../../src/signing/sign.js';
 import { EventLog } from '../../src/store/files/event-log.js';
 import { NdjsonEvents } from '../../src/store/files/events.js';
 import { DedupStore } from '../../src/store/files/memory.js';
-import { post, tempDir } from './helpers.js';
+import { post, tempDir, startListener, type ListenerEvent } from './helpers.js';
 import { runUi, type Running } from './ui-helpers.js';
 
 // Nothing a request sends can stop the receiver: hostile requests to every port serve-hooks opens

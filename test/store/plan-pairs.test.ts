@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startListener, type Listener } from '../../src/hooks/listener.js';
 import { PostgresEvents } from '../../src/store/postgres/events.js';
 import { planSign } from '../../src/signing/sign.js';
 import { freshDatabase } from '../helpers/postgres.js';
-import { post } from '../hooks/helpers.js';
+import { post, startListener, type Listener } from '../hooks/helpers.js';
 
 const KEY = 'plan-pairs-key';
 const NOW = Date.now();
