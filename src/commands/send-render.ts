@@ -1,13 +1,14 @@
 import { ExitCode, InterruptedError, NetworkError, UsageError } from '../errors.js';
-import { said } from '../said.js';
+import { said, type Said } from '../said.js';
 import type { Context } from '../context.js';
 import { redact, redactHeader } from '../redact.js';
-import type { PreparedRequest } from '../api/deliver.js';
+import type { Delivery, PreparedRequest } from '../api/deliver.js';
 import { USER_AGENT } from '../version.js';
 import { requestHeaders } from '../api/transport.js';
 import { plural } from '../plural.js';
 import { tally, type RowSelection, type SendRow } from '../reach/rows.js';
-import type { SendEvent, SendOutcome, SendRun } from '../reach/send.js';
+import type { SendEvent, SendOutcome, SendRules } from '../reach/send.js';
+import type { FileView, ShownPlan } from './flags/send.js';
 import type { CsvSendJson, SendDryRunJson, SendSkippedJson } from '../schemas/run-output.js';
 import { Progress } from './progress.js';
 
@@ -17,45 +18,47 @@ import { Progress } from './progress.js';
  * the exit code.
  */
 
-/** What a CSV send's confirmation and summary say about it. */
-export interface FileView {
-  /** The file as the user named it. */
-  shown: string;
-  /** The lines above the counts (endpoint, template...). */
-  about: string[];
-  /** The results file. */
-  results: string;
-}
-
 /** Without a terminal: a line per row, or per second when rows go faster (ms since the last line). */
 const PIPED_LINE_MS = 1_000;
 
+/** What push and template send say about their send, and how a single one ends. */
+interface SendWords {
+  /** What one send is: `call`, `message`. */
+  one: string;
+  /** The confirmation's question, for `n` sends. */
+  question(n: number): string;
+  /** A single send's confirmation lines. */
+  summary(): string[];
+  /** The end of a single send's dry run ("the call to X was not placed"). */
+  notSent: string;
+  /** The error a single send ends with when the service did not take it. */
+  failed(d: Exclude<Delivery, { outcome: 'sent' }>, sentAt: number): Error;
+  /** A single send's answer, as a record (`scrub` redacts a text from the service) and a success line. */
+  record(d: Sent, scrub: (text: string) => string): Array<[string, unknown]>;
+  success(d: Sent): Said;
+}
+
+type Sent = Extract<Delivery, { outcome: 'sent' }>;
+
 /**
- * What a command lends the engine for the run's screen: `confirm` (asks with `lines`), `onEvent`
- * (progress, warnings), the stop signal (first Ctrl-C; a second ends the process) and the clock.
- * `stop()` removes the Ctrl-C handler once the engine returns.
+ * Runs a send (push and template send, one or a CSV file's rows) through the engine, once, lending
+ * it the run's screen: the confirmation (on a terminal; without one, `--yes` is required),
+ * progress and warnings on stderr, and the stop signal (the first Ctrl-C of a CSV send; a second
+ * ends the process, as a Ctrl-C ends a single send: the person is then uncertain). Then tells
+ * the outcome, and returns its exit code (declining throws: exit 130, nothing sent).
  */
-export async function sendScreen(
-  ctx: Context,
-  opts: { quiet?: true; yes?: true },
-  how: {
-    one: string;
-    /** The CSV file as the user named it (a single send has none). */
-    file?: string;
-    lines(selection: RowSelection): string[];
-    question(n: number): string;
-  },
-): Promise<Omit<SendRun, 'store'> & { stop(): void }> {
+export async function runSend<B>(ctx: Context, plan: ShownPlan<B>, how: SendWords): Promise<number> {
+  const startedAt = ctx.io.now();
+  const store = await ctx.store(plan.store);
   const out = await ctx.output();
   // Without a terminal (cron) every line starts with its time; --quiet keeps only the errors.
   const shown = new Progress(ctx.io, {
-    quiet: opts.quiet === true,
+    quiet: plan.quiet === true,
     warn: (m) => out.warn(m),
     scrub: (t) => redact(t, [...ctx.secrets]),
   });
   const abort = new AbortController();
-  // A single send finishes as it is: Ctrl-C ends the process (the person is then uncertain).
-  const offSignal = how.file
+  const offSignal = plan.file
     ? ctx.io.onSignal(() => {
         abort.abort();
         // A second Ctrl-C gets the default action: the process ends at once.
@@ -63,19 +66,51 @@ export async function sendScreen(
         shown.line(said`stopping after the request in flight; Ctrl-C again quits now (that row is then uncertain)`);
       })
     : () => {};
-  return {
-    confirm: (selection) => confirmSend(ctx, how.lines(selection), how.question(selection.toSend.length), opts.yes),
+  const confirm = async (selection: RowSelection) => {
+    if (plan.yes) return true;
+    if (!ctx.canPrompt())
+      throw new UsageError(
+        said`this reaches real people: confirm with --yes (there is no terminal to ask on), or look first with --dry-run`,
+      );
+    const lines = plan.file ? fileConfirmation(plan.file, plan.rows, selection, plan.rules) : how.summary();
+    for (const line of lines) ctx.io.stderr.write(`${line}\n`);
+    return ctx.io.prompter.confirm(how.question(selection.toSend.length), false);
+  };
+  const { send } = await import('../reach/send.js');
+  const outcome = await send(plan, {
+    store,
+    confirm,
     onEvent: (e) =>
       e.type === 'edited'
         ? shown.warning(
-            said`${how.file} was sent before with other content (${e.at.join(', ')}): an edited file is new to the journal; people reached then are skipped by the ledger unless --call-again`,
+            said`${plan.file?.shown} was sent before with other content (${e.at.join(', ')}): an edited file is new to the journal; people reached then are skipped by the ledger unless --call-again`,
           )
         : render(shown, e, how.one),
     signal: abort.signal,
     now: () => ctx.io.now(),
     sleep: (ms) => ctx.io.sleep(ms),
-    stop: offSignal,
-  };
+  }).finally(offSignal);
+  switch (outcome.kind) {
+    case 'declined':
+      throw new InterruptedError(said`declined: nothing was sent`);
+    case 'ran':
+      return reportFile(ctx, plan.file!, outcome, { startedAt, rows: plan.rows.length, quiet: plan.quiet });
+    case 'skipped':
+      return printSkipped(ctx, plan.rows[0]!.who, plan.destination, outcome.reachedAt, plan.dryRun);
+    case 'dry-run':
+      if (plan.file) await printFileDryRun(ctx, outcome);
+      else await printDryRun(ctx, outcome.requests, how.notSent);
+      return 0;
+  }
+  const d = outcome.delivery;
+  if (d.outcome !== 'sent') throw how.failed(d, outcome.sentAt);
+  if (d.warning && !plan.quiet) out.warn(redact(`${outcome.request.endpoint}: ${d.warning}`, [...ctx.secrets]));
+  if (out.json) out.writeJson(d.answer);
+  else if (!plan.quiet) {
+    out.record(how.record(d, (text) => redact(text, [...ctx.secrets])));
+    out.success(how.success(d));
+  }
+  return 0;
 }
 
 /** A row's outcome: a refusal, an uncertain row or a warning always; a sent row as progress. */
@@ -107,57 +142,6 @@ function render(shown: Progress, e: Exclude<SendEvent, { type: 'edited' }>, one:
   else shown.draw(`${one}s: ${e.done}/${e.of}`);
 }
 
-/**
- * On a terminal, shows what will happen and asks; without one, `--yes` is required. Declining
- * is false (the command ends with exit 130, nothing sent).
- */
-async function confirmSend(
-  ctx: Context,
-  summary: readonly string[],
-  question: string,
-  yes: true | undefined,
-): Promise<boolean> {
-  if (yes) return true;
-  if (!ctx.canPrompt()) {
-    throw new UsageError(
-      said`this reaches real people: confirm with --yes (there is no terminal to ask on), or look first with --dry-run`,
-    );
-  }
-  for (const line of summary) ctx.io.stderr.write(`${line}\n`);
-  return ctx.io.prompter.confirm(question, false);
-}
-
-/**
- * A send's outcome other than one delivery, told alike for push and template send: its exit code
- * (declining throws). `notSent` ends a single send's dry run ("the call to X was not placed").
- */
-export async function toldOutcome<B>(
-  ctx: Context,
-  plan: { rows: readonly SendRow<B>[]; file?: FileView; destination: { text: string }; dryRun: boolean },
-  outcome: Exclude<SendOutcome, { kind: 'delivered' }>,
-  how: { startedAt: number; quiet?: true; notSent: string },
-): Promise<number> {
-  switch (outcome.kind) {
-    case 'declined':
-      throw declined();
-    case 'ran':
-      return reportFile(ctx, plan.file!, outcome, {
-        startedAt: how.startedAt,
-        rows: plan.rows.length,
-        quiet: how.quiet,
-      });
-    case 'skipped':
-      return printSkipped(ctx, plan.rows[0]!.who, plan.destination, outcome.reachedAt, plan.dryRun);
-    case 'dry-run':
-      if (plan.file) await printFileDryRun(ctx, outcome);
-      else await printDryRun(ctx, outcome.requests, how.notSent);
-      return 0;
-  }
-}
-
-/** Declining the confirmation: exit 130 with nothing sent. */
-export const declined = () => new InterruptedError(said`declined: nothing was sent`);
-
 /** Aligned `key  value` lines for a confirmation summary. */
 export function summaryLines(title: string, pairs: ReadonlyArray<readonly [string, unknown]>): string[] {
   const shown = pairs.filter(([, v]) => v !== undefined && v !== '');
@@ -166,11 +150,11 @@ export function summaryLines(title: string, pairs: ReadonlyArray<readonly [strin
 }
 
 /** A CSV send's confirmation: the file, what earlier runs left, and the first rows to send. */
-export function fileConfirmation(
+function fileConfirmation(
   view: FileView,
   rows: readonly SendRow<unknown>[],
   selection: RowSelection,
-  flags: { rate: number; resendUncertain?: true; retryFailed?: true },
+  flags: SendRules,
 ): string[] {
   const toSend = new Set(selection.toSend);
   return [
@@ -200,7 +184,7 @@ export function fileConfirmation(
  * Prints the requests a dry run would send: the request line and headers, then each body as sent,
  * one a line; or JSON with `--json`.
  */
-export async function printDryRun(
+async function printDryRun(
   ctx: Context,
   requests: readonly PreparedRequest[],
   note: string,
@@ -242,7 +226,7 @@ function parseOr(text: string): unknown {
 }
 
 /** A CSV dry run: the requests, and what would be sent, held back and skipped. */
-export function printFileDryRun(ctx: Context, outcome: Extract<SendOutcome, { kind: 'dry-run' }>): Promise<void> {
+function printFileDryRun(ctx: Context, outcome: Extract<SendOutcome, { kind: 'dry-run' }>): Promise<void> {
   const { selection, skipped } = outcome;
   return printDryRun(
     ctx,
@@ -256,7 +240,7 @@ export function printFileDryRun(ctx: Context, outcome: Extract<SendOutcome, { ki
  * A single send the never-twice ledger kept back (or would, for a dry run): said on stderr, and as
  * JSON on stdout with `--json`. Nothing was sent, as asked by the ledger's rule: exit 0.
  */
-export async function printSkipped(
+async function printSkipped(
   ctx: Context,
   who: string,
   destination: { text: string },
@@ -283,7 +267,7 @@ export async function printSkipped(
 }
 
 /** A CSV send's summary (a record, or one JSON line) and its exit code; uncertain rows end with exit 5. */
-export async function reportFile(
+async function reportFile(
   ctx: Context,
   view: FileView,
   outcome: Extract<SendOutcome, { kind: 'ran' }>,

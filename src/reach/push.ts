@@ -7,7 +7,7 @@ import { oldDestinationText } from '../store/destination.js';
 import type { CredentialSource } from './refused.js';
 import type { CsvFile } from '../csv/read.js';
 import { delimiterHint } from '../csv/delimiter-hint.js';
-import { checkRows, type SendRow } from './rows.js';
+import { checkRows, type Built, type SendRow } from './rows.js';
 import { said } from '../said.js';
 
 /** Where a push goes: the flex-route address and its token (live or test). */
@@ -51,11 +51,7 @@ export const callerPerson = (callerId: string, reading: CallerReading) =>
  * the caller as a person: the spec types caller_id only as a string, so any value without control
  * characters goes (README, "How callctl reads the spec's gaps") unless `reading.phoneOnly`.
  */
-export function buildPush(
-  fields: PushFields,
-  reading: CallerReading,
-  line?: number,
-): { ok: true; body: PushRequest; person: string } | { ok: false; problems: Problem[] } {
+export function buildPush(fields: PushFields, reading: CallerReading, line?: number): Built<PushRequest> {
   const candidate: Record<string, unknown> = { caller_id: fields.caller_id ?? '', variables: fields.variables };
   if (fields.client_name !== undefined && fields.client_name !== '') candidate.client_name = fields.client_name;
   const parsed = pushRequestSchema.safeParse(candidate);

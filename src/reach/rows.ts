@@ -17,6 +17,9 @@ export interface SendRow<B> {
   body: B;
 }
 
+/** A send's fields checked: its body and its person, or its problems. */
+export type Built<B> = { ok: true; body: B; person: string } | { ok: false; problems: Problem[] };
+
 /** How a CSV file's rows become sends (see checkRows). */
 export interface RowReading<B> {
   /** What a header lacks, when it lacks what every row needs. */
@@ -26,11 +29,7 @@ export interface RowReading<B> {
   /** The variables of every row (a row's non-empty cells win). */
   variables: Record<string, string>;
   /** A row read and checked, or its problems. */
-  build(
-    fields: Record<string, string>,
-    variables: Record<string, string>,
-    line: number,
-  ): { ok: true; body: B; person: string } | { ok: false; problems: Problem[] };
+  build(fields: Record<string, string>, variables: Record<string, string>, line: number): Built<B>;
   /** Who a row reaches, as written (for messages and the results file). */
   who(fields: Record<string, string>, body: B): string;
   allowDuplicates?: boolean;

@@ -8,7 +8,7 @@ import type { CredentialSource } from './refused.js';
 import { signBody, type SignatureSource } from '../signing/service-sign.js';
 import type { CsvFile } from '../csv/read.js';
 import { delimiterHint } from '../csv/delimiter-hint.js';
-import { checkRows, type SendRow } from './rows.js';
+import { checkRows, type Built, type SendRow } from './rows.js';
 import { said } from '../said.js';
 
 export const UNITCAST_PATH = '/api/v1/template/unitcast';
@@ -51,7 +51,7 @@ export function buildTemplate(
   f: TemplateFields,
   reading: { region?: string; e164?: boolean },
   line?: number,
-): { ok: true; body: TemplateRequest; person: string } | { ok: false; problems: Problem[] } {
+): Built<TemplateRequest> {
   const problems: Problem[] = [];
   const at = line === undefined ? {} : { line };
   if (!f.reply_url) problems.push({ ...at, message: REPLY_URL_MISSING });

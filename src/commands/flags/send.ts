@@ -5,7 +5,11 @@ import type { Context } from '../../context.js';
 import { delimiter } from './delimiter.js';
 import { RATE, rate, recallWindow } from '../flag-values.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
-import type { SendRules } from '../../reach/send.js';
+import type { SendPlan, SendRules } from '../../reach/send.js';
+import type { Built, SendRow } from '../../reach/rows.js';
+import type { CsvFile } from '../../csv/read.js';
+import type { Problem } from '../../csv/problems.js';
+import type { StoreFlags } from '../../store/resolve.js';
 import { claimOldStateOption, ignoreOldStateOption, oldStatePolicy, storeFileOption, storeOption } from './store.js';
 
 /** The words that differ between push and template send in the flags they share. */
@@ -92,6 +96,8 @@ export interface SendFlags {
   region?: string;
   claimOldState?: true;
   ignoreOldState?: true;
+  store?: string;
+  storeFile?: string;
 }
 
 /** The end of push's and template send's `--json` help: a dry run, and the summary of a --csv run. */
@@ -141,4 +147,82 @@ export async function regionOf(ctx: Context, opts: Pick<SendFlags, 'region'>): P
       said`${opts.region !== undefined ? '--region' : `profile ${ctx.profile}'s region`}: ${JSON.stringify(value)} is not a region libphonenumber knows (ISO 3166 two letters, e.g. US, GB, ID)`,
     );
   return value.toUpperCase();
+}
+
+/** What a CSV send's confirmation and summary say about it. */
+export interface FileView {
+  /** The file as the user named it. */
+  shown: string;
+  /** The lines above the counts (endpoint, template...). */
+  about: string[];
+  /** The results file. */
+  results: string;
+}
+
+/** A send's plan, with what the command shows of its run: its file, `--quiet`, `--yes`, and the store its flags name. */
+export type ShownPlan<B> = Omit<SendPlan<B>, 'file'> & {
+  file?: NonNullable<SendPlan<B>['file']> & FileView;
+  quiet?: true;
+  yes?: true;
+  store: StoreFlags;
+};
+
+/**
+ * A send's plan from its flags and where it goes (`base`): its one row, or the `--csv` file's
+ * rows, every one checked (invalid input ends the run, exit 3, before anything is sent), with the
+ * file's journal and results, and the run's rules.
+ */
+export async function sendPlan<B, P extends Omit<SendPlan<B>, 'rows' | 'rules' | 'dryRun' | 'advice' | 'file'>>(
+  ctx: Context,
+  opts: SendFlags,
+  base: P,
+  how: {
+    /** The one row (without --csv): `what` names it in the error of its problems. */
+    single(): { what: string; who: string; built: Built<B> };
+    /** The file's rows, checked. */
+    rows(file: CsvFile): { rows: SendRow<B>[]; problems: Problem[] };
+    /** The target an earlier callctl named this send's journal by. */
+    oldTarget: string;
+    columns: { who: string; id: string };
+    meta: Record<string, unknown>;
+    /** The first line of the confirmation. */
+    about: string;
+  },
+): Promise<P & ShownPlan<B>> {
+  const { problemsError } = await import('../../csv/problems.js');
+  const plan = {
+    ...base,
+    rules: sendRules(opts),
+    dryRun: opts.dryRun === true,
+    advice: SEND_ADVICE,
+    quiet: opts.quiet,
+    yes: opts.yes,
+    store: { store: opts.store, storeFile: opts.storeFile },
+  };
+  if (!opts.csv) {
+    const { what, who, built } = how.single();
+    if (!built.ok) throw problemsError(what, built.problems);
+    return { ...plan, rows: [{ row: 1, line: 1, who, person: built.person, body: built.body }] };
+  }
+  const { readCsv } = await import('../../csv/read.js');
+  const { resolve } = await import('node:path');
+  const { oldJournalName } = await import('../../store/row-journal.js');
+  const { defaultResultsPath } = await import('../../reach/results.js');
+  const file = await readCsv(opts.csv, opts.delimiter);
+  const { rows, problems } = how.rows(file);
+  if (problems.length > 0) throw problemsError(opts.csv, problems);
+  return {
+    ...plan,
+    rows,
+    old: { journal: oldJournalName(base.command, how.oldTarget, file.sha256), ledger: base.old.ledger },
+    file: {
+      path: resolve(ctx.io.cwd, opts.csv),
+      sha256: file.sha256,
+      results: opts.results ?? defaultResultsPath(opts.csv),
+      columns: how.columns,
+      meta: how.meta,
+      shown: opts.csv,
+      about: [how.about],
+    },
+  };
 }

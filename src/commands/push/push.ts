@@ -4,13 +4,11 @@ import type { Command, FlagsOf } from '../commander.js';
 import { collect, type Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
-import { CSV_SEND_JSON_HELP, refuseCsvOnlyFlags, SEND_ADVICE, sendFlags, sendRules } from '../flags/send.js';
+import { CSV_SEND_JSON_HELP, refuseCsvOnlyFlags, sendFlags, sendPlan, type ShownPlan } from '../flags/send.js';
 import type { PushRequest } from '../../schemas/push.js';
 import type { PreparedRequest } from '../../api/deliver.js';
 import type { SendRow } from '../../reach/rows.js';
-import type { SendPlan } from '../../reach/send.js';
 import type { PushTarget } from '../../reach/push.js';
-import type { FileView } from '../send-render.js';
 
 /** `push`: the command and its flags. */
 function declare(parent: Command) {
@@ -96,52 +94,30 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
     throw new UsageError(said`--caller-id and --csv do not go together: the CSV names one caller_id per row`);
   if (!opts.csv) refuseCsvOnlyFlags(opts);
   if (!opts.csv && !opts.callerId?.trim()) throw new UsageError(said`missing --caller-id (or --csv FILE for many)`);
-  const render = await import('../send-render.js');
-  const { redact } = await import('../../redact.js');
   const plan = await pushPlan(ctx, opts);
-  const startedAt = ctx.io.now();
-  const store = await ctx.store(opts);
   const first = plan.rows[0]!.body;
-  const screen = await render.sendScreen(ctx, opts, {
+  const { runSend, summaryLines } = await import('../send-render.js');
+  const { pushError } = await import('../../reach/push.js');
+  return runSend(ctx, plan, {
     one: 'call',
-    file: opts.csv,
     question: (n) => (plan.file ? `Place ${n} ${n === 1 ? 'call' : 'calls'}?` : 'Place this call?'),
-    lines: (selection) =>
-      plan.file
-        ? render.fileConfirmation(plan.file, plan.rows, selection, opts)
-        : render.summaryLines(`About to place a call${plan.test ? ' (TEST environment)' : ''}: ${plan.endpoint}`, [
-            ['caller_id', first.caller_id],
-            ['client_name', first.client_name],
-            ['variables', first.variables],
-          ]),
+    summary: () =>
+      summaryLines(`About to place a call${plan.test ? ' (TEST environment)' : ''}: ${plan.endpoint}`, [
+        ['caller_id', first.caller_id],
+        ['client_name', first.client_name],
+        ['variables', first.variables],
+      ]),
+    notSent: `the call to ${first.caller_id} was not placed`,
+    failed: (d, sentAt) => pushError(plan.target, first, d, sentAt),
+    record: (d, scrub) => [
+      ['code', d.code],
+      ['message', scrub(d.message)],
+      ['show_err', d.answer.show_err],
+      ['trace_id', d.id],
+    ],
+    success: (d) =>
+      said`call pushed for ${first.caller_id}${plan.test ? ' (test)' : ''}${d.id ? `, trace_id ${d.id}` : ''}`,
   });
-  const { send } = await import('../../reach/send.js');
-  const outcome = await send(plan, { store, ...screen }).finally(screen.stop);
-  if (outcome.kind !== 'delivered')
-    return render.toldOutcome(ctx, plan, outcome, {
-      startedAt,
-      quiet: opts.quiet,
-      notSent: `the call to ${first.caller_id} was not placed`,
-    });
-  const d = outcome.delivery;
-  if (d.outcome !== 'sent')
-    throw (await import('../../reach/push.js')).pushError(plan.target, first, d, outcome.sentAt);
-  const out = await ctx.output();
-  if (d.warning && !opts.quiet) out.warn(redact(`${plan.endpoint}: ${d.warning}`, [...ctx.secrets]));
-  if (out.json) {
-    out.writeJson(d.answer);
-    return 0;
-  }
-  if (opts.quiet) return 0;
-  const scrub = (v: unknown) => (typeof v === 'string' ? redact(v, [...ctx.secrets]) : v);
-  out.record([
-    ['code', d.code],
-    ['message', scrub(d.message)],
-    ['show_err', d.answer.show_err],
-    ['trace_id', d.id],
-  ]);
-  out.success(said`call pushed for ${first.caller_id}${plan.test ? ' (test)' : ''}${d.id ? `, trace_id ${d.id}` : ''}`);
-  return 0;
 }
 
 /**
@@ -149,21 +125,19 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
  * the CSV file's rows, every one checked (invalid input ends the run, exit 3, before anything is sent).
  */
 async function pushPlan(ctx: Context, opts: PushOptions): Promise<PushPlan> {
-  const { problemsError } = await import('../../csv/problems.js');
-  const { defaultResultsPath } = await import('../../reach/results.js');
   const { resolvePushTarget, callerReading, rekeyCaller } = await import('./target.js');
   const reach = await import('../../reach/push.js');
   const { deliver } = await import('../../api/deliver.js');
   const { withCredentialHint } = await import('../../reach/refused.js');
   const { pushDestination } = await import('../../store/destination.js');
   const { collectVariables } = await import('../flags/variables.js');
-  const target = await resolvePushTarget(ctx, opts);
   const reading = await callerReading(ctx, opts);
   const variables = collectVariables(opts.var, opts.varsFile);
+  const target = await resolvePushTarget(ctx, opts);
   const endpoint = reach.pushEndpoint(target);
   const old = reach.oldPushNames(target);
   const prepare = async (row: SendRow<PushRequest>) => reach.preparePush(target, row.body);
-  const plan = {
+  const base = {
     command: 'push' as const,
     destination: pushDestination(target.flexUrl, target.environment),
     old: { journal: '', ledger: old.ledger },
@@ -174,45 +148,23 @@ async function pushPlan(ctx: Context, opts: PushOptions): Promise<PushPlan> {
         withCredentialHint(await deliver(await ctx.transport(), req, reach.pushAnswer), [target.tokenSource]),
     },
     preview: prepare,
-    rules: sendRules(opts),
-    dryRun: opts.dryRun === true,
-    advice: SEND_ADVICE,
     target,
     test: target.environment === 'test',
     endpoint,
   };
-  if (!opts.csv) {
-    const built = reach.buildPush({ caller_id: opts.callerId, client_name: opts.clientName, variables }, reading);
-    if (!built.ok) throw problemsError('invalid push', built.problems);
-    const who = opts.callerId!.trim();
-    return { ...plan, rows: [{ row: 1, line: 1, who, person: built.person, body: built.body }] };
-  }
-  const { readCsv } = await import('../../csv/read.js');
-  const { resolve } = await import('node:path');
-  const { oldJournalName } = await import('../../store/row-journal.js');
-  const file = await readCsv(opts.csv, opts.delimiter);
-  const { rows, problems } = reach.pushRows(file, { ...opts, variables }, reading);
-  if (problems.length > 0) throw problemsError(opts.csv, problems);
-  return {
-    ...plan,
-    rows,
-    old: { journal: oldJournalName('push', old.target, file.sha256), ledger: old.ledger },
-    file: {
-      path: resolve(ctx.io.cwd, opts.csv),
-      sha256: file.sha256,
-      results: opts.results ?? defaultResultsPath(opts.csv),
-      columns: { who: 'caller_id', id: 'trace_id' },
-      meta: { environment: target.environment, endpoint },
-      shown: opts.csv,
-      about: [`About to place calls${plan.test ? ' (TEST environment)' : ''}: ${endpoint}`],
-    },
-  };
+  return sendPlan(ctx, opts, base, {
+    single: () => ({
+      what: 'invalid push',
+      who: opts.callerId!.trim(),
+      built: reach.buildPush({ caller_id: opts.callerId, client_name: opts.clientName, variables }, reading),
+    }),
+    rows: (file) => reach.pushRows(file, { ...opts, variables }, reading),
+    oldTarget: old.target,
+    columns: { who: 'caller_id', id: 'trace_id' },
+    meta: { environment: target.environment, endpoint },
+    about: `About to place calls${base.test ? ' (TEST environment)' : ''}: ${endpoint}`,
+  });
 }
 
 /** A push's plan, with where it goes for the command's messages, and how its file is shown. */
-type PushPlan = SendPlan<PushRequest> & {
-  target: PushTarget;
-  test: boolean;
-  endpoint: string;
-  file?: FileView;
-};
+type PushPlan = ShownPlan<PushRequest> & { target: PushTarget; test: boolean; endpoint: string };

@@ -5,13 +5,18 @@ import { collect, type Deps } from '../action.js';
 import { wholeNumber } from '../flag-values.js';
 import type { Context } from '../../context.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
-import { CSV_SEND_JSON_HELP, refuseCsvOnlyFlags, regionOf, SEND_ADVICE, sendFlags, sendRules } from '../flags/send.js';
+import {
+  CSV_SEND_JSON_HELP,
+  refuseCsvOnlyFlags,
+  regionOf,
+  sendFlags,
+  sendPlan,
+  type ShownPlan,
+} from '../flags/send.js';
 import type { TemplateRequest } from '../../schemas/template.js';
 import type { PreparedRequest } from '../../api/deliver.js';
 import type { SendRow } from '../../reach/rows.js';
-import type { SendPlan } from '../../reach/send.js';
 import type { TemplateTarget } from '../../reach/template.js';
-import type { FileView } from '../send-render.js';
 
 const wholeNumberArg = wholeNumber();
 
@@ -113,54 +118,32 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
     if (!opts.channel) throw new UsageError(said`missing --channel`);
     if (!opts.channelId) throw new UsageError(said`missing --channel-id (or --csv FILE for many)`);
   }
-  const render = await import('../send-render.js');
-  const { redact } = await import('../../redact.js');
-  const reach = await import('../../reach/template.js');
   const plan = await templatePlan(ctx, opts);
-  const startedAt = ctx.io.now();
-  const store = await ctx.store(opts);
   const first = plan.rows[0]!.body;
-  const screen = await render.sendScreen(ctx, opts, {
+  const { runSend, summaryLines } = await import('../send-render.js');
+  const { recipient, templateError } = await import('../../reach/template.js');
+  return runSend(ctx, plan, {
     one: 'message',
-    file: opts.csv,
     question: (n) => (plan.file ? `Send ${n} ${n === 1 ? 'message' : 'messages'}?` : 'Send this message?'),
-    lines: (selection) =>
-      plan.file
-        ? render.fileConfirmation(plan.file, plan.rows, selection, opts)
-        : render.summaryLines(`About to send a template message: ${plan.endpoint}`, [
-            ['template_id', String(first.template_id)],
-            ['channel', first.channel],
-            ['channel_id', first.channel_id],
-            ['user_id', first.user_id],
-            ['variable', first.variable],
-            ['custom', first.custom],
-          ]),
+    summary: () =>
+      summaryLines(`About to send a template message: ${plan.endpoint}`, [
+        ['template_id', String(first.template_id)],
+        ['channel', first.channel],
+        ['channel_id', first.channel_id],
+        ['user_id', first.user_id],
+        ['variable', first.variable],
+        ['custom', first.custom],
+      ]),
+    notSent: `the message (${recipient(first)}) was not sent`,
+    failed: (d) => templateError(plan.target, first, d),
+    record: (d, scrub) => [
+      ['request_id', d.answer.request_id],
+      ['code', d.code],
+      ['message', scrub(d.message)],
+      ['task_id', d.id],
+    ],
+    success: (d) => said`message sent (${recipient(first)})${d.id ? `, task_id ${d.id}` : ''}`,
   });
-  const { send } = await import('../../reach/send.js');
-  const outcome = await send(plan, { store, ...screen }).finally(screen.stop);
-  if (outcome.kind !== 'delivered')
-    return render.toldOutcome(ctx, plan, outcome, {
-      startedAt,
-      quiet: opts.quiet,
-      notSent: `the message (${reach.recipient(first)}) was not sent`,
-    });
-  const d = outcome.delivery;
-  if (d.outcome !== 'sent') throw reach.templateError(plan.target, first, d);
-  const out = await ctx.output();
-  if (d.warning && !opts.quiet) out.warn(redact(`${outcome.request.endpoint}: ${d.warning}`, [...ctx.secrets]));
-  if (out.json) {
-    out.writeJson(d.answer);
-    return 0;
-  }
-  if (opts.quiet) return 0;
-  out.record([
-    ['request_id', d.answer.request_id],
-    ['code', d.code],
-    ['message', redact(d.message, [...ctx.secrets])],
-    ['task_id', d.id],
-  ]);
-  out.success(said`message sent (${reach.recipient(first)})${d.id ? `, task_id ${d.id}` : ''}`);
-  return 0;
 }
 
 /**
@@ -169,8 +152,6 @@ export async function runTemplateSend(ctx: Context, opts: TemplateSendOptions): 
  * The timestamp is taken when each row is sent (or `--timestamp`), and each body signed then.
  */
 async function templatePlan(ctx: Context, opts: TemplateSendOptions): Promise<TemplatePlan> {
-  const { problemsError } = await import('../../csv/problems.js');
-  const { defaultResultsPath } = await import('../../reach/results.js');
   const { resolveTemplateTarget } = await import('./target.js');
   const reach = await import('../../reach/template.js');
   const { deliver } = await import('../../api/deliver.js');
@@ -178,15 +159,15 @@ async function templatePlan(ctx: Context, opts: TemplateSendOptions): Promise<Te
   const { templateDestination } = await import('../../store/destination.js');
   const { collectVariables } = await import('../flags/variables.js');
   const { withSignFlag } = await import('../flags/signature.js');
-  const target = await resolveTemplateTarget(ctx, opts);
   const reading = { region: await regionOf(ctx, opts), e164: opts.e164 === true };
   const variables = collectVariables(opts.var, opts.varsFile);
+  const target = await resolveTemplateTarget(ctx, opts);
   const endpoint = reach.templateEndpoint(target);
   const old = reach.oldTemplateNames(target, opts.templateId);
   const timestamp = () => opts.timestamp ?? Math.floor(ctx.io.now() / 1000);
   // A CSV row's body is stamped when it is sent; a single message keeps the time it was built.
   const stamp = (row: SendRow<TemplateRequest>) => (opts.csv ? { ...row.body, timestamp: timestamp() } : row.body);
-  const plan = {
+  const base = {
     command: 'template' as const,
     destination: templateDestination(target.baseUrl, target.signKey, opts.templateId),
     old: { journal: '', ledger: old.ledger },
@@ -199,55 +180,41 @@ async function templatePlan(ctx: Context, opts: TemplateSendOptions): Promise<Te
     // An external signing command is not run for a dry run; the header shows *** either way.
     preview: (row: SendRow<TemplateRequest>) =>
       reach.prepareTemplate(target, stamp(row), target.signature.kind !== 'command'),
-    rules: sendRules(opts),
-    dryRun: opts.dryRun === true,
-    advice: SEND_ADVICE,
     target,
     endpoint,
   };
-  if (!opts.csv) {
-    const built = reach.buildTemplate(
-      {
-        template_id: opts.templateId,
-        timestamp: timestamp(),
-        channel: opts.channel,
-        channel_id: opts.channelId,
-        user_id: opts.userId,
-        variable: variables,
-        reply_url: opts.replyUrl,
-      },
-      reading,
-    );
-    if (!built.ok)
-      throw problemsError('invalid template message', reach.withReplyUrlHint(built.problems, '--reply-url URL'));
-    const who = `${opts.channel!.trim()}:${opts.channelId!.trim()}`;
-    return { ...plan, rows: [{ row: 1, line: 1, who, person: built.person, body: built.body }] };
-  }
-  const { readCsv } = await import('../../csv/read.js');
-  const { resolve } = await import('node:path');
-  const { oldJournalName } = await import('../../store/row-journal.js');
-  const file = await readCsv(opts.csv, opts.delimiter);
-  const { rows, problems } = reach.templateRows(
-    file,
-    { ...opts, variables, timestamp, replyUrlHint: 'a reply_url column or --reply-url URL' },
-    reading,
-  );
-  if (problems.length > 0) throw problemsError(opts.csv, problems);
-  return {
-    ...plan,
-    rows,
-    old: { journal: oldJournalName('template', old.target, file.sha256), ledger: old.ledger },
-    file: {
-      path: resolve(ctx.io.cwd, opts.csv),
-      sha256: file.sha256,
-      results: opts.results ?? defaultResultsPath(opts.csv),
-      columns: { who: 'recipient', id: 'task_id' },
-      meta: { endpoint, template_id: opts.templateId },
-      shown: opts.csv,
-      about: [`About to send template ${opts.templateId} messages: ${endpoint}`],
+  return sendPlan(ctx, opts, base, {
+    single: () => {
+      const built = reach.buildTemplate(
+        {
+          template_id: opts.templateId,
+          timestamp: timestamp(),
+          channel: opts.channel,
+          channel_id: opts.channelId,
+          user_id: opts.userId,
+          variable: variables,
+          reply_url: opts.replyUrl,
+        },
+        reading,
+      );
+      return {
+        what: 'invalid template message',
+        who: `${opts.channel!.trim()}:${opts.channelId!.trim()}`,
+        built: built.ok ? built : { ok: false, problems: reach.withReplyUrlHint(built.problems, '--reply-url URL') },
+      };
     },
-  };
+    rows: (file) =>
+      reach.templateRows(
+        file,
+        { ...opts, variables, timestamp, replyUrlHint: 'a reply_url column or --reply-url URL' },
+        reading,
+      ),
+    oldTarget: old.target,
+    columns: { who: 'recipient', id: 'task_id' },
+    meta: { endpoint, template_id: opts.templateId },
+    about: `About to send template ${opts.templateId} messages: ${endpoint}`,
+  });
 }
 
 /** A template send's plan, with where it goes for the command's messages, and how its file is shown. */
-type TemplatePlan = SendPlan<TemplateRequest> & { target: TemplateTarget; endpoint: string; file?: FileView };
+type TemplatePlan = ShownPlan<TemplateRequest> & { target: TemplateTarget; endpoint: string };
