@@ -1,3 +1,7 @@
+import { Option, type Command, type FlagsOf } from '../commander.js';
+import { choosesOutput, positiveInt, type Deps } from '../action.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { storeFileOption, storeOption } from '../flags/store.js';
 import { once } from 'node:events';
 import type { HooksEventsLine } from '../../schemas/hooks-output.js';
 import { plural } from '../../plural.js';
@@ -12,26 +16,74 @@ import { eventLine, eventObject, type RenderOptions } from '../serve-hooks/rende
 import { tsvCell } from '../../output/output.js';
 import { csvLine, formulaSafe } from '../../report/csv.js';
 import type { EventSummary } from '../../schemas/detect.js';
-import { timeRange } from '../time-flags.js';
-import { readFailed, readSource, type SourceFlags } from './source.js';
+import { timeRange, timeText } from '../time-flags.js';
+import { readFailed, readSource } from './source.js';
 import { forwardText } from '../../hooks/event-view.js';
 import { said } from '../../said.js';
 import { personKey } from '../../person.js';
 
-export interface EventsOptions extends SourceFlags {
-  type?: string;
-  since?: string;
-  until?: string;
-  plan?: string;
-  task?: string;
-  callee?: string;
-  verdict?: string;
-  retries?: boolean;
-  limit?: number;
-  follow?: boolean;
-  showNumbers?: boolean;
-  /** `csv` (the piped columns, with a header) or `ndjson` (the lines of `--json`). */
-  format?: string;
+/** `hooks events`: the command and its flags. */
+function declare(hooks: Command) {
+  return hooks
+    .command('events')
+    .description('list recorded events from the NDJSON log or the shared store, filtered; --follow for new ones')
+    .option('--log <file>', 'an NDJSON log written by serve-hooks --log')
+    .addOption(storeOption())
+    .addOption(storeFileOption())
+    .option(
+      '--type <types>',
+      'only these types, comma-separated (refused: requests refused before their type was known)',
+    )
+    .option(
+      '--since <when>',
+      'received at or after a time (2026-11-22T14:00:00+07:00), a date (00:00 UTC) or a duration ago (15m, 2h, 3d)',
+      timeText,
+    )
+    .option('--until <when>', 'received before a time, a date or a duration ago (after --since)', timeText)
+    .option('--plan <name>', 'only events of this plan (PlanName)')
+    .option('--task <id>', 'only events of this task')
+    .option('--callee <number>', 'only events for this callee number')
+    .option('--verdict <verdicts>', 'verified, rejected, unverified, skipped, unsigned, refused; comma-separated')
+    .option('--retries', "only the service's retries")
+    .option('--no-retries', 'only first arrivals')
+    .option('--limit <n>', 'the latest N matching events', positiveInt)
+    .option('--follow', 'then show new events as they arrive, until Ctrl-C')
+    .option('--show-numbers', 'show callee numbers in full (masked by default)')
+    .addOption(
+      choosesOutput(
+        new Option(
+          '--format <format>',
+          'csv: the piped columns as CSV with a header; ndjson: the lines of --json (on a terminal too)',
+        ),
+      ),
+    )
+    .addHelpText(
+      'after',
+      `
+Output: on a terminal one line per event (time, type, ids, the event's status, verdict, retry, #id, forward);
+piped, TSV: id, time, type, plan, task, callee, status (the event's), verdict, retry, httpStatus
+(the HTTP status answered), forward.
+--format csv: the same columns as CSV (a header, CRLF line ends); a cell starting with =, +, -, @,
+a tab or a carriage return gets a leading ' (anyone can send a notification: a spreadsheet must
+run none of its text), a number or phone number excepted. --format ndjson: as --json.
+Each event is written as it is read (the store in pages, in order): any number of events.
+Callee numbers are masked unless --show-numbers.
+--follow: PostgreSQL wakes on LISTEN/NOTIFY; an NDJSON log is watched for growth.
+
+Examples:
+  CALLCTL_STORE_FILE=/etc/callctl/store-url callctl hooks events --type task.end --since 2h
+  callctl hooks events --log events.ndjson --verdict rejected --json
+  callctl hooks events --plan P-2026-11 --follow
+
+JSON (--json), one object per line (the ids the body carries; "forward": shared store only):
+${JSON_SHAPES.hooksEvents}`,
+    );
+}
+
+export type EventsOptions = FlagsOf<typeof declare>;
+
+export function register(hooks: Command, { start }: Deps): void {
+  declare(hooks).action((flags, command) => start(command, runHooksEvents, flags));
 }
 
 const FORMATS = ['csv', 'ndjson'];

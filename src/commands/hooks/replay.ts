@@ -1,25 +1,66 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { storeFileOption, storeOption } from '../flags/store.js';
 import type { HooksReplayLine } from '../../schemas/hooks-output.js';
 import { existsSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { NetworkError, ServiceError, ServiceUnavailableError, UsageError } from '../../errors.js';
 import { readFailed, readSource } from './source.js';
 import { resend } from '../../hooks/resend.js';
-import { timeOf } from '../time-flags.js';
+import { timeOf, timeText } from '../time-flags.js';
 import { chatbotSigning, forwardKey, parseEventTypes } from '../../hooks/plan.js';
 import { httpUrl } from '../../config/http-url.js';
 import { said } from '../../said.js';
 
-export interface ReplayOptions {
-  log?: string;
-  store?: string;
-  storeFile?: string;
-  to?: string;
-  events?: string;
-  since?: string;
-  chatbotSecretFile?: string;
-  signCommand?: string;
-  forwardSecretFile?: string;
-  includeUnverified?: boolean;
+/** `hooks replay`: the command and its flags. */
+function declare(hooks: Command) {
+  return hooks
+    .command('replay')
+    .description('send events recorded by serve-hooks (--log file or the store) again, byte for byte, in order')
+    .option('--log <file>', 'the NDJSON log written by serve-hooks --log')
+    .addOption(storeOption())
+    .addOption(storeFileOption())
+    .option('--to <url>', 'where to send them')
+    .option('--events <types>', 'only these types, comma-separated')
+    .option(
+      '--since <when>',
+      'only events received since a time (2026-11-22T14:00:00+07:00), a date (00:00 UTC) or a duration ago (15m, 2h, 3d)',
+      timeText,
+    )
+    .option('--chatbot-secret-file <file>', 'secret to sign chatbot events again (or CALLCTL_CHATBOT_SECRET)')
+    .option('--sign-command <cmd>', 'command that prints X-Service-Sign for a body on stdin')
+    .option('--forward-secret-file <file>', 'whsec_ secret signing them as forwards are (or CALLCTL_FORWARD_SECRET)')
+    .option('--include-unverified', 'also send events that were not verified on arrival (unsigned); default: skip them')
+    .addHelpText(
+      'after',
+      `
+Sent: accepted events, each once (retries from the service, rejected and refused requests are
+skipped), with their recorded Content-Type and User-Agent. The log never keeps X-Service-Sign:
+chatbot events verified on arrival are signed again when a secret or --sign-command is given.
+Events not verified on arrival (no secret then, --skip-verify) are skipped, or with
+--include-unverified sent as they came, never signed by callctl. With a forward secret
+(--forward-secret-file, else CALLCTL_FORWARD_SECRET) each is signed as serve-hooks signs its
+forwards (Standard Webhooks, the same webhook-id as its forward). Failed sends are
+retried on network errors, 408, 429 and 5xx with back-off.
+
+Output: one line per event (time, type, the HTTP status); piped or --json one JSON object per event
+(shape below). Exit 1 when the receiver refused one (4xx); 5 when
+it could not be reached or kept answering 5xx or 429 after retries (run again later).
+
+Examples:
+  callctl hooks replay --log events.ndjson --to http://127.0.0.1:3000/hooks --events task.end --since 2h
+  callctl hooks replay --log /var/lib/callctl/events.ndjson --to http://127.0.0.1:3000/hooks --since 2026-11-22T08:00:00Z --json
+
+JSON (--json), one object per line ("status": the receiver's, null when none came):
+${JSON_SHAPES.hooksReplay}`,
+    );
+}
+
+export type ReplayOptions = FlagsOf<typeof declare>;
+
+export function register(hooks: Command, { start }: Deps): void {
+  declare(hooks).action((flags, command) => start(command, runHooksReplay, flags));
 }
 
 /** Sends recorded events again, byte for byte, in the order they arrived. */

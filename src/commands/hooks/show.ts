@@ -1,16 +1,44 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { storeFileOption, storeOption } from '../flags/store.js';
 import type { HooksShowJson } from '../../schemas/hooks-output.js';
 import type { Context } from '../../context.js';
 import { NotFoundError } from '../../errors.js';
 import { eventDetail } from '../../hooks/event-view.js';
 import { printable } from '../../output/printable.js';
-import { readFailed, readSource, type SourceFlags } from './source.js';
+import { readFailed, readSource } from './source.js';
 import { plural } from '../../plural.js';
 import { said } from '../../said.js';
 
-export interface ShowOptions extends SourceFlags {
-  /** `<id>`: the event's number or id. */
-  id: string;
-  showNumbers?: boolean;
+/** `hooks show <id>`: the command and its flags. */
+function declare(hooks: Command) {
+  return hooks
+    .command('show <id>')
+    .description('print one recorded event whole: headers (secrets redacted), body, verdict, key, retries, forward')
+    .option('--log <file>', 'an NDJSON log written by serve-hooks --log')
+    .addOption(storeOption())
+    .addOption(storeFileOption())
+    .option('--show-numbers', 'show callee numbers in full (masked by default)')
+    .addHelpText(
+      'after',
+      `
+The id is the one \`hooks events\` shows (#id): in an NDJSON log, the record's number in the file.
+Exit 1 when there is no such event (not found, as a task the service does not know).
+
+Examples:
+  callctl hooks show 1842
+  callctl hooks show 12 --log events.ndjson --json
+
+JSON (--json): the record as kept (secret headers redacted), its ids, arrivals and forward:
+${JSON_SHAPES.hooksShow}`,
+    );
+}
+
+export type ShowOptions = FlagsOf<typeof declare> & { id: string };
+
+export function register(hooks: Command, { start }: Deps): void {
+  declare(hooks).action((id, flags, command) => start(command, runHooksShow, { ...flags, id }));
 }
 
 /**

@@ -1,3 +1,7 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
+import { port } from '../flag-values.js';
+import { storeFileOption, storeOption } from '../flags/store.js';
 import { readFileSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { LocalError, UsageError } from '../../errors.js';
@@ -7,9 +11,52 @@ import type { EventStore } from '../../store/events.js';
 import { HandlerErrors, type Handler } from '../../hooks/guard.js';
 import { eventFilter, exportLine, CSV_HEAD } from './events.js';
 import { chatbotSigning, forwardKey, type ChatbotSigning } from '../../hooks/plan.js';
-import { readSource, type SourceFlags } from './source.js';
+import { readSource } from './source.js';
 import { said } from '../../said.js';
 
+/** `hooks ui`: the command and its flags. */
+function declare(hooks: Command) {
+  return hooks
+    .command('ui')
+    .description('a local inspector page over recorded events: live list, filters, detail, send again')
+    .option('--log <file>', 'an NDJSON log written by serve-hooks --log')
+    .addOption(storeOption())
+    .addOption(storeFileOption())
+    .option('--host <host>', 'address to listen on (any but loopback needs a token)', '127.0.0.1')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', port, 8788)
+    .option('--token-file <file>', 'the token every request must carry (first line; else one is made when needed)')
+    .option('--open', 'open the page in a browser')
+    .option('--forward-to <url>', 'where "Send again" sends an event (as hooks replay --to)')
+    .option('--forward-secret-file <file>', 'whsec_ secret signing what is sent again (or CALLCTL_FORWARD_SECRET)')
+    .option('--chatbot-secret-file <file>', 'secret to sign chatbot events sent again (or CALLCTL_CHATBOT_SECRET)')
+    .option('--sign-command <cmd>', 'command that prints X-Service-Sign for a body on stdin')
+    .addHelpText(
+      'after',
+      `
+Serves a page listing what serve-hooks recorded, newest first, filling live as events arrive;
+filters (those of hooks events) are kept in the address, so a link can be shared. An event's
+detail shows what hooks show shows; "Send again" posts it to --forward-to as hooks replay would
+(events not verified on arrival only when ticked); "Copy as curl"; export the filtered list as
+CSV or NDJSON. Callee numbers are masked unless "Show numbers" is ticked.
+
+Safe by default: 127.0.0.1 only; on any other --host every request needs a token (made at
+random and printed once in the address, or read from --token-file). Actions are POSTs with a
+CSRF token; the page runs only its own script and fetches nothing from elsewhere.
+
+Examples:
+  callctl hooks ui --log events.ndjson --open
+  CALLCTL_STORE_FILE=/etc/callctl/store-url callctl hooks ui --forward-to http://127.0.0.1:3000/hooks
+  callctl hooks ui --log events.ndjson --host 0.0.0.0 --token-file ~/.config/callctl/ui-token`,
+    );
+}
+
+export type UiOptions = FlagsOf<typeof declare>;
+
+export function register(hooks: Command, { start }: Deps): void {
+  declare(hooks).action((flags, command) => start(command, runHooksUi, flags));
+}
+
+/** Where the inspector listens, its token, whether to open it (`hooks ui`; `serve-hooks --ui-*`). */
 export interface InspectorFlags {
   host?: string;
   port?: number;
@@ -22,13 +69,6 @@ export interface InspectorForward {
   to?: string;
   chatbot: ChatbotSigning;
   key?: Buffer;
-}
-
-export interface UiOptions extends SourceFlags, InspectorFlags {
-  forwardTo?: string;
-  forwardSecretFile?: string;
-  chatbotSecretFile?: string;
-  signCommand?: string;
 }
 
 /** The token of `--token-file` (its first line), or undefined. */
