@@ -10,7 +10,8 @@ import { AuthError } from './errors.js';
 import { USER_AGENT } from './version.js';
 import { DEFAULT_TIMEOUT_SECONDS } from './limits.js';
 import { addSecret, addUrlSecrets, secrets } from './redact.js';
-import { SECRET_ENV, SECRET_ENV_NAMES, SETTING_NAMES, SETTINGS, type SettingKey } from './config/keys.js';
+import { SECRET_ENV, SECRET_ENV_NAMES, SETTING_KEYS, SETTING_NAMES, SETTINGS } from './config/keys.js';
+import type { SettingKey, SettingSpec } from './config/keys.js';
 import { httpUrl } from './config/http-url.js';
 import type { StoreFlags } from './store/resolve.js';
 import type { Store } from './store/store.js';
@@ -113,18 +114,8 @@ export class Context {
       this.settingsCache = new Settings(await this.configDir(), this.profile, this.io.env, {
         'base-url': this.globals.baseUrl,
       });
-      for (const key of [
-        'token',
-        'push-token',
-        'push-test-token',
-        'sign-key',
-        'sign-secret',
-        'hook-keys',
-        'store',
-      ] as const) {
-        const value = this.settingsCache.get(key);
-        if (value) this.addSecret(value);
-      }
+      for (const key of SETTING_KEYS)
+        if ((SETTINGS[key] as SettingSpec).secret) this.addSecret(this.settingsCache.get(key));
       // Hook keys are also used one by one; passwords inside URLs are secrets too.
       for (const k of (this.settingsCache.get('hook-keys') ?? '').split(',')) this.addSecret(k.trim());
       for (const key of ['base-url', 'flex-url', 'flex-test-url', 'store'] as const)

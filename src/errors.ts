@@ -46,12 +46,32 @@ export class CliError extends Error {
   }
 }
 
-/** Unknown flag, missing argument, bad flag value. */
-export class UsageError extends CliError {
-  constructor(message: string | Said, details?: Record<string, unknown>) {
-    super(message, ExitCode.USAGE, 'usage', details);
-  }
+/** The error class of one kind: its exit code, and the `details` its `--json` line adds. */
+function kindOf(exitCode: ExitCodeValue, kind: ErrorKind) {
+  return class extends CliError {
+    constructor(message: string | Said, details?: Record<string, unknown>) {
+      super(message, exitCode, kind, details);
+    }
+  };
 }
+
+/** The error class of an answer of the service: where it came from and what it said, in `details` too. */
+function answeredOf(exitCode: ExitCodeValue, kind: ErrorKind) {
+  return class extends CliError {
+    constructor(
+      message: string | Said,
+      readonly endpoint: string,
+      readonly httpStatus: number,
+      readonly serviceCode: number | undefined,
+      details: Record<string, unknown> = {},
+    ) {
+      super(message, exitCode, kind, { endpoint, httpStatus, serviceCode, ...details });
+    }
+  };
+}
+
+/** Unknown flag, missing argument, bad flag value. */
+export class UsageError extends kindOf(ExitCode.USAGE, 'usage') {}
 
 /** Invalid input data (CSV rows, JSON files, variables): nothing was sent. */
 export class InputError extends CliError {
@@ -66,41 +86,19 @@ export class InputError extends CliError {
 }
 
 /** No token, or credentials or token rejected. */
-export class AuthError extends CliError {
-  constructor(message: string | Said, details?: Record<string, unknown>) {
-    super(message, ExitCode.AUTH, 'auth', details);
-  }
-}
+export class AuthError extends kindOf(ExitCode.AUTH, 'auth') {}
 
 /** Network failure or timeout, after retries. */
-export class NetworkError extends CliError {
-  constructor(message: string | Said, details?: Record<string, unknown>) {
-    super(message, ExitCode.NETWORK, 'network', details);
-  }
-}
+export class NetworkError extends kindOf(ExitCode.NETWORK, 'network') {}
 
 /** The service answered an error: an HTTP status, or an envelope whose code is not success. */
-export class ServiceError extends CliError {
-  constructor(
-    message: string | Said,
-    readonly endpoint: string,
-    readonly httpStatus: number,
-    readonly serviceCode: number | undefined,
-    details: Record<string, unknown> = {},
-  ) {
-    super(message, ExitCode.SERVICE, 'service', { endpoint, httpStatus, serviceCode, ...details });
-  }
-}
+export class ServiceError extends answeredOf(ExitCode.SERVICE, 'service') {}
 
 /**
  * An https:// address that answers in plain HTTP, or an http:// one that speaks TLS: nothing was
  * sent, and every attempt would fail alike until the address is fixed (exit 1, no retries).
  */
-export class WrongSchemeError extends CliError {
-  constructor(message: string | Said, details?: Record<string, unknown>) {
-    super(message, ExitCode.SERVICE, 'wrong-scheme', details);
-  }
-}
+export class WrongSchemeError extends kindOf(ExitCode.SERVICE, 'wrong-scheme') {}
 
 /** A proxy refused its credentials (407): nothing reached the service, and every attempt would fail alike (exit 4). */
 export class ProxyAuthError extends AuthError {}
@@ -114,31 +112,19 @@ export function nothingSent(error: unknown): error is WrongSchemeError | ProxyAu
  * What the command names does not exist where it looked (a recorded event's id): exit 1, as the
  * service's own "not found" is, since running again will not help until the name is fixed.
  */
-export class NotFoundError extends CliError {
-  constructor(message: string | Said, details?: Record<string, unknown>) {
-    super(message, ExitCode.SERVICE, 'not-found', details);
-  }
-}
+export class NotFoundError extends kindOf(ExitCode.SERVICE, 'not-found') {}
 
 /**
  * State written by an earlier version of callctl, keyed without the destination it was for: it is
  * neither taken as done nor sent again until the user says which (exit 1: it stays so until then).
  */
-export class OldStateError extends CliError {
-  constructor(message: string | Said, details: Record<string, unknown> = {}) {
-    super(message, ExitCode.SERVICE, 'old-state', details);
-  }
-}
+export class OldStateError extends kindOf(ExitCode.SERVICE, 'old-state') {}
 
 /**
  * Local trouble: a file or folder callctl needs (config, journal, log, lock) cannot be read or
  * written, or holds something callctl cannot use. Not the service's doing: fix the file or folder.
  */
-export class LocalError extends CliError {
-  constructor(message: string | Said, details?: Record<string, unknown>) {
-    super(message, ExitCode.LOCAL, 'local', details);
-  }
-}
+export class LocalError extends kindOf(ExitCode.LOCAL, 'local') {}
 
 /** Ctrl-C, or a prompt or confirmation declined. */
 export class InterruptedError extends CliError {
@@ -151,17 +137,7 @@ export class InterruptedError extends CliError {
  * The service answered, but with trouble that may pass by itself (5xx, 429, as HTTP status or
  * envelope code), after retries: exit 5, like a network failure, so that a cron job runs again.
  */
-export class ServiceUnavailableError extends CliError {
-  constructor(
-    message: string | Said,
-    readonly endpoint: string,
-    readonly httpStatus: number,
-    readonly serviceCode: number | undefined,
-    details: Record<string, unknown> = {},
-  ) {
-    super(message, ExitCode.NETWORK, 'service-unavailable', { endpoint, httpStatus, serviceCode, ...details });
-  }
-}
+export class ServiceUnavailableError extends answeredOf(ExitCode.NETWORK, 'service-unavailable') {}
 
 const FS_REASONS: Record<string, string> = {
   EACCES: 'permission denied',
@@ -181,38 +157,16 @@ const FS_REASONS: Record<string, string> = {
   EIO: 'input/output error',
 };
 
-const FS_SYSCALLS = new Set([
-  'open',
-  'read',
-  'write',
-  'close',
-  'mkdir',
-  'mkdtemp',
-  'rmdir',
-  'rename',
-  'unlink',
-  'link',
-  'symlink',
-  'chmod',
-  'fchmod',
-  'stat',
-  'lstat',
-  'fstat',
-  'scandir',
-  'opendir',
-  'access',
-  'copyfile',
-  'fsync',
-  'fdatasync',
-  'ftruncate',
-  'truncate',
-  'utime',
-  'futime',
-  'rm',
-]);
-
-/** What each call does, for a reader. */
+/** The file-system calls whose errors are local trouble, and what each does for a reader. */
 const FS_VERBS: Record<string, string> = {
+  close: 'close',
+  rmdir: 'rmdir',
+  stat: 'stat',
+  lstat: 'lstat',
+  fstat: 'fstat',
+  access: 'access',
+  utime: 'utime',
+  futime: 'futime',
   open: 'open',
   read: 'read',
   write: 'write',
@@ -259,10 +213,10 @@ export function fsReason(code: string | undefined): string {
 export function localTrouble(error: unknown, what?: string): unknown {
   if (error instanceof CliError) return error;
   const e = error as NodeJS.ErrnoException;
-  if (typeof e?.code !== 'string' || typeof e.syscall !== 'string' || !FS_SYSCALLS.has(e.syscall)) return error;
+  if (typeof e?.code !== 'string' || typeof e.syscall !== 'string' || !Object.hasOwn(FS_VERBS, e.syscall)) return error;
   const reason = e.syscall === 'mkdir' && e.code === 'EEXIST' ? 'a file of that name is in the way' : fsReason(e.code);
   const path = e.path ? ` ${e.path}` : '';
-  const verb = FS_VERBS[e.syscall] ?? e.syscall;
+  const verb = FS_VERBS[e.syscall]!;
   return new LocalError(said`cannot ${verb}${what ? ` ${what}` : ''}${path}: ${reason}`, {
     code: e.code,
     syscall: e.syscall,

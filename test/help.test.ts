@@ -1,7 +1,7 @@
 import type { CommandUnknownOpts as Command } from '../src/commands/commander.js';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../src/program.js';
-import { testIO } from '../src/io.js';
+import { testIO } from './helpers/io.js';
 import { runCli } from './helpers/cli.js';
 
 /** Every command that runs something (not the nouns that only group them). */

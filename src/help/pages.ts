@@ -1,6 +1,7 @@
 import type { CommandUnknownOpts as Command } from '../commands/commander.js';
 import { buildProgram } from '../program.js';
-import { testIO } from '../io.js';
+import { PassThrough, Writable } from 'node:stream';
+import type { IO } from '../io.js';
 
 /**
  * Every help page of the command tree, keyed by command path ('' for the program itself,
@@ -22,12 +23,15 @@ export async function renderHelpPages(): Promise<Record<string, string>> {
  * without help.
  */
 export async function renderHelp(path: readonly string[]): Promise<string | undefined> {
-  const io = testIO();
-  const program = await buildProgram(io, { exitCode: 0 });
+  let page = '';
+  const program = await buildProgram(
+    quietIO((text) => (page += text)),
+    { exitCode: 0 },
+  );
   try {
     await program.parseAsync([...path, '--help'], { from: 'user' });
   } catch (error) {
-    if ((error as { code?: string }).code === 'commander.helpDisplayed') return io.out();
+    if ((error as { code?: string }).code === 'commander.helpDisplayed') return page;
   }
   return undefined;
 }
@@ -37,7 +41,7 @@ export async function renderHelp(path: readonly string[]): Promise<string | unde
  * spelling such as `state`, the completion protocol), which help and the man page do not list.
  */
 export async function commandPaths(): Promise<string[][]> {
-  const program = await buildProgram(testIO(), { exitCode: 0 });
+  const program = await buildProgram(quietIO(), { exitCode: 0 });
   const paths: string[][] = [];
   const walk = (command: Command, path: string[]) => {
     paths.push(path);
@@ -46,4 +50,32 @@ export async function commandPaths(): Promise<string[][]> {
   };
   walk(program, []);
   return paths;
+}
+
+/** An IO without a terminal, person or environment: what is written on stdout goes to `write`. */
+function quietIO(write: (text: string) => void = () => {}): IO {
+  const sink = (take: (text: string) => void) =>
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        take(chunk.toString());
+        done();
+      },
+    });
+  const ask = () => Promise.reject(new Error('no one to ask while help pages are rendered'));
+  return {
+    stdout: sink(write),
+    stderr: sink(() => {}),
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+    env: {},
+    prompter: { password: ask, input: ask, confirm: ask },
+    now: () => Date.now(),
+    sleep: async () => {},
+    onSignal: () => () => undefined,
+    onHangup: () => () => undefined,
+    onOutputError: () => () => undefined,
+    cwd: process.cwd(),
+  };
 }

@@ -61,34 +61,56 @@ const SECTIONS: Array<[id: string, title: string]> = [
 const bars = (shares: readonly Share[]): Bar[] =>
   shares.map((s) => ({ label: s.value, count: s.count, share: s.share }));
 
-/** A table of a distribution (`data-section` names its --json key). */
-function shareTable(key: string, caption: string, shares: readonly Share[], header = 'Value', details = false): Markup {
-  return markup`<div class="table" tabindex="0" role="region" aria-label="${caption}, as numbers">
+/**
+ * A table of the page in a box that scrolls on a narrow screen (`data-section` names its --json
+ * key): its last `numbers` columns are numbers; a row's first cell heads the row.
+ */
+function numbersTable(
+  key: string,
+  label: string,
+  headers: readonly string[],
+  numbers: number,
+  rows: ReadonlyArray<{ cells: readonly unknown[]; key?: string }>,
+  caption = false,
+): Markup {
+  const n = (i: number) => (i >= headers.length - numbers ? markup` class="n"` : '');
+  return markup`<div class="table" tabindex="0" role="region" aria-label="${label}, as numbers">
     <table data-section="${key}">
-      <caption class="sr">
-        ${caption}
-      </caption>
+      ${caption ? markup`<caption class="sr">${label}</caption>` : ''}
       <thead>
         <tr>
-          <th scope="col">${header}</th>
-          ${details ? markup`<th scope="col">Descriptions</th>` : ''}
-          <th scope="col" class="n">Count</th>
-          <th scope="col" class="n">Share</th>
+          ${headers.map((header, i) => markup`<th scope="col"${n(i)}>${header}</th>`)}
         </tr>
       </thead>
       <tbody>
-        ${shares.map(
-          (s) =>
-            markup`<tr>
-              <th scope="row">${s.value}</th>
-              ${details ? markup`<td>${((s as { descriptions?: string[] }).descriptions ?? []).join(' / ')}</td>` : ''}
-              <td class="n">${s.count}</td>
-              <td class="n">${percent(s.share)}</td>
+        ${rows.map(
+          (row) =>
+            markup`<tr${row.key === undefined ? '' : markup` data-key="${row.key}"`}>
+              ${row.cells.map((cell, i) => (i ? markup`<td${n(i)}>${cell}</td>` : markup`<th scope="row">${cell}</th>`))}
             </tr>`,
         )}
       </tbody>
     </table>
   </div>`;
+}
+
+/** A table of a distribution. */
+function shareTable(key: string, caption: string, shares: readonly Share[], header = 'Value', details = false): Markup {
+  return numbersTable(
+    key,
+    caption,
+    [header, ...(details ? ['Descriptions'] : []), 'Count', 'Share'],
+    2,
+    shares.map((s) => ({
+      cells: [
+        s.value,
+        ...(details ? [((s as { descriptions?: string[] }).descriptions ?? []).join(' / ')] : []),
+        s.count,
+        percent(s.share),
+      ],
+    })),
+    true,
+  );
 }
 
 function distributionSection(
@@ -169,27 +191,13 @@ export function reportHtml(view: ReportView, n: CallNumbers, made: Date): string
               ${barChart('outcomes-chart', 'Outcomes of the calls made', outcomes)}
               <figcaption>What happened to the calls made; the table below gives the same numbers.</figcaption>
             </figure>
-            <div class="table" tabindex="0" role="region" aria-label="Outcomes, as numbers">
-              <table data-section="totals">
-                <thead>
-                  <tr>
-                    <th scope="col">Total</th>
-                    <th scope="col" class="n">Count</th>
-                    <th scope="col" class="n">Share</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${TOTAL_LABELS.map(
-                    ([k, label]) =>
-                      markup`<tr data-key="${k}">
-                        <th scope="row">${label}</th>
-                        <td class="n">${n.totals[k]}</td>
-                        <td class="n">${percent(n.rates[k])}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
-            </div>
+            ${numbersTable(
+              'totals',
+              'Outcomes',
+              ['Total', 'Count', 'Share'],
+              2,
+              TOTAL_LABELS.map(([k, label]) => ({ key: k, cells: [label, n.totals[k], percent(n.rates[k])] })),
+            )}
           </section>
           ${view.rounds?.length ? roundsSection(view.rounds) : ''}
           ${distributionSection(
@@ -230,27 +238,13 @@ export function reportHtml(view: ReportView, n: CallNumbers, made: Date): string
                       )}
                       <figcaption>Calls made each hour (UTC), and of them connected.</figcaption>
                     </figure>
-                    <div class="table" tabindex="0" role="region" aria-label="Calls over time, as numbers">
-                      <table data-section="callsByHour">
-                        <thead>
-                          <tr>
-                            <th scope="col">Hour (UTC)</th>
-                            <th scope="col" class="n">Called</th>
-                            <th scope="col" class="n">Connected</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          ${n.callsByHour.map(
-                            (h) =>
-                              markup`<tr>
-                                <th scope="row">${h.hour}</th>
-                                <td class="n">${h.called}</td>
-                                <td class="n">${h.connected}</td>
-                              </tr>`,
-                          )}
-                        </tbody>
-                      </table>
-                    </div>`
+                    ${numbersTable(
+                      'callsByHour',
+                      'Calls over time',
+                      ['Hour (UTC)', 'Called', 'Connected'],
+                      2,
+                      n.callsByHour.map((h) => ({ cells: [h.hour, h.called, h.connected] })),
+                    )}`
                 : markup`<p>No call start times.</p>`
             }
           </section>
@@ -301,35 +295,23 @@ function roundsSection(rounds: RoundReport[]): Markup {
       )}
       <figcaption>Connected calls in each round, and their share of the round's calls.</figcaption>
     </figure>
-    <div class="table" tabindex="0" role="region" aria-label="Rounds, as numbers">
-      <table data-section="rounds">
-        <thead>
-          <tr>
-            <th scope="col">Round</th>
-            <th scope="col">Task</th>
-            <th scope="col">Status</th>
-            <th scope="col" class="n">Records</th>
-            <th scope="col" class="n">Called</th>
-            <th scope="col" class="n">Connected</th>
-            <th scope="col" class="n">Share</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rounds.map(
-            (r) =>
-              markup`<tr>
-                <th scope="row">${r.Rounds}</th>
-                <td>${r.TaskID}</td>
-                <td>${r.Status}</td>
-                <td class="n">${r.totals.records}</td>
-                <td class="n">${r.totals.called}</td>
-                <td class="n">${r.totals.connected}</td>
-                <td class="n">${percent(r.rates.connected)}</td>
-              </tr>`,
-          )}
-        </tbody>
-      </table>
-    </div>
+    ${numbersTable(
+      'rounds',
+      'Rounds',
+      ['Round', 'Task', 'Status', 'Records', 'Called', 'Connected', 'Share'],
+      4,
+      rounds.map((r) => ({
+        cells: [
+          r.Rounds,
+          r.TaskID,
+          r.Status,
+          r.totals.records,
+          r.totals.called,
+          r.totals.connected,
+          percent(r.rates.connected),
+        ],
+      })),
+    )}
   </section>`;
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { pushDestination } from '../../src/store/destination.js';
 import { main } from '../../src/main.js';
-import { testIO } from '../../src/io.js';
+import { testIO } from '../helpers/io.js';
 import { runCli, type RunOptions } from '../helpers/cli.js';
 import { pushCsv, received, tempDir, useSendSandbox, writeIn } from '../reach/helpers.js';
 

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { SEED, type Sandbox } from '../../src/sandbox/server.js';
 import { main } from '../../src/main.js';
-import { testIO, type TestIO } from '../../src/io.js';
+import { testIO, type TestIO } from '../helpers/io.js';
 import { TmuxSession } from '../helpers/tmux.js';
 import { itWith } from '../helpers/programs.js';
 import { useSandbox } from '../helpers/sandbox.js';

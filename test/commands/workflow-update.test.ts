@@ -478,7 +478,7 @@ describe('workflow update: lock, terminal and signals', () => {
 
   it('Ctrl-C while the file is being checked stops at once: exit 130, nothing sent', async () => {
     const file = writeContacts(join(dir, 'sigint-read.csv'), 20_000);
-    const { testIO } = await import('../../src/io.js');
+    const { testIO } = await import('../helpers/io.js');
     const { main } = await import('../../src/main.js');
     const io = testIO({ env });
     io.onSignal = (h) => {
@@ -538,7 +538,7 @@ describe('workflow update: lock, terminal and signals', () => {
 
   it('Ctrl-C while sending stops after the batch in flight, journals it, prints the summary, exits 130; the re-run finishes', async () => {
     const file = writeContacts(join(dir, 'sigint.csv'), 52);
-    const { testIO } = await import('../../src/io.js');
+    const { testIO } = await import('../helpers/io.js');
     const { main } = await import('../../src/main.js');
     const io = testIO({ env });
     let fire: ((s: 'SIGINT' | 'SIGTERM') => void) | undefined;

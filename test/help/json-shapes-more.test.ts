@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_TYPES } from '../../src/commands/hooks/trigger.js';
-import { testIO } from '../../src/io.js';
+import { testIO } from '../helpers/io.js';
 import { main } from '../../src/main.js';
 import { runCli, signalIO, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/postgres.js';

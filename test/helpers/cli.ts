@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { main } from '../../src/main.js';
-import { testIO, type TestIO, type TestIOOptions } from '../../src/io.js';
+import { testIO, type TestIO, type TestIOOptions } from './io.js';
 import { tempDir } from './temp.js';
 
 export interface CliResult {

@@ -3,7 +3,7 @@ import { request } from 'undici';
 import type { HookRecord } from '../../src/store/events.js';
 import type { EventLog } from '../../src/store/files/event-log.js';
 import { NdjsonEvents } from '../../src/store/files/events.js';
-import { testIO } from '../../src/io.js';
+import { testIO } from '../helpers/io.js';
 import * as listener from '../../src/hooks/listener.js';
 import type { VerifyOptions } from '../../src/hooks/verify.js';
 import { createVerifier as verifier } from '../../src/hooks/verify.js';

@@ -2,7 +2,7 @@ import { createConnection, createServer } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { testIO } from '../../src/io.js';
+import { testIO } from '../helpers/io.js';
 import { signNotification } from '../../src/hooks/outgoing.js';
 import { sampleBody, type SampleType } from '../../src/hooks/samples.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';

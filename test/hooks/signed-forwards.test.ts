@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sampleBody } from '../../src/hooks/samples.js';
-import { testIO } from '../../src/io.js';
+import { testIO } from '../helpers/io.js';
 import { taskSign } from '../../src/signing/sign.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { post, startServeHooks, tempDir, until } from './helpers.js';

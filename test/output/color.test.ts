@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testIO } from '../../src/io.js';
+import { testIO } from '../helpers/io.js';
 import { useColor } from '../../src/output/color.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 

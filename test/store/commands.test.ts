@@ -23,7 +23,7 @@ const env = () => ({ CALLCTL_CONFIG_DIR: tempConfigDir() });
 beforeAll(async () => {
   pgUrl = await freshDatabase('cmd');
   log = join(tempDir(), 'events.ndjson');
-  const { testIO } = await import('../../src/io.js');
+  const { testIO } = await import('../helpers/io.js');
   for (const target of ['pg', 'log'] as const) {
     const io = testIO({ env: target === 'pg' ? { CALLCTL_STORE: pgUrl } : {} });
     const hooks = await startServeHooks({ key: [KEY], ...(target === 'log' ? { log } : {}) }, io);
@@ -190,7 +190,7 @@ describe('callctl store migrate / status', () => {
 describe("hooks events / show never pass a request's control characters to the terminal", () => {
   it('shows an ESC or BEL inside an id (from anyone who can POST, even with a wrong Sign) as text', async () => {
     const path = join(tempDir(), 'evil.ndjson');
-    const { testIO } = await import('../../src/io.js');
+    const { testIO } = await import('../helpers/io.js');
     const hooks = await startServeHooks({ key: [KEY], log: path }, testIO());
     const evil = JSON.stringify({
       TaskID: 'T-\u001b[31mRED\u001b]0;pwned\u0007',
@@ -316,7 +316,7 @@ describe.each(['PostgreSQL', 'NDJSON'])('hooks events / show against the %s stor
     follower.stderr!.on('data', (c: Buffer) => (err += c.toString()));
     try {
       await new Promise((r) => setTimeout(r, 800)); // listening or watching
-      const { testIO } = await import('../../src/io.js');
+      const { testIO } = await import('../helpers/io.js');
       const hooks = await startServeHooks(
         { key: [KEY], ...(args.length ? { log: args[1] } : {}) },
         testIO({ env: storeEnv }),

@@ -133,7 +133,7 @@ describe('a PostgreSQL store of the previous version (schema 5, column `answer`)
       const before = await runCli(['hooks', 'events', '--json'], { env: { ...env(), CALLCTL_STORE: url } });
       expect(before.err).toMatch(/schema is version 5, older than this callctl's 8: run `callctl store migrate`/);
 
-      const { testIO } = await import('../../src/io.js');
+      const { testIO } = await import('../helpers/io.js');
       const hooks = await startServeHooks({ key: [KEY] }, testIO({ env: { CALLCTL_STORE: url } }));
       expect(await postOnce(Number(new URL(hooks.url).port), taskEnd('T-NEW'))).toBe(200);
       await hooks.stop();
