@@ -1,6 +1,5 @@
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readdirSync, rmSync, statSync } from 'node:fs';
 
 type Env = Record<string, string | undefined>;
 
@@ -37,40 +36,4 @@ function safeHome(): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** How long a finished journal is kept. */
-export const JOURNAL_KEEP_MS = 30 * 24 * 3600 * 1000;
-
-/**
- * Removes the finished journals of a folder that were last written more than `keepMs` ago.
- * `finished(path)` says whether a journal is done with (an unfinished one is kept: it holds
- * what a re-run needs, uncertain rows included). Best effort: a file that cannot be read stays.
- */
-export function pruneJournals(
-  dir: string,
-  suffix: string,
-  finished: (path: string) => boolean,
-  now = Date.now(),
-  keepMs = JOURNAL_KEEP_MS,
-): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const removed: string[] = [];
-  for (const name of names) {
-    if (!name.endsWith(suffix)) continue;
-    const path = join(dir, name);
-    try {
-      if (now - statSync(path).mtimeMs <= keepMs || !finished(path)) continue;
-      rmSync(path, { force: true });
-      removed.push(path);
-    } catch {
-      /* kept */
-    }
-  }
-  return removed;
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventType } from '../schemas/events.js';
 import type { EventSummary } from '../schemas/detect.js';
 
@@ -279,3 +280,26 @@ export interface EventPage {
 
 /** The store cannot be reached or refused the write: the request must not be acknowledged. */
 export class StoreUnavailable extends Error {}
+
+/** An error as one short line (with its code, when the text does not say it), without a URL's password. */
+export function oneLine(error: unknown): string {
+  const e = error as { code?: string; message?: string };
+  const text = (e.message ?? String(error)).split('\n')[0]!.slice(0, 200);
+  return e.code && !text.includes(e.code) ? `${text} (${e.code})` : text;
+}
+
+/**
+ * Looks every `everyMs` until `changed` says so (true), or `signal` aborts (false): how a reader
+ * follows a store as it grows (a file's size, a table's last id).
+ */
+export async function pollUntil(
+  signal: AbortSignal,
+  everyMs: number,
+  changed: () => boolean | Promise<boolean>,
+): Promise<boolean> {
+  while (!signal.aborted) {
+    await sleep(everyMs, undefined, { signal }).catch(() => undefined);
+    if (!signal.aborted && (await changed())) return true;
+  }
+  return false;
+}

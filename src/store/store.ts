@@ -30,6 +30,9 @@ export interface JournalAppender {
   close(): void | Promise<void>;
 }
 
+/** How long a finished journal is kept (Journals.prune). */
+export const JOURNAL_KEEP_MS = 30 * 24 * 3600 * 1000;
+
 /**
  * Where journals live, by name (a hash of the work, never a path: the same work has the same
  * journal on every host that shares the store). Reads are asynchronous so that a database can.

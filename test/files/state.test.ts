@@ -1,10 +1,9 @@
-import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cacheDir, pruneJournals, stateDir } from '../../src/files/state.js';
+import { cacheDir, stateDir } from '../../src/files/state.js';
 import { runCli } from '../helpers/cli.js';
 import { received, useUploadSandbox, WORKFLOW, writeContacts, type UploadSetup } from '../upload/helpers.js';
-import { tempDir } from '../helpers/temp.js';
 
 let upload: UploadSetup | undefined;
 useUploadSandbox((s) => (upload = s));
@@ -18,16 +17,6 @@ describe('state folders', () => {
     expect(cacheDir({ HOME: '/h' }, 'linux')).toBe('/h/.cache/callctl');
     expect(cacheDir({ XDG_CACHE_HOME: '/c' }, 'darwin')).toBe('/c/callctl');
     expect(cacheDir({ HOME: '/h' }, 'darwin')).toBe('/h/Library/Caches/callctl');
-  });
-
-  it('finished journals older than 30 days are pruned; unfinished and recent ones are kept', () => {
-    const dir = tempDir('callctl-prune-');
-    const old = new Date(Date.now() - 31 * 24 * 3600 * 1000);
-    for (const name of ['old-done', 'old-open', 'new-done']) writeFileSync(join(dir, `${name}.journal`), name);
-    for (const name of ['old-done', 'old-open']) utimesSync(join(dir, `${name}.journal`), old, old);
-    const removed = pruneJournals(dir, '.journal', (path) => path.includes('done'));
-    expect(removed).toEqual([join(dir, 'old-done.journal')]);
-    expect(readdirSync(dir).sort()).toEqual(['new-done.journal', 'old-open.journal']);
   });
 
   it('an upload keeps its journal and lock in the state folder and its spool in the cache, nothing in the config folder', async () => {

@@ -13,8 +13,8 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import type { HookRecord } from '../events.js';
-import { decodeRecord, logBase, recordLine } from './log-read.js';
-import { countLines } from './page-read.js';
+import { decodeRecord, lastRecordEnd, recordLine } from './log-read.js';
+import { LineCount } from './page-read.js';
 
 /**
  * The append-only record. A request is answered only once its record is written: once the kernel
@@ -76,8 +76,7 @@ export class EventLog {
    */
   static open(path: string, options: { fsync?: boolean } = {}): EventLog {
     const { fd, repaired, st } = openLogFile(path);
-    const base = logBase(fd);
-    const [lines] = countLines(path);
+    const { lines, base } = new LineCount().now(fd);
     return new EventLog(fd, path, options.fsync === true, repaired, st, (base ?? 0) + lines, base === undefined);
   }
 
@@ -144,13 +143,14 @@ export class EventLog {
       // Without fsync the batch is written at once (write(2) into the page cache takes
       // microseconds; handing it to libuv's thread pool and back cost more than the write), after
       // the requests read in this turn of the event loop have joined it.
-      this.flushing ??= this.fsync
-        ? this.flush()
-        : new Promise<void>((done) => setImmediate(() => done(this.flushNow())));
+      this.flushing ??= this.fsync ? this.flush() : new Promise<void>((done) => setImmediate(() => done(this.flush())));
     });
   }
 
-  /** With fsync: each batch written and flushed to disk through libuv's thread pool, in turn. */
+  /**
+   * Writes the queue a batch at a time: with fsync each batch is written and flushed to disk
+   * through libuv's thread pool, in turn; without, written with write(2) on this thread.
+   */
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0);
@@ -158,8 +158,10 @@ export class EventLog {
       try {
         const buf = this.numbered(batch);
         start = this.start();
-        await writeAsync(this.fd, buf);
-        await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
+        if (this.fsync) {
+          await writeAsync(this.fd, buf);
+          await new Promise<void>((resolve, reject) => fdatasync(this.fd, (e) => (e ? reject(e) : resolve())));
+        } else for (let off = 0; off < buf.length;) off += writeSync(this.fd, buf, off, buf.length - off);
         this.failed = undefined;
         this.end = start + buf.length;
         this.last += batch.length;
@@ -169,24 +171,6 @@ export class EventLog {
       }
     }
     this.flushing = undefined;
-  }
-
-  /** Without fsync: the queue written with write(2) on this thread. */
-  private flushNow(): void {
-    const batch = this.queue.splice(0);
-    this.flushing = undefined;
-    let start: number | undefined;
-    try {
-      const buf = this.numbered(batch);
-      start = this.start();
-      for (let off = 0; off < buf.length;) off += writeSync(this.fd, buf, off, buf.length - off);
-      this.failed = undefined;
-      this.end = start + buf.length;
-      this.last += batch.length;
-      settle(batch, this.before + start);
-    } catch (error) {
-      this.fail(batch, start, error as Error);
-    }
   }
 
   /** A batch's records numbered on from the last line written, as the bytes of one write. */
@@ -357,20 +341,6 @@ function settle(batch: Queued[], start: number): void {
     b.done(undefined, { offset, n: b.record.n! });
     offset += Buffer.byteLength(b.line);
   }
-}
-
-/** The offset just after the last newline of the file (0 when it has none), read backwards. */
-function lastRecordEnd(fd: number, size: number): number {
-  const chunk = Buffer.alloc(64 * 1024);
-  let pos = size;
-  while (pos > 0) {
-    const n = Math.min(chunk.length, pos);
-    pos -= n;
-    readSync(fd, chunk, 0, n, pos);
-    const at = chunk.subarray(0, n).lastIndexOf(0x0a);
-    if (at >= 0) return pos + at + 1;
-  }
-  return 0;
 }
 
 async function writeAsync(fd: number, buf: Buffer): Promise<void> {

@@ -1,8 +1,10 @@
-import { closeSync, openSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, openSync, statSync } from 'node:fs';
 import { fsReason, LocalError } from '../../errors.js';
 import { plural } from '../../plural.js';
 import { seenKey, signPair } from '../dedup.js';
 import {
+  oneLine,
+  pollUntil,
   StoreUnavailable,
   type Appended,
   type EventFilter,
@@ -18,9 +20,9 @@ import {
 } from '../events.js';
 import { recordFacts } from '../facts.js';
 import { EventLog, type Written } from './event-log.js';
-import { decodeRecord, logBase, readRecentRecords } from './log-read.js';
+import { decodeRecord, logBase, logLines, readRecentRecords } from './log-read.js';
 import { DedupStore, SignPairs } from './memory.js';
-import { LineCount, logLines, matches, pageOfLog } from './page-read.js';
+import { LineCount, matches, pageOfLog } from './page-read.js';
 import { rotatedHistory } from './rotated.js';
 import { said } from '../../said.js';
 
@@ -308,12 +310,12 @@ export class NdjsonEvents implements EventStore {
     } finally {
       closeSync(fd);
     }
-    const tail = { text: '' };
-    for await (const lines of logLines(this.path, tail))
+    const tail = { bytes: 0 };
+    for await (const lines of logLines(createReadStream(this.path), tail))
       for (const line of lines) {
         n += 1;
         if (n <= from) continue;
-        const record = decodeRecord(line);
+        const record = decodeRecord(line.toString('utf8'));
         if (record === undefined) {
           this.skipped += 1;
           continue;
@@ -330,7 +332,7 @@ export class NdjsonEvents implements EventStore {
         if (filter.limit !== undefined && ++given >= filter.limit) return;
       }
     // A line not yet whole: told by the first read (a --follow re-read shows it once it is whole).
-    if (tail.text && after === undefined) this.skipped += 1;
+    if (tail.bytes && after === undefined) this.skipped += 1;
     if (last) yield* last;
   }
 
@@ -360,19 +362,7 @@ export class NdjsonEvents implements EventStore {
       }
     };
     const start = size();
-    return new Promise((resolve) => {
-      if (signal.aborted) return resolve(false);
-      const timer = setInterval(() => {
-        if (size() !== start) done(true);
-      }, 200);
-      const done = (more: boolean) => {
-        clearInterval(timer);
-        signal.removeEventListener('abort', onAbort);
-        resolve(more);
-      };
-      const onAbort = () => done(false);
-      signal.addEventListener('abort', onAbort);
-    });
+    return pollUntil(signal, 200, () => size() !== start);
   }
 
   reopen(): { ok: boolean; message: string } | undefined {
@@ -386,11 +376,4 @@ export class NdjsonEvents implements EventStore {
   async close(): Promise<void> {
     await this.log?.close();
   }
-}
-
-/** An error as one short line (with its code, when the text does not say it). */
-function oneLine(error: unknown): string {
-  const e = error as { code?: string; message?: string };
-  const text = (e.message ?? String(error)).split('\n')[0]!.slice(0, 200);
-  return e.code && !text.includes(e.code) ? `${text} (${e.code})` : text;
 }

@@ -1,10 +1,9 @@
 import { closeSync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { redactValues } from '../../redact.js';
 import { syncDir } from '../../files/atomic-write.js';
-import { pruneJournals } from '../../files/state.js';
-import type { JournalAppender, JournalRecord, Journals } from '../store.js';
+import { JOURNAL_KEEP_MS, type JournalAppender, type JournalRecord, type Journals } from '../store.js';
 
 /** Journals as files `<dir>/<name><suffix>`, one JSON record a line. */
 export class FileJournals implements Journals {
@@ -63,15 +62,20 @@ export class FileJournals implements Journals {
     await rm(this.where(name), { force: true });
   }
 
-  async prune(finished: (records: JournalRecord[]) => boolean, keepMs?: number): Promise<string[]> {
-    const { readFileSync } = await import('node:fs');
-    return pruneJournals(
-      this.dir,
-      this.suffix,
-      (path) => finished(parseRecords(readFileSync(path, 'utf8'))),
-      Date.now(),
-      keepMs,
-    );
+  /** Best effort: a journal that cannot be read stays. */
+  async prune(finished: (records: JournalRecord[]) => boolean, keepMs = JOURNAL_KEEP_MS): Promise<string[]> {
+    const removed: string[] = [];
+    for (const path of (await this.list()).map((name) => this.where(name))) {
+      try {
+        if (Date.now() - (await stat(path)).mtimeMs <= keepMs) continue;
+        if (!finished(parseRecords(await readFile(path, 'utf8')))) continue;
+        await rm(path, { force: true });
+        removed.push(path);
+      } catch {
+        /* kept */
+      }
+    }
+    return removed;
   }
 }
 

@@ -56,38 +56,66 @@ export function readRecentRecords(path: string, since: number, chunkSize = 1 << 
   }
   const found: HookRecord[] = [];
   try {
-    let pos = fstatSync(fd).size;
-    let carry = Buffer.alloc(0);
-    let done = false;
-    while (pos > 0 && !done) {
-      const n = Math.min(chunkSize, pos);
-      pos -= n;
-      const buf = Buffer.alloc(n);
-      readSync(fd, buf, 0, n, pos);
-      let data = Buffer.concat([buf, carry]);
-      // The text before the first newline may continue in the previous chunk: keep it for later.
-      const cut = pos > 0 ? data.indexOf(0x0a) : -1;
-      if (pos > 0 && cut < 0) {
-        carry = data;
-        continue;
-      }
-      carry = cut >= 0 ? data.subarray(0, cut) : Buffer.alloc(0);
-      data = data.subarray(cut + 1);
-      const lines = data.toString('utf8').split('\n');
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const record = decodeRecord(lines[i]!);
-        if (!record) continue;
-        if (Date.parse(record.time) < since) {
-          done = true;
-          break;
-        }
-        found.push(record);
-      }
-    }
+    eachLineBackward(fd, lastRecordEnd(fd, fstatSync(fd).size), chunkSize, (line) => {
+      const record = decodeRecord(line.toString('utf8'));
+      if (record && Date.parse(record.time) < since) return false;
+      if (record) found.push(record);
+    });
   } finally {
     closeSync(fd);
   }
   return found.reverse();
+}
+
+/**
+ * Calls `each` with the lines of a file that end before `end` (just after a newline, or 0), last
+ * first, each without its newline and with where it starts, until it returns false. Read
+ * backwards a chunk at a time into one buffer (the part of a line left from the last read moved
+ * behind the next one), so what it costs grows with the lines read, not with the file. A line
+ * is valid only during its call.
+ */
+export function eachLineBackward(
+  fd: number,
+  end: number,
+  chunkSize: number,
+  each: (line: Buffer, start: number) => boolean | void,
+): void {
+  let work = Buffer.allocUnsafe(chunkSize * 2);
+  let data = work.subarray(0, 0);
+  for (let pos = end; ;) {
+    let e = data.length;
+    while (e > 0) {
+      // data[e - 1] ends this line; the newline before it ends the one before.
+      const nl = e >= 2 ? data.lastIndexOf(0x0a, e - 2) : -1;
+      if (nl < 0 && pos > 0) break;
+      if (each(data.subarray(nl + 1, e - 1), pos + nl + 1) === false) return;
+      e = nl + 1;
+    }
+    if (pos === 0) return;
+    const n = Math.min(chunkSize, pos);
+    pos -= n;
+    if (n + e > work.length) {
+      const bigger = Buffer.allocUnsafe(2 * (n + e));
+      data.copy(bigger, n, 0, e);
+      work = bigger;
+    } else data.copy(work, n, 0, e);
+    readSync(fd, work, 0, n, pos);
+    data = work.subarray(0, n + e);
+  }
+}
+
+/** The offset just after the last newline of the file (0 when it has none), read backwards. */
+export function lastRecordEnd(fd: number, size: number): number {
+  const chunk = Buffer.alloc(64 * 1024);
+  let pos = size;
+  while (pos > 0) {
+    const n = Math.min(chunk.length, pos);
+    pos -= n;
+    readSync(fd, chunk, 0, n, pos);
+    const at = chunk.subarray(0, n).lastIndexOf(0x0a);
+    if (at >= 0) return pos + at + 1;
+  }
+  return 0;
 }
 
 /**
@@ -114,4 +142,26 @@ export function logBase(fd: number): number | undefined {
     }
     carry = Buffer.from(data.subarray(s));
   }
+}
+
+/**
+ * The lines of a log (its bytes as they are read), in order, the whole lines of a chunk at a
+ * time. Only a newline ends a line, as pages count them: an id is a line number. Bytes after the
+ * last newline are not a line yet (being written, or its writer was cut short): pages do not
+ * count them either, so how many there are is left in `tail` for the reader to tell.
+ */
+export async function* logLines(input: AsyncIterable<Buffer>, tail = { bytes: 0 }): AsyncGenerator<Buffer[]> {
+  let parts: Buffer[] = [];
+  for await (const chunk of input) {
+    const lines: Buffer[] = [];
+    let s = 0;
+    for (let e = chunk.indexOf(0x0a); e >= 0; e = chunk.indexOf(0x0a, s)) {
+      lines.push(parts.length ? Buffer.concat([...parts, chunk.subarray(s, e)]) : chunk.subarray(s, e));
+      parts = [];
+      s = e + 1;
+    }
+    if (s < chunk.length) parts.push(chunk.subarray(s));
+    if (lines.length) yield lines;
+  }
+  tail.bytes = parts.reduce((n, p) => n + p.length, 0);
 }

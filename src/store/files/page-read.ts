@@ -1,9 +1,8 @@
-import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { EventSummary } from '../../schemas/detect.js';
 import type { EventFilter, EventPage, HookRecord, PageCursor, StoredEvent } from '../events.js';
 import { recordFacts } from '../facts.js';
-import { decodeRecord, logBase } from './log-read.js';
+import { decodeRecord, eachLineBackward, logBase } from './log-read.js';
 
 /*
  * Pages of an NDJSON log, newest first, read backwards from the end of the file (or from where the
@@ -29,7 +28,7 @@ export class LineCount {
    * Whole lines (each ending with a newline), the offset just after the last one, what the first
    * is numbered after, and whether the file is another than last time (rotated, or cut).
    */
-  now(fd: number): { lines: number; end: number; base: number; renewed: boolean } {
+  now(fd: number): { lines: number; end: number; base: number | undefined; renewed: boolean } {
     const st = fstatSync(fd);
     const renewed = st.ino !== this.ino || st.size < this.size;
     if (renewed) [this.size, this.lines, this.ino, this.base] = [0, 0, st.ino, undefined];
@@ -48,7 +47,7 @@ export class LineCount {
     }
     // Counted up to the last newline only: a line being written is counted once it is whole.
     this.size = end;
-    return { lines: this.lines, end, base: this.base ?? 0, renewed };
+    return { lines: this.lines, end, base: this.base, renewed };
   }
 }
 
@@ -119,7 +118,8 @@ export function pageOfLog(
   }
   try {
     // Ids are line numbers on from the file's base (numbers go on across rotated files).
-    const { lines, end, base, renewed } = count.now(fd);
+    const { lines, end, renewed, ...counted } = count.now(fd);
+    const base = counted.base ?? 0;
     if (renewed) hint.clear();
     if (cursor.limit <= 0) return { events: [], newest: String(base + lines), more: false };
     const before = cursor.before === undefined ? lines + 1 : Math.min(Number(cursor.before) - base, lines + 1);
@@ -135,47 +135,21 @@ export function pageOfLog(
     const known = hint.get(before);
     if (known !== undefined && known <= end) [line, pos] = [before, known];
     let lastStart = pos;
-    // Bytes [pos, pos + data.length) of the file, ending where a line starts; read into one buffer,
-    // the part of a line left from the last read moved behind the next one.
-    let work = Buffer.allocUnsafe(chunkSize * 2);
-    let data: Buffer = work.subarray(0, 0);
-    read: for (;;) {
-      let e = data.length;
-      while (e > 0) {
-        // data[e - 1] ends this line; the newline before it ends the one before.
-        const nl = e >= 2 ? data.lastIndexOf(0x0a, e - 2) : -1;
-        if (nl < 0 && pos > 0) break;
-        const s = nl + 1;
-        line -= 1;
-        if (line <= after) break read;
-        if (line < before) {
-          if (pass(data.subarray(s, e - 1))) {
-            const record = decodeRecord(data.toString('utf8', s, e - 1));
-            if (record && matches(record, filter, () => recordFacts(record))) {
-              if (events.length === cursor.limit) {
-                more = true;
-                hint.set(Number(events.at(-1)!.id) - base, lastStart);
-                if (hint.size > 256) hint.delete(hint.keys().next().value!);
-                break read;
-              }
-              events.push({ id: String(base + line), record });
-              lastStart = pos + s;
-            }
-          }
-        }
-        e = s;
+    eachLineBackward(fd, pos, chunkSize, (bytes, start) => {
+      line -= 1;
+      if (line <= after) return false;
+      if (line >= before || !pass(bytes)) return;
+      const record = decodeRecord(bytes.toString('utf8'));
+      if (!record || !matches(record, filter, () => recordFacts(record))) return;
+      if (events.length === cursor.limit) {
+        more = true;
+        hint.set(Number(events.at(-1)!.id) - base, lastStart);
+        if (hint.size > 256) hint.delete(hint.keys().next().value!);
+        return false;
       }
-      if (pos === 0) break;
-      const n = Math.min(chunkSize, pos);
-      pos -= n;
-      if (n + e > work.length) {
-        const bigger = Buffer.allocUnsafe(2 * (n + e));
-        data.copy(bigger, n, 0, e);
-        work = bigger;
-      } else data.copy(work, n, 0, e);
-      readSync(fd, work, 0, n, pos);
-      data = work.subarray(0, n + e);
-    }
+      events.push({ id: String(base + line), record });
+      lastStart = start;
+    });
     return { events, newest: String(base + lines), more };
   } finally {
     closeSync(fd);
@@ -200,51 +174,4 @@ export function matches(record: HookRecord, filter: EventFilter, facts: () => Ev
     if (filter.callee !== undefined && f.callee !== filter.callee) return false;
   }
   return true;
-}
-
-/** The lines of a file (up to `upTo` bytes), and where the last one ends: how appends number on. */
-export function countLines(path: string, upTo = Infinity): [lines: number, end: number] {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return [0, 0];
-  }
-  const chunk = Buffer.alloc(1 << 20);
-  let lines = 0;
-  let pos = 0;
-  try {
-    for (;;) {
-      const n = readSync(fd, chunk, 0, Math.min(chunk.length, upTo - pos), pos);
-      if (n <= 0) break;
-      for (let at = chunk.indexOf(0x0a); at >= 0 && at < n; at = chunk.indexOf(0x0a, at + 1)) lines++;
-      pos += n;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return [lines, pos];
-}
-
-/**
- * The lines of a log, in order, the whole lines of a chunk at a time. Only a newline ends a line,
- * as pages count them: an id is a line number. Text after the last
- * newline is not a line yet (being written, or its writer was cut short): pages do not count it
- * either, so it is left in `tail` for the reader to tell.
- */
-export async function* logLines(path: string, tail: { text: string }): AsyncGenerator<string[]> {
-  const decoder = new StringDecoder('utf8');
-  let carry = '';
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-    const text = decoder.write(chunk);
-    const nl = text.lastIndexOf('\n');
-    if (nl < 0) {
-      carry += text;
-      continue;
-    }
-    const lines = `${carry}${text.slice(0, nl)}`.split('\n');
-    carry = text.slice(nl + 1);
-    yield lines;
-  }
-  tail.text = carry + decoder.end();
 }

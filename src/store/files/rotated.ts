@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { HookRecord } from '../events.js';
-import { decodeNumbered } from './log-read.js';
+import { decodeNumbered, logLines } from './log-read.js';
 
 /*
  * The files logrotate made of an NDJSON log, read as serve-hooks starts: the records of the dedup
@@ -75,14 +75,9 @@ async function fileRecords(path: string, since: number): Promise<{ records: Hook
   const input: Readable = createReadStream(path);
   const stream = path.endsWith('.gz') ? input.pipe(createGunzip()) : input;
   input.on('error', (error) => stream.destroy(error));
-  let carry = Buffer.alloc(0);
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
-    let s = 0;
-    for (let e = data.indexOf(0x0a); e >= 0; e = data.indexOf(0x0a, s)) {
+  for await (const chunk of logLines(stream as AsyncIterable<Buffer>))
+    for (const line of chunk) {
       lines += 1;
-      const line = data.subarray(s, e);
-      s = e + 1;
       // The receive time is early in every line: older lines are decoded only to find the base.
       const at = line.indexOf('"time":"');
       const old = at >= 0 && line.toString('latin1', at + 8, at + 32) < sinceText;
@@ -92,7 +87,5 @@ async function fileRecords(path: string, since: number): Promise<{ records: Hook
       base ??= decoded.n === undefined ? 0 : decoded.n - lines;
       if (!old) records.push(decoded.record);
     }
-    carry = Buffer.from(data.subarray(s));
-  }
   return { records, ...(base !== undefined ? { highest: base + lines } : {}) };
 }

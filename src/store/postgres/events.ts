@@ -2,6 +2,8 @@ import type { Pool, PoolClient } from 'pg';
 import type { EventSummary } from '../../schemas/detect.js';
 import { DEDUP_WINDOW_MS } from '../dedup.js';
 import {
+  oneLine,
+  pollUntil,
   StoreUnavailable,
   type Appended,
   type EventFilter,
@@ -21,14 +23,18 @@ import { AppendBatcher, type AppendItem } from './batch.js';
 import { ForwardClaims } from './claims.js';
 import { FORGET_EVERY_MS, Forgetting, forgetKeys } from './forget.js';
 import { pgPairMemory } from './pairs.js';
-import { describe, openPool, shownUrl, storeFailure, writeFailure } from './pool.js';
-import { Follow, getEvent, pageEvents, readEvents } from './read.js';
+import { openPool, shownUrl, storeFailure, writeFailure } from './pool.js';
+import { getEvent, pageEvents, readEvents } from './read.js';
 import { migrate, schemaStatus, SCHEMA_VERSION } from './schema.js';
 
 /** How long readiness waits for the store's answer (a load balancer's check waits a few seconds). */
 const READY_TIMEOUT_MS = 2_000;
 /** After an append failed (and none succeeded since), readiness says so this long. */
 const READY_AFTER_FAILURE_MS = 5_000;
+/** A follower asks for the store's last id this often (waitForMore)... */
+const FOLLOW_POLL_MS = 300;
+/** ...and wakes this often in any case. */
+const FOLLOW_WAKE_MS = 2_000;
 
 interface StoreState {
   pool: Pool;
@@ -53,7 +59,8 @@ export class PostgresEvents implements EventStore {
   readonly notices: string[] = [];
   private readonly pool: Pool;
   private readonly batcher: AppendBatcher;
-  private readonly follow: Follow;
+  /** The store's last id at the previous look of waitForMore. */
+  private lastSeen: string | null | undefined;
   private readonly claims: ForwardClaims;
   private readonly forgetting: Forgetting;
   /** The last append's failure, until one succeeds. */
@@ -63,7 +70,6 @@ export class PostgresEvents implements EventStore {
     this.pool = state.pool;
     this.where = shownUrl(state.url);
     this.summary = `store ${this.where}`;
-    this.follow = new Follow(this.pool);
     this.claims = new ForwardClaims(this.pool);
     // Through the method, so that what calls it is the one a caller sees (and may wrap).
     this.forgetting = new Forgetting({
@@ -78,16 +84,10 @@ export class PostgresEvents implements EventStore {
     });
   }
 
-  /**
-   * Connects (lazily: no connection is made until the first query) and loads the driver.
-   * `onIdleError` hears about connections lost while idle (the pool replaces them).
-   */
-  static async open(
-    url: string,
-    options: { windowMs?: number; forgetEveryMs?: number; onIdleError?: (error: Error) => void } = {},
-  ): Promise<PostgresEvents> {
+  /** Connects (lazily: no connection is made until the first query) and loads the driver. */
+  static async open(url: string, options: { windowMs?: number; forgetEveryMs?: number } = {}): Promise<PostgresEvents> {
     return new PostgresEvents({
-      pool: await openPool(url, { onIdleError: options.onIdleError }),
+      pool: await openPool(url),
       url,
       windowMs: options.windowMs ?? DEDUP_WINDOW_MS,
       forgetEveryMs: options.forgetEveryMs ?? FORGET_EVERY_MS,
@@ -148,7 +148,7 @@ export class PostgresEvents implements EventStore {
       row = await this.batcher.append(item, record.body?.length ?? 0);
       this.writeFailed = undefined;
     } catch (error) {
-      this.writeFailed = { at: performance.now(), why: describe(error) };
+      this.writeFailed = { at: performance.now(), why: oneLine(error) };
       throw new StoreUnavailable(`cannot write to the store: ${writeFailure(error)}`);
     }
     const [, id, retry, claimed, firstId] = row;
@@ -206,8 +206,24 @@ export class PostgresEvents implements EventStore {
     return getEvent(this.pool, id);
   }
 
+  /**
+   * Resolves once the store's last id has changed since the previous look (polled, not LISTENed:
+   * LISTEN/NOTIFY rest on a session, which a pooler in transaction mode does not keep), or every
+   * FOLLOW_WAKE_MS (rows may commit out of id order: the reader looks back); false when `signal`
+   * aborts.
+   */
   waitForMore(signal: AbortSignal): Promise<boolean> {
-    return this.follow.waitForMore(signal);
+    const started = performance.now();
+    return pollUntil(signal, FOLLOW_POLL_MS, async () => {
+      // A store that cannot be asked now: the reader's next read tells.
+      const last = await this.pool.query<{ id: string | null }>('SELECT max(id)::text AS id FROM callctl_events').then(
+        (r) => r.rows[0]?.id ?? null,
+        () => undefined,
+      );
+      const changed = last === undefined || last !== this.lastSeen;
+      if (last !== undefined) this.lastSeen = last;
+      return changed || performance.now() - started >= FOLLOW_WAKE_MS;
+    });
   }
 
   /**
@@ -230,7 +246,7 @@ export class PostgresEvents implements EventStore {
         if (code === '42P01') return "callctl's tables are not in the store";
         // A SQLSTATE is the server's answer; anything else, the way to it.
         return code && /^[0-9A-Z]{5}$/.test(code)
-          ? `the store refuses writes (${describe(error)})`
+          ? `the store refuses writes (${oneLine(error)})`
           : 'the store cannot be reached';
       },
     );

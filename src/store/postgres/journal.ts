@@ -1,10 +1,15 @@
 import type { Client } from 'pg';
 import type { CliError } from '../../errors.js';
-import type { JournalAppender, JournalKind, JournalRecord, Journals } from '../store.js';
-import { JOURNAL_KEEP_MS } from '../../files/state.js';
+import {
+  JOURNAL_KEEP_MS,
+  type JournalAppender,
+  type JournalKind,
+  type JournalRecord,
+  type Journals,
+} from '../store.js';
 import { redactValues } from '../../redact.js';
 import { fenceCondition } from './lease.js';
-import { endClient, storeFailure, type Link } from './pool.js';
+import { endClient, onClient, storeFailure, type Link } from './pool.js';
 
 /**
  * Journals in the PostgreSQL store (`callctl_journals`: one row per record, in order), so that a
@@ -94,17 +99,12 @@ export class PgJournals implements Journals {
   }
 
   /** One statement on a connection of its own: a run reads a few times, at its start. */
-  private async query<T extends object>(doing: string, sql: string, args: unknown[]): Promise<T[]> {
-    try {
-      const client = await this.client();
-      try {
-        return (await client.query<T>(sql, args)).rows;
-      } finally {
-        await endClient(client);
-      }
-    } catch (error) {
-      throw this.trouble(doing, error);
-    }
+  private query<T extends object>(doing: string, sql: string, args: unknown[]): Promise<T[]> {
+    return onClient(
+      () => this.client(),
+      (error) => this.trouble(doing, error),
+      async (client) => (await client.query<T>(sql, args)).rows,
+    );
   }
 }
 

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Pool } from 'pg';
 import { NetworkError, UsageError } from '../../errors.js';
-import { describe, storeFailure } from './pool.js';
+import { storeFailure } from './pool.js';
+import { oneLine } from '../events.js';
 import { said } from '../../said.js';
 
 /**
@@ -151,7 +152,7 @@ export class Leases {
     } catch (error) {
       // The store away: the lease may still hold until its expiry; past that, it is lost.
       if (performance.now() - h.renewedAt >= this.ttlMs)
-        this.lose(h, `it could not be renewed for ${Math.round(this.ttlMs / 1000)} s (${describe(error)})`);
+        this.lose(h, `it could not be renewed for ${Math.round(this.ttlMs / 1000)} s (${oneLine(error)})`);
     }
   }
 

@@ -1,7 +1,7 @@
 import type { Client } from 'pg';
 import type { Ledger, Ledgers } from '../store.js';
 import { fenceCondition } from './lease.js';
-import { endClient, storeFailure, type Link } from './pool.js';
+import { endClient, onClient, storeFailure, type Link } from './pool.js';
 
 type Last = Map<string, { state: string; at: string }>;
 
@@ -22,26 +22,10 @@ export function pgLedgers(link: Link): Ledgers {
   const trouble = (doing: string, error: unknown) =>
     storeFailure(`${doing} the never-twice ledger in`, link.shown, error);
 
-  /** A connection of its own; `doing` names a failure. */
-  async function connect(doing: string): Promise<Client> {
-    try {
-      return await link.connect('callctl ledger');
-    } catch (error) {
-      throw trouble(doing, error);
-    }
-  }
-
-  /** One piece of work on a connection of its own. */
-  async function once<T>(doing: string, work: (client: Client) => Promise<T>): Promise<T> {
-    const client = await connect(doing);
-    try {
-      return await work(client);
-    } catch (error) {
-      throw trouble(doing, error);
-    } finally {
-      await endClient(client);
-    }
-  }
+  const connect = () => link.connect('callctl ledger');
+  /** One piece of work on a connection of its own; `doing` names a failure. */
+  const once = <T>(doing: string, work: (client: Client) => Promise<T>) =>
+    onClient(connect, (error) => trouble(doing, error), work);
 
   async function readLast(client: Client, destination: string): Promise<Last> {
     const rows = await client.query<{ person: string; state: string; at: Date }>(
@@ -58,7 +42,9 @@ export function pgLedgers(link: Link): Ledgers {
 
   return {
     async open(destination): Promise<Ledger> {
-      const client = await connect('read');
+      const client = await connect().catch((error: unknown) => {
+        throw trouble('read', error);
+      });
       let broken: Error | undefined;
       client.on('error', (error) => (broken = error));
       let last: Last;

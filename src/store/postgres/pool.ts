@@ -1,6 +1,7 @@
 import type { Client, ClientConfig, Pool } from 'pg';
 import { AuthError, CliError, LocalError, NetworkError } from '../../errors.js';
 import { said } from '../../said.js';
+import { oneLine } from '../events.js';
 
 /** Connections per process: enough for 50 concurrent requests to share without queueing long. */
 const POOL_SIZE = 16;
@@ -25,13 +26,9 @@ async function connection(url: string, application: string): Promise<ClientConfi
 
 /**
  * The pool of connections to a PostgreSQL store (the `pg` driver is loaded only now). No connection
- * is made until the first query. `onIdleError` hears about connections lost while idle (the pool
- * replaces them).
+ * is made until the first query.
  */
-export async function openPool(
-  url: string,
-  options: { application?: string; max?: number; onIdleError?: (error: Error) => void } = {},
-): Promise<Pool> {
+export async function openPool(url: string, options: { application?: string; max?: number } = {}): Promise<Pool> {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     ...(await connection(url, options.application ?? 'callctl')),
@@ -39,7 +36,7 @@ export async function openPool(
     idleTimeoutMillis: 30_000,
   });
   // Without a handler, a connection dropped while idle (the server restarting) would crash the process.
-  pool.on('error', (error) => options.onIdleError?.(error));
+  pool.on('error', () => undefined);
   return pool;
 }
 
@@ -74,6 +71,26 @@ export async function connectClient(url: string, application: string): Promise<C
   return client;
 }
 
+/**
+ * One piece of work on a connection of its own (`connect`), ended after; a failure, of the
+ * connection or of the work, as `trouble` says.
+ */
+export async function onClient<T>(
+  connect: () => Promise<Client>,
+  trouble: (error: unknown) => Error,
+  work: (client: Client) => Promise<T>,
+): Promise<T> {
+  let client: Client | undefined;
+  try {
+    client = await connect();
+    return await work(client);
+  } catch (error) {
+    throw trouble(error);
+  } finally {
+    if (client) await endClient(client);
+  }
+}
+
 /** Clients whose connection has ended (the server closed it, or end() was called). */
 const ENDED = new WeakSet<object>();
 
@@ -101,8 +118,8 @@ export function shownUrl(url: string): string {
  */
 export function writeFailure(error: unknown): string {
   if ((error as { code?: string }).code === '42P01')
-    return `callctl's tables are not in the store (${describe(error)}): run \`callctl store migrate\``;
-  return describe(error);
+    return `callctl's tables are not in the store (${oneLine(error)}): run \`callctl store migrate\``;
+  return oneLine(error);
 }
 
 /**
@@ -124,17 +141,17 @@ export function storeFailure(doing: string, shown: string, error: unknown): CliE
     /client password must be a string/.test(e.message ?? '')
   )
     return new AuthError(
-      said`the store ${shown} refused the credentials of role ${role} (${describe(error)}): check the role and its password in the store's URL`,
+      said`the store ${shown} refused the credentials of role ${role} (${oneLine(error)}): check the role and its password in the store's URL`,
     );
   if (e.code === '42501')
     return new LocalError(
-      said`the store ${shown} refused role ${role} a privilege (${describe(error)}): callctl needs SELECT, INSERT, UPDATE and DELETE on its tables and USAGE on their sequences; \`callctl store migrate\` prints the GRANTs their owner runs`,
+      said`the store ${shown} refused role ${role} a privilege (${oneLine(error)}): callctl needs SELECT, INSERT, UPDATE and DELETE on its tables and USAGE on their sequences; \`callctl store migrate\` prints the GRANTs their owner runs`,
     );
   if ((e.code === 'ENOENT' || e.code === 'EACCES') && e.path)
     return new LocalError(
       said`cannot read ${e.path}, named by the URL of the store ${shown} (${e.code}): fix the path in the URL or the file's rights`,
     );
-  return new NetworkError(said`cannot ${doing} the store ${shown}: ${describe(error)}`);
+  return new NetworkError(said`cannot ${doing} the store ${shown}: ${oneLine(error)}`);
 }
 
 /** The role a shown store URL names (its user), quoted as PostgreSQL names it. */
@@ -145,13 +162,6 @@ function roleOf(shown: string): string {
   } catch {
     return '(unknown)';
   }
-}
-
-/** A driver or network error as one short line, without the URL (which holds the password). */
-export function describe(error: unknown): string {
-  const e = error as { code?: string; message?: string };
-  const text = (e.message ?? String(error)).split('\n')[0]!.slice(0, 200);
-  return e.code && !text.includes(e.code) ? `${text} (${e.code})` : text;
 }
 
 /** `n` milliseconds as a PostgreSQL interval. */

@@ -2,14 +2,6 @@ import type { Pool } from 'pg';
 import { storedRecord, type HookRecord } from '../events.js';
 import type { EventFilter, EventPage, PageCursor, StoredEvent } from '../events.js';
 
-/**
- * A follower asks for the store's last id this often. Polled, not LISTENed: LISTEN/NOTIFY rest on
- * a session, which a pooler in transaction mode does not keep.
- */
-const FOLLOW_POLL_MS = 300;
-/** And wakes this often in any case (rows may commit out of id order: the reader looks back). */
-const FOLLOW_WAKE_MS = 2_000;
-
 /** The columns an event is read back with (toEvent). */
 export const COLUMNS = 'id, retry, record, fwd_state, fwd_owner, fwd_status, fwd_error, fwd_attempts, fwd_at';
 
@@ -93,20 +85,13 @@ export async function pageEvents(pool: Pool, filter: EventFilter, cursor: PageCu
 
 /** Events matching `filter`, oldest first, after id `after` (exclusive) when given. */
 export async function* readEvents(pool: Pool, filter: EventFilter, after?: string): AsyncGenerator<StoredEvent> {
-  const args: unknown[] = [];
-  const where = conditions(filter, args);
-  if (after !== undefined) where.push(`id > $${args.push(after)}`);
-  const arg = (v: unknown) => `$${args.push(v)}`;
-  const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
   // The latest N (shown oldest first) when a limit is given without a position; else in pages.
   if (filter.limit !== undefined && after === undefined) {
-    const rows = await pool.query<Row>(
-      `SELECT * FROM (SELECT ${COLUMNS} FROM callctl_events ${cond} ORDER BY id DESC LIMIT ${arg(filter.limit)}) t ORDER BY id`,
-      args,
-    );
-    for (const row of rows.rows) yield toEvent(row);
+    yield* (await pageEvents(pool, filter, { limit: filter.limit })).events.reverse();
     return;
   }
+  const args: unknown[] = [];
+  const where = conditions(filter, args);
   let last = after;
   let left = filter.limit ?? Infinity;
   const page = 1000;
@@ -130,39 +115,4 @@ export async function getEvent(pool: Pool, id: string): Promise<StoredEvent | un
   if (!/^[1-9]\d{0,18}$/.test(id)) return undefined;
   const r = await pool.query<Row>(`SELECT ${COLUMNS} FROM callctl_events WHERE id = $1`, [id]);
   return r.rows[0] ? toEvent(r.rows[0]) : undefined;
-}
-
-/**
- * Following the store as it grows: waitForMore resolves once the store's last id has changed
- * since the previous look (polled), or every FOLLOW_WAKE_MS; false when `signal` aborts.
- */
-export class Follow {
-  private lastSeen: string | null | undefined;
-
-  constructor(private readonly pool: Pool) {}
-
-  async waitForMore(signal: AbortSignal): Promise<boolean> {
-    const started = performance.now();
-    while (!signal.aborted) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, FOLLOW_POLL_MS);
-        signal.addEventListener('abort', done, { once: true });
-        function done() {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', done);
-          resolve();
-        }
-      });
-      if (signal.aborted) break;
-      // A store that cannot be asked now: the reader's next read tells.
-      const last = await this.pool.query<{ id: string | null }>('SELECT max(id)::text AS id FROM callctl_events').then(
-        (r) => r.rows[0]?.id ?? null,
-        () => undefined,
-      );
-      const changed = last === undefined || last !== this.lastSeen;
-      if (last !== undefined) this.lastSeen = last;
-      if (changed || performance.now() - started >= FOLLOW_WAKE_MS) return true;
-    }
-    return false;
-  }
 }
