@@ -52,8 +52,11 @@ export type FailBatch = NonNullable<FaultSettings['failBatch']>;
 export const faultPatchSchema = faultSettingsSchema.partial();
 export type FaultPatch = z.input<typeof faultPatchSchema>;
 
+/** The request-level faults, in the order they are decided (one per request). */
+const ORDER = ['drop', 'fail429', 'fail500', 'failRate', 'dropAfterBody', 'dropAnswer'] as const;
+
 /** The names injected faults are counted under (`state.counters.faults`). */
-export type FaultName = 'drop' | 'dropAfterBody' | 'dropAnswer' | 'fail429' | 'fail500' | 'failRate' | 'failBatch';
+export type FaultName = (typeof ORDER)[number] | 'failBatch';
 
 export function defaultFaults(): FaultSettings {
   return {
@@ -71,13 +74,11 @@ export function defaultFaults(): FaultSettings {
   };
 }
 
-/** What a request-level fault does to the request. */
-export type FaultAction =
-  | { name: 'drop' }
-  | { name: 'dropAfterBody' }
-  | { name: 'dropAnswer' }
-  | { name: 'fail429'; retryAfter: number }
-  | { name: 'fail500' | 'failRate' };
+/** The request-level fault a request gets; `retryAfter` is sent with a 429. */
+export interface FaultAction {
+  name: (typeof ORDER)[number];
+  retryAfter: number;
+}
 
 /** Applies a patch (validated) to the live settings object, in place. */
 export function applyFaultPatch(faults: FaultSettings, patch: unknown): FaultSettings {
@@ -91,31 +92,16 @@ export function resetFaults(faults: FaultSettings): void {
 }
 
 /**
- * Decides the request-level fault for one request and counts down its counter. Order: drop,
- * 429, 500, fail rate, drop-after-body, drop-answer; one fault per request.
+ * Decides the request-level fault for one request and counts down its counter (the fail rate is
+ * a fraction, drawn from the seeded random numbers).
  */
 export function decideFault(faults: FaultSettings, path: string, rng: Rng): FaultAction | undefined {
   if (faults.path && !path.startsWith(faults.path)) return undefined;
-  if (faults.drop > 0) {
-    faults.drop--;
-    return { name: 'drop' };
-  }
-  if (faults.fail429 > 0) {
-    faults.fail429--;
-    return { name: 'fail429', retryAfter: faults.retryAfter };
-  }
-  if (faults.fail500 > 0) {
-    faults.fail500--;
-    return { name: 'fail500' };
-  }
-  if (faults.failRate > 0 && rng.next() < faults.failRate) return { name: 'failRate' };
-  if (faults.dropAfterBody > 0) {
-    faults.dropAfterBody--;
-    return { name: 'dropAfterBody' };
-  }
-  if (faults.dropAnswer > 0) {
-    faults.dropAnswer--;
-    return { name: 'dropAnswer' };
+  for (const name of ORDER) {
+    if (name === 'failRate' ? faults.failRate > 0 && rng.next() < faults.failRate : faults[name] > 0) {
+      if (name !== 'failRate') faults[name]--;
+      return { name, retryAfter: faults.retryAfter };
+    }
   }
   return undefined;
 }

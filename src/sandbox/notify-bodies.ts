@@ -4,8 +4,8 @@
  * notification each is. notifier.ts sends them.
  */
 import { md5Sign } from './spec/sign.js';
-import type { CallingTask, TemplateStatus } from './spec/shapes.js';
-import type { PlanView, ReceivedTemplate, TaskModel } from './state.js';
+import type { TemplateStatus } from './spec/shapes.js';
+import type { CallingTask, PlanView, ReceivedTemplate, TaskModel } from './state.js';
 import type { Variants } from './variants.js';
 
 /** One notification to deliver: its kind (for events) and its JSON body. */

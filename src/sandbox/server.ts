@@ -11,41 +11,34 @@ import { SANDBOX_DEFAULTS } from './defaults.js';
 import { buildSeed } from './seed/index.js';
 import { Simulation } from './simulation.js';
 import { Variants } from './variants.js';
-import type { Engine, ResolvedOptions, Sandbox, SandboxEventMap, Notifier, SandboxOptions } from './types.js';
+import type { FaultPatch } from './faults.js';
+import type { Simulator } from './simulator.js';
+import type { Engine, ResolvedOptions, SandboxEventMap, Notifier, SandboxOptions } from './types.js';
 
-export type { Sandbox, SandboxOptions, SandboxEventMap } from './types.js';
+export type { SandboxOptions, SandboxEventMap } from './types.js';
+/** A running sandbox. */
+export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 export { SEED } from './seed/index.js';
 export { VARIANT_NAMES } from './variants.js';
 
 export { SANDBOX_DEFAULTS };
 
 function resolveOptions(o: SandboxOptions): ResolvedOptions {
-  const d = SANDBOX_DEFAULTS;
-  const timeScale = o.timeScale ?? d.timeScale;
+  const timeScale = o.timeScale ?? SANDBOX_DEFAULTS.timeScale;
   if (!(timeScale > 0) || !Number.isFinite(timeScale))
     throw new RangeError(`timeScale must be a positive number, got ${timeScale}`);
   const start =
     o.startTime === undefined ? Date.now() : typeof o.startTime === 'number' ? o.startTime : Date.parse(o.startTime);
   if (Number.isNaN(start)) throw new RangeError(`startTime is not a date: ${o.startTime}`);
-  const pushToken = o.pushToken ?? d.pushToken;
+  const given = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as SandboxOptions;
+  const pushToken = o.pushToken ?? SANDBOX_DEFAULTS.pushToken;
   return {
-    host: o.host ?? d.host,
-    port: o.port ?? d.port,
-    appKey: o.appKey ?? d.appKey,
-    appSecret: o.appSecret ?? d.appSecret,
-    tokenTtlSeconds: o.tokenTtlSeconds ?? d.tokenTtlSeconds,
+    ...SANDBOX_DEFAULTS,
+    ...given,
     timeScale,
-    seed: o.seed ?? d.seed,
     startTime: Math.floor(start / 1000) * 1000,
     pushToken,
     pushTestToken: o.pushTestToken ?? `${pushToken}_test`,
-    signKey: o.signKey ?? d.signKey,
-    signSecret: o.signSecret ?? d.signSecret,
-    notifyUrl: o.notifyUrl,
-    notifyKey: o.notifyKey ?? d.notifyKey,
-    keepEntries: o.keepEntries ?? d.keepEntries,
-    maxRequestRecords: o.maxRequestRecords ?? d.maxRequestRecords,
-    maxRecordedBodyBytes: o.maxRecordedBodyBytes ?? d.maxRecordedBodyBytes,
   };
 }
 
@@ -54,7 +47,7 @@ function resolveOptions(o: SandboxOptions): ResolvedOptions {
  * listens. Serves the cloud endpoints, the direct call push (`flexUrl`, `flexTestUrl`), the
  * template endpoint and the admin endpoints under `/__sandbox/`.
  */
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+export async function startSandbox(options: SandboxOptions = {}) {
   const o = resolveOptions(options);
   const variants = new Variants(options.variants ?? []);
   const clock = new SimClock(o.startTime, o.timeScale);
@@ -113,8 +106,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   let closing: Promise<void> | undefined;
   return {
+    /** Base URL, no trailing slash, e.g. `http://127.0.0.1:39123`. */
     url,
+    /** Live direct call-push address: push goes to `${flexUrl}/api/push/<pushToken>`. */
     flexUrl: `${url}/flex`,
+    /** Test-environment direct call-push address (its own token, `pushTestToken`). */
     flexTestUrl: `${url}/flex-test`,
     port,
     appKey: o.appKey,
@@ -126,23 +122,34 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     notifyUrl: o.notifyUrl,
     notifyKey: o.notifyKey,
     timeScale: o.timeScale,
+    /** The in-memory model, including what was received. */
     state,
+    /** Live fault settings (mutable). */
     faults,
+    /** Requests received, oldest first (capped at `maxRequestRecords`). */
     requests: engine.requests,
     events,
-    simulate: simulation,
+    simulate: simulation as Simulator,
+    /** The notifier, when there is a `notifyUrl`: what sends the notifications (a campaign day sends more through it). */
     notifier,
+    /** Simulated now (epoch ms). */
     now: () => clock.now(),
+    /** Issues a token without HTTP, for tests that are not about auth. */
     issueToken: () => {
       state.counters.tokensIssued++;
       return tokens.issue();
     },
-    setFaults: (patch) => applyFaultPatch(faults, patch),
+    /** Applies a (validated) fault patch; throws a ZodError on a bad one. */
+    setFaults: (patch: FaultPatch) => applyFaultPatch(faults, patch),
     resetFaults: () => resetFaults(faults),
-    setVariants: (names) => variants.set(names),
+    /** Replaces the variants in force; throws a RangeError on an unknown name or two that clash. */
+    setVariants: (names: readonly string[]) => variants.set(names),
+    /** The variants in force. */
     variants: () => variants.list(),
+    /** Expires every token issued so far. */
     expireTokens: () => tokens.expireAll(),
-    close() {
+    /** Closes the server and every socket, stops timers and notifications. */
+    close(): Promise<void> {
       closing ??= (async () => {
         simulation.close();
         await notifier?.close();

@@ -1,9 +1,9 @@
-import type { CallingTask, TaskStatus, PlanStatus } from './spec/shapes.js';
+import type { TaskStatus } from './spec/shapes.js';
 import type { SimClock } from './clock.js';
 import { isoSeconds, MINUTE } from './clock.js';
 import type { Rng } from './random.js';
-import { planView, type PlanModel, type PlanView, type SandboxState, type TaskModel } from './state.js';
-import { buildTask, CALL_SLOT_MS, makeCalls } from './seed/tasks.js';
+import { planStatusOf, planView, type CallingTask, type PlanView, type SandboxState, type TaskModel } from './state.js';
+import { buildPlan, buildTask, CALL_SLOT_MS, makeCalls } from './seed/tasks.js';
 import type { SandboxEvents } from './types.js';
 import type { CreatePlanInput, CreateTaskInput, Simulator } from './simulator.js';
 
@@ -81,32 +81,21 @@ export class Simulation implements Simulator {
     if (!name) throw new SimulationError('a plan needs a name');
     if (this.state.plans.has(name)) throw new SimulationError(`plan already exists: ${name}`);
     const now = this.now();
-    const plan: PlanModel = {
-      PlanName: name,
-      PlanStatus: 'planned',
-      rounds: [],
-      roundIntervalMinutes: input.roundIntervalMinutes ?? 30,
-    };
-    const rounds = Math.max(1, input.rounds ?? 2);
-    for (let r = 1; r <= rounds; r++) {
-      const id = `T-${name}-R${r}`;
-      const model = buildTask(this.state, this.rng, {
-        id,
-        name: `${name}-R${r}`,
+    const interval = input.roundIntervalMinutes ?? 30;
+    const start = now + (input.startInMs ?? 2 * MINUTE);
+    const plan = buildPlan(
+      this.state,
+      this.rng,
+      { name, idPart: name, roundIntervalMinutes: interval },
+      Array.from({ length: Math.max(1, input.rounds ?? 2) }, (_, r) => ({
         scenario: input.scenario ?? 'debt',
         status: 'created',
         createdAt: now,
-        scheduleStart: now + (input.startInMs ?? 2 * MINUTE) + (r - 1) * plan.roundIntervalMinutes * MINUTE,
+        scheduleStart: start + r * interval * MINUTE,
         calleeCount: input.calleeCount ?? 3,
-        repeatNumber: rounds,
-        planName: name,
-        round: r,
         callSlotMs: input.callSlotMs,
-      });
-      this.state.tasks.set(id, model);
-      plan.rounds.push(id);
-    }
-    this.state.plans.set(name, plan);
+      })),
+    );
     for (const id of plan.rounds) {
       const model = this.state.tasks.get(id) as TaskModel;
       model.next = this.nextStep(model);
@@ -233,12 +222,4 @@ export class Simulation implements Simulator {
     }
     return best;
   }
-}
-
-/** A plan's status from its rounds' statuses. */
-export function planStatusOf(rounds: TaskStatus[]): PlanStatus {
-  if (rounds.every((s) => s === 'finished' || s === 'canceled'))
-    return rounds.every((s) => s === 'canceled') ? 'canceled' : 'finished';
-  if (rounds.some((s) => s === 'calling' || s === 'finished' || s === 'paused')) return 'calling';
-  return 'planned';
 }

@@ -1,28 +1,40 @@
-import type {
-  Robot,
-  CallingTask,
-  PlanStatus,
-  ListEntry,
-  WorkflowInstance,
-  WorkflowTaskDetail,
-  ApiPushData as VerifyPushData,
-} from './spec/shapes.js';
+import type { Robot, TaskStatus, PlanStatus, ListEntry, WorkflowInstance } from './spec/shapes.js';
+import type { ApiPushData, CallRecord, WorkflowCallDetail } from './seed/records.js';
+import type { Callee, Scenario } from './seed/people.js';
 
-/** The three business scenarios of the spec; their call records differ in some fields. */
-export type Scenario = 'debt' | 'telemarketing' | 'info-check';
+/** The task detail endpoint's `data`. */
+export interface CallingTask {
+  TaskID: string;
+  TaskName: string;
+  RobotMethod: string;
+  RobotID: string;
+  SIPLine: string;
+  Status: TaskStatus;
+  ScheduleStartTime: string;
+  ScheduleEndTime: string;
+  RepeatInterval: number;
+  RepeatNumber: number;
+  detail: CallRecord[];
+}
 
-/** A person on a calling list, as the simulator knows them. */
-export interface Callee {
-  name: string;
-  gender: 'male' | 'female';
-  number: string;
-  caseId: string;
-  platform: string;
-  currency: string;
-  borrowedDate: string;
-  dueDate: string;
-  borrowedAmount: string;
-  totalOwingAmount: string;
+/** The workflow outbound task details endpoint's `data` (snake_case task fields plus workflow fields). */
+export interface WorkflowTaskDetail {
+  task_id: string;
+  task_name: string;
+  status: string;
+  created_at: string;
+  repeat_interval: number;
+  repeat_number: number;
+  robot_hash: string;
+  robot_method: string;
+  sip_line: string;
+  schedule_start_time: string;
+  schedule_end_time: string;
+  workflow_id: string;
+  workflow_name: string;
+  nodetask_id: string;
+  nodetask_name: string;
+  details: WorkflowCallDetail[];
 }
 
 /** A calling task: what GET /service/cloud/detail serves, plus what the simulator needs. */
@@ -63,7 +75,7 @@ export interface WorkflowModel {
 /** A seeded custom API push (for verify-push), with when it was pushed (simulated ms). */
 export interface SeededApiPush {
   pushedAt: number;
-  data: VerifyPushData;
+  data: ApiPushData;
 }
 
 /** What updatedetails accepted for one workflow, in arrival order (duplicates kept). */
@@ -163,3 +175,11 @@ export function planView(state: SandboxState, plan: PlanModel) {
   };
 }
 export type PlanView = ReturnType<typeof planView>;
+
+/** A plan's status from its rounds' statuses. */
+export function planStatusOf(rounds: TaskStatus[]): PlanStatus {
+  if (rounds.every((s) => s === 'finished' || s === 'canceled'))
+    return rounds.every((s) => s === 'canceled') ? 'canceled' : 'finished';
+  if (rounds.some((s) => s === 'calling' || s === 'finished' || s === 'paused')) return 'calling';
+  return 'planned';
+}

@@ -1,10 +1,10 @@
 import type { EventEmitter } from 'node:events';
-import type { CallingTask, TaskStatus, PlanStatus } from './spec/shapes.js';
+import type { TaskStatus, PlanStatus } from './spec/shapes.js';
 import type { SimClock } from './clock.js';
 import type { BatchFaultTracker, FaultName, FaultPatch, FaultSettings } from './faults.js';
 import type { Rng } from './random.js';
 import type { TokenStore } from './auth.js';
-import type { PlanView, ReceivedPush, ReceivedTemplate, SandboxState, TaskModel } from './state.js';
+import type { CallingTask, PlanView, ReceivedPush, ReceivedTemplate, SandboxState, TaskModel } from './state.js';
 import type { Simulator } from './simulator.js';
 import type { VariantName, Variants } from './variants.js';
 import type { Notification } from './notify-bodies.js';
@@ -121,51 +121,6 @@ export interface SandboxEventMap {
 }
 
 export type SandboxEvents = EventEmitter<SandboxEventMap>;
-
-/** A running sandbox. */
-export interface Sandbox {
-  /** Base URL, no trailing slash, e.g. `http://127.0.0.1:39123`. */
-  url: string;
-  /** Live direct call-push address: push goes to `${flexUrl}/api/push/<pushToken>`. */
-  flexUrl: string;
-  /** Test-environment direct call-push address (its own token, `pushTestToken`). */
-  flexTestUrl: string;
-  port: number;
-  appKey: string;
-  appSecret: string;
-  pushToken: string;
-  pushTestToken: string;
-  signKey: string;
-  signSecret: string;
-  notifyUrl?: string;
-  notifyKey: string;
-  timeScale: number;
-  /** The in-memory model, including what was received. */
-  state: SandboxState;
-  /** Live fault settings (mutable). */
-  faults: FaultSettings;
-  /** Requests received, oldest first (capped at `maxRequestRecords`). */
-  requests: RequestRecord[];
-  events: SandboxEvents;
-  simulate: Simulator;
-  /** The notifier, when there is a `notifyUrl`: what sends the notifications (a campaign day sends more through it). */
-  notifier?: Notifier;
-  /** Simulated now (epoch ms). */
-  now(): number;
-  /** Issues a token without HTTP, for tests that are not about auth. */
-  issueToken(): string;
-  /** Applies a (validated) fault patch; throws a ZodError on a bad one. */
-  setFaults(patch: FaultPatch): FaultSettings;
-  resetFaults(): void;
-  /** Replaces the variants in force; throws a RangeError on an unknown name or two that clash. */
-  setVariants(names: readonly (VariantName | string)[]): VariantName[];
-  /** The variants in force. */
-  variants(): VariantName[];
-  /** Expires every token issued so far. */
-  expireTokens(): void;
-  /** Closes the server and every socket, stops timers and notifications. */
-  close(): Promise<void>;
-}
 
 /** Everything a route handler can reach. Internal to the sandbox. */
 export interface Engine {

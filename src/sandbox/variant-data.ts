@@ -7,8 +7,7 @@ import type { Variants } from './variants.js';
  */
 
 /** What a read endpoint serves. */
-export type ServedKind =
-  'robots' | 'task' | 'plan-status' | 'plan-detail' | 'instances' | 'workflow-task' | 'verify-push';
+type ServedKind = 'robots' | 'task' | 'plan-status' | 'plan-detail' | 'instances' | 'workflow-task' | 'verify-push';
 
 type Json = Record<string, unknown>;
 
@@ -27,139 +26,110 @@ export const ODD_VALUES = {
   WhetherAnswer: 'Unclear',
 } as const;
 
+/**
+ * A bend: where (a path of fields from the served data, `[]` for each item of a list, '' the data
+ * itself), which field, and what it gets. In a list, by the item's index mod 3: odd-values gives
+ * 0 the value, 1 an empty string, 2 nothing; `drop` makes the field 0 absent, 1 null, 2 as it is.
+ * Outside a list the value is given as is, and `delete` and `null` apply to every item.
+ */
+type Bend = [path: string, field: string, what: string];
+
+const V = ODD_VALUES;
+const ODD: Record<ServedKind, Bend[]> = {
+  robots: [
+    ['[]', 'Tone', V.Tone],
+    ['[]', 'Voice', V.Voice],
+  ],
+  task: [
+    ['', 'Status', V.TaskStatus],
+    ['detail[]', 'RingType', V.RingType],
+    ['detail[]', 'HangupType', V.HangupType],
+    ['detail[].RedailCall[]', 'RingType', V.RingType],
+  ],
+  'plan-status': [['', 'PlanStatus', V.PlanStatus]],
+  'plan-detail': [['PlanDetails[]', 'Status', V.TaskStatus]],
+  instances: [['lists[]', 'status', V.WorkflowStatus]],
+  'workflow-task': [
+    ['', 'status', V.TaskStatus],
+    ['details[]', 'ring_type', V.RingType],
+    ['details[]', 'hangup_type', V.HangupType],
+    ['details[].question_answer[]', 'status', V.QaStatus],
+    ['details[].question_answer[]', 'question_type', V.QuestionType],
+    ['details[].question_answer[]', 'whether_answer', V.WhetherAnswer],
+  ],
+  'verify-push': [
+    ['call', 'ring_type', V.RingType],
+    ['call', 'hangup_type', ''],
+  ],
+};
+
+const drop = (path: string, fields: string[]): Bend[] => fields.map((f) => [path, f, 'drop']);
+
+/** Fields the spec marks optional (`Required: no`) or gives no required mark. */
+const MISSING: Record<ServedKind, Bend[]> = {
+  robots: drop('[]', ['RobotName', 'RobotDescription', 'Link', 'Tone']),
+  task: drop('detail[]', [
+    'CalleeName',
+    'CalleeGender',
+    'Comments',
+    'AsrResult',
+    'EventLabel',
+    'RedailCall',
+    'NerSlots',
+    'call_notes',
+    'ExtraA',
+    'BorrowedDate',
+    'RingTime',
+  ]),
+  instances: [['lists[]', 'start_time', 'null'], ...drop('lists[]', ['end_time'])],
+  'workflow-task': drop('details[]', [
+    'result_label',
+    'question_answer',
+    'NerSlots',
+    'redail_call',
+    'EventLabel',
+    'case_id',
+    'duration',
+  ]),
+  'verify-push': [
+    ['call', 'task_id', 'delete'],
+    ['call', 'call_id', 'null'],
+    ['call', 'asr_result', 'delete'],
+    ['call', 'multi_label', 'null'],
+    ['callee', 'extra', 'delete'],
+    ['callee', 'extend', 'null'],
+  ],
+  'plan-status': [],
+  'plan-detail': [],
+};
+
 /** Serves `data` of `kind` as the variants in force want it. */
 export function served<T>(v: Variants, kind: ServedKind, data: T): T {
   const odd = v.has('odd-values');
   const missing = v.has('optional-missing');
   if (!odd && !missing) return data;
   const out = structuredClone(data) as unknown;
-  if (odd) oddValues(kind, out);
-  if (missing) optionalMissing(kind, out);
+  for (const [path, field, what] of [...(odd ? ODD[kind] : []), ...(missing ? MISSING[kind] : [])]) {
+    for (const [item, i] of objectsAt(out, path)) {
+      const step = i === undefined || what === 'delete' || what === 'null' ? 0 : i % 3;
+      if (step === 2) continue;
+      if (what === 'drop' ? step === 0 : what === 'delete') delete item[field];
+      else item[field] = what === 'drop' || what === 'null' ? null : step === 0 ? what : '';
+    }
+  }
   return out as T;
 }
 
-/** index mod 3: 0 an odd value, 1 an empty string, 2 unchanged. */
-function pick(i: number, odd: string): string | undefined {
-  return i % 3 === 0 ? odd : i % 3 === 1 ? '' : undefined;
-}
-
-function setEach(items: unknown, field: string, odd: string): void {
-  if (!Array.isArray(items)) return;
-  items.forEach((item: Json, i) => {
-    const value = pick(i, odd);
-    if (value !== undefined && item && typeof item === 'object') item[field] = value;
-  });
-}
-
-function oddValues(kind: ServedKind, data: unknown): void {
-  const d = data as Json;
-  switch (kind) {
-    case 'robots':
-      setEach(data, 'Tone', ODD_VALUES.Tone);
-      setEach(data, 'Voice', ODD_VALUES.Voice);
-      return;
-    case 'task':
-      d.Status = ODD_VALUES.TaskStatus;
-      setEach(d.detail, 'RingType', ODD_VALUES.RingType);
-      setEach(d.detail, 'HangupType', ODD_VALUES.HangupType);
-      for (const r of (d.detail as Json[] | undefined) ?? []) setEach(r.RedailCall, 'RingType', ODD_VALUES.RingType);
-      return;
-    case 'plan-status':
-      d.PlanStatus = ODD_VALUES.PlanStatus;
-      return;
-    case 'plan-detail':
-      setEach(d.PlanDetails, 'Status', ODD_VALUES.TaskStatus);
-      return;
-    case 'instances':
-      setEach(d.lists, 'status', ODD_VALUES.WorkflowStatus);
-      return;
-    case 'workflow-task':
-      d.status = ODD_VALUES.TaskStatus;
-      setEach(d.details, 'ring_type', ODD_VALUES.RingType);
-      setEach(d.details, 'hangup_type', ODD_VALUES.HangupType);
-      for (const c of (d.details as Json[] | undefined) ?? []) {
-        setEach(c.question_answer, 'status', ODD_VALUES.QaStatus);
-        setEach(c.question_answer, 'question_type', ODD_VALUES.QuestionType);
-        setEach(c.question_answer, 'whether_answer', ODD_VALUES.WhetherAnswer);
-      }
-      return;
-    case 'verify-push': {
-      const call = d.call as Json | undefined;
-      if (call) {
-        call.ring_type = ODD_VALUES.RingType;
-        call.hangup_type = '';
-      }
-      return;
-    }
+/** The objects a bend's path leads to, each with its index in the innermost list on the way. */
+function objectsAt(data: unknown, path: string): Array<[Json, number | undefined]> {
+  let at: Array<[unknown, number | undefined]> = [[data, undefined]];
+  for (const step of path.split('.').filter(Boolean)) {
+    const key = step.replace(/\[\]$/, '');
+    at = at.flatMap(([value]): Array<[unknown, number | undefined]> => {
+      const next = key ? (value as Json | null | undefined)?.[key] : value;
+      if (!step.endsWith('[]')) return [[next, undefined]];
+      return Array.isArray(next) ? next.map((item, i): [unknown, number] => [item, i]) : [];
+    });
   }
-}
-
-/** index mod 3: 0 absent, 1 null, 2 unchanged. */
-function dropEach(items: unknown, fields: readonly string[]): void {
-  if (!Array.isArray(items)) return;
-  items.forEach((item: Json, i) => {
-    if (!item || typeof item !== 'object' || i % 3 === 2) return;
-    for (const f of fields) {
-      if (i % 3 === 0) delete item[f];
-      else item[f] = null;
-    }
-  });
-}
-
-/** Fields the spec marks optional (`Required: no`) or gives no required mark. */
-function optionalMissing(kind: ServedKind, data: unknown): void {
-  const d = data as Json;
-  switch (kind) {
-    case 'robots':
-      dropEach(data, ['RobotName', 'RobotDescription', 'Link', 'Tone']);
-      return;
-    case 'task':
-      dropEach(d.detail, [
-        'CalleeName',
-        'CalleeGender',
-        'Comments',
-        'AsrResult',
-        'EventLabel',
-        'RedailCall',
-        'NerSlots',
-        'call_notes',
-        'ExtraA',
-        'BorrowedDate',
-        'RingTime',
-      ]);
-      return;
-    case 'instances':
-      for (const w of (d.lists as Json[] | undefined) ?? []) w.start_time = null;
-      dropEach(d.lists, ['end_time']);
-      return;
-    case 'workflow-task':
-      dropEach(d.details, [
-        'result_label',
-        'question_answer',
-        'NerSlots',
-        'redail_call',
-        'EventLabel',
-        'case_id',
-        'duration',
-      ]);
-      return;
-    case 'verify-push': {
-      const call = d.call as Json | undefined;
-      if (call) {
-        delete call.task_id;
-        call.call_id = null;
-        delete call.asr_result;
-        call.multi_label = null;
-      }
-      const callee = d.callee as Json | undefined;
-      if (callee) {
-        delete callee.extra;
-        callee.extend = null;
-      }
-      return;
-    }
-    case 'plan-status':
-    case 'plan-detail':
-      return;
-  }
+  return at.filter((e): e is [Json, number | undefined] => typeof e[0] === 'object' && e[0] !== null);
 }

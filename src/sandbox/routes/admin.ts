@@ -3,6 +3,7 @@ import { applyFaultPatch, resetFaults } from '../faults.js';
 import { describeIssue, fail, HttpError, ok, parseJson, type Reply } from '../http.js';
 import { redactRecord } from '../recorder.js';
 import { SimulationError } from '../simulation.js';
+import { createPlanInput, createTaskInput } from '../simulator.js';
 import { isoSeconds } from '../clock.js';
 import type { Engine } from '../types.js';
 import { SANDBOX_VARIANTS } from '../variants.js';
@@ -12,29 +13,11 @@ const variantsRequest = z.strictObject({ variants: z.array(z.string()) });
 /** Admin endpoints live under this prefix: no auth, no faults, not recorded. */
 export const ADMIN_PREFIX = '/__sandbox';
 
-const scenario = z.enum(['debt', 'telemarketing', 'info-check']);
 const simulateSchema = z.discriminatedUnion('action', [
-  z.object({
-    action: z.literal('createTask'),
-    id: z.string().min(1).optional(),
-    name: z.string().optional(),
-    scenario: scenario.optional(),
-    robotId: z.string().optional(),
-    numbers: z.array(z.string()).optional(),
-    calleeCount: z.number().int().min(1).max(1000).optional(),
-    startInMs: z.number().min(0).optional(),
-  }),
+  createTaskInput.omit({ callSlotMs: true }).extend({ action: z.literal('createTask') }),
   z.object({ action: z.literal('advanceTask'), id: z.string().min(1) }),
   z.object({ action: z.literal('finishTask'), id: z.string().min(1) }),
-  z.object({
-    action: z.literal('createPlan'),
-    name: z.string().min(1),
-    rounds: z.number().int().min(1).max(20).optional(),
-    calleeCount: z.number().int().min(1).max(1000).optional(),
-    scenario: scenario.optional(),
-    startInMs: z.number().min(0).optional(),
-    roundIntervalMinutes: z.number().min(0).optional(),
-  }),
+  createPlanInput.omit({ callSlotMs: true }).extend({ action: z.literal('createPlan') }),
   z.object({ action: z.literal('finishPlan'), name: z.string().min(1) }),
   z.object({ action: z.literal('advanceTime'), ms: z.number().min(0) }),
 ]);

@@ -1,9 +1,10 @@
 import { createRng } from '../random.js';
-import { emptyState, type PlanModel, type SandboxState, type Scenario } from '../state.js';
+import { emptyState, type SandboxState } from '../state.js';
+import type { Scenario } from './people.js';
 import type { TaskStatus } from '../spec/shapes.js';
 import { DAY, HOUR, MINUTE } from '../clock.js';
 import { ROBOTS } from './robots.js';
-import { buildTask, type TaskSpec } from './tasks.js';
+import { buildPlan, buildTask, type TaskSpec } from './tasks.js';
 import { seedApiPushes, seedWorkflows, seedWorkflowTasks, workflowId } from './workflows.js';
 
 /**
@@ -109,62 +110,49 @@ export function buildSeed(seed: number, base: number): SandboxState {
     const model = buildTask(state, rng, t);
     state.tasks.set(t.id, model);
   }
-  const plans: Array<{ name: string; rounds: Array<[TaskStatus, number, number, number]> }> = [
-    // [status, scheduled start, callees, calls done]
-    {
-      name: SEED.planName,
-      rounds: [
+  // Each plan's rounds: [status, scheduled start, callees, calls done].
+  const plans: Array<[string, Array<[TaskStatus, number, number, number]>]> = [
+    [
+      SEED.planName,
+      [
         ['finished', base - 3 * DAY, 6, 6],
         ['finished', base - 2 * DAY, 4, 4],
         ['finished', base - DAY, 3, 3],
       ],
-    },
-    {
-      name: SEED.callingPlanName,
-      rounds: [
+    ],
+    [
+      SEED.callingPlanName,
+      [
         ['finished', base - DAY, 5, 5],
         ['calling', base - 20 * MINUTE, 10, 3],
         ['created', base + HOUR, 6, 0],
       ],
-    },
-    {
-      name: SEED.plannedPlanName,
-      rounds: [
+    ],
+    [
+      SEED.plannedPlanName,
+      [
         ['created', base + 3 * HOUR, 4, 0],
         ['created', base + 4 * HOUR, 4, 0],
       ],
-    },
+    ],
   ];
-  plans.forEach((p, pi) => {
-    const plan: PlanModel = { PlanName: p.name, PlanStatus: 'planned', rounds: [], roundIntervalMinutes: 30 };
-    p.rounds.forEach(([status, start, count, done], r) => {
-      const id = `T-${p.name.replace('-', '')}-R${r + 1}`;
-      const model = buildTask(state, rng, {
-        id,
-        name: `${p.name}-R${r + 1}`,
+  plans.forEach(([name, rounds], marketIndex) =>
+    buildPlan(
+      state,
+      rng,
+      { name, idPart: name.replace('-', ''), roundIntervalMinutes: 30 },
+      rounds.map(([status, scheduleStart, calleeCount, callsDone]) => ({
         scenario: 'debt',
         status,
         createdAt: base - 3 * DAY - HOUR,
-        scheduleStart: start,
+        scheduleStart,
         robotId: 'rg-2001',
-        calleeCount: count,
-        callsDone: done,
-        marketIndex: pi,
-        repeatNumber: p.rounds.length,
-        planName: p.name,
-        round: r + 1,
-      });
-      state.tasks.set(id, model);
-      plan.rounds.push(id);
-    });
-    const statuses = p.rounds.map(([s]) => s);
-    plan.PlanStatus = statuses.every((s) => s === 'finished')
-      ? 'finished'
-      : statuses.every((s) => s === 'created')
-        ? 'planned'
-        : 'calling';
-    state.plans.set(plan.PlanName, plan);
-  });
+        calleeCount,
+        callsDone,
+        marketIndex,
+      })),
+    ),
+  );
   seedWorkflows(state, rng, base);
   seedWorkflowTasks(state, rng);
   seedApiPushes(state, rng, base);

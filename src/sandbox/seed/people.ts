@@ -1,6 +1,22 @@
 import type { Rng } from '../random.js';
-import type { Callee } from '../state.js';
 import { DAY, isoDate } from '../clock.js';
+
+/** The three business scenarios of the spec; their call records differ in some fields. */
+export type Scenario = 'debt' | 'telemarketing' | 'info-check';
+
+/** A person on a calling list, as the simulator knows them. */
+export interface Callee {
+  name: string;
+  gender: 'male' | 'female';
+  number: string;
+  caseId: string;
+  platform: string;
+  currency: string;
+  borrowedDate: string;
+  dueDate: string;
+  borrowedAmount: string;
+  totalOwingAmount: string;
+}
 
 interface Market {
   code: string;

@@ -1,8 +1,7 @@
 import type { Rng } from '../random.js';
-import type { Callee, Scenario } from '../state.js';
-import type { AsrEntry, CallRecord, QuestionAnswer, WorkflowCallDetail, HangupType, RingType } from '../spec/shapes.js';
-import { DAY, SECOND, elapsed, isoDate, isoSeconds, spaceSeconds } from '../clock.js';
-import { firstName } from './people.js';
+import type { HangupType, ListEntry, RingType } from '../spec/shapes.js';
+import { DAY, MINUTE, SECOND, elapsed, isoDate, isoSeconds, spaceSeconds } from '../clock.js';
+import { firstName, type Callee, type Scenario } from './people.js';
 
 /** How one call ended, per scenario: intention letter, description, final label, slots. */
 interface Outcome {
@@ -129,25 +128,16 @@ const UNANSWERED_RING: readonly RingType[] = [
   'null',
 ];
 
-/** One simulated call: answered or not, with its script, labels and redials. */
-export interface SimCall {
-  answered: boolean;
-  outcome: Outcome;
-  ringType: RingType;
-  hangupType: HangupType;
-  ringTime: number;
-  talkSeconds: number;
-  start: number;
-  asr: AsrEntry[];
-  redials: Array<{ start: number; ringType: RingType; ringTime: number }>;
-}
+const hangupType = (answered: boolean, rng: Rng): HangupType =>
+  answered ? (rng.next() < 0.5 ? 'ByCallee' : 'ByRobot') : 'Canceled';
 
-export function simulateCall(rng: Rng, scenario: Scenario, c: Callee, start: number, answerRate = 0.75): SimCall {
+/** One simulated call: answered or not, with its script, labels and redials. */
+export function simulateCall(rng: Rng, scenario: Scenario, c: Callee, start: number, answerRate = 0.75) {
   const answered = rng.next() < answerRate;
   const outcome = answered ? rng.pick(OUTCOMES[scenario]) : NO_ANSWER;
   const ringTime = answered ? rng.int(3, 15) : rng.int(20, 45);
   const robot = robotLines(scenario, c);
-  const asr: AsrEntry[] = [];
+  const asr: Array<{ time: string; robottext: string; text: string }> = [];
   let t = ringTime;
   if (answered) {
     robot.forEach((line, i) => {
@@ -166,7 +156,7 @@ export function simulateCall(rng: Rng, scenario: Scenario, c: Callee, start: num
     answered,
     outcome,
     ringType: answered ? 'normal' : rng.pick(UNANSWERED_RING),
-    hangupType: answered ? (rng.next() < 0.5 ? 'ByCallee' : 'ByRobot') : 'Canceled',
+    hangupType: hangupType(answered, rng),
     ringTime,
     talkSeconds: answered ? t - ringTime : 0,
     start,
@@ -177,11 +167,14 @@ export function simulateCall(rng: Rng, scenario: Scenario, c: Callee, start: num
 
 const callId = (rng: Rng) => `call-${rng.hex(12)}`;
 
+/** One call record of a calling task's `detail`: the 32 named fields of the spec. */
+export type CallRecord = ReturnType<typeof callRecord>;
+
 /** A call record of a calling task (the 32 named fields of the spec). */
 export function callRecord(
   rng: Rng,
   o: { id: number; robotId: string; scenario: Scenario; callee: Callee; start: number; callerNumber: string },
-): CallRecord {
+) {
   const call = simulateCall(rng, o.scenario, o.callee, o.start);
   const c = o.callee;
   const debt = o.scenario === 'debt';
@@ -231,7 +224,7 @@ export function callRecord(
 }
 
 /** The question-answer records of an information-check call. */
-export function questionAnswers(c: Callee, call: SimCall): QuestionAnswer[] {
+export function questionAnswers(c: Callee, call: ReturnType<typeof simulateCall>) {
   if (!call.answered) return [];
   const verified = call.outcome.labels.final === 'Verified';
   return [
@@ -286,11 +279,14 @@ export function questionAnswers(c: Callee, call: SimCall): QuestionAnswer[] {
   ];
 }
 
+/** An entry of the workflow call-task detail's `details`. */
+export type WorkflowCallDetail = ReturnType<typeof workflowCallDetail>;
+
 /** An entry of a workflow call-task's `details` (information check). */
 export function workflowCallDetail(
   rng: Rng,
   o: { id: number; robotHash: string; callee: Callee; start: number; callerNumber: string },
-): WorkflowCallDetail {
+) {
   const call = simulateCall(rng, 'info-check', o.callee, o.start);
   const end = call.start + (call.ringTime + call.talkSeconds) * SECOND;
   return {
@@ -321,5 +317,60 @@ export function workflowCallDetail(
     EventLabel: call.outcome.labels,
     caller_number: o.callerNumber,
     case_id: o.callee.caseId,
+  };
+}
+
+/** The custom API node data push body (Events), `call` with `robot_id` as verification serves it. */
+export type ApiPushData = ReturnType<typeof apiPushData>;
+
+/** A custom API node push of a workflow's information check of `c`, pushed at `at`. */
+export function apiPushData(
+  rng: Rng,
+  wf: { workflow_id: string; name: string },
+  entry: ListEntry,
+  c: Callee,
+  at: number,
+) {
+  const call = simulateCall(rng, 'info-check', c, at - 10 * MINUTE, 1);
+  return {
+    workflow_id: wf.workflow_id,
+    workflow_name: wf.name,
+    node_id: 'node-api-01',
+    node_name: 'Push result to CRM',
+    callee: {
+      case_id: c.caseId,
+      callee_name: c.name,
+      callee_gender: c.gender,
+      callee_number: c.number,
+      platform_name: c.platform,
+      extra_a: '',
+      extra_b: '',
+      extra_c: '',
+      comments: '',
+      borrowed_date: c.borrowedDate,
+      due_date: c.dueDate,
+      borrowed_amount: c.borrowedAmount,
+      total_owing_amount: c.totalOwingAmount,
+      currency_unit: c.currency,
+      extra: call.asr.map((a) => ({ Question: a.robottext, Content: a.text })),
+      extend: { variables: entry.variables },
+      location: 'Jakarta',
+    },
+    custom_attribute: { crm_stage: 'kyc', source: 'workflow' },
+    call: {
+      task_id: 'WT-IC-0001',
+      call_id: callId(rng),
+      call_start_time: isoSeconds(call.start),
+      call_end_time: isoSeconds(call.start + (call.ringTime + call.talkSeconds) * SECOND),
+      call_times: 1,
+      ring_type: call.ringType,
+      hangup_type: call.hangupType,
+      intention: call.outcome.intention,
+      slots: JSON.stringify(call.outcome.slots(c, call.start)),
+      multi_label: call.outcome.labels,
+      asr_ptp: '',
+      asr_result: call.asr,
+      robot_id: 'rb-1004',
+    },
   };
 }

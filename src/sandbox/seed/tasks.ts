@@ -1,8 +1,8 @@
 import type { Rng } from '../random.js';
-import type { Callee, Scenario, SandboxState, TaskModel } from '../state.js';
+import { planStatusOf, type PlanModel, type SandboxState, type TaskModel } from '../state.js';
 import type { TaskStatus } from '../spec/shapes.js';
 import { HOUR, MINUTE, isoSeconds } from '../clock.js';
-import { callerNumber, makeCallee, market } from './people.js';
+import { callerNumber, makeCallee, market, type Callee, type Scenario } from './people.js';
 import { callRecord } from './records.js';
 import { robotById, SCENARIO_ROBOT } from './robots.js';
 
@@ -64,6 +64,38 @@ export function buildTask(state: SandboxState, rng: Rng, spec: TaskSpec): TaskMo
   };
   const done = spec.callsDone ?? (spec.status === 'finished' ? callees.length : 0);
   makeCalls(state, rng, model, done, spec.scheduleStart);
+  return model;
+}
+
+/**
+ * Builds a plan whose rounds are tasks `T-<idPart>-R1`, `-R2`... named `<name>-R1`..., one spec
+ * each; the plan's status follows from theirs.
+ */
+export function buildPlan(
+  state: SandboxState,
+  rng: Rng,
+  plan: { name: string; idPart: string; roundIntervalMinutes: number },
+  rounds: Array<Omit<TaskSpec, 'id' | 'name' | 'repeatNumber' | 'planName' | 'round'>>,
+): PlanModel {
+  const model: PlanModel = {
+    PlanName: plan.name,
+    PlanStatus: planStatusOf(rounds.map((r) => r.status)),
+    rounds: [],
+    roundIntervalMinutes: plan.roundIntervalMinutes,
+  };
+  rounds.forEach((spec, r) => {
+    const id = `T-${plan.idPart}-R${r + 1}`;
+    const round = {
+      id,
+      name: `${plan.name}-R${r + 1}`,
+      repeatNumber: rounds.length,
+      planName: plan.name,
+      round: r + 1,
+    };
+    state.tasks.set(id, buildTask(state, rng, { ...spec, ...round }));
+    model.rounds.push(id);
+  });
+  state.plans.set(plan.name, model);
   return model;
 }
 

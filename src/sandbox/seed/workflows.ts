@@ -1,9 +1,9 @@
 import type { Rng } from '../random.js';
-import type { Callee, SandboxState, WorkflowModel } from '../state.js';
-import type { ListEntry, WorkflowTaskDetail } from '../spec/shapes.js';
-import { DAY, HOUR, MINUTE, SECOND, isoSeconds } from '../clock.js';
-import { callerNumber, makeCallee, market } from './people.js';
-import { simulateCall, workflowCallDetail } from './records.js';
+import type { SandboxState, WorkflowModel, WorkflowTaskDetail } from '../state.js';
+import type { ListEntry } from '../spec/shapes.js';
+import { DAY, HOUR, MINUTE, isoSeconds } from '../clock.js';
+import { callerNumber, makeCallee, market, type Callee } from './people.js';
+import { apiPushData, workflowCallDetail } from './records.js';
 
 const TEMPLATES = [
   'KYC verification',
@@ -146,50 +146,6 @@ export function seedApiPushes(state: SandboxState, rng: Rng, base: number): void
   for (const [k, at] of pushes) {
     const entry = wf.contacts[k] as ListEntry;
     const c = calleeOf(entry, market(0).currency);
-    const call = simulateCall(rng, 'info-check', c, at - 10 * MINUTE, 1);
-    state.apiPushes.push({
-      pushedAt: at,
-      data: {
-        workflow_id: wf.instance.workflow_id,
-        workflow_name: wf.instance.name,
-        node_id: 'node-api-01',
-        node_name: 'Push result to CRM',
-        callee: {
-          case_id: c.caseId,
-          callee_name: c.name,
-          callee_gender: c.gender,
-          callee_number: c.number,
-          platform_name: c.platform,
-          extra_a: '',
-          extra_b: '',
-          extra_c: '',
-          comments: '',
-          borrowed_date: c.borrowedDate,
-          due_date: c.dueDate,
-          borrowed_amount: c.borrowedAmount,
-          total_owing_amount: c.totalOwingAmount,
-          currency_unit: c.currency,
-          extra: call.asr.map((a) => ({ Question: a.robottext, Content: a.text })),
-          extend: { variables: entry.variables },
-          location: 'Jakarta',
-        },
-        custom_attribute: { crm_stage: 'kyc', source: 'workflow' },
-        call: {
-          task_id: 'WT-IC-0001',
-          call_id: `call-${rng.hex(12)}`,
-          call_start_time: isoSeconds(call.start),
-          call_end_time: isoSeconds(call.start + (call.ringTime + call.talkSeconds) * SECOND),
-          call_times: 1,
-          ring_type: call.ringType,
-          hangup_type: call.hangupType,
-          intention: call.outcome.intention,
-          slots: JSON.stringify(call.outcome.slots(c, call.start)),
-          multi_label: call.outcome.labels,
-          asr_ptp: '',
-          asr_result: call.asr,
-          robot_id: 'rb-1004',
-        },
-      },
-    });
+    state.apiPushes.push({ pushedAt: at, data: apiPushData(rng, wf.instance, entry, c, at) });
   }
 }
