@@ -133,7 +133,7 @@ export class Forwarder {
     return this.state.store.reclaimFailed(appended, this.state.claim).then(
       (event) => {
         if (!event) return false;
-        this.state.metrics?.forwardRepeated();
+        this.state.metrics?.forwardRepeated.inc();
         this.dispatch({ ...job, ...event, at });
         return true;
       },
@@ -297,7 +297,7 @@ export class Forwarder {
     }
     const ok = o.answer !== undefined && o.answer.status < 300;
     metrics?.attempt(o.answer?.status);
-    if (!ok) metrics?.forwardFailed();
+    if (!ok) metrics?.forwardFailed.inc();
     emit({
       kind: 'forward',
       seq: n,
@@ -321,7 +321,7 @@ export class Forwarder {
       if (!error) return;
       if (this.cut.signal.aborted || performance.now() + wait > until) {
         // Sent (or tried), but the store does not know: another receiver may send it again.
-        metrics?.forwardUnrecorded();
+        metrics?.forwardUnrecorded.inc();
         emit({ kind: 'error', message: `cannot record the forward of event ${id}: ${error.message}` });
         return;
       }
@@ -357,7 +357,7 @@ export class Forwarder {
         for (const e of taken) {
           const first = e.forward?.attempts;
           // An event left in the store is on its first attempt: not a repeat.
-          if ((first ?? 2) > 1) this.state.metrics?.forwardRepeated();
+          if ((first ?? 2) > 1) this.state.metrics?.forwardRepeated.inc();
           // Its age counts from when it was received, on whichever receiver.
           const at = performance.now() - Math.max(0, Date.now() - Date.parse(e.record.time));
           const headers = recordedHeaders(e.record);

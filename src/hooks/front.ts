@@ -242,7 +242,7 @@ export class Front {
     try {
       await this.judged(req, res, pathname, from.remote);
     } finally {
-      if (from.counted) this.release(from.remote!);
+      if (from.counted) release(this.proxied, from.remote!);
     }
   }
 
@@ -264,12 +264,6 @@ export class Front {
     }
     this.proxied.set(peer, busy + 1);
     return { remote: peer, counted: true };
-  }
-
-  private release(peer: string): void {
-    const left = (this.proxied.get(peer) ?? 1) - 1;
-    if (left <= 0) this.proxied.delete(peer);
-    else this.proxied.set(peer, left);
   }
 
   private async judged(req: IncomingMessage, res: ServerResponse, pathname: string, remote: string | undefined) {
@@ -340,11 +334,7 @@ export class Front {
         return;
       }
       peers.set(peer, open);
-      socket.once('close', () => {
-        const left = (peers.get(peer) ?? 1) - 1;
-        if (left <= 0) peers.delete(peer);
-        else peers.set(peer, left);
-      });
+      socket.once('close', () => release(peers, peer));
     });
     // The deadlines watch the socket requests come on (with TLS, the one made by the handshake).
     this.server.on(this.state.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
@@ -390,4 +380,11 @@ export class Front {
     timer.unref();
     return timer;
   }
+}
+
+/** One fewer under way for `peer`; none left: forgotten. */
+function release(counts: Map<string, number>, peer: string): void {
+  const left = (counts.get(peer) ?? 1) - 1;
+  if (left <= 0) counts.delete(peer);
+  else counts.set(peer, left);
 }

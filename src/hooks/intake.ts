@@ -66,8 +66,6 @@ export interface Outcome {
   reply: string;
   record: HookRecord;
   summary: EventSummary;
-  /** The identity of the event across retries, as remembered (bad events apart from good ones). */
-  key?: string;
   /** What the store said of it (absent for a request refused before it was judged). */
   appended?: Appended;
   /** Refused and not recorded (over --refused-log-rate). */
@@ -189,7 +187,7 @@ export class Intake {
     const reply = status === 200 ? '{}' : JSON.stringify({ error });
     const summary = summarize(type, body);
     // A refused request past --refused-log-rate is answered and counted, not recorded.
-    if (refused && !this.mayLogRefused()) return { status, reply, record, summary, key, unlogged: true };
+    if (refused && !this.mayLogRefused()) return { status, reply, record, summary, unlogged: true };
     let appended: Appended;
     try {
       // The summary is the record's facts unless its body was cut short (then the store finds none).
@@ -199,7 +197,7 @@ export class Intake {
       if (e instanceof LogWriteError) e.labels = { type, verdict: verdict.state };
       throw e;
     }
-    return { status, reply, record, summary, key, appended };
+    return { status, reply, record, summary, appended };
   }
 
   /** The status a judged event is answered with, and the error its reply names. */

@@ -6,7 +6,7 @@ import { HandlerErrors, type Handler } from './guard.js';
 import { Intake, type IntakeOptions, type Outcome } from './intake.js';
 import type { ListenerEvent } from './listener-events.js';
 import { Health } from './health.js';
-import { HookMetrics, refusalReason, serveMetrics } from './metrics.js';
+import { hookMetrics, refusalReason, serveMetrics, type HookMetrics } from './metrics.js';
 import { VERDICT_HEADER, passOnHeaders } from './send.js';
 
 export type { ListenerEvent } from './listener-events.js';
@@ -87,7 +87,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const wantMetrics = options.metricsPath !== undefined || options.metricsPort !== undefined;
   // Made before the intake and forwarder that feed it; its gauges read them when scraped.
   const metrics: HookMetrics | undefined = wantMetrics
-    ? await HookMetrics.create({
+    ? await hookMetrics({
         forwardQueue: (): { depth: number; deferred: number; oldestSeconds: number } => ({
           depth: forwarder?.stats().forwardQueue ?? 0,
           deferred: forwarder?.stats().forwardDeferred ?? 0,
@@ -99,7 +99,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const intake: Intake = new Intake({
     ...options,
     ...(options.forwardTo ? { forwardClaim: () => forwarder?.claimNow() ?? claim } : {}),
-    ...(metrics ? { onWrite: (s: number) => metrics.wrote(writesTo, s) } : {}),
+    ...(metrics ? { onWrite: (s: number) => metrics.wrote.observe({ to: writesTo }, s) } : {}),
   });
   const writesTo = intake.store.writesTo;
   let stopping = false;
@@ -116,7 +116,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     });
   const handlerErrors = new HandlerErrors(
     (message) => emit({ kind: 'error', message }),
-    (handler) => metrics?.handlerFailed(handler),
+    (handler) => metrics?.handlerFailed.inc({ handler }),
   );
   const forwarder: Forwarder | undefined = options.forwardTo
     ? new Forwarder({
@@ -157,7 +157,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       if (metrics) {
         if (raw === undefined || outcome.status !== 200)
           metrics.refused(refusalReason(outcome.status, record.error, record.verdict));
-        if (raw !== undefined && record.duplicate) metrics.retried(record.type ?? 'none');
+        if (raw !== undefined && record.duplicate) metrics.retries.inc({ type: record.type ?? 'none' });
       }
       if (outcome.unlogged) return noteUnlogged();
       if (raw === undefined) return emit({ kind: 'refused', seq: n, record });
@@ -205,7 +205,12 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         : {}),
     },
     refusedEarly: (reason) => metrics?.refused(reason),
-    answered: (status, labels) => metrics?.answered(labels?.type ?? 'none', labels?.verdict ?? 'none', status),
+    answered: (status, labels) =>
+      metrics?.notifications.inc({
+        type: labels?.type ?? 'none',
+        verdict: labels?.verdict ?? 'none',
+        status: String(status),
+      }),
     refuse: async (meta, status, error) => reply(await intake.refuse(meta, status, error)),
     judge: async (meta, raw) => {
       // Forward queue full and nowhere to keep the event until it has room: not acknowledged (the
@@ -230,7 +235,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     },
     handlerFailed: (handler, error) => handlerErrors.failed(handler, error),
     cutShort: () => {
-      metrics?.cutShort();
+      metrics?.cutShort.inc();
       cut(++cutShort);
     },
   });
@@ -248,7 +253,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     stats,
     reloadTls: (tls) => front.reloadTls(tls),
-    outputLost: (lines) => metrics?.outputLost(lines),
+    outputLost: (lines) => metrics?.outputLost.inc(lines),
     handlerFailed: (handler, error) => handlerErrors.failed(handler, error),
     storeReady: async () => (await health.storeReason()) === undefined,
     on(handler) {

@@ -1,5 +1,5 @@
-import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { guarded, type Handler } from './guard.js';
+import type { Gauge } from 'prom-client';
+import { guarded } from './guard.js';
 
 /** What the gauges read when scraped. */
 export interface MetricsSources {
@@ -28,137 +28,80 @@ export type RefusedReason =
   | 'malformed'
   | 'headers_too_large';
 
+export type HookMetrics = Awaited<ReturnType<typeof hookMetrics>>;
+
 /**
  * serve-hooks' Prometheus metrics (prom-client, on a registry of the listener's own). Labels hold
  * only fixed words (types, verdicts, statuses, reasons): never a callee number, an id or a secret.
  * prom-client is loaded only when metrics are asked for (`--metrics-port`, `--metrics-path`).
  */
-export class HookMetrics {
-  private constructor(
-    readonly registry: Registry,
-    private readonly notifications: Counter<'type' | 'verdict' | 'status'>,
-    private readonly retries: Counter<'type'>,
-    private readonly refusals: Counter<'reason'>,
-    private readonly cut: Counter,
-    private readonly attempts: Counter<'result'>,
-    private readonly failures: Counter,
-    private readonly repeats: Counter,
-    private readonly unrecorded: Counter,
-    private readonly outputs: Counter,
-    private readonly handlerErrors: Counter<'handler'>,
-    private readonly writes: Histogram<'to'>,
-  ) {}
-
-  static async create(sources: MetricsSources): Promise<HookMetrics> {
-    const { default: client } = await import('prom-client');
-    const registry = new client.Registry();
-    const registers = [registry];
-    const counter = <T extends string>(name: string, help: string, labelNames: T[] = []) =>
-      new client.Counter<T>({ name: `callctl_hooks_${name}`, help, labelNames, registers });
-    const gauge = (name: string, help: string, collect: (g: Gauge) => void | Promise<void>) =>
-      new client.Gauge({
-        name: `callctl_hooks_${name}`,
-        help,
-        registers,
-        collect() {
-          return collect(this);
-        },
-      });
-    gauge('forward_queue_depth', 'Forwards waiting or under way.', (g) => g.set(sources.forwardQueue().depth));
-    gauge('forward_deferred', 'Accepted events waiting in the log or store for room in the forward queue.', (g) =>
-      g.set(sources.forwardQueue().deferred),
-    );
-    gauge('forward_queue_oldest_seconds', 'Age of the oldest accepted event not yet forwarded.', (g) =>
-      g.set(sources.forwardQueue().oldestSeconds),
-    );
-    gauge('ready', '1 when notifications would be accepted (GET /readyz answers 200), else 0.', async (g) =>
-      g.set((await sources.notReady()).length === 0 ? 1 : 0),
-    );
-    return new HookMetrics(
-      registry,
-      counter(
-        'notifications_total',
-        'Answers on the notification path (every request but GET /healthz, /readyz and the metrics), each counted once, by the HTTP status answered, and by type and verdict when its body was judged (else none).',
-        ['type', 'verdict', 'status'],
-      ),
-      counter('retries_total', "Arrivals that were the service's retry of an event already recorded.", ['type']),
-      counter('refused_total', 'Requests refused, by reason.', ['reason']),
-      counter('bodies_cut_short_total', 'Requests whose sender went away before the body was all in.'),
-      counter('forward_attempts_total', 'Forward attempts, by result (ok, status, network).', ['result']),
-      counter('forward_failures_total', 'Forwards that failed after their last attempt.'),
-      counter(
-        'forward_repeats_total',
-        'Forwards of an event sent before (a failed forward retried, or one taken over).',
-      ),
-      counter('forward_unrecorded_total', 'Forwards whose outcome could not be recorded in the store.'),
-      counter(
-        'output_lost_total',
-        "Lines of serve-hooks' own output (an event, a notice) that could not be written to stdout or stderr (a full disk, a closed pipe); receiving goes on.",
-      ),
-      counter(
-        'handler_errors_total',
-        'Requests whose handler failed unexpectedly (a bug, answered 500; the receiver goes on), by handler (receiver, health, metrics, inspector).',
-        ['handler'],
-      ),
-      new client.Histogram<'to'>({
-        name: 'callctl_hooks_write_seconds',
-        help: 'Time to record a request durably, by where (log, store, memory).',
-        labelNames: ['to'],
-        buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-        registers,
-      }),
-    );
-  }
-
-  answered(type: string, verdict: string, status: number): void {
-    this.notifications.inc({ type, verdict, status: String(status) });
-  }
-
-  retried(type: string): void {
-    this.retries.inc({ type });
-  }
-
-  refused(reason: RefusedReason): void {
-    this.refusals.inc({ reason });
-  }
-
-  cutShort(): void {
-    this.cut.inc();
-  }
-
-  /** One attempt of a forward: `status` answered, or a network error. */
-  attempt(status: number | undefined): void {
-    this.attempts.inc({ result: status === undefined ? 'network' : status < 300 ? 'ok' : 'status' });
-  }
-
-  forwardFailed(): void {
-    this.failures.inc();
-  }
-
-  forwardRepeated(): void {
-    this.repeats.inc();
-  }
-
-  forwardUnrecorded(): void {
-    this.unrecorded.inc();
-  }
-
-  outputLost(lines: number): void {
-    this.outputs.inc(lines);
-  }
-
-  handlerFailed(handler: Handler): void {
-    this.handlerErrors.inc({ handler });
-  }
-
-  wrote(to: 'log' | 'store' | 'memory', seconds: number): void {
-    this.writes.observe({ to }, seconds);
-  }
-
-  /** The text a scrape gets, and its content type. */
-  async scrape(): Promise<{ type: string; text: string }> {
-    return { type: this.registry.contentType, text: await this.registry.metrics() };
-  }
+export async function hookMetrics(sources: MetricsSources) {
+  const { default: client } = await import('prom-client');
+  const registry = new client.Registry();
+  const registers = [registry];
+  const counter = <T extends string>(name: string, help: string, labelNames: T[] = []) =>
+    new client.Counter<T>({ name: `callctl_hooks_${name}`, help, labelNames, registers });
+  const gauge = (name: string, help: string, collect: (g: Gauge) => void | Promise<void>) =>
+    new client.Gauge({
+      name: `callctl_hooks_${name}`,
+      help,
+      registers,
+      collect() {
+        return collect(this);
+      },
+    });
+  gauge('forward_queue_depth', 'Forwards waiting or under way.', (g) => g.set(sources.forwardQueue().depth));
+  gauge('forward_deferred', 'Accepted events waiting in the log or store for room in the forward queue.', (g) =>
+    g.set(sources.forwardQueue().deferred),
+  );
+  gauge('forward_queue_oldest_seconds', 'Age of the oldest accepted event not yet forwarded.', (g) =>
+    g.set(sources.forwardQueue().oldestSeconds),
+  );
+  gauge('ready', '1 when notifications would be accepted (GET /readyz answers 200), else 0.', async (g) =>
+    g.set((await sources.notReady()).length === 0 ? 1 : 0),
+  );
+  const refusals = counter('refused_total', 'Requests refused, by reason.', ['reason']);
+  const attempts = counter('forward_attempts_total', 'Forward attempts, by result (ok, status, network).', ['result']);
+  return {
+    notifications: counter(
+      'notifications_total',
+      'Answers on the notification path (every request but GET /healthz, /readyz and the metrics), each counted once, by the HTTP status answered, and by type and verdict when its body was judged (else none).',
+      ['type', 'verdict', 'status'],
+    ),
+    retries: counter('retries_total', "Arrivals that were the service's retry of an event already recorded.", ['type']),
+    refused: (reason: RefusedReason) => refusals.inc({ reason }),
+    cutShort: counter('bodies_cut_short_total', 'Requests whose sender went away before the body was all in.'),
+    /** One attempt of a forward: `status` answered, or a network error. */
+    attempt: (status: number | undefined) =>
+      attempts.inc({ result: status === undefined ? 'network' : status < 300 ? 'ok' : 'status' }),
+    forwardFailed: counter('forward_failures_total', 'Forwards that failed after their last attempt.'),
+    forwardRepeated: counter(
+      'forward_repeats_total',
+      'Forwards of an event sent before (a failed forward retried, or one taken over).',
+    ),
+    forwardUnrecorded: counter(
+      'forward_unrecorded_total',
+      'Forwards whose outcome could not be recorded in the store.',
+    ),
+    outputLost: counter(
+      'output_lost_total',
+      "Lines of serve-hooks' own output (an event, a notice) that could not be written to stdout or stderr (a full disk, a closed pipe); receiving goes on.",
+    ),
+    handlerFailed: counter(
+      'handler_errors_total',
+      'Requests whose handler failed unexpectedly (a bug, answered 500; the receiver goes on), by handler (receiver, health, metrics, inspector).',
+      ['handler'],
+    ),
+    wrote: new client.Histogram<'to'>({
+      name: 'callctl_hooks_write_seconds',
+      help: 'Time to record a request durably, by where (log, store, memory).',
+      labelNames: ['to'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    }),
+    /** The text a scrape gets, and its content type. */
+    scrape: async () => ({ type: registry.contentType, text: await registry.metrics() }),
+  };
 }
 
 /** The reason label of a request the intake refused: by its status and what it said. */

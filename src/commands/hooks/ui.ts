@@ -71,6 +71,9 @@ export interface InspectorForward {
   key?: Buffer;
 }
 
+/** The filters of the page's address: those of `hooks events`, by the same names. */
+const FILTERS = ['type', 'verdict', 'plan', 'task', 'callee', 'since', 'until'];
+
 /** The token of `--token-file` (its first line), or undefined. */
 function tokenOf(file: string | undefined): string | undefined {
   if (file === undefined) return undefined;
@@ -120,21 +123,10 @@ export async function serveInspector(
       port: flags.port ?? 8788,
       ...(token ? { token } : {}),
       filterOf: (q) => {
-        const retries = q.get('retries');
         const text = (k: string) => q.get(k) || undefined;
-        return eventFilter(
-          {
-            type: text('type'),
-            verdict: text('verdict'),
-            plan: text('plan'),
-            task: text('task'),
-            callee: text('callee'),
-            since: text('since'),
-            until: text('until'),
-            ...(retries === 'true' ? { retries: true } : retries === 'false' ? { retries: false } : {}),
-          },
-          ctx.io.now(),
-        );
+        const [type, verdict, plan, task, callee, since, until] = FILTERS.map(text);
+        const retries = { true: true, false: false }[q.get('retries') ?? ''];
+        return eventFilter({ type, verdict, plan, task, callee, since, until, retries }, ctx.io.now());
       },
       exportLines: (format, reveal) => ({ head: format === 'csv' ? CSV_HEAD : '', line: exportLine(format, reveal) }),
       ...(forwardTo && transport

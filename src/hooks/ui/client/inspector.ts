@@ -2,20 +2,12 @@
 // (server-sent events), filters kept in the address, and one event's detail. Every text from an
 // event goes into the page as text (textContent), never as markup.
 import './inspector.css';
+import { EVENT_TYPES } from '../../../schemas/event-types.js';
 import { renderDetail } from './detail.js';
 import { breakable, el, getJson, params, withParam, type Detail, type ListAnswer, type Row } from './dom.js';
 
 const FILTERS = ['type', 'verdict', 'retries', 'plan', 'task', 'callee', 'since', 'until'] as const;
-const TYPES = [
-  'plan.end',
-  'task.end',
-  'workflow.api_push',
-  'template.status',
-  'chatbot.session_closed',
-  'chatbot.transfer',
-  'unknown',
-  'refused',
-];
+const TYPES = [...EVENT_TYPES, 'refused'];
 const VERDICTS = ['verified', 'rejected', 'unverified', 'skipped', 'unsigned', 'refused'];
 /** Rows kept in the page at most: older ones are read again from the server when asked. */
 const WINDOW = 2000;
