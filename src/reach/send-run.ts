@@ -4,20 +4,10 @@ import type { Destination } from '../store/destination.js';
 import { openLedger, RECALL_WINDOW_MS } from '../store/ledger.js';
 import { settleOldJournal, settleOldLedger, type OldStatePolicy } from '../store/old-state.js';
 import { Journal, journalName, type JournalKey, type RowState } from '../store/row-journal.js';
-import type { Ledger, Store } from '../store/store.js';
-import {
-  selectRows,
-  resultOf,
-  sendRows,
-  type RowResult,
-  type RowSender,
-  type RunResult,
-  type SendEvent,
-  type RowSelection,
-  type SendRow,
-} from './rows.js';
+import type { Store } from '../store/store.js';
+import { selectRows, type RowSelection, type SendRow } from './rows.js';
 
-/** One CSV send: where it goes, what it is, and how each row is sent. */
+/** One CSV send, as a dry run reads what earlier runs left of it: where it goes and its rows. */
 export interface SendWork<B> {
   key: JournalKey;
   /** The names an earlier callctl gave this send's journal and its destination's ledger. */
@@ -26,10 +16,7 @@ export interface SendWork<B> {
   rekey: (written: string) => string;
   /** The input file's absolute path. */
   file: string;
-  /** Row-independent settings of the run, kept in the journal's header for reference. */
-  meta: Record<string, unknown>;
   rows: SendRow<B>[];
-  sender: RowSender<B>;
 }
 
 /** The ledger's rules and the journal's, as the flags set them. */
@@ -109,129 +96,10 @@ export async function peekSend<B>(
 }
 
 /**
- * A CSV send ready to go: its lock held, an earlier callctl's records settled, its journal and the
- * destination's ledger open, and the rows planned (journal's rules, then the ledger's). The
- * command confirms between `open` and `send`, and always calls `close`.
- */
-export class PreparedSend<B> {
-  private constructor(
-    private readonly work: SendWork<B>,
-    private readonly journal: Journal,
-    private readonly ledger: Ledger,
-    private readonly releases: Array<() => Promise<void>>,
-    readonly selection: RowSelection,
-    readonly skipped: LedgerSkip[],
-    /** Earlier sends of the same path with other content (an edited file is new to the journal). */
-    readonly edited: Array<{ path: string; at: string }>,
-  ) {}
-
-  get journalPath(): string {
-    return this.journal.path;
-  }
-
-  /** Whether this run started the send's journal (a first run of this file to this destination). */
-  get isNew(): boolean {
-    return this.journal.isNew;
-  }
-
-  static async open<B>(store: Store, work: SendWork<B>, rules: SendRules): Promise<PreparedSend<B>> {
-    const { key } = work;
-    const journals = await store.journals('reach');
-    await Journal.prune(journals);
-    const edited = await Journal.sameFileOtherContent(journals, key, work.file);
-    const releases: Array<() => Promise<void>> = [];
-    const closeAll = async () => {
-      for (const release of releases.reverse()) await release();
-    };
-    try {
-      // The send's own lock first, for its plainer message; then the destination's, with its ledger.
-      releases.push(
-        await store.lock({
-          name: `${key.command} ${key.destination.text} ${key.sha256}`,
-          what: `${key.command} run of this file`,
-        }),
-      );
-      await settleOldJournal(journals, {
-        oldName: work.old.journal,
-        newName: journalName(key),
-        policy: rules.oldState,
-        destination: key.destination,
-        what: `${key.command} run of ${work.file}`,
-        header: () => ({
-          t: 'begin',
-          command: key.command,
-          destination: key.destination.text,
-          sha256: key.sha256,
-          file: work.file,
-          ...work.meta,
-          at: new Date(rules.now()).toISOString(),
-        }),
-      });
-      await settleOldLedger(await store.ledgers(), {
-        oldDestination: work.old.ledger,
-        destination: key.destination,
-        policy: rules.oldState,
-        rekey: work.rekey,
-      });
-      const journal = await Journal.open(journals, key, { file: work.file, ...work.meta }, rules.now);
-      releases.push(() => journal.close());
-      const ledger = await openLedger(store, key.destination);
-      releases.push(async () => ledger.close());
-      const selection = selectRows(work.rows, journal.states, rules);
-      const skipped = ledgerSkips(work.rows, (p) => ledger.lastReached(p), journal.states, rules);
-      selection.toSend = selection.toSend.filter((n) => !skipped.some((s) => s.row === n));
-      return new PreparedSend(work, journal, ledger, releases, selection, skipped, edited);
-    } catch (error) {
-      await closeAll();
-      throw error;
-    }
-  }
-
-  /** Sends the planned rows (src/reach/rows.ts), each journaled and put in the ledger before its request. */
-  send(
-    control: { rate: number; sleep(ms: number): Promise<void>; stopRequested(): boolean; now(): number },
-    rules: Pick<SendRules, 'resendUncertain' | 'retryFailed'>,
-    emit: (event: SendEvent) => void,
-  ): Promise<RunResult> {
-    return sendRows(
-      this.work.rows,
-      this.selection,
-      this.journal,
-      this.work.sender,
-      { ...control, ...rules, ledger: this.ledger },
-      emit,
-    );
-  }
-
-  /** Every row's outcome: the run's, or the journal's when the run did not get to it; ledger skips as skipped. */
-  results(run: RunResult | undefined): RowResult[] {
-    const skipped = new Map(this.skipped.map((s) => [s.row, s.reachedAt]));
-    return (run?.results ?? this.work.rows.map((r) => resultOf(r, this.journal.states.get(r.row), true))).map((r) => {
-      const at = skipped.get(r.row);
-      return at ? { ...r, outcome: 'skipped' as const, error: `${REACHED_BEFORE} at ${at}` } : r;
-    });
-  }
-
-  /** Closes the journal and the ledger and releases the locks, each even when one before it fails. */
-  async close(): Promise<void> {
-    let failure: unknown;
-    for (const release of this.releases.reverse()) {
-      try {
-        await release();
-      } catch (error) {
-        failure ??= error;
-      }
-    }
-    this.releases.length = 0;
-    if (failure) throw failure;
-  }
-}
-
-/**
  * Rows whose person was reached through this destination within the window, unless `callAgain`
  * or a window of 0. Rows this file's journal knows (uncertain, refused) follow the journal's own rules.
  */
-function ledgerSkips(
+export function ledgerSkips(
   rows: readonly SendRow<unknown>[],
   lastReached: (person: string) => string | undefined,
   known: ReadonlyMap<number, RowState>,

@@ -1,10 +1,21 @@
 import type { Delivery, PreparedRequest } from '../api/deliver.js';
 import type { Destination } from '../store/destination.js';
-import type { OldStatePolicy } from '../store/old-state.js';
 import type { Store } from '../store/store.js';
 import { writeResults } from './results.js';
 import type { RowResult, RowSelection, RowSender, SendRow, SendEvent as RowEvent, StopReason } from './rows.js';
-import { peekOne, peekSend, PreparedSend, reachOne, REACHED_BEFORE, type LedgerSkip } from './send-run.js';
+import {
+  ledgerSkips,
+  peekOne,
+  peekSend,
+  reachOne,
+  REACHED_BEFORE,
+  type LedgerSkip,
+  type SendRules as LedgerRules,
+} from './send-run.js';
+import { resultOf, selectRows, sendRows, type RunResult } from './rows.js';
+import { Journal, journalName } from '../store/row-journal.js';
+import { openLedger } from '../store/ledger.js';
+import { settleOldJournal, settleOldLedger } from '../store/old-state.js';
 
 /**
  * The sending engine's one entry: `send(plan, run)`, for push and template send, one person or a
@@ -45,17 +56,10 @@ export interface SendPlan<B> {
   advice: { skipped: string; uncertain: string };
 }
 
-/** The journal's and the ledger's rules, and the pace, as the flags set them. */
-export interface SendRules {
+/** The journal's and the ledger's rules (src/reach/send-run.ts), and the pace, as the flags set them. */
+export interface SendRules extends Omit<LedgerRules, 'now'> {
   /** Requests per second (a CSV send). */
   rate: number;
-  resendUncertain: boolean;
-  retryFailed: boolean;
-  /** Reach people the ledger says were reached through this destination within the window. */
-  callAgain: boolean;
-  /** ms (default 24 h; 0: no ledger check). */
-  recallWindowMs?: number;
-  oldState: OldStatePolicy;
 }
 
 /** What the command lends the engine. */
@@ -122,15 +126,8 @@ async function sendFile<B>(
   run: SendRun,
 ): Promise<SendOutcome> {
   const rules = { ...plan.rules, now: run.now };
-  const work = {
-    key: { command: plan.command, destination: plan.destination, sha256: file.sha256 },
-    old: plan.old,
-    rekey: plan.rekey,
-    file: file.path,
-    meta: file.meta,
-    rows: plan.rows,
-    sender: plan.sender,
-  };
+  const key = { command: plan.command, destination: plan.destination, sha256: file.sha256 };
+  const work = { key, old: plan.old, rekey: plan.rekey, file: file.path, rows: plan.rows };
   const reason = (at: string) => `${REACHED_BEFORE} at ${at}${plan.advice.skipped}`;
   const advised = (r: RowResult): RowResult =>
     r.error?.startsWith(REACHED_BEFORE)
@@ -145,31 +142,95 @@ async function sendFile<B>(
     for (const s of skipped) run.onEvent({ type: 'skipped', skip: s, reason: reason(s.reachedAt), dryRun: true });
     return { kind: 'dry-run', requests, selection, skipped };
   }
-  const prepared = await PreparedSend.open(run.store, work, rules);
-  let ran: Awaited<ReturnType<typeof prepared.send>> | undefined;
+  const journals = await run.store.journals('reach');
+  await Journal.prune(journals);
+  const edited = await Journal.sameFileOtherContent(journals, key, file.path);
+  // Released in reverse, each even when one before it fails: the locks, the journal, the ledger.
+  const releases: Array<() => Promise<void>> = [];
+  let journal: Journal | undefined;
+  let skipped: LedgerSkip[] = [];
+  let ran: RunResult | undefined;
   let started = false;
   try {
-    for (const s of prepared.skipped)
-      run.onEvent({ type: 'skipped', skip: s, reason: reason(s.reachedAt), dryRun: false });
-    if (prepared.isNew && prepared.edited.length > 0)
-      run.onEvent({ type: 'edited', at: prepared.edited.map((e) => e.at) });
-    if (prepared.selection.toSend.length > 0 && !(await run.confirm(prepared.selection))) return { kind: 'declined' };
+    // The send's own lock first, for its plainer message; then the destination's, with its ledger.
+    releases.push(
+      await run.store.lock({
+        name: `${key.command} ${key.destination.text} ${key.sha256}`,
+        what: `${key.command} run of this file`,
+      }),
+    );
+    await settleOldJournal(journals, {
+      oldName: plan.old.journal,
+      newName: journalName(key),
+      policy: rules.oldState,
+      destination: key.destination,
+      what: `${key.command} run of ${file.path}`,
+      header: () => ({
+        t: 'begin',
+        command: key.command,
+        destination: key.destination.text,
+        sha256: key.sha256,
+        file: file.path,
+        ...file.meta,
+        at: new Date(rules.now()).toISOString(),
+      }),
+    });
+    await settleOldLedger(await run.store.ledgers(), {
+      oldDestination: plan.old.ledger,
+      destination: key.destination,
+      policy: rules.oldState,
+      rekey: plan.rekey,
+    });
+    const opened = await Journal.open(journals, key, { file: file.path, ...file.meta }, rules.now);
+    journal = opened;
+    releases.push(() => opened.close());
+    const ledger = await openLedger(run.store, key.destination);
+    releases.push(async () => ledger.close());
+    // The journal's rules first, then the ledger's.
+    const selection = selectRows(plan.rows, opened.states, rules);
+    skipped = ledgerSkips(plan.rows, (p) => ledger.lastReached(p), opened.states, rules);
+    selection.toSend = selection.toSend.filter((n) => !skipped.some((s) => s.row === n));
+    for (const s of skipped) run.onEvent({ type: 'skipped', skip: s, reason: reason(s.reachedAt), dryRun: false });
+    if (opened.isNew && edited.length > 0) run.onEvent({ type: 'edited', at: edited.map((e) => e.at) });
+    if (selection.toSend.length > 0 && !(await run.confirm(selection))) return { kind: 'declined' };
     started = true;
+    // Each row journaled and put in the ledger before its request (src/reach/rows.ts).
     const control = {
-      rate: plan.rules.rate,
-      now: run.now,
+      ...rules,
       sleep: run.sleep,
       stopRequested: () => run.signal?.aborted === true,
+      ledger,
     };
-    ran = await prepared.send(control, rules, (e) =>
+    ran = await sendRows(plan.rows, selection, opened, plan.sender, control, (e) =>
       run.onEvent(e.type === 'row' ? { ...e, result: advised(e.result) } : e),
     );
   } finally {
-    // Even when the run ended with an error (a signing command failing), the file is complete.
-    const results = prepared.results(ran).map(advised);
+    // Even when the run ended with an error (a signing command failing), the file is complete:
+    // every row's outcome, the run's or the journal's, and ledger skips as skipped.
+    const at = new Map(skipped.map((s) => [s.row, s.reachedAt]));
+    const results = journal
+      ? (ran?.results ?? plan.rows.map((r) => resultOf(r, journal!.states.get(r.row), true)))
+          .map((r) =>
+            at.has(r.row) ? { ...r, outcome: 'skipped' as const, error: `${REACHED_BEFORE} at ${at.get(r.row)}` } : r,
+          )
+          .map(advised)
+      : [];
     if (ran) ran.results = results;
-    await prepared.close();
+    await releaseAll(releases);
     if (started) writeResults(file.results, results, file.columns);
   }
-  return { kind: 'ran', results: ran.results, stopped: ran.stopped, journal: prepared.journalPath };
+  return { kind: 'ran', results: ran.results, stopped: ran.stopped, journal: journal.path };
+}
+
+/** Runs every release in reverse, each even when one before it fails; throws the first failure. */
+async function releaseAll(releases: Array<() => Promise<void>>): Promise<void> {
+  let failure: unknown;
+  for (const release of releases.reverse()) {
+    try {
+      await release();
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure) throw failure;
 }
