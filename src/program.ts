@@ -7,8 +7,6 @@ import { named, Said, said } from './said.js';
 import { VERSION } from './version.js';
 import { COMMANDS, commandNamed, completion } from './commands/declarations.js';
 
-export { commandNamed } from './commands/declarations.js';
-
 const HELP_WIDTH = 80;
 
 /**

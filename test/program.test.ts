@@ -7,7 +7,8 @@
  */
 import type { CommandUnknownOpts as Command } from '../src/commands/commander.js';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, commandNamed } from '../src/program.js';
+import { buildProgram } from '../src/program.js';
+import { commandNamed } from '../src/commands/declarations.js';
 import { testIO } from './helpers/io.js';
 import { makeDeps, type Run, type RunState } from '../src/commands/action.js';
 import { runApi } from '../src/commands/api/run.js';

@@ -91,16 +91,7 @@ export class CloudClient {
       endpoint,
     });
     const verdict = judge(res);
-    if (verdict.kind === 'rejected') {
-      throw new AuthError(
-        said`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: ${rejectedCredentials(credentials)}`,
-        {
-          endpoint,
-          httpStatus: res.status,
-          serviceCode: verdict.envelope?.code,
-        },
-      );
-    }
+    if (verdict.kind === 'rejected') throw rejection(endpoint, res, verdict.envelope, rejectedCredentials(credentials));
     const data = await this.check(endpoint, res, verdict, answerSchema('token'));
     this.token = data.token;
     this.options.onToken?.(data.token);
@@ -127,27 +118,26 @@ export class CloudClient {
         const fix = from
           ? said`the token in ${from} was rejected: set ${from} to a current token, or unset it so that the profile's login is used (\`callctl auth login\` stores one), or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET so that callctl renews it`
           : said`the token was rejected; log in again (\`callctl auth login\`), or set CALLCTL_APP_KEY and CALLCTL_APP_SECRET so that callctl renews it`;
-        throw new AuthError(said`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: ${fix}`, {
-          endpoint,
-          httpStatus: res.status,
-          serviceCode: verdict.envelope?.code,
-        });
+        throw rejection(endpoint, res, verdict.envelope, fix);
       }
       await this.authenticate();
       // Records of this answer already shown cannot be taken back: not asked again.
       if (spec.restartable?.() === false)
-        throw new AuthError(
-          said`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: the token was rejected once part of the answer was shown; a new one is in use now: run the command again`,
-          { endpoint, httpStatus: res.status, serviceCode: verdict.envelope?.code },
+        throw rejection(
+          endpoint,
+          res,
+          verdict.envelope,
+          said`the token was rejected once part of the answer was shown; a new one is in use now: run the command again`,
         );
       res = await this.send(spec, endpoint);
       verdict = judge(res);
-      if (verdict.kind === 'rejected') {
-        throw new AuthError(
-          said`${endpoint}: ${describeAnswer(res.status, verdict.envelope)}: a new token was rejected too; check the app's rights with the service`,
-          { endpoint, httpStatus: res.status, serviceCode: verdict.envelope?.code },
+      if (verdict.kind === 'rejected')
+        throw rejection(
+          endpoint,
+          res,
+          verdict.envelope,
+          said`a new token was rejected too; check the app's rights with the service`,
         );
-      }
     }
     spec.onResponse?.(res);
     return await this.check(endpoint, res, verdict, spec.data);
@@ -244,6 +234,15 @@ export class CloudClient {
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     return url.toString();
   }
+}
+
+/** The token or the credentials rejected (401 or 403), in the service's words and with what to do. */
+function rejection(endpoint: string, res: HttpResponse, envelope: Envelope | undefined, fix: Said): AuthError {
+  return new AuthError(said`${endpoint}: ${describeAnswer(res.status, envelope)}: ${fix}`, {
+    endpoint,
+    httpStatus: res.status,
+    serviceCode: envelope?.code,
+  });
 }
 
 /** What to fix when the service rejects the APPKey and APPSecret, naming where they came from. */

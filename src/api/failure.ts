@@ -113,9 +113,5 @@ export function describeFailure(error: unknown, timeoutMs?: number): { what: Sai
   return { what: code ? said`${message} (${code})` : Said.of(message) };
 }
 
-export function describe(error: unknown, timeoutMs?: number): Said {
-  return describeFailure(error, timeoutMs).what;
-}
-
 /** The connection closed before any answer came. */
 export const CLOSED_EARLY = new Set(['UND_ERR_SOCKET', 'ECONNRESET']);

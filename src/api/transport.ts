@@ -4,7 +4,7 @@ import { CliError, NetworkError } from '../errors.js';
 import { MAX_RETRIES, RETRY_AFTER_MAX_MS, RETRY_BASE_MS, RETRY_MAX_MS } from '../limits.js';
 import { addSecret, redact, redactHeader } from '../redact.js';
 import { settledBy } from './settled-by.js';
-import { CLOSED_EARLY, describe, describeFailure, errorCode, wrongScheme } from './failure.js';
+import { CLOSED_EARLY, describeFailure, errorCode, wrongScheme } from './failure.js';
 import { proxiesOf, proxyAuthError, proxyFor, proxyPasswords, routeNote, throughProxy, tunnelStatus } from './proxy.js';
 import type { Proxies } from './proxy.js';
 import { Said, said } from '../said.js';
@@ -204,7 +204,7 @@ export class Transport {
       const why =
         'response' in outcome
           ? `HTTP ${outcome.response.status}${outcome.response.status === 200 ? ' with an error code in the answer' : ''}`
-          : describe(outcome.error);
+          : describeFailure(outcome.error).what;
       this.log(redact(said`! ${req.endpoint}: ${why}; retry ${attempt} of ${maxRetries} in ${wait} ms`));
       req.onRetry?.(attempt, {
         ...('response' in outcome

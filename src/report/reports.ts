@@ -6,47 +6,39 @@ import { viewOfRecord, viewOfWorkflowCall } from './reading.js';
 import type { PlanReportJson, TaskReportJson, WorkflowReportJson } from '../schemas/report-output.js';
 import { CallStats } from './stats.js';
 
-/** `task report --json`. */
-export type TaskReport = TaskReportJson;
 /** A plan's round in `plan report --json`. */
 export type RoundReport = PlanReportJson['rounds'][number];
-/** `plan report --json`: the rounds, then every round's calls together. */
-export type PlanReport = PlanReportJson;
-/** `workflow report --json`. */
-export type WorkflowReport = WorkflowReportJson;
 
 /** Streams a task's records into fresh numbers, starting over if the request is retried. */
-async function addTask(client: CloudClient, taskId: string, ...targets: Array<() => CallStats>) {
-  let stats: CallStats[] = targets.map((t) => t());
+async function addTask(client: CloudClient, taskId: string) {
+  let stats = new CallStats();
   const task = await streamTask(client, taskId, {
     start: () => {
-      stats = targets.map((t) => t());
+      stats = new CallStats();
     },
     records: (items: CallRecord[]) => {
-      for (const r of items) {
-        const view = viewOfRecord(r);
-        for (const s of stats) s.add(view);
-      }
+      for (const r of items) stats.add(viewOfRecord(r));
     },
   });
   return { task, stats };
 }
 
-export async function taskReport(client: CloudClient, taskId: string): Promise<TaskReport> {
-  const { task, stats } = await addTask(client, taskId, () => new CallStats());
+/** `task report --json`. */
+export async function taskReport(client: CloudClient, taskId: string): Promise<TaskReportJson> {
+  const { task, stats } = await addTask(client, taskId);
   const { TaskID, TaskName, Status, ScheduleStartTime, ScheduleEndTime } = task;
-  return { task: { TaskID, TaskName, Status, ScheduleStartTime, ScheduleEndTime }, ...stats[0]!.numbers() };
+  return { task: { TaskID, TaskName, Status, ScheduleStartTime, ScheduleEndTime }, ...stats.numbers() };
 }
 
 /** Walks the plan's rounds (plan detail), then each round's task detail, one after the other. */
-export async function planReport(client: CloudClient, planName: string): Promise<PlanReport> {
+export async function planReport(client: CloudClient, planName: string): Promise<PlanReportJson> {
   const plan = await getPlanDetail(client, planName);
   const rounds: RoundReport[] = [];
   const whole = new CallStats();
   for (const round of plan.PlanDetails) {
-    const { stats } = await addTask(client, round.TaskID, () => new CallStats());
-    whole.merge(stats[0]!);
-    const own = stats[0]!.numbers();
+    const { stats } = await addTask(client, round.TaskID);
+    whole.merge(stats);
+    const own = stats.numbers();
     rounds.push({
       Rounds: round.Rounds,
       TaskName: round.TaskName,
@@ -59,7 +51,8 @@ export async function planReport(client: CloudClient, planName: string): Promise
   return { plan: { PlanName: plan.PlanName }, rounds, ...whole.numbers() };
 }
 
-export async function workflowReport(client: CloudClient, taskId: string): Promise<WorkflowReport> {
+/** `workflow report --json`. */
+export async function workflowReport(client: CloudClient, taskId: string): Promise<WorkflowReportJson> {
   let stats = new CallStats();
   const task = await streamWorkflowTask(client, taskId, {
     start: () => {

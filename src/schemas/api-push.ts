@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HANGUP_TYPES, RING_TYPES, known, stringMap } from './common.js';
+import { asrEntrySchema } from './task.js';
 
 export const apiPushCalleeSchema = z.looseObject({
   case_id: z.string().nullish(),
@@ -36,7 +37,7 @@ export const apiPushCallSchema = z.looseObject({
   slots: z.string().nullish(),
   multi_label: z.record(z.string(), z.unknown()).nullish(),
   asr_ptp: z.string().nullish(),
-  asr_result: z.array(z.looseObject({ time: z.string(), robottext: z.string(), text: z.string() })).nullish(),
+  asr_result: z.array(asrEntrySchema).nullish(),
 });
 
 /** Body of the custom API node data push (workflow) notification. */
@@ -49,7 +50,6 @@ export const apiPushSchema = z.looseObject({
   custom_attribute: stringMap,
   call: apiPushCallSchema,
 });
-export type ApiPush = z.infer<typeof apiPushSchema>;
 
 /** `data` of POST /service/cloud/workflow/apinoticeinfo: the push body, `call` with `robot_id`. */
 export const verifyPushDataSchema = apiPushSchema.extend({

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { ISO_TIME_RE } from './formats.js';
 
-export { ISO_TIME_RE, SPACE_TIME_RE } from './formats.js';
-
 export const isoTime = z.string().regex(ISO_TIME_RE, 'expected YYYY-MM-DDTHH:MM:SSZ');
 
 export const RING_TYPES = [
@@ -17,10 +15,8 @@ export const RING_TYPES = [
   'normal',
   'null',
 ] as const;
-export const ringTypeSchema = z.enum(RING_TYPES);
 
 export const HANGUP_TYPES = ['ByCallee', 'ByRobot', 'Canceled'] as const;
-export const hangupTypeSchema = z.enum(HANGUP_TYPES);
 
 /**
  * A value the spec lists known values for, read from the service leniently: the service may add
@@ -29,7 +25,3 @@ export const hangupTypeSchema = z.enum(HANGUP_TYPES);
 export const known = <T extends readonly [string, ...string[]]>(_values: T) => z.string();
 
 export const stringMap = z.record(z.string(), z.string());
-
-/** The envelope every `/service/cloud/` endpoint answers with. Unknown fields pass through. */
-export const envelopeSchema = <T extends z.ZodType>(data: T) =>
-  z.looseObject({ data, status: z.string(), code: z.number().int() });

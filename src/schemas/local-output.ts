@@ -86,9 +86,6 @@ export const authStatusJsonSchema = z.strictObject({
 });
 export type AuthStatusJson = z.infer<typeof authStatusJsonSchema>;
 
-/** `auth status --all --json`. */
-export const authStatusAllJsonSchema = z.array(authStatusJsonSchema);
-
 /** `auth token --json`. */
 export const authTokenJsonSchema = z.strictObject({ token: z.string() });
 export type AuthTokenJson = z.infer<typeof authTokenJsonSchema>;

@@ -13,18 +13,15 @@ export const planRoundSchema = z.looseObject({
   TaskID: z.string(),
   Status: z.string(),
 });
-export type PlanRound = z.infer<typeof planRoundSchema>;
 
 /** `data` of GET /service/cloud/planstatus. */
 export const planStatusDataSchema = z.looseObject({
   PlanName: z.string(),
   PlanStatus: planStatusSchema,
 });
-export type PlanStatusData = z.infer<typeof planStatusDataSchema>;
 
 /** `data` of GET /service/cloud/plandetail. */
 export const planDetailDataSchema = z.looseObject({
   PlanName: z.string(),
   PlanDetails: z.array(planRoundSchema),
 });
-export type PlanDetailData = z.infer<typeof planDetailDataSchema>;

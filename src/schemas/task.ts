@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HANGUP_TYPES, ISO_TIME_RE, RING_TYPES, known, stringMap } from './common.js';
+import { HANGUP_TYPES, RING_TYPES, isoTime, known, stringMap } from './common.js';
 
 export const TASK_STATUSES = ['created', 'pending', 'finished', 'calling', 'canceled', 'paused'] as const;
 /** Read leniently: a status outside the spec's list is shown as it is. */
@@ -64,8 +64,6 @@ export const callRecordSchema = z.looseObject({
 });
 export type CallRecord = z.infer<typeof callRecordSchema>;
 
-const isoTimeLoose = z.string().regex(ISO_TIME_RE, 'expected YYYY-MM-DDTHH:MM:SSZ');
-
 /** The calling task: `data` of GET /service/cloud/detail. */
 export const callingTaskSchema = z.looseObject({
   TaskID: z.string(),
@@ -74,8 +72,8 @@ export const callingTaskSchema = z.looseObject({
   RobotID: z.string(),
   SIPLine: z.string(),
   Status: taskStatusSchema,
-  ScheduleStartTime: isoTimeLoose,
-  ScheduleEndTime: isoTimeLoose,
+  ScheduleStartTime: isoTime,
+  ScheduleEndTime: isoTime,
   RepeatInterval: z.number().int(),
   RepeatNumber: z.number().int(),
   detail: z.array(callRecordSchema),

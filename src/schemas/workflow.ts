@@ -43,17 +43,10 @@ export const listEntrySchema = z.object({
 });
 export type ListEntry = z.infer<typeof listEntrySchema>;
 
-export const updateDetailsRequestSchema = z.object({
-  workflow_id: z.string().min(1),
-  details: z.array(listEntrySchema),
-});
-export type UpdateDetailsRequest = z.infer<typeof updateDetailsRequestSchema>;
-
 export const updateDetailsDataSchema = z.looseObject({
   workflow_id: z.string(),
   count: z.number().int(),
 });
-export type UpdateDetailsData = z.infer<typeof updateDetailsDataSchema>;
 
 /** Question-answer record of information-check calls. All strings. */
 export const questionAnswerSchema = z.looseObject({

@@ -6,11 +6,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { JSON_SHAPES } from '../../src/help/json-shapes.js';
 import { planStatusDataSchema } from '../../src/schemas/plan.js';
 import { SEED, type Sandbox } from '../../src/sandbox/server.js';
-import { authStatusAllJsonSchema, errorJsonSchema } from '../../src/schemas/local-output.js';
+import { authStatusJsonSchema, errorJsonSchema } from '../../src/schemas/local-output.js';
 import { runCli } from '../helpers/cli.js';
 import { SEEDED_VERIFY_PUSH, useSandbox } from '../helpers/sandbox.js';
 import { TEMPLATE_CSV_FLAGS, templateMessage, templateSend } from '../helpers/template-send.js';
@@ -99,7 +99,7 @@ const CASES: Case[] = [
   },
   { shape: 'authLogin', argv: login, stdin: (sb) => sb.appSecret },
   { shape: 'authStatus', argv: () => ['auth', 'status'] },
-  { schema: authStatusAllJsonSchema, before: (sb) => [login(sb)], argv: () => ['auth', 'status', '--all'] },
+  { schema: z.array(authStatusJsonSchema), before: (sb) => [login(sb)], argv: () => ['auth', 'status', '--all'] },
   { shape: 'authLogout', before: (sb) => [login(sb)], argv: () => ['auth', 'logout'] },
   { shape: 'authToken', argv: () => ['auth', 'token'] },
   { shape: 'taskWatch', argv: () => ['task', 'detail', SEED.debtTaskId, '--exit-status'] },

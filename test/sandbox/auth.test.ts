@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { envelopeSchema } from '../../src/schemas/common.js';
+import { envelopeSchema } from '../helpers/schemas.js';
 import { tokenDataSchema } from '../../src/schemas/auth.js';
 import { call, login } from './helpers.js';
 

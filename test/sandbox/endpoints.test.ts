@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { SEED } from '../../src/sandbox/server.js';
-import { envelopeSchema } from '../../src/schemas/common.js';
+import { envelopeSchema } from '../helpers/schemas.js';
 import { robotListSchema } from '../../src/schemas/robot.js';
 import { callingTaskSchema } from '../../src/schemas/task.js';
 import { planDetailDataSchema, planStatusDataSchema } from '../../src/schemas/plan.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/server.js';
 import { SEED, startSandbox } from '../../src/sandbox/server.js';
-import { envelopeSchema } from '../../src/schemas/common.js';
+import { envelopeSchema } from '../helpers/schemas.js';
 import { updateDetailsDataSchema, type ListEntry } from '../../src/schemas/workflow.js';
 import { MAX_ENTRIES_PER_UPDATE } from '../../src/limits.js';
 import { call, entries, sandboxWithToken } from './helpers.js';
