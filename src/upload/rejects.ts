@@ -1,15 +1,11 @@
-import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { REJECT_LINE_COLUMN, REJECT_REASON_COLUMN } from './columns.js';
 import { redact } from '../redact.js';
 
 const FLUSH_CHARS = 1 << 16;
 
-/**
- * The rejects file cannot be written (its folder is missing, say). The command names the file
- * and its flag; `kind` carries it across the checking thread.
- */
+/** The rejects file cannot be written (its folder is missing, say). The command names the file and its flag. */
 export class RejectsFileError extends Error {
-  readonly kind = 'rejects-file';
   readonly details: { reason: string };
 
   constructor(readonly reason: string) {
@@ -21,12 +17,11 @@ export class RejectsFileError extends Error {
 /**
  * Writes each rejected row as it was read (every field, in the file's delimiter), after two
  * columns: the line it came from and why it was rejected. The reader ignores those two columns,
- * so the file, once fixed, uploads again as it is. Written to a temporary name and renamed when
- * complete, so a half-written file never looks finished.
+ * so the file, once fixed, uploads again as it is. `path` is a temporary name: the upload
+ * renames it into place once the file proves to have rows (src/upload/prepare.ts).
  */
 export class RejectsWriter {
   private fd: number;
-  private readonly temp: string;
   private buffer = '';
   private drop = new Set<number>();
   private needsQuote: RegExp;
@@ -36,9 +31,8 @@ export class RejectsWriter {
     readonly path: string,
     private readonly delimiter: string,
   ) {
-    this.temp = rejectsTempPath(path);
     try {
-      this.fd = openSync(this.temp, 'w', 0o600);
+      this.fd = openSync(path, 'w', 0o600);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       throw new RejectsFileError(
@@ -77,11 +71,10 @@ export class RejectsWriter {
     this.buffer = '';
   }
 
-  /** Completes the file under its name. */
+  /** Completes the file. */
   close(): void {
     this.flush();
     closeSync(this.fd);
-    renameSync(this.temp, this.path);
   }
 
   /** Abandons a file the run did not finish reading. */
@@ -91,13 +84,8 @@ export class RejectsWriter {
     } catch {
       // already closed
     }
-    rmSync(this.temp, { force: true });
+    rmSync(this.path, { force: true });
   }
-}
-
-/** Where a RejectsWriter writes until it is complete. */
-function rejectsTempPath(path: string): string {
-  return `${path}.${process.pid}.tmp`;
 }
 
 function escapeRegExp(s: string): string {

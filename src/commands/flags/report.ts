@@ -1,4 +1,4 @@
-import { Option } from '../commander.js';
+import { Option, type Command, type OptionValues } from '../commander.js';
 import type { Context } from '../../context.js';
 import { choosesOutput } from '../action.js';
 import { UsageError } from '../../errors.js';
@@ -12,21 +12,26 @@ import { said } from '../../said.js';
  * `--json` is a usage error. Then emitReport writes the report as they ask.
  */
 
-/** `--format csv`: the numbers as one CSV table; `html`: a page with charts. */
-export const reportFormatOption = () =>
-  choosesOutput(
-    new Option(
-      '--format <format>',
-      'csv: the numbers as one CSV table (section,value,count,share,detail); html: one self-contained page with charts',
-    ).choices(['csv', 'html']),
-  );
-
-/** `-o FILE`: write the CSV or the page there (atomically) instead of stdout. */
-export const reportOutputOption = () =>
-  new Option('-o, --output <file>', 'with --format: write to this file (atomically) instead of stdout');
-
-/** The old spelling of `--format csv`, hidden (`--csv` names an input file everywhere else). */
-export const reportCsvOption = () => choosesOutput(new Option('--csv', 'deprecated: --format csv').hideHelp());
+/**
+ * Adds the report flags: `--format csv` (the numbers as one CSV table) or `html` (a page with
+ * charts), `-o FILE` (written atomically instead of stdout), and `--csv`, the old spelling of
+ * `--format csv`, hidden (`--csv` names an input file everywhere else).
+ */
+export function reportFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
+  command: Command<A, O, G>,
+) {
+  return command
+    .addOption(
+      choosesOutput(
+        new Option(
+          '--format <format>',
+          'csv: the numbers as one CSV table (section,value,count,share,detail); html: one self-contained page with charts',
+        ).choices(['csv', 'html']),
+      ),
+    )
+    .addOption(new Option('-o, --output <file>', 'with --format: write to this file (atomically) instead of stdout'))
+    .addOption(choosesOutput(new Option('--csv', 'deprecated: --format csv').hideHelp()));
+}
 
 /** The report flags, as emitReport reads them. */
 interface ReportFlags {

@@ -3,23 +3,21 @@ import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { PlanReportJson } from '../../schemas/report-output.js';
-import { emitReport, REPORT_HELP, reportCsvOption, reportFormatOption, reportOutputOption } from '../flags/report.js';
+import { emitReport, REPORT_HELP, reportFlags } from '../flags/report.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
 /** `plan report <PlanName>`: the command and its flags. */
 function declare(plan: Command) {
-  return plan
-    .command('report <PlanName>')
-    .description(
-      "a plan's campaign numbers: each round, then all rounds' calls together (plandetail, then each round's task detail)",
-    )
-    .addOption(reportFormatOption())
-    .addOption(reportOutputOption())
-    .addOption(reportCsvOption())
-    .addHelpText(
-      'after',
-      `
+  return reportFlags(
+    plan
+      .command('report <PlanName>')
+      .description(
+        "a plan's campaign numbers: each round, then all rounds' calls together (plandetail, then each round's task detail)",
+      ),
+  ).addHelpText(
+    'after',
+    `
 ${REPORT_HELP}
 
 Examples:
@@ -29,7 +27,7 @@ Examples:
 
 JSON (--json): rates are fractions or null, shares of the distribution's total or null:
 ${JSON_SHAPES.planReport}`,
-    );
+  );
 }
 
 export type PlanReportOptions = FlagsOf<typeof declare> & { planName: string };

@@ -3,21 +3,19 @@ import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { TaskReportJson } from '../../schemas/report-output.js';
-import { emitReport, REPORT_HELP, reportCsvOption, reportFormatOption, reportOutputOption } from '../flags/report.js';
+import { emitReport, REPORT_HELP, reportFlags } from '../flags/report.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
 /** `task report <TaskID>`: the command and its flags. */
 function declare(task: Command) {
-  return task
-    .command('report <TaskID>')
-    .description("a task's campaign numbers: rates, intentions, ring and hangup types, durations, redials")
-    .addOption(reportFormatOption())
-    .addOption(reportOutputOption())
-    .addOption(reportCsvOption())
-    .addHelpText(
-      'after',
-      `
+  return reportFlags(
+    task
+      .command('report <TaskID>')
+      .description("a task's campaign numbers: rates, intentions, ring and hangup types, durations, redials"),
+  ).addHelpText(
+    'after',
+    `
 ${REPORT_HELP}
 Examples:
   callctl task report T-20261122-001
@@ -27,7 +25,7 @@ Examples:
 
 JSON (--json): rates are fractions or null, shares of the distribution's total or null:
 ${JSON_SHAPES.taskReport}`,
-    );
+  );
 }
 
 export type TaskReportOptions = FlagsOf<typeof declare> & { taskId: string };

@@ -3,13 +3,13 @@ import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { WorkflowReportJson } from '../../schemas/report-output.js';
-import { emitReport, REPORT_HELP, reportCsvOption, reportFormatOption, reportOutputOption } from '../flags/report.js';
+import { emitReport, REPORT_HELP, reportFlags } from '../flags/report.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
 /** `workflow report <task_id>`: the command and its flags. */
 function declare(workflow: Command) {
-  return (
+  return reportFlags(
     workflow
       .command('report [task_id]')
       .usage('[options] <task_id>')
@@ -17,13 +17,10 @@ function declare(workflow: Command) {
         "an information-check task's numbers: rates, results, ring and hangup types, durations, and per question the answers and verification (POST /service/cloud/workflow/taskdetail)",
       )
       // The old spelling, before the ID became positional as in `task report ID`.
-      .addOption(new Option('--task-id <id>', 'the outbound task of a workflow node').hideHelp())
-      .addOption(reportFormatOption())
-      .addOption(reportOutputOption())
-      .addOption(reportCsvOption())
-      .addHelpText(
-        'after',
-        `
+      .addOption(new Option('--task-id <id>', 'the outbound task of a workflow node').hideHelp()),
+  ).addHelpText(
+    'after',
+    `
 ${REPORT_HELP}
 For a workflow call, "status" is its result, "intention" its intention_description, "label" its
 result_label, and the duration its own "duration" field (read as seconds).
@@ -35,7 +32,6 @@ Examples:
 JSON (--json): rates are fractions or null, shares of the distribution's total or null;
 "questions" only for information-check calls:
 ${JSON_SHAPES.workflowReport}`,
-      )
   );
 }
 
