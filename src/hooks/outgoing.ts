@@ -24,8 +24,6 @@ export interface SignOptions {
 export interface OutgoingRequest {
   body: Buffer;
   headers: Record<string, string>;
-  /** What signed it: `key`, `signature`, `command`, `secret`, or undefined when unsigned. */
-  signedWith?: string;
 }
 
 /** Types whose notifications carry a signature the spec defines (in the body or a header). */
@@ -52,30 +50,28 @@ export async function signNotification(
     'content-type': 'application/json',
     'user-agent': options.userAgent ?? 'callctl',
   };
-  let signedWith: string | undefined;
   if (type === 'plan.end' || type === 'task.end') {
     const field = type === 'plan.end' ? 'Timestamp' : 'TaskID';
     if (!body.Sign) {
       if (!options.key) throw new SignError(`a KEY is needed to sign ${type}`);
       const value = String(body[field] ?? '');
       body.Sign = type === 'plan.end' ? planSign(value, options.key) : taskSign(value, options.key);
-      signedWith = 'key';
     }
     if (options.tamper === 'sign') body.Sign = flipChar(String(body.Sign));
     if (options.tamper === 'body') {
       const value = body[field];
       body[field] = typeof value === 'number' ? value + 1 : flipChar(String(value ?? ''));
     }
-    return { body: Buffer.from(JSON.stringify(body), 'utf8'), headers, ...(signedWith ? { signedWith } : {}) };
+    return { body: Buffer.from(JSON.stringify(body), 'utf8'), headers };
   }
   if (options.tamper && !SIGNED_TYPES.has(type)) throw new SignError(`${type} is not signed: --tamper does not apply`);
   let raw = Buffer.from(JSON.stringify(body), 'utf8');
   if (type === 'chatbot.session_closed' || type === 'chatbot.transfer') {
     const signer = options.chatbot ?? {};
-    let sign: string | undefined;
-    if (signer.signature) [sign, signedWith] = [signer.signature, 'signature'];
-    else if (signer.command) [sign, signedWith] = [await runSignCommand(signer.command, raw), 'command'];
-    else if (signer.secret) [sign, signedWith] = [defaultServiceSign(raw, signer.secret), 'secret'];
+    const sign =
+      signer.signature ??
+      (signer.command ? await runSignCommand(signer.command, raw) : undefined) ??
+      (signer.secret ? defaultServiceSign(raw, signer.secret) : undefined);
     if (options.tamper && !sign)
       throw new SignError(`no X-Service-Sign to tamper with: give a chatbot secret, --sign-command or --service-sign`);
     if (sign !== undefined) headers['x-service-sign'] = options.tamper === 'sign' ? flipChar(sign) : sign;
@@ -84,5 +80,5 @@ export async function signNotification(
       raw = Buffer.from(JSON.stringify(body), 'utf8');
     }
   }
-  return { body: raw, headers, ...(signedWith ? { signedWith } : {}) };
+  return { body: raw, headers };
 }

@@ -138,17 +138,11 @@ export async function runHooksReplay(ctx: Context, opts: ReplayOptions): Promise
     out.warn(
       said`skipped ${skipped} event${skipped === 1 ? '' : 's'} not verified on arrival (--include-unverified sends them unsigned)`,
     );
-  if (sent === 0 && failed === 0) return 0;
   if (failed > 0 && lastError && !/^HTTP /.test(lastError))
     throw new NetworkError(said`hooks replay: ${failed} not delivered (${lastError})`);
-  if (failed > 0 && refused === 0)
-    throw new ServiceUnavailableError(
-      said`hooks replay: ${failed} answered with an error (${lastError})`,
-      'replay',
-      0,
-      undefined,
-    );
-  if (failed > 0)
-    throw new ServiceError(said`hooks replay: ${failed} answered with an error (${lastError})`, 'replay', 0, undefined);
+  if (failed > 0) {
+    const Failed = refused === 0 ? ServiceUnavailableError : ServiceError;
+    throw new Failed(said`hooks replay: ${failed} answered with an error (${lastError})`, 'replay', 0, undefined);
+  }
   return 0;
 }

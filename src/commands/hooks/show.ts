@@ -46,32 +46,28 @@ export function register(hooks: Command, { start }: Deps): void {
  * the body), the verdict and the key that matched, how many times it arrived, and its forward.
  */
 export async function runHooksShow(ctx: Context, opts: ShowOptions): Promise<number> {
-  const { id } = opts;
   const store = await readSource(ctx, opts);
   const out = await ctx.output();
   try {
     let detail;
     try {
-      detail = await eventDetail(store, id, !!opts.showNumbers, !out.json);
+      detail = await eventDetail(store, opts.id, !!opts.showNumbers, !out.json);
     } catch (error) {
       return await readFailed(store, error);
     }
-    if (!detail) throw new NotFoundError(said`no event ${id} in ${store.where} (callctl hooks events lists them)`);
+    if (!detail) throw new NotFoundError(said`no event ${opts.id} in ${store.where} (callctl hooks events lists them)`);
     if (out.json) {
       out.writeJson(detail.json satisfies HooksShowJson);
       return 0;
     }
-    const { json: event, body } = detail;
-    const r = event;
-    const facts = event.ids;
-    const arrivals = event.arrivals;
-    const f = event.forward;
+    const { json: r, body } = detail;
+    const f = r.forward;
     out.record(
       [
-        ['id', event.id],
+        ['id', r.id],
         ['time', r.time],
         ['type', r.type ?? '(refused before its type was known)'],
-        ...Object.entries(facts).map(([k, v]) => [k, v] as const),
+        ...Object.entries(r.ids).map(([k, v]) => [k, v] as const),
         ['http status', r.status],
         ...(r.error ? ([['error', r.error]] as const) : []),
         ['verdict', r.verdict ?? ''],
@@ -80,7 +76,7 @@ export async function runHooksShow(ctx: Context, opts: ShowOptions): Promise<num
         ...(r.warnings?.length ? ([['warnings', printable(r.warnings.join('; '))]] as const) : []),
         ['identity', printable(r.key ?? '')],
         ['retry', r.retry > 0 ? `retry ${r.retry} of this event` : 'first arrival'],
-        ['arrivals', arrivals || 1],
+        ['arrivals', r.arrivals || 1],
         [
           'forward',
           !f
@@ -91,7 +87,7 @@ export async function runHooksShow(ctx: Context, opts: ShowOptions): Promise<num
         ],
         ['from', printable(`${r.remote ?? ''} ${r.method} ${r.path}`.trim())],
       ],
-      `event ${event.id}`,
+      `event ${r.id}`,
     );
     out.heading('headers');
     for (const [k, v] of Object.entries(r.headers))

@@ -136,16 +136,9 @@ export async function runHooksTrigger(ctx: Context, opts: TriggerOptions): Promi
     ]);
   else ctx.io.stdout.write(`${type}\t${answer.status}\t${answer.body.replace(/[\t\r\n]+/g, ' ')}\t${answer.ms}\n`);
   // A receiver in trouble (5xx: its store is down; 429) may answer 200 later: run again (exit 5).
-  if (answer.status >= 500 || answer.status === 429) {
-    throw new ServiceUnavailableError(
-      said`hooks trigger: the receiver answered HTTP ${answer.status}`,
-      'notification',
-      answer.status,
-      undefined,
-    );
-  }
   if (answer.status < 200 || answer.status >= 300) {
-    throw new ServiceError(
+    const Failed = answer.status >= 500 || answer.status === 429 ? ServiceUnavailableError : ServiceError;
+    throw new Failed(
       said`hooks trigger: the receiver answered HTTP ${answer.status}`,
       'notification',
       answer.status,
