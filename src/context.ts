@@ -17,6 +17,16 @@ import type { StoreFlags } from './store/resolve.js';
 import type { Store } from './store/store.js';
 import { named, said, type Said } from './said.js';
 
+/**
+ * Registers the secrets among the settings' values: the secret ones, each hook key apart (they are
+ * also used one by one), and the passwords inside URLs.
+ */
+function addSettingSecrets(get: (key: SettingKey) => string | undefined): void {
+  for (const key of SETTING_KEYS) if ((SETTINGS[key] as SettingSpec).secret) addSecret(get(key));
+  for (const k of (get('hook-keys') ?? '').split(',')) addSecret(k.trim());
+  for (const key of ['base-url', 'flex-url', 'flex-test-url', 'store'] as const) addUrlSecrets(get(key));
+}
+
 /** Options every command accepts (README, "Configuration"). */
 export interface GlobalOptions {
   profile?: string;
@@ -65,15 +75,8 @@ export class Context {
     // Every secret the environment holds is known from the start, whether or not this command uses
     // it: a service that echoes one back never gets it printed or written.
     for (const name of SECRET_ENV_NAMES) this.addSecret(io.env[name]);
-    for (const k of (io.env.CALLCTL_HOOK_KEYS ?? '').split(',')) this.addSecret(k.trim());
-    for (const url of [
-      globals.baseUrl,
-      io.env.CALLCTL_BASE_URL,
-      io.env.CALLCTL_FLEX_URL,
-      io.env.CALLCTL_FLEX_TEST_URL,
-      io.env.CALLCTL_STORE,
-    ])
-      addUrlSecrets(url);
+    addSettingSecrets((key) => io.env[(SETTINGS[key] as SettingSpec).env ?? '']);
+    addUrlSecrets(globals.baseUrl);
   }
 
   /** `-p`, then CALLCTL_PROFILE, then the profile `config use` chose (read by init), then `default`. */
@@ -114,12 +117,8 @@ export class Context {
       this.settingsCache = new Settings(await this.configDir(), this.profile, this.io.env, {
         'base-url': this.globals.baseUrl,
       });
-      for (const key of SETTING_KEYS)
-        if ((SETTINGS[key] as SettingSpec).secret) this.addSecret(this.settingsCache.get(key));
-      // Hook keys are also used one by one; passwords inside URLs are secrets too.
-      for (const k of (this.settingsCache.get('hook-keys') ?? '').split(',')) this.addSecret(k.trim());
-      for (const key of ['base-url', 'flex-url', 'flex-test-url', 'store'] as const)
-        addUrlSecrets(this.settingsCache.get(key));
+      const settings = this.settingsCache;
+      addSettingSecrets((key) => settings.get(key));
     }
     return this.settingsCache;
   }

@@ -196,10 +196,9 @@ export class Transport {
         if ('response' in outcome) return outcome.response;
         throw this.networkError(req, outcome.error, outcome.connected, attempt);
       }
-      const wait = 'response' in outcome ? this.delay(attempt, outcome.response) : this.delay(attempt);
-      if (wait === undefined) {
-        if ('response' in outcome) return outcome.response;
-      }
+      // Undefined: a Retry-After longer than callctl waits, and the answer stands.
+      const wait = this.delay(attempt, 'response' in outcome ? outcome.response : undefined);
+      if (wait === undefined && 'response' in outcome) return outcome.response;
       // An HTTP 200 retried carries its trouble in the body (an envelope code 500): say so.
       const why =
         'response' in outcome

@@ -48,28 +48,16 @@ export function reportRows(
   rounds?: Array<{ Rounds: string; TaskID: string; Status: string; totals: Totals; rates: CallNumbers['rates'] }>,
 ): ReportRow[] {
   const rows: ReportRow[] = [];
+  const row = (section: string, value: string, count: number | null, share: number | null = null, detail = '') =>
+    rows.push({ section, value, count, share, detail });
   for (const r of rounds ?? []) {
-    rows.push({
-      section: 'round',
-      value: r.Rounds,
-      count: r.totals.records,
-      share: null,
-      detail: `${r.TaskID} ${r.Status}`,
-    });
-    for (const [k] of TOTAL_LABELS.slice(1))
-      rows.push({ section: `round ${r.Rounds}`, value: k, count: r.totals[k], share: r.rates[k], detail: '' });
+    row('round', r.Rounds, r.totals.records, null, `${r.TaskID} ${r.Status}`);
+    for (const [k] of TOTAL_LABELS.slice(1)) row(`round ${r.Rounds}`, k, r.totals[k], r.rates[k]);
   }
-  for (const [k] of TOTAL_LABELS)
-    rows.push({ section: 'totals', value: k, count: n.totals[k], share: n.rates[k], detail: '' });
+  for (const [k] of TOTAL_LABELS) row('totals', k, n.totals[k], n.rates[k]);
   const dist = (section: string, shares: Share[]) => {
     for (const s of shares)
-      rows.push({
-        section,
-        value: s.value,
-        count: s.count,
-        share: s.share,
-        detail: (s as IntentionShare).descriptions?.join(' / ') ?? '',
-      });
+      row(section, s.value, s.count, s.share, (s as IntentionShare).descriptions?.join(' / ') ?? '');
   };
   dist('status', n.statuses);
   dist('intention', n.intentions);
@@ -77,22 +65,21 @@ export function reportRows(
   dist('ring_type', n.ringTypes);
   dist('hangup_type', n.hangupTypes);
   const spread = (section: string, s: Spread) => {
-    rows.push({ section, value: 'count', count: s.count, share: null, detail: '' });
-    for (const k of ['median', 'p90', 'max'] as const)
-      rows.push({ section, value: k, count: s[k], share: null, detail: '' });
+    row(section, 'count', s.count);
+    for (const k of ['median', 'p90', 'max'] as const) row(section, k, s[k]);
   };
   spread('talk_rounds', n.talkRounds);
   spread('duration_seconds', n.durations);
   dist('duration_range', n.durationRanges);
   for (const h of n.callsByHour) {
-    rows.push({ section: 'called_by_hour', value: h.hour, count: h.called, share: null, detail: '' });
-    rows.push({ section: 'connected_by_hour', value: h.hour, count: h.connected, share: null, detail: '' });
+    row('called_by_hour', h.hour, h.called);
+    row('connected_by_hour', h.hour, h.connected);
   }
-  rows.push({ section: 'redials', value: 'calls', count: n.redials.calls, share: null, detail: '' });
+  row('redials', 'calls', n.redials.calls);
   dist('redial_ring_type', n.redials.ringTypes);
   dist('redial_label', n.redials.labels);
   for (const q of n.questions ?? []) {
-    rows.push({ section: 'question', value: q.question, count: q.count, share: null, detail: q.type });
+    row('question', q.question, q.count, null, q.type);
     dist(`answer ${q.question}`, q.answers);
     dist(`verification ${q.question}`, q.verification);
     dist(`whether ${q.question}`, q.whether);
