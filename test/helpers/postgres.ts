@@ -12,29 +12,37 @@ export function pgUrl(database = 'postgres'): string {
   return `postgres://${s.user}:${s.password}@${s.host}:${s.port}/${database}`;
 }
 
+/** Runs `work` on a connection of its own to the database of `url`. */
+export async function onDatabase<T>(url: string, work: (client: import('pg').Client) => Promise<T>): Promise<T> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * Creates a fresh, empty database on the test server and returns its URL; each test file calls
  * it once (or more) so that files running side by side never see each other's rows.
  */
 export async function freshDatabase(prefix = 't'): Promise<string> {
-  const { default: pg } = await import('pg');
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
-  const client = new pg.Client({ connectionString: pgUrl() });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await client.end();
-  }
+  await onDatabase(pgUrl(), (client) => client.query(`CREATE DATABASE ${name}`));
   return pgUrl(name);
+}
+
+/** Brings the database of `url` to callctl's tables, as `callctl store migrate` does. */
+export async function migrateDatabase(url: string): Promise<{ from: number; applied: number[] }> {
+  const { migrate } = await import('../../src/store/postgres/schema.js');
+  return onDatabase(url, migrate);
 }
 
 /** A fresh database (freshDatabase) with callctl's tables in it, as `callctl store migrate` makes them. */
 export async function migratedDatabase(prefix = 't'): Promise<string> {
   const url = await freshDatabase(prefix);
-  const { PostgresEvents } = await import('../../src/store/postgres/events.js');
-  const setup = await PostgresEvents.open(url);
-  await setup.migrate();
-  await setup.close();
+  await migrateDatabase(url);
   return url;
 }

@@ -6,7 +6,7 @@ import { taskSign } from '../../src/signing/sign.js';
 import { EventLog } from '../../src/store/files/event-log.js';
 import { NdjsonEvents } from '../../src/store/files/events.js';
 import { PostgresEvents } from '../../src/store/postgres/events.js';
-import { freshDatabase, migratedDatabase } from '../helpers/postgres.js';
+import { migratedDatabase } from '../helpers/postgres.js';
 import { eventually, tcpProxy, viaProxy } from '../store/helpers.js';
 import { post, tempDir, logEvents, startListener, type Listener, type ListenerEvent } from './helpers.js';
 
@@ -248,9 +248,7 @@ describe('events waiting in a shared store', () => {
 
 describe('a forward whose retries outlast its lease', () => {
   it('keeps its claim (each retry renews it): not taken over while under way, sent once', async () => {
-    const db = await freshDatabase('outlast');
-    const store = await PostgresEvents.open(db);
-    await store.migrate();
+    const store = await PostgresEvents.open(await migratedDatabase('outlast'));
     // The app answers slowly, and 503 twice before it takes the event.
     const attempts: string[] = [];
     const server = createServer((req, res) => {
@@ -311,9 +309,7 @@ async function appDown() {
 
 describe('failed forwards', () => {
   it('are tried again later, not left failed: the app down for a while still gets each event, under one event id', async () => {
-    const db = await freshDatabase('refail');
-    const store = await PostgresEvents.open(db);
-    await store.migrate();
+    const store = await PostgresEvents.open(await migratedDatabase('refail'));
     // The app refuses everything until it is told to come back.
     const app = await appDown();
     const { got } = app;

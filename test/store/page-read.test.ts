@@ -7,7 +7,7 @@ import { NdjsonEvents } from '../../src/store/files/events.js';
 import { LineCount, pageOfLog } from '../../src/store/files/page-read.js';
 import { PostgresEvents } from '../../src/store/postgres/events.js';
 import type { EventFilter, EventStore, StoredEvent } from '../../src/store/events.js';
-import { freshDatabase } from '../helpers/postgres.js';
+import { migratedDatabase } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp.js';
 
 // The inspector's pages (EventStore.page), newest first, against each store's own oldest-first
@@ -125,8 +125,7 @@ contract('NDJSON log', async () => {
 });
 
 contract('PostgreSQL', async () => {
-  const store = await PostgresEvents.open(await freshDatabase('page'));
-  await store.migrate();
+  const store = await PostgresEvents.open(await migratedDatabase('page'));
   for (let i = 0; i < N; i++) {
     const r = record(i);
     await store.append(r, r.key);

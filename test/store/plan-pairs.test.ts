@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresEvents } from '../../src/store/postgres/events.js';
 import { planSign } from '../../src/signing/sign.js';
-import { freshDatabase } from '../helpers/postgres.js';
+import { migratedDatabase } from '../helpers/postgres.js';
 import { post, startListener, type Listener } from '../hooks/helpers.js';
 
 const KEY = 'plan-pairs-key';
@@ -14,10 +14,7 @@ const plan = (timestamp: string, name = 'PLAN-A', details: unknown = DETAILS) =>
 let url: string;
 const open: Array<{ close(): unknown }> = [];
 beforeAll(async () => {
-  url = await freshDatabase('pairs');
-  const store = await PostgresEvents.open(url);
-  await store.migrate();
-  await store.close();
+  url = await migratedDatabase('pairs');
 });
 afterAll(async () => {
   for (const o of open.splice(0).reverse()) await o.close();

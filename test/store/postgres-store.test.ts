@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordBody, type HookRecord } from '../../src/store/events.js';
 import type { Appended } from '../../src/store/events.js';
 import { PostgresEvents } from '../../src/store/postgres/events.js';
-import { SCHEMA_VERSION } from '../../src/store/postgres/schema.js';
-import { freshDatabase } from '../helpers/postgres.js';
+import { checkSchema, SCHEMA_VERSION, schemaStatus } from '../../src/store/postgres/schema.js';
+import { freshDatabase, migrateDatabase, onDatabase } from '../helpers/postgres.js';
 
 let url: string;
 let store: PostgresEvents;
@@ -34,15 +34,13 @@ function record(body: object, time = new Date().toISOString(), type: HookRecord[
 
 describe('PostgreSQL store', () => {
   it('migrates once even when ten callers migrate at the same moment, and records the version', async () => {
-    const stores = await Promise.all(Array.from({ length: 10 }, () => PostgresEvents.open(url)));
-    const results = await Promise.all(stores.map((s) => s.migrate()));
-    await Promise.all(stores.map((s) => s.close()));
+    const results = await Promise.all(Array.from({ length: 10 }, () => migrateDatabase(url)));
     expect(results.filter((r) => r.applied.length > 0)).toHaveLength(1);
     expect(results.every((r) => r.applied.length > 0 || r.from === SCHEMA_VERSION)).toBe(true);
-    const status = await store.status();
+    const status = await onDatabase(url, schemaStatus);
     expect(status.version).toBe(SCHEMA_VERSION);
     expect(status.history.map((h) => h.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    await expect(store.check()).resolves.toBeUndefined();
+    expect(() => checkSchema(status)).not.toThrow();
   });
 
   it('counts arrivals of one identity atomically: 20 copies at once are one new event and retries 1..19', async () => {
@@ -187,7 +185,7 @@ describe('PostgreSQL store', () => {
     await short.append(record({ TaskID: 'T-old', Sign: 's' }, at(-5000)), 'task.end#forget-old');
     const fresh = await short.append(record({ TaskID: 'T-new', Sign: 's' }, at(0)), 'task.end#forget-new');
     expect(await short.forgetKeys(new Date(now - 2000))).toBeGreaterThanOrEqual(1);
-    const keys = await short.withClient(async (c) =>
+    const keys = await onDatabase(url, async (c) =>
       (
         await c.query<{ key: string }>(
           "SELECT key FROM callctl_event_keys WHERE key IN ('task.end#forget-old', 'task.end#forget-new')",
@@ -230,7 +228,8 @@ describe('PostgreSQL store', () => {
       'task.end#self',
     );
     const left = async () =>
-      short.withClient(
+      onDatabase(
+        url,
         async (c) => (await c.query("SELECT 1 FROM callctl_event_keys WHERE key = 'task.end#self'")).rowCount,
       );
     expect(await left()).toBe(1);
@@ -242,7 +241,6 @@ describe('PostgreSQL store', () => {
 
   it('a closed store forgets no more, even when an append it was writing finishes after close()', async () => {
     const short = await PostgresEvents.open(url, { windowMs: 100, forgetEveryMs: 100 });
-    await short.migrate();
     let passes = 0;
     const forget = short.forgetKeys.bind(short);
     short.forgetKeys = (before) => {

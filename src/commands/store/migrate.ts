@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { StoreMigrateJson } from '../../schemas/local-output.js';
 import type { StoreFlags } from '../../store/resolve.js';
-import { storeTables } from './shared.js';
+import { storeTables } from './status.js';
 import { said } from '../../said.js';
 
 export interface StoreMigrateOptions extends StoreFlags {

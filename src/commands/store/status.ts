@@ -1,7 +1,9 @@
 import type { StoreStatusJson } from '../../schemas/local-output.js';
 import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
 import type { StoreFlags } from '../../store/resolve.js';
-import { storeTables } from './shared.js';
+import type { Store, StoreSchema } from '../../store/store.js';
+import { said } from '../../said.js';
 
 /** Says what is in the store: schema version against this callctl's, and how many events. */
 export async function runStoreStatus(ctx: Context, opts: StoreFlags): Promise<number> {
@@ -44,4 +46,14 @@ export async function runStoreStatus(ctx: Context, opts: StoreFlags): Promise<nu
     ]);
   }
   return status.version === status.latest ? 0 : 1;
+}
+
+/** The run's store and its tables; a usage error for a store that has none (the files store). */
+export async function storeTables(ctx: Context, flags: StoreFlags): Promise<{ store: Store; schema: StoreSchema }> {
+  const store = await ctx.store(flags);
+  if (!store.schema)
+    throw new UsageError(
+      said`no store with tables: give --store-file, CALLCTL_STORE or CALLCTL_STORE_FILE (postgres://...); the state folder and an NDJSON log need none`,
+    );
+  return { store, schema: store.schema };
 }

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import type { EventSummary } from '../../schemas/detect.js';
 import { DEDUP_WINDOW_MS } from '../dedup.js';
 import {
@@ -18,14 +18,12 @@ import {
   type StoredEvent,
 } from '../events.js';
 import { recordFacts } from '../facts.js';
-import type { SchemaStatus } from '../store.js';
 import { AppendBatcher, type AppendItem } from './batch.js';
 import { ForwardClaims } from './claims.js';
 import { FORGET_EVERY_MS, Forgetting, forgetKeys } from './forget.js';
 import { pgPairMemory } from './pairs.js';
 import { openPool, shownUrl, storeFailure, writeFailure } from './pool.js';
 import { getEvent, pageEvents, readEvents } from './read.js';
-import { migrate, schemaStatus, SCHEMA_VERSION } from './schema.js';
 
 /** How long readiness waits for the store's answer (a load balancer's check waits a few seconds). */
 const READY_TIMEOUT_MS = 2_000;
@@ -92,38 +90,6 @@ export class PostgresEvents implements EventStore {
       windowMs: options.windowMs ?? DEDUP_WINDOW_MS,
       forgetEveryMs: options.forgetEveryMs ?? FORGET_EVERY_MS,
     });
-  }
-
-  /** Runs `work` on one connection of the pool. */
-  async withClient<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      return await work(client);
-    } finally {
-      client.release();
-    }
-  }
-
-  migrate(): Promise<{ from: number; applied: number[] }> {
-    return this.withClient(migrate);
-  }
-
-  status(): Promise<SchemaStatus> {
-    return this.withClient(schemaStatus);
-  }
-
-  /** Fails unless the tables are there at a version this callctl can use. */
-  async check(): Promise<void> {
-    const s = await this.status();
-    if (s.version === 0) throw new SchemaError('the store has no callctl tables yet: run `callctl store migrate`');
-    if (s.version > SCHEMA_VERSION)
-      throw new SchemaError(
-        `the store's schema is version ${s.version}, newer than this callctl's ${SCHEMA_VERSION}: upgrade callctl`,
-      );
-    if (s.version < SCHEMA_VERSION)
-      throw new SchemaError(
-        `the store's schema is version ${s.version}, older than this callctl's ${SCHEMA_VERSION}: run \`callctl store migrate\``,
-      );
   }
 
   /** Each append waits for the commit of its batch (pg-batch.ts) before it is answered. */
@@ -262,6 +228,3 @@ export class PostgresEvents implements EventStore {
     await this.pool.end();
   }
 }
-
-/** The store's tables are missing or at a version this callctl cannot use. */
-export class SchemaError extends Error {}

@@ -1,4 +1,6 @@
-import type { PoolClient } from 'pg';
+import type { ClientBase } from 'pg';
+import { UsageError } from '../../errors.js';
+import { said } from '../../said.js';
 import { storedRecord, type HookRecord } from '../events.js';
 import { recordFacts } from '../facts.js';
 import type { SchemaStatus } from '../store.js';
@@ -13,7 +15,7 @@ export const MIGRATIONS: ReadonlyArray<{
   description: string;
   sql: string;
   /** Rows rewritten after the SQL, in the same transaction (what SQL alone cannot compute). */
-  rows?: (client: PoolClient) => Promise<void>;
+  rows?: (client: ClientBase) => Promise<void>;
 }> = [
   {
     version: 1,
@@ -164,7 +166,7 @@ CREATE TABLE callctl_leases (
 ];
 
 /** Rewrites `callee` of the events that name a person as recordFacts reads it, a batch at a time. */
-async function personColumn(client: PoolClient): Promise<void> {
+async function personColumn(client: ClientBase): Promise<void> {
   const BATCH = 1_000;
   for (let after = '0'; ;) {
     const { rows } = await client.query<{ id: string; callee: string | null; record: HookRecord }>(
@@ -189,11 +191,24 @@ async function personColumn(client: PoolClient): Promise<void> {
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
 
+/** Fails (a UsageError) unless the tables are there at a version this callctl can use. */
+export function checkSchema({ version }: SchemaStatus): void {
+  if (version === 0) throw new UsageError(said`the store has no callctl tables yet: run \`callctl store migrate\``);
+  if (version > SCHEMA_VERSION)
+    throw new UsageError(
+      said`the store's schema is version ${version}, newer than this callctl's ${SCHEMA_VERSION}: upgrade callctl`,
+    );
+  if (version < SCHEMA_VERSION)
+    throw new UsageError(
+      said`the store's schema is version ${version}, older than this callctl's ${SCHEMA_VERSION}: run \`callctl store migrate\``,
+    );
+}
+
 /** The advisory lock every migration holds, so that two callctl starting at once take turns. */
 const MIGRATE_LOCK = 0x63616c6c; // "call"
 
 /** What is there: the schema version and the server's, and the events kept. */
-export async function schemaStatus(client: PoolClient): Promise<SchemaStatus> {
+export async function schemaStatus(client: ClientBase): Promise<SchemaStatus> {
   const server = (await client.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v;
   const exists = await client.query("SELECT to_regclass('callctl_schema') IS NOT NULL AS there");
   if (!exists.rows[0].there) return { version: 0, latest: SCHEMA_VERSION, history: [], server };
@@ -220,7 +235,7 @@ export async function schemaStatus(client: PoolClient): Promise<SchemaStatus> {
  * a second instance migrating at the same time waits, then finds nothing left to do. Returns the
  * versions applied (none when up to date). A database newer than this callctl is left alone.
  */
-export async function migrate(client: PoolClient): Promise<{ from: number; applied: number[] }> {
+export async function migrate(client: ClientBase): Promise<{ from: number; applied: number[] }> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATE_LOCK]);
@@ -256,32 +271,27 @@ export async function migrate(client: PoolClient): Promise<{ from: number; appli
  * read and write rights on each table (only reading `callctl_schema`), USAGE on the sequences;
  * no CREATE on the schema.
  */
-const RIGHTS: ReadonlyArray<{ name: string; sequence?: true; rights: readonly string[] }> = [
-  ...[
-    'callctl_events',
-    'callctl_event_keys',
-    'callctl_plan_pairs',
-    'callctl_reach_ledger',
-    'callctl_journals',
-    'callctl_leases',
-  ].map((name) => ({ name, rights: ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] })),
-  { name: 'callctl_schema', rights: ['SELECT'] },
-  ...['callctl_events_id_seq', 'callctl_journals_seq_seq', 'callctl_lease_fence'].map((name) => ({
-    name,
-    sequence: true as const,
-    rights: ['USAGE'],
-  })),
+const TABLES = [
+  'callctl_events',
+  'callctl_event_keys',
+  'callctl_plan_pairs',
+  'callctl_reach_ledger',
+  'callctl_journals',
+  'callctl_leases',
+];
+const SEQUENCES = ['callctl_events_id_seq', 'callctl_journals_seq_seq', 'callctl_lease_fence'];
+const RIGHTS = [
+  ...TABLES.flatMap((n) => ['SELECT', 'INSERT', 'UPDATE', 'DELETE'].map((p) => ({ n, s: false, p }))),
+  { n: 'callctl_schema', s: false, p: 'SELECT' },
+  ...SEQUENCES.map((n) => ({ n, s: true, p: 'USAGE' })),
 ];
 
 /** The GRANTs (as their owner runs them) that let `role` run callctl on its tables. */
 export function grants(role: string): string[] {
-  const tables = (rights: string) =>
-    RIGHTS.filter((r) => !r.sequence && r.rights.join(', ') === rights).map((r) => r.name);
-  const sequences = RIGHTS.filter((r) => r.sequence).map((r) => r.name);
   return [
-    `GRANT SELECT, INSERT, UPDATE, DELETE ON ${tables('SELECT, INSERT, UPDATE, DELETE').join(', ')} TO ${role};`,
-    `GRANT SELECT ON ${tables('SELECT').join(', ')} TO ${role};`,
-    `GRANT USAGE ON SEQUENCE ${sequences.join(', ')} TO ${role};`,
+    `GRANT SELECT, INSERT, UPDATE, DELETE ON ${TABLES.join(', ')} TO ${role};`,
+    `GRANT SELECT ON callctl_schema TO ${role};`,
+    `GRANT USAGE ON SEQUENCE ${SEQUENCES.join(', ')} TO ${role};`,
   ];
 }
 
@@ -289,12 +299,11 @@ export function grants(role: string): string[] {
  * The rights callctl writes with that the connected role lacks, tables of the same missing
  * rights together ("INSERT, UPDATE on callctl_events, callctl_leases"); none: an empty list.
  */
-export async function missingRights(client: Pick<PoolClient, 'query'>): Promise<string[]> {
-  const wanted = RIGHTS.flatMap((r) => r.rights.map((p) => ({ n: r.name, s: r.sequence ?? false, p })));
+export async function missingRights(client: Pick<ClientBase, 'query'>): Promise<string[]> {
   const r = await client.query<{ n: string; p: string }>(
     `SELECT w.n, w.p FROM jsonb_to_recordset($1::jsonb) AS w(n text, s boolean, p text)
       WHERE NOT CASE WHEN w.s THEN has_sequence_privilege(w.n, w.p) ELSE has_table_privilege(w.n, w.p) END`,
-    [JSON.stringify(wanted)],
+    [JSON.stringify(RIGHTS)],
   );
   const byTable = new Map<string, string[]>();
   for (const row of r.rows) byTable.set(row.n, [...(byTable.get(row.n) ?? []), row.p]);

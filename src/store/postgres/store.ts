@@ -1,14 +1,14 @@
-import type { Pool } from 'pg';
+import type { Client, Pool } from 'pg';
 import { LocalError, UsageError } from '../../errors.js';
 import type { EventStore } from '../events.js';
 import { lockFile } from '../lock-file.js';
 import type { EventsOptions, JournalKind, Journals, Ledgers, LockRequest, Store, StoreSchema } from '../store.js';
-import { PostgresEvents, SchemaError } from './events.js';
+import { PostgresEvents } from './events.js';
 import { PgJournals } from './journal.js';
 import { Leases } from './lease.js';
 import { pgLedgers } from './ledger.js';
-import { connectClient, endClient, openPool, shownUrl, storeFailure, type Link } from './pool.js';
-import { grants, migrate, missingRights, schemaStatus, SCHEMA_VERSION } from './schema.js';
+import { connectClient, endClient, onClient, openPool, shownUrl, storeFailure, type Link } from './pool.js';
+import { checkSchema, grants, migrate, missingRights, schemaStatus, SCHEMA_VERSION } from './schema.js';
 import { said } from '../../said.js';
 
 export interface PostgresStoreOptions {
@@ -44,8 +44,8 @@ export class PostgresStore implements Store {
   constructor(private readonly o: PostgresStoreOptions) {
     this.where = shownUrl(o.url);
     this.schema = {
-      migrate: () => this.withEvents(async (e) => ({ ...(await e.migrate()), latest: SCHEMA_VERSION })),
-      status: () => this.withEvents((e) => e.status()),
+      migrate: () => this.onSchema(async (c) => ({ ...(await migrate(c)), latest: SCHEMA_VERSION })),
+      status: () => this.onSchema(schemaStatus),
       grants,
     };
     this.link = {
@@ -100,18 +100,12 @@ export class PostgresStore implements Store {
       throw new UsageError(
         said`--log and --fsync are for the NDJSON store; with a PostgreSQL store every event is committed before it is answered`,
       );
-    let events: PostgresEvents | undefined;
-    try {
-      events = await PostgresEvents.open(this.o.url);
-      if (options.write) await events.migrate();
-      await events.check();
-      if (options.write) await events.withClient((c) => this.mayWrite(c));
-    } catch (error) {
-      await events?.close().catch(() => undefined);
-      if (error instanceof SchemaError) throw new UsageError(error.message);
-      throw storeFailure('reach', this.where, error);
-    }
-    return events;
+    await this.onSchema(async (c) => {
+      if (options.write) await migrate(c);
+      checkSchema(await schemaStatus(c));
+      if (options.write) await this.mayWrite(c);
+    });
+    return PostgresEvents.open(this.o.url);
   }
 
   /** Stops renewing the run's leases (their owners released them, or they expire) and ends their pool. */
@@ -151,8 +145,7 @@ export class PostgresStore implements Store {
     this.schemaChecked ??= (async () => {
       const c = await connectClient(this.o.url, 'callctl');
       try {
-        const q = c as unknown as Parameters<typeof migrate>[0];
-        if ((await schemaStatus(q)).version < SCHEMA_VERSION) await migrate(q);
+        if ((await schemaStatus(c)).version < SCHEMA_VERSION) await migrate(c);
       } finally {
         await endClient(c);
       }
@@ -174,16 +167,12 @@ export class PostgresStore implements Store {
     );
   }
 
-  /** Runs `work` on an event store of its own; its failures as storeFailure says. */
-  private async withEvents<T>(work: (events: PostgresEvents) => Promise<T>): Promise<T> {
-    let events: PostgresEvents | undefined;
-    try {
-      events = await PostgresEvents.open(this.o.url);
-      return await work(events);
-    } catch (error) {
-      throw storeFailure('reach', this.where, error);
-    } finally {
-      await events?.close();
-    }
+  /** Runs `work` on a connection of its own; its failures as storeFailure says. */
+  private onSchema<T>(work: (client: Client) => Promise<T>): Promise<T> {
+    return onClient(
+      () => connectClient(this.o.url, 'callctl'),
+      (error) => storeFailure('reach', this.where, error),
+      work,
+    );
   }
 }
