@@ -26,11 +26,6 @@ export class SimClock {
   realDelayUntil(at: number): number {
     return Math.max(0, (at - this.now()) / this.timeScale);
   }
-
-  /** Real milliseconds that `simMs` of simulated time take. */
-  toReal(simMs: number): number {
-    return simMs / this.timeScale;
-  }
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

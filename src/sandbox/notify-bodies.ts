@@ -4,6 +4,7 @@
  * notification each is. notifier.ts sends them.
  */
 import { md5Sign } from './spec/sign.js';
+import { isoSeconds, spaceSeconds } from './clock.js';
 import type { TemplateStatus } from './spec/shapes.js';
 import type { CallingTask, PlanView, ReceivedTemplate, TaskModel } from './state.js';
 import type { Variants } from './variants.js';
@@ -28,24 +29,16 @@ export interface Notification {
   renew?: () => Pick<Notification, 'body' | 'raw' | 'headers'>;
 }
 
-/** How the notification variants in force shape what is sent. */
-export interface NotifyShape {
-  /** plan-end-int-timestamp: `Timestamp` as an integer. */
-  intTimestamp: boolean;
-  /** plan-end-task-fields: plan end carries the last round's task-level fields and `details`. */
-  taskFields: boolean;
-  /** retry-new-sign: a retry is made again (new Timestamp and Sign) rather than repeated. */
-  renewOnRetry: boolean;
-  /** no-user-agent: no User-Agent header. */
-  userAgent: boolean;
-}
-
-/** The notification variants' decisions, in one place. */
-export function notifyShape(v: Variants | undefined): NotifyShape {
+/** How the notification variants in force shape what is sent: their decisions, in one place. */
+export function notifyShape(v: Variants | undefined) {
   return {
+    /** plan-end-int-timestamp: `Timestamp` as an integer. */
     intTimestamp: v?.has('plan-end-int-timestamp') ?? false,
+    /** plan-end-task-fields: plan end carries the last round's task-level fields and `details`. */
     taskFields: v?.has('plan-end-task-fields') ?? false,
+    /** retry-new-sign: a retry is made again (new Timestamp and Sign) rather than repeated. */
     renewOnRetry: v?.has('retry-new-sign') ?? false,
+    /** no-user-agent: no User-Agent header. */
     userAgent: !(v?.has('no-user-agent') ?? false),
   };
 }
@@ -70,7 +63,7 @@ export function planEndBody(
   plan: PlanView,
   key: string,
   nowMs = Date.now(),
-  shape: Pick<NotifyShape, 'intTimestamp' | 'taskFields'> = { intTimestamp: false, taskFields: false },
+  shape: { intTimestamp: boolean; taskFields: boolean } = { intTimestamp: false, taskFields: false },
   lastRound?: TaskModel,
 ): Record<string, unknown> {
   const seconds = Math.floor(nowMs / 1000);
@@ -87,13 +80,14 @@ export function planEndBody(
 
 const spaceTime = (iso: string) => iso.replace('T', ' ').replace(/Z$/, '');
 
-/** A task's own fields, as the plan end's variant and the workflow task detail both give them. */
-export function taskHead(t: TaskModel['task'], createdAt: string) {
+/** The task-level fields and `details` of the plan-end variant that carries them (spec, Events). */
+export function taskLevelFields(m: TaskModel): Record<string, unknown> {
+  const t = m.task;
   return {
     task_id: t.TaskID,
     task_name: t.TaskName,
     status: t.Status,
-    created_at: createdAt,
+    created_at: spaceSeconds(m.createdAt),
     repeat_interval: t.RepeatInterval,
     repeat_number: t.RepeatNumber,
     robot_hash: t.RobotID,
@@ -101,14 +95,6 @@ export function taskHead(t: TaskModel['task'], createdAt: string) {
     sip_line: t.SIPLine,
     schedule_start_time: t.ScheduleStartTime,
     schedule_end_time: t.ScheduleEndTime,
-  };
-}
-
-/** The task-level fields and `details` of the plan-end variant that carries them (spec, Events). */
-export function taskLevelFields(m: TaskModel): Record<string, unknown> {
-  const t = m.task;
-  return {
-    ...taskHead(t, spaceTime(new Date(m.createdAt).toISOString().slice(0, 19) + 'Z')),
     details: t.detail.map((r) => ({
       id: r.id,
       callee: r.CalleeNumber,
@@ -145,7 +131,7 @@ export function templateStatusBody(t: ReceivedTemplate, status: string, nowMs = 
     timestamp: Math.floor(nowMs / 1000),
     status,
     msg_id: `msg-${t.task_id}`,
-    send_time: new Date(t.receivedAt).toISOString().slice(0, 19) + 'Z',
+    send_time: isoSeconds(t.receivedAt),
     waba_template_name: `template_${t.template_id}`,
     waba_template_id: t.template_id,
     channel_id: t.channel_id,

@@ -151,10 +151,12 @@ export async function handle(engine: Engine, req: IncomingMessage, res: ServerRe
 /**
  * A refusal as the variants in force answer it (the routes give the spec-literal answer):
  * update-error-200 / verify-exception-200 on their route, else the HTTP status and code of
- * errors-http and the auth-* variants.
+ * errors-http and the auth-* variants; reach-refusal-200 for push and template.
  */
 function bend(v: Variants, routePath: string | undefined, reply: Reply): Reply {
   if (!reply.refusal) return reply;
+  // reach-refusal-200: push and template refusals (not envelopes) on HTTP 200 with their code.
+  if (reply.refusal === 'reach') return v.has('reach-refusal-200') ? { ...reply, status: 200 } : reply;
   const body = reply.body as Record<string, unknown>;
   const route =
     routePath === `${CLOUD}/workflow/updatedetails`

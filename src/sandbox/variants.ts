@@ -109,7 +109,7 @@ export class Variants {
 // ---- Envelope refusals --------------------------------------------------------------------
 
 /** Which kind of refusal an answer is, for the decisions below. */
-export type RefusalKind = 'refusal' | 'token' | 'credentials' | 'missing-credentials' | 'transport';
+export type RefusalKind = 'refusal' | 'token' | 'credentials' | 'missing-credentials' | 'transport' | 'reach';
 
 /**
  * HTTP status and envelope code of a refusal. `code` is the spec-literal code the route chose;
@@ -189,11 +189,6 @@ export function countsMatches(v: Variants): boolean {
 }
 
 // ---- Push and template success -------------------------------------------------------------
-
-/** The HTTP status of a push or template refusal: its code's by default, 200 under reach-refusal-200. */
-export function reachRefusalStatus(v: Variants, httpStatus: number): number {
-  return v.has('reach-refusal-200') ? 200 : httpStatus;
-}
 
 /** How a push or template success is answered: as built, or bent by a reach-* variant. */
 export function reachSuccess(

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { InvalidArgumentError, type Command, type FlagsOf } from '../commander.js';
+import { Help, InvalidArgumentError, type Command, type FlagsOf } from '../commander.js';
 import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -53,18 +53,13 @@ function variantList(value: string, previous: VariantName[] = []): VariantName[]
 
 /** The variants for --help, descriptions wrapped to fit 80 columns. */
 const variantHelp = Object.entries(SANDBOX_VARIANTS)
-  .map(([name, what]) => {
-    const lines: string[] = [];
-    let line = '';
-    for (const word of what.split(' ')) {
-      if (line && line.length + 1 + word.length > 54) {
-        lines.push(line);
-        line = word;
-      } else line = line ? `${line} ${word}` : word;
-    }
-    lines.push(line);
-    return lines.map((l, i) => `  ${(i === 0 ? name : '').padEnd(23)} ${l}`).join('\n');
-  })
+  .map(([name, what]) =>
+    new Help()
+      .boxWrap(what, 54)
+      .split('\n')
+      .map((l, i) => `  ${(i === 0 ? name : '').padEnd(23)} ${l}`)
+      .join('\n'),
+  )
   .join('\n');
 
 /** `--start-time`: an ISO time in UTC, such as 2026-11-02T09:00:00Z. */

@@ -2,19 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { sameSecret as signaturesEqual } from '../spec/sign.js';
 import { objectBody, type Handler, type Reply } from '../http.js';
 import type { ReceivedPush } from '../state.js';
-import { reachRefusalStatus, reachSuccess } from '../variants.js';
+import { reachSuccess } from '../variants.js';
 
-/** The direct call-push answer: `{code, message, show_err, timestamp, body, trace_id}`. */
-function answer(
-  httpStatus: number,
-  code: number,
-  message: string,
-  traceId: string,
-  body: Record<string, unknown> = {},
-): Reply {
+/**
+ * The direct call-push answer: `{code, message, show_err, timestamp, body, trace_id}`; a refusal's
+ * HTTP status is its code (the router applies reach-refusal-200).
+ */
+function answer(code: number, message: string, traceId: string, body: Record<string, unknown> = {}): Reply {
+  const timestamp = Math.floor(Date.now() / 1000);
   return {
-    status: httpStatus,
-    body: { code, message, show_err: code !== 200, timestamp: Math.floor(Date.now() / 1000), body, trace_id: traceId },
+    status: code,
+    body: { code, message, show_err: code !== 200, timestamp, body, trace_id: traceId },
+    ...(code === 200 ? {} : { refusal: 'reach' as const }),
   };
 }
 
@@ -41,16 +40,11 @@ export function pushHandler(environment: 'live' | 'test'): Handler {
     const { options, state, events } = ctx.engine;
     const expected = environment === 'live' ? options.pushToken : options.pushTestToken;
     if (!signaturesEqual(expected, ctx.params.token ?? '')) {
-      return answer(
-        reachRefusalStatus(ctx.engine.variants, 404),
-        404,
-        `unknown push token for the ${environment} environment`,
-        traceId,
-      );
+      return answer(404, `unknown push token for the ${environment} environment`, traceId);
     }
     const body = objectBody(ctx);
     const bad = problem(body);
-    if (bad) return answer(reachRefusalStatus(ctx.engine.variants, 400), 400, bad, traceId);
+    if (bad) return answer(400, bad, traceId);
     const push: ReceivedPush = {
       id: ++state.ids.push,
       environment,
@@ -63,7 +57,7 @@ export function pushHandler(environment: 'live' | 'test'): Handler {
     };
     state.received.pushes.push(push);
     events.emit('push.received', push);
-    const ok = answer(200, 200, 'success', traceId, {
+    const ok = answer(200, 'success', traceId, {
       call_id: push.call_id,
       caller_id: push.caller_id,
       environment,

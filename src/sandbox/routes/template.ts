@@ -3,10 +3,12 @@ import { sameSecret as signaturesEqual, serviceSign as defaultServiceSign } from
 import { unitcastCustom as customSchema, unitcastRequest as unitcastSchema } from '../spec/requests.js';
 import { describeIssue, objectBody, type Handler, type Reply } from '../http.js';
 import type { ReceivedTemplate } from '../state.js';
-import { reachRefusalStatus, reachSuccess } from '../variants.js';
+import { reachSuccess } from '../variants.js';
 
-function answer(httpStatus: number, code: number, message: string, data: Record<string, unknown> = {}): Reply {
-  return { status: httpStatus, body: { request_id: `req-${randomBytes(8).toString('hex')}`, code, message, data } };
+/** The template answer; a refusal's HTTP status is its code (the router applies reach-refusal-200). */
+function answer(code: number, message: string, data: Record<string, unknown> = {}): Reply {
+  const body = { request_id: `req-${randomBytes(8).toString('hex')}`, code, message, data };
+  return code === 200 ? { status: 200, body } : { status: code, body, refusal: 'reach' };
 }
 
 /**
@@ -38,28 +40,25 @@ export const unitcastHandler: Handler = (ctx) => {
   const { options, state, events } = ctx.engine;
   const key = header(ctx.req.headers['x-service-sign-key']);
   const sign = header(ctx.req.headers['x-service-sign']);
-  if (!key) return answer(reachRefusalStatus(ctx.engine.variants, 401), 401, 'missing X-Service-Sign-Key header');
-  if (!signaturesEqual(options.signKey, key))
-    return answer(reachRefusalStatus(ctx.engine.variants, 401), 401, 'unknown X-Service-Sign-Key');
-  if (!sign) return answer(reachRefusalStatus(ctx.engine.variants, 401), 401, 'missing X-Service-Sign header');
+  if (!key) return answer(401, 'missing X-Service-Sign-Key header');
+  if (!signaturesEqual(options.signKey, key)) return answer(401, 'unknown X-Service-Sign-Key');
+  if (!sign) return answer(401, 'missing X-Service-Sign header');
   if (!signaturesEqual(defaultServiceSign(ctx.rawBody, options.signSecret), sign)) {
-    return answer(reachRefusalStatus(ctx.engine.variants, 401), 401, 'X-Service-Sign does not match the body');
+    return answer(401, 'X-Service-Sign does not match the body');
   }
   const parsed = unitcastSchema.safeParse(objectBody(ctx));
-  if (!parsed.success)
-    return answer(reachRefusalStatus(ctx.engine.variants, 400), 400, describeIssue(parsed.error.issues));
+  if (!parsed.success) return answer(400, describeIssue(parsed.error.issues));
   const msg = parsed.data;
   let custom: unknown;
   try {
     custom = JSON.parse(msg.custom);
   } catch {
-    return answer(reachRefusalStatus(ctx.engine.variants, 400), 400, 'custom must be a JSON text holding reply_url');
+    return answer(400, 'custom must be a JSON text holding reply_url');
   }
   const c = customSchema.safeParse(custom);
-  if (!c.success)
-    return answer(reachRefusalStatus(ctx.engine.variants, 400), 400, `custom: ${describeIssue(c.error.issues)}`);
+  if (!c.success) return answer(400, `custom: ${describeIssue(c.error.issues)}`);
   const taskId = `tpl-task-${String(++state.ids.template).padStart(6, '0')}`;
-  const reply = answer(200, 200, 'success', { task_id: taskId });
+  const reply = answer(200, 'success', { task_id: taskId });
   const received: ReceivedTemplate = {
     request_id: (reply.body as { request_id: string }).request_id,
     task_id: taskId,
