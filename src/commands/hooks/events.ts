@@ -17,7 +17,7 @@ import { tsvCell } from '../../output/output.js';
 import { csvLine, formulaSafe } from '../../report/csv.js';
 import type { EventSummary } from '../../schemas/detect.js';
 import { timeRange, timeText } from '../time-flags.js';
-import { readFailed, readSource } from './source.js';
+import { readFailed } from './source.js';
 import { forwardText } from '../../hooks/event-view.js';
 import { said } from '../../said.js';
 import { personKey } from '../../person.js';
@@ -177,7 +177,7 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
     throw new UsageError(said`--format must be one of ${FORMATS.join(', ')} (got "${opts.format}")`);
   const filter = eventFilter(opts, ctx.io.now());
   const csv = opts.format === 'csv';
-  const store = await readSource(ctx, opts);
+  const store = await (await ctx.store(opts)).events({});
   const out = await ctx.output();
   const json = out.json || opts.format === 'ndjson';
   const render: RenderOptions = { json, showNumbers: !!opts.showNumbers, skipVerify: false };

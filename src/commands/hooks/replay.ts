@@ -6,7 +6,7 @@ import type { HooksReplayLine } from '../../schemas/hooks-output.js';
 import { existsSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { NetworkError, ServiceError, ServiceUnavailableError, UsageError } from '../../errors.js';
-import { readFailed, readSource } from './source.js';
+import { readFailed } from './source.js';
 import { resend } from '../../hooks/resend.js';
 import { timeOf, timeText } from '../time-flags.js';
 import { chatbotSigning, forwardKey, parseEventTypes } from '../../hooks/plan.js';
@@ -81,7 +81,7 @@ export async function runHooksReplay(ctx: Context, opts: ReplayOptions): Promise
   // Failures the receiver will answer the same way again (4xx): exit 1; only 5xx/429 ones: exit 5.
   let refused = 0;
   const transport = await ctx.transport();
-  const store = await readSource(ctx, opts);
+  const store = await (await ctx.store(opts)).events({});
   try {
     for await (const event of store.read({
       ...(types ? { types } : {}),

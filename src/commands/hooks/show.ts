@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { NotFoundError } from '../../errors.js';
 import { eventDetail } from '../../hooks/event-view.js';
 import { printable } from '../../output/printable.js';
-import { readFailed, readSource } from './source.js';
+import { readFailed } from './source.js';
 import { plural } from '../../plural.js';
 import { said } from '../../said.js';
 
@@ -46,7 +46,7 @@ export function register(hooks: Command, { start }: Deps): void {
  * the body), the verdict and the key that matched, how many times it arrived, and its forward.
  */
 export async function runHooksShow(ctx: Context, opts: ShowOptions): Promise<number> {
-  const store = await readSource(ctx, opts);
+  const store = await (await ctx.store(opts)).events({});
   const out = await ctx.output();
   try {
     let detail;

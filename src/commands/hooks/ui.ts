@@ -11,7 +11,6 @@ import type { EventStore } from '../../store/events.js';
 import { HandlerErrors, type Handler } from '../../hooks/guard.js';
 import { eventFilter, exportLine, CSV_HEAD } from './events.js';
 import { chatbotSigning, forwardKey, type ChatbotSigning } from '../../hooks/plan.js';
-import { readSource } from './source.js';
 import { said } from '../../said.js';
 
 /** `hooks ui`: the command and its flags. */
@@ -171,7 +170,7 @@ export async function runHooksUi(ctx: Context, opts: UiOptions): Promise<number>
   // A filter reads through the whole record (pages of it): garbage at the pace of the reading,
   // which V8 meets by growing its heap, not by keeping anything (src/heap.ts).
   flatHeap();
-  const store = await readSource(ctx, opts);
+  const store = await (await ctx.store(opts)).events({});
   try {
     const stop = await serveInspector(ctx, store, opts, () => {
       const to = opts.forwardTo === undefined ? undefined : httpUrl(opts.forwardTo, '--forward-to');
