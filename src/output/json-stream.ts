@@ -64,7 +64,7 @@ export class JsonStream {
   /** A group of records, each as the checked answer holds it. */
   async records(items: readonly unknown[]): Promise<void> {
     if (!items.length) return;
-    const text = (this.count > 0 ? ',' : '') + recordsText(items);
+    const text = recordsText(items, this.count > 0);
     this.count += items.length;
     if (this.prefix === undefined) {
       this.held.push(redactValues(text));
@@ -99,22 +99,33 @@ export class JsonStream {
     await this.write(rest);
   }
 
-  /** Writes `text`, redacted unless it `was` (held groups). */
+  /**
+   * Writes `text`, redacted unless it `was` (held groups). Up to QUEUED bytes wait in stdout's
+   * queue while the next records are read (the pipe's reader and this process work at the same
+   * time); past that, its drain is awaited.
+   */
   private async write(text: string, was = false): Promise<void> {
-    if (this.stdout.write(was ? text : redactValues(text))) return;
+    const below = this.stdout.write(was ? text : redactValues(text)) || this.stdout.writableLength < QUEUED;
+    if (!below && !this.stdout.errored) await once(this.stdout, 'drain').catch(() => undefined);
     // A stdout that cannot be written (a full disk) is said as such, not as the request's failure.
-    if (!this.stdout.errored) await once(this.stdout, 'drain').catch(() => undefined);
     if (this.stdout.errored) throw stdoutFailed(this.stdout.errored);
   }
 }
 
+/** Bytes queued for stdout before the drain is awaited. */
+const QUEUED = 1 << 20;
+
 /**
  * A group of records as `JSON.stringify(answer, null, 2)` writes them inside the answer's array
- * (its elements 4 spaces in), with no comma before the first: one stringify for the group, of a
- * nested array, cut between `[\n  [` and `\n  ]\n]`.
+ * (its elements 4 spaces in), after a comma when others came `before`: one stringify for the
+ * group, of a nested array, cut between `[\n  [` and `\n  ]\n]`. The comma is that of a 0 put
+ * before the records, so that the text is one string (a comma added in front would be copied
+ * again by the redaction's search of it).
  */
-export function recordsText(items: readonly unknown[]): string {
-  return JSON.stringify([items], null, 2).slice(5, -6);
+function recordsText(items: readonly unknown[], before: boolean): string {
+  return before
+    ? JSON.stringify([[0, ...items]], null, 2).slice(11, -6)
+    : JSON.stringify([items], null, 2).slice(5, -6);
 }
 
 /** `whole` up to its array's opening bracket: `{\n  "TaskID": ...,\n  "detail": [`. */
