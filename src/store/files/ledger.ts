@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { Journals, Ledgers } from '../store.js';
+import type { JournalRecord, Journals, Ledgers } from '../store.js';
 import { FileJournals } from './journal.js';
 
 type Entry = { p: string; s: 'pending' | 'clear'; at: string };
@@ -10,8 +10,12 @@ export const ledgerName = (destination: string) => createHash('sha256').update(d
 
 /** Each person's last entry. */
 async function readLedger(store: Journals, name: string): Promise<Map<string, Entry>> {
+  return lastEntries((await store.read(name)) ?? []);
+}
+
+function lastEntries(records: readonly JournalRecord[]): Map<string, Entry> {
   const last = new Map<string, Entry>();
-  for (const e of (await store.read(name)) ?? []) if (typeof e.p === 'string') last.set(e.p, e as Entry);
+  for (const e of records) if (typeof e.p === 'string') last.set(e.p, e as Entry);
   return last;
 }
 
@@ -62,7 +66,7 @@ export function fileLedgers(stateDir: string): Ledgers {
         const records = (await store.read(name)) ?? [];
         const destination = records[0]?.destination;
         if (typeof destination !== 'string') continue;
-        const last = await readLedger(store, name);
+        const last = lastEntries(records);
         const times = [...last.values()]
           .filter((e) => e.s === 'pending')
           .map((e) => e.at)

@@ -3,6 +3,14 @@ import { DEDUP_WINDOW_MS, SHARED_PAIR_MS } from '../dedup.js';
 /** The memories forget their oldest keys beyond this many, so a flood cannot exhaust memory. */
 export const DEDUP_MAX_KEYS = 500_000;
 
+/** Forgets the entries last seen over `windowMs` before `now` (insertion order is age order: only the front). */
+function expire(map: Map<string, { last: number }>, now: number, windowMs: number): void {
+  for (const [key, entry] of map) {
+    if (now - entry.last <= windowMs) break;
+    map.delete(key);
+  }
+}
+
 interface Seen {
   count: number;
   last: number;
@@ -26,7 +34,7 @@ export class DedupStore {
    * durably recorded: an arrival answered 503 must not make its retry look like a duplicate.
    */
   hit(key: string, now: number): number {
-    this.expire(now);
+    expire(this.seen, now, this.windowMs);
     const entry = this.seen.get(key);
     if (entry) {
       entry.count += 1;
@@ -43,19 +51,12 @@ export class DedupStore {
 
   /** How many arrivals of `key` were recorded within the window, without recording one. */
   peek(key: string, now: number): number {
-    this.expire(now);
+    expire(this.seen, now, this.windowMs);
     return this.seen.get(key)?.count ?? 0;
   }
 
   get size(): number {
     return this.seen.size;
-  }
-
-  private expire(now: number): void {
-    for (const [key, entry] of this.seen) {
-      if (now - entry.last <= this.windowMs) break;
-      this.seen.delete(key);
-    }
   }
 }
 
@@ -79,7 +80,7 @@ export class SignPairs {
    * SHARED_PAIR_MS ago with other events only.
    */
   replay(pair: string, key: string, now: number): boolean {
-    this.expire(now);
+    expire(this.owners, now, this.windowMs);
     const entry = this.owners.get(pair);
     return entry !== undefined && !entry.keys.has(key) && now - entry.first > this.sharedMs;
   }
@@ -103,12 +104,5 @@ export class SignPairs {
       e.keys.delete(key);
       if (e.keys.size === 0) this.owners.delete(pair);
     };
-  }
-
-  private expire(now: number): void {
-    for (const [pair, entry] of this.owners) {
-      if (now - entry.last <= this.windowMs) break;
-      this.owners.delete(pair);
-    }
   }
 }
