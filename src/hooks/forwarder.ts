@@ -1,7 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Transport } from '../api/transport.js';
-import { REDACTED } from '../redact.js';
-import { recordBody, type Appended, type EventStore, type ForwardClaim, type HookRecord } from '../store/events.js';
+import { type Appended, type EventStore, type ForwardClaim, type HookRecord } from '../store/events.js';
 import type { HookMetrics } from './metrics.js';
 import type { ListenerEvent } from './listener-events.js';
 import {
@@ -10,8 +9,8 @@ import {
   EVENT_ID_HEADER,
   VERDICT_HEADER,
   notificationTransport,
-  passOnHeaders,
   post,
+  recorded,
   signedAs,
 } from './send.js';
 
@@ -54,12 +53,6 @@ export interface ForwarderState {
   canDefer: boolean;
   emit: (event: ListenerEvent) => void;
   metrics?: HookMetrics;
-}
-
-/** The headers a forward of a recorded request carries (a redacted value was never kept). */
-function recordedHeaders(record: HookRecord): Record<string, string> {
-  const recorded = Object.fromEntries(Object.entries(record.headers).filter(([, v]) => v !== REDACTED));
-  return { ...passOnHeaders(recorded), [VERDICT_HEADER]: record.verdict ?? 'unsigned' };
 }
 
 /**
@@ -219,7 +212,7 @@ export class Forwarder {
           });
           continue;
         }
-        this.enqueue({ ...d, raw: recordBody(record), headers: recordedHeaders(record) });
+        this.enqueue({ ...d, ...recorded(record) });
       }
     } finally {
       this.refilling = false;
@@ -360,8 +353,7 @@ export class Forwarder {
           if ((first ?? 2) > 1) this.state.metrics?.forwardRepeated.inc();
           // Its age counts from when it was received, on whichever receiver.
           const at = performance.now() - Math.max(0, Date.now() - Date.parse(e.record.time));
-          const headers = recordedHeaders(e.record);
-          const job = { id: e.id, time: e.record.time, at, raw: recordBody(e.record), headers };
+          const job = { id: e.id, time: e.record.time, at, ...recorded(e.record) };
           this.enqueue(first === undefined ? job : { ...job, first, claimedAt });
         }
         if (taken.length < limit) break;

@@ -2,6 +2,8 @@ import { Transport, type TransportOptions } from '../api/transport.js';
 import { NetworkError } from '../errors.js';
 import { USER_AGENT } from '../version.js';
 import { webhookHeaders } from '../signing/webhook.js';
+import { REDACTED } from '../redact.js';
+import { recordBody, type HookRecord } from '../store/events.js';
 
 /** `--forward-to`: retries after a failed attempt (the transport's back-off) and the timeout of each. */
 const FORWARD_RETRIES = 3;
@@ -47,6 +49,15 @@ export function passOnHeaders(headers: Record<string, string | string[] | undefi
     out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/** A recorded request's bytes, and the headers its forward carries (a redacted value was never kept). */
+export function recorded(record: HookRecord): { raw: Buffer; headers: Record<string, string> } {
+  const headers = Object.fromEntries(Object.entries(record.headers).filter(([, v]) => v !== REDACTED));
+  return {
+    raw: recordBody(record),
+    headers: { ...passOnHeaders(headers), [VERDICT_HEADER]: record.verdict ?? 'unsigned' },
+  };
 }
 
 /**
