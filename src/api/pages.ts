@@ -1,11 +1,10 @@
 import { ServiceError } from '../errors.js';
 import type { WorkflowInstance, WorkflowListData } from '../schemas/workflow.js';
 import { said } from '../said.js';
+import { PAGED_ENDPOINT as ENDPOINT } from './reads.js';
 
 /** A walk ends here whatever the service answers: 10,000 pages of anything is not a list. */
 const MAX_PAGES = 10_000;
-
-const ENDPOINT = 'GET /service/cloud/workflow/instancelist';
 
 /**
  * Every page of the workflow instance list. The spec gives `count` as the overall number and no

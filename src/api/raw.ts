@@ -55,8 +55,7 @@ export async function cloudRequest(
     return { data, text: res!.text, status: res!.status, headers: res!.headers };
   } catch (error) {
     // The whole answer of a refusal is still worth seeing with --raw or -i.
-    const details = error instanceof ServiceError ? error : undefined;
-    if (details && res) onAnswer(res);
+    if (error instanceof ServiceError && res) onAnswer(res);
     throw error;
   }
 }

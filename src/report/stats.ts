@@ -74,6 +74,13 @@ function hourOf(ms: number): string {
   return `${new Date(ms - (ms % 3_600_000)).toISOString().slice(0, 13)}:00:00Z`;
 }
 
+/** The value of `key` in `map`, made first when there is none. */
+function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) map.set(key, (value = make()));
+  return value;
+}
+
 class QuestionTally {
   count = 0;
   type = new Tally();
@@ -127,9 +134,7 @@ export class CallStats {
     this.statuses.add(call.status);
     this.intentions.add(call.intention);
     if (call.description !== undefined && call.description.trim() !== '') {
-      let d = this.descriptions.get(call.intention);
-      if (!d) this.descriptions.set(call.intention, (d = new Tally()));
-      d.add(call.description);
+      entry(this.descriptions, call.intention, () => new Tally()).add(call.description);
     }
     this.labels.add(call.label);
     this.ringTypes.add(call.ringType);
@@ -144,19 +149,14 @@ export class CallStats {
       this.ranges[DURATION_RANGES.findIndex(([, below]) => call.duration! < below)]! += 1;
     }
     if (call.called && call.start !== undefined) {
-      const hour = hourOf(call.start);
-      const h = this.hours.get(hour);
-      if (h) {
-        h[0] += 1;
-        if (call.connected) h[1] += 1;
-      } else this.hours.set(hour, [1, call.connected ? 1 : 0]);
+      const h = entry(this.hours, hourOf(call.start), (): [number, number] => [0, 0]);
+      h[0] += 1;
+      if (call.connected) h[1] += 1;
     }
     if (call.questions) {
       this.sawQuestions = true;
       for (const qa of call.questions) {
-        const name = valueOf(qa?.question_name);
-        let q = this.questions.get(name);
-        if (!q) this.questions.set(name, (q = new QuestionTally()));
+        const q = entry(this.questions, valueOf(qa?.question_name), () => new QuestionTally());
         q.count++;
         q.type.add(valueOf(qa?.question_type));
         q.answers.add(valueOf(qa?.answer));
@@ -180,28 +180,19 @@ export class CallStats {
       'redialLabel',
     ] as const)
       this[k].merge(o[k]);
-    for (const [intention, d] of o.descriptions) {
-      const mine = this.descriptions.get(intention);
-      if (mine) mine.merge(d);
-      else this.descriptions.set(intention, d);
-    }
+    for (const [intention, d] of o.descriptions) entry(this.descriptions, intention, () => new Tally()).merge(d);
     for (const v of o.talkRounds) this.talkRounds.push(v);
     for (const v of o.durations) this.durations.push(v);
     o.ranges.forEach((n, i) => (this.ranges[i]! += n));
     for (const [hour, [called, connected]] of o.hours) {
-      const h = this.hours.get(hour);
-      if (h) {
-        h[0] += called;
-        h[1] += connected;
-      } else this.hours.set(hour, [called, connected]);
+      const h = entry(this.hours, hour, (): [number, number] => [0, 0]);
+      h[0] += called;
+      h[1] += connected;
     }
     for (const [name, q] of o.questions) {
-      const mine = this.questions.get(name);
-      if (!mine) this.questions.set(name, q);
-      else {
-        mine.count += q.count;
-        for (const k of ['type', 'answers', 'verification', 'whether', 'statuses'] as const) mine[k].merge(q[k]);
-      }
+      const mine = entry(this.questions, name, () => new QuestionTally());
+      mine.count += q.count;
+      for (const k of ['type', 'answers', 'verification', 'whether', 'statuses'] as const) mine[k].merge(q[k]);
     }
     this.sawQuestions ||= o.sawQuestions;
   }
