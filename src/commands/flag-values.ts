@@ -45,6 +45,16 @@ interface Range {
   max: number;
 }
 
+/** A decimal number within `range`, with at most `places` decimals when given; `expected` names it in errors. */
+function decimalIn(expected: string, range: Range, places?: number): (value: string) => number {
+  return (value) => {
+    const n = decimal(value, expected);
+    if (!(n >= range.min && n <= range.max) || (places !== undefined && !hasPlaces(n, places)))
+      throw new InvalidArgumentError(`expected ${expected}, got "${value}"`);
+    return n;
+  };
+}
+
 /**
  * Seconds with at most millisecond precision, from `min` to `max` (default: what a timer honours).
  * Returns seconds; `Math.round(s * 1000)` is then a valid timer delay.
@@ -52,13 +62,8 @@ interface Range {
 export function seconds(range: Partial<Range> = {}): (value: string) => number {
   const min = range.min ?? 0.001;
   const max = Math.min(range.max ?? MAX_TIMER_SECONDS, MAX_TIMER_SECONDS);
-  const expected = `seconds from ${show(min)} to ${show(max)}, at most 3 decimals`;
-  return (value) => {
-    const n = decimal(value, expected);
-    if (!(n >= min && n <= max) || !hasPlaces(n, 3))
-      throw new InvalidArgumentError(`expected ${expected}, got "${value}"`);
-    return Math.round(n * 1000) / 1000;
-  };
+  const read = decimalIn(`seconds from ${show(min)} to ${show(max)}, at most 3 decimals`, { min, max }, 3);
+  return (value) => Math.round(read(value) * 1000) / 1000;
 }
 
 /** Whole milliseconds from `min` to `max` (default 0 to what a timer honours). */
@@ -73,13 +78,7 @@ export const timeoutSeconds = seconds(TIMEOUT);
 
 /** Per-second rates (`--rate`), at most 3 decimals: 1000/rate ms between sends is a delay a timer honours. */
 export function rate(range: Range = RATE): (value: string) => number {
-  const expected = `a rate per second from ${show(range.min)} to ${show(range.max)}, at most 3 decimals`;
-  return (value) => {
-    const n = decimal(value, expected);
-    if (!(n >= range.min && n <= range.max) || !hasPlaces(n, 3))
-      throw new InvalidArgumentError(`expected ${expected}, got "${value}"`);
-    return n;
-  };
+  return decimalIn(`a rate per second from ${show(range.min)} to ${show(range.max)}, at most 3 decimals`, range, 3);
 }
 
 /** A whole number from `min` to `max` (both within Number.MAX_SAFE_INTEGER); `what` names it in errors. */
@@ -102,12 +101,7 @@ export function wholeNumber(
 
 /** A positive number of no particular unit (a speed-up factor): finite, from `min` to `max`. */
 export function number(range: Range): (value: string) => number {
-  const expected = `a positive number from ${show(range.min)} to ${show(range.max)}`;
-  return (value) => {
-    const n = decimal(value, expected);
-    if (!(n >= range.min && n <= range.max)) throw new InvalidArgumentError(`expected ${expected}, got "${value}"`);
-    return n;
-  };
+  return decimalIn(`a positive number from ${show(range.min)} to ${show(range.max)}`, range);
 }
 
 /** `1` or more. */
