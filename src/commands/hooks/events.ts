@@ -3,24 +3,14 @@ import { choosesOutput, positiveInt, type Deps } from '../action.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { storeFileOption, storeOption } from '../flags/store.js';
 import { once } from 'node:events';
-import type { HooksEventsLine } from '../../schemas/hooks-output.js';
 import { plural } from '../../plural.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
-import { flatHeap } from '../../heap.js';
-import { EVENT_TYPES, type EventType } from '../../schemas/events.js';
-import { recordFacts, shownFacts } from '../../store/facts.js';
-import { maskNumber, printable } from '../../output/printable.js';
-import type { EventFilter, StoredEvent } from '../../store/events.js';
-import { eventLine, eventObject, type RenderOptions } from '../serve-hooks/render.js';
-import { tsvCell } from '../../output/output.js';
-import { csvLine, formulaSafe } from '../../report/csv.js';
-import type { EventSummary } from '../../schemas/detect.js';
-import { timeRange, timeText } from '../time-flags.js';
+import type { StoredEvent } from '../../store/events.js';
+import type { RenderOptions } from '../serve-hooks/render.js';
+import { timeText } from '../time-flags.js';
 import { readFailed } from './source.js';
-import { forwardText } from '../../hooks/event-view.js';
 import { said } from '../../said.js';
-import { personKey } from '../../person.js';
 
 /** `hooks events`: the command and its flags. */
 function declare(hooks: Command) {
@@ -87,83 +77,6 @@ export function register(hooks: Command, { start }: Deps): void {
 }
 
 const FORMATS = ['csv', 'ndjson'];
-/** The piped columns: TSV lines, or CSV with `--format csv`. */
-const COLUMNS = ['id', 'time', 'type', 'plan', 'task', 'callee', 'status', 'verdict', 'retry', 'httpStatus', 'forward'];
-
-const VERDICTS = ['verified', 'rejected', 'unverified', 'skipped', 'unsigned', 'refused'];
-
-/** The filter the flags ask for; a bad value is a usage error. */
-export function eventFilter(opts: EventsOptions, now: number): EventFilter {
-  const filter: EventFilter = {};
-  if (opts.type !== undefined) {
-    const types = opts.type
-      .split(',')
-      .map((t) => t.trim())
-      .filter(Boolean);
-    for (const t of types)
-      if (t !== 'refused' && !(EVENT_TYPES as readonly string[]).includes(t))
-        throw new UsageError(said`--type: unknown type ${t} (one of ${[...EVENT_TYPES, 'refused'].join(', ')})`);
-    filter.types = new Set(types as Array<EventType | 'refused'>);
-  }
-  const { start, end } = timeRange({ flag: '--since', value: opts.since }, { flag: '--until', value: opts.until }, now);
-  if (start !== undefined) filter.since = start;
-  if (end !== undefined) filter.until = end;
-  if (opts.plan !== undefined) filter.plan = opts.plan;
-  if (opts.task !== undefined) filter.task = opts.task;
-  // The person as events name them (src/person.ts): `+62 812-3450-0014` finds +6281234500014.
-  if (opts.callee !== undefined) filter.callee = personKey(opts.callee);
-  if (opts.verdict !== undefined) {
-    const v = opts.verdict
-      .split(',')
-      .map((t) => t.trim())
-      .filter(Boolean);
-    for (const t of v)
-      if (!VERDICTS.includes(t))
-        throw new UsageError(said`--verdict: unknown verdict ${t} (one of ${VERDICTS.join(', ')})`);
-    filter.verdicts = new Set(v);
-  }
-  if (opts.retries !== undefined) filter.retries = opts.retries;
-  if (opts.limit !== undefined) filter.limit = opts.limit;
-  return filter;
-}
-
-/** The piped columns of an event (TSV, CSV). */
-function cells(e: StoredEvent, summary: EventSummary, showNumbers: boolean): Array<string | number | undefined> {
-  const callee = summary.callee === undefined ? '' : showNumbers ? summary.callee : maskNumber(summary.callee);
-  return [
-    e.id,
-    e.record.time,
-    e.record.type ?? 'refused',
-    summary.plan,
-    summary.task,
-    callee,
-    summary.status,
-    e.record.verdict ?? '',
-    e.record.retry,
-    e.record.status,
-    forwardText(e),
-  ];
-}
-
-/** The CSV header of `--format csv` (and the inspector's export). */
-export const CSV_HEAD = csvLine(COLUMNS);
-
-/**
- * One event as a line of `--format csv` or of `--json` / `--format ndjson` (and of the inspector's
- * export). A CSV cell a sender wrote never runs as a spreadsheet's formula (formulaSafe).
- */
-export function exportLine(format: 'csv' | 'ndjson', showNumbers: boolean): (e: StoredEvent) => string {
-  const render: RenderOptions = { json: true, showNumbers, skipVerify: false };
-  if (format === 'csv')
-    return (e) =>
-      csvLine(cells(e, shownFacts(e.record), showNumbers).map((v) => (typeof v === 'string' ? formulaSafe(v) : v)));
-  return (e) => {
-    const { seq: _seq, ...o } = eventObject(0, e.record, recordFacts(e.record), render);
-    void _seq;
-    const line = { id: e.id, ...o, ...(e.forward ? { forward: e.forward } : {}) } satisfies HooksEventsLine;
-    return `${JSON.stringify(line)}\n`;
-  };
-}
 
 /** Whether id `a` comes after id `b` (decimal numbers as text, without leading zeros). */
 const later = (a: string, b: string) => a.length > b.length || (a.length === b.length && a > b);
@@ -175,6 +88,14 @@ const later = (a: string, b: string) => a.length > b.length || (a.length === b.l
 export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise<number> {
   if (opts.format !== undefined && !FORMATS.includes(opts.format))
     throw new UsageError(said`--format must be one of ${FORMATS.join(', ')} (got "${opts.format}")`);
+  // What the run needs beyond its flags is loaded when it runs: declaring `hooks` stays light.
+  const { eventFilter, exportLine, cells, CSV_HEAD } = await import('./event-lines.js');
+  const { eventLine } = await import('../serve-hooks/render.js');
+  const { printable } = await import('../../output/printable.js');
+  const { tsvCell } = await import('../../output/output.js');
+  const { forwardText } = await import('../../hooks/event-view.js');
+  const { shownFacts } = await import('../../store/facts.js');
+  const { flatHeap } = await import('../../heap.js');
   const filter = eventFilter(opts, ctx.io.now());
   const csv = opts.format === 'csv';
   const store = await (await ctx.store(opts)).events({});

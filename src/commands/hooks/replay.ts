@@ -7,9 +7,7 @@ import { existsSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { NetworkError, ServiceError, ServiceUnavailableError, UsageError } from '../../errors.js';
 import { readFailed } from './source.js';
-import { resend } from '../../hooks/resend.js';
 import { timeOf, timeText } from '../time-flags.js';
-import { chatbotSigning, forwardKey, parseEventTypes } from '../../hooks/plan.js';
 import { httpUrl } from '../../config/http-url.js';
 import { said } from '../../said.js';
 
@@ -66,6 +64,8 @@ export function register(hooks: Command, { start }: Deps): void {
 /** Sends recorded events again, byte for byte, in the order they arrived. */
 export async function runHooksReplay(ctx: Context, opts: ReplayOptions): Promise<number> {
   if (opts.log !== undefined && !existsSync(opts.log)) throw new UsageError(said`--log: no such file ${opts.log}`);
+  const { chatbotSigning, forwardKey, parseEventTypes } = await import('../../hooks/plan.js');
+  const { resend } = await import('../../hooks/resend.js');
   const to = httpUrl(opts.to, '--to');
   const types = parseEventTypes(opts.events);
   const since = opts.since === undefined ? undefined : timeOf(opts.since, ctx.io.now(), '--since');

@@ -5,8 +5,6 @@ import { storeFileOption, storeOption } from '../flags/store.js';
 import type { HooksShowJson } from '../../schemas/hooks-output.js';
 import type { Context } from '../../context.js';
 import { NotFoundError } from '../../errors.js';
-import { eventDetail } from '../../hooks/event-view.js';
-import { printable } from '../../output/printable.js';
 import { readFailed } from './source.js';
 import { plural } from '../../plural.js';
 import { said } from '../../said.js';
@@ -46,6 +44,8 @@ export function register(hooks: Command, { start }: Deps): void {
  * the body), the verdict and the key that matched, how many times it arrived, and its forward.
  */
 export async function runHooksShow(ctx: Context, opts: ShowOptions): Promise<number> {
+  const { eventDetail } = await import('../../hooks/event-view.js');
+  const { printable } = await import('../../output/printable.js');
   const store = await (await ctx.store(opts)).events({});
   const out = await ctx.output();
   try {

@@ -6,11 +6,9 @@ import { readFileSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { LocalError, UsageError } from '../../errors.js';
 import { httpUrl } from '../../config/http-url.js';
-import { flatHeap } from '../../heap.js';
 import type { EventStore } from '../../store/events.js';
-import { HandlerErrors, type Handler } from '../../hooks/guard.js';
-import { eventFilter, exportLine, CSV_HEAD } from './events.js';
-import { chatbotSigning, forwardKey, type ChatbotSigning } from '../../hooks/plan.js';
+import type { Handler } from '../../hooks/guard.js';
+import type { ChatbotSigning } from '../../hooks/plan.js';
 import { said } from '../../said.js';
 
 /** `hooks ui`: the command and its flags. */
@@ -104,6 +102,8 @@ export async function serveInspector(
   },
 ): Promise<() => Promise<void>> {
   const out = await ctx.output();
+  const { HandlerErrors } = await import('../../hooks/guard.js');
+  const { eventFilter, exportLine, CSV_HEAD } = await import('./event-lines.js');
   const failed = beside.failed ?? ((h, e) => handlerErrors.failed(h, e));
   const handlerErrors = new HandlerErrors((message) => out.error(message));
   const host = flags.host ?? '127.0.0.1';
@@ -169,6 +169,8 @@ export async function runHooksUi(ctx: Context, opts: UiOptions): Promise<number>
   ctx.stampLines = 'always';
   // A filter reads through the whole record (pages of it): garbage at the pace of the reading,
   // which V8 meets by growing its heap, not by keeping anything (src/heap.ts).
+  const { flatHeap } = await import('../../heap.js');
+  const { chatbotSigning, forwardKey } = await import('../../hooks/plan.js');
   flatHeap();
   const store = await (await ctx.store(opts)).events({});
   try {
