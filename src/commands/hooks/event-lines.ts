@@ -11,7 +11,6 @@ import { timeRange } from '../time-flags.js';
 import { forwardText } from '../../hooks/event-view.js';
 import { said } from '../../said.js';
 import { personKey } from '../../person.js';
-import type { EventsOptions } from './events.js';
 
 // What `hooks events` and the inspector's page share: the filter of the flags (or of the page's
 // address) and an event's exported line. The commands import it when they run.
@@ -20,8 +19,21 @@ const COLUMNS = ['id', 'time', 'type', 'plan', 'task', 'callee', 'status', 'verd
 
 const VERDICTS = ['verified', 'rejected', 'unverified', 'skipped', 'unsigned', 'refused'];
 
+/** The flags of `hooks events` that filter (the inspector's address names the same). */
+interface FilterFlags {
+  type?: string | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+  plan?: string | undefined;
+  task?: string | undefined;
+  callee?: string | undefined;
+  verdict?: string | undefined;
+  retries?: boolean | undefined;
+  limit?: number | undefined;
+}
+
 /** The filter the flags ask for; a bad value is a usage error. */
-export function eventFilter(opts: EventsOptions, now: number): EventFilter {
+export function eventFilter(opts: FilterFlags, now: number): EventFilter {
   const filter: EventFilter = {};
   if (opts.type !== undefined) {
     const types = opts.type
