@@ -241,6 +241,10 @@ describe('PostgreSQL store', () => {
 
   it('a closed store forgets no more, even when an append it was writing finishes after close()', async () => {
     const short = await PostgresEvents.open(url, { windowMs: 100, forgetEveryMs: 100 });
+    // The pool opens its connection on the first append (the schema is checked on a connection of
+    // its own): one append first, so that the batches below are written at once, one of them
+    // still under way when close() is called.
+    await short.append(record({ TaskID: 'T-closing-warm', Sign: 's' }), 'task.end#closing-warm');
     let passes = 0;
     const forget = short.forgetKeys.bind(short);
     short.forgetKeys = (before) => {
