@@ -87,7 +87,6 @@ function optionsOf(command: Command, positional: unknown[]): Record<string, unkn
   return opts;
 }
 
-/** Flags that choose what is printed, as `--json` does (see choosesOutput). */
 const OUTPUT_FLAGS = new WeakSet<object>();
 
 /**

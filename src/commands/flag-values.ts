@@ -104,9 +104,7 @@ export function number(range: Range): (value: string) => number {
   return decimalIn(`a positive number from ${show(range.min)} to ${show(range.max)}`, range);
 }
 
-/** `1` or more. */
 export const positiveInt = wholeNumber({ min: 1 });
-/** `0` or more. */
 export const nonNegativeInt = wholeNumber({ min: 0 });
 /** A TCP port, 0 (pick a free one) to 65535. */
 export const port = wholeNumber({ min: 0, max: 65535 }, '', 'a port');

@@ -3,7 +3,6 @@ import { formatProblem, type Problem } from '../csv/problems.js';
 import { plural } from '../plural.js';
 import { said, type Said } from '../said.js';
 
-/** How often the terminal's status line is redrawn. */
 const REDRAW_MS = 100;
 
 export interface ProgressOptions {
@@ -90,7 +89,6 @@ export class Progress {
     this.drawn = true;
   }
 
-  /** Removes the status line, if one is shown. */
   clear(): void {
     if (this.drawn) this.io.stderr.write('\r\x1b[2K');
     this.drawn = false;

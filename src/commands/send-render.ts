@@ -25,7 +25,6 @@ const PIPED_LINE_MS = 1_000;
 interface SendWords {
   /** What one send is: `call`, `message`. */
   one: string;
-  /** The confirmation's question, for `n` sends. */
   question(n: number): string;
   /** A single send's confirmation lines. */
   summary(): string[];

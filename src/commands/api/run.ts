@@ -9,7 +9,6 @@ import type { RawAnswer, RawRequest } from '../../api/raw.js';
 import { readAll } from '../../io-read.js';
 import { said } from '../../said.js';
 
-/** `api <METHOD> <PATH>`: the command and its flags. */
 function declare(parent: Command) {
   return parent
     .command('api <METHOD> <PATH>')
@@ -106,7 +105,6 @@ export function register(parent: Command, { start }: Deps): void {
 /** Field names whose values are secrets: never accepted as flag values (they would show in `ps`). */
 const SECRET_FIELDS = /^(APPSecret|token|push_token|Sign)$/i;
 
-/** Runs `api`. */
 export async function runApi(ctx: Context, opts: ApiOptions): Promise<number> {
   const { method: methodArg, path: pathArg } = opts;
   const method = methodArg.toUpperCase();

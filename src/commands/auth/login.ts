@@ -8,7 +8,6 @@ import type { AuthLoginJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
-/** `auth login`: the command and its flags. */
 function declare(auth: Command) {
   return auth
     .command('login', { isDefault: true })
@@ -39,7 +38,6 @@ export function register(auth: Command, { start }: Deps): void {
   declare(auth).action((flags, command) => start(command, runLogin, flags));
 }
 
-/** Runs `auth login`. */
 export async function runLogin(ctx: Context, opts: LoginOptions): Promise<number> {
   const settings = await ctx.settings();
   const prompter = ctx.io.prompter;

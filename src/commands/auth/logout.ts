@@ -5,7 +5,6 @@ import type { AuthLogoutJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
-/** `auth logout`: the command and its flags. */
 function declare(auth: Command) {
   return auth
     .command('logout')
@@ -22,7 +21,6 @@ export function register(auth: Command, { start }: Deps): void {
   declare(auth).action((flags, command) => start(command, runLogout, flags));
 }
 
-/** Runs `auth logout`. */
 export async function runLogout(ctx: Context, _opts: LogoutOptions): Promise<number> {
   const { updateProfile } = await import('../../config/config-file.js');
   let had = false;

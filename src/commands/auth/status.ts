@@ -6,7 +6,6 @@ import type { AuthStatusJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
-/** `auth status`: the command and its flags. */
 function declare(auth: Command) {
   return auth
     .command('status')

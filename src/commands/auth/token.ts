@@ -6,7 +6,6 @@ import type { AuthTokenJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
-/** `auth token`: the command and its flags. */
 function declare(auth: Command) {
   return auth
     .command('token')

@@ -3,7 +3,6 @@ import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { script, SHELLS, type Shell } from '../../completion/scripts.js';
 
-/** `completion <shell>`: the command and its flags (none of its own). */
 function declare(parent: Command) {
   return parent
     .command('completion')
@@ -28,7 +27,6 @@ export function register(parent: Command, { start }: Deps): void {
   declare(parent).action((shell, flags, command) => start(command, runCompletion, { ...flags, shell }));
 }
 
-/** Runs `completion`. */
 export async function runCompletion(ctx: Context, opts: CompletionOptions): Promise<number> {
   ctx.io.stdout.write(script(opts.shell));
   return 0;

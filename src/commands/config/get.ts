@@ -17,7 +17,6 @@ export const KEYS_HELP = Object.entries(SETTINGS)
   )
   .join('\n');
 
-/** `config get <key>`: the command and its flags. */
 function declare(config: Command) {
   return config
     .command('get <key>')
@@ -35,7 +34,6 @@ export function register(config: Command, { start }: Deps): void {
   declare(config).action((key, flags, command) => start(command, runConfigGet, { ...flags, key }));
 }
 
-/** Runs `config get`. */
 export async function runConfigGet(ctx: Context, opts: ConfigGetOptions): Promise<number> {
   const { key } = opts;
   if (!isSettingKey(key)) throw new UsageError(said`unknown setting ${key}; see \`callctl config list\``);

@@ -7,7 +7,6 @@ import { readConfigFile } from '../../config/config-file.js';
 import type { ConfigListJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `config list`: the command and its flags. */
 function declare(config: Command) {
   return config
     .command('list')
@@ -24,7 +23,6 @@ export function register(config: Command, { start }: Deps): void {
   declare(config).action((flags, command) => start(command, runConfigList, flags));
 }
 
-/** Runs `config list`. */
 export async function runConfigList(ctx: Context, _opts: ConfigListOptions): Promise<number> {
   const settings = await ctx.settings();
   const rows = SETTING_KEYS.map((key) => {

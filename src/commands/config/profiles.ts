@@ -6,7 +6,6 @@ import type { ConfigProfilesJson, ProfileRow } from '../../schemas/local-output.
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
-/** `config profiles`: the command and its flags. */
 function declare(config: Command) {
   return config
     .command('profiles')

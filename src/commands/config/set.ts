@@ -10,7 +10,6 @@ import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { KEYS_HELP } from './get.js';
 import { said } from '../../said.js';
 
-/** `config set <key> [value]`: the command and its flags. */
 function declare(config: Command) {
   return config
     .command('set <key> [value]')
@@ -30,7 +29,6 @@ export function register(config: Command, { start }: Deps): void {
   declare(config).action((key, value, flags, command) => start(command, runConfigSet, { ...flags, key, value }));
 }
 
-/** Runs `config set`. */
 export async function runConfigSet(ctx: Context, opts: ConfigSetOptions): Promise<number> {
   const { key } = opts;
   let { value } = opts;

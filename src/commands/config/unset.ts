@@ -7,7 +7,6 @@ import type { ConfigUnsetJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
-/** `config unset <key>`: the command and its flags. */
 function declare(config: Command) {
   return config
     .command('unset <key>')
@@ -24,7 +23,6 @@ export function register(config: Command, { start }: Deps): void {
   declare(config).action((key, flags, command) => start(command, runConfigUnset, { ...flags, key }));
 }
 
-/** Runs `config unset`. */
 export async function runConfigUnset(ctx: Context, opts: ConfigUnsetOptions): Promise<number> {
   const { key } = opts;
   if (!isSettingKey(key)) throw new UsageError(said`unknown setting ${key}`);

@@ -7,7 +7,6 @@ import type { ConfigUseJson } from '../../schemas/local-output.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
-/** `config use <name>`: the command and its flags. */
 function declare(config: Command) {
   return config
     .command('use <name>')

@@ -33,7 +33,6 @@ export function reportFlags<A extends unknown[], O extends OptionValues, G exten
     .addOption(choosesOutput(new Option('--csv', 'deprecated: --format csv').hideHelp()));
 }
 
-/** The report flags, as emitReport reads them. */
 interface ReportFlags {
   format?: 'csv' | 'html';
   output?: string;

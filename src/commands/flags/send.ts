@@ -79,7 +79,6 @@ export function sendFlags<A extends unknown[], O extends OptionValues, G extends
     .addOption(storeFileOption());
 }
 
-/** The send flags, as a run reads them. */
 export interface SendFlags {
   yes?: true;
   quiet?: true;
@@ -155,7 +154,6 @@ export interface FileView {
   shown: string;
   /** The lines above the counts (endpoint, template...). */
   about: string[];
-  /** The results file. */
   results: string;
 }
 

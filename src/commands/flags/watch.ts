@@ -26,7 +26,6 @@ export const intervalOption = () =>
 export const exitStatusOption = () =>
   new Option('--exit-status', 'watch until a final state: exit 0 when finished, 1 when canceled (implies --watch)');
 
-/** The watch flags, as a run reads them. */
 interface WatchFlags {
   interval: number;
   exitStatus?: boolean;

@@ -11,7 +11,6 @@ import { timeOf, timeText } from '../time-flags.js';
 import { httpUrl } from '../../config/http-url.js';
 import { said } from '../../said.js';
 
-/** `hooks replay`: the command and its flags. */
 function declare(hooks: Command) {
   return hooks
     .command('replay')

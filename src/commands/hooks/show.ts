@@ -9,7 +9,6 @@ import { readFailed } from './source.js';
 import { plural } from '../../plural.js';
 import { said } from '../../said.js';
 
-/** `hooks show <id>`: the command and its flags. */
 function declare(hooks: Command) {
   return hooks
     .command('show <id>')

@@ -20,7 +20,6 @@ function typeArgument() {
   return argument;
 }
 
-/** `hooks trigger <type>`: the command and its flags. */
 function declare(hooks: Command) {
   return hooks
     .command('trigger')

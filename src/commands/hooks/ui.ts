@@ -11,7 +11,6 @@ import type { Handler } from '../../hooks/guard.js';
 import type { ChatbotSigning } from '../../hooks/plan.js';
 import { said } from '../../said.js';
 
-/** `hooks ui`: the command and its flags. */
 function declare(hooks: Command) {
   return hooks
     .command('ui')

@@ -3,7 +3,6 @@ import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `plan detail <PlanName>`: the command and its flags (none of its own). */
 function declare(plan: Command) {
   return plan
     .command('detail <PlanName>')
@@ -28,7 +27,6 @@ export function register(plan: Command, { start }: Deps): void {
   declare(plan).action((planName, flags, command) => start(command, runPlanDetail, { ...flags, planName }));
 }
 
-/** Runs `plan detail`. */
 export async function runPlanDetail(ctx: Context, opts: PlanDetailOptions): Promise<number> {
   const { getPlanDetail } = await import('../../api/cloud.js');
   const plan = await getPlanDetail(await ctx.client(), opts.planName);

@@ -7,7 +7,6 @@ import { emitReport, REPORT_HELP, reportFlags } from '../flags/report.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
-/** `plan report <PlanName>`: the command and its flags. */
 function declare(plan: Command) {
   return reportFlags(
     plan
@@ -36,7 +35,6 @@ export function register(plan: Command, { start }: Deps): void {
   declare(plan).action((planName, flags, command) => start(command, runPlanReport, { ...flags, planName }));
 }
 
-/** Runs `plan report`. */
 export async function runPlanReport(ctx: Context, opts: PlanReportOptions): Promise<number> {
   const { planName } = opts;
   if (!planName.trim()) throw new UsageError(said`PlanName is empty`);

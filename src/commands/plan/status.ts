@@ -4,7 +4,6 @@ import type { Context } from '../../context.js';
 import { exitStatusOption, intervalOption, runWatch, watchOption } from '../flags/watch.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `plan status <PlanName>`: the command and its flags. */
 function declare(plan: Command) {
   return plan
     .command('status <PlanName>')
@@ -31,14 +30,12 @@ ${JSON_SHAPES.planStatus}`,
     );
 }
 
-/** What runPlanStatus is given: the flags of the declaration, and the plan's name. */
 export type PlanStatusOptions = FlagsOf<typeof declare> & { planName: string };
 
 export function register(plan: Command, { start }: Deps): void {
   declare(plan).action((planName, flags, command) => start(command, runPlanStatus, { ...flags, planName }));
 }
 
-/** Runs `plan status`. */
 export async function runPlanStatus(ctx: Context, opts: PlanStatusOptions): Promise<number> {
   const { planName } = opts;
   const { getPlanStatus } = await import('../../api/cloud.js');

@@ -3,7 +3,6 @@ import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `robots`: the command and its flags (none of its own). */
 function declare(parent: Command) {
   return parent
     .command('robots')
@@ -28,7 +27,6 @@ export function register(parent: Command, { start }: Deps): void {
   declare(parent).action((flags, command) => start(command, runRobots, flags));
 }
 
-/** Runs `robots`. */
 export async function runRobots(ctx: Context, _opts: RobotsOptions): Promise<number> {
   const { listRobots } = await import('../../api/cloud.js');
   const robots = await listRobots(await ctx.client());

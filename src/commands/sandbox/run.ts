@@ -70,7 +70,6 @@ function startTime(value: string): string {
   return value;
 }
 
-/** `sandbox`: the command and its flags. */
 function declare(parent: Command) {
   return parent
     .command('sandbox')

@@ -9,7 +9,6 @@ import { bomOption, excelOption, exportFormatOption, exportOutputOption } from '
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
-/** `task detail <TaskID>`: the command and its flags. */
 function declare(task: Command) {
   return task
     .command('detail <TaskID>')
@@ -59,7 +58,6 @@ export function register(task: Command, { start }: Deps): void {
   declare(task).action((taskId, flags, command) => start(command, runTaskDetail, { ...flags, taskId }));
 }
 
-/** Runs `task detail`. */
 export async function runTaskDetail(ctx: Context, opts: TaskDetailOptions): Promise<number> {
   const { taskId } = opts;
   if (!taskId.trim()) throw new UsageError(said`TaskID is empty`);

@@ -7,7 +7,6 @@ import { emitReport, REPORT_HELP, reportFlags } from '../flags/report.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
-/** `task report <TaskID>`: the command and its flags. */
 function declare(task: Command) {
   return reportFlags(
     task
@@ -34,7 +33,6 @@ export function register(task: Command, { start }: Deps): void {
   declare(task).action((taskId, flags, command) => start(command, runTaskReport, { ...flags, taskId }));
 }
 
-/** Runs `task report`. */
 export async function runTaskReport(ctx: Context, opts: TaskReportOptions): Promise<number> {
   const { taskId } = opts;
   if (!taskId.trim()) throw new UsageError(said`TaskID is empty`);

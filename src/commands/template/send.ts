@@ -20,7 +20,6 @@ import type { TemplateTarget } from '../../reach/template.js';
 
 const wholeNumberArg = wholeNumber();
 
-/** `template send`: the command and its flags. */
 function declare(template: Command) {
   const command = template
     .command('send')
@@ -98,7 +97,6 @@ ${CSV_SEND_JSON_HELP}`,
     );
 }
 
-/** What runTemplateSend is given: the flags of the declaration. */
 export type TemplateSendOptions = FlagsOf<typeof declare>;
 
 export function register(template: Command, { start }: Deps): void {

@@ -6,7 +6,6 @@ import { SECRET_ENV } from '../../config/keys.js';
 import type { TemplateTarget } from '../../reach/template.js';
 import { said } from '../../said.js';
 
-/** The flags that say how a message is signed. */
 interface SignFlags {
   signature?: string;
   signCommand?: string;

@@ -9,7 +9,6 @@ import { serviceTime, timeRange, timeText } from '../time-flags.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
-/** `workflow list`: the command and its flags. */
 function declare(workflow: Command) {
   return workflow
     .command('list')
@@ -53,7 +52,6 @@ export function register(workflow: Command, { start }: Deps): void {
 /** Page size used by --all when --size is not given. */
 const ALL_PAGE_SIZE = 100;
 
-/** Runs `workflow list`. */
 export async function runWorkflowList(ctx: Context, opts: WorkflowListOptions): Promise<number> {
   const { listWorkflows } = await import('../../api/cloud.js');
   const client = await ctx.client();

@@ -7,7 +7,6 @@ import { emitReport, REPORT_HELP, reportFlags } from '../flags/report.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { said } from '../../said.js';
 
-/** `workflow report <task_id>`: the command and its flags. */
 function declare(workflow: Command) {
   return reportFlags(
     workflow
@@ -52,7 +51,6 @@ function oneSpelling(argument: string | undefined, flag: string | undefined): st
   return taskId;
 }
 
-/** Runs `workflow report`. */
 export async function runWorkflowReport(ctx: Context, opts: WorkflowReportOptions): Promise<number> {
   if (!opts.taskId.trim()) throw new UsageError(said`task_id is empty`);
   const { workflowReport } = await import('../../report/reports.js');

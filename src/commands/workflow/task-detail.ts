@@ -9,7 +9,6 @@ import { said } from '../../said.js';
 
 type Answer = QuestionAnswer & { callee: string };
 
-/** `workflow task-detail <task_id>`: the command and its flags. */
 function declare(workflow: Command) {
   return workflow
     .command('task-detail <task_id>')
@@ -49,7 +48,6 @@ export function register(workflow: Command, { start }: Deps): void {
   declare(workflow).action((taskId, flags, command) => start(command, runWorkflowTaskDetail, { ...flags, taskId }));
 }
 
-/** Runs `workflow task-detail`. */
 export async function runWorkflowTaskDetail(ctx: Context, opts: WorkflowTaskDetailOptions): Promise<number> {
   const { taskId } = opts;
   const { exportFormat, exportRecords } = await import('../../report/run-export.js');

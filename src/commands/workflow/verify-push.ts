@@ -3,7 +3,6 @@ import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
 
-/** `workflow verify-push`: the command and its flags. */
 function declare(workflow: Command) {
   return workflow
     .command('verify-push')
@@ -32,7 +31,6 @@ export function register(workflow: Command, { start }: Deps): void {
   declare(workflow).action((flags, command) => start(command, runVerifyPush, flags));
 }
 
-/** Runs `workflow verify-push`. */
 export async function runVerifyPush(ctx: Context, opts: VerifyPushOptions): Promise<number> {
   const { verifyPush } = await import('../../api/cloud.js');
   const data = await verifyPush(await ctx.client(), {
