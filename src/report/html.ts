@@ -94,7 +94,6 @@ function numbersTable(
   </div>`;
 }
 
-/** A table of a distribution. */
 function shareTable(key: string, caption: string, shares: readonly Share[], header = 'Value', details = false): Markup {
   return numbersTable(
     key,
@@ -140,7 +139,6 @@ const spreadText = (label: string, s: Spread, unit: string) =>
     calls)
   </p>`;
 
-/** The whole page of a report. */
 export function reportHtml(view: ReportView, n: CallNumbers, made: Date): string {
   const style = CSS.trim();
   const hash = createHash('sha256').update(style).digest('base64');

@@ -6,7 +6,6 @@ import { viewOfRecord, viewOfWorkflowCall } from './reading.js';
 import type { PlanReportJson, TaskReportJson, WorkflowReportJson } from '../schemas/report-output.js';
 import { CallStats } from './stats.js';
 
-/** A plan's round in `plan report --json`. */
 export type RoundReport = PlanReportJson['rounds'][number];
 
 /** Streams a task's records into fresh numbers, starting over if the request is retried. */
@@ -23,7 +22,6 @@ async function addTask(client: CloudClient, taskId: string) {
   return { task, stats };
 }
 
-/** `task report --json`. */
 export async function taskReport(client: CloudClient, taskId: string): Promise<TaskReportJson> {
   const { task, stats } = await addTask(client, taskId);
   const { TaskID, TaskName, Status, ScheduleStartTime, ScheduleEndTime } = task;
@@ -51,7 +49,6 @@ export async function planReport(client: CloudClient, planName: string): Promise
   return { plan: { PlanName: plan.PlanName }, rounds, ...whole.numbers() };
 }
 
-/** `workflow report --json`. */
 export async function workflowReport(client: CloudClient, taskId: string): Promise<WorkflowReportJson> {
   let stats = new CallStats();
   const task = await streamWorkflowTask(client, taskId, {

@@ -5,7 +5,6 @@ import { EXPORT_FORMATS, RecordWriter, type ExportFormat } from './export.js';
 import { AtomicFile } from './output-file.js';
 import { said } from '../said.js';
 
-/** The export flags of `task detail` and `workflow task-detail`. */
 export interface ExportFlags {
   format?: string;
   output?: string;

@@ -197,7 +197,6 @@ export class CallStats {
     this.sawQuestions ||= o.sawQuestions;
   }
 
-  /** How many records were added. */
   get records(): number {
     return this.totals.records;
   }
