@@ -36,7 +36,6 @@ export interface AnswerSchema<S extends z.ZodType> {
 
 type SchemaOf<N extends AnswerName> = Awaited<ReturnType<(typeof ANSWER_SCHEMAS)[N]>>;
 
-/** The schema of the answer named `name`, with its check. */
 export function answerSchema<N extends AnswerName>(name: N): AnswerSchema<SchemaOf<N>> {
   return {
     name,

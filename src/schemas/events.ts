@@ -52,7 +52,6 @@ export const planEndSchema = z.looseObject({
   details: z.array(planEndCallSchema).optional(),
 });
 
-/** Task end status notification. */
 export const taskEndSchema = z.looseObject({
   TaskID: z.string(),
   TaskName: z.string().optional(),
