@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sameSecret as signaturesEqual } from './spec/sign.js';
 
-/** Why a token was refused. */
 export type TokenProblem = 'missing' | 'scheme' | 'unknown' | 'expired';
 
 export const TOKEN_PROBLEM_MESSAGES: Record<TokenProblem, string> = {

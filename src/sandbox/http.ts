@@ -15,7 +15,6 @@ export interface Reply {
   refusal?: RefusalKind;
 }
 
-/** What a handler gets. */
 export interface RouteContext {
   engine: Engine;
   req: IncomingMessage;

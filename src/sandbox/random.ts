@@ -5,7 +5,6 @@ export interface Rng {
   /** An integer in [min, max]. */
   int(min: number, max: number): number;
   pick<T>(items: readonly T[]): T;
-  /** `n` random decimal digits. */
   digits(n: number): string;
   /** `n` random lowercase hex digits. */
   hex(n: number): string;

@@ -16,7 +16,6 @@ import type { Simulator } from './simulator.js';
 import type { Engine, ResolvedOptions, SandboxEventMap, Notifier, SandboxOptions } from './types.js';
 
 export type { SandboxOptions, SandboxEventMap } from './types.js';
-/** A running sandbox. */
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 export { SEED } from './seed/index.js';
 export { VARIANT_NAMES } from './variants.js';
@@ -144,9 +143,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
     resetFaults: () => resetFaults(faults),
     /** Replaces the variants in force; throws a RangeError on an unknown name or two that clash. */
     setVariants: (names: readonly string[]) => variants.set(names),
-    /** The variants in force. */
     variants: () => variants.list(),
-    /** Expires every token issued so far. */
     expireTokens: () => tokens.expireAll(),
     /** Closes the server and every socket, stops timers and notifications. */
     close(): Promise<void> {

@@ -123,7 +123,6 @@ export interface Counters {
   requests: number;
   /** Requests by `METHOD /path` (query excluded; push tokens replaced by `<token>`). */
   byRoute: Record<string, number>;
-  /** Injected faults by name. */
   faults: Record<string, number>;
   tokensIssued: number;
   batchesAccepted: number;
@@ -176,7 +175,6 @@ export function planView(state: SandboxState, plan: PlanModel) {
 }
 export type PlanView = ReturnType<typeof planView>;
 
-/** A plan's status from its rounds' statuses. */
 export function planStatusOf(rounds: TaskStatus[]): PlanStatus {
   if (rounds.every((s) => s === 'finished' || s === 'canceled'))
     return rounds.every((s) => s === 'canceled') ? 'canceled' : 'finished';

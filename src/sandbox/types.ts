@@ -21,7 +21,6 @@ export interface Notifier {
   close(): Promise<void>;
 }
 
-/** Options of `startSandbox`; all optional. */
 export interface SandboxOptions {
   /** Default 127.0.0.1. */
   host?: string;
@@ -64,7 +63,6 @@ export interface SandboxOptions {
   maxRecordedBodyBytes?: number;
 }
 
-/** The options with every default filled in. */
 export type ResolvedOptions = Required<
   Omit<SandboxOptions, 'notifyUrl' | 'faults' | 'startTime' | 'variants' | 'notifyConcurrency'>
 > & {
@@ -93,7 +91,6 @@ export interface RequestRecord {
   status?: number;
   /** The `code` of the answer's JSON body, when it has one. */
   code?: number;
-  /** The injected fault, if any. */
   fault?: FaultName;
   durationMs: number;
 }

@@ -6,7 +6,6 @@ import type { Variants } from './variants.js';
  * string or absent, left as it is), so one odd record sits among ordinary ones.
  */
 
-/** What a read endpoint serves. */
 type ServedKind = 'robots' | 'task' | 'plan-status' | 'plan-detail' | 'instances' | 'workflow-task' | 'verify-push';
 
 type Json = Record<string, unknown>;

@@ -108,7 +108,6 @@ export class Variants {
 
 // ---- Envelope refusals --------------------------------------------------------------------
 
-/** Which kind of refusal an answer is, for the decisions below. */
 export type RefusalKind = 'refusal' | 'token' | 'credentials' | 'missing-credentials' | 'transport' | 'reach';
 
 /**
@@ -165,7 +164,6 @@ export function twoHundredRefusal(v: Variants, route: 'update' | 'verify'): { da
 
 // ---- Paging and counting -------------------------------------------------------------------
 
-/** The page cap of page-cap. */
 export const PAGE_CAP = 5;
 
 /** The page and size the instance list really serves for what was asked. */

@@ -33,7 +33,6 @@ export const SEED = {
   workflowId: workflowId(0),
   /** A cancelled workflow: updatedetails refuses it. */
   cancelledWorkflowId: workflowId(3),
-  /** How many workflow instances the list holds. */
   workflowCount: 32,
   /** A finished information-check call-node task of `workflowId`, with question_answer records. */
   workflowTaskId: 'WT-IC-0001',

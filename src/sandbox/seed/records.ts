@@ -167,7 +167,6 @@ export function simulateCall(rng: Rng, scenario: Scenario, c: Callee, start: num
 
 const callId = (rng: Rng) => `call-${rng.hex(12)}`;
 
-/** One call record of a calling task's `detail`: the 32 named fields of the spec. */
 export type CallRecord = ReturnType<typeof callRecord>;
 
 /** A call record of a calling task (the 32 named fields of the spec). */
@@ -279,7 +278,6 @@ export function questionAnswers(c: Callee, call: ReturnType<typeof simulateCall>
   ];
 }
 
-/** An entry of the workflow call-task detail's `details`. */
 export type WorkflowCallDetail = ReturnType<typeof workflowCallDetail>;
 
 /** An entry of a workflow call-task's `details` (information check). */
