@@ -44,7 +44,6 @@ export interface ForwarderState {
   transport?: Transport;
   /** Signs each attempt as Standard Webhooks defines, when given (the key of a `whsec_` secret). */
   key?: Buffer;
-  /** This receiver's claim on the forwards it makes. */
   claim: ForwardClaim;
   /** Forwards waiting or under way at most, by count and by bytes of body. */
   queueCount: number;

@@ -20,7 +20,6 @@ const MAX_TOLD = 20;
  * fails one cannot fill a disk with the same line.
  */
 export class HandlerErrors {
-  /** Failures in all, since the start. */
   count = 0;
   private readonly told = new Set<string>();
 

@@ -84,7 +84,6 @@ export class LogWriteError extends Error {
  */
 export class Intake {
   private readonly verify;
-  /** Where arrivals are counted and records kept. */
   readonly store: EventStore;
   private readonly now: () => number;
   /** Plan-end pairs: the shared store's memory, else this process's. */

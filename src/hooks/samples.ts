@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EventType } from '../schemas/events.js';
 
-/** Types a sample can be made of (everything but `unknown`). */
 export type SampleType = Exclude<EventType, 'unknown'>;
 
 type Json = Record<string, unknown>;

@@ -20,7 +20,6 @@ export interface VerifyOptions {
   chatbotSecret?: string;
   /** External command printing the chatbot `X-Service-Sign` of the body on its stdin. */
   signCommand?: string;
-  /** How long the sign command may take. */
   signCommandTimeoutMs: number;
   /**
    * Sign commands running at once at most: past it a chatbot event is

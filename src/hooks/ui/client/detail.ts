@@ -18,7 +18,6 @@ function facts(pairs: Array<[string, unknown]>): HTMLDListElement {
   return dl;
 }
 
-/** Fills `detail` with one event. */
 export function renderDetail(detail: HTMLElement, d: Detail, o: DetailOptions): void {
   const e = d.event;
   const f = e.forward;

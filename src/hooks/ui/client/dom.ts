@@ -44,7 +44,6 @@ export function breakable(text: string): Array<Node | string> {
   return text.split(/(?<=[.\-:/])/).flatMap((part, i) => (i ? [document.createElement('wbr'), part] : [part]));
 }
 
-/** The address's parameters. */
 export const params = () => new URLSearchParams(location.search);
 
 /** The address's query with one parameter set (or removed). */
