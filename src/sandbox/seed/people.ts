@@ -95,7 +95,6 @@ export const MARKETS: readonly Market[] = [
 /** A market by index, wrapping. */
 export const market = (i: number): Market => MARKETS[i % MARKETS.length] as Market;
 
-/** A caller (line) number in the market. */
 export function callerNumber(rng: Rng, m: Market): string {
   return m.caller + rng.digits(3);
 }
