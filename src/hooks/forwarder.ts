@@ -38,7 +38,6 @@ interface Job {
 
 export interface ForwarderState {
   store: EventStore;
-  /** Where accepted events are sent on. */
   to: string;
   /** The transport forwards go through (default: one with the forwarding defaults). */
   transport?: Transport;
