@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { addSecret } from '../redact.js';
 import { said } from '../said.js';
-import { isEventType, type EventType } from '../schemas/events.js';
+import { EVENT_TYPES, type EventType } from '../schemas/events.js';
+import { listOf } from '../list-of.js';
 import { webhookKey } from '../signing/webhook.js';
 import type { ListenerOptions } from './listener.js';
 
@@ -117,18 +118,12 @@ export function forwardKey(
   throw new UsageError(said`${from}: ${key.problem}; make one with: echo "whsec_$(openssl rand -base64 32)"`);
 }
 
-/** `--events task.end,plan.end`: each must be a known type (or `unknown`). */
+/** `--events task.end,plan.end`: each must be a known type (or `unknown`), and one at least. */
 export function parseEventTypes(value: string | undefined): Set<EventType> | undefined {
   if (value === undefined) return undefined;
-  const types = value
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean);
-  const bad = types.filter((t) => !isEventType(t));
-  if (bad.length || types.length === 0) {
-    throw new UsageError(
-      said`--events: unknown type ${bad.join(', ') || '(none)'}; expected some of plan.end, task.end, workflow.api_push, template.status, chatbot.session_closed, chatbot.transfer, unknown`,
-    );
-  }
-  return new Set(types as EventType[]);
+  const unknown = (bad: string[]) =>
+    said`--events: unknown type ${bad.join(', ') || '(none)'}; expected some of plan.end, task.end, workflow.api_push, template.status, chatbot.session_closed, chatbot.transfer, unknown`;
+  const types = listOf(value, EVENT_TYPES, unknown);
+  if (types.length === 0) throw new UsageError(unknown([]));
+  return new Set(types);
 }

@@ -17,7 +17,3 @@ export const EVENT_TYPES = [
   'unknown',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-
-export function isEventType(value: string): value is EventType {
-  return (EVENT_TYPES as readonly string[]).includes(value);
-}

@@ -6,7 +6,7 @@ import { snakeTaskFields, workflowCallDetailSchema } from './workflow.js';
 
 import type { EventType } from './event-types.js';
 
-export { EVENT_TYPES, isEventType, type EventType } from './event-types.js';
+export { EVENT_TYPES, type EventType } from './event-types.js';
 
 /** The chatbot callbacks' `event` values. */
 export const CHATBOT_EVENTS = { closed: 'session.closed', transfer: 'session.transfer' } as const;

@@ -1,6 +1,6 @@
 import type { HooksEventsLine } from '../../schemas/hooks-output.js';
-import { UsageError } from '../../errors.js';
-import { EVENT_TYPES, type EventType } from '../../schemas/event-types.js';
+import { listOf } from '../../list-of.js';
+import { EVENT_TYPES } from '../../schemas/event-types.js';
 import { recordFacts, shownFacts } from '../../store/facts.js';
 import { maskNumber } from '../../output/printable.js';
 import type { EventFilter, StoredEvent } from '../../store/events.js';
@@ -18,6 +18,7 @@ import { personKey } from '../../person.js';
 const COLUMNS = ['id', 'time', 'type', 'plan', 'task', 'callee', 'status', 'verdict', 'retry', 'httpStatus', 'forward'];
 
 const VERDICTS = ['verified', 'rejected', 'unverified', 'skipped', 'unsigned', 'refused'];
+const TYPES = [...EVENT_TYPES, 'refused' as const];
 
 /** The flags of `hooks events` that filter (the inspector's address names the same). */
 interface FilterFlags {
@@ -35,16 +36,10 @@ interface FilterFlags {
 /** The filter the flags ask for; a bad value is a usage error. */
 export function eventFilter(opts: FilterFlags, now: number): EventFilter {
   const filter: EventFilter = {};
-  if (opts.type !== undefined) {
-    const types = opts.type
-      .split(',')
-      .map((t) => t.trim())
-      .filter(Boolean);
-    for (const t of types)
-      if (t !== 'refused' && !(EVENT_TYPES as readonly string[]).includes(t))
-        throw new UsageError(said`--type: unknown type ${t} (one of ${[...EVENT_TYPES, 'refused'].join(', ')})`);
-    filter.types = new Set(types as Array<EventType | 'refused'>);
-  }
+  if (opts.type !== undefined)
+    filter.types = new Set(
+      listOf(opts.type, TYPES, ([t]) => said`--type: unknown type ${t} (one of ${TYPES.join(', ')})`),
+    );
   const { start, end } = timeRange({ flag: '--since', value: opts.since }, { flag: '--until', value: opts.until }, now);
   if (start !== undefined) filter.since = start;
   if (end !== undefined) filter.until = end;
@@ -52,16 +47,10 @@ export function eventFilter(opts: FilterFlags, now: number): EventFilter {
   if (opts.task !== undefined) filter.task = opts.task;
   // The person as events name them (src/person.ts): `+62 812-3450-0014` finds +6281234500014.
   if (opts.callee !== undefined) filter.callee = personKey(opts.callee);
-  if (opts.verdict !== undefined) {
-    const v = opts.verdict
-      .split(',')
-      .map((t) => t.trim())
-      .filter(Boolean);
-    for (const t of v)
-      if (!VERDICTS.includes(t))
-        throw new UsageError(said`--verdict: unknown verdict ${t} (one of ${VERDICTS.join(', ')})`);
-    filter.verdicts = new Set(v);
-  }
+  if (opts.verdict !== undefined)
+    filter.verdicts = new Set(
+      listOf(opts.verdict, VERDICTS, ([v]) => said`--verdict: unknown verdict ${v} (one of ${VERDICTS.join(', ')})`),
+    );
   if (opts.retries !== undefined) filter.retries = opts.retries;
   if (opts.limit !== undefined) filter.limit = opts.limit;
   return filter;
