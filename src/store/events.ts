@@ -146,7 +146,6 @@ export interface EventStore {
    * does not grow with the store, and `newest` is the store's last id, matching or not.
    */
   page(filter: EventFilter, cursor: PageCursor): Promise<EventPage>;
-  /** The event with this id. */
   get(id: string): Promise<StoredEvent | undefined>;
   /**
    * Waits until events may have arrived after the last read (LISTEN/NOTIFY or a file watch);
@@ -188,7 +187,6 @@ export interface PairMemory {
   claim(pair: string, key: string, now: number): (() => void) | Promise<() => void>;
 }
 
-/** The answer of an append. */
 export interface Appended {
   /** The stored event's id (PostgreSQL: a number; NDJSON: the record's number in the file). */
   id: string;
@@ -204,7 +202,6 @@ export interface Appended {
   left?: boolean;
   /** The attempt this append counted for its claim (the first), when it counted one (shared store). */
   attempt?: number;
-  /** The identity as remembered, when there is one. */
   seenKey?: string;
   /** NDJSON with a file: where the record starts in it (a deferred forward reads it back from there). */
   offset?: number;

@@ -23,7 +23,6 @@ export type RowState =
 
 const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 24);
 
-/** The journal's name: the command and a hash of what identifies the send. */
 export function journalName(key: JournalKey): string {
   return `${key.command}-${hash(`v2\0${key.command}\0${key.destination.text}\0${key.sha256}`)}`;
 }

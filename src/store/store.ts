@@ -47,7 +47,6 @@ export interface Journals {
    * its first append, `header()` first, so that a run that records nothing leaves nothing behind.
    */
   open(name: string, header: () => JournalRecord): JournalAppender;
-  /** The names of the journals, those starting with `prefix` when given. */
   list(prefix?: string): Promise<string[]>;
   remove(name: string): Promise<void>;
   /** Removes the journals last written over `keepMs` ago whose records say they are finished. */
@@ -73,13 +72,11 @@ export interface Ledger {
   close(): void | Promise<void>;
 }
 
-/** Where ledgers live. */
 export interface Ledgers {
   /** The ledger of a destination, to write to (the caller holds the destination's lock). */
   open(destination: string): Promise<Ledger>;
   /** When each person was last reached through `destination`, read without writing (a dry run). */
   peek(destination: string): Promise<(person: string) => string | undefined>;
-  /** Whether anything is recorded for `destination`. */
   has(destination: string): Promise<boolean>;
   /**
    * Takes what was recorded under `from` (a destination as an earlier version spelled it) into
@@ -101,7 +98,6 @@ export interface LockRequest {
   onStale?: (owner: LockOwner, path: string) => void;
 }
 
-/** How to open the store's events (Store.events). */
 export interface EventsOptions {
   /** serve-hooks: to append (a log is opened for writing; a database's tables are brought up to date). Else to read. */
   write?: boolean;

@@ -55,14 +55,12 @@ export interface UncertainBatch extends Batch {
   error: string;
 }
 
-/** What a journal says. */
 export interface JournalState {
   /** The journal's name in its store (the upload's key). */
   name: string;
   /** Where it is (a file's path), for messages. */
   path: string;
   header?: JournalHeader;
-  /** Batches the service accepted. */
   batches: AckedBatch[];
   /** Batches that may have reached the service: not sent again unless safe (caseid) or asked. */
   uncertain: UncertainBatch[];
@@ -74,7 +72,6 @@ export interface JournalState {
   acceptedLine: number;
   /** The highest batch number any run of this upload used: a run numbers its batches after it. */
   lastIndex: number;
-  /** Entries of the accepted batches. */
   ackedEntries: number;
   /** What the service's `count` summed to over the accepted batches. */
   serviceCount: number;

@@ -40,7 +40,6 @@ interface Failed extends Forwarded, Omit<Forwarding, 'key'> {
   at: number;
 }
 
-/** How an NDJSON event store is opened (NdjsonEvents.open). */
 export interface NdjsonOptions {
   /** Open the file for appending (serve-hooks); else only read it. */
   write?: boolean;
@@ -235,7 +234,6 @@ export class NdjsonEvents implements EventStore {
     };
   }
 
-  /** The record that starts at `offset` in the file (an append's `offset`), if it is still there. */
   readAt(offset: number): HookRecord | undefined {
     return this.log?.readAt(offset);
   }

@@ -127,7 +127,6 @@ export class PostgresEvents implements EventStore {
     return appended;
   }
 
-  /** Deletes the identities last seen before `before` (pg-forget.ts); how many. */
   forgetKeys(before: Date): Promise<number> {
     return forgetKeys(this.pool, before);
   }

@@ -42,7 +42,6 @@ export class Forgetting {
 
   constructor(private readonly state: ForgettingState) {}
 
-  /** Starts the passes, unless started or stopped. */
   start(): void {
     if (this.timer || this.stopped) return;
     const pass = (next: number) => {

@@ -94,7 +94,6 @@ export async function onClient<T>(
 /** Clients whose connection has ended (the server closed it, or end() was called). */
 const ENDED = new WeakSet<object>();
 
-/** Ends a client's connection unless it has ended already. */
 export async function endClient(client: Client): Promise<void> {
   if (ENDED.has(client)) return;
   ENDED.add(client);
@@ -164,5 +163,4 @@ function roleOf(shown: string): string {
   }
 }
 
-/** `n` milliseconds as a PostgreSQL interval. */
 export const interval = (n: number) => `${Math.max(0, Math.round(n))} milliseconds`;

@@ -110,7 +110,6 @@ export async function* readEvents(pool: Pool, filter: EventFilter, after?: strin
   }
 }
 
-/** The event with this id. */
 export async function getEvent(pool: Pool, id: string): Promise<StoredEvent | undefined> {
   if (!/^[1-9]\d{0,18}$/.test(id)) return undefined;
   const r = await pool.query<Row>(`SELECT ${COLUMNS} FROM callctl_events WHERE id = $1`, [id]);
