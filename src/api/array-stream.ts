@@ -58,7 +58,6 @@ export class ArraySplitter {
     private readonly onOpen?: (head: unknown) => void,
   ) {}
 
-  /** Whether the array was found at its path. */
   get sawArray(): boolean {
     return this.found;
   }

@@ -13,11 +13,9 @@ import type { CloudCall, CloudClient } from './client.js';
 const task = () => import('../schemas/task.js');
 const workflow = () => import('../schemas/workflow.js');
 
-/** GET /service/cloud/robot */
 export const listRobots = async (c: CloudClient) =>
   c.call({ method: 'GET', path: '/service/cloud/robot', data: answerSchema('robotList') });
 
-/** GET /service/cloud/detail?TaskID= */
 export const getTask = async (c: CloudClient, taskId: string) =>
   c.call({
     method: 'GET',
@@ -26,7 +24,6 @@ export const getTask = async (c: CloudClient, taskId: string) =>
     data: answerSchema('callingTask'),
   });
 
-/** GET /service/cloud/planstatus?PlanName= */
 export const getPlanStatus = async (c: CloudClient, planName: string) =>
   c.call({
     method: 'GET',
@@ -35,7 +32,6 @@ export const getPlanStatus = async (c: CloudClient, planName: string) =>
     data: answerSchema('planStatus'),
   });
 
-/** GET /service/cloud/plandetail?PlanName= */
 export const getPlanDetail = async (c: CloudClient, planName: string) =>
   c.call({
     method: 'GET',
@@ -44,7 +40,6 @@ export const getPlanDetail = async (c: CloudClient, planName: string) =>
     data: answerSchema('planDetail'),
   });
 
-/** GET /service/cloud/workflow/instancelist */
 export const listWorkflows = async (c: CloudClient, query: WorkflowListQuery) =>
   c.call({
     method: 'GET',
@@ -72,7 +67,6 @@ export const updateDetailsJson = async (c: CloudClient, workflowId: string, deta
     data: answerSchema('updateDetails'),
   });
 
-/** POST /service/cloud/workflow/apinoticeinfo */
 export const verifyPush = async (c: CloudClient, body: VerifyPushRequest) =>
   c.call({
     method: 'POST',
@@ -81,7 +75,6 @@ export const verifyPush = async (c: CloudClient, body: VerifyPushRequest) =>
     data: answerSchema('verifyPush'),
   });
 
-/** POST /service/cloud/workflow/taskdetail */
 export const getWorkflowTask = async (c: CloudClient, taskId: string) =>
   c.call({
     method: 'POST',
