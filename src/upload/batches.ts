@@ -9,12 +9,10 @@ export interface SpooledBatch extends Batch {
   length: number;
 }
 
-/** The batch alone, without where it is spooled. */
 export function plainBatch({ spool: _s, offset: _o, length: _l, ...batch }: SpooledBatch): Batch {
   return batch;
 }
 
-/** Size of the spool's write buffer. */
 const SPOOL_BUFFER_BYTES = 4 << 20;
 const OPEN = 0x5b; // [
 const COMMA = 0x2c;
@@ -79,7 +77,6 @@ export class BatchWriter {
     return this.batches.map(plainBatch);
   }
 
-  /** Closes and removes the spool. */
   discard(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;

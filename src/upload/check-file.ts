@@ -7,7 +7,6 @@ import { readRecords } from '../csv/read.js';
 import { RejectsWriter } from './rejects.js';
 import { checkFields, toEntry } from './validate.js';
 
-/** What checking the file needs. */
 export interface CheckInput {
   path: string;
   /** The file as the user named it (for messages). */
@@ -24,7 +23,6 @@ export interface CheckInput {
   skip: Array<[number, number]>;
   /** Where to spool the valid rows' JSON; undefined to only count. */
   spoolPath?: string;
-  /** Where to write the rejected rows. */
   rejectsPath?: string;
 }
 

@@ -4,11 +4,6 @@ import type { Store } from '../store/store.js';
 import type { Batch } from '../store/upload-journal.js';
 import type { Problem } from '../csv/problems.js';
 
-/**
- * The uploading engine's types: its plan (what the command decided from its flags), its run (what
- * the command lends it), what it tells as it works and what it comes to (src/upload/upload.ts).
- */
-
 /** One upload of a contact CSV to a workflow, as the command decided it before the run. */
 export interface UploadPlan {
   /** The file as the user named it (for messages). */
@@ -79,9 +74,7 @@ export interface Validation {
 /** What this run sends, and what earlier runs of the same upload already sent. */
 export interface Batching {
   batchSize: number;
-  /** Batches to send in this run. */
   batches: Batch[];
-  /** Entries to send in this run. */
   entries: number;
   /** Acknowledged by earlier runs (the journal): not sent again. */
   resumed: { batches: number; entries: number; line: number; serviceCount: number };
@@ -145,7 +138,6 @@ export interface UploadReport {
 /** What pass 2 came to. */
 export interface Sent {
   batchesSent: number;
-  /** Entries of the batches the service accepted. */
   entriesAcked: number;
   /** The service's `count`, summed over those batches (information, not a verdict). */
   serviceCount: number;
@@ -166,7 +158,6 @@ export type UploadStop =
   | { kind: 'uncertain'; batches: readonly Batch[]; totalBatches: number; why?: string }
   | { kind: 'failed'; error: unknown; batch: Batch; totalBatches: number; ackedBatches: number; ackedEntries: number };
 
-/** What an upload came to. */
 export type UploadOutcome =
   /** Stopped by the signal before anything was sent: while the file was read, after, or once confirmed. */
   | { kind: 'stopped'; when: 'reading' | 'read' | 'confirmed' }

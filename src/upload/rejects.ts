@@ -71,7 +71,6 @@ export class RejectsWriter {
     this.buffer = '';
   }
 
-  /** Completes the file. */
   close(): void {
     this.flush();
     closeSync(this.fd);
