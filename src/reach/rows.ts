@@ -28,7 +28,6 @@ export interface RowReading<B> {
   fields: ReadonlySet<string>;
   /** The variables of every row (a row's non-empty cells win). */
   variables: Record<string, string>;
-  /** A row read and checked, or its problems. */
   build(fields: Record<string, string>, variables: Record<string, string>, line: number): Built<B>;
   /** Who a row reaches, as written (for messages and the results file). */
   who(fields: Record<string, string>, body: B): string;
@@ -114,7 +113,6 @@ export interface RowSelection {
   total: number;
   /** Rows to send in this run, in order. */
   toSend: number[];
-  /** Rows an earlier run sent. */
   sentEarlier: number;
   /** Rows an earlier run saw refused (sent again only with retryFailed). */
   failedEarlier: number[];
@@ -265,7 +263,6 @@ export function resultOf(row: SendRow<unknown>, s: RowState | undefined, earlier
   }
 }
 
-/** Counts of the outcomes. */
 export function tally(results: readonly RowResult[]): Record<RowOutcome, number> {
   const t: Record<RowOutcome, number> = { sent: 0, failed: 0, uncertain: 0, skipped: 0 };
   for (const r of results) t[r.outcome]++;

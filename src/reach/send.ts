@@ -36,7 +36,6 @@ export interface SendPlan<B> {
     /** Its absolute path. */
     path: string;
     sha256: string;
-    /** Where the results file is written. */
     results: string;
     columns: { who: string; id: string };
     /** Row-independent settings of the run, kept in the journal's header for reference. */
@@ -62,7 +61,6 @@ export interface SendRules extends Omit<LedgerRules, 'now'> {
   rate: number;
 }
 
-/** What the command lends the engine. */
 export interface SendRun {
   store: Store;
   /** Asked once, only when there is something to send and not on a dry run; false: declined. */
@@ -91,7 +89,6 @@ export type SendOutcome =
   /** A CSV send: every row's outcome (this run's or an earlier one's), and why it stopped early. */
   | { kind: 'ran'; results: RowResult[]; stopped?: { reason: StopReason; message: string }; journal: string };
 
-/** Runs the plan: one send, or a file's rows. */
 export function send<B>(plan: SendPlan<B>, run: SendRun): Promise<SendOutcome> {
   return plan.file ? sendFile(plan, plan.file, run) : sendOne(plan, run);
 }
