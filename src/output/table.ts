@@ -23,7 +23,6 @@ export interface Column<T> {
   hide?: number;
 }
 
-/** The text of a cell: nothing for null, JSON for objects. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'object') return JSON.stringify(value);

@@ -10,7 +10,6 @@ export type FinalState = 'finished' | 'canceled';
 export interface WatchSpec<T> {
   /** The command line shown above the screen, such as `callctl plan status PLAN-B`. */
   title: string;
-  /** One poll of the service. */
   fetch(): Promise<T>;
   /** The screen on a terminal, printed through a capturing Output (tables fit as everywhere). */
   screen(value: T, out: Output): Promise<void> | void;
