@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 
-/** Reads a stream to its end. */
 export async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));

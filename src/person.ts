@@ -97,7 +97,6 @@ function phoneNumber(text: string, reading: PersonReading): Person | { ok: false
  */
 const PHONE_CHANNELS = new Set(['whatsapp', 'sms', 'mms', 'rcs', 'viber', 'phone', 'voice', 'call', 'telephone']);
 
-/** A channel's name as compared: NFKC, trimmed, without case. */
 export function channelName(channel: string): string {
   return channel.normalize('NFKC').trim().toLowerCase();
 }
