@@ -131,7 +131,6 @@ export function nodeIO(): IO {
   };
 }
 
-/** CALLCTL_FORCE_TTY set to anything but empty, `0` or `false`. */
 export function forcedTTY(value: string | undefined): boolean {
   return value !== undefined && !['', '0', 'false'].includes(value.trim().toLowerCase());
 }
