@@ -1,4 +1,4 @@
-import { NetworkError, ServiceError } from '../errors.js';
+import { AuthError, NetworkError, ServiceError, UsageError } from '../errors.js';
 import { pushRequestSchema, pushResponseSchema, type PushRequest } from '../schemas/push.js';
 import type { AnswerReader, Delivery, PreparedRequest } from '../api/deliver.js';
 import { issuesToProblems, type Problem } from '../csv/problems.js';
@@ -8,7 +8,12 @@ import type { CredentialSource } from './refused.js';
 import type { CsvFile } from '../csv/read.js';
 import { delimiterHint } from '../csv/delimiter-hint.js';
 import { checkRows, type Built, type SendRow } from './rows.js';
-import { said } from '../said.js';
+import { said, type Said } from '../said.js';
+import { httpUrl } from '../config/http-url.js';
+import type { Settings } from '../config/settings.js';
+import type { SettingKey } from '../config/keys.js';
+import { readAll } from '../io-read.js';
+import type { Readable } from 'node:stream';
 
 /** Where a push goes: the flex-route address and its token (live or test). */
 export interface PushTarget {
@@ -17,6 +22,77 @@ export interface PushTarget {
   environment: 'live' | 'test';
   /** Where the token came from, named when the route refuses it. */
   tokenSource: CredentialSource;
+}
+
+/** What resolving a push's target reads and tells (a command's context lends it): the settings, stdin, the run's secrets and addresses. */
+export interface TargetLookup {
+  readonly profile: string;
+  settings(): Promise<Settings>;
+  sourceOf(key: SettingKey, flag: Said): Said;
+  noteAddress(url: string, from: Said): void;
+  addSecret(value: string): void;
+  io: { stdin: Readable };
+}
+
+/**
+ * The flex-route address (flag, environment, profile) and the push token (stdin, environment,
+ * profile; never a flag). `--test` uses the test pair.
+ */
+export async function resolvePushTarget(
+  ctx: TargetLookup,
+  opts: { test?: true; flexUrl?: string; pushTokenStdin?: true },
+): Promise<PushTarget> {
+  const settings = await ctx.settings();
+  const test = opts.test === true;
+  const flexUrl = httpUrl(
+    opts.flexUrl || settings.require(test ? 'flex-test-url' : 'flex-url', said`--flex-url`),
+    test ? 'flex-test-url' : 'flex-url',
+  );
+  const urlKey = test ? 'flex-test-url' : 'flex-url';
+  ctx.noteAddress(
+    flexUrl,
+    said`the ${test ? said`test ` : ''}flex-route URL, from ${opts.flexUrl ? said`--flex-url` : ctx.sourceOf(urlKey, said`--flex-url`)}`,
+  );
+  const tokenKey = test ? 'push-test-token' : 'push-token';
+  const token = opts.pushTokenStdin ? await tokenFromStdin(ctx) : settings.require(tokenKey, said`--push-token-stdin`);
+  if (!opts.pushTokenStdin && settings.resolve(tokenKey).source === 'profile') {
+    // The profile's push token goes only to the address it was set for.
+    const { pushTokenFlexUrl, sameBaseUrl } = await import('../config/token-url.js');
+    const bound = pushTokenFlexUrl(settings.stored(), test);
+    if (bound === undefined || !sameBaseUrl(bound, flexUrl)) {
+      throw new AuthError(
+        bound === undefined
+          ? said`profile ${ctx.profile}'s ${tokenKey} has no flex-route address recorded, so it is not sent to ${flexUrl}: set it with \`callctl config set ${test ? 'flex-test-url' : 'flex-url'} ${flexUrl}\` and set ${tokenKey} again`
+          : said`profile ${ctx.profile}'s ${tokenKey} is for ${bound}, not for ${flexUrl}; it is not sent elsewhere. To push to ${flexUrl}, give its token (--push-token-stdin or ${test ? 'CALLCTL_PUSH_TEST_TOKEN' : 'CALLCTL_PUSH_TOKEN'}) or use a profile set up for it`,
+        { flexUrl, tokenFlexUrl: bound ?? null },
+      );
+    }
+  }
+  ctx.addSecret(token);
+  // The path carries the token percent-encoded; that form must not be printed either.
+  ctx.addSecret(encodeURIComponent(token));
+  const resolved = settings.resolve(tokenKey);
+  const from = opts.pushTokenStdin
+    ? '--push-token-stdin'
+    : resolved.source === 'env'
+      ? test
+        ? 'CALLCTL_PUSH_TEST_TOKEN'
+        : 'CALLCTL_PUSH_TOKEN'
+      : `profile ${ctx.profile}'s ${tokenKey}`;
+  return {
+    flexUrl,
+    token,
+    environment: test ? 'test' : 'live',
+    tokenSource: { what: 'the push token', from, key: tokenKey, inPath: true },
+  };
+}
+
+/** The push token from stdin (`--push-token-stdin`): one trailing newline dropped. */
+async function tokenFromStdin(ctx: TargetLookup): Promise<string> {
+  const value = (await readAll(ctx.io.stdin)).toString('utf8').replace(/\r?\n$/, '');
+  if (!value) throw new UsageError(said`--push-token-stdin: stdin was empty`);
+  ctx.addSecret(value);
+  return value;
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
@@ -70,6 +146,14 @@ export function buildPush(fields: PushFields, reading: CallerReading, line?: num
   const body = reading.e164 && who.e164 ? { ...parsed.data, caller_id: who.e164 } : parsed.data;
   return { ok: true, body, person: who.key };
 }
+
+/** The person an earlier callctl's ledger entry (a caller_id as written) is now. */
+export const rekeyCaller =
+  (reading: CallerReading) =>
+  (written: string): string => {
+    const p = callerPerson(written, { region: reading.region });
+    return p.ok ? p.key : written.normalize('NFKC').trim();
+  };
 
 /** The names an earlier callctl gave a push CSV send's journal and its route's ledger (src/store/old-state.ts). */
 export function oldPushNames(target: PushTarget): { target: string; ledger: string } {

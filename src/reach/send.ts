@@ -13,7 +13,7 @@ import {
   type SendRules as LedgerRules,
 } from './send-run.js';
 import { resultOf, selectRows, sendRows, type RunResult } from './rows.js';
-import { Journal, journalName } from '../store/row-journal.js';
+import { Journal, journalName, oldJournalName } from '../store/row-journal.js';
 import { openLedger } from '../store/ledger.js';
 import { settleOldJournal, settleOldLedger } from '../store/old-state.js';
 
@@ -41,8 +41,8 @@ export interface SendPlan<B> {
     /** Row-independent settings of the run, kept in the journal's header for reference. */
     meta: Record<string, unknown>;
   };
-  /** The names an earlier callctl gave this send's journal and its destination's ledger. */
-  old: { journal: string; ledger: string };
+  /** The names an earlier callctl gave this send's target (its journal's, with the file's hash) and its destination's ledger. */
+  old: { target: string; ledger: string };
   /** The person key an old ledger's entry (a value as written) has now. */
   rekey(written: string): string;
   /** How a row becomes its request (right before it is sent), and how a request is delivered. */
@@ -124,7 +124,8 @@ async function sendFile<B>(
 ): Promise<SendOutcome> {
   const rules = { ...plan.rules, now: run.now };
   const key = { command: plan.command, destination: plan.destination, sha256: file.sha256 };
-  const work = { key, old: plan.old, rekey: plan.rekey, file: file.path, rows: plan.rows };
+  const old = { journal: oldJournalName(plan.command, plan.old.target, file.sha256), ledger: plan.old.ledger };
+  const work = { key, old, rekey: plan.rekey, file: file.path, rows: plan.rows };
   const reason = (at: string) => `${REACHED_BEFORE} at ${at}${plan.advice.skipped}`;
   const advised = (r: RowResult): RowResult =>
     r.error?.startsWith(REACHED_BEFORE)
@@ -157,7 +158,7 @@ async function sendFile<B>(
       }),
     );
     await settleOldJournal(journals, {
-      oldName: plan.old.journal,
+      oldName: old.journal,
       newName: journalName(key),
       policy: rules.oldState,
       destination: key.destination,

@@ -48,6 +48,15 @@ describe('push --csv', () => {
     ]);
   });
 
+  it('checks the rows before it reads the push token: a bad file and no token say the file first (3), and read no stdin', async () => {
+    const file = writeIn(dir, 'bad-no-token.csv', 'caller_id\n\n+6281000000001\n,\n');
+    const r = await cli(['--csv', file, '--yes', '--push-token-stdin'], { stdin: '' });
+    expect(r.code, r.err).toBe(3);
+    expect(r.err).toContain('line 4: caller_id is required');
+    expect(r.err).not.toContain('stdin was empty');
+    expect(received(sandbox, '/flex/')).toHaveLength(0);
+  });
+
   it('a Windows-1252 file is refused before anything is sent, naming the byte and how to convert it (never sent as "Jos\ufffd")', async () => {
     const file = `${dir}/cp1252.csv`;
     writeFileSync(

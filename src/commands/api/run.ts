@@ -287,7 +287,7 @@ async function confirmIfWrite(ctx: Context, method: string, endpoint: string, ye
 
 /** The flex-route address (`--test`: the test one); `{push_token}` in PATH becomes the push token. */
 async function flexTarget(ctx: Context, opts: ApiOptions, method: string, path: string) {
-  const { resolvePushTarget } = await import('../push/target.js');
+  const { resolvePushTarget } = await import('../../reach/push.js');
   const target = await resolvePushTarget(ctx, { test: opts.test });
   const base = target.flexUrl.replace(/\/+$/, '');
   return {

@@ -165,31 +165,29 @@ export type ShownPlan<B> = Omit<SendPlan<B>, 'file'> & {
   store: StoreFlags;
 };
 
+/** What a send's flags decide before where it goes is resolved: its rows (and file), the run's rules, what the command shows. */
+export type SendInput<B> = Pick<ShownPlan<B>, 'rows' | 'rules' | 'dryRun' | 'advice' | 'quiet' | 'yes' | 'store'> & {
+  file?: Omit<NonNullable<ShownPlan<B>['file']>, 'meta' | 'about'>;
+};
+
 /**
- * A send's plan from its flags and where it goes (`base`): its one row, or the `--csv` file's
- * rows, every one checked (invalid input ends the run, exit 3, before anything is sent), with the
- * file's journal and results, and the run's rules.
+ * A send's input from its flags: its one row, or the `--csv` file's rows, every one checked
+ * (invalid input ends the run, exit 3, before anything is sent), with the file's results, and the
+ * run's rules.
  */
-export async function sendPlan<B, P extends Omit<SendPlan<B>, 'rows' | 'rules' | 'dryRun' | 'advice' | 'file'>>(
+export async function sendInput<B>(
   ctx: Context,
   opts: SendFlags,
-  base: P,
   how: {
     /** The one row (without --csv): `what` names it in the error of its problems. */
     single(): { what: string; who: string; built: Built<B> };
     /** The file's rows, checked. */
     rows(file: CsvFile): { rows: SendRow<B>[]; problems: Problem[] };
-    /** The target an earlier callctl named this send's journal by. */
-    oldTarget: string;
     columns: { who: string; id: string };
-    meta: Record<string, unknown>;
-    /** The first line of the confirmation. */
-    about: string;
   },
-): Promise<P & ShownPlan<B>> {
+): Promise<SendInput<B>> {
   const { problemsError } = await import('../../csv/problems.js');
-  const plan = {
-    ...base,
+  const input = {
     rules: sendRules(opts),
     dryRun: opts.dryRun === true,
     advice: SEND_ADVICE,
@@ -200,27 +198,23 @@ export async function sendPlan<B, P extends Omit<SendPlan<B>, 'rows' | 'rules' |
   if (!opts.csv) {
     const { what, who, built } = how.single();
     if (!built.ok) throw problemsError(what, built.problems);
-    return { ...plan, rows: [{ row: 1, line: 1, who, person: built.person, body: built.body }] };
+    return { ...input, rows: [{ row: 1, line: 1, who, person: built.person, body: built.body }] };
   }
   const { readCsv } = await import('../../csv/read.js');
   const { resolve } = await import('node:path');
-  const { oldJournalName } = await import('../../store/row-journal.js');
   const { defaultResultsPath } = await import('../../reach/results.js');
   const file = await readCsv(opts.csv, opts.delimiter);
   const { rows, problems } = how.rows(file);
   if (problems.length > 0) throw problemsError(opts.csv, problems);
   return {
-    ...plan,
+    ...input,
     rows,
-    old: { journal: oldJournalName(base.command, how.oldTarget, file.sha256), ledger: base.old.ledger },
     file: {
       path: resolve(ctx.io.cwd, opts.csv),
       sha256: file.sha256,
       results: opts.results ?? defaultResultsPath(opts.csv),
       columns: how.columns,
-      meta: how.meta,
       shown: opts.csv,
-      about: [how.about],
     },
   };
 }

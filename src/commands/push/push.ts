@@ -4,11 +4,18 @@ import type { Command, FlagsOf } from '../commander.js';
 import { collect, type Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { JSON_SHAPES } from '../../help/json-shapes.js';
-import { CSV_SEND_JSON_HELP, refuseCsvOnlyFlags, sendFlags, sendPlan, type ShownPlan } from '../flags/send.js';
+import {
+  CSV_SEND_JSON_HELP,
+  refuseCsvOnlyFlags,
+  regionOf,
+  sendFlags,
+  sendInput,
+  type ShownPlan,
+} from '../flags/send.js';
 import type { PushRequest } from '../../schemas/push.js';
 import type { PreparedRequest } from '../../api/deliver.js';
 import type { SendRow } from '../../reach/rows.js';
-import type { PushTarget } from '../../reach/push.js';
+import type { CallerReading, PushTarget } from '../../reach/push.js';
 
 /** `push`: the command and its flags. */
 function declare(parent: Command) {
@@ -121,11 +128,11 @@ export async function runPush(ctx: Context, opts: PushOptions): Promise<number> 
 }
 
 /**
- * The plan of a push: where it goes (the flex-route address and its token), and its one row or
- * the CSV file's rows, every one checked (invalid input ends the run, exit 3, before anything is sent).
+ * The plan of a push: its one row or the CSV file's rows, every one checked (invalid input ends
+ * the run, exit 3, before anything is sent), then where it goes (the flex-route address and its
+ * token, which may be read from stdin).
  */
 async function pushPlan(ctx: Context, opts: PushOptions): Promise<PushPlan> {
-  const { resolvePushTarget, callerReading, rekeyCaller } = await import('./target.js');
   const reach = await import('../../reach/push.js');
   const { deliver } = await import('../../api/deliver.js');
   const { withCredentialHint } = await import('../../reach/refused.js');
@@ -133,15 +140,25 @@ async function pushPlan(ctx: Context, opts: PushOptions): Promise<PushPlan> {
   const { collectVariables } = await import('../flags/variables.js');
   const reading = await callerReading(ctx, opts);
   const variables = collectVariables(opts.var, opts.varsFile);
-  const target = await resolvePushTarget(ctx, opts);
+  const input = await sendInput(ctx, opts, {
+    single: () => ({
+      what: 'invalid push',
+      who: opts.callerId!.trim(),
+      built: reach.buildPush({ caller_id: opts.callerId, client_name: opts.clientName, variables }, reading),
+    }),
+    rows: (file) => reach.pushRows(file, { ...opts, variables }, reading),
+    columns: { who: 'caller_id', id: 'trace_id' },
+  });
+  const target = await reach.resolvePushTarget(ctx, opts);
   const endpoint = reach.pushEndpoint(target);
-  const old = reach.oldPushNames(target);
+  const test = target.environment === 'test';
   const prepare = async (row: SendRow<PushRequest>) => reach.preparePush(target, row.body);
-  const base = {
+  return {
+    ...input,
     command: 'push' as const,
     destination: pushDestination(target.flexUrl, target.environment),
-    old: { journal: '', ledger: old.ledger },
-    rekey: rekeyCaller(reading),
+    old: reach.oldPushNames(target),
+    rekey: reach.rekeyCaller(reading),
     sender: {
       prepare,
       deliver: async (req: PreparedRequest) =>
@@ -149,21 +166,26 @@ async function pushPlan(ctx: Context, opts: PushOptions): Promise<PushPlan> {
     },
     preview: prepare,
     target,
-    test: target.environment === 'test',
+    test,
     endpoint,
+    file: input.file && {
+      ...input.file,
+      meta: { environment: target.environment, endpoint },
+      about: [`About to place calls${test ? ' (TEST environment)' : ''}: ${endpoint}`],
+    },
   };
-  return sendPlan(ctx, opts, base, {
-    single: () => ({
-      what: 'invalid push',
-      who: opts.callerId!.trim(),
-      built: reach.buildPush({ caller_id: opts.callerId, client_name: opts.clientName, variables }, reading),
-    }),
-    rows: (file) => reach.pushRows(file, { ...opts, variables }, reading),
-    oldTarget: old.target,
-    columns: { who: 'caller_id', id: 'trace_id' },
-    meta: { environment: target.environment, endpoint },
-    about: `About to place calls${base.test ? ' (TEST environment)' : ''}: ${endpoint}`,
-  });
+}
+
+/** How callers are read: `--region` (or the profile's), `--e164`, and `--phone-only` (or the profile's caller-id-phone-only). */
+async function callerReading(ctx: Context, opts: PushOptions): Promise<CallerReading> {
+  const region = await regionOf(ctx, opts);
+  const stored = (await ctx.settings()).get('caller-id-phone-only');
+  const phoneOnly = opts.phoneOnly
+    ? '--phone-only'
+    : stored === 'true'
+      ? `profile ${ctx.profile}'s caller-id-phone-only`
+      : undefined;
+  return { region, e164: opts.e164 === true, ...(phoneOnly ? { phoneOnly } : {}) };
 }
 
 /** A push's plan, with where it goes for the command's messages, and how its file is shown. */

@@ -10,7 +10,7 @@ import {
   refuseCsvOnlyFlags,
   regionOf,
   sendFlags,
-  sendPlan,
+  sendInput,
   type ShownPlan,
 } from '../flags/send.js';
 import type { TemplateRequest } from '../../schemas/template.js';
@@ -161,27 +161,10 @@ async function templatePlan(ctx: Context, opts: TemplateSendOptions): Promise<Te
   const variables = collectVariables(opts.var, opts.varsFile);
   const target = await resolveTemplateTarget(ctx, opts);
   const endpoint = reach.templateEndpoint(target);
-  const old = reach.oldTemplateNames(target, opts.templateId);
   const timestamp = () => opts.timestamp ?? Math.floor(ctx.io.now() / 1000);
   // A CSV row's body is stamped when it is sent; a single message keeps the time it was built.
   const stamp = (row: SendRow<TemplateRequest>) => (opts.csv ? { ...row.body, timestamp: timestamp() } : row.body);
-  const base = {
-    command: 'template' as const,
-    destination: templateDestination(target.baseUrl, target.signKey, opts.templateId),
-    old: { journal: '', ledger: old.ledger },
-    rekey: reach.rekeyRecipient(reading.region),
-    sender: {
-      prepare: (row: SendRow<TemplateRequest>) => withSignFlag(reach.prepareTemplate(target, stamp(row))),
-      deliver: async (req: PreparedRequest) =>
-        withCredentialHint(await deliver(await ctx.transport(), req, reach.templateAnswer), target.sources),
-    },
-    // An external signing command is not run for a dry run; the header shows *** either way.
-    preview: (row: SendRow<TemplateRequest>) =>
-      reach.prepareTemplate(target, stamp(row), target.signature.kind !== 'command'),
-    target,
-    endpoint,
-  };
-  return sendPlan(ctx, opts, base, {
+  const input = await sendInput(ctx, opts, {
     single: () => {
       const built = reach.buildTemplate(
         {
@@ -207,11 +190,30 @@ async function templatePlan(ctx: Context, opts: TemplateSendOptions): Promise<Te
         { ...opts, variables, timestamp, replyUrlHint: 'a reply_url column or --reply-url URL' },
         reading,
       ),
-    oldTarget: old.target,
     columns: { who: 'recipient', id: 'task_id' },
-    meta: { endpoint, template_id: opts.templateId },
-    about: `About to send template ${opts.templateId} messages: ${endpoint}`,
   });
+  return {
+    ...input,
+    command: 'template' as const,
+    old: reach.oldTemplateNames(target, opts.templateId),
+    destination: templateDestination(target.baseUrl, target.signKey, opts.templateId),
+    rekey: reach.rekeyRecipient(reading.region),
+    sender: {
+      prepare: (row: SendRow<TemplateRequest>) => withSignFlag(reach.prepareTemplate(target, stamp(row))),
+      deliver: async (req: PreparedRequest) =>
+        withCredentialHint(await deliver(await ctx.transport(), req, reach.templateAnswer), target.sources),
+    },
+    // An external signing command is not run for a dry run; the header shows *** either way.
+    preview: (row: SendRow<TemplateRequest>) =>
+      reach.prepareTemplate(target, stamp(row), target.signature.kind !== 'command'),
+    target,
+    endpoint,
+    file: input.file && {
+      ...input.file,
+      meta: { endpoint, template_id: opts.templateId },
+      about: [`About to send template ${opts.templateId} messages: ${endpoint}`],
+    },
+  };
 }
 
 /** A template send's plan, with where it goes for the command's messages, and how its file is shown. */
