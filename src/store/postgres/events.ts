@@ -45,9 +45,6 @@ interface StoreState {
  * The shared store's events: every serve-hooks naming the same database sees one record. Each
  * append is one statement (so one transaction): the event's row and its identity's arrival count
  * are committed together or not at all, and the answer 200 goes out only after the commit.
- * The parts: the pool and its batches of appends (pool.ts, batch.ts), reads and following
- * (read.ts), forward claims (claims.ts), forgetting old identities (forget.ts) and the
- * plan-end pairs (pairs.ts).
  */
 export class PostgresEvents implements EventStore {
   readonly where: string;
