@@ -12,7 +12,6 @@ import { timeText } from '../time-flags.js';
 import { readFailed } from './source.js';
 import { said } from '../../said.js';
 
-/** `hooks events`: the command and its flags. */
 function declare(hooks: Command) {
   return hooks
     .command('events')

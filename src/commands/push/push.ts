@@ -17,7 +17,6 @@ import type { PreparedRequest } from '../../api/deliver.js';
 import type { SendRow } from '../../reach/rows.js';
 import type { CallerReading, PushTarget } from '../../reach/push.js';
 
-/** `push`: the command and its flags. */
 function declare(parent: Command) {
   const command = parent
     .command('push')
@@ -86,7 +85,6 @@ ${CSV_SEND_JSON_HELP}`,
     );
 }
 
-/** What runPush is given: the flags of the declaration. */
 export type PushOptions = FlagsOf<typeof declare>;
 
 export function register(parent: Command, { start }: Deps): void {

@@ -13,7 +13,6 @@ import { SERVE_HOOKS_HELP } from './help.js';
 import { storeFileOption, storeOption } from '../flags/store.js';
 import { said } from '../../said.js';
 
-/** `serve-hooks`: the command and its flags. */
 function declare(parent: Command) {
   return parent
     .command('serve-hooks')

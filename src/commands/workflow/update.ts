@@ -125,7 +125,6 @@ function batchSizeOf(value: string): number {
   return n;
 }
 
-/** What runWorkflowUpdate is given: the flags of the declaration. */
 export type UpdateOptions = FlagsOf<typeof declare>;
 
 export function register(workflow: Command, { start }: Deps): void {
