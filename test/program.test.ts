@@ -69,8 +69,8 @@ async function parseWith(argv: string[], named: boolean): Promise<Seen> {
   const io = testIO();
   const state: RunState = { exitCode: 0 };
   let seen: Seen | undefined;
-  const deps = makeDeps(io, state, async (command: Command, opts, load) => {
-    seen = { command: commandName(command), opts, run: await load(), globals: command.optsWithGlobals() };
+  const deps = makeDeps(io, state, async (command: Command, opts, run) => {
+    seen = { command: commandName(command), opts, run, globals: command.optsWithGlobals() };
     return 0;
   });
   await (await buildProgram(io, state, deps, named ? argv : undefined)).parseAsync(argv, { from: 'user' });

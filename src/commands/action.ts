@@ -19,9 +19,9 @@ export interface RunState {
 
 /**
  * Calls a verb once commander has parsed its command line. The default makes the context and
- * runs it; the argv table test (test/commands/argv.test.ts) records what each verb receives instead.
+ * runs it; the argv table (test/program.test.ts) records what each verb receives instead.
  */
-export type Invoke = <O>(command: Command, opts: O, load: () => Promise<Run<O>>) => Promise<number | void>;
+export type Invoke = <O>(command: Command, opts: O, run: Run<O>) => Promise<number | void>;
 
 export interface Deps {
   io: IO;
@@ -33,13 +33,6 @@ export interface Deps {
    * by name, checked by tsc against the run's options type.
    */
   start<O>(command: Command, run: Run<O>, opts: NoInfer<O>): Promise<void>;
-  /**
-   * The action of a command declared apart from its run (a noun's index.ts; being converted to
-   * `start`): its options object (flags and positional arguments, see Run) goes to the run
-   * function `load` gives, which is imported only when the command runs, as in
-   * `.action(run(() => import('./list.js').then((m) => m.runWorkflowList)))`.
-   */
-  run<O>(load: () => Promise<Run<O>>): (...args: unknown[]) => Promise<void>;
 }
 
 export function makeDeps(io: IO, state: RunState, invoke: Invoke = runVerb(io, state)): Deps {
@@ -48,43 +41,19 @@ export function makeDeps(io: IO, state: RunState, invoke: Invoke = runVerb(io, s
     state,
     start: async (command, run, opts) => {
       checkConflicts(command);
-      state.exitCode = (await invoke(command, opts, () => Promise.resolve(run))) ?? 0;
+      state.exitCode = (await invoke(command, opts, run)) ?? 0;
     },
-    run:
-      <O>(load: () => Promise<Run<O>>) =>
-      async (...args: unknown[]) => {
-        // commander calls an action with (...positional, options, command).
-        const command = args.at(-1) as Command;
-        // The one place where parsed flags become a verb's options type; the argv table test holds
-        // every command's parse equal to an object of that type.
-        const opts = optionsOf(command, args.slice(0, -2)) as O;
-        checkConflicts(command);
-        state.exitCode = (await invoke(command, opts, load)) ?? 0;
-      },
   };
 }
 
-/** The default Invoke: the context first (it reads the profile), then the verb's module. */
+/** The default Invoke: the context (it reads the profile), then the verb's run. */
 function runVerb(io: IO, state: RunState): Invoke {
-  return async (command, opts, load) => {
+  return async (command, opts, run) => {
     const ctx = new Context(io, globalsOf(command));
     state.ctx = ctx;
     await ctx.init();
-    const run = await load();
     return run(ctx, opts);
   };
-}
-
-/**
- * The command's own flags, and its positional arguments by their camelCase names (`<TaskID>`,
- * `<task_id>`: taskId).
- */
-function optionsOf(command: Command, positional: unknown[]): Record<string, unknown> {
-  const opts: Record<string, unknown> = { ...command.opts() };
-  command.registeredArguments.forEach((argument, i) => {
-    if (positional[i] !== undefined) opts[camelCase(argument.name())] = positional[i];
-  });
-  return opts;
 }
 
 const OUTPUT_FLAGS = new WeakSet<object>();
@@ -106,15 +75,6 @@ function checkConflicts(command: Command): void {
     if (given === undefined || given === 'default' || !OUTPUT_FLAGS.has(option)) continue;
     throw new UsageError(said`${option.long} and --json both choose what is printed: give one of them`);
   }
-}
-
-function camelCase(name: string): string {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .split(/[-_\s]+/)
-    .filter(Boolean)
-    .map((w) => w.toLowerCase());
-  return words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
 }
 
 function globalsOf(command: Command): GlobalOptions {

@@ -15,6 +15,12 @@ export const storeOption = () =>
 export const storeFileOption = () =>
   new Option('--store-file <file>', 'a file whose first line is the store (a URL with its password stays out of ps)');
 
+/** The end of the help of the store's verbs that need a database (`store migrate`, `store status`). */
+export const STORE_FLAGS_HELP = `
+The store: --store URL, else --store-file FILE (its first line), else CALLCTL_STORE, else
+CALLCTL_STORE_FILE, else the profile's \`store\`. A URL holding a password is refused as a
+flag value (other users see command lines in ps): give it in the environment or a file.`;
+
 /** `--claim-old-state` and `--ignore-old-state`, declared once for the commands that keep state about people. */
 export const claimOldStateOption = () =>
   new Option(

@@ -1,12 +1,50 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
-import type { StoreFlags } from '../../store/resolve.js';
-import { inventory } from '../../store/inventory.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { storeFileOption, storeOption } from '../flags/store.js';
 import { said } from '../../said.js';
 
-export type StoreListOptions = StoreFlags;
+/** `store list`: the command and its flags. */
+function declare(store: Command) {
+  return store
+    .command('list')
+    .description('what the store keeps, by destination: upload journals, send journals, ledgers')
+    .addOption(storeOption())
+    .addOption(storeFileOption())
+    .addHelpText(
+      'after',
+      `
+Every record is kept for the destination it was written for: the service and account (base URL
+and APPKey) for uploads, the flex route (and live or test) for pushes, the template endpoint, API
+key and template for template messages. The same file sent to another service, account or route
+is new work there. Records an earlier callctl wrote without a destination are listed with
+"(none: written by an earlier callctl)": a run that meets one stops (exit 1) until
+--claim-old-state or --ignore-old-state says what it was.
+
+Where: the state folder ($XDG_STATE_HOME/callctl, else ~/.local/state/callctl), or the shared
+store (--store, --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, the profile's store).
+\`callctl state\`, its old spelling, still works.
+
+Examples:
+  callctl store list
+  CALLCTL_STORE_FILE=/etc/callctl/store-url callctl store list --json | jq '.uploads[] | select(.status != "done")'
+
+JSON (--json):
+${JSON_SHAPES.storeList}`,
+    );
+}
+
+/** What runStoreList is given: the flags of the declaration. */
+export type StoreListOptions = FlagsOf<typeof declare>;
+
+export function register(store: Command, { start }: Deps): void {
+  declare(store).action((flags, command) => start(command, runStoreList, flags));
+}
 
 /** Runs `store list` (and its old spelling `state`): what the store keeps, by destination. */
 export async function runStoreList(ctx: Context, opts: StoreListOptions): Promise<number> {
+  const { inventory } = await import('../../store/inventory.js');
   const found = await inventory(await ctx.store(opts));
   const out = await ctx.output();
   if (out.json) {

@@ -1,13 +1,50 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
 import type { StoreMigrateJson } from '../../schemas/local-output.js';
-import type { StoreFlags } from '../../store/resolve.js';
+import { STORE_FLAGS_HELP, storeFileOption, storeOption } from '../flags/store.js';
 import { storeTables } from './status.js';
 import { said } from '../../said.js';
 
-export interface StoreMigrateOptions extends StoreFlags {
-  /** The role the printed GRANTs are for. */
-  grantTo: string;
+/** `store migrate`: the command and its flags. */
+function declare(store: Command) {
+  return store
+    .command('migrate')
+    .description("create or upgrade callctl's tables in the store (serve-hooks also does it at start)")
+    .addOption(storeOption())
+    .addOption(storeFileOption())
+    .option('--grant-to <role>', 'the role the printed GRANTs are for', 'callctl_receiver')
+    .addHelpText(
+      'after',
+      `${STORE_FLAGS_HELP}
+
+Each step is applied once, in one transaction, under an advisory lock: several callctl starting
+at once take turns. A database newer than this callctl is left alone (exit 2).
+
+Then it prints on stdout the GRANTs that let another role (--grant-to, a receiver's or a cron
+host's) run callctl on these tables without owning them: read and write rights on each table,
+USAGE on the sequences, no CREATE on the schema. Run them as the tables' owner.
+
+Exit: 0 up to date (or brought up to date), 2 no store or a newer schema, 4 credentials refused,
+5 unreachable, 6 a right missing.
+
+Examples:
+  CALLCTL_STORE_FILE=/etc/callctl/store-url callctl store migrate
+  callctl store migrate --grant-to hooks | psql "$OWNER_URL"
+  callctl store migrate --json
+
+JSON (--json): "applied": the versions applied by this run, in order:
+${JSON_SHAPES.storeMigrate}`,
+    );
+}
+
+/** What runStoreMigrate is given: the flags of the declaration. */
+export type StoreMigrateOptions = FlagsOf<typeof declare>;
+
+export function register(store: Command, { start }: Deps): void {
+  declare(store).action((flags, command) => start(command, runStoreMigrate, flags));
 }
 
 /** Creates or upgrades callctl's tables, and prints the GRANTs a role of its own needs on them. */

@@ -1,12 +1,46 @@
+import type { Command, FlagsOf } from '../commander.js';
+import type { Deps } from '../action.js';
 import type { StoreStatusJson } from '../../schemas/local-output.js';
 import type { Context } from '../../context.js';
+import { JSON_SHAPES } from '../../help/json-shapes.js';
+import { STORE_FLAGS_HELP, storeFileOption, storeOption } from '../flags/store.js';
 import { UsageError } from '../../errors.js';
 import type { StoreFlags } from '../../store/resolve.js';
 import type { Store, StoreSchema } from '../../store/store.js';
 import { said } from '../../said.js';
 
+/** `store status`: the command and its flags. */
+function declare(store: Command) {
+  return store
+    .command('status')
+    .description('what is in the store: schema version, server version, events kept')
+    .addOption(storeOption())
+    .addOption(storeFileOption())
+    .addHelpText(
+      'after',
+      `${STORE_FLAGS_HELP}
+
+Exit: 0 when the schema is this callctl's, 1 when it is missing, older or newer (run
+\`callctl store migrate\` or upgrade callctl), 4 credentials refused, 5 unreachable.
+
+Examples:
+  callctl store status
+  callctl store status --json | jq .version
+
+JSON (--json):
+${JSON_SHAPES.storeStatus}`,
+    );
+}
+
+/** What runStoreStatus is given: the flags of the declaration. */
+export type StoreStatusOptions = FlagsOf<typeof declare>;
+
+export function register(store: Command, { start }: Deps): void {
+  declare(store).action((flags, command) => start(command, runStoreStatus, flags));
+}
+
 /** Says what is in the store: schema version against this callctl's, and how many events. */
-export async function runStoreStatus(ctx: Context, opts: StoreFlags): Promise<number> {
+export async function runStoreStatus(ctx: Context, opts: StoreStatusOptions): Promise<number> {
   const { store, schema } = await storeTables(ctx, opts);
   const out = await ctx.output();
   const status = await schema.status();
