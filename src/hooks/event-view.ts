@@ -1,10 +1,10 @@
-import type { HooksShowJson } from '../schemas/hooks-output.js';
-import { personTexts } from '../schemas/detect.js';
+import type { HooksShowJson, ServeHooksLine } from '../schemas/hooks-output.js';
+import { personTexts, type EventSummary } from '../schemas/detect.js';
 import { personKey } from '../person.js';
-import { recordBody } from '../store/events.js';
+import { recordBody, type EventStore, type HookRecord, type StoredEvent } from '../store/events.js';
 import { recordFacts, shownFacts } from '../store/facts.js';
-import { maskNumber } from '../output/printable.js';
-import type { EventStore, StoredEvent } from '../store/events.js';
+import { maskNumber, printable } from '../output/printable.js';
+import type { Paint } from '../output/paint.js';
 import type { EventRow } from './event-row.js';
 
 export type { EventRow };
@@ -111,4 +111,103 @@ export function eventRow(e: StoredEvent, showNumbers: boolean): EventRow {
     httpStatus: r.status,
     forward: forwardText(e),
   };
+}
+
+/** How serve-hooks and `hooks events` show an event (its line or its JSON object). */
+export interface RenderOptions {
+  /** One NDJSON object per event (piped or `--json`) instead of a coloured line. */
+  json: boolean;
+  showNumbers: boolean;
+  skipVerify: boolean;
+  /** Types shown on stdout; everything is still recorded. Undefined shows all. */
+  events?: ReadonlySet<string>;
+}
+
+/**
+ * The JSON object of one event (`--json` or piped): what a person watching needs, without the
+ * body (the log keeps it). The callee is masked unless `--show-numbers`.
+ */
+export function eventObject(
+  seq: number,
+  record: HookRecord,
+  summary: EventSummary,
+  options: RenderOptions,
+  forwarding = false,
+) {
+  const ids: EventSummary = { ...summary };
+  if (ids.callee && !options.showNumbers) ids.callee = maskNumber(ids.callee);
+  return {
+    seq,
+    time: record.time,
+    type: record.type,
+    ...ids,
+    verdict: record.verdict,
+    ...(record.by ? { by: record.by } : {}),
+    ...(record.reason ? { reason: record.reason } : {}),
+    ...(record.warnings ? { warnings: record.warnings } : {}),
+    duplicate: record.duplicate,
+    retry: record.retry,
+    httpStatus: record.status,
+    ...(forwarding ? { forwarding: true as const } : {}),
+    ...(options.skipVerify ? { skipVerify: true as const } : {}),
+  } satisfies ServeHooksLine;
+}
+
+const ID_FIELDS: Array<[keyof EventSummary, string]> = [
+  ['plan', 'plan'],
+  ['task', 'task'],
+  ['workflow', 'wf'],
+  ['node', 'node'],
+  ['call', 'call'],
+  ['msg', 'msg'],
+  ['channel', 'channel'],
+  ['callee', 'callee'],
+];
+
+/** One coloured line for a terminal: time, type, ids, status, verdict, retry. */
+export function eventLine(
+  seq: number,
+  record: HookRecord,
+  summary: EventSummary,
+  options: RenderOptions,
+  c: Paint,
+): string {
+  const time = record.time.slice(11, 19);
+  const ids = ID_FIELDS.flatMap(([field, label]) => {
+    const value = summary[field];
+    if (value === undefined || value === '') return [];
+    // What a request carries is shown as text: an ESC or a line break never reaches the terminal.
+    const shown = printable(field === 'callee' && !options.showNumbers ? maskNumber(String(value)) : String(value));
+    return [`${c.dim(label)} ${shown}`];
+  });
+  if (summary.rounds !== undefined) ids.push(`${c.dim('rounds')} ${summary.rounds}`);
+  const parts = [c.dim(time), c.bold(c.cyan((record.type ?? '?').padEnd(22))), ...ids];
+  if (summary.status) parts.push(c.magenta(printable(summary.status)));
+  parts.push(verdictText(record, c));
+  if (options.skipVerify) parts.push(c.yellow('[--skip-verify]'));
+  if (record.duplicate) parts.push(c.yellow(`retry ${record.retry}`));
+  if (record.status !== 200) parts.push(c.red(`answered ${record.status}`));
+  if (record.warnings?.length)
+    parts.push(
+      c.yellow(
+        `⚠ ${printable(record.warnings[0]!)}${record.warnings.length > 1 ? ` (+${record.warnings.length - 1})` : ''}`,
+      ),
+    );
+  parts.push(c.dim(`#${seq}`));
+  return parts.join('  ');
+}
+
+function verdictText(record: HookRecord, c: Paint): string {
+  switch (record.verdict) {
+    case 'verified':
+      return c.green(`✓ verified${record.by ? ` (${record.by})` : ''}`);
+    case 'rejected':
+      return c.red(`✗ REJECTED: ${record.reason ?? 'bad signature'}`);
+    case 'unverified':
+      return c.yellow(`? unverified${record.reason ? ` (${record.reason})` : ''}`);
+    case 'skipped':
+      return c.yellow('? not verified');
+    default:
+      return c.dim('unsigned');
+  }
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recordFacts } from '../../src/store/facts.js';
 import type { HookRecord } from '../../src/store/events.js';
-import { eventObject } from '../../src/commands/serve-hooks/render.js';
+import { eventObject } from '../../src/hooks/event-view.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp.js';

@@ -4,11 +4,10 @@ import { EVENT_TYPES } from '../../schemas/event-types.js';
 import { recordFacts, shownFacts } from '../../store/facts.js';
 import { maskNumber } from '../../output/printable.js';
 import type { EventFilter, StoredEvent } from '../../store/events.js';
-import { eventObject, type RenderOptions } from '../serve-hooks/render.js';
 import { csvLine, formulaSafe } from '../../report/csv.js';
 import type { EventSummary } from '../../schemas/detect.js';
 import { timeRange } from '../time-flags.js';
-import { forwardText } from '../../hooks/event-view.js';
+import { eventObject, forwardText, type RenderOptions } from '../../hooks/event-view.js';
 import { said } from '../../said.js';
 import { personKey } from '../../person.js';
 

@@ -7,7 +7,7 @@ import { plural } from '../../plural.js';
 import type { Context } from '../../context.js';
 import { ExitCode, UsageError } from '../../errors.js';
 import type { StoredEvent } from '../../store/events.js';
-import type { RenderOptions } from '../serve-hooks/render.js';
+import type { RenderOptions } from '../../hooks/event-view.js';
 import { timeText } from '../time-flags.js';
 import { readFailed } from './source.js';
 import { said } from '../../said.js';
@@ -89,10 +89,9 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
     throw new UsageError(said`--format must be one of ${FORMATS.join(', ')} (got "${opts.format}")`);
   // What the run needs beyond its flags is loaded when it runs: declaring `hooks` stays light.
   const { eventFilter, exportLine, cells, CSV_HEAD } = await import('./event-lines.js');
-  const { eventLine } = await import('../serve-hooks/render.js');
   const { printable } = await import('../../output/printable.js');
   const { tsvCell } = await import('../../output/output.js');
-  const { forwardText } = await import('../../hooks/event-view.js');
+  const { eventLine, forwardText } = await import('../../hooks/event-view.js');
   const { shownFacts } = await import('../../store/facts.js');
   const { flatHeap } = await import('../../heap.js');
   const filter = eventFilter(opts, ctx.io.now());
