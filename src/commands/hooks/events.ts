@@ -88,12 +88,21 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
   if (opts.format !== undefined && !FORMATS.includes(opts.format))
     throw new UsageError(said`--format must be one of ${FORMATS.join(', ')} (got "${opts.format}")`);
   // What the run needs beyond its flags is loaded when it runs: declaring `hooks` stays light.
-  const { eventFilter, exportLine, cells, CSV_HEAD } = await import('./event-lines.js');
-  const { printable } = await import('../../output/printable.js');
-  const { tsvCell } = await import('../../output/output.js');
-  const { eventLine, forwardText } = await import('../../hooks/event-view.js');
-  const { shownFacts } = await import('../../store/facts.js');
-  const { flatHeap } = await import('../../heap.js');
+  const [
+    { eventFilter, exportLine, cells, CSV_HEAD },
+    { printable },
+    { tsvCell },
+    { eventLine, forwardText },
+    { shownFacts },
+    { flatHeap },
+  ] = await Promise.all([
+    import('./event-lines.js'),
+    import('../../output/printable.js'),
+    import('../../output/output.js'),
+    import('../../hooks/event-view.js'),
+    import('../../store/facts.js'),
+    import('../../heap.js'),
+  ]);
   const filter = eventFilter(opts, ctx.io.now());
   const csv = opts.format === 'csv';
   const store = await (await ctx.store(opts)).events({});
