@@ -115,12 +115,6 @@ export function nothingSent(error: unknown): error is WrongSchemeError | ProxyAu
 export class NotFoundError extends kindOf(ExitCode.SERVICE, 'not-found') {}
 
 /**
- * State written by an earlier version of callctl, keyed without the destination it was for: it is
- * neither taken as done nor sent again until the user says which (exit 1: it stays so until then).
- */
-export class OldStateError extends kindOf(ExitCode.SERVICE, 'old-state') {}
-
-/**
  * Local trouble: a file or folder callctl needs (config, journal, log, lock) cannot be read or
  * written, or holds something callctl cannot use. Not the service's doing: fix the file or folder.
  */

@@ -3,7 +3,6 @@ import { pushRequestSchema, pushResponseSchema, type PushRequest } from '../sche
 import type { AnswerReader, Delivery, PreparedRequest } from '../api/deliver.js';
 import { issuesToProblems, type Problem } from '../csv/problems.js';
 import { person } from '../person.js';
-import { oldDestinationText } from '../store/destination.js';
 import type { CredentialSource } from './refused.js';
 import type { CsvFile } from '../csv/read.js';
 import { delimiterHint } from '../csv/delimiter-hint.js';
@@ -145,23 +144,6 @@ export function buildPush(fields: PushFields, reading: CallerReading, line?: num
   }
   const body = reading.e164 && who.e164 ? { ...parsed.data, caller_id: who.e164 } : parsed.data;
   return { ok: true, body, person: who.key };
-}
-
-/** The person an earlier callctl's ledger entry (a caller_id as written) is now. */
-export const rekeyCaller =
-  (reading: CallerReading) =>
-  (written: string): string => {
-    const p = callerPerson(written, { region: reading.region });
-    return p.ok ? p.key : written.normalize('NFKC').trim();
-  };
-
-/** The names an earlier callctl gave a push CSV send's journal and its route's ledger (src/store/old-state.ts). */
-export function oldPushNames(target: PushTarget): { target: string; ledger: string } {
-  const endpoint = pushEndpoint(target);
-  return {
-    target: `${target.environment} ${endpoint}`,
-    ledger: oldDestinationText(`push ${target.environment} ${endpoint}`),
-  };
 }
 
 /** The exact request: the body serialised once, so what is shown in a dry run is what is sent. */

@@ -2,18 +2,13 @@ import type { Delivery } from '../api/deliver.js';
 import { nothingSent } from '../errors.js';
 import type { Destination } from '../store/destination.js';
 import { openLedger, RECALL_WINDOW_MS } from '../store/ledger.js';
-import { settleOldJournal, settleOldLedger, type OldStatePolicy } from '../store/old-state.js';
-import { Journal, journalName, type JournalKey, type RowState } from '../store/row-journal.js';
+import { Journal, type JournalKey, type RowState } from '../store/row-journal.js';
 import type { Store } from '../store/store.js';
 import { selectRows, type RowSelection, type SendRow } from './rows.js';
 
 /** One CSV send, as a dry run reads what earlier runs left of it: where it goes and its rows. */
 export interface SendWork<B> {
   key: JournalKey;
-  /** The names an earlier callctl gave this send's journal and its destination's ledger. */
-  old: { journal: string; ledger: string };
-  /** The person key an old ledger's entry (a value as written) has now. */
-  rekey: (written: string) => string;
   /** The input file's absolute path. */
   file: string;
   rows: SendRow<B>[];
@@ -27,7 +22,6 @@ export interface SendRules {
   callAgain: boolean;
   /** ms (default 24 h; 0: no ledger check). */
   recallWindowMs?: number;
-  oldState: OldStatePolicy;
   now(): number;
 }
 
@@ -44,52 +38,16 @@ export const REACHED_BEFORE = 'already reached through this destination';
 
 /**
  * What a run would do now, read without taking a lock or writing anything (`--dry-run`): the
- * selection and the rows the ledger would skip. An earlier callctl's record stops it as it would stop the run.
+ * selection and the rows the ledger would skip.
  */
 export async function peekSend<B>(
   store: Store,
   work: SendWork<B>,
   rules: SendRules,
 ): Promise<{ selection: RowSelection; skipped: LedgerSkip[] }> {
-  const journals = await store.journals('reach');
-  const ledgers = await store.ledgers();
-  const newJournal = (await journals.first(journalName(work.key))) !== undefined;
-  const oldJournal = !newJournal && (await journals.first(work.old.journal)) !== undefined;
-  const newLedger = await ledgers.has(work.key.destination.text);
-  const oldLedger = !newLedger && (await ledgers.has(work.old.ledger));
-  if (rules.oldState === 'stop' && (oldJournal || oldLedger)) {
-    // The same check and message as a run (nothing is written when it stops).
-    if (oldJournal)
-      await settleOldJournal(journals, {
-        oldName: work.old.journal,
-        newName: journalName(work.key),
-        policy: 'stop',
-        destination: work.key.destination,
-        what: `${work.key.command} run of ${work.file}`,
-        header: () => ({}),
-      });
-    await settleOldLedger(ledgers, {
-      oldDestination: work.old.ledger,
-      destination: work.key.destination,
-      policy: 'stop',
-      rekey: work.rekey,
-    });
-  }
-  const claim = rules.oldState === 'claim';
-  const states =
-    oldJournal && claim ? await Journal.peekName(journals, work.old.journal) : await Journal.peek(journals, work.key);
+  const states = await Journal.peek(await store.journals('reach'), work.key);
   const selection = selectRows(work.rows, states, rules);
-  let lastReached: (person: string) => string | undefined;
-  if (oldLedger && claim) {
-    const peek = await ledgers.peek(work.old.ledger);
-    const byKey = new Map<string, string>();
-    // The old ledger keyed people as written: each person's latest entry under any spelling.
-    for (const r of work.rows) {
-      const at = peek(r.who);
-      if (at && (byKey.get(r.person) ?? '') < at) byKey.set(r.person, at);
-    }
-    lastReached = (p) => byKey.get(p);
-  } else lastReached = await ledgers.peek(work.key.destination.text);
+  const lastReached = await (await store.ledgers()).peek(work.key.destination.text);
   const skipped = ledgerSkips(work.rows, lastReached, states, rules);
   selection.toSend = selection.toSend.filter((n) => !skipped.some((s) => s.row === n));
   return { selection, skipped };
@@ -120,19 +78,15 @@ export function ledgerSkips(
 /** One push or template message (no file): the destination's ledger checked and written around it. */
 export interface OneSend {
   destination: Destination;
-  /** The person's key (src/person.ts) and as written. */
+  /** The person's key (src/person.ts). */
   person: string;
-  who: string;
-  old: { ledger: string };
-  rekey: (written: string) => string;
 }
 
 /** What became of a single send: sent (whatever the answer), or skipped by the ledger. */
 export type OneOutcome = { outcome: 'skipped'; reachedAt: string } | { outcome: 'delivered'; delivery: Delivery };
 
 /**
- * When the ledger would skip this person now (read only, for `--dry-run`); undefined when it would
- * not. An earlier callctl's ledger stops it as it would stop the send.
+ * When the ledger would skip this person now (read only, for `--dry-run`); undefined when it would not.
  */
 export async function peekOne(
   store: Store,
@@ -140,16 +94,6 @@ export async function peekOne(
   rules: Omit<SendRules, 'resendUncertain' | 'retryFailed'>,
 ): Promise<string | undefined> {
   const ledgers = await store.ledgers();
-  if (!(await ledgers.has(one.destination.text)) && (await ledgers.has(one.old.ledger))) {
-    if (rules.oldState === 'stop')
-      await settleOldLedger(ledgers, {
-        oldDestination: one.old.ledger,
-        destination: one.destination,
-        policy: 'stop',
-        rekey: one.rekey,
-      });
-    if (rules.oldState === 'claim') return within((await ledgers.peek(one.old.ledger))(one.who), rules);
-  }
   return within((await ledgers.peek(one.destination.text))(one.person), rules);
 }
 
@@ -165,12 +109,6 @@ export async function reachOne(
   rules: Omit<SendRules, 'resendUncertain' | 'retryFailed'>,
   deliver: () => Promise<Delivery>,
 ): Promise<OneOutcome> {
-  await settleOldLedger(await store.ledgers(), {
-    oldDestination: one.old.ledger,
-    destination: one.destination,
-    policy: rules.oldState,
-    rekey: one.rekey,
-  });
   const ledger = await openLedger(store, one.destination);
   try {
     const reachedAt = within(ledger.lastReached(one.person), rules);

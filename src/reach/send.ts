@@ -13,9 +13,8 @@ import {
   type SendRules as LedgerRules,
 } from './send-run.js';
 import { resultOf, selectRows, sendRows, type RunResult } from './rows.js';
-import { Journal, journalName, oldJournalName } from '../store/row-journal.js';
+import { Journal } from '../store/row-journal.js';
 import { openLedger } from '../store/ledger.js';
-import { settleOldJournal, settleOldLedger } from '../store/old-state.js';
 
 /**
  * The sending engine's one entry: `send(plan, run)`, for push and template send, one person or a
@@ -41,10 +40,6 @@ export interface SendPlan<B> {
     /** Row-independent settings of the run, kept in the journal's header for reference. */
     meta: Record<string, unknown>;
   };
-  /** The names an earlier callctl gave this send's target (its journal's, with the file's hash) and its destination's ledger. */
-  old: { target: string; ledger: string };
-  /** The person key an old ledger's entry (a value as written) has now. */
-  rekey(written: string): string;
   /** How a row becomes its request (right before it is sent), and how a request is delivered. */
   sender: RowSender<B>;
   /** The request a dry run shows. */
@@ -96,13 +91,7 @@ export function send<B>(plan: SendPlan<B>, run: SendRun): Promise<SendOutcome> {
 async function sendOne<B>(plan: SendPlan<B>, run: SendRun): Promise<SendOutcome> {
   const row = plan.rows[0]!;
   const rules = { ...plan.rules, now: run.now };
-  const one = {
-    destination: plan.destination,
-    person: row.person,
-    who: row.who,
-    old: { ledger: plan.old.ledger },
-    rekey: plan.rekey,
-  };
+  const one = { destination: plan.destination, person: row.person };
   // Someone the ledger keeps back is not asked about: there is nothing to send (reachOne checks
   // again, under the ledger's lock, after the question).
   const reachedAt = await peekOne(run.store, one, rules);
@@ -124,8 +113,7 @@ async function sendFile<B>(
 ): Promise<SendOutcome> {
   const rules = { ...plan.rules, now: run.now };
   const key = { command: plan.command, destination: plan.destination, sha256: file.sha256 };
-  const old = { journal: oldJournalName(plan.command, plan.old.target, file.sha256), ledger: plan.old.ledger };
-  const work = { key, old, rekey: plan.rekey, file: file.path, rows: plan.rows };
+  const work = { key, file: file.path, rows: plan.rows };
   const reason = (at: string) => `${REACHED_BEFORE} at ${at}${plan.advice.skipped}`;
   const advised = (r: RowResult): RowResult =>
     r.error?.startsWith(REACHED_BEFORE)
@@ -157,28 +145,6 @@ async function sendFile<B>(
         what: `${key.command} run of this file`,
       }),
     );
-    await settleOldJournal(journals, {
-      oldName: old.journal,
-      newName: journalName(key),
-      policy: rules.oldState,
-      destination: key.destination,
-      what: `${key.command} run of ${file.path}`,
-      header: () => ({
-        t: 'begin',
-        command: key.command,
-        destination: key.destination.text,
-        sha256: key.sha256,
-        file: file.path,
-        ...file.meta,
-        at: new Date(rules.now()).toISOString(),
-      }),
-    });
-    await settleOldLedger(await run.store.ledgers(), {
-      oldDestination: plan.old.ledger,
-      destination: key.destination,
-      policy: rules.oldState,
-      rekey: plan.rekey,
-    });
     const opened = await Journal.open(journals, key, { file: file.path, ...file.meta }, rules.now);
     journal = opened;
     releases.push(() => opened.close());

@@ -3,7 +3,6 @@ import { templateRequestSchema, templateResponseSchema, type TemplateRequest } f
 import type { AnswerReader, Delivery, PreparedRequest } from '../api/deliver.js';
 import { issuesToProblems, type Problem } from '../csv/problems.js';
 import { channelPerson } from '../person.js';
-import { oldDestinationText } from '../store/destination.js';
 import type { CredentialSource } from './refused.js';
 import { signBody, type SignatureSource } from '../signing/service-sign.js';
 import type { CsvFile } from '../csv/read.js';
@@ -74,35 +73,6 @@ export function buildTemplate(
   const body = reading.e164 && who.e164 ? { ...parsed.data, channel_id: who.e164 } : parsed.data;
   return { ok: true, body, person: who.key };
 }
-
-/** The names an earlier callctl gave a template CSV send's journal and its ledger (src/store/old-state.ts). */
-export function oldTemplateNames(
-  target: Pick<TemplateTarget, 'baseUrl'>,
-  templateId: number,
-): { target: string; ledger: string } {
-  const endpoint = templateEndpoint(target);
-  return {
-    target: `${endpoint} template ${templateId}`,
-    ledger: oldDestinationText(`template ${endpoint} template ${templateId}`),
-  };
-}
-
-/** The person an earlier callctl's ledger entry (`channel:channel_id` or `channel:channel_id/user_id`, as written) is now. */
-export const rekeyRecipient =
-  (region: string | undefined) =>
-  (written: string): string => {
-    const colon = written.indexOf(':');
-    if (colon < 0) return written;
-    const id = written.slice(colon + 1);
-    const slash = id.lastIndexOf('/');
-    const p = channelPerson(
-      written.slice(0, colon),
-      slash > 0 ? id.slice(0, slash) : id,
-      slash > 0 ? id.slice(slash + 1) : '',
-      region,
-    );
-    return p.ok ? p.key : written;
-  };
 
 /** The exact request; the signature covers the exact body bytes. */
 export async function prepareTemplate(

@@ -164,7 +164,6 @@ export const errorJsonSchema = z.strictObject({
       'not-found',
       'wrong-scheme',
       'local',
-      'old-state',
       'interrupted',
       'internal',
     ]),

@@ -54,11 +54,3 @@ export function templateDestination(baseUrl: string, signKey: string, templateId
     `template ${normaliseUrl(baseUrl)} key ${hash(`callctl sign key\0${signKey}`, 16)} template ${templateId}`,
   );
 }
-
-/**
- * A destination as an earlier callctl spelled it for its ledger (`push live POST
- * https://flex.example/api/push/***`, every URL in it normalised), to find its old records.
- */
-export function oldDestinationText(text: string): string {
-  return text.replace(/https?:\/\/[^\s]+/gi, (url) => normaliseUrl(url));
-}

@@ -42,7 +42,7 @@ export interface HookRecord {
   duplicate: boolean;
   /** 0 for the first arrival, n for the service's retry n. */
   retry: number;
-  /** The HTTP status answered (`answer` in records of earlier versions: see storedRecord). */
+  /** The HTTP status answered. */
   status: number;
   /** The body kept is only the first bytes (a refused request; `bytes` says how many came). */
   truncated?: boolean;
@@ -56,18 +56,6 @@ export interface HookRecord {
 export function recordBody(record: HookRecord): Buffer {
   if (record.body === undefined) return Buffer.alloc(0);
   return Buffer.from(record.body, record.encoding === 'base64' ? 'base64' : 'utf8');
-}
-
-/**
- * A record as kept (a log line, a store's row), made current: records written before the HTTP
- * status was named `status` carry it as `answer`. Every reader of records goes through here.
- */
-export function storedRecord(r: HookRecord & { answer?: number }): HookRecord {
-  if (r.status === undefined && r.answer !== undefined) {
-    r.status = r.answer;
-    delete r.answer;
-  }
-  return r;
 }
 
 /**

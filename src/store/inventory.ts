@@ -3,13 +3,9 @@ import { finishedUpload, readJournal } from './upload-journal.js';
 import { Journal } from './row-journal.js';
 import type { StoreListJson } from '../schemas/local-output.js';
 
-/** An earlier callctl's record: kept without the destination it was for. */
-const OLD = '(none: written by an earlier callctl)';
-
 /**
  * What the store keeps, for which destination (`callctl store list`): upload journals, the
- * journals of push and template CSV sends, and the never-twice ledgers. Records an earlier
- * callctl wrote without a destination are listed as such.
+ * journals of push and template CSV sends, and the never-twice ledgers.
  */
 export async function inventory(store: Store): Promise<StoreListJson> {
   const uploads = await store.journals('upload');
@@ -22,7 +18,7 @@ export async function inventory(store: Store): Promise<StoreListJson> {
     if (!h) continue;
     const records = (await uploads.read(name)) ?? [];
     result.uploads.push({
-      destination: h.destination ?? OLD,
+      destination: h.destination ?? '',
       workflowId: h.workflowId,
       file: h.file,
       status: j.uncertain.length > 0 ? 'uncertain' : finishedUpload(records) ? 'done' : 'unfinished',
@@ -41,7 +37,7 @@ export async function inventory(store: Store): Promise<StoreListJson> {
     const count = (s: string) => [...states.values()].filter((r) => r.state === s).length;
     result.sends.push({
       command: String(begin.command ?? name.split('-')[0]),
-      destination: typeof begin.destination === 'string' ? begin.destination : OLD,
+      destination: String(begin.destination),
       file: String(begin.file ?? ''),
       sent: count('sent'),
       failed: count('failed'),
@@ -50,15 +46,8 @@ export async function inventory(store: Store): Promise<StoreListJson> {
       where: sends.where(name),
     });
   }
-  for (const l of await ledgers.list()) {
-    // An earlier callctl spelled a destination with the endpoint (`push live POST https://...`).
-    const old = / POST https?:\/\//.test(l.destination);
-    result.ledgers.push({
-      destination: old ? `${OLD}: ${l.destination}` : l.destination,
-      people: l.people,
-      lastAt: l.lastAt ?? '',
-    });
-  }
+  for (const l of await ledgers.list())
+    result.ledgers.push({ destination: l.destination, people: l.people, lastAt: l.lastAt ?? '' });
   return result;
 }
 

@@ -27,11 +27,6 @@ export function journalName(key: JournalKey): string {
   return `${key.command}-${hash(`v2\0${key.command}\0${key.destination.text}\0${key.sha256}`)}`;
 }
 
-/** The name an earlier callctl gave the journal of the same send (its `target`: the endpoint as it showed it). */
-export function oldJournalName(command: string, target: string, sha256: string): string {
-  return `${command}-${hash(`${command}\0${target}\0${sha256}`)}`;
-}
-
 /**
  * The journal of one push or template CSV send, keyed by rows (the store's Journals
  * underneath), so that a re-run after a kill never sends a row twice: "about to send row N" is
@@ -59,7 +54,7 @@ export class Journal {
     return Journal.peekName(store, journalName(key));
   }
 
-  /** The same, of a journal named as it is (an earlier callctl's). */
+  /** The same, of a journal by its name in the store. */
   static async peekName(store: Journals, name: string): Promise<Map<number, RowState>> {
     return statesOf((await store.read(name)) ?? []);
   }

@@ -77,13 +77,6 @@ export interface Ledgers {
   open(destination: string): Promise<Ledger>;
   /** When each person was last reached through `destination`, read without writing (a dry run). */
   peek(destination: string): Promise<(person: string) => string | undefined>;
-  has(destination: string): Promise<boolean>;
-  /**
-   * Takes what was recorded under `from` (a destination as an earlier version spelled it) into
-   * `to`, each person re-keyed by `rekey` (its key now); `from` is then empty. Resolves with the
-   * number of people taken.
-   */
-  adopt(from: string, to: string, rekey: (person: string) => string): Promise<number>;
   /** Every destination with its number of people and the last time one was reached. */
   list(): Promise<Array<{ destination: string; people: number; lastAt?: string }>>;
 }

@@ -18,7 +18,7 @@ export interface Batch {
 
 /**
  * `<workflow>-<first 16 hex of the content's SHA-256>`: what names the journal and the lock of
- * one upload, before its destination's id (`-<destination id>`; without it, an earlier callctl's).
+ * one upload, before its destination's id (`-<destination id>`).
  * A workflow id with characters unsafe in file names is made safe and tagged with its own hash.
  */
 export function uploadKey(workflowId: string, sha256: string): string {
@@ -30,10 +30,10 @@ export function uploadKey(workflowId: string, sha256: string): string {
 
 export interface JournalHeader {
   type: 'start';
-  /** 2: keyed by destination; 1 (an earlier callctl): without. */
-  version: 1 | 2;
+  /** 2: keyed by destination. */
+  version: 2;
   workflowId: string;
-  /** The service and account (src/store/destination.ts); absent in an earlier callctl's journal. */
+  /** The service and account (src/store/destination.ts). */
   destination?: string;
   /** Absolute path of the file when the upload started. */
   file: string;

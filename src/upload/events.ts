@@ -1,5 +1,4 @@
 import type { Destination } from '../store/destination.js';
-import type { OldStatePolicy } from '../store/old-state.js';
 import type { Store } from '../store/store.js';
 import type { Batch } from '../store/upload-journal.js';
 import type { Problem } from '../csv/problems.js';
@@ -30,8 +29,6 @@ export interface UploadPlan {
   restart: boolean;
   /** Send again the batches an earlier run left uncertain (with no caseid on every entry). */
   resendUncertain: boolean;
-  /** What to do with a journal of the same file and workflow an earlier callctl wrote without its destination. */
-  oldState: OldStatePolicy;
   /** Where spool files go (the cache folder). */
   spoolDir: string;
   /** Read, check and batch; take no lock, write no journal, spool nothing, send nothing. */

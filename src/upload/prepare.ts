@@ -4,7 +4,6 @@ import { inputFile } from '../csv/read.js';
 import { InputError } from '../errors.js';
 import { commitFile } from '../files/atomic-write.js';
 import { said } from '../said.js';
-import { settleOldJournal, type OldStatePolicy } from '../store/old-state.js';
 import type { Journals } from '../store/store.js';
 import {
   emptyJournal,
@@ -139,9 +138,7 @@ export async function prepare(plan: UploadPlan, run: UploadRun): Promise<Prepare
 
 /**
  * The journal of this upload for its destination: named by workflow, content and destination;
- * locked (a file lock, and the shared store's when there is one); an earlier callctl's journal of
- * the same work settled as `oldState` says (a dry run only reads: such a journal stops it as it
- * would stop the upload); spools of killed runs removed.
+ * locked (a file lock, and the shared store's when there is one); spools of killed runs removed.
  */
 async function takeJournal(plan: UploadPlan, run: UploadRun, fp: Fingerprint) {
   const destination = plan.destination ?? {
@@ -152,42 +149,15 @@ async function takeJournal(plan: UploadPlan, run: UploadRun, fp: Fingerprint) {
   const key = `${uploadKey(plan.workflowId, fp.sha256)}-${destination.id}`;
   const journals = await run.store.journals('upload');
   const journalPath = journals.where(key);
-  const what = `upload of ${plan.file} to workflow ${plan.workflowId}`;
-  const settle = (policy: OldStatePolicy) =>
-    settleOldJournal(journals, {
-      oldName: uploadKey(plan.workflowId, fp.sha256),
-      newName: key,
-      policy,
-      destination,
-      what,
-      header: () => ({
-        type: 'start',
-        version: 2,
-        workflowId: plan.workflowId,
-        destination: destination.text,
-        file: plan.path,
-        sha256: fp.sha256,
-        bytes: fp.bytes,
-        at: new Date().toISOString(),
-      }),
-    });
   const taken = { key, journals, journalPath, destination: destination.text };
-  if (plan.dryRun) {
-    // Read only: an earlier callctl's journal stops a dry run as it would stop the upload.
-    if (plan.oldState === 'stop' && !plan.restart && plan.destination) await settle('stop');
-    return { ...taken, spool: undefined, release: async () => undefined };
-  }
+  if (plan.dryRun) return { ...taken, spool: undefined, release: async () => undefined };
   mkdirSync(plan.spoolDir, { recursive: true, mode: 0o700 });
   await journals.prune(finishedUpload);
   const release = await run.store.lock({
     name: `upload ${key}`,
-    what,
+    what: `upload of ${plan.file} to workflow ${plan.workflowId}`,
     file: join('uploads', `${key}.lock`),
     onStale: (owner, path) => run.onEvent({ type: 'stale-lock', pid: owner.pid, path }),
-  });
-  await settle(plan.restart ? 'ignore' : plan.oldState).catch(async (error: unknown) => {
-    await release();
-    throw error;
   });
   // Spools of runs that were killed (we hold the lock: nobody else uses them).
   for (const name of readdirSync(plan.spoolDir))

@@ -2,23 +2,17 @@
  * Every record knows its destination, and a person is known by their number (issue 21): the same
  * file to the same workflow id on another service or account is uploaded there too; re-runs send
  * nothing; pushes and template messages reach each person once however files spell them, single
- * sends included; an earlier callctl's record (keyed without a destination) stops the run until
- * the user says what it was. Counted from what the sandboxes received.
+ * sends included. Counted from what the sandboxes received.
  */
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { uploadKey } from '../../src/store/upload-journal.js';
-import { oldJournalName } from '../../src/store/row-journal.js';
-import { ledgerName } from '../../src/store/files/ledger.js';
 import { runCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { templateMessage } from '../helpers/template-send.js';
 import { received, WORKFLOW, writeContacts } from '../upload/helpers.js';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 
 const fixture = useSandbox();
 let other: Sandbox;
@@ -38,7 +32,6 @@ beforeEach(() => {
     XDG_CACHE_HOME: join(dir, 'cache'),
   };
 });
-const stateDir = () => join(dir, 'state', 'callctl');
 
 const cloud = (sb: Sandbox, appKey = sb.appKey) => ({
   ...folders,
@@ -82,65 +75,6 @@ describe('uploads are keyed by service and account', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.err).toMatch(/account \(APPKey\) is not known: set CALLCTL_APP_KEY/);
     expect(received(sandbox)).toHaveLength(8);
-  });
-
-  it("an earlier callctl's journal (no destination) stops the run (1) naming it; --claim-old-state takes it, --ignore-old-state starts afresh", async () => {
-    const sandbox = fixture.sandbox;
-    const file = writeContacts(join(dir, 'contacts.csv'), 5);
-    const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
-    const old = join(stateDir(), 'uploads', `${uploadKey(WORKFLOW, sha)}.journal`);
-    mkdirSync(join(stateDir(), 'uploads'), { recursive: true });
-    const at = '2026-11-20T10:00:00.000Z';
-    writeFileSync(
-      old,
-      [
-        { type: 'start', version: 1, workflowId: WORKFLOW, file, sha256: sha, bytes: 1, at },
-        { type: 'batch', index: 1, firstLine: 2, lastLine: 6, count: 5, acked: 5, at },
-        { type: 'done', at },
-      ]
-        .map((r) => JSON.stringify(r))
-        .join('\n') + '\n',
-    );
-    const stopped = await update(file, cloud(sandbox));
-    expect(stopped.code).toBe(1);
-    expect(stopped.err).toContain(old);
-    expect(stopped.err).toMatch(
-      /written by an earlier callctl without the destination.*--claim-old-state.*--ignore-old-state/,
-    );
-    expect(JSON.parse(stopped.err.trim().split('\n').at(-1)!).error.kind).toBe('old-state');
-    // A dry run says the same, and sends nothing either.
-    expect((await update(file, cloud(sandbox), '--dry-run')).code).toBe(1);
-    expect(received(sandbox)).toHaveLength(0);
-    // Claimed: it was this service's upload, done; nothing is sent, and the old record is gone.
-    const claimed = await update(file, cloud(sandbox), '--claim-old-state');
-    expect(claimed.code, claimed.err).toBe(0);
-    expect(JSON.parse(claimed.out)).toMatchObject({ sent: 0, entriesResumed: 5 });
-    expect(received(sandbox)).toHaveLength(0);
-    expect(readdirSync(join(stateDir(), 'uploads')).filter((n) => n.endsWith('.journal'))).toHaveLength(1);
-    // Another service: nothing of it is known there; the old record is not in the way any more.
-    expect((await update(file, cloud(other))).code).toBe(0);
-  });
-
-  it('--ignore-old-state sends the file to this destination and leaves the old journal', async () => {
-    const sandbox = fixture.sandbox;
-    const file = writeContacts(join(dir, 'contacts.csv'), 3);
-    const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
-    mkdirSync(join(stateDir(), 'uploads'), { recursive: true });
-    const old = join(stateDir(), 'uploads', `${uploadKey(WORKFLOW, sha)}.journal`);
-    writeFileSync(
-      old,
-      `${JSON.stringify({ type: 'start', version: 1, workflowId: WORKFLOW, file, sha256: sha, bytes: 1, at: '2026-11-20T10:00:00.000Z' })}\n${JSON.stringify({ type: 'done', at: '2026-11-20T10:00:00.000Z' })}\n`,
-    );
-    const r = await update(file, cloud(sandbox), '--ignore-old-state');
-    expect(r.code, r.err).toBe(0);
-    expect(received(sandbox)).toHaveLength(3);
-    expect(readdirSync(join(stateDir(), 'uploads'))).toContain(`${uploadKey(WORKFLOW, sha)}.journal`);
-    // `callctl state` lists both: this destination's, and the old one as such.
-    const listed = JSON.parse((await runCli(['state', '--json'], { env: folders })).out);
-    expect(listed.uploads.map((u: { destination: string }) => u.destination).sort()).toEqual([
-      '(none: written by an earlier callctl)',
-      `cloud ${sandbox.url} account ${sandbox.appKey}`,
-    ]);
   });
 });
 
@@ -282,50 +216,5 @@ describe('pushes and template messages reach each person once, however spelled',
     }
     expect(codes).toEqual([0, 0, 0, 0]);
     expect(sandbox.state.received.templates.map((t) => t.channel_id)).toEqual(['+62 812-3450-0014']);
-  });
-
-  it("an earlier callctl's push journal or ledger stops the run (1); claimed, it is used", async () => {
-    const sandbox = fixture.sandbox;
-    const file = join(dir, 'callers.csv');
-    writeFileSync(file, 'caller_id\n+6281234567001\n+6281234567002\n');
-    const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
-    const endpoint = `POST ${sandbox.flexUrl}/api/push/***`;
-    // The journal of this very file, as an earlier callctl named it: row 1 sent.
-    const journals = join(stateDir(), 'journals');
-    mkdirSync(journals, { recursive: true });
-    writeFileSync(
-      join(journals, `${oldJournalName('push', `live ${endpoint}`, sha)}.jsonl`),
-      `${JSON.stringify({ t: 'begin', command: 'push', target: `live ${endpoint}`, sha256: sha, file, at: '2026-11-25T10:00:00.000Z' })}\n${JSON.stringify({ t: 'sent', row: 1, at: '2026-11-25T10:00:00.000Z', id: 'tr-1' })}\n`,
-    );
-    const stopped = await push(['--csv', file]);
-    expect(stopped.code).toBe(1);
-    expect(stopped.err).toMatch(
-      /push run of .*callers\.csv has a journal written by an earlier callctl without the destination/,
-    );
-    expect(pushed()).toEqual([]);
-    const claimed = await push(['--csv', file, '--claim-old-state']);
-    expect(claimed.code, claimed.err).toBe(0);
-    expect(JSON.parse(claimed.out)).toMatchObject({ sent: 2, thisRun: { sent: 1 } });
-    expect(pushed()).toEqual(['+6281234567002']);
-
-    // The route's old ledger (people as written) stops a single push too; claimed, it skips them by number.
-    const ledgers = join(stateDir(), 'ledgers');
-    const oldLedger = `push test POST ${sandbox.url}/flex-test/api/push/***`;
-    writeFileSync(
-      join(ledgers, `${ledgerName(oldLedger)}.jsonl`),
-      `${JSON.stringify({ destination: oldLedger })}\n${JSON.stringify({ p: '+62 812 3456 7003', s: 'pending', at: new Date().toISOString() })}\n`,
-    );
-    const testEnv = ['--test', '--flex-url', sandbox.flexTestUrl];
-    const env = { ...pushEnv(), CALLCTL_PUSH_TEST_TOKEN: sandbox.pushTestToken };
-    const one = await runCli(['push', '--yes', '--json', ...testEnv, '--caller-id', '+6281234567003'], { env });
-    expect(one.code).toBe(1);
-    expect(one.err).toMatch(/never-twice ledger of push test .* is still as an earlier callctl wrote it/);
-    const taken = await runCli(
-      ['push', '--yes', '--json', ...testEnv, '--caller-id', '+6281234567003', '--claim-old-state'],
-      { env },
-    );
-    expect(taken.code, taken.err).toBe(0);
-    expect(JSON.parse(taken.out)).toMatchObject({ skipped: true });
-    expect(pushed()).toEqual(['+6281234567002']);
   });
 });

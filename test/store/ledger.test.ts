@@ -44,24 +44,4 @@ describe('file ledger', () => {
     await first.close();
     await (await openLedger(store, pushDestination('http://127.0.0.1:8080', 'live'))).close();
   });
-
-  it('adopts an old ledger under a new destination, re-keying its people', async () => {
-    const state = tempDir();
-    const ledgers = fileLedgers(state);
-    const old = await ledgers.open('push live POST http://127.0.0.1/api/push/***');
-    await old.pending('+1 555 777 1234', '2026-11-23T01:00:00.000Z');
-    await old.pending('+1-555-777-1235', '2026-11-23T01:00:01.000Z');
-    await old.close();
-    const taken = await ledgers.adopt(
-      'push live POST http://127.0.0.1/api/push/***',
-      DEST,
-      (p) => `+${p.replace(/\D/g, '')}`,
-    );
-    expect(taken).toBe(2);
-    const peek = await ledgers.peek(DEST);
-    expect(peek('+15557771234')).toBe('2026-11-23T01:00:00.000Z');
-    expect(peek('+15557771235')).toBe('2026-11-23T01:00:01.000Z');
-    expect(await ledgers.has('push live POST http://127.0.0.1/api/push/***')).toBe(false);
-    expect(await ledgers.list()).toEqual([{ destination: DEST, people: 2, lastAt: '2026-11-23T01:00:01.000Z' }]);
-  });
 });

@@ -10,7 +10,7 @@ import type { Built, SendRow } from '../../reach/rows.js';
 import type { CsvFile } from '../../csv/read.js';
 import type { Problem } from '../../csv/problems.js';
 import type { StoreFlags } from '../../store/resolve.js';
-import { claimOldStateOption, ignoreOldStateOption, oldStatePolicy, storeFileOption, storeOption } from './store.js';
+import { storeFileOption, storeOption } from './store.js';
 
 /** The words that differ between push and template send in the flags they share. */
 interface SendWords {
@@ -73,8 +73,6 @@ export function sendFlags<A extends unknown[], O extends OptionValues, G extends
       "region of phone numbers written without + and a country code (ISO 3166, e.g. US; else the profile's region): such a number is refused without one, never guessed",
     )
     .option('--e164', 'send phone numbers in E.164 form (+ and digits) rather than as written')
-    .addOption(claimOldStateOption())
-    .addOption(ignoreOldStateOption())
     .addOption(storeOption())
     .addOption(storeFileOption());
 }
@@ -93,8 +91,6 @@ export interface SendFlags {
   callAgain?: true;
   recallWindow?: number;
   region?: string;
-  claimOldState?: true;
-  ignoreOldState?: true;
   store?: string;
   storeFile?: string;
 }
@@ -115,7 +111,6 @@ export function sendRules(opts: SendFlags): SendRules {
     retryFailed: !!opts.retryFailed,
     callAgain: !!opts.callAgain,
     recallWindowMs: opts.recallWindow,
-    oldState: oldStatePolicy(opts),
   };
 }
 

@@ -1,5 +1,4 @@
 import { Option } from '../commander.js';
-import type { OldStatePolicy } from '../../store/old-state.js';
 
 /**
  * `--store` and `--store-file`, declared here once for every command that uses the store
@@ -20,21 +19,3 @@ export const STORE_FLAGS_HELP = `
 The store: --store URL, else --store-file FILE (its first line), else CALLCTL_STORE, else
 CALLCTL_STORE_FILE, else the profile's \`store\`. A URL holding a password is refused as a
 flag value (other users see command lines in ps): give it in the environment or a file.`;
-
-/** `--claim-old-state` and `--ignore-old-state`, declared once for the commands that keep state about people. */
-export const claimOldStateOption = () =>
-  new Option(
-    '--claim-old-state',
-    "take a journal or ledger an earlier callctl wrote without its destination as this destination's",
-  ).conflicts('ignoreOldState');
-
-export const ignoreOldStateOption = () =>
-  new Option(
-    '--ignore-old-state',
-    'start afresh for this destination, leaving such an old journal or ledger to whichever destination it was for',
-  );
-
-/** `--claim-old-state` / `--ignore-old-state` as a policy (src/store/old-state.ts). */
-export function oldStatePolicy(opts: { claimOldState?: boolean; ignoreOldState?: boolean }): OldStatePolicy {
-  return opts.claimOldState ? 'claim' : opts.ignoreOldState ? 'ignore' : 'stop';
-}

@@ -155,8 +155,6 @@ async function pushPlan(ctx: Context, opts: PushOptions): Promise<PushPlan> {
     ...input,
     command: 'push' as const,
     destination: pushDestination(target.flexUrl, target.environment),
-    old: reach.oldPushNames(target),
-    rekey: reach.rekeyCaller(reading),
     sender: {
       prepare,
       deliver: async (req: PreparedRequest) =>

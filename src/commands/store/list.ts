@@ -18,9 +18,7 @@ function declare(store: Command) {
 Every record is kept for the destination it was written for: the service and account (base URL
 and APPKey) for uploads, the flex route (and live or test) for pushes, the template endpoint, API
 key and template for template messages. The same file sent to another service, account or route
-is new work there. Records an earlier callctl wrote without a destination are listed with
-"(none: written by an earlier callctl)": a run that meets one stops (exit 1) until
---claim-old-state or --ignore-old-state says what it was.
+is new work there.
 
 Where: the state folder ($XDG_STATE_HOME/callctl, else ~/.local/state/callctl), or the shared
 store (--store, --store-file, CALLCTL_STORE, CALLCTL_STORE_FILE, the profile's store).

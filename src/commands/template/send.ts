@@ -195,9 +195,7 @@ async function templatePlan(ctx: Context, opts: TemplateSendOptions): Promise<Te
   return {
     ...input,
     command: 'template' as const,
-    old: reach.oldTemplateNames(target, opts.templateId),
     destination: templateDestination(target.baseUrl, target.signKey, opts.templateId),
-    rekey: reach.rekeyRecipient(reading.region),
     sender: {
       prepare: (row: SendRow<TemplateRequest>) => withSignFlag(reach.prepareTemplate(target, stamp(row))),
       deliver: async (req: PreparedRequest) =>

@@ -9,13 +9,7 @@ import { said } from '../../said.js';
 import type { UpdatePlan } from './update-render.js';
 import { delimiter } from '../flags/delimiter.js';
 import { regionOf } from '../flags/send.js';
-import {
-  claimOldStateOption,
-  ignoreOldStateOption,
-  oldStatePolicy,
-  storeFileOption,
-  storeOption,
-} from '../flags/store.js';
+import { storeFileOption, storeOption } from '../flags/store.js';
 
 /** `workflow update --workflow-id ID --csv FILE`: the command and its flags. */
 function declare(workflow: Command) {
@@ -53,8 +47,6 @@ function declare(workflow: Command) {
       'send again the batches an earlier run left uncertain (sent, no answer) whose rows lack caseid',
     )
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
-    .addOption(claimOldStateOption())
-    .addOption(ignoreOldStateOption())
     .addOption(storeOption())
     .addOption(storeFileOption())
     .addHelpText(
@@ -202,7 +194,6 @@ async function uploadPlan(ctx: Context, opts: UpdateOptions): Promise<UpdatePlan
     rejectsPath,
     restart: opts.restart === true,
     resendUncertain: opts.resendUncertain === true,
-    oldState: oldStatePolicy(opts),
     spoolDir: resolve(cacheDir(ctx.io.env), 'spool'),
     dryRun,
     quiet: opts.quiet === true,

@@ -46,20 +46,6 @@ export function fileLedgers(stateDir: string): Ledgers {
     async peek(destination) {
       return reachedAt(await readLedger(store, ledgerName(destination)));
     },
-    async has(destination) {
-      return (await store.first(ledgerName(destination))) !== undefined;
-    },
-    async adopt(from, to, rekey) {
-      const old = await readLedger(store, ledgerName(from));
-      const journal = store.open(ledgerName(to), () => ({ destination: to }));
-      try {
-        for (const e of old.values()) journal.append({ ...e, p: rekey(e.p) }, false);
-      } finally {
-        await journal.close();
-      }
-      await store.remove(ledgerName(from));
-      return old.size;
-    },
     async list() {
       const found = [];
       for (const name of await store.list()) {

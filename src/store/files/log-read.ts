@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { redactValues } from '../../redact.js';
-import { storedRecord, type HookRecord } from '../events.js';
+import type { HookRecord } from '../events.js';
 
 /**
  * A record as its log line. Known secrets (hook KEYs, chatbot secret, a secret --path) never
@@ -37,7 +37,7 @@ export function decodeNumbered(line: string): { record: HookRecord; n: number | 
     if (!r || typeof r !== 'object' || typeof r.time !== 'string') return undefined;
     const n = Number.isSafeInteger(r.n) ? r.n : undefined;
     if (r.n !== undefined) r.n = undefined;
-    return { record: storedRecord(r), n };
+    return { record: r, n };
   } catch {
     return undefined;
   }

@@ -72,35 +72,6 @@ export function pgLedgers(link: Link): Ledgers {
       };
     },
     peek: (destination) => once('read', async (client) => reachedAt(await readLast(client, destination))),
-    has: (destination) =>
-      once('read', async (client) => {
-        const r = await client.query('SELECT 1 FROM callctl_reach_ledger WHERE destination = $1 LIMIT 1', [
-          destination,
-        ]);
-        return r.rows.length > 0;
-      }),
-    adopt: (from, to, rekey) =>
-      once('write to', async (client) => {
-        await client.query('BEGIN');
-        try {
-          const old = await readLast(client, from);
-          for (const [person, e] of old) {
-            // The latest of the old and any existing entry wins, as the file ledger's last line does.
-            await client.query(
-              `INSERT INTO callctl_reach_ledger (destination, person, state, at) VALUES ($1, $2, $3, $4)
-               ON CONFLICT (destination, person) DO UPDATE SET state = EXCLUDED.state, at = EXCLUDED.at
-               WHERE callctl_reach_ledger.at <= EXCLUDED.at`,
-              [to, rekey(person), e.state, e.at],
-            );
-          }
-          await client.query('DELETE FROM callctl_reach_ledger WHERE destination = $1', [from]);
-          await client.query('COMMIT');
-          return old.size;
-        } catch (error) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw error;
-        }
-      }),
     list: () =>
       once('read', async (client) => {
         const r = await client.query<{ destination: string; people: string; last_at: Date | null }>(

@@ -1,6 +1,5 @@
 import type { Pool } from 'pg';
-import { storedRecord, type HookRecord } from '../events.js';
-import type { EventFilter, EventPage, PageCursor, StoredEvent } from '../events.js';
+import type { EventFilter, EventPage, HookRecord, PageCursor, StoredEvent } from '../events.js';
 
 /** The columns an event is read back with (toEvent). */
 export const COLUMNS = 'id, retry, record, fwd_state, fwd_owner, fwd_status, fwd_error, fwd_attempts, fwd_at';
@@ -19,7 +18,7 @@ export interface Row {
 
 export function toEvent(row: Row): StoredEvent {
   // The row's own object, not a copy (read lists may hold a million): the same keys in the same order.
-  const record = storedRecord(row.record);
+  const { record } = row;
   record.retry = row.retry;
   record.duplicate = row.retry > 0;
   const event: StoredEvent = { id: String(row.id), record };

@@ -1,8 +1,6 @@
 import type { ClientBase } from 'pg';
 import { UsageError } from '../../errors.js';
 import { said } from '../../said.js';
-import { storedRecord, type HookRecord } from '../events.js';
-import { recordFacts } from '../facts.js';
 import type { SchemaStatus } from '../store.js';
 
 /**
@@ -14,8 +12,6 @@ export const MIGRATIONS: ReadonlyArray<{
   version: number;
   description: string;
   sql: string;
-  /** Rows rewritten after the SQL, in the same transaction (what SQL alone cannot compute). */
-  rows?: (client: ClientBase) => Promise<void>;
 }> = [
   {
     version: 1,
@@ -126,9 +122,8 @@ CREATE TABLE callctl_journals (
   {
     version: 6,
     description: 'the HTTP status answered is `status` (was `answer`); failed forwards found by when they failed',
-    // Records kept before it (the column `record`) still say `answer`: storedRecord
-    // (event-log.ts) reads them as `status`, so no row is rewritten here. Failed forwards are
-    // tried again later (pg-claims.ts takeAbandoned).
+    // Failed forwards are tried again later (claims.ts takeAbandoned). Records written before it,
+    // by pre-release builds, say `answer` in `record`: they are not read as `status`.
     sql: `
 ALTER TABLE callctl_events RENAME COLUMN answer TO status;
 CREATE INDEX callctl_events_failed ON callctl_events (fwd_at) WHERE fwd_state = 'failed';
@@ -137,11 +132,9 @@ CREATE INDEX callctl_events_failed ON callctl_events (fwd_at) WHERE fwd_state = 
   {
     version: 7,
     description: "the person of an event in `callee`: a template status's channel_id, compared as people are",
-    // Rows kept before it hold a template status's callee field (or nothing) and a push's number as
-    // written; `hooks events --callee` compares the person (src/person.ts personKey), which the
-    // rows now hold as appends write it (recordFacts).
+    // Appends write the person (src/person.ts personKey, through recordFacts). In pre-release
+    // builds this step also rewrote the rows kept before it; it stays so that versions keep their numbers.
     sql: '',
-    rows: personColumn,
   },
   {
     version: 8,
@@ -164,30 +157,6 @@ CREATE TABLE callctl_leases (
 `,
   },
 ];
-
-/** Rewrites `callee` of the events that name a person as recordFacts reads it, a batch at a time. */
-async function personColumn(client: ClientBase): Promise<void> {
-  const BATCH = 1_000;
-  for (let after = '0'; ;) {
-    const { rows } = await client.query<{ id: string; callee: string | null; record: HookRecord }>(
-      `SELECT id, callee, record FROM callctl_events
-        WHERE type IN ('template.status', 'workflow.api_push') AND id > $1 ORDER BY id LIMIT ${BATCH}`,
-      [after],
-    );
-    const changed = rows.flatMap((r) => {
-      const callee = recordFacts(storedRecord(r.record)).callee ?? null;
-      return callee === r.callee ? [] : [{ id: r.id, callee }];
-    });
-    if (changed.length > 0)
-      await client.query(
-        `UPDATE callctl_events e SET callee = c.callee FROM unnest($1::bigint[], $2::text[]) AS c(id, callee)
-          WHERE e.id = c.id`,
-        [changed.map((c) => c.id), changed.map((c) => c.callee)],
-      );
-    if (rows.length < BATCH) return;
-    after = rows.at(-1)!.id;
-  }
-}
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
 
@@ -251,7 +220,6 @@ export async function migrate(client: ClientBase): Promise<{ from: number; appli
     for (const step of MIGRATIONS) {
       if (step.version <= from) continue;
       if (step.sql) await client.query(step.sql);
-      await step.rows?.(client);
       await client.query('INSERT INTO callctl_schema (version, description) VALUES ($1, $2)', [
         step.version,
         step.description,
