@@ -5,7 +5,6 @@ import { JSON_SHAPES } from '../../help/json-shapes.js';
 import { storeFileOption, storeOption } from '../flags/store.js';
 import { said } from '../../said.js';
 
-/** `store list`: the command and its flags. */
 function declare(store: Command) {
   return store
     .command('list')
@@ -33,7 +32,6 @@ ${JSON_SHAPES.storeList}`,
     );
 }
 
-/** What runStoreList is given: the flags of the declaration. */
 export type StoreListOptions = FlagsOf<typeof declare>;
 
 export function register(store: Command, { start }: Deps): void {

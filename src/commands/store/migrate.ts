@@ -8,7 +8,6 @@ import { STORE_FLAGS_HELP, storeFileOption, storeOption } from '../flags/store.j
 import { storeTables } from './status.js';
 import { said } from '../../said.js';
 
-/** `store migrate`: the command and its flags. */
 function declare(store: Command) {
   return store
     .command('migrate')
@@ -40,7 +39,6 @@ ${JSON_SHAPES.storeMigrate}`,
     );
 }
 
-/** What runStoreMigrate is given: the flags of the declaration. */
 export type StoreMigrateOptions = FlagsOf<typeof declare>;
 
 export function register(store: Command, { start }: Deps): void {

@@ -9,7 +9,6 @@ import type { StoreFlags } from '../../store/resolve.js';
 import type { Store, StoreSchema } from '../../store/store.js';
 import { said } from '../../said.js';
 
-/** `store status`: the command and its flags. */
 function declare(store: Command) {
   return store
     .command('status')
@@ -32,7 +31,6 @@ ${JSON_SHAPES.storeStatus}`,
     );
 }
 
-/** What runStoreStatus is given: the flags of the declaration. */
 export type StoreStatusOptions = FlagsOf<typeof declare>;
 
 export function register(store: Command, { start }: Deps): void {
