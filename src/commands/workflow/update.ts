@@ -11,7 +11,6 @@ import { delimiter } from '../flags/delimiter.js';
 import { regionOf } from '../flags/send.js';
 import { storeFileOption, storeOption } from '../flags/store.js';
 
-/** `workflow update --workflow-id ID --csv FILE`: the command and its flags. */
 function declare(workflow: Command) {
   return workflow
     .command('update')
