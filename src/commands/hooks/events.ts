@@ -11,6 +11,8 @@ import type { RenderOptions } from '../../hooks/event-view.js';
 import { timeText } from '../time-flags.js';
 import { readFailed } from './source.js';
 import { said } from '../../said.js';
+import { printable } from '../../output/printable.js';
+import { tsvCell } from '../../output/output.js';
 
 function declare(hooks: Command) {
   return hooks
@@ -88,21 +90,13 @@ export async function runHooksEvents(ctx: Context, opts: EventsOptions): Promise
   if (opts.format !== undefined && !FORMATS.includes(opts.format))
     throw new UsageError(said`--format must be one of ${FORMATS.join(', ')} (got "${opts.format}")`);
   // What the run needs beyond its flags is loaded when it runs: declaring `hooks` stays light.
-  const [
-    { eventFilter, exportLine, cells, CSV_HEAD },
-    { printable },
-    { tsvCell },
-    { eventLine, forwardText },
-    { shownFacts },
-    { flatHeap },
-  ] = await Promise.all([
-    import('./event-lines.js'),
-    import('../../output/printable.js'),
-    import('../../output/output.js'),
-    import('../../hooks/event-view.js'),
-    import('../../store/facts.js'),
-    import('../../heap.js'),
-  ]);
+  const [{ eventFilter, exportLine, cells, CSV_HEAD }, { eventLine, forwardText }, { shownFacts }, { flatHeap }] =
+    await Promise.all([
+      import('./event-lines.js'),
+      import('../../hooks/event-view.js'),
+      import('../../store/facts.js'),
+      import('../../heap.js'),
+    ]);
   const filter = eventFilter(opts, ctx.io.now());
   const csv = opts.format === 'csv';
   const store = await (await ctx.store(opts)).events({});
