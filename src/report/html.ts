@@ -3,8 +3,7 @@ import { markup, Markup } from '../output/html.js';
 import { VERSION } from '../version.js';
 import { READINGS } from './reading.js';
 import { percent, TOTAL_LABELS } from './render.js';
-import type { RoundReport } from './reports.js';
-import type { CallNumbers, Share, Spread } from './stats.js';
+import type { CallNumbers, RoundReport, Share, Spread } from '../schemas/report-output.js';
 import { barChart, columnChart, type Bar } from './svg.js';
 
 /** What a report page is about: its title, the facts under it, and a plan's rounds. */

@@ -1,6 +1,6 @@
 import type { Output } from '../output/output.js';
 import { csvLine } from './csv.js';
-import type { CallNumbers, IntentionShare, Share, Spread, Totals } from './stats.js';
+import type { CallNumbers, IntentionShare, Share, Spread, Totals } from '../schemas/report-output.js';
 import { plural } from '../plural.js';
 
 /** Width of a full bar, in characters. */

@@ -3,10 +3,8 @@ import { getPlanDetail, streamTask, streamWorkflowTask } from '../api/cloud.js';
 import type { CallRecord } from '../schemas/task.js';
 import type { WorkflowCallDetail } from '../schemas/workflow.js';
 import { viewOfRecord, viewOfWorkflowCall } from './reading.js';
-import type { PlanReportJson, TaskReportJson, WorkflowReportJson } from '../schemas/report-output.js';
+import type { PlanReportJson, RoundReport, TaskReportJson, WorkflowReportJson } from '../schemas/report-output.js';
 import { CallStats } from './stats.js';
-
-export type RoundReport = PlanReportJson['rounds'][number];
 
 /** Streams a task's records into fresh numbers, starting over if the request is retried. */
 async function addTask(client: CloudClient, taskId: string) {

@@ -1,24 +1,8 @@
-import type { z } from 'zod';
-import type {
-  callNumbersSchema,
-  intentionShareSchema,
-  questionStatsSchema,
-  shareSchema,
-  spreadSchema,
-  totalsSchema,
-} from '../schemas/report-output.js';
+import type { CallNumbers, Share, Spread, Totals } from '../schemas/report-output.js';
 import { BUSY_RING, CALLEE_HANGUP, FINISHED_HANGUP, NONE, valueOf, type CallView } from './reading.js';
 
-// The report's types are the --json schema's (src/schemas/report-output.ts): one source for both.
-/** One value of a distribution: how many calls had it and their share of the distribution's total. */
-export type Share = z.infer<typeof shareSchema>;
-export type IntentionShare = z.infer<typeof intentionShareSchema>;
-/** Median, 90th percentile and maximum (nearest rank: each is a value that occurred). */
-export type Spread = z.infer<typeof spreadSchema>;
-export type Totals = z.infer<typeof totalsSchema>;
-export type QuestionStats = z.infer<typeof questionStatsSchema>;
-/** The numbers of a report, the same with `--json` as on a terminal; questions: information-check calls only. */
-export type CallNumbers = z.infer<typeof callNumbersSchema> & { questions?: QuestionStats[] };
+// The report's types are its --json's (src/schemas/report-output.ts): one source for both (the
+// tests' zod schema of the output is checked against them).
 
 class Tally {
   readonly counts = new Map<string, number>();

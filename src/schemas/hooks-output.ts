@@ -1,133 +1,124 @@
-import { z } from 'zod';
-import { EVENT_TYPES } from './events.js';
+import type { EventType } from './event-types.js';
 
 /*
- * The `--json` of serve-hooks and the hooks commands: callctl's own objects about the
- * notifications it received (not the service's bodies). The commands write them with `satisfies`
- * these types; the help pages show the shapes (src/help/json-shapes.ts) and
- * test/help/json-shapes.test.ts checks each command against them.
+ * The `--json` of serve-hooks and the hooks commands: callctl's own objects about the notifications
+ * it received (not the service's bodies), which the commands write `satisfies` these types. Their
+ * zod schemas (the help pages' shapes, and what the tests parse the output with) are in
+ * test/helpers/output-schemas/hooks.ts; test/help/json-output-types.test-d.ts keeps both the same.
+ * Counts, retries and HTTP statuses are integers.
  */
 
-const count = z.number().int();
-/** null: a request refused before its type could be known (not JSON, wrong type...). */
-const eventType = z.enum(EVENT_TYPES).nullable();
-const verdict = z.enum(['verified', 'rejected', 'unverified', 'unsigned', 'skipped', 'unavailable']);
+type Verdict = 'verified' | 'rejected' | 'unverified' | 'unsigned' | 'skipped' | 'unavailable';
 
 /** The ids and status an event's body carries (src/schemas/detect.ts EventSummary); absent when it has none. */
-const idsShape = {
-  plan: z.string().optional(),
-  task: z.string().optional(),
-  name: z.string().optional(),
-  workflow: z.string().optional(),
-  node: z.string().optional(),
-  call: z.string().optional(),
-  msg: z.string().optional(),
-  channel: z.string().optional(),
+interface EventIds {
+  plan?: string;
+  task?: string;
+  name?: string;
+  workflow?: string;
+  node?: string;
+  call?: string;
+  msg?: string;
+  channel?: string;
   /** Masked unless --show-numbers. */
-  callee: z.string().optional(),
-  status: z.string().optional(),
-  rounds: z.number().optional(),
-};
+  callee?: string;
+  status?: string;
+  rounds?: number;
+}
 
 /** What callctl made of one received event, without its body (the log keeps it). */
-const eventShape = {
-  time: z.string(),
-  type: eventType,
-  ...idsShape,
-  verdict: verdict.optional(),
+interface EventLine extends EventIds {
+  time: string;
+  /** null: a request refused before its type could be known (not JSON, wrong type...). */
+  type: EventType | null;
+  verdict?: Verdict;
   /** The key that matched. */
-  by: z.string().optional(),
-  reason: z.string().optional(),
-  warnings: z.array(z.string()).optional(),
-  duplicate: z.boolean(),
+  by?: string;
+  reason?: string;
+  warnings?: string[];
+  duplicate: boolean;
   /** 0 for the first arrival, n for the service's retry n. */
-  retry: count,
+  retry: number;
   /** The HTTP status answered (`status` is the event's own, from its body). */
-  httpStatus: count,
-};
+  httpStatus: number;
+}
 
 /** `serve-hooks --json` (or piped): one line per event received. */
-export const serveHooksLineSchema = z.strictObject({
+export interface ServeHooksLine extends EventLine {
   /** The event's number in this run (#n on a terminal). */
-  seq: count,
-  ...eventShape,
+  seq: number;
   /** Present when the event is being forwarded (--forward-to). */
-  forwarding: z.literal(true).optional(),
-  skipVerify: z.literal(true).optional(),
-});
-export type ServeHooksLine = z.infer<typeof serveHooksLineSchema>;
+  forwarding?: true;
+  skipVerify?: true;
+}
 
 /** What became of an event's forward (shared store). */
-const forwardSchema = z.strictObject({
-  state: z.enum(['claimed', 'done', 'failed']),
-  owner: z.string().optional(),
-  status: count.optional(),
-  error: z.string().optional(),
-  attempts: count.optional(),
-  at: z.string().optional(),
-});
+interface Forward {
+  state: 'claimed' | 'done' | 'failed';
+  owner?: string;
+  status?: number;
+  error?: string;
+  attempts?: number;
+  at?: string;
+}
 
 /** `hooks events --json`: one line per event. */
-export const hooksEventsLineSchema = z.strictObject({
+export interface HooksEventsLine extends EventLine {
   /** The id `hooks show` takes. */
-  id: z.string(),
-  ...eventShape,
-  forward: forwardSchema.optional(),
-});
-export type HooksEventsLine = z.infer<typeof hooksEventsLineSchema>;
+  id: string;
+  forward?: Forward;
+}
 
 /** `hooks show --json`: the whole record as kept, its ids, arrivals and forward. */
-export const hooksShowJsonSchema = z.strictObject({
-  id: z.string(),
-  store: z.string(),
-  v: z.literal(1),
-  time: z.string(),
-  remote: z.string().optional(),
-  method: z.string(),
-  path: z.string(),
+export interface HooksShowJson {
+  id: string;
+  store: string;
+  v: 1;
+  time: string;
+  remote?: string;
+  method: string;
+  path: string;
   /** As recorded; secret ones redacted. */
-  headers: z.record(z.string(), z.string()),
+  headers: Record<string, string>;
   /** As it came (the callee masked unless --show-numbers); base64 when `encoding` says so. */
-  body: z.string().optional(),
-  encoding: z.literal('base64').optional(),
-  bytes: count,
-  type: eventType,
-  verdict: verdict.optional(),
-  by: z.string().optional(),
-  reason: z.string().optional(),
-  warnings: z.array(z.string()).optional(),
+  body?: string;
+  encoding?: 'base64';
+  bytes: number;
+  type: EventType | null;
+  verdict?: Verdict;
+  by?: string;
+  reason?: string;
+  warnings?: string[];
   /** The event's identity across retries. */
-  key: z.string().optional(),
-  duplicate: z.boolean(),
-  retry: count,
+  key?: string;
+  duplicate: boolean;
+  retry: number;
   /** The HTTP status answered (the event's own is `ids.status`). */
-  status: count,
-  truncated: z.boolean().optional(),
-  error: z.string().optional(),
-  ids: z.strictObject(idsShape),
+  status: number;
+  truncated?: boolean;
+  error?: string;
+  ids: EventIds;
   /** How many times it arrived (retries included). */
-  arrivals: count,
-  forward: forwardSchema.nullable(),
-});
-export type HooksShowJson = z.infer<typeof hooksShowJsonSchema>;
+  arrivals: number;
+  forward: Forward | null;
+}
 
 /** `hooks replay --json` (or piped): one line per event sent again. */
-export const hooksReplayLineSchema = z.strictObject({
-  time: z.string(),
-  type: eventType,
+export interface HooksReplayLine {
+  time: string;
+  type: EventType | null;
   /** The receiver's HTTP status; null when none came. */
-  status: count.nullable(),
-  error: z.string().optional(),
-  attempts: count,
-});
-export type HooksReplayLine = z.infer<typeof hooksReplayLineSchema>;
+  status: number | null;
+  error?: string;
+  attempts: number;
+}
 
 /** `hooks trigger --json`: the receiver's answer. */
-export const hooksTriggerJsonSchema = z.strictObject({
-  type: z.string(),
-  status: count,
-  body: z.string(),
-  ms: z.number(),
-  tamper: z.enum(['sign', 'body']).nullable(),
-});
-export type HooksTriggerJson = z.infer<typeof hooksTriggerJsonSchema>;
+export interface HooksTriggerJson {
+  type: string;
+  status: number;
+  body: string;
+  /** Milliseconds. */
+  ms: number;
+  tamper: 'sign' | 'body' | null;
+}

@@ -1,207 +1,172 @@
-import { z } from 'zod';
-
 /*
- * callctl's own `--json` outputs (not the service's): the shapes the help pages show
- * (src/help/json-shapes.ts) and that test/help/json-shapes.test.ts checks each command against.
- * The commands write these objects with `satisfies` their types, so a change shows in all three.
+ * callctl's own `--json` outputs (not the service's), which the commands write `satisfies` these
+ * types. Their zod schemas (the help pages' shapes, and what the tests parse the output with) are in
+ * test/helpers/output-schemas/local.ts; test/help/json-output-types.test-d.ts keeps both the same.
  */
 
 /** Where a setting's value came from (src/config/settings.ts); null when it has none. */
-const settingSource = z.enum(['flag', 'env', 'profile', 'default']).nullable();
+type SettingSource = 'flag' | 'env' | 'profile' | 'default' | null;
 
 /** `config get --json`. */
-export const configGetJsonSchema = z.strictObject({
-  key: z.string(),
-  value: z.string().nullable(),
-  source: settingSource,
-});
-export type ConfigGetJson = z.infer<typeof configGetJsonSchema>;
+export type ConfigGetJson = { key: string; value: string | null; source: SettingSource };
 
 /** `config set --json`. */
-export const configSetJsonSchema = z.strictObject({ profile: z.string(), key: z.string(), set: z.literal(true) });
-export type ConfigSetJson = z.infer<typeof configSetJsonSchema>;
+export type ConfigSetJson = { profile: string; key: string; set: true };
 
 /** `config unset --json`. */
-export const configUnsetJsonSchema = z.strictObject({
-  profile: z.string(),
-  key: z.string(),
-  removed: z.literal(true),
-});
-export type ConfigUnsetJson = z.infer<typeof configUnsetJsonSchema>;
+export type ConfigUnsetJson = { profile: string; key: string; removed: true };
 
 /** `config list --json`. */
-export const configListJsonSchema = z.strictObject({
-  profile: z.string(),
-  settings: z.record(z.string(), z.strictObject({ value: z.string().nullable(), source: settingSource })),
-  profiles: z.array(z.string()),
-});
-export type ConfigListJson = z.infer<typeof configListJsonSchema>;
+export interface ConfigListJson {
+  profile: string;
+  settings: Record<string, { value: string | null; source: SettingSource }>;
+  profiles: string[];
+}
 
 /** One profile of `config profiles`. */
-export const profileRowSchema = z.strictObject({
-  name: z.string(),
-  current: z.boolean(),
-  baseUrl: z.string().nullable(),
-  token: z.enum(['stored', 'none']),
-  tokenObtainedAt: z.string().nullable(),
-});
-export type ProfileRow = z.infer<typeof profileRowSchema>;
+export interface ProfileRow {
+  name: string;
+  current: boolean;
+  baseUrl: string | null;
+  token: 'stored' | 'none';
+  tokenObtainedAt: string | null;
+}
 
 /** `config profiles --json`. */
-export const configProfilesJsonSchema = z.strictObject({
-  current: z.string(),
-  source: z.enum(['flag', 'env', 'config use', 'default']),
-  profiles: z.array(profileRowSchema),
-});
-export type ConfigProfilesJson = z.infer<typeof configProfilesJsonSchema>;
+export interface ConfigProfilesJson {
+  current: string;
+  source: 'flag' | 'env' | 'config use' | 'default';
+  profiles: ProfileRow[];
+}
 
 /** `config use --json`. */
-export const configUseJsonSchema = z.strictObject({ current: z.string() });
-export type ConfigUseJson = z.infer<typeof configUseJsonSchema>;
+export type ConfigUseJson = { current: string };
 
 /** `auth login --json`. */
-export const authLoginJsonSchema = z.strictObject({
-  profile: z.string(),
-  baseUrl: z.string(),
-  tokenObtainedAt: z.string(),
-});
-export type AuthLoginJson = z.infer<typeof authLoginJsonSchema>;
+export type AuthLoginJson = { profile: string; baseUrl: string; tokenObtainedAt: string };
 
 /** `auth logout --json`. */
-export const authLogoutJsonSchema = z.strictObject({ profile: z.string(), removed: z.boolean() });
-export type AuthLogoutJson = z.infer<typeof authLogoutJsonSchema>;
+export type AuthLogoutJson = { profile: string; removed: boolean };
 
 /** `auth status --json` (with --all, an array of these). */
-export const authStatusJsonSchema = z.strictObject({
-  profile: z.string(),
-  baseUrl: z.string().nullable(),
-  tokenSource: z.enum(['CALLCTL_TOKEN', 'profile', 'credentials in the environment']).nullable(),
-  tokenBaseUrl: z.string().nullable(),
-  tokenObtainedAt: z.string().nullable(),
-  loggedIn: z.boolean(),
+export interface AuthStatusJson {
+  profile: string;
+  baseUrl: string | null;
+  tokenSource: 'CALLCTL_TOKEN' | 'profile' | 'credentials in the environment' | null;
+  tokenBaseUrl: string | null;
+  tokenObtainedAt: string | null;
+  loggedIn: boolean;
   /** What the service said of the token: true, false, or null when not asked (--offline). */
-  accepted: z.boolean().nullable(),
+  accepted: boolean | null;
   /** With --all: why the profile's token does not work or could not be checked (null: it works). */
-  problem: z.string().nullable().optional(),
-});
-export type AuthStatusJson = z.infer<typeof authStatusJsonSchema>;
+  problem?: string | null;
+}
 
 /** `auth token --json`. */
-export const authTokenJsonSchema = z.strictObject({ token: z.string() });
-export type AuthTokenJson = z.infer<typeof authTokenJsonSchema>;
+export type AuthTokenJson = { token: string };
 
-/** `store migrate --json`. */
-export const storeMigrateJsonSchema = z.strictObject({
-  store: z.string(),
-  from: z.number().int(),
-  to: z.number().int(),
+/** `store migrate --json` (versions are integers). */
+export interface StoreMigrateJson {
+  store: string;
+  from: number;
+  to: number;
   /** The versions applied by this run, in order (none: it was up to date). */
-  applied: z.array(z.number().int()),
+  applied: number[];
   /** What the tables' owner runs so that a role of its own (--grant-to) may run callctl on them. */
-  grants: z.array(z.string()),
-});
-export type StoreMigrateJson = z.infer<typeof storeMigrateJsonSchema>;
+  grants: string[];
+}
 
-/** `store status --json`. */
-export const storeStatusJsonSchema = z.strictObject({
-  store: z.string(),
-  server: z.string(),
-  version: z.number().int(),
-  latest: z.number().int(),
-  history: z.array(z.strictObject({ version: z.number().int(), description: z.string(), at: z.string() })),
-  events: z.number().int(),
-  firstEvent: z.string().nullable(),
-  lastEvent: z.string().nullable(),
-});
-export type StoreStatusJson = z.infer<typeof storeStatusJsonSchema>;
+/** `store status --json` (versions and counts are integers). */
+export interface StoreStatusJson {
+  store: string;
+  server: string;
+  version: number;
+  latest: number;
+  history: Array<{ version: number; description: string; at: string }>;
+  events: number;
+  firstEvent: string | null;
+  lastEvent: string | null;
+}
 
 /** `sandbox --json`: one line, once it listens (its credentials are throwaway ones). */
-export const sandboxJsonSchema = z.strictObject({
-  url: z.string(),
-  flexUrl: z.string(),
-  flexTestUrl: z.string(),
-  appKey: z.string(),
-  appSecret: z.string(),
-  pushToken: z.string(),
-  pushTestToken: z.string(),
-  signKey: z.string(),
-  signSecret: z.string(),
-  notifyUrl: z.string().nullable(),
-  notifyKey: z.string(),
-  timeScale: z.number(),
-  tokenTtlSeconds: z.number(),
-  variants: z.array(z.string()),
+export interface SandboxJson {
+  url: string;
+  flexUrl: string;
+  flexTestUrl: string;
+  appKey: string;
+  appSecret: string;
+  pushToken: string;
+  pushTestToken: string;
+  signKey: string;
+  signSecret: string;
+  notifyUrl: string | null;
+  notifyKey: string;
+  timeScale: number;
+  tokenTtlSeconds: number;
+  variants: string[];
   /** The seeded ids (tasks, plans, workflows...), for scripts. */
-  seed: z.record(z.string(), z.unknown()),
-});
-export type SandboxJson = z.infer<typeof sandboxJsonSchema>;
+  seed: Record<string, unknown>;
+}
 
 /** `task detail --watch --json`: one line per change, the task's summary (its calls counted by their Status). */
-export const taskWatchJsonSchema = z.strictObject({
-  TaskID: z.string(),
-  TaskName: z.string(),
-  Status: z.string(),
-  Calls: z.number().int(),
-  Answered: z.number().int(),
-  Unanswered: z.number().int(),
-});
-export type TaskWatchJson = z.infer<typeof taskWatchJsonSchema>;
+export interface TaskWatchJson {
+  TaskID: string;
+  TaskName: string;
+  Status: string;
+  Calls: number;
+  Answered: number;
+  Unanswered: number;
+}
 
 /**
  * The line on stderr when a command fails under `--json` (src/main.ts): the error's kind, its one
  * line and exit code, and the details its kind adds (a service error: endpoint, httpStatus,
  * serviceCode...), never a secret.
  */
-export const errorJsonSchema = z.strictObject({
-  error: z.looseObject({
-    kind: z.enum([
-      'usage',
-      'input',
-      'auth',
-      'network',
-      'service',
-      'service-unavailable',
-      'not-found',
-      'wrong-scheme',
-      'local',
-      'interrupted',
-      'internal',
-    ]),
-    message: z.string(),
-    exitCode: z.number().int(),
-  }),
-});
-export type ErrorJson = z.infer<typeof errorJsonSchema>;
+export interface ErrorJson {
+  error: {
+    kind:
+      | 'usage'
+      | 'input'
+      | 'auth'
+      | 'network'
+      | 'service'
+      | 'service-unavailable'
+      | 'not-found'
+      | 'wrong-scheme'
+      | 'local'
+      | 'interrupted'
+      | 'internal';
+    message: string;
+    exitCode: number;
+    [detail: string]: unknown;
+  };
+}
 
-/** `callctl store list --json`: what the store keeps, for which destination (src/store/inventory.ts). */
-export const storeListJsonSchema = z.strictObject({
+/** `callctl store list --json`: what the store keeps, for which destination (src/store/inventory.ts); counts are integers. */
+export interface StoreListJson {
   /** Where it is: the state folder, or the shared store. */
-  store: z.string(),
-  uploads: z.array(
-    z.strictObject({
-      destination: z.string(),
-      workflowId: z.string(),
-      file: z.string(),
-      status: z.enum(['done', 'unfinished', 'uncertain']),
-      batches: z.number().int(),
-      entries: z.number().int(),
-      uncertainBatches: z.number().int(),
-      lastAt: z.string(),
-      where: z.string(),
-    }),
-  ),
-  sends: z.array(
-    z.strictObject({
-      command: z.string(),
-      destination: z.string(),
-      file: z.string(),
-      sent: z.number().int(),
-      failed: z.number().int(),
-      uncertain: z.number().int(),
-      lastAt: z.string(),
-      where: z.string(),
-    }),
-  ),
-  ledgers: z.array(z.strictObject({ destination: z.string(), people: z.number().int(), lastAt: z.string() })),
-});
-export type StoreListJson = z.infer<typeof storeListJsonSchema>;
+  store: string;
+  uploads: Array<{
+    destination: string;
+    workflowId: string;
+    file: string;
+    status: 'done' | 'unfinished' | 'uncertain';
+    batches: number;
+    entries: number;
+    uncertainBatches: number;
+    lastAt: string;
+    where: string;
+  }>;
+  sends: Array<{
+    command: string;
+    destination: string;
+    file: string;
+    sent: number;
+    failed: number;
+    uncertain: number;
+    lastAt: string;
+    where: string;
+  }>;
+  ledgers: Array<{ destination: string; people: number; lastAt: string }>;
+}

@@ -1,132 +1,113 @@
-import { z } from 'zod';
-
 /*
  * The `--json` of the report commands (task, plan and workflow report): callctl's own numbers, not
- * the service's. src/report/stats.ts takes its types from here; the help pages show the shapes
- * (src/help/json-shapes.ts) and test/help/json-shapes.test.ts checks each command against them.
+ * the service's, and the types src/report/stats.ts computes. Their zod schemas (the help pages'
+ * shapes, and what the tests parse the output with) are in test/helpers/output-schemas/report.ts;
+ * test/help/json-output-types.test-d.ts keeps both the same. Counts are integers.
  */
 
 /** One value of a distribution: how many calls had it and their share of the distribution's total. */
-export const shareSchema = z.strictObject({
-  value: z.string(),
-  count: z.number().int(),
+export interface Share {
+  value: string;
+  count: number;
   /** count / total, rounded to 4 decimals; null when the total is 0. */
-  share: z.number().nullable(),
-});
+  share: number | null;
+}
 
 /** An intention, with the descriptions seen with it, most frequent first. */
-export const intentionShareSchema = shareSchema.extend({ descriptions: z.array(z.string()) });
+export interface IntentionShare extends Share {
+  descriptions: string[];
+}
 
 /** Median, 90th percentile and maximum (nearest rank: each is a value that occurred). */
-export const spreadSchema = z.strictObject({
-  count: z.number().int(),
-  median: z.number().nullable(),
-  p90: z.number().nullable(),
-  max: z.number().nullable(),
-});
+export interface Spread {
+  count: number;
+  median: number | null;
+  p90: number | null;
+  max: number | null;
+}
 
-const count = z.number().int();
 /** Calls counted, by what happened to them. */
-export const totalsSchema = z.strictObject({
-  records: count,
-  called: count,
-  connected: count,
-  noAnswer: count,
-  busy: count,
-  finished: count,
-  hungUpByCallee: count,
-  redialed: count,
-});
+export interface Totals {
+  records: number;
+  called: number;
+  connected: number;
+  noAnswer: number;
+  busy: number;
+  finished: number;
+  hungUpByCallee: number;
+  redialed: number;
+}
 
-const rate = z.number().nullable();
 /** Each total over `called` (records for `called` itself); null when there is nothing to divide by. */
-export const ratesSchema = z.strictObject({
-  records: rate,
-  called: rate,
-  connected: rate,
-  noAnswer: rate,
-  busy: rate,
-  finished: rate,
-  hungUpByCallee: rate,
-  redialed: rate,
-});
+type Rates = Record<keyof Totals, number | null>;
 
 /** One question of an information-check task. */
-export const questionStatsSchema = z.strictObject({
-  question: z.string(),
-  type: z.string(),
+export interface QuestionStats {
+  question: string;
+  type: string;
   /** Calls that carried this question. */
-  count: count,
-  answers: z.array(shareSchema),
-  verification: z.array(shareSchema),
-  whether: z.array(shareSchema),
-  statuses: z.array(shareSchema),
-});
+  count: number;
+  answers: Share[];
+  verification: Share[];
+  whether: Share[];
+  statuses: Share[];
+}
 
 /** The numbers of a report, the same with `--json` as on a terminal. */
-const callNumbersShape = {
-  totals: totalsSchema,
-  rates: ratesSchema,
-  statuses: z.array(shareSchema),
-  intentions: z.array(intentionShareSchema),
-  labels: z.array(shareSchema),
-  ringTypes: z.array(shareSchema),
-  hangupTypes: z.array(shareSchema),
-  talkRounds: spreadSchema,
+interface ReportNumbers {
+  totals: Totals;
+  rates: Rates;
+  statuses: Share[];
+  intentions: IntentionShare[];
+  labels: Share[];
+  ringTypes: Share[];
+  hangupTypes: Share[];
+  talkRounds: Spread;
   /** Seconds. */
-  durations: spreadSchema,
+  durations: Spread;
   /** Connected calls by duration range (DURATION_RANGES, in that order, empty ranges included). */
-  durationRanges: z.array(shareSchema),
+  durationRanges: Share[];
   /** Called records by the hour (UTC) their call started, earliest first; those without a start time are not in it. */
-  callsByHour: z.array(z.strictObject({ hour: z.string(), called: count, connected: count })),
-  redials: z.strictObject({ calls: count, ringTypes: z.array(shareSchema), labels: z.array(shareSchema) }),
-};
-export const callNumbersSchema = z.strictObject(callNumbersShape);
+  callsByHour: Array<{ hour: string; called: number; connected: number }>;
+  redials: { calls: number; ringTypes: Share[]; labels: Share[] };
+}
+
+/** What src/report/stats.ts counts: a report's numbers, with its questions for a workflow's. */
+export interface CallNumbers extends ReportNumbers {
+  /** Information-check calls only (their question_answer records). */
+  questions?: QuestionStats[];
+}
 
 /** `task report --json`. */
-export const taskReportJsonSchema = z.strictObject({
-  task: z.strictObject({
-    TaskID: z.string(),
-    TaskName: z.string(),
-    Status: z.string(),
-    ScheduleStartTime: z.string(),
-    ScheduleEndTime: z.string(),
-  }),
-  ...callNumbersShape,
-});
-export type TaskReportJson = z.infer<typeof taskReportJsonSchema>;
+export interface TaskReportJson extends ReportNumbers {
+  task: { TaskID: string; TaskName: string; Status: string; ScheduleStartTime: string; ScheduleEndTime: string };
+}
 
 /** A plan's round in `plan report --json`. */
-export const roundReportSchema = z.strictObject({
-  Rounds: z.string(),
-  TaskName: z.string(),
-  TaskID: z.string(),
-  Status: z.string(),
-  totals: totalsSchema,
-  rates: ratesSchema,
-});
+export interface RoundReport {
+  Rounds: string;
+  TaskName: string;
+  TaskID: string;
+  Status: string;
+  totals: Totals;
+  rates: Rates;
+}
 
 /** `plan report --json`: the rounds, then every round's calls together. */
-export const planReportJsonSchema = z.strictObject({
-  plan: z.strictObject({ PlanName: z.string() }),
-  rounds: z.array(roundReportSchema),
-  ...callNumbersShape,
-});
-export type PlanReportJson = z.infer<typeof planReportJsonSchema>;
+export interface PlanReportJson extends ReportNumbers {
+  plan: { PlanName: string };
+  rounds: RoundReport[];
+}
 
 /** `workflow report --json`. */
-export const workflowReportJsonSchema = z.strictObject({
-  task: z.strictObject({
-    task_id: z.string(),
-    task_name: z.string(),
-    status: z.string(),
-    workflow_id: z.string(),
-    workflow_name: z.string(),
-    nodetask_id: z.string(),
-    nodetask_name: z.string(),
-  }),
-  ...callNumbersShape,
-  /** Information-check calls only (their question_answer records). */
-  questions: z.array(questionStatsSchema).optional(),
-});
-export type WorkflowReportJson = z.infer<typeof workflowReportJsonSchema>;
+export interface WorkflowReportJson extends CallNumbers {
+  task: {
+    task_id: string;
+    task_name: string;
+    status: string;
+    workflow_id: string;
+    workflow_name: string;
+    nodetask_id: string;
+    nodetask_name: string;
+  };
+}

@@ -1,105 +1,91 @@
-import { z } from 'zod';
-
 /*
  * The `--json` of the commands that go through a CSV file (a *run*: workflow update, push --csv,
- * template send --csv) and of their dry runs: callctl's own summaries. The commands write them
- * with `satisfies` these types; the help pages show the shapes (src/help/json-shapes.ts) and
- * test/help/json-shapes.test.ts checks each command against them.
+ * template send --csv) and of their dry runs: callctl's own summaries, which the commands write
+ * `satisfies` these types. Their zod schemas (the help pages' shapes, and what the tests parse the
+ * output with) are in test/helpers/output-schemas/run.ts; test/help/json-output-types.test-d.ts
+ * keeps both the same. Counts, rows, lines and batch numbers are integers.
  */
 
-const count = z.number().int();
-
 /** A problem with one piece of input (src/csv/problems.ts). */
-const problemSchema = z.strictObject({ line: count.optional(), column: z.string().optional(), message: z.string() });
+type Problem = { line?: number; column?: string; message: string };
 
 /** `workflow update --json`: one line once the file is checked (also when the run fails or stops). */
-export const workflowUpdateJsonSchema = z.strictObject({
-  status: z.enum(['done', 'dry-run', 'invalid', 'failed', 'interrupted']),
-  startedAt: z.string(),
-  endedAt: z.string(),
-  workflowId: z.string(),
-  file: z.string(),
-  sha256: z.string(),
-  rowsRead: count,
-  valid: count,
-  invalid: count,
-  skipped: count,
-  batchSize: count,
-  batchesTotal: count,
-  batchesSent: count,
-  batchesResumed: count,
-  entriesAcknowledged: count,
+export interface WorkflowUpdateJson {
+  status: 'done' | 'dry-run' | 'invalid' | 'failed' | 'interrupted';
+  startedAt: string;
+  endedAt: string;
+  workflowId: string;
+  file: string;
+  sha256: string;
+  rowsRead: number;
+  valid: number;
+  invalid: number;
+  skipped: number;
+  batchSize: number;
+  batchesTotal: number;
+  batchesSent: number;
+  batchesResumed: number;
+  entriesAcknowledged: number;
   /** Entries sent and accepted in this run (= entriesAcknowledged), beside the service's count. */
-  sent: count,
-  entriesResumed: count,
+  sent: number;
+  entriesResumed: number;
   /** The service's `count`, summed over the batches it accepted in this run. */
-  serviceCount: count,
+  serviceCount: number;
   /** Batches that may have reached the service and were not sent again. */
-  uncertain: z.array(z.strictObject({ batch: count, firstLine: count, lastLine: count, entries: count })),
+  uncertain: Array<{ batch: number; firstLine: number; lastLine: number; entries: number }>;
   /** A stopped upload of the same path (other content) that this one went ahead of. */
-  earlierUpload: z
-    .strictObject({ journal: z.string(), at: z.string(), batches: count, entries: count, line: count })
-    .nullable(),
-  durationMs: z.number(),
-  journal: z.string().nullable(),
-  rejects: z.string().nullable(),
+  earlierUpload: { journal: string; at: string; batches: number; entries: number; line: number } | null;
+  durationMs: number;
+  journal: string | null;
+  rejects: string | null;
   /** The first problems (LISTED_PROBLEMS); problemCount says how many in all. */
-  problems: z.array(problemSchema),
-  problemCount: count,
+  problems: Problem[];
+  problemCount: number;
   /** --dry-run only: the batches it would send. */
-  batches: z.array(z.strictObject({ index: count, firstLine: count, lastLine: count, count })).optional(),
-  error: z.string().nullable(),
-});
-export type WorkflowUpdateJson = z.infer<typeof workflowUpdateJsonSchema>;
+  batches?: Array<{ index: number; firstLine: number; lastLine: number; count: number }>;
+  error: string | null;
+}
+
+type SentCounts = { sent: number; failed: number; uncertain: number };
 
 /** `push --csv --json` and `template send --csv --json`: one line when the run ends. */
-export const csvSendJsonSchema = z.strictObject({
-  startedAt: z.string(),
-  endedAt: z.string(),
-  file: z.string(),
-  results: z.string(),
-  journal: z.string(),
-  rows: count,
-  valid: count,
-  invalid: count,
-  total: count,
-  sent: count,
-  failed: count,
-  uncertain: count,
-  skipped: count,
-  thisRun: z.strictObject({ sent: count, failed: count, uncertain: count }),
-  uncertainRows: z.array(count),
-  stopped: z.strictObject({ reason: z.enum(['interrupted', 'network', 'failures']), message: z.string() }).nullable(),
-});
-export type CsvSendJson = z.infer<typeof csvSendJsonSchema>;
+export interface CsvSendJson extends SentCounts {
+  startedAt: string;
+  endedAt: string;
+  file: string;
+  results: string;
+  journal: string;
+  rows: number;
+  valid: number;
+  invalid: number;
+  total: number;
+  skipped: number;
+  thisRun: SentCounts;
+  uncertainRows: number[];
+  stopped: { reason: 'interrupted' | 'network' | 'failures'; message: string } | null;
+}
 
 /** `push --dry-run --json` and `template send --dry-run --json` (with --csv, also `skipped`). */
-export const sendDryRunJsonSchema = z.strictObject({
-  dryRun: z.literal(true),
-  requests: z.array(
-    z.strictObject({
-      method: z.literal('POST'),
-      url: z.string(),
-      headers: z.record(z.string(), z.string()),
-      /** The body as JSON (its text when it is not JSON); secrets redacted. */
-      body: z.unknown(),
-    }),
-  ),
+export interface SendDryRunJson {
+  dryRun: true;
+  requests: Array<{
+    method: 'POST';
+    url: string;
+    headers: Record<string, string>;
+    /** The body as JSON (its text when it is not JSON); secrets redacted. */
+    body: unknown;
+  }>;
   /** --csv: rows the ledger would skip (reached through this destination within --recall-window). */
-  skipped: z
-    .array(z.strictObject({ row: count.optional(), line: count.optional(), who: z.string(), reachedAt: z.string() }))
-    .optional(),
-});
-export type SendDryRunJson = z.infer<typeof sendDryRunJsonSchema>;
+  skipped?: Array<{ row?: number; line?: number; who: string; reachedAt: string }>;
+}
 
 /**
  * `push --json` and `template send --json` (one person) when the never-twice ledger kept the send
  * back: the person was reached through the destination within --recall-window; nothing was sent.
  */
-export const sendSkippedJsonSchema = z.strictObject({
-  skipped: z.literal(true),
-  who: z.string(),
-  destination: z.string(),
-  reachedAt: z.string(),
-});
-export type SendSkippedJson = z.infer<typeof sendSkippedJsonSchema>;
+export interface SendSkippedJson {
+  skipped: true;
+  who: string;
+  destination: string;
+  reachedAt: string;
+}

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { JSON_SHAPES } from '../../src/help/json-shapes.js';
 import { planStatusDataSchema } from '../../src/schemas/plan.js';
 import { SEED, type Sandbox } from '../../src/sandbox/server.js';
-import { authStatusJsonSchema, errorJsonSchema } from '../../src/schemas/local-output.js';
+import { authStatusJsonSchema, errorJsonSchema } from '../helpers/output-schemas/local.js';
 import { runCli } from '../helpers/cli.js';
 import { SEEDED_VERIFY_PUSH, useSandbox } from '../helpers/sandbox.js';
 import { TEMPLATE_CSV_FLAGS, templateMessage, templateSend } from '../helpers/template-send.js';

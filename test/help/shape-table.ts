@@ -12,7 +12,7 @@ import {
   hooksShowJsonSchema,
   hooksTriggerJsonSchema,
   serveHooksLineSchema,
-} from '../../src/schemas/hooks-output.js';
+} from '../helpers/output-schemas/hooks.js';
 import {
   authLoginJsonSchema,
   authLogoutJsonSchema,
@@ -29,21 +29,21 @@ import {
   storeStatusJsonSchema,
   storeListJsonSchema,
   taskWatchJsonSchema,
-} from '../../src/schemas/local-output.js';
+} from '../helpers/output-schemas/local.js';
 import { planDetailDataSchema, planStatusDataSchema } from '../../src/schemas/plan.js';
 import { pushResponseSchema } from '../../src/schemas/push.js';
 import {
   planReportJsonSchema,
   taskReportJsonSchema,
   workflowReportJsonSchema,
-} from '../../src/schemas/report-output.js';
+} from '../helpers/output-schemas/report.js';
 import { robotListSchema } from '../../src/schemas/robot.js';
 import {
   csvSendJsonSchema,
   sendDryRunJsonSchema,
   sendSkippedJsonSchema,
   workflowUpdateJsonSchema,
-} from '../../src/schemas/run-output.js';
+} from '../helpers/output-schemas/run.js';
 import { callingTaskSchema } from '../../src/schemas/task.js';
 import { templateResponseSchema } from '../../src/schemas/template.js';
 import { workflowListDataSchema, workflowTaskDetailSchema } from '../../src/schemas/workflow.js';

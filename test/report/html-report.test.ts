@@ -8,8 +8,7 @@ import { itWithBrowser, screenshot, useBrowser } from '../helpers/browser.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp.js';
 import { fixtureServer } from './fixture-server.js';
-import type { CallNumbers } from '../../src/report/stats.js';
-import type { PlanReportJson } from '../../src/schemas/report-output.js';
+import type { CallNumbers, PlanReportJson } from '../../src/schemas/report-output.js';
 
 type Numbers = CallNumbers & Partial<Pick<PlanReportJson, 'rounds'>>;
 

@@ -2,7 +2,7 @@ import { Option, type Command, type OptionValues } from '../commander.js';
 import type { Context } from '../../context.js';
 import { choosesOutput } from '../action.js';
 import { UsageError } from '../../errors.js';
-import type { CallNumbers } from '../../report/stats.js';
+import type { CallNumbers } from '../../schemas/report-output.js';
 import type { ReportView } from '../../report/html.js';
 import { said } from '../../said.js';
 

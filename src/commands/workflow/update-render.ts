@@ -279,7 +279,7 @@ async function printSummary(out: Output, quiet: boolean, s: WorkflowUpdateJson):
   ]);
 }
 
-/** The summary of an upload run: `workflow update`'s `--json` line (its schema: src/schemas/run-output.ts). */
+/** The summary of an upload run: `workflow update`'s `--json` line (its type: src/schemas/run-output.ts). */
 function uploadSummary(
   plan: UploadPlan,
   report: UploadReport,
