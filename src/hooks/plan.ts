@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { addSecret } from '../redact.js';
-import { said } from '../said.js';
+import { said, type Said } from '../said.js';
 import { EVENT_TYPES, type EventType } from '../schemas/events.js';
-import { listOf } from '../list-of.js';
 import { webhookKey } from '../signing/webhook.js';
 import type { ListenerOptions } from './listener.js';
 
@@ -40,6 +39,21 @@ export function splitKeys(text: string): string[] {
     .flatMap((line) => line.split(','))
     .map((k) => k.trim())
     .filter(Boolean);
+}
+
+/**
+ * The items of a comma-separated flag value (`--type task.end,plan.end`), trimmed, empty ones
+ * dropped. Each must be one of `allowed`: those that are not are a usage error in the words of
+ * `unknown`, which names the flag.
+ */
+export function listOf<T extends string>(text: string, allowed: readonly T[], unknown: (bad: string[]) => Said): T[] {
+  const items = text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+  const bad = items.filter((t) => !(allowed as readonly string[]).includes(t));
+  if (bad.length) throw new UsageError(unknown(bad));
+  return items as T[];
 }
 
 function readFile(path: string, what: string): string {

@@ -1,5 +1,5 @@
 import type { HooksEventsLine } from '../../schemas/hooks-output.js';
-import { listOf } from '../../list-of.js';
+import { listOf } from '../../hooks/plan.js';
 import { EVENT_TYPES } from '../../schemas/event-types.js';
 import { recordFacts, shownFacts } from '../../store/facts.js';
 import { maskNumber } from '../../output/printable.js';
