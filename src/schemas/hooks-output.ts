@@ -1,3 +1,4 @@
+import type { EventSummary } from './detect.js';
 import type { EventType } from './event-types.js';
 
 /*
@@ -10,21 +11,8 @@ import type { EventType } from './event-types.js';
 
 type Verdict = 'verified' | 'rejected' | 'unverified' | 'unsigned' | 'skipped' | 'unavailable';
 
-/** The ids and status an event's body carries (src/schemas/detect.ts EventSummary); absent when it has none. */
-interface EventIds {
-  plan?: string;
-  task?: string;
-  name?: string;
-  workflow?: string;
-  node?: string;
-  call?: string;
-  msg?: string;
-  channel?: string;
-  /** Masked unless --show-numbers. */
-  callee?: string;
-  status?: string;
-  rounds?: number;
-}
+/** The ids and status an event's body carries; absent when it has none. The callee is masked unless --show-numbers. */
+type EventIds = EventSummary;
 
 /** What callctl made of one received event, without its body (the log keeps it). */
 interface EventLine extends EventIds {
