@@ -126,8 +126,6 @@ const table: Row[] = [
     taskId: 'T-1',
   }),
   row('task report', ['task', 'report', 'T-1', '--format', 'csv'], runTaskReport, { format: 'csv', taskId: 'T-1' }),
-  // The old spelling of --format csv, hidden: the verb says so on stderr.
-  row('task report', ['task', 'report', 'T-1', '--csv'], runTaskReport, { csv: true, taskId: 'T-1' }),
   row('plan status', ['plan', 'status', 'P', '--watch', '--interval', '10', '--exit-status'], runPlanStatus, {
     interval: 10,
     watch: true,
@@ -228,11 +226,6 @@ const table: Row[] = [
   row('workflow report', ['workflow', 'report', 'WT-1', '--format', 'csv'], runWorkflowReport, {
     taskId: 'WT-1',
     format: 'csv',
-  }),
-  // --task-id, the old spelling of the positional ID, hidden.
-  row('workflow report', ['workflow', 'report', '--task-id', 'WT-1', '--csv'], runWorkflowReport, {
-    taskId: 'WT-1',
-    csv: true,
   }),
   row(
     'push',
@@ -679,11 +672,6 @@ const table: Row[] = [
   row('store list', ['store', 'list', '--store', 'postgres://db.example/callctl'], runStoreList, {
     store: 'postgres://db.example/callctl',
   }),
-  // Its old spelling, hidden: `state` (cron scripts call it) and `state list`.
-  row('state list', ['state', '--store', 'postgres://db.example/callctl'], runStoreList, {
-    store: 'postgres://db.example/callctl',
-  }),
-  row('state list', ['state', 'list', '--store-file', 's.txt'], runStoreList, { storeFile: 's.txt' }),
   row(
     'sandbox',
     [
@@ -868,6 +856,7 @@ describe('argv to the options each command runs with', () => {
     [['workflow', 'list', '--page', '0']],
     [['robots', '--timeout', 'soon']],
     [['task', 'detail']],
+    [['workflow', 'report']],
     [['workflow', 'verify-push', '--workflow-id', 'W']],
   ])('rejects %j as a usage error', async (argv) => {
     await expect(parse(argv)).rejects.toMatchObject({ code: expect.stringMatching(/^commander\./) });
@@ -875,12 +864,9 @@ describe('argv to the options each command runs with', () => {
 
   it.each([
     [['task', 'report', 'T-1', '--format', 'csv', '--json'], /--format and --json/],
-    [['--json', 'plan', 'report', 'P', '--csv'], /--csv and --json/],
     [['workflow', 'report', 'WT-1', '--format', 'csv', '--json'], /--format and --json/],
     [['task', 'detail', 'T-1', '--format', 'ndjson', '--json'], /--format and --json/],
     [['workflow', 'task-detail', 'WT-1', '-o', 'x.csv', '--json'], /--output and --json/],
-    [['workflow', 'report'], /missing required argument 'task_id'/],
-    [['workflow', 'report', 'WT-1', '--task-id', 'WT-2'], /give task_id once/],
   ])('rejects %j as a usage error naming the flags', async (argv, message) => {
     await expect(parse(argv)).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(message) });
   });

@@ -21,7 +21,6 @@ export const COMMANDS = {
   'serve-hooks': () => import('./serve-hooks/serve.js'),
   hooks: () => import('./hooks/index.js'),
   store: () => import('./store/index.js'),
-  state: () => import('./store/state-alias.js'),
   sandbox: () => import('./sandbox/run.js'),
   api: () => import('./api/run.js'),
 };

@@ -343,33 +343,29 @@ describe('task report, by hand', () => {
     expect(lines).toContain('talk_rounds,median,3,,');
   });
 
-  it('--csv, the old spelling of --format csv, still works and says on stderr what to type (--csv names an input file elsewhere)', async () => {
-    const csv = await cli(['task', 'report', 'T-HAND', '--format', 'csv']);
-    for (const argv of [
-      ['task', 'report', 'T-HAND', '--csv'],
-      ['plan', 'report', 'P', '--csv'],
-      ['workflow', 'report', '--task-id', 'WT-HAND', '--csv'],
-    ]) {
-      const old = await cli(argv);
-      expect(old.code, argv.join(' ')).toBe(0);
-      expect(old.err).toMatch(/^warning: --csv is deprecated .*: type --format csv\n$/);
-      expect(old.out).toMatch(/^section,value,count,share,detail\r\n/);
+  it('the spellings of pre-release builds (report --csv, workflow report --task-id, callctl state) are usage errors that name them', async () => {
+    for (const [argv, named] of [
+      [['task', 'report', 'T-HAND', '--csv'], /unknown option '--csv'/],
+      [['plan', 'report', 'P', '--csv'], /unknown option '--csv'/],
+      [['workflow', 'report', 'WT-HAND', '--task-id', 'WT-HAND'], /unknown option '--task-id'/],
+      [['state', 'list'], /unknown command 'state'/],
+    ] as const) {
+      const r = await cli([...argv]);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toMatch(named);
     }
-    expect((await cli(['task', 'report', 'T-HAND', '--csv'])).out).toBe(csv.out);
-    const positional = await cli(['workflow', 'report', 'WT-HAND', '--format', 'csv']);
-    expect(positional.out).toBe((await cli(['workflow', 'report', '--task-id', 'WT-HAND', '--csv'])).out);
   });
 
   it('an export format with --json is a usage error, not one of them silently dropped', async () => {
     for (const argv of [
       ['task', 'report', 'T-HAND', '--format', 'csv', '--json'],
-      ['task', 'report', 'T-HAND', '--csv', '--json'],
       ['task', 'detail', 'T-HAND', '--format', 'csv', '--json'],
     ]) {
       const r = await cli(argv);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.out).toBe('');
-      expect(r.err).toMatch(/^error: --(format|csv) and --json both choose what is printed: give one of them\n/);
+      expect(r.err).toMatch(/^error: --format and --json both choose what is printed: give one of them\n/);
     }
   });
 

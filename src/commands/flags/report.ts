@@ -8,14 +8,12 @@ import { said } from '../../said.js';
 
 /*
  * The flags of the report commands (task, plan and workflow report): `--format csv|html` and
- * `-o FILE`, and `--csv`, the old spelling of `--format csv`, hidden; `--format` or `--csv` with
- * `--json` is a usage error. Then emitReport writes the report as they ask.
+ * `-o FILE`; `--format` with `--json` is a usage error. Then emitReport writes the report as they ask.
  */
 
 /**
  * Adds the report flags: `--format csv` (the numbers as one CSV table) or `html` (a page with
- * charts), `-o FILE` (written atomically instead of stdout), and `--csv`, the old spelling of
- * `--format csv`, hidden (`--csv` names an input file everywhere else).
+ * charts) and `-o FILE` (written atomically instead of stdout).
  */
 export function reportFlags<A extends unknown[], O extends OptionValues, G extends OptionValues>(
   command: Command<A, O, G>,
@@ -29,14 +27,12 @@ export function reportFlags<A extends unknown[], O extends OptionValues, G exten
         ).choices(['csv', 'html']),
       ),
     )
-    .addOption(new Option('-o, --output <file>', 'with --format: write to this file (atomically) instead of stdout'))
-    .addOption(choosesOutput(new Option('--csv', 'deprecated: --format csv').hideHelp()));
+    .addOption(new Option('-o, --output <file>', 'with --format: write to this file (atomically) instead of stdout'));
 }
 
 interface ReportFlags {
   format?: 'csv' | 'html';
   output?: string;
-  csv?: boolean;
 }
 
 /** How a report reads the fields, for every report's --help (docs/reports.md says more). */
@@ -48,14 +44,8 @@ connected calls: median, p90 (nearest rank) and max. Unknown values count as the
 empty ones as (empty), missing ones as (none). On a terminal: tables with bars; piped: lines of
 section<TAB>value<TAB>count<TAB>share<TAB>detail.`;
 
-/** The export format a report run asked for; the old `--csv` says on stderr what to type instead. */
-async function reportFormat(ctx: Context, opts: ReportFlags): Promise<'csv' | 'html' | undefined> {
-  if (opts.csv) {
-    (await ctx.output()).warn(
-      said`--csv is deprecated for reports (--csv names an input file elsewhere): type --format csv`,
-    );
-    return 'csv';
-  }
+/** The export format a report run asked for. */
+function reportFormat(opts: ReportFlags): 'csv' | 'html' | undefined {
   if (opts.output !== undefined && opts.format === undefined)
     throw new UsageError(said`-o/--output goes with --format csv or --format html`);
   return opts.format;
@@ -71,7 +61,7 @@ export async function emitReport<R extends CallNumbers>(
   compute: () => Promise<R>,
   view: (report: R) => ReportView,
 ): Promise<number> {
-  const format = await reportFormat(ctx, opts);
+  const format = reportFormat(opts);
   const report = await compute();
   const out = await ctx.output();
   if (out.json) {

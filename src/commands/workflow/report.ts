@@ -1,4 +1,4 @@
-import { Option, type Command, type FlagsOf } from '../commander.js';
+import type { Command, FlagsOf } from '../commander.js';
 import type { Deps } from '../action.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
@@ -10,13 +10,10 @@ import { said } from '../../said.js';
 function declare(workflow: Command) {
   return reportFlags(
     workflow
-      .command('report [task_id]')
-      .usage('[options] <task_id>')
+      .command('report <task_id>')
       .description(
         "an information-check task's numbers: rates, results, ring and hangup types, durations, and per question the answers and verification (POST /service/cloud/workflow/taskdetail)",
-      )
-      // The old spelling, before the ID became positional as in `task report ID`.
-      .addOption(new Option('--task-id <id>', 'the outbound task of a workflow node').hideHelp()),
+      ),
   ).addHelpText(
     'after',
     `
@@ -37,18 +34,7 @@ ${JSON_SHAPES.workflowReport}`,
 export type WorkflowReportOptions = FlagsOf<typeof declare> & { taskId: string };
 
 export function register(workflow: Command, { start }: Deps): void {
-  declare(workflow).action((taskId, flags, command) =>
-    start(command, runWorkflowReport, { ...flags, taskId: oneSpelling(taskId, flags.taskId) }),
-  );
-}
-
-/** The task's ID, given as the argument or with `--task-id` (its old spelling): once, not both. */
-function oneSpelling(argument: string | undefined, flag: string | undefined): string {
-  if (argument !== undefined && flag !== undefined)
-    throw new UsageError(said`give task_id once: as an argument, or with --task-id (its old spelling)`);
-  const taskId = argument ?? flag;
-  if (taskId === undefined) throw new UsageError(said`missing required argument 'task_id'`);
-  return taskId;
+  declare(workflow).action((taskId, flags, command) => start(command, runWorkflowReport, { ...flags, taskId }));
 }
 
 export async function runWorkflowReport(ctx: Context, opts: WorkflowReportOptions): Promise<number> {
