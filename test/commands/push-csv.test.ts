@@ -311,7 +311,7 @@ describe('push --csv to https:// on a plain HTTP server', () => {
     expect(r.err).toMatch(/answers in plain HTTP|use http:\/\//);
     expect(sandbox.requests).toHaveLength(0);
     // The journal of that destination holds no uncertain row; the ledger clears the person.
-    const state = JSON.parse((await runCli(['state', '--json'], { env: { ...env, ...https } })).out);
+    const state = JSON.parse((await runCli(['store', 'list', '--json'], { env: { ...env, ...https } })).out);
     expect(state.sends).toEqual([expect.objectContaining({ sent: 0, uncertain: 0 })]);
     const again = await cli(['--csv', file, '--yes', '--json']);
     expect(again.code, again.err).toBe(0);
